@@ -1,0 +1,9 @@
+"""PhotoSearch: private, offline-first photo search."""
+
+import os as _os
+
+# A private app never phones home: onnxruntime reads this before it is imported.
+_os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+_os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+
+__version__ = "0.1.0"

@@ -1,0 +1,61 @@
+"""Wiring shared by the CLI and the GUI: which analyzers run and what happens after indexing."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from photosearch.catalog.store import Store
+from photosearch.config import Settings
+from photosearch.ingest.indexer import Indexer, PostStep
+from photosearch.vision.analyzer import Analyzer
+
+log = logging.getLogger(__name__)
+
+
+def default_analyzers(settings: Settings, include: Sequence[str] | None = None) -> list[Analyzer]:
+    """The bundled analyzers that can load here (missing model packages are skipped with a warning)."""
+    try:
+        from photosearch.vision.registry import bundled_analyzers
+    except ImportError as exc:
+        log.warning("no analyzers available: %s", exc)
+        return []
+    return list(bundled_analyzers(settings, include=include))
+
+
+def default_post_steps(settings: Settings) -> list[tuple[str, PostStep]]:
+    """After indexing: cluster new faces into people, bring vector indexes in line."""
+    steps: list[tuple[str, PostStep]] = []
+    try:
+        from photosearch.people import cluster_faces
+
+        def people_step(store: Store, _report, progress, cancel):
+            result = cluster_faces(store, progress=None, cancel=cancel)
+            return getattr(result, "__dict__", result)
+
+        steps.append(("people", people_step))
+    except ImportError:
+        pass
+    try:
+        from photosearch.vectors import sync_indexes
+
+        def vectors_step(store: Store, _report, progress, cancel):
+            return sync_indexes(store, settings)
+
+        steps.append(("vectors", vectors_step))
+    except ImportError:
+        pass
+    return steps
+
+
+def build_indexer(
+    store: Store,
+    settings: Settings,
+    analyzers: Sequence[Analyzer] | None = None,
+    post_steps: Sequence[tuple[str, PostStep]] | None = None,
+) -> Indexer:
+    if analyzers is None:
+        analyzers = default_analyzers(settings)
+    if post_steps is None:
+        post_steps = default_post_steps(settings)
+    return Indexer(store, settings, analyzers, post_steps)

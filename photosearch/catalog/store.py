@@ -1,0 +1,262 @@
+"""The catalog store: engine, sessions, migrations, and the writes every writer shares."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy import create_engine, delete, event, func, select
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from photosearch.catalog.migrations import migrate
+from photosearch.catalog.models import (
+    Analysis,
+    Embedding,
+    Face,
+    Fact,
+    FileIssue,
+    Folder,
+    Person,
+    Photo,
+    utcnow,
+)
+from photosearch.errors import CatalogError
+
+
+@dataclass
+class FactRecord:
+    """A fact an analyzer found; see `Fact`."""
+
+    kind: str
+    label: str
+    score: float = 1.0
+    box: list[float] | None = None
+    data: dict | None = None
+
+
+@dataclass
+class FaceRecord:
+    box: list[float]
+    score: float = 1.0
+    descriptor: np.ndarray | None = None
+
+
+@dataclass
+class AnalysisResult:
+    """What one analyzer saw in one photo."""
+
+    facts: list[FactRecord] = field(default_factory=list)
+    faces: list[FaceRecord] = field(default_factory=list)
+    embeddings: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+def _explain(exc: Exception, url: str) -> CatalogError:
+    text = str(getattr(exc, "orig", exc) or exc)
+    where = make_url(url).render_as_string(hide_password=True)
+    if "locked" in text.lower():
+        return CatalogError(
+            f"the catalog {where} is locked by another process ({text}); close the other PhotoSearch "
+            "window or command and try again"
+        )
+    if "not a database" in text.lower() or "malformed" in text.lower() or "corrupt" in text.lower():
+        return CatalogError(
+            f"the catalog {where} is damaged ({text}); move the file aside and run `photosearch index` "
+            "to rebuild it from your folders"
+        )
+    return CatalogError(f"cannot use the catalog {where}: {text}")
+
+
+class Store:
+    """Owns the engine. Use `with store.session() as s:` for a unit of work (commits on success)."""
+
+    def __init__(self, url: str, *, create: bool = True, busy_timeout_s: float = 30.0):
+        self.url = url
+        parsed = make_url(url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        kwargs: dict = {"future": True}
+        if self.is_sqlite:
+            db = parsed.database
+            if db and db != ":memory:":
+                Path(db).parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"timeout": busy_timeout_s, "check_same_thread": False}
+        else:
+            kwargs["pool_pre_ping"] = True
+        try:
+            self.engine: Engine = create_engine(url, **kwargs)
+        except Exception as exc:  # bad URL, missing driver
+            raise CatalogError(f"cannot open the catalog {url!r}: {exc}") from exc
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", lambda c, r: _sqlite_pragmas(c, busy_timeout_s))
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        if create:
+            self.migrate()
+
+    def migrate(self) -> list[int]:
+        try:
+            with self.engine.begin() as conn:
+                return migrate(conn)
+        except (DatabaseError, OperationalError) as exc:
+            raise _explain(exc, self.url) from exc
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[Session]:
+        s = self._sessions()
+        try:
+            yield s
+            s.commit()
+        except (DatabaseError, OperationalError) as exc:
+            s.rollback()
+            raise _explain(exc, self.url) from exc
+        except BaseException:
+            s.rollback()
+            raise
+        finally:
+            s.close()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---- folders -------------------------------------------------------------------------
+    def add_folder(self, path: Path | str) -> Folder:
+        resolved = str(Path(path).expanduser().resolve())
+        with self.session() as s:
+            folder = s.scalar(select(Folder).where(Folder.path == resolved))
+            if folder is None:
+                folder = Folder(path=resolved, online=Path(resolved).is_dir())
+                s.add(folder)
+                s.flush()
+            return folder
+
+    def remove_folder(self, path: Path | str) -> bool:
+        """Forget a folder and its photos (the files on disk are not touched)."""
+        resolved = str(Path(path).expanduser().resolve())
+        with self.session() as s:
+            folder = s.scalar(select(Folder).where(Folder.path == resolved))
+            if folder is None:
+                return False
+            s.execute(delete(Photo).where(Photo.folder_id == folder.id))
+            s.delete(folder)
+            return True
+
+    def folders(self) -> list[Folder]:
+        with self.session() as s:
+            return list(s.scalars(select(Folder).order_by(Folder.path)))
+
+    # ---- photos --------------------------------------------------------------------------
+    def photo(self, photo_id: int) -> Photo | None:
+        with self.session() as s:
+            return s.get(Photo, photo_id)
+
+    def photo_by_path(self, path: Path | str) -> Photo | None:
+        with self.session() as s:
+            return s.scalar(select(Photo).where(Photo.path == str(Path(path).expanduser().resolve())))
+
+    def active_photo_ids(self) -> list[int]:
+        with self.session() as s:
+            return list(s.scalars(select(Photo.id).where(Photo.state == "active").order_by(Photo.id)))
+
+    # ---- analysis results ----------------------------------------------------------------
+    def write_analysis(
+        self,
+        s: Session,
+        photo_id: int,
+        analyzer: str,
+        version: int,
+        result: AnalysisResult | None,
+        *,
+        error: str | None = None,
+        duration_ms: float | None = None,
+    ) -> None:
+        """Replace one analyzer's facts, faces and embeddings for one photo, and record the run."""
+        s.execute(delete(Fact).where(Fact.photo_id == photo_id, Fact.analyzer == analyzer))
+        s.execute(delete(Embedding).where(Embedding.photo_id == photo_id, Embedding.analyzer == analyzer))
+        old_faces = list(
+            s.scalars(select(Face).where(Face.photo_id == photo_id, Face.analyzer == analyzer))
+        )
+        for face in old_faces:
+            s.delete(face)
+        if result is not None:
+            for f in result.facts:
+                s.add(
+                    Fact(
+                        photo_id=photo_id,
+                        analyzer=analyzer,
+                        kind=f.kind,
+                        label=f.label[:512],
+                        score=float(f.score),
+                        box=[float(v) for v in f.box] if f.box is not None else None,
+                        data=f.data,
+                    )
+                )
+            for face in result.faces:
+                desc = face.descriptor
+                s.add(
+                    Face(
+                        photo_id=photo_id,
+                        analyzer=analyzer,
+                        box=[float(v) for v in face.box],
+                        score=float(face.score),
+                        descriptor=np.asarray(desc, dtype=np.float32).tobytes() if desc is not None else None,
+                    )
+                )
+            for space, vec in result.embeddings.items():
+                arr = np.asarray(vec, dtype=np.float32).ravel()
+                s.add(Embedding(photo_id=photo_id, space=space, analyzer=analyzer, dim=arr.size, vector=arr.tobytes()))
+        row = s.scalar(select(Analysis).where(Analysis.photo_id == photo_id, Analysis.analyzer == analyzer))
+        if row is None:
+            row = Analysis(photo_id=photo_id, analyzer=analyzer)
+            s.add(row)
+        row.version = version
+        row.status = "failed" if error else "ok"
+        row.error = error
+        row.duration_ms = duration_ms
+        row.ran_at = utcnow()
+
+    # ---- status --------------------------------------------------------------------------
+    def status(self) -> dict:
+        with self.session() as s:
+            photos = s.scalar(select(func.count()).select_from(Photo).where(Photo.state == "active")) or 0
+            deleted = s.scalar(select(func.count()).select_from(Photo).where(Photo.state == "deleted")) or 0
+            analysed = (
+                s.scalar(
+                    select(func.count(func.distinct(Analysis.photo_id)))
+                    .join(Photo, Photo.id == Analysis.photo_id)
+                    .where(Photo.state == "active", Analysis.status == "ok")
+                )
+                or 0
+            )
+            failed_rows = s.execute(select(FileIssue.reason, func.count()).group_by(FileIssue.reason)).all()
+            analysis_failed = s.execute(
+                select(Analysis.analyzer, func.count()).where(Analysis.status == "failed").group_by(Analysis.analyzer)
+            ).all()
+            people = s.scalar(select(func.count()).select_from(Person).where(Person.name.is_not(None))) or 0
+            folders = list(s.scalars(select(Folder).order_by(Folder.path)))
+        failed = {reason: n for reason, n in failed_rows}
+        return {
+            "photos": photos,
+            "deleted": deleted,
+            "analysed": analysed,
+            "failed": sum(failed.values()),
+            "failed_by_reason": failed,
+            "analysis_failed_by_analyzer": {a: n for a, n in analysis_failed},
+            "named_people": people,
+            "folders": [{"path": f.path, "online": f.online} for f in folders],
+            "offline_folders": [f.path for f in folders if not f.online],
+        }
+
+
+def _sqlite_pragmas(dbapi_conn, busy_timeout_s: float) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")
+    try:
+        cur.execute("PRAGMA journal_mode=WAL")
+    except Exception:  # read-only media or damaged file: reported on first real use
+        pass
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()

@@ -1,0 +1,65 @@
+"""The `photosearch` command. Each command group lives in its own module with `register()`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+from photosearch.cli.context import Context
+from photosearch.errors import PhotoSearchError
+
+# Modules that add commands: each defines register(subparsers) and sets args.func(ctx, args) -> int.
+COMMAND_MODULES = [
+    "photosearch.cli.library",
+    "photosearch.cli.models",
+    "photosearch.cli.search",
+    "photosearch.cli.people",
+    "photosearch.cli.query",
+    "photosearch.cli.enrich",
+    "photosearch.cli.evaluate",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="photosearch", description="Private, offline-first photo search.")
+    parser.add_argument("--data-dir", help="where the catalog, thumbnails and indexes live (env PHOTOSEARCH_DATA_DIR)")
+    parser.add_argument("--db-url", help="any SQLAlchemy URL for the catalog (env PHOTOSEARCH_DB_URL)")
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:  # command group not built yet
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    level = logging.WARNING - 10 * min(args.verbose, 2)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    ctx = Context.from_args(args)
+    try:
+        return int(args.func(ctx, args) or 0)
+    except PhotoSearchError as exc:
+        ctx.fail(str(exc))
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    finally:
+        ctx.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

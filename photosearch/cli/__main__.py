@@ -1,0 +1,5 @@
+import sys
+
+from photosearch.cli import main
+
+sys.exit(main())

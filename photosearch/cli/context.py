@@ -1,0 +1,51 @@
+"""What every command gets: settings, a lazily opened store, and output helpers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from photosearch.catalog import Store
+from photosearch.config import Settings
+
+
+@dataclass
+class Context:
+    settings: Settings
+    json_output: bool = False
+    _store: Store | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_args(cls, args) -> Context:
+        settings = Settings.load(data_dir=args.data_dir, db_url=args.db_url)
+        return cls(settings=settings, json_output=bool(args.json))
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self.settings.ensure_dirs()
+            self._store = Store(self.settings.database_url)
+        return self._store
+
+    def emit(self, data: Any, text: Callable[[Any], str] | str | None = None) -> None:
+        """Print `data` as JSON with --json, else the human text."""
+        if self.json_output:
+            print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
+        elif callable(text):
+            print(text(data))
+        elif text is not None:
+            print(text)
+        else:
+            print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
+
+    def fail(self, message: str) -> None:
+        if self.json_output:
+            print(json.dumps({"error": message}), file=sys.stdout)
+        print(f"photosearch: error: {message}", file=sys.stderr)
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()

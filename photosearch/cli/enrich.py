@@ -1,0 +1,136 @@
+"""`photosearch ask PHOTO "QUESTION"` and `photosearch enrich`: the Vision Search Assistant.
+
+Web search is opt-in (settings `web_enabled`, or `--web` for one command); only text queries leave
+the machine, never images. `--dry-run` prints the queries that would be sent and sends nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+
+from photosearch.errors import PhotoSearchError
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--web", action="store_true", help="allow web search for this command (opt-in)")
+    p.add_argument("--backend", choices=["searxng", "wikipedia", "duckduckgo", "local"],
+                   help="search backend (default: settings search_backend; local with --corpus)")
+    p.add_argument("--search-url", help="SearxNG base URL (its JSON API must be enabled)")
+    p.add_argument("--corpus", help="offline folder of HTML/Markdown/text pages to search instead of the web")
+    p.add_argument("--no-llm", action="store_true", help="use the non-LLM agents only")
+    p.add_argument("--dry-run", action="store_true", help="print the outgoing queries without sending them")
+    p.add_argument("--max-rounds", type=int, default=3, help="rounds of the chain of search (default 3)")
+    p.add_argument("--max-pages", type=int, default=10, help="pages fetched per region (default 10)")
+    p.add_argument("--max-seconds", type=float, default=90.0, help="time budget per photo (default 90)")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("ask", help="ask a question about a photo (web Chain of Search, opt-in)")
+    p.add_argument("photo", help="photo id or path")
+    p.add_argument("question", nargs="?", default="what is this?")
+    _common(p)
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("enrich", help="learn what the local models are unsure about, through the web (opt-in)")
+    p.add_argument("--limit", type=int, help="at most N photos")
+    p.add_argument("--photo", action="append", default=[], help="only this photo (id or path; repeatable)")
+    p.add_argument("--force", action="store_true", help="also photos enriched before")
+    _common(p)
+    p.set_defaults(func=cmd_enrich)
+
+
+def _progress(ctx):
+    return lambda msg: print(msg, file=sys.stderr) if not ctx.json_output else None
+
+
+def _photo_id(ctx, ref: str) -> int:
+    if ref.isdigit():
+        return int(ref)
+    photo = ctx.store.photo_by_path(ref)
+    if photo is None:
+        raise PhotoSearchError(f"{ref} is not in the catalog; add its folder and run `photosearch index`")
+    return photo.id
+
+
+def build(ctx, args):
+    """(assistant, backend, embedder) for these options."""
+    from photosearch.enrich.assistant import Assistant
+    from photosearch.enrich.backends import RecordingBackend, make_backend
+    from photosearch.enrich.fetch import Fetcher
+    from photosearch.enrich.llm import get_llm
+    from photosearch.enrich.textutil import get_embedder
+    from photosearch.enrich.types import Budget
+
+    if getattr(args, "json", False):
+        ctx.json_output = True
+    settings = dataclasses.replace(ctx.settings)
+    if args.web:
+        settings.web_enabled = True
+    if args.search_url:
+        settings.search_url = args.search_url
+    settings.ensure_dirs()
+    embedder = get_embedder(settings)
+    fetcher = Fetcher.from_settings(settings)
+    if args.dry_run:
+        backend = RecordingBackend()
+    else:
+        backend = make_backend(settings, args.backend, corpus=args.corpus, embedder=embedder, fetcher=fetcher)
+    llm = None if args.no_llm else get_llm(settings)
+    budget = Budget(max_rounds=max(1, args.max_rounds), max_pages=max(0, args.max_pages),
+                    max_seconds=max(1.0, args.max_seconds))
+    assistant = Assistant(ctx.store, backend, llm=llm, embedder=embedder, fetcher=fetcher, budget=budget)
+    return assistant, backend, embedder, settings
+
+
+def _ask_text(d: dict) -> str:
+    lines = [d["answer"], ""]
+    for s in d["sources"]:
+        lines.append(f"[{s['n']}] {s['title']} — {s['url']}")
+    lines.append("")
+    lines.append(f"queries sent: {len(d['graph']['queries'])}; stop: {d['graph']['stop_reason']}")
+    return "\n".join(lines).strip()
+
+
+def cmd_ask(ctx, args) -> int:
+    assistant, backend, _, _ = build(ctx, args)
+    pid = _photo_id(ctx, args.photo)
+    result = assistant.ask(pid, args.question, progress=_progress(ctx))
+    data = result.to_json()
+    if args.dry_run:
+        data = {"dry_run": True, "queries": list(getattr(backend, "queries_sent", [])),
+                "regions": data["regions"]}
+        ctx.emit(data, lambda d: "would send (nothing was sent):\n" + "\n".join(f"  {q}" for q in d["queries"]))
+        return 0
+    ctx.emit(data, _ask_text)
+    return 0
+
+
+def cmd_enrich(ctx, args) -> int:
+    from photosearch.enrich.knowledge import enrich
+
+    assistant, backend, embedder, settings = build(ctx, args)
+    ids = [_photo_id(ctx, r) for r in args.photo] or None
+    report = enrich(ctx.store, assistant, limit=args.limit, photo_ids=ids, force=args.force or bool(ids),
+                    dry_run=args.dry_run, embedder=embedder, settings=settings, progress=_progress(ctx))
+    data = dataclasses.asdict(report)
+    if args.dry_run:
+        data["queries"] = list(getattr(backend, "queries_sent", []))
+
+    def text(d: dict) -> str:
+        if d["dry_run"]:
+            return (f"{d['candidates']} photo(s) to enrich; would send (nothing was sent):\n"
+                    + "\n".join(f"  {q}" for q in d["queries"]))
+        lines = [f"{d['candidates']} candidate(s), {d['searched']} searched, {len(d['learned'])} learned"]
+        for item in d["learned"]:
+            src = item["sources"][0]["url"] if item["sources"] else "no source"
+            lines.append(f"  photo {item['photo_id']}: {item['entity']} — {', '.join(item['categories'])} ({src})")
+        for s in d["skipped"]:
+            lines.append(f"  skipping photo {s['photo_id']}: {s['reason']}")
+        return "\n".join(lines)
+
+    ctx.emit(data, text)
+    return 0
+

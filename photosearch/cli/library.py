@@ -1,0 +1,148 @@
+"""Library commands: add/remove folders, index, watch, status."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from photosearch.app import build_indexer, default_analyzers
+from photosearch.errors import PhotoSearchError
+
+
+def register(sub) -> None:
+    p = sub.add_parser("add", help="register a photo folder")
+    p.add_argument("folders", nargs="+", type=Path)
+    p.set_defaults(func=cmd_add)
+
+    p = sub.add_parser("remove", help="forget a folder (files on disk are untouched)")
+    p.add_argument("folders", nargs="+", type=Path)
+    p.set_defaults(func=cmd_remove)
+
+    p = sub.add_parser("folders", help="list registered folders")
+    p.set_defaults(func=cmd_folders)
+
+    p = sub.add_parser("index", help="scan registered folders and analyse new or changed photos")
+    p.add_argument("--no-analyze", action="store_true", help="only catalog files (no models)")
+    p.add_argument("--analyzers", help="comma-separated analyzer names to run (default: all bundled)")
+    p.add_argument("--retry-failed", action="store_true", help="re-run analyses that failed before")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=cmd_index)
+
+    p = sub.add_parser("watch", help="watch registered folders and keep the catalog in line")
+    p.add_argument("--no-analyze", action="store_true")
+    p.add_argument("--no-initial-index", action="store_true", help="skip the catch-up index at start")
+    p.add_argument("--duration", type=float, default=None, help="stop after N seconds (default: until Ctrl-C)")
+    p.set_defaults(func=cmd_watch)
+
+    p = sub.add_parser("status", help="counts: photos, analysed, failed by reason, offline folders")
+    p.set_defaults(func=cmd_status)
+
+
+def cmd_add(ctx, args) -> int:
+    added = []
+    for folder in args.folders:
+        if not folder.expanduser().is_dir():
+            raise PhotoSearchError(f"{folder} is not a folder")
+        added.append(ctx.store.add_folder(folder).path)
+    ctx.emit({"added": added}, lambda d: "\n".join(f"added {p}" for p in d["added"]))
+    return 0
+
+
+def cmd_remove(ctx, args) -> int:
+    removed = [str(f) for f in args.folders if ctx.store.remove_folder(f)]
+    ctx.emit({"removed": removed}, lambda d: "\n".join(f"removed {p}" for p in d["removed"]) or "nothing removed")
+    return 0 if removed else 1
+
+
+def cmd_folders(ctx, args) -> int:
+    rows = [{"path": f.path, "online": f.online, "last_scan_at": f.last_scan_at} for f in ctx.store.folders()]
+    ctx.emit(rows, lambda r: "\n".join(f"{'online ' if x['online'] else 'OFFLINE'} {x['path']}" for x in r))
+    return 0
+
+
+def _indexer(ctx, args):
+    settings = ctx.settings
+    if args.no_analyze:
+        analyzers = []
+    else:
+        include = args.analyzers.split(",") if getattr(args, "analyzers", None) else None
+        analyzers = default_analyzers(settings, include=include)
+    return build_indexer(ctx.store, settings, analyzers=analyzers)
+
+
+def cmd_index(ctx, args) -> int:
+    from photosearch.cli.progress import CancelOnInterrupt, IndexProgressPrinter
+
+    if not ctx.store.folders():
+        raise PhotoSearchError("no folders registered: run `photosearch add FOLDER` first")
+    indexer = _indexer(ctx, args)
+    printer = IndexProgressPrinter(enabled=not args.no_progress)
+    with CancelOnInterrupt() as cancel:
+        report = indexer.run(progress=printer, cancel=cancel, retry_failed=args.retry_failed)
+    data = report.as_dict()
+    ctx.emit(data, _index_text)
+    return 130 if report.cancelled else 0
+
+
+def _index_text(d: dict) -> str:
+    lines = [
+        f"seen {d['seen']}, unchanged {d['unchanged']}, added {d['added']}, changed {d['changed']}, "
+        f"moved {d['moved']}, deleted {d['deleted']}, failed {d['failed']}, analysed {d['analysed']} "
+        f"in {d['elapsed_s']:.1f}s ({d['photos_per_s']:.1f} photos/s)"
+    ]
+    for reason, n in sorted(d["failed_by_reason"].items()):
+        lines.append(f"  skipped {n} file(s): {reason}")
+    for folder in d["offline_folders"]:
+        lines.append(f"  offline (photos kept): {folder}")
+    if d["cancelled"]:
+        lines.append("cancelled: run `photosearch index` again to continue")
+    return "\n".join(lines)
+
+
+def cmd_watch(ctx, args) -> int:
+    from photosearch.cli.progress import CancelOnInterrupt, IndexProgressPrinter
+    from photosearch.ingest.watcher import FolderWatcher
+
+    if not ctx.store.folders():
+        raise PhotoSearchError("no folders registered: run `photosearch add FOLDER` first")
+    indexer = _indexer(ctx, args)
+    if not args.no_initial_index:
+        report = indexer.run(progress=IndexProgressPrinter())
+        print(_index_text(report.as_dict()), file=sys.stderr)
+
+    def on_update(report) -> None:
+        d = report.as_dict()
+        if ctx.json_output:
+            import json
+
+            print(json.dumps({"event": "indexed", **d}, default=str), flush=True)
+        else:
+            print(
+                f"{time.strftime('%H:%M:%S')} added {d['added']} changed {d['changed']} moved {d['moved']} "
+                f"deleted {d['deleted']} failed {d['failed']}",
+                flush=True,
+            )
+
+    watcher = FolderWatcher(ctx.store, indexer, on_update=on_update)
+    with CancelOnInterrupt() as cancel, watcher:
+        print(f"watching {len(watcher.watched)} folder(s); Ctrl-C to stop", file=sys.stderr, flush=True)
+        deadline = time.monotonic() + args.duration if args.duration else None
+        while not cancel() and (deadline is None or time.monotonic() < deadline):
+            time.sleep(0.2)
+    return 0
+
+
+def cmd_status(ctx, args) -> int:
+    data = ctx.store.status()
+    ctx.emit(data, _status_text)
+    return 0
+
+
+def _status_text(d: dict) -> str:
+    lines = [f"photos {d['photos']} (analysed {d['analysed']}, deleted {d['deleted']}), failed files {d['failed']}"]
+    for reason, n in sorted(d["failed_by_reason"].items()):
+        lines.append(f"  {reason}: {n}")
+    for f in d["folders"]:
+        lines.append(f"  {'online ' if f['online'] else 'OFFLINE'} {f['path']}")
+    return "\n".join(lines)

@@ -1,0 +1,170 @@
+"""`photosearch models ...`: list models and verify their files.
+
+`register()` creates the `models` group and keeps its sub-parsers in `SUBPARSERS`; more
+subcommands (e.g. `pull`, `remove`) are added by a module listed in `EXTENSIONS` that defines
+`register_subcommands(models_subparsers)`, or by calling `add_subcommand()`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+# Modules that add more `models` subcommands; missing ones are skipped.
+EXTENSIONS = ["photosearch.cli.models_hub"]
+SUBPARSERS: argparse._SubParsersAction | None = None
+
+
+def human_size(n: int | None) -> str:
+    if not n:
+        return "-"
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+    return f"{size:.1f} GB"
+
+
+def add_subcommand(name: str, func: Callable[[Any, argparse.Namespace], int], help: str,
+                   json_flag: bool = True) -> argparse.ArgumentParser:
+    """Add `photosearch models NAME`; returns its parser for arguments."""
+    if SUBPARSERS is None:
+        raise RuntimeError("photosearch.cli.models.register() has not run")
+    p = SUBPARSERS.add_parser(name, help=help, description=help)
+    if json_flag:
+        p.add_argument("--json", dest="local_json", action="store_true", help="print machine-readable JSON")
+    p.set_defaults(func=func)
+    return p
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:
+    global SUBPARSERS
+    parser = subparsers.add_parser("models", help="list, verify (and pull) the models PhotoSearch uses")
+    parser.set_defaults(func=lambda ctx, args: (parser.print_help(), 2)[1])
+    SUBPARSERS = parser.add_subparsers(dest="models_command", metavar="SUBCOMMAND")
+    add_subcommand("list", cmd_list, "every model: role, tier, present, size, provider it would run on")
+    verify = add_subcommand("verify", cmd_verify, "check models' files against their sha256")
+    verify.add_argument("names", nargs="*", metavar="NAME", help="models to check (default: all present)")
+    for module_name in EXTENSIONS:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                log.warning("cannot load %s: %s", module_name, exc)
+            continue
+        module.register_subcommands(SUBPARSERS)
+    return SUBPARSERS
+
+
+def _json_mode(ctx, args) -> None:
+    if getattr(args, "local_json", False):
+        ctx.json_output = True
+
+
+def model_rows(settings) -> list[dict[str, Any]]:
+    from photosearch.vision.manifest import load_manifests
+    from photosearch.vision.onnx_session import provider_for
+
+    rows = []
+    for m in load_manifests(settings).values():
+        present = m.present(settings)
+        size = m.size(settings)
+        rows.append(
+            {
+                "name": m.name,
+                "role": m.role,
+                "tier": m.tier,
+                "runtime": m.runtime,
+                "present": present,
+                "size_bytes": size,
+                "size": human_size(size),
+                "provider": provider_for(m, settings),
+                "licence": m.licence,
+                "source": m.source,
+                "files": [
+                    {"key": s.key, "path": str(s.path) if s.path else None, "present": s.present, "size": s.size}
+                    for s in m.file_status(settings)
+                ],
+                "missing": None if present else m.missing_message(),
+            }
+        )
+    return rows
+
+
+def _list_text(rows: list[dict[str, Any]]) -> str:
+    header = ("NAME", "ROLE", "TIER", "PRESENT", "SIZE", "PROVIDER")
+    table = [header] + [
+        (r["name"], r["role"], r["tier"], "yes" if r["present"] else "no", r["size"], r["provider"]) for r in rows
+    ]
+    widths = [max(len(str(row[i])) for row in table) for i in range(len(header))]
+    lines = ["  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in table]
+    lines += [f"  {r['name']}: {r['missing']}" for r in rows if r["missing"]]
+    return "\n".join(lines)
+
+
+def cmd_list(ctx, args) -> int:
+    _json_mode(ctx, args)
+    rows = model_rows(ctx.settings)
+    ctx.emit({"models": rows}, lambda data: _list_text(data["models"]))
+    return 0
+
+
+def cmd_verify(ctx, args) -> int:
+    from photosearch.vision.manifest import get_manifest, load_manifests
+
+    _json_mode(ctx, args)
+    settings = ctx.settings
+    if args.names:
+        manifests = [get_manifest(n, settings) for n in args.names]  # unknown name -> clear error
+    else:
+        manifests = list(load_manifests(settings).values())
+    results = []
+    failed = False
+    for m in manifests:
+        statuses = m.verify(settings)
+        if not all(s.present for s in statuses):
+            state = "absent"
+            failed |= bool(args.names)  # asking for a model that is not there is a failure
+        elif all(s.ok for s in statuses):
+            state = "ok"
+        else:
+            state = "mismatch"
+            failed = True
+        results.append(
+            {
+                "name": m.name,
+                "tier": m.tier,
+                "status": state,
+                "files": [
+                    {
+                        "key": s.key,
+                        "path": str(s.path) if s.path else None,
+                        "present": s.present,
+                        "expected_sha256": s.expected_sha256,
+                        "sha256": s.sha256,
+                        "ok": s.ok,
+                    }
+                    for s in statuses
+                ],
+            }
+        )
+
+    def text(data: dict) -> str:
+        lines = []
+        for r in data["models"]:
+            lines.append(f"{r['name']}: {r['status']}")
+            for f in r["files"]:
+                if f["present"] and not f["ok"]:
+                    lines.append(f"  {f['path']}: sha256 {f['sha256']} != expected {f['expected_sha256']}")
+                elif not f["present"]:
+                    lines.append(f"  {f['path'] or f['key']}: missing")
+        return "\n".join(lines)
+
+    ctx.emit({"ok": not failed, "models": results}, text)
+    return 1 if failed else 0

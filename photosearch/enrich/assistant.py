@@ -1,0 +1,174 @@
+"""Vision Search Assistant: formulation → Chain of Search per region → collaborative generation,
+for one photo of the catalog and one question."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy import select
+
+from photosearch.catalog.models import Face, Fact, Person, Photo
+from photosearch.enrich.agents import Agents
+from photosearch.enrich.chain import ChainOfSearch, ChainResult, SourceBook
+from photosearch.enrich.formulation import (
+    Describer,
+    Observation,
+    TextBridgeDescriber,
+    build_regions,
+    formulate,
+)
+from photosearch.enrich.generation import Answer, generate
+from photosearch.enrich.textutil import content_tokens
+from photosearch.enrich.types import Budget, Region
+from photosearch.errors import PhotoSearchError
+
+log = logging.getLogger(__name__)
+
+
+def load_observations(store, photo_id: int) -> tuple[Photo, list[Observation]]:
+    """A photo's facts and named faces as observations."""
+    with store.session() as s:
+        photo = s.get(Photo, photo_id)
+        if photo is None or photo.state != "active":
+            raise PhotoSearchError(f"no photo with id {photo_id} in the catalog")
+        obs = [
+            Observation(f.kind, f.label, float(f.score), list(f.box) if f.box else None, dict(f.data or {}))
+            for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id, Fact.kind != "knowledge"))
+        ]
+        for face, name in s.execute(
+            select(Face, Person.name).outerjoin(Person, Person.id == Face.person_id).where(Face.photo_id == photo_id)
+        ):
+            obs.append(Observation("person", name or "a person", float(face.score), list(face.box)))
+    return photo, obs
+
+
+def load_rgb(path: str, max_side: int = 1280) -> np.ndarray | None:
+    """The photo's pixels for cropping (None when the file is offline or unreadable)."""
+    try:
+        from photosearch.ingest.decode import load_rgb as decode  # type: ignore
+
+        return decode(path, max_side)
+    except ImportError:
+        pass
+    except Exception as exc:
+        log.info("cannot decode %s: %s", path, exc)
+        return None
+    try:
+        from PIL import Image, ImageOps
+
+        with Image.open(path) as im:
+            im = ImageOps.exif_transpose(im).convert("RGB")
+            im.thumbnail((max_side, max_side))
+            return np.asarray(im)
+    except Exception as exc:
+        log.info("cannot read %s: %s", path, exc)
+        return None
+
+
+@dataclass
+class AskResult:
+    question: str
+    photo_id: int
+    answer: Answer
+    regions: list[Region]
+    chains: list[ChainResult]
+    sources: SourceBook
+    queries: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    llm: str | None = None
+
+    @property
+    def stop_reason(self) -> str:
+        reasons = [c.stop_reason for c in self.chains]
+        return reasons[0] if len(set(reasons)) == 1 else ",".join(reasons) if reasons else "no_regions"
+
+    def to_json(self) -> dict:
+        nodes, summaries, selected, rounds = [], [], [], []
+        for c in self.chains:
+            for n in c.nodes:
+                nodes.append({"region": c.region.index, **n.to_json()})
+                if n.parent is not None:
+                    summaries.append({"region": c.region.index, "node": n.id, "question": n.question,
+                                      "summary": n.response})
+                    selected += [{"region": c.region.index, "node": n.id, **p} for p in n.selected]
+            rounds += [{"region": c.region.index, **r} for r in c.rounds]
+        cited = set(self.answer.citations)
+        return {
+            "photo_id": self.photo_id,
+            "question": self.question,
+            "answer": self.answer.text,
+            "answer_method": self.answer.method,
+            "llm": self.llm,
+            "sources": [{**s, "cited": s["n"] in cited} for s in self.sources.items],
+            "regions": [r.to_json() for r in self.regions],
+            "graph": {
+                "nodes": nodes,
+                "queries": self.queries,
+                "selected_pages": selected,
+                "summaries": summaries,
+                "rounds": rounds,
+                "stop_reason": self.stop_reason,
+                "chains": [c.to_json() for c in self.chains],
+            },
+            "seconds": round(self.seconds, 3),
+        }
+
+
+class Assistant:
+    """Ask about a photo. Dependencies are passed in (backend, LLM, describer, embedder, fetcher)."""
+
+    def __init__(self, store, backend, *, llm=None, describer: Describer | None = None, embedder=None,
+                 fetcher=None, budget: Budget | None = None, max_regions: int = 4, search_regions: int = 2):
+        self.store = store
+        self.backend = backend
+        self.llm = llm
+        self.describer = describer or TextBridgeDescriber(llm)
+        self.embedder = embedder
+        self.fetcher = fetcher
+        self.budget = budget or Budget()
+        self.max_regions = max_regions
+        self.search_regions = search_regions
+
+    def regions_for(self, photo_id: int, question: str) -> tuple[list[Region], np.ndarray | None]:
+        photo, obs = load_observations(self.store, photo_id)
+        rgb = load_rgb(photo.path) if (self.describer.is_visual or Path(photo.path).exists()) else None
+        regions = build_regions(obs, rgb, max_regions=self.max_regions)
+        formulate(regions, question, self.describer)
+        return regions, rgb
+
+    def pick_regions(self, regions: list[Region], question: str) -> list[Region]:
+        """The regions worth a web search: named things first, then those the question mentions."""
+        q = set(content_tokens(question))
+
+        def key(r: Region) -> tuple:
+            mentions = len(q & set(content_tokens(" ".join(r.labels + r.words))))
+            return (-mentions, -bool(r.words), -r.score)
+
+        return sorted(regions, key=key)[: self.search_regions]
+
+    def ask(self, photo_id: int, question: str, *, regions: list[Region] | None = None,
+            progress: Callable[[str], None] | None = None, cancel: Callable[[], bool] | None = None) -> AskResult:
+        t0 = time.monotonic()
+        question = question.strip() or "what is this?"
+        rgb = None
+        if regions is None:
+            regions, rgb = self.regions_for(photo_id, question)
+        agents = Agents(self.llm, self.embedder)
+        sources = SourceBook()
+        chains: list[ChainResult] = []
+        budget = self.budget
+        for region in self.pick_regions(regions, question):
+            spent = time.monotonic() - t0
+            per = Budget(**{**budget.__dict__, "max_seconds": max(0.0, budget.max_seconds - spent)})
+            chain = ChainOfSearch(self.backend, agents, self.fetcher, per, progress=progress, cancel=cancel)
+            chains.append(chain.run(region, question, sources))
+        answer = generate(question, regions, chains, sources, llm=self.llm, describer=self.describer, image=rgb,
+                          embedder=self.embedder)
+        queries = [n.query for c in chains for n in c.nodes if n.query]
+        return AskResult(question, photo_id, answer, regions, chains, sources, queries, time.monotonic() - t0,
+                         getattr(self.llm, "name", None))

@@ -1,0 +1,249 @@
+"""Safe page fetching: only text, bounded in time and size, no private addresses.
+
+* http/https only; no proxies from the environment (`trust_env=False`).
+* The host is resolved ONCE; every address is checked; the connection goes to the checked
+  address (the URL is rewritten to the IP, Host header and TLS SNI/verification keep the name),
+  so a DNS answer that changes between check and connect cannot reach a private address.
+* Redirects are followed by hand (limited); each hop is re-checked.
+* Connect/read timeouts plus a whole-fetch deadline; the body is streamed and cut at a size cap;
+  content types are allow-listed; scripts and styles are stripped and never run.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import socket
+import time
+from collections.abc import Iterable
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+import requests
+from requests.adapters import HTTPAdapter
+
+from photosearch.enrich.cache import DiskCache
+from photosearch.enrich.clean import to_text
+from photosearch.enrich.types import EnrichError, Page
+from photosearch.errors import PhotoSearchError
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = "PhotoSearch/0.1 (+offline-first photo search; text-only fetch)"
+TEXT_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "text/markdown", "application/json")
+# Cloud metadata endpoints: refused even when private addresses are allowed.
+METADATA = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254"),
+            ipaddress.ip_address("100.100.100.200")}
+
+
+class FetchRefused(EnrichError, PhotoSearchError):
+    """The URL is not allowed (scheme, address, type) — never retried."""
+
+
+class FetchFailed(EnrichError, PhotoSearchError):
+    """The fetch did not work (timeout, HTTP error, too many redirects)."""
+
+
+class AddressPolicy:
+    """Which resolved addresses may be contacted.
+
+    allow_private: False (public internet only), True (also private/loopback/link-local), or an
+    iterable of networks ("127.0.0.0/8") that are allowed in addition to public addresses.
+    Metadata, multicast and unspecified addresses are always refused."""
+
+    def __init__(self, allow_private: bool | Iterable[str] = False):
+        if isinstance(allow_private, bool):
+            self.allow_all_private = allow_private
+            self.networks: list = []
+        else:
+            self.allow_all_private = False
+            self.networks = [ipaddress.ip_network(n, strict=False) for n in allow_private]
+
+    def refusal(self, ip: str) -> str | None:
+        """Why this address is refused, or None when it may be contacted."""
+        addr = ipaddress.ip_address(ip.split("%", 1)[0])
+        if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped:
+            addr = addr.ipv4_mapped
+        if addr in METADATA:
+            return "a cloud metadata address"
+        if addr.is_multicast or addr.is_unspecified:
+            return "a multicast or unspecified address"
+        if any(addr in n for n in self.networks):
+            return None
+        private = (
+            not addr.is_global or addr.is_private or addr.is_loopback or addr.is_link_local or addr.is_reserved
+            or (isinstance(addr, ipaddress.IPv6Address) and addr.is_site_local)
+        )
+        if private and not self.allow_all_private:
+            return "a private, loopback, link-local or reserved address"
+        return None
+
+
+def resolve(host: str, port: int) -> list[str]:
+    """All addresses of a host (one lookup)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise FetchFailed(f"cannot resolve {host}: {exc}") from exc
+    addrs = list(dict.fromkeys(info[4][0] for info in infos))
+    if not addrs:
+        raise FetchFailed(f"cannot resolve {host}")
+    return addrs
+
+
+class _PinnedAdapter(HTTPAdapter):
+    """Connects to the IP in the URL while TLS checks the certificate against the real host name."""
+
+    def __init__(self, hostname: str):
+        self.hostname = hostname
+        super().__init__(max_retries=0)
+
+    def build_connection_pool_key_attributes(self, request, verify, cert=None):
+        params, ctx = super().build_connection_pool_key_attributes(request, verify, cert)
+        if params.get("scheme") == "https":
+            ctx["server_hostname"] = self.hostname
+            ctx["assert_hostname"] = self.hostname
+        return params, ctx
+
+
+def _read_capped(resp: requests.Response, cap: int, deadline: float) -> tuple[bytes, bool]:
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in resp.iter_content(16384):
+        if time.monotonic() > deadline:
+            raise FetchFailed(f"{resp.url}: took too long")
+        chunks.append(chunk)
+        size += len(chunk)
+        if size >= cap:
+            return b"".join(chunks)[:cap], True
+    return b"".join(chunks), False
+
+
+def _decode(raw: bytes, resp: requests.Response) -> str:
+    enc = None
+    ct = resp.headers.get("Content-Type", "")
+    if "charset=" in ct.lower():
+        enc = ct.lower().split("charset=", 1)[1].split(";")[0].strip(" \"'")
+    for candidate in (enc, "utf-8"):
+        if not candidate:
+            continue
+        try:
+            return raw.decode(candidate)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return raw.decode("utf-8", errors="replace")
+
+
+class Fetcher:
+    """Fetch and clean one page at a time, within the limits."""
+
+    def __init__(
+        self,
+        *,
+        allow_private: bool | Iterable[str] = False,
+        connect_timeout: float = 5.0,
+        read_timeout: float = 10.0,
+        max_seconds: float = 20.0,
+        max_bytes: int = 1_500_000,
+        max_redirects: int = 4,
+        cache: DiskCache | None = None,
+    ):
+        self.policy = AddressPolicy(allow_private)
+        self.timeout = (connect_timeout, read_timeout)
+        self.max_seconds = max_seconds
+        self.max_bytes = max_bytes
+        self.max_redirects = max_redirects
+        self.cache = cache
+        self.requests_sent: list[str] = []  # URLs contacted, for the record and tests
+
+    @classmethod
+    def from_settings(cls, settings, **kw) -> Fetcher:
+        cache = DiskCache(settings.cache_dir / "enrich") if settings is not None else None
+        allow = bool(getattr(settings, "allow_private_addresses", False))
+        return cls(allow_private=allow, cache=cache, **kw)
+
+    def check_url(self, url: str) -> tuple[str, str, int, str]:
+        """(scheme, host, port, ip) for an allowed URL, else FetchRefused."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https"):
+            raise FetchRefused(f"{url}: only http and https URLs are fetched")
+        host = parts.hostname
+        if not host:
+            raise FetchRefused(f"{url}: no host")
+        if parts.username or parts.password:
+            raise FetchRefused(f"{url}: credentials in URLs are not sent")
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        addrs = resolve(host, port)
+        for ip in addrs:
+            why = self.policy.refusal(ip)
+            if why:
+                raise FetchRefused(
+                    f"{url}: {host} resolves to {ip}, {why}; refused (set allow_private_addresses "
+                    "in settings.json to reach local servers)"
+                )
+        return parts.scheme, host, port, addrs[0]
+
+    def get(self, url: str, *, accept: tuple[str, ...] = TEXT_TYPES, max_bytes: int | None = None) -> tuple[str, str, str]:
+        """(final_url, content_type, body text) — the raw text, not cleaned."""
+        cap = max_bytes or self.max_bytes
+        deadline = time.monotonic() + self.max_seconds
+        seen: set[str] = set()
+        current = url
+        for _hop in range(self.max_redirects + 1):
+            if current in seen:
+                raise FetchFailed(f"{url}: redirect loop")
+            seen.add(current)
+            scheme, host, port, ip = self.check_url(current)
+            parts = urlsplit(current)
+            ip_host = f"[{ip}]" if ":" in ip else ip
+            netloc = ip_host if parts.port is None else f"{ip_host}:{parts.port}"
+            pinned = urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+            host_header = host if parts.port is None else f"{host}:{parts.port}"
+            with requests.Session() as session:
+                session.trust_env = False
+                session.mount(f"{scheme}://", _PinnedAdapter(host))
+                self.requests_sent.append(current)
+                try:
+                    resp = session.get(
+                        pinned,
+                        headers={"Host": host_header, "User-Agent": USER_AGENT, "Accept": ", ".join(accept)},
+                        timeout=self.timeout,
+                        allow_redirects=False,
+                        stream=True,
+                    )
+                except requests.RequestException as exc:
+                    raise FetchFailed(f"{current}: {type(exc).__name__}: {exc}") from exc
+                with resp:
+                    if resp.is_redirect:
+                        location = resp.headers.get("Location", "")
+                        if not location:
+                            raise FetchFailed(f"{current}: redirect without a location")
+                        current = urljoin(current, location)
+                        continue
+                    if resp.status_code >= 400:
+                        raise FetchFailed(f"{current}: HTTP {resp.status_code}")
+                    ctype = resp.headers.get("Content-Type", "").split(";")[0].strip().lower()
+                    if ctype not in accept:
+                        raise FetchRefused(f"{current}: content type {ctype or 'unknown'!r} is not fetched")
+                    declared = resp.headers.get("Content-Length")
+                    if declared and declared.isdigit() and int(declared) > cap * 4:
+                        raise FetchRefused(f"{current}: {declared} bytes is too large")
+                    try:
+                        raw, _truncated = _read_capped(resp, cap, deadline)
+                    except requests.RequestException as exc:
+                        raise FetchFailed(f"{current}: {type(exc).__name__}") from exc
+                    return current, resp.headers.get("Content-Type", ctype), _decode(raw, resp)
+        raise FetchFailed(f"{url}: too many redirects")
+
+    def fetch(self, url: str, *, max_bytes: int | None = None) -> Page:
+        """A cleaned page (title + text), from the cache when fresh."""
+        if self.cache is not None:
+            hit = self.cache.get("page", url)
+            if hit:
+                return Page(**hit)
+        final, ctype, body = self.get(url, max_bytes=max_bytes)
+        title, text = to_text(body, ctype)
+        page = Page(url=url, title=title[:300], text=text, bytes=len(body.encode("utf-8", "replace")))
+        if self.cache is not None:
+            self.cache.put("page", url, page.__dict__)
+        log.debug("fetched %s (%d bytes) via %s", url, page.bytes, final)
+        return page

@@ -1,0 +1,454 @@
+"""The indexer: brings the catalog in line with the folders and runs the analyzers.
+
+Workers read, hash and decode ahead (bounded look-ahead) while the calling thread runs
+the models and is the catalog's single writer. Work commits in batches, so a killed run
+loses at most the batch in flight, and a re-run carries on without duplicates.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from photosearch.catalog.models import (
+    Analysis,
+    Embedding,
+    Face,
+    Fact,
+    FileIssue,
+    Folder,
+    Photo,
+    Thumbnail,
+    utcnow,
+)
+from photosearch.catalog.store import Store
+from photosearch.config import Settings
+from photosearch.errors import DecodeError
+from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
+from photosearch.ingest.paths import from_db_path, to_db_path
+from photosearch.ingest.scanner import ScanPlan, plan_scan
+from photosearch.vision.analyzer import Analyzer, PhotoImage, analyze_batch
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class IndexProgress:
+    """A progress event. `stage` is listing | ingest | analyze | post | done."""
+
+    stage: str
+    done: int
+    total: int
+    path: str | None = None
+    rate: float = 0.0  # photos per second so far
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class IndexReport:
+    seen: int = 0
+    unchanged: int = 0
+    added: int = 0
+    changed: int = 0
+    moved: int = 0
+    copied_facts: int = 0
+    deleted: int = 0
+    failed: int = 0
+    analysed: int = 0
+    analysis_failed: int = 0
+    offline_folders: list[str] = field(default_factory=list)
+    failed_by_reason: dict[str, int] = field(default_factory=dict)
+    cancelled: bool = False
+    elapsed_s: float = 0.0
+    stage_ms: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    post: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def photos_per_s(self) -> float:
+        work = self.added + self.changed + self.analysed
+        return work / self.elapsed_s if self.elapsed_s else 0.0
+
+    def as_dict(self) -> dict:
+        data = {k: v for k, v in self.__dict__.items() if k != "stage_ms"}
+        data["stage_ms"] = {k: round(v, 1) for k, v in self.stage_ms.items()}
+        data["photos_per_s"] = round(self.photos_per_s, 2)
+        data["elapsed_s"] = round(self.elapsed_s, 3)
+        return data
+
+
+ProgressFn = Callable[[IndexProgress], None]
+CancelFn = Callable[[], bool]
+PostStep = Callable[[Store, "IndexReport", ProgressFn | None, CancelFn | None], object]
+
+
+@dataclass
+class _WorkItem:
+    kind: str  # ingest | analyze
+    loaded: Loaded
+
+
+class Indexer:
+    """`Indexer(store, settings, analyzers).run()`; post steps (people clustering, vector sync) run after."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        analyzers: Sequence[Analyzer] = (),
+        post_steps: Sequence[tuple[str, PostStep]] = (),
+    ):
+        self.store = store
+        self.settings = settings
+        self.analyzers = list(analyzers)
+        self.post_steps = list(post_steps)
+        settings.thumbs_dir.mkdir(parents=True, exist_ok=True)
+        self.options = LoadOptions(
+            thumbs_dir=str(settings.thumbs_dir),
+            thumbnail_size=settings.thumbnail_size,
+            analysis_max_side=settings.analysis_max_side,
+            max_pixels=settings.max_image_pixels,
+            want_pixels=bool(self.analyzers),
+        )
+
+    # ---- public ----------------------------------------------------------------------------
+    def run(
+        self,
+        only_paths: Iterable[str] | None = None,
+        progress: ProgressFn | None = None,
+        cancel: CancelFn | None = None,
+        retry_failed: bool = False,
+    ) -> IndexReport:
+        started = time.perf_counter()
+        report = IndexReport()
+        cancel = cancel or (lambda: False)
+        if progress:
+            progress(IndexProgress("listing", 0, 0))
+        t0 = time.perf_counter()
+        plan = plan_scan(self.store, only_paths, retry_failed=retry_failed)
+        report.stage_ms["listing"] += (time.perf_counter() - t0) * 1000
+        report.seen, report.unchanged, report.offline_folders = plan.seen, plan.unchanged, plan.offline_folders
+        self._record_listing_issues(plan)
+
+        backlog = self._analysis_backlog(plan, retry_failed) if (only_paths is None and self.analyzers) else []
+        items = [("ingest", e) for e in plan.to_ingest] + [("analyze", b) for b in backlog]
+        total = len(items)
+        vanished = dict(plan.vanished)
+        done = 0
+        batch: list[_WorkItem] = []
+        batch_size = max(1, self.settings.batch_size)
+
+        def emit(stage: str, path: str | None = None) -> None:
+            if progress:
+                elapsed = time.perf_counter() - started
+                progress(IndexProgress(stage, done, total, path, done / elapsed if elapsed else 0.0, self._counts(report)))
+
+        emit("ingest")
+        with ThreadPoolExecutor(max_workers=max(1, self.settings.decode_workers), thread_name_prefix="decode") as pool:
+            pending: deque[tuple[str, Future]] = deque()
+            source = iter(items)
+            window = batch_size * 2
+
+            def refill() -> None:
+                while len(pending) < window:
+                    nxt = next(source, None)
+                    if nxt is None:
+                        return
+                    kind, payload = nxt
+                    if kind == "ingest":
+                        pending.append((kind, pool.submit(load_for_ingest, payload, self.options)))
+                    else:
+                        pid, path = payload
+                        pending.append((kind, pool.submit(load_for_analysis, pid, path, self.options)))
+
+            refill()
+            while pending:
+                if not batch and cancel():  # only between batches: a batch is all-or-nothing
+                    report.cancelled = True
+                    for _, fut in pending:
+                        fut.cancel()
+                    break
+                kind, fut = pending.popleft()
+                loaded = fut.result()
+                for k, v in loaded.timings.items():
+                    report.stage_ms[k] += v
+                batch.append(_WorkItem(kind, loaded))
+                refill()
+                if len(batch) >= batch_size or not pending:
+                    self._process_batch(batch, vanished, report, retry_failed)
+                    done += len(batch)
+                    emit("analyze" if self.analyzers else "ingest", batch[-1].loaded.path)
+                    batch = []
+        if batch and not report.cancelled:
+            self._process_batch(batch, vanished, report, retry_failed)
+            done += len(batch)
+
+        if not report.cancelled:
+            self._sweep(vanished, report)
+            if only_paths is None:
+                self._mark_scanned(plan.online_folder_ids)
+            for name, step in self.post_steps:
+                if cancel():
+                    report.cancelled = True
+                    break
+                if progress:
+                    progress(IndexProgress("post", 0, 0, name))
+                t0 = time.perf_counter()
+                try:
+                    report.post[name] = step(self.store, report, progress, cancel)
+                except Exception as exc:  # a post step failing must not undo the indexing
+                    log.exception("post step %s failed", name)
+                    report.post[name] = {"error": f"{type(exc).__name__}: {exc}"}
+                report.stage_ms[f"post:{name}"] += (time.perf_counter() - t0) * 1000
+        report.elapsed_s = time.perf_counter() - started
+        emit("done")
+        return report
+
+    # ---- catalog writes --------------------------------------------------------------------
+    def _record_listing_issues(self, plan: ScanPlan) -> None:
+        if not plan.issues:
+            return
+        with self.store.session() as s:
+            for issue in plan.issues:
+                self._upsert_issue(s, to_db_path(issue.path), issue.folder_id, issue.reason, issue.message, None, None)
+
+    @staticmethod
+    def _upsert_issue(s: Session, path: str, folder_id, reason: str, message: str, size, mtime) -> None:
+        row = s.scalar(select(FileIssue).where(FileIssue.path == path))
+        if row is None:
+            row = FileIssue(path=path)
+            s.add(row)
+        row.folder_id, row.reason, row.message, row.size, row.mtime = folder_id, reason, message, size, mtime
+        row.seen_at = utcnow()
+        log.warning("skipping: %s", message)
+
+    def _analysis_backlog(self, plan: ScanPlan, retry_failed: bool) -> list[tuple[int, str]]:
+        """Active photos (not being re-ingested) that miss the current version of some analyzer."""
+        ingesting = {to_db_path(e.path) for e in plan.to_ingest}
+        wanted = {a.name: a.version for a in self.analyzers}
+        with self.store.session() as s:
+            photos = s.execute(select(Photo.id, Photo.path).where(Photo.state == "active")).all()
+            have: dict[int, dict[str, tuple[int, str]]] = defaultdict(dict)
+            for pid, name, version, status in s.execute(
+                select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status)
+            ):
+                have[pid][name] = (version, status)
+        backlog = []
+        for pid, path in photos:
+            if path in ingesting or path in plan.vanished:
+                continue
+            done = have.get(pid, {})
+            for name, version in wanted.items():
+                got = done.get(name)
+                if got is None or got[0] != version or (retry_failed and got[1] == "failed"):
+                    backlog.append((pid, from_db_path(path)))
+                    break
+        return backlog
+
+    def _apply_ingest(self, s: Session, loaded: Loaded, vanished: dict[str, int], report: IndexReport) -> int | None:
+        """Create, update or move the Photo row for a loaded file; returns its id (None on error)."""
+        entry = loaded.entry
+        assert entry is not None
+        db_path = to_db_path(loaded.path)
+        existing = s.scalar(select(Photo).where(Photo.path == db_path))
+        if loaded.error is not None:
+            err = loaded.error
+            if err.reason == "vanished":
+                if existing is not None and existing.state == "active":
+                    vanished[db_path] = existing.id
+                return None
+            self._upsert_issue(s, db_path, entry.folder_id, err.reason, err.message, entry.size, entry.mtime)
+            report.failed += 1
+            report.failed_by_reason[err.reason] = report.failed_by_reason.get(err.reason, 0) + 1
+            if existing is not None and existing.state == "active":
+                existing.state, existing.deleted_at = "deleted", utcnow()
+            return None
+        s.execute(delete(FileIssue).where(FileIssue.path == db_path))
+        photo = existing
+        is_new = False
+        if photo is not None and photo.content_hash != loaded.content_hash:
+            self._forget_analysis(s, photo.id)
+            report.changed += 1
+        elif photo is None:
+            photo = self._find_moved(s, loaded.content_hash, vanished)
+            if photo is not None:
+                vanished.pop(photo.path, None)
+                photo.path = db_path
+                report.moved += 1
+            else:
+                photo = Photo(path=db_path, content_hash=loaded.content_hash)
+                s.add(photo)
+                report.added += 1
+                is_new = True
+        photo.folder_id = entry.folder_id
+        photo.content_hash = loaded.content_hash
+        photo.size, photo.mtime = loaded.size, loaded.mtime
+        photo.width, photo.height, photo.format = loaded.width, loaded.height, loaded.format
+        photo.phash = loaded.phash
+        photo.state, photo.deleted_at = "active", None
+        if loaded.exif is not None:
+            ex = loaded.exif
+            photo.taken_at, photo.camera_make, photo.camera_model, photo.lens = (
+                ex.taken_at,
+                ex.camera_make,
+                ex.camera_model,
+                ex.lens,
+            )
+            photo.gps_lat, photo.gps_lon, photo.gps_alt, photo.orientation = ex.gps_lat, ex.gps_lon, ex.gps_alt, ex.orientation
+        if loaded.thumb and s.get(Thumbnail, loaded.content_hash) is None:
+            rel, w, h = loaded.thumb
+            s.add(Thumbnail(content_hash=loaded.content_hash, rel_path=rel, width=w, height=h, format="webp"))
+        s.flush()
+        if is_new:
+            report.copied_facts += self._copy_from_twin(s, photo)
+        return photo.id
+
+    @staticmethod
+    def _find_moved(s: Session, content_hash: str, vanished: dict[str, int]) -> Photo | None:
+        """A photo with the same content whose old path is gone (this run) or was deleted earlier."""
+        rows = list(s.scalars(select(Photo).where(Photo.content_hash == content_hash)))
+        for row in rows:
+            if row.path in vanished:
+                return row
+        for row in rows:
+            if row.state == "deleted":
+                return row
+        return None
+
+    @staticmethod
+    def _forget_analysis(s: Session, photo_id: int) -> None:
+        for model in (Fact, Embedding, Analysis):
+            cond = model.photo_id == photo_id
+            if model is Fact:
+                cond = cond & (Fact.analyzer != "user")
+            s.execute(delete(model).where(cond))
+        for face in s.scalars(select(Face).where(Face.photo_id == photo_id)):
+            s.delete(face)
+
+    def _copy_from_twin(self, s: Session, photo: Photo) -> int:
+        """A byte-identical copy of an analysed photo inherits its analysis instead of re-running models."""
+        twin = s.scalar(
+            select(Photo)
+            .where(Photo.content_hash == photo.content_hash, Photo.id != photo.id, Photo.state == "active")
+            .limit(1)
+        )
+        if twin is None:
+            return 0
+        analyses = list(s.scalars(select(Analysis).where(Analysis.photo_id == twin.id, Analysis.status == "ok")))
+        if not analyses:
+            return 0
+        for a in analyses:
+            s.add(Analysis(photo_id=photo.id, analyzer=a.analyzer, version=a.version, status=a.status, duration_ms=0.0))
+        for f in s.scalars(select(Fact).where(Fact.photo_id == twin.id, Fact.analyzer != "user")):
+            s.add(Fact(photo_id=photo.id, analyzer=f.analyzer, kind=f.kind, label=f.label, score=f.score, box=f.box, data=f.data))
+        for e in s.scalars(select(Embedding).where(Embedding.photo_id == twin.id)):
+            s.add(Embedding(photo_id=photo.id, space=e.space, analyzer=e.analyzer, dim=e.dim, vector=e.vector))
+        for face in s.scalars(select(Face).where(Face.photo_id == twin.id)):
+            s.add(Face(photo_id=photo.id, analyzer=face.analyzer, box=face.box, score=face.score,
+                       descriptor=face.descriptor, person_id=face.person_id))
+        return 1
+
+    def _mark_scanned(self, folder_ids: list[int]) -> None:
+        with self.store.session() as s:
+            for folder in s.scalars(select(Folder).where(Folder.id.in_(folder_ids))):
+                folder.last_scan_at = utcnow()
+
+    def _sweep(self, vanished: dict[str, int], report: IndexReport) -> None:
+        if not vanished:
+            return
+        with self.store.session() as s:
+            for photo in s.scalars(select(Photo).where(Photo.id.in_(list(vanished.values())))):
+                if photo.state == "active":
+                    photo.state, photo.deleted_at = "deleted", utcnow()
+                    report.deleted += 1
+
+    # ---- analysis ------------------------------------------------------------------------------
+    def _process_batch(self, batch: list[_WorkItem], vanished: dict[str, int], report: IndexReport, retry_failed: bool) -> None:
+        t0 = time.perf_counter()
+        with self.store.session() as s:
+            ready: list[tuple[int, Loaded]] = []
+            for item in batch:
+                if item.kind == "ingest":
+                    pid = self._apply_ingest(s, item.loaded, vanished, report)
+                    if pid is not None:
+                        ready.append((pid, item.loaded))
+                elif item.loaded.error is None:
+                    ready.append((item.loaded.photo_id, item.loaded))
+                else:
+                    self._fail_all(s, item.loaded.photo_id, item.loaded.error, report)
+            s.flush()
+            report.stage_ms["db"] += (time.perf_counter() - t0) * 1000
+            if self.analyzers and ready:
+                self._run_analyzers(s, ready, report, retry_failed)
+        for _, loaded in ready:
+            loaded.rgb = None  # free pixels as soon as the batch is committed
+
+    def _fail_all(self, s: Session, photo_id: int | None, error: DecodeError, report: IndexReport) -> None:
+        if photo_id is None:
+            return
+        for analyzer in self.analyzers:
+            self.store.write_analysis(s, photo_id, analyzer.name, analyzer.version, None, error=f"{error.reason}: {error.message}")
+        report.analysis_failed += 1
+
+    def _run_analyzers(self, s: Session, ready: list[tuple[int, Loaded]], report: IndexReport, retry_failed: bool) -> None:
+        ids = [pid for pid, _ in ready]
+        have = {
+            (pid, name): (version, status)
+            for pid, name, version, status in s.execute(
+                select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status).where(Analysis.photo_id.in_(ids))
+            )
+        }
+        touched: set[int] = set()
+        for analyzer in self.analyzers:
+            todo = []
+            for pid, loaded in ready:
+                got = have.get((pid, analyzer.name))
+                if got is None or got[0] != analyzer.version or (retry_failed and got[1] == "failed"):
+                    todo.append(
+                        PhotoImage(pid, loaded.path, loaded.rgb, loaded.width or loaded.rgb.shape[1], loaded.height or loaded.rgb.shape[0])
+                    )
+            if not todo:
+                continue
+            t0 = time.perf_counter()
+            results = self._safe_batch(analyzer, todo)
+            elapsed = (time.perf_counter() - t0) * 1000
+            report.stage_ms[f"model:{analyzer.name}"] += elapsed
+            per_photo = elapsed / len(todo)
+            for image, (result, error) in zip(todo, results, strict=True):
+                self.store.write_analysis(s, image.photo_id, analyzer.name, analyzer.version, result, error=error, duration_ms=per_photo)
+                touched.add(image.photo_id)
+                if error:
+                    report.analysis_failed += 1
+        report.analysed += len(touched)
+
+    @staticmethod
+    def _safe_batch(analyzer: Analyzer, images: list[PhotoImage]):
+        """Run a batch; if it fails, run photo by photo so one bad photo only fails itself."""
+        try:
+            return [(r, None) for r in analyze_batch(analyzer, images)]
+        except Exception:
+            log.debug("batch of %s failed; retrying one by one", analyzer.name, exc_info=True)
+        out = []
+        for image in images:
+            try:
+                out.append((analyzer.analyze(image), None))
+            except Exception as exc:
+                log.warning("%s failed on %s: %s", analyzer.name, image.path, exc)
+                out.append((None, f"{type(exc).__name__}: {exc}"))
+        return out
+
+    @staticmethod
+    def _counts(report: IndexReport) -> dict[str, int]:
+        return {
+            "added": report.added,
+            "changed": report.changed,
+            "moved": report.moved,
+            "failed": report.failed,
+            "analysed": report.analysed,
+        }

@@ -1,0 +1,101 @@
+"""Worker-side loading: read once, hash, decode a downscaled view, read EXIF, make the thumbnail.
+
+Runs in worker threads (Pillow and hashlib release the GIL); touches no database.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+import imagehash
+import numpy as np
+
+from photosearch.errors import DecodeError
+from photosearch.ingest.decode import open_image
+from photosearch.ingest.exif import ExifInfo, read_exif
+from photosearch.ingest.hashing import read_and_hash
+from photosearch.ingest.scanner import FileEntry
+from photosearch.ingest.thumbnails import write_thumbnail
+
+
+@dataclass
+class Loaded:
+    """What a worker learned about one file. `error` set means nothing else is."""
+
+    path: str
+    entry: FileEntry | None = None
+    photo_id: int | None = None  # for re-analysis of known photos
+    content_hash: str | None = None
+    size: int = 0
+    mtime: float = 0.0
+    width: int | None = None
+    height: int | None = None
+    format: str | None = None
+    exif: ExifInfo | None = None
+    phash: str | None = None
+    thumb: tuple[str, int, int] | None = None
+    rgb: np.ndarray | None = None
+    error: DecodeError | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class LoadOptions:
+    thumbs_dir: str
+    thumbnail_size: int = 256
+    analysis_max_side: int = 1280
+    max_pixels: int = 200_000_000
+    want_pixels: bool = True
+
+
+def load_for_ingest(entry: FileEntry, opts: LoadOptions) -> Loaded:
+    out = Loaded(path=entry.path, entry=entry, size=entry.size, mtime=entry.mtime)
+    t0 = time.perf_counter()
+    try:
+        try:
+            st = os.stat(entry.path)
+            out.content_hash, data = read_and_hash(entry.path)
+        except FileNotFoundError as exc:
+            raise DecodeError("vanished", f"{entry.path} disappeared before it could be read") from exc
+        except IsADirectoryError as exc:
+            raise DecodeError("unreadable", f"{entry.path} is a directory") from exc
+        except PermissionError as exc:
+            raise DecodeError("permission_denied", f"cannot read {entry.path}: permission denied") from exc
+        except OSError as exc:
+            raise DecodeError("unreadable", f"cannot read {entry.path}: {exc}") from exc
+        out.size, out.mtime = st.st_size, st.st_mtime
+        t1 = time.perf_counter()
+        out.timings["read_hash"] = (t1 - t0) * 1000
+        decoded = open_image(entry.path, max_side=opts.analysis_max_side, max_pixels=opts.max_pixels, data=data)
+        del data
+        t2 = time.perf_counter()
+        out.timings["decode"] = (t2 - t1) * 1000
+        out.width, out.height, out.format = decoded.width, decoded.height, decoded.format
+        out.exif = read_exif(decoded.exif)
+        out.thumb = write_thumbnail(decoded.image, out.content_hash, opts.thumbs_dir, opts.thumbnail_size)
+        out.phash = str(imagehash.phash(decoded.image))
+        if opts.want_pixels:
+            out.rgb = np.asarray(decoded.image, dtype=np.uint8)
+        out.timings["thumb_exif"] = (time.perf_counter() - t2) * 1000
+    except DecodeError as exc:
+        out.error = exc
+    except Exception as exc:  # any decoder bug is this file's problem, not the run's
+        out.error = DecodeError("corrupt", f"{entry.path} could not be decoded: {type(exc).__name__}: {exc}")
+    return out
+
+
+def load_for_analysis(photo_id: int, path: str, opts: LoadOptions) -> Loaded:
+    out = Loaded(path=path, photo_id=photo_id)
+    t0 = time.perf_counter()
+    try:
+        decoded = open_image(path, max_side=opts.analysis_max_side, max_pixels=opts.max_pixels)
+        out.width, out.height = decoded.width, decoded.height
+        out.rgb = np.asarray(decoded.image, dtype=np.uint8)
+    except DecodeError as exc:
+        out.error = exc
+    except Exception as exc:
+        out.error = DecodeError("corrupt", f"{path} could not be decoded: {type(exc).__name__}: {exc}")
+    out.timings["decode"] = (time.perf_counter() - t0) * 1000
+    return out

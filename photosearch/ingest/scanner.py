@@ -1,0 +1,198 @@
+"""Mark-and-sweep listing: what is new, changed, unchanged or gone in the registered folders.
+
+Listing only stats files (cheap); reading, hashing and decoding happen later in the
+indexer's workers. A folder that is missing is reported offline and its photos are
+left alone (an unmounted drive is not a delete).
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+
+from photosearch.catalog.models import FileIssue, Folder, Photo
+from photosearch.catalog.store import Store
+from photosearch.ingest.decode import is_image_name
+from photosearch.ingest.paths import from_db_path, to_db_path
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class FileEntry:
+    path: str  # OS path (may hold surrogates); use to_db_path() for the catalog
+    folder_id: int
+    size: int
+    mtime: float
+
+
+@dataclass
+class ListingIssue:
+    path: str
+    folder_id: int | None
+    reason: str
+    message: str
+
+
+@dataclass
+class ScanPlan:
+    """The result of listing: work for the indexer."""
+
+    to_ingest: list[FileEntry] = field(default_factory=list)  # new or changed files
+    vanished: dict[str, int] = field(default_factory=dict)  # db path -> photo id, not seen on disk
+    unchanged: int = 0
+    known_failed: int = 0
+    seen: int = 0
+    issues: list[ListingIssue] = field(default_factory=list)
+    offline_folders: list[str] = field(default_factory=list)
+    online_folder_ids: list[int] = field(default_factory=list)
+
+
+def walk_images(root: str, folder_id: int) -> Iterator[FileEntry | ListingIssue]:
+    """Yield image files under `root`, following directory links once (loops are reported)."""
+    visited: set[tuple[int, int]] = set()
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        try:
+            st = os.stat(current)
+        except OSError as exc:
+            yield ListingIssue(current, folder_id, _reason(exc), f"cannot open folder {current}: {exc.strerror}")
+            continue
+        key = (st.st_dev, st.st_ino)
+        if key in visited:
+            yield ListingIssue(current, folder_id, "symlink_loop", f"{current} links back to a folder already scanned")
+            continue
+        visited.add(key)
+        try:
+            entries = list(os.scandir(current))
+        except OSError as exc:
+            yield ListingIssue(current, folder_id, _reason(exc), f"cannot list {current}: {exc.strerror}")
+            continue
+        for entry in sorted(entries, key=lambda e: e.name):
+            if entry.name.startswith("."):
+                continue  # hidden files and our own temp files
+            try:
+                if entry.is_dir(follow_symlinks=True):
+                    stack.append(entry.path)
+                    continue
+            except OSError as exc:
+                yield ListingIssue(entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}")
+                continue
+            if not is_image_name(entry.name):
+                continue
+            try:
+                st = entry.stat(follow_symlinks=True)
+            except OSError as exc:
+                yield ListingIssue(entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}")
+                continue
+            if not os.path.isfile(entry.path):
+                continue
+            yield FileEntry(entry.path, folder_id, st.st_size, st.st_mtime)
+
+
+def _reason(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symlink_loop"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission_denied"
+    if exc.errno == errno.ENOENT:
+        return "vanished"
+    return "unreadable"
+
+
+def _owning_folder(path: str, folders: list[Folder]) -> Folder | None:
+    """The deepest registered folder that contains `path`."""
+    best = None
+    for folder in folders:
+        prefix = folder.path.rstrip(os.sep) + os.sep
+        if (path == folder.path or path.startswith(prefix)) and (best is None or len(folder.path) > len(best.path)):
+            best = folder
+    return best
+
+
+def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_failed: bool = False) -> ScanPlan:
+    """List registered folders (or just `only_paths`) and compare with the catalog.
+
+    A file is unchanged when its size and mtime match the catalog's active row, or the
+    recorded failure for that path (a bad file is not re-read every run unless asked).
+    """
+    plan = ScanPlan()
+    with store.session() as s:
+        folders = list(s.scalars(select(Folder)))
+        for folder in folders:
+            online = os.path.isdir(folder.path)
+            if folder.online != online:
+                folder.online = online
+            if online:
+                plan.online_folder_ids.append(folder.id)
+            else:
+                plan.offline_folders.append(folder.path)
+        online_ids = set(plan.online_folder_ids)
+        known = {
+            row.path: (row.id, row.size, row.mtime, row.state, row.folder_id)
+            for row in s.execute(select(Photo.path, Photo.id, Photo.size, Photo.mtime, Photo.state, Photo.folder_id))
+        }
+        failed = {} if retry_failed else {
+            row.path: (row.size, row.mtime) for row in s.execute(select(FileIssue.path, FileIssue.size, FileIssue.mtime))
+        }
+    online_folders = [f for f in folders if f.id in online_ids]
+
+    seen: dict[str, FileEntry] = {}
+    if only_paths is None:
+        for folder in online_folders:
+            for item in walk_images(folder.path, folder.id):
+                _collect(item, seen, plan, online_folders)
+        candidates = {p: v for p, v in known.items() if v[3] == "active" and v[4] in online_ids}
+    else:
+        candidates = {}
+        for raw in only_paths:
+            path = os.path.abspath(raw)
+            folder = _owning_folder(path, online_folders)
+            if folder is None:
+                continue
+            db_prefix = to_db_path(path)
+            for p, v in known.items():  # the path itself, or everything under a vanished directory
+                if v[3] == "active" and (p == db_prefix or p.startswith(db_prefix.rstrip(os.sep) + os.sep)):
+                    candidates[p] = v
+            if os.path.isdir(path):
+                for item in walk_images(path, folder.id):
+                    _collect(item, seen, plan, online_folders)
+            elif is_image_name(os.path.basename(path)):
+                try:
+                    st = os.stat(path)
+                except FileNotFoundError:
+                    continue
+                except OSError as exc:
+                    plan.issues.append(ListingIssue(path, folder.id, _reason(exc), f"cannot stat {path}: {exc}"))
+                    continue
+                _collect(FileEntry(path, folder.id, st.st_size, st.st_mtime), seen, plan, online_folders)
+
+    for path, entry in seen.items():
+        db_path = to_db_path(path)
+        row = known.get(db_path)
+        if row and row[3] == "active" and row[1] == entry.size and abs(row[2] - entry.mtime) < 1e-6:
+            plan.unchanged += 1
+        elif db_path in failed and failed[db_path] == (entry.size, entry.mtime):
+            plan.known_failed += 1
+        else:
+            plan.to_ingest.append(entry)
+        candidates.pop(db_path, None)
+    plan.vanished = {p: v[0] for p, v in candidates.items() if not os.path.lexists(from_db_path(p))}
+    plan.seen = len(seen)
+    return plan
+
+
+def _collect(item, seen: dict[str, FileEntry], plan: ScanPlan, folders: list[Folder]) -> None:
+    if isinstance(item, ListingIssue):
+        plan.issues.append(item)
+        return
+    owner = _owning_folder(item.path, folders)
+    if owner is not None:
+        item.folder_id = owner.id
+    seen[item.path] = item

@@ -1,0 +1,213 @@
+"""Incremental people clustering over face descriptors in the catalog.
+
+After indexing, each face without a person is
+
+1. assigned to the nearest existing person when the distance from the face to that person's
+   centroid (mean descriptor) is below `assign_threshold` (conservative: dlib's "same person"
+   line is 0.6), otherwise
+2. clustered with the other leftover faces (dlib's Chinese whispers over the graph of pairs
+   closer than `cluster_threshold`); each cluster of at least `min_faces` faces becomes a new,
+   unnamed Person.
+
+Faces a user placed by hand (`pinned`) are never moved, and existing assignments are kept, so
+person ids are stable from run to run. `recluster=True` starts over for the unpinned faces of
+unnamed, visible people; named or hidden people keep their faces and act as anchors.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.orm import Session
+
+from photosearch.catalog.models import Face, Person, Photo
+from photosearch.catalog.store import Store
+
+ASSIGN_THRESHOLD = 0.5
+CLUSTER_THRESHOLD = 0.5
+
+ProgressFn = Callable[[int, int], None]
+CancelFn = Callable[[], bool]
+
+
+@dataclass
+class ClusterReport:
+    considered: int = 0  # faces without a person at the start (after a recluster reset)
+    assigned: int = 0  # joined an existing person
+    clustered: int = 0  # placed in a new person
+    new_people: int = 0
+    unassigned: int = 0  # left without a person (cluster smaller than min_faces)
+    removed_people: int = 0  # unnamed people left without faces, deleted
+    reset: int = 0  # faces taken out of unnamed people by recluster=True
+    cancelled: bool = False
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def descriptor_array(blob: bytes | None) -> np.ndarray | None:
+    """A stored descriptor (float32 bytes) as a 1-D array, or None when missing/corrupt."""
+    if not blob:
+        return None
+    arr = np.frombuffer(blob, dtype=np.float32)
+    if arr.size == 0 or not np.all(np.isfinite(arr)):
+        return None
+    return arr
+
+
+def pairwise_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Euclidean distances between the rows of `a` (n, d) and `b` (m, d)."""
+    aa = np.einsum("ij,ij->i", a, a)[:, None]
+    bb = np.einsum("ij,ij->i", b, b)[None, :]
+    d2 = np.maximum(aa + bb - 2.0 * (a @ b.T), 0.0)
+    return np.sqrt(d2)
+
+
+def chinese_whispers(vectors: np.ndarray, threshold: float) -> list[int]:
+    """Cluster labels for the rows of `vectors` (dlib's Chinese whispers, deterministic)."""
+    if len(vectors) == 0:
+        return []
+    if len(vectors) == 1:
+        return [0]
+    import dlib
+
+    return list(dlib.chinese_whispers_clustering([dlib.vector(v.astype(np.float64).tolist()) for v in vectors],
+                                                 float(threshold)))
+
+
+def _active_faces(s: Session) -> list[tuple[int, int | None, bool, bytes | None]]:
+    rows = s.execute(
+        select(Face.id, Face.person_id, Face.pinned, Face.descriptor)
+        .join(Photo, Photo.id == Face.photo_id)
+        .where(Photo.state == "active")
+        .order_by(Face.id)
+    ).all()
+    return [(r[0], r[1], bool(r[2]), r[3]) for r in rows]
+
+
+def remove_empty_people(s: Session) -> int:
+    """Delete unnamed, visible people without birthday that no face points to; returns how many."""
+    used = select(Face.person_id).where(Face.person_id.is_not(None)).distinct()
+    result = s.execute(
+        delete(Person).where(
+            Person.name.is_(None), Person.birthday.is_(None), Person.hidden.is_(False), Person.id.not_in(used)
+        )
+    )
+    return int(result.rowcount or 0)
+
+
+def cluster_faces(
+    store: Store,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+    *,
+    assign_threshold: float = ASSIGN_THRESHOLD,
+    cluster_threshold: float = CLUSTER_THRESHOLD,
+    min_faces: int = 1,
+    recluster: bool = False,
+) -> ClusterReport:
+    """Give every face without a person one (see module docstring). `progress(done, total)` counts
+    faces; `cancel()` returning True stops before the next write and leaves the catalog unchanged."""
+    cancel = cancel or (lambda: False)
+    report = ClusterReport()
+    with store.session() as s:
+        if recluster:
+            kept = select(Person.id).where(or_(Person.name.is_not(None), Person.hidden.is_(True)))
+            res = s.execute(
+                update(Face)
+                .where(Face.pinned.is_(False), Face.person_id.is_not(None), Face.person_id.not_in(kept))
+                .values(person_id=None)
+            )
+            report.reset = int(res.rowcount or 0)
+            s.flush()
+        rows = _active_faces(s)
+        members: dict[int, list[np.ndarray]] = defaultdict(list)
+        free: list[tuple[int, np.ndarray]] = []
+        for face_id, person_id, pinned, blob in rows:
+            vec = descriptor_array(blob)
+            if vec is None:
+                continue
+            if person_id is not None:
+                members[person_id].append(vec)
+            elif not pinned:
+                free.append((face_id, vec))
+        report.considered = len(free)
+        total = len(free)
+        if progress:
+            progress(0, total)
+        if cancel():
+            report.cancelled = True
+            s.rollback()
+            return report
+
+        assignment: dict[int, int] = {}  # face id -> existing person id
+        if free and members:
+            person_ids = [pid for pid, vecs in members.items() if vecs and len(vecs[0]) == len(free[0][1])]
+            if person_ids:
+                centroids = np.stack([np.mean(members[pid], axis=0) for pid in person_ids])
+                vecs = np.stack([v for _, v in free])
+                for start in range(0, len(vecs), 4096):
+                    d = pairwise_distances(vecs[start:start + 4096], centroids)
+                    best = d.argmin(axis=1)
+                    for i, (j, dist) in enumerate(zip(best, d[np.arange(len(best)), best], strict=True)):
+                        if dist < assign_threshold:
+                            assignment[free[start + i][0]] = person_ids[int(j)]
+                    if progress:
+                        progress(min(start + 4096, total), total)
+                    if cancel():
+                        report.cancelled = True
+                        s.rollback()
+                        return report
+        report.assigned = len(assignment)
+
+        leftover = [(fid, v) for fid, v in free if fid not in assignment]
+        labels = chinese_whispers(np.stack([v for _, v in leftover]), cluster_threshold) if leftover else []
+        if cancel():
+            report.cancelled = True
+            s.rollback()
+            return report
+        groups: dict[int, list[int]] = defaultdict(list)
+        for (fid, _), label in zip(leftover, labels, strict=True):
+            groups[label].append(fid)
+
+        by_person: dict[int, list[int]] = defaultdict(list)
+        for fid, pid in assignment.items():
+            by_person[pid].append(fid)
+        for pid, fids in by_person.items():
+            s.execute(update(Face).where(Face.id.in_(fids), Face.pinned.is_(False)).values(person_id=pid))
+        for fids in sorted(groups.values(), key=lambda g: (-len(g), g[0])):
+            if len(fids) < max(1, min_faces):
+                report.unassigned += len(fids)
+                continue
+            person = Person(name=None)
+            s.add(person)
+            s.flush()
+            s.execute(update(Face).where(Face.id.in_(fids)).values(person_id=person.id))
+            report.new_people += 1
+            report.clustered += len(fids)
+        report.removed_people = remove_empty_people(s)
+        if progress:
+            progress(total, total)
+    return report
+
+
+def person_centroids(s: Session, person_ids: list[int] | None = None) -> dict[int, np.ndarray]:
+    """Mean descriptor of each person's faces on active photos."""
+    q = (
+        select(Face.person_id, Face.descriptor)
+        .join(Photo, Photo.id == Face.photo_id)
+        .where(Photo.state == "active", Face.person_id.is_not(None))
+    )
+    if person_ids is not None:
+        q = q.where(Face.person_id.in_(person_ids))
+    vecs: dict[int, list[np.ndarray]] = defaultdict(list)
+    for pid, blob in s.execute(q):
+        v = descriptor_array(blob)
+        if v is not None:
+            vecs[pid].append(v)
+    return {pid: np.mean(v, axis=0) for pid, v in vecs.items()}
+

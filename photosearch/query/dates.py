@@ -1,0 +1,450 @@
+"""Date expressions in requests → inclusive date ranges, relative to a fixed `now`.
+
+Ranges are exact calendar periods (meteorological seasons, northern hemisphere: spring = Mar–May,
+summer = Jun–Aug, autumn = Sep–Nov, winter = Dec–Feb, named by the year of its December).
+Open ends use ``OPEN_START`` (1900-01-01) and `now`.
+
+Recurring dates ("summer" without a year, "christmas", "on my birthday") and "weekends" have no
+single range, and the plan schema has no weekday/recurrence field on purpose (every executor must
+be able to evaluate every plan). They expand to an ``or`` of date ranges inside a bounded window:
+the years of the catalog (``years``), or the last ten years; weekends inside the request's other
+date range or else the last 12 months (with a note saying so), at most ``MAX_WEEKENDS`` ranges.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+OPEN_START = date(1900, 1, 1)
+MAX_WEEKENDS = 106  # two years of weekends
+
+MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+    "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sep": 9, "sept": 9,
+    "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}
+SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "few": 3,
+}
+# (month, day, days-long) of fixed-date holidays
+HOLIDAYS = {
+    "christmas eve": (12, 24, 1), "christmas day": (12, 25, 1), "christmas": (12, 24, 3), "xmas": (12, 24, 3),
+    "new year's eve": (12, 31, 1), "new years eve": (12, 31, 1), "nye": (12, 31, 1),
+    "new year's day": (1, 1, 1), "new years day": (1, 1, 1), "halloween": (10, 31, 1),
+    "valentine's day": (2, 14, 1), "valentines day": (2, 14, 1), "valentine's": (2, 14, 1),
+    "independence day": (7, 4, 1), "fourth of july": (7, 4, 1), "4th of july": (7, 4, 1),
+}
+# holiday words followed by one of these are things in the photo, not dates ("christmas tree")
+HOLIDAY_NOUNS = {"tree", "trees", "market", "markets", "lights", "decorations", "card", "cards", "dinner",
+                 "party", "parties", "costume", "costumes", "pumpkin", "pumpkins", "sweater", "presents",
+                 "gifts", "cookies", "ornaments", "fireworks"}
+
+_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+_SEASON_RE = "|".join(SEASONS)
+_HOLIDAY_RE = "|".join(re.escape(h) for h in sorted(HOLIDAYS, key=len, reverse=True))
+_NUM_RE = r"\d+|a couple of|couple of|a few|few|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_UNIT_RE = r"days?|weeks?|months?|years?"
+_ORD = r"(?:st|nd|rd|th)?"
+_YEAR = r"(?:19|20)\d{2}"
+
+
+@dataclass
+class DateMatch:
+    start: int
+    end: int
+    ranges: list[tuple[date, date]]
+    recurring: bool = False  # True when `ranges` is an expansion over years
+    weekend: bool = False  # a "weekends" marker: ranges are filled in by the caller
+    notes: list[str] = field(default_factory=list)
+
+    def node(self) -> dict:
+        atoms = [{"date": {"from": a.isoformat(), "to": b.isoformat()}} for a, b in self.ranges]
+        return atoms[0] if len(atoms) == 1 else {"or": atoms}
+
+
+def month_range(year: int, month: int) -> tuple[date, date]:
+    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+
+
+def year_range(year: int) -> tuple[date, date]:
+    return date(year, 1, 1), date(year, 12, 31)
+
+
+def season_range(year: int, season: str) -> tuple[date, date]:
+    """The season of `year`; winter YEAR is December YEAR to February YEAR+1."""
+    first = SEASONS[season]
+    start = date(year, first, 1)
+    end_year, end_month = (year + 1, 2) if first == 12 else (year, first + 2)
+    return start, month_range(end_year, end_month)[1]
+
+
+def last_season(now: date, season: str) -> tuple[date, date]:
+    """The most recent season of that name that has ended before `now`."""
+    year = now.year
+    while True:
+        lo, hi = season_range(year, season)
+        if hi < now:
+            return lo, hi
+        year -= 1
+
+
+def this_season(now: date, season: str) -> tuple[date, date]:
+    """The latest season of that name that has begun by `now` (the current one, if it is on)."""
+    year = now.year
+    while season_range(year, season)[0] > now:
+        year -= 1
+    return season_range(year, season)
+
+
+def recent_month(now: date, month: int) -> tuple[date, date]:
+    """The latest month of that name that has begun by `now`."""
+    year = now.year if month <= now.month else now.year - 1
+    return month_range(year, month)
+
+
+def _num(text: str) -> int:
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    text = text.removeprefix("a ").strip() if text.startswith("a ") and text != "a" else text
+    return NUMBER_WORDS.get(text, 1)
+
+
+def _shift_months(d: date, months: int) -> date:
+    m = d.month - 1 - months
+    y = d.year + m // 12
+    m = m % 12 + 1
+    return date(y, m, min(d.day, calendar.monthrange(y, m)[1]))
+
+
+def period_back(now: date, n: int, unit: str) -> tuple[date, date]:
+    """The last n units up to and including today ("past 3 weeks")."""
+    unit = unit.rstrip("s")
+    if unit == "day":
+        return now - timedelta(days=n - 1), now
+    if unit == "week":
+        return now - timedelta(weeks=n) + timedelta(days=1), now
+    if unit == "month":
+        return _shift_months(now, n) + timedelta(days=1), now
+    return date(now.year - n, now.month, min(now.day, 28)) + timedelta(days=1), now
+
+
+def ago(now: date, n: int, unit: str) -> tuple[date, date]:
+    """"3 weeks ago": the unit-long period around that point (a day, that week, that month, that year)."""
+    unit = unit.rstrip("s")
+    if unit == "day":
+        d = now - timedelta(days=n)
+        return d, d
+    if unit == "week":
+        d = now - timedelta(weeks=n)
+        monday = d - timedelta(days=d.weekday())
+        return monday, monday + timedelta(days=6)
+    if unit == "month":
+        d = _shift_months(now, n)
+        return month_range(d.year, d.month)
+    return year_range(now.year - n)
+
+
+def weekend_ranges(lo: date, hi: date, limit: int = MAX_WEEKENDS) -> list[tuple[date, date]]:
+    """Saturday–Sunday ranges overlapping [lo, hi], clipped to it; the latest `limit` of them."""
+    out = []
+    d = lo - timedelta(days=(lo.weekday() - 5) % 7)  # the Saturday on or before lo
+    while d <= hi:
+        sat, sun = max(d, lo), min(d + timedelta(days=1), hi)
+        if sat <= sun:
+            out.append((sat, sun))
+        d += timedelta(days=7)
+    return out[-limit:]
+
+
+def _recurring(now: date, years: tuple[int, int] | None, make) -> tuple[list[tuple[date, date]], str]:
+    first, last = years if years else (now.year - 9, now.year)
+    last = min(last, now.year)
+    out = []
+    for y in range(first, last + 1):
+        lo, hi = make(y)
+        if lo <= now:
+            out.append((lo, min(hi, now) if hi > now else hi))
+    return out, f"{first}–{last}"
+
+
+class DateFinder:
+    """Finds date expressions in a lower-cased request."""
+
+    def __init__(self):
+        simple = (
+            rf"(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
+            rf"|(?P<slash>\d{{1,2}}/\d{{1,2}}/\d{{2,4}})"
+            rf"|(?P<md>(?:{_MONTH_RE})\.?\s+\d{{1,2}}{_ORD}(?:,?\s+{_YEAR})?)(?![\d:])"
+            rf"|(?P<dm>\d{{1,2}}{_ORD}\s+(?:of\s+)?(?:{_MONTH_RE})(?:,?\s+{_YEAR})?)"
+            rf"|(?P<my>(?:{_MONTH_RE}),?\s+(?:of\s+)?{_YEAR})"
+            rf"|(?P<sy>(?:early\s+|late\s+|mid\s+)?(?:the\s+)?(?:{_SEASON_RE})\s+(?:of\s+)?{_YEAR})"
+            rf"|(?P<hy>(?:{_HOLIDAY_RE})\s+{_YEAR})"
+            rf"|(?P<mod>(?:early|late|mid|mid-)\s*{_YEAR})"
+            rf"|(?P<decade>(?:the\s+)?(?:19|20)?\d0'?s)"
+            rf"|(?P<year>{_YEAR})"
+        )
+        self.simple = re.compile(rf"^(?:{simple})$")
+        self.patterns: list[tuple[str, re.Pattern]] = [
+            ("between", re.compile(rf"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)(?=$|[,;.]|\s+(?:and|or|with|not|without|but|in|at)\b)")),
+            ("fromto", re.compile(rf"\b(?:from\s+)?(?P<a>{simple.replace('?P<', '?P<a_')})\s*(?:-|–|to|until|till|through|thru)\s*(?P<b>{simple.replace('?P<', '?P<b_')})(?![\w-])")),
+            ("since", re.compile(rf"\b(?P<op>since|after|before|until|till|prior to)\s+(?P<a>{simple.replace('?P<', '?P<a_')}|(?:{_MONTH_RE}))(?![\w-])")),
+            ("simple", re.compile(rf"(?<![\w-])(?:{simple})(?![\w-])")),
+            ("relseason", re.compile(rf"\b(?P<rel>last|this|past|previous|next)\s+(?P<s>{_SEASON_RE})\b")),
+            ("relmonth", re.compile(rf"\b(?P<rel>last|this|past|previous|in|during|of)\s+(?P<m>{_MONTH_RE})\b(?!\s+\d)")),
+            ("relunit", re.compile(r"\b(?P<rel>today|yesterday|this week|last week|past week|previous week|this month|last month|past month|previous month|this year|last year|past year|previous year|this weekend|last weekend|last year's)\b")),
+            ("back", re.compile(rf"\b(?:in\s+the\s+|over\s+the\s+|during\s+the\s+|within\s+the\s+)?(?:past|last|previous)\s+(?P<n>{_NUM_RE})\s+(?P<u>{_UNIT_RE})\b")),
+            ("ago", re.compile(rf"\b(?P<n>{_NUM_RE})\s+(?P<u>{_UNIT_RE})\s+ago\b")),
+            ("holiday", re.compile(rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_HOLIDAY_RE})(?!\s+(?:{'|'.join(HOLIDAY_NOUNS)})\b)(?![\w'])")),
+            ("birthday", re.compile(r"\b(?P<who>my|[\w.-]+'s|[\w.-]+s')\s+birthdays?\b")),
+            ("weekend", re.compile(r"\b(?:on\s+|at\s+|during\s+|over\s+)?(?:the\s+)?weekends?\b")),
+            ("season", re.compile(rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?P<s>{_SEASON_RE})(?:time|s)?\b")),
+        ]
+
+    # ---------------------------------------------------------------- simple expressions
+
+    def simple_range(self, text: str, now: date) -> tuple[date, date] | None:
+        """Range of one simple expression ("march 2021", "2019", "july 4th 2020", "the 90s")."""
+        m = self.simple.match(text.strip())
+        if not m:
+            return None
+        g = m.lastgroup
+        t = m.group(g)
+        try:
+            if g == "iso":
+                d = date.fromisoformat(t)
+                return d, d
+            if g == "slash":
+                import dateparser
+
+                dt = dateparser.parse(t, languages=["en"], settings={"RELATIVE_BASE": _dt(now)})
+                return (dt.date(), dt.date()) if dt else None
+            if g in ("md", "dm"):
+                words = re.findall(r"[a-z]+|\d+", t)
+                month = next(MONTHS[w] for w in words if w in MONTHS)
+                nums = [int(w) for w in words if w.isdigit()]
+                day = nums[0]
+                year = nums[1] if len(nums) > 1 else None
+                if year is None:
+                    year = now.year if (month, day) <= (now.month, now.day) else now.year - 1
+                d = date(year, month, day)
+                return d, d
+            if g == "my":
+                words = re.findall(r"[a-z]+|\d+", t)
+                return month_range(int(words[-1]), MONTHS[words[0]])
+            if g == "sy":
+                year = int(re.findall(r"\d{4}", t)[0])
+                season = next(s for s in SEASONS if s in t)
+                lo, hi = season_range(year, season)
+                return _modify(t, lo, hi)
+            if g == "hy":
+                year = int(re.findall(r"\d{4}", t)[0])
+                name = t[: t.rfind(" ")].strip()
+                month, day, n = HOLIDAYS[name]
+                lo = date(year, month, day)
+                return lo, lo + timedelta(days=n - 1)
+            if g == "mod":
+                lo, hi = year_range(int(re.findall(r"\d{4}", t)[0]))
+                return _modify(t, lo, hi)
+            if g == "decade":
+                digits = re.findall(r"\d+", t)[0]
+                start = int(digits) if len(digits) == 4 else (1900 + int(digits) if int(digits) >= 30 else 2000 + int(digits))
+                return date(start, 1, 1), date(start + 9, 12, 31)
+            if g == "year":
+                return year_range(int(t))
+        except (ValueError, StopIteration, IndexError):
+            return None
+        return None
+
+    # ---------------------------------------------------------------- search
+
+    def find(self, text: str, now: date, *, years: tuple[int, int] | None = None,
+             birthdays: dict[str, date] | None = None, owner: str | None = None) -> list[DateMatch]:
+        """All non-overlapping date expressions in `text` (lower case), left to right."""
+        found: list[DateMatch] = []
+        taken: list[tuple[int, int]] = []
+        birthdays = {k.lower(): v for k, v in (birthdays or {}).items()}
+
+        def free(a: int, b: int) -> bool:
+            return all(b <= s or a >= e for s, e in taken)
+
+        for name, pattern in self.patterns:
+            for m in pattern.finditer(text):
+                if not free(m.start(), m.end()):
+                    continue
+                match = self._interpret(name, m, now, years, birthdays, owner)
+                if match is None:
+                    continue
+                found.append(match)
+                taken.append((match.start, match.end))
+        return sorted(found, key=lambda d: d.start)
+
+    def _interpret(self, name, m, now, years, birthdays, owner) -> DateMatch | None:
+        s, e = m.start(), m.end()
+        if name in ("between", "fromto"):
+            a = self.simple_range(m.group("a"), now)
+            b = self.simple_range(m.group("b"), now)
+            if not a or not b:
+                return None
+            lo, hi = min(a[0], b[0]), max(a[1], b[1])
+            return DateMatch(s, e, [(lo, hi)])
+        if name == "since":
+            arg = m.group("a")
+            r = self.simple_range(arg, now) or (recent_month(now, MONTHS[arg]) if arg in MONTHS else None)
+            if not r:
+                return None
+            op = m.group("op")
+            if op in ("since",):
+                return DateMatch(s, e, [(r[0], max(now, r[0]))])
+            if op == "after":
+                return DateMatch(s, e, [(r[1] + timedelta(days=1), max(now, r[1] + timedelta(days=1)))])
+            if op in ("until", "till"):
+                return DateMatch(s, e, [(OPEN_START, r[1])])
+            return DateMatch(s, e, [(OPEN_START, r[0] - timedelta(days=1))])
+        if name == "simple":
+            r = self.simple_range(m.group(0), now)
+            return DateMatch(s, e, [r]) if r else None
+        if name == "relseason":
+            rel, season = m.group("rel"), m.group("s")
+            if rel in ("last", "past", "previous"):
+                return DateMatch(s, e, [last_season(now, season)])
+            if rel == "next":
+                return None
+            return DateMatch(s, e, [this_season(now, season)])
+        if name == "relmonth":
+            rel, month = m.group("rel"), MONTHS[m.group("m")]
+            if m.group("m") in ("may", "mar", "jan", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "feb", "apr") \
+                    and rel in ("of",):
+                return None
+            if rel == "this":
+                return DateMatch(s, e, [month_range(now.year, month)])
+            if rel in ("last", "past", "previous"):
+                lo, hi = recent_month(now, month)
+                if lo.month == now.month and lo.year == now.year:
+                    lo, hi = month_range(now.year - 1, month)
+                return DateMatch(s, e, [(lo, hi)])
+            return DateMatch(s, e, [recent_month(now, month)])
+        if name == "relunit":
+            rel = m.group("rel")
+            monday = now - timedelta(days=now.weekday())
+            table = {
+                "today": (now, now),
+                "yesterday": (now - timedelta(days=1),) * 2,
+                "this week": (monday, now),
+                "last week": (monday - timedelta(days=7), monday - timedelta(days=1)),
+                "previous week": (monday - timedelta(days=7), monday - timedelta(days=1)),
+                "past week": period_back(now, 7, "day"),
+                "this month": (now.replace(day=1), now),
+                "last month": month_range(*_prev_month(now)),
+                "previous month": month_range(*_prev_month(now)),
+                "past month": period_back(now, 1, "month"),
+                "this year": (date(now.year, 1, 1), now),
+                "last year": year_range(now.year - 1),
+                "last year's": year_range(now.year - 1),
+                "previous year": year_range(now.year - 1),
+                "past year": period_back(now, 1, "year"),
+            }
+            if rel in ("this weekend", "last weekend"):
+                sat = now - timedelta(days=(now.weekday() - 5) % 7)
+                if rel == "last weekend" and sat + timedelta(days=1) >= now:
+                    sat -= timedelta(days=7)
+                return DateMatch(s, e, [(sat, sat + timedelta(days=1))])
+            return DateMatch(s, e, [table[rel]])
+        if name == "back":
+            return DateMatch(s, e, [period_back(now, _num(m.group("n")), m.group("u"))])
+        if name == "ago":
+            return DateMatch(s, e, [ago(now, _num(m.group("n")), m.group("u"))])
+        if name == "holiday":
+            month, day, n = HOLIDAYS[m.group("h")]
+            rel = (m.group("rel") or "").strip()
+
+            def make(y: int) -> tuple[date, date]:
+                lo = date(y, month, day)
+                return lo, lo + timedelta(days=n - 1)
+
+            if rel == "this":
+                return DateMatch(s, e, [make(now.year)])
+            if rel == "last":
+                y = now.year if make(now.year)[1] < now else now.year - 1
+                return DateMatch(s, e, [make(y)])
+            ranges, span = _recurring(now, years, make)
+            return DateMatch(s, e, ranges, recurring=True,
+                             notes=[f"'{m.group('h')}' means every year {span}"])
+        if name == "birthday":
+            who = m.group("who")
+            key = (owner or "me") if who == "my" else who.rstrip("s").rstrip("'").removesuffix("'")
+            if who.endswith("'s"):
+                key = who[:-2]
+            bday = birthdays.get(key.lower())
+            if bday is None:
+                return DateMatch(s, e, [], notes=[f"no birthday known for {'you' if who == 'my' else key}"])
+            first = max(bday.year, years[0] if years else now.year - 9)
+
+            def make_b(y: int) -> tuple[date, date]:
+                try:
+                    d = date(y, bday.month, bday.day)
+                except ValueError:  # 29 February
+                    d = date(y, 2, 28)
+                return d, d
+
+            ranges, span = _recurring(now, (first, years[1] if years else now.year), make_b)
+            return DateMatch(s, e, ranges, recurring=True, notes=[f"birthday: every year {span}"])
+        if name == "weekend":
+            return DateMatch(s, e, [], weekend=True)
+        if name == "season":
+            season = m.group("s")
+            ranges, span = _recurring(now, years, lambda y: season_range(y, season))
+            return DateMatch(s, e, ranges, recurring=True, notes=[f"'{season}' means every {season} {span}"])
+        return None
+
+
+def _modify(text: str, lo: date, hi: date) -> tuple[date, date]:
+    """early/mid/late narrow a year to Jan–Apr / May–Aug / Sep–Dec and a season to one month."""
+    months = []
+    y, m = lo.year, lo.month
+    while (y, m) <= (hi.year, hi.month):
+        months.append((y, m))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    k = max(1, len(months) // 3)
+    if "early" in text:
+        pick = months[:k]
+    elif "late" in text:
+        pick = months[-k:]
+    elif "mid" in text:
+        pick = months[k:-k] or months[len(months) // 2: len(months) // 2 + 1]
+    else:
+        return lo, hi
+    return month_range(*pick[0])[0], month_range(*pick[-1])[1]
+
+
+def _prev_month(now: date) -> tuple[int, int]:
+    return (now.year - 1, 12) if now.month == 1 else (now.year, now.month - 1)
+
+
+def _dt(d: date) -> datetime:
+    return datetime(d.year, d.month, d.day)
+
+
+def intersect(ranges: Iterable[tuple[date, date]]) -> tuple[date, date] | None:
+    ranges = list(ranges)
+    if not ranges:
+        return None
+    lo = max(r[0] for r in ranges)
+    hi = min(r[1] for r in ranges)
+    return (lo, hi) if lo <= hi else None
+
+
+_FINDER: DateFinder | None = None
+
+
+def finder() -> DateFinder:
+    global _FINDER
+    if _FINDER is None:
+        _FINDER = DateFinder()
+    return _FINDER

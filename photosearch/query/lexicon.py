@@ -1,0 +1,138 @@
+"""Word lists the request parser uses: fillers, connectives, cameras, kinds, counts, plurals."""
+
+from __future__ import annotations
+
+import re
+
+#: Words that carry no search meaning in a request (dropped; they do not split concept phrases).
+STOP_WORDS = frozenset("""
+a an the my our your his her their its this that these those some any all every of to i we you me
+is are was were be been being am it they them there here which who whom whose what where when how
+do does did have has had having will would can could should shall may might must let lets please
+just really very quite also too so then than as such one ones thing things stuff something anything
+show showing shown find finding get give gimme see look looking search searching want need display list
+pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
+snapshot pix where's that's it's i'm we're from by for into onto upon
+taken took captured made
+""".split())
+
+#: Words that separate concept phrases (prepositions etc.) but mean AND.
+SEPARATORS = frozenset("""
+at in on near by under over behind beside next inside outside around along across between during
+while through into onto toward towards against among above below beneath front top bottom while holding
+wearing playing eating sitting standing walking running riding lying sleeping
+""".split()) - {"top"}
+
+AND_WORDS = frozenset({"and", "with", "plus", "&", "+", "both", "together", "also", "featuring", "including"})
+OR_WORDS = frozenset({"or", "either", "/"})
+NOT_PHRASES = (
+    "but not", "and not", "other than", "apart from", "aside from", "except for", "with no", "without any",
+    "without", "except", "excluding", "exclude", "minus", "not", "no", "nor", "neither", "never", "none of",
+    "w/o", "sans", "leave out", "leaving out", "skip", "hide",
+)
+ONLY_WORDS = frozenset({"only", "just", "solely", "exclusively"})
+
+#: Concept words that are NOT place names in lower case (GeoNames has towns called "Beach", "Orange"...).
+COMMON_WORDS = frozenset("""
+beach home park garden church mountain mountains lake sea ocean river forest wood woods hill hills
+desert island city town village street road bridge castle tower house school office station airport
+harbor harbour port market museum zoo farm field fields valley canyon cave waterfall snow rain sun
+sunset sunrise sky cloud clouds night day morning evening orange rose lily daisy ivy hope eden
+victoria florence paris jordan chelsea chester dog cat bird horse cow fish car bike bus train boat
+plane best top one little big old new red blue green white black yellow pink grey gray brown gold
+silver summer winter spring fall autumn may march august june july party wedding birthday dinner
+lunch breakfast cake food kitchen bedroom bath pool center centre square bay cliff cliffs coast shore
+camp camping hike hiking canal lighthouse palace temple cathedral stadium mall bar cafe restaurant
+hotel hospital university college library theater theatre concert festival christmas easter
+snowman tree trees flower flowers grass leaf leaves rock rocks stone sand dune dunes ice glacier
+volcano trail path mill bell lion bear wolf fox eagle deer sheep goat pig chicken duck swan
+baby kid kids child children family friends people person man woman boy girl crowd face faces
+selfie selfies portrait portraits group screenshot screenshots document documents receipt
+cross point union liberty independence providence concord harmony paradise normal mission
+golden marina monument view views light lights dark fire water wind storm fog mist
+""".split())
+
+#: Camera brands and product lines → display spelling.
+CAMERA_BRANDS = {
+    "iphone": "iPhone", "ipad": "iPad", "pixel": "Pixel", "galaxy": "Galaxy", "samsung": "Samsung",
+    "canon": "Canon", "nikon": "Nikon", "sony": "Sony", "fujifilm": "Fujifilm", "fuji": "Fujifilm",
+    "olympus": "Olympus", "panasonic": "Panasonic", "lumix": "Lumix", "leica": "Leica", "gopro": "GoPro",
+    "dji": "DJI", "huawei": "Huawei", "xiaomi": "Xiaomi", "oneplus": "OnePlus", "motorola": "Motorola",
+    "nokia": "Nokia", "kodak": "Kodak", "pentax": "Pentax", "ricoh": "Ricoh", "hasselblad": "Hasselblad",
+    "oppo": "OPPO", "mavic": "Mavic", "insta360": "Insta360", "apple": "Apple", "google": "Google",
+}
+CAMERA_MODEL_WORDS = frozenset({
+    "pro", "max", "plus", "mini", "ultra", "xl", "a", "eos", "mark", "ii", "iii", "iv", "se", "lite",
+    "fold", "flip", "hero", "note", "mavic", "air", "alpha", "zv", "rebel",
+})
+CAMERA_INTRO = ("taken with", "taken on", "taken by", "shot with", "shot on", "shot by", "captured with",
+                "captured on", "made with", "from", "with", "on", "using", "by")
+
+KIND_WORDS = {
+    "screenshot": "screenshot", "screenshots": "screenshot", "screen shot": "screenshot",
+    "screen shots": "screenshot", "screen grab": "screenshot", "screengrab": "screenshot",
+    "screengrabs": "screenshot", "screen grabs": "screenshot", "screen captures": "screenshot",
+    "document": "document", "documents": "document", "scans": "document", "scanned documents": "document",
+    "scanned document": "document", "paperwork": "document", "docs": "document",
+    "real photos": "photo", "actual photos": "photo", "real pictures": "photo", "camera photos": "photo",
+    "proper photos": "photo", "photographs": "photo",
+}
+QUALITY_WORDS = {
+    "blurry": "blurry", "blurred": "blurry", "blurry ones": "blurry", "out of focus": "blurry",
+    "out-of-focus": "blurry", "unsharp": "blurry", "fuzzy": "blurry", "shaky": "blurry", "blur": "blurry",
+    "sharp": "sharp", "in focus": "sharp", "in-focus": "sharp", "crisp": "sharp", "focused": "sharp",
+    "sharp ones": "sharp",
+}
+FAVOURITE_WORDS = ("favourites", "favorites", "favourite", "favorite", "faves", "fave", "starred",
+                   "hearted", "liked", "loved ones")
+
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "fifty": 50,
+    "hundred": 100, "a dozen": 12, "dozen": 12,
+}
+NUMBER_RE = r"\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+
+
+def to_int(text: str) -> int:
+    text = text.strip().lower()
+    return int(text) if text.isdigit() else NUMBER_WORDS[text]
+
+
+IRREGULAR_PLURALS = {
+    "people": "people", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
+    "geese": "goose", "feet": "foot", "teeth": "tooth", "leaves": "leaf", "knives": "knife",
+    "wolves": "wolf", "shelves": "shelf", "loaves": "loaf", "calves": "calf", "halves": "half",
+    "sheep": "sheep", "fish": "fish", "deer": "deer", "buses": "bus", "glasses": "glasses",
+    "sunglasses": "sunglasses", "jeans": "jeans", "clothes": "clothes", "fireworks": "fireworks",
+    "pants": "pants", "shorts": "shorts", "scissors": "scissors", "headphones": "headphones",
+    "news": "news", "series": "series", "species": "species", "christmas": "christmas",
+    "lens": "lens", "bus": "bus", "gas": "gas", "glass": "glass", "grass": "grass", "dress": "dress",
+    "cactus": "cactus", "octopus": "octopus", "status": "status", "canvas": "canvas", "alps": "alps",
+    "goggles": "goggles", "stairs": "stairs", "lego": "lego", "legos": "lego", "dice": "dice",
+    "oasis": "oasis", "tennis": "tennis", "chess": "chess", "physics": "physics", "mathematics": "mathematics",
+    "boots": "boot", "cookies": "cookie", "movies": "movie", "selfies": "selfie", "ties": "tie",
+    "pies": "pie", "lies": "lie", "horses": "horse", "houses": "house", "roses": "rose", "cheeses": "cheese",
+    "vases": "vase", "bases": "base", "cases": "case", "phases": "phase", "nurses": "nurse",
+    "purses": "purse", "courses": "course", "vegetables": "vegetable", "tomatoes": "tomato",
+    "potatoes": "potato", "heroes": "hero", "volcanoes": "volcano", "mangoes": "mango",
+}
+_ES_END = re.compile(r"(?:ches|shes|xes|sses|zzes)$")
+
+
+def singular(word: str) -> str:
+    """A plain English singular for a concept's head word ("puppies" → "puppy", "boxes" → "box")."""
+    w = word.lower()
+    if w in IRREGULAR_PLURALS:
+        return IRREGULAR_PLURALS[w]
+    if len(w) <= 3 or not w.isalpha():
+        return word
+    if w.endswith("ies") and len(w) > 4:
+        return word[:-3] + "y"
+    if _ES_END.search(w):
+        return word[:-2]
+    if w.endswith(("ss", "us", "is", "ous", "ics")):
+        return word
+    if w.endswith("s"):
+        return word[:-1]
+    return word

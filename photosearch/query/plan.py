@@ -1,0 +1,412 @@
+"""The query plan IR: a tree of set operations over atoms plus a `compose` block.
+
+A plan is plain JSON (dicts and lists) so that the CLI, GUI, executor and golden library all
+share one form::
+
+    {"version": 1,
+     "where": NODE,
+     "compose": {"limit": int|null, "sort": "relevance"|"date_asc"|"date_desc",
+                 "diverse": bool, "per": "day"|"month"|"place"|"person"|null,
+                 "exclude_near_duplicates": bool}}
+    NODE := {"and": [NODE, ...]} | {"or": [NODE, ...]} | {"not": NODE} | ATOM
+
+Atoms (each a one-key object):
+
+* ``{"concept": "dog"}`` semantic; ``{"person": "Anna"}``; ``{"place": "Italy"}``;
+  ``{"text": "EXIT"}`` words in the photo; ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
+  ``{"similar": "42"}`` photo id or path; ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``.
+* ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
+  always present (an open end is written as a far date: from ``1900-01-01`` or to ``now``).
+* ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
+  present; ``min`` defaults to 0 and ``max`` null means "no upper bound".
+* ``{"kind": "photo"|"screenshot"|"document"}``, ``{"quality": "sharp"|"blurry"}``.
+
+``where`` may be ``{"and": []}`` — the empty conjunction, i.e. every photo (e.g. "newest 10").
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import date
+from typing import Any
+
+from photosearch.errors import PhotoSearchError
+
+PLAN_VERSION = 1
+
+STRING_ATOMS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
+ATOM_KEYS = (*STRING_ATOMS, "date", "faces", "kind", "quality")
+OPERATORS = ("and", "or", "not")
+KINDS = ("photo", "screenshot", "document")
+QUALITIES = ("sharp", "blurry")
+SORTS = ("relevance", "date_asc", "date_desc")
+PER_VALUES = ("day", "month", "place", "person")
+MAX_DEPTH = 32
+
+
+class PlanError(PhotoSearchError):
+    """A plan does not follow the schema; the message says where and why."""
+
+
+def _atom_schema(key: str, value: dict) -> dict:
+    return {"type": "object", "properties": {key: value}, "required": [key], "additionalProperties": False}
+
+
+_DATE_STR = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
+
+#: JSON schema of a plan (draft 2020-12 subset that llama.cpp's json-schema-to-grammar accepts).
+PLAN_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "PhotoSearch query plan",
+    "type": "object",
+    "properties": {
+        "version": {"type": "integer", "enum": [PLAN_VERSION]},
+        "where": {"$ref": "#/$defs/node"},
+        "compose": {"$ref": "#/$defs/compose"},
+    },
+    "required": ["version", "where", "compose"],
+    "additionalProperties": False,
+    "$defs": {
+        "node": {
+            "anyOf": [
+                _atom_schema("and", {"type": "array", "items": {"$ref": "#/$defs/node"}}),
+                _atom_schema("or", {"type": "array", "items": {"$ref": "#/$defs/node"}, "minItems": 1}),
+                _atom_schema("not", {"$ref": "#/$defs/node"}),
+                {"$ref": "#/$defs/atom"},
+            ]
+        },
+        "atom": {
+            "anyOf": [
+                *[_atom_schema(k, {"type": "string", "minLength": 1}) for k in STRING_ATOMS],
+                _atom_schema(
+                    "date",
+                    {
+                        "type": "object",
+                        "properties": {"from": _DATE_STR, "to": _DATE_STR},
+                        "required": ["from", "to"],
+                        "additionalProperties": False,
+                    },
+                ),
+                _atom_schema(
+                    "faces",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "min": {"type": "integer", "minimum": 0},
+                            "max": {"type": ["integer", "null"], "minimum": 0},
+                        },
+                        "additionalProperties": False,
+                    },
+                ),
+                _atom_schema("kind", {"type": "string", "enum": list(KINDS)}),
+                _atom_schema("quality", {"type": "string", "enum": list(QUALITIES)}),
+            ]
+        },
+        "compose": {
+            "type": "object",
+            "properties": {
+                "limit": {"type": ["integer", "null"], "minimum": 1},
+                "sort": {"type": "string", "enum": list(SORTS)},
+                "diverse": {"type": "boolean"},
+                "per": {"type": ["string", "null"], "enum": [*PER_VALUES, None]},
+                "exclude_near_duplicates": {"type": "boolean"},
+            },
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+def default_compose() -> dict[str, Any]:
+    """The compose block of a plan that only filters and ranks by relevance."""
+    return {"limit": None, "sort": "relevance", "diverse": False, "per": None, "exclude_near_duplicates": False}
+
+
+def make_plan(where: dict, compose: dict | None = None) -> dict[str, Any]:
+    """A validated plan from a node and (partial) compose block."""
+    return validate_plan({"version": PLAN_VERSION, "where": where, "compose": dict(compose or {})})
+
+
+def everything() -> dict:
+    """The node that matches every photo (the empty conjunction)."""
+    return {"and": []}
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _err(path: str, msg: str) -> PlanError:
+    return PlanError(f"invalid plan at {path}: {msg}")
+
+
+def _check_date(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise _err(path, f"expected a date string YYYY-MM-DD, got {value!r}")
+    try:
+        return date.fromisoformat(value.strip()).isoformat()
+    except ValueError:
+        raise _err(path, f"{value!r} is not a valid date YYYY-MM-DD") from None
+
+
+def _check_int(value: Any, path: str, *, nullable: bool, minimum: int) -> int | None:
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _err(path, f"expected an integer{' or null' if nullable else ''}, got {value!r}")
+    if value < minimum:
+        raise _err(path, f"must be >= {minimum}, got {value}")
+    return value
+
+
+def _validate_atom(key: str, value: Any, path: str) -> dict:
+    p = f"{path}.{key}"
+    if key in STRING_ATOMS:
+        if isinstance(value, int) and not isinstance(value, bool) and key == "similar":
+            value = str(value)
+        if not isinstance(value, str) or not value.strip():
+            raise _err(p, f"expected a non-empty string, got {value!r}")
+        return {key: " ".join(value.split())}
+    if key == "date":
+        if not isinstance(value, dict):
+            raise _err(p, 'expected {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}')
+        extra = set(value) - {"from", "to"}
+        if extra:
+            raise _err(p, f"unknown field(s) {sorted(extra)}; a date has only 'from' and 'to'")
+        if "from" not in value or "to" not in value:
+            raise _err(p, "a date needs both 'from' and 'to'")
+        lo, hi = _check_date(value["from"], p + ".from"), _check_date(value["to"], p + ".to")
+        if lo > hi:
+            raise _err(p, f"'from' {lo} is after 'to' {hi}")
+        return {"date": {"from": lo, "to": hi}}
+    if key == "faces":
+        if not isinstance(value, dict):
+            raise _err(p, 'expected {"min": int, "max": int|null}')
+        extra = set(value) - {"min", "max"}
+        if extra:
+            raise _err(p, f"unknown field(s) {sorted(extra)}; faces has only 'min' and 'max'")
+        if not value:
+            raise _err(p, "faces needs 'min' and/or 'max'")
+        lo = _check_int(value.get("min", 0), p + ".min", nullable=False, minimum=0)
+        hi = _check_int(value.get("max"), p + ".max", nullable=True, minimum=0)
+        if hi is not None and lo > hi:
+            raise _err(p, f"min {lo} is greater than max {hi}")
+        return {"faces": {"min": lo, "max": hi}}
+    if key == "kind":
+        if value not in KINDS:
+            raise _err(p, f"expected one of {list(KINDS)}, got {value!r}")
+        return {"kind": value}
+    if key == "quality":
+        if value not in QUALITIES:
+            raise _err(p, f"expected one of {list(QUALITIES)}, got {value!r}")
+        return {"quality": value}
+    raise _err(path, f"unknown atom {key!r}")  # pragma: no cover - guarded by caller
+
+
+def _validate_node(node: Any, path: str, depth: int) -> dict:
+    if depth > MAX_DEPTH:
+        raise _err(path, f"nested deeper than {MAX_DEPTH} levels")
+    if not isinstance(node, dict):
+        raise _err(path, f"expected an object, got {type(node).__name__}")
+    if len(node) != 1:
+        keys = sorted(node) or "none"
+        raise _err(path, f"a node has exactly one key (an operator or an atom), got {keys}")
+    ((key, value),) = node.items()
+    if key in ("and", "or"):
+        if not isinstance(value, list):
+            raise _err(f"{path}.{key}", "expected a list of nodes")
+        if key == "or" and not value:
+            raise _err(f"{path}.or", "an 'or' needs at least one node")
+        children = [_validate_node(c, f"{path}.{key}[{i}]", depth + 1) for i, c in enumerate(value)]
+        if len(children) == 1:
+            return children[0]
+        return {key: children}
+    if key == "not":
+        return {"not": _validate_node(value, f"{path}.not", depth + 1)}
+    if key in ATOM_KEYS:
+        return _validate_atom(key, value, path)
+    raise _err(path, f"unknown key {key!r}; expected one of {list(OPERATORS) + list(ATOM_KEYS)}")
+
+
+def validate_compose(compose: Any) -> dict[str, Any]:
+    """The compose block with defaults filled in; raises PlanError."""
+    if compose is None:
+        return default_compose()
+    if not isinstance(compose, dict):
+        raise _err("compose", "expected an object")
+    extra = set(compose) - set(default_compose())
+    if extra:
+        raise _err("compose", f"unknown field(s) {sorted(extra)}")
+    out = default_compose()
+    out["limit"] = _check_int(compose.get("limit"), "compose.limit", nullable=True, minimum=1)
+    sort = compose.get("sort", "relevance")
+    if sort not in SORTS:
+        raise _err("compose.sort", f"expected one of {list(SORTS)}, got {sort!r}")
+    out["sort"] = sort
+    per = compose.get("per")
+    if per not in (*PER_VALUES, None):
+        raise _err("compose.per", f"expected one of {list(PER_VALUES)} or null, got {per!r}")
+    out["per"] = per
+    for flag in ("diverse", "exclude_near_duplicates"):
+        value = compose.get(flag, False)
+        if not isinstance(value, bool):
+            raise _err(f"compose.{flag}", f"expected true or false, got {value!r}")
+        out[flag] = value
+    return out
+
+
+def validate_plan(obj: Any) -> dict[str, Any]:
+    """Check `obj` against the schema and return a normalised copy.
+
+    Normalisation: compose defaults filled in, whitespace collapsed in strings, dates in ISO form,
+    faces with both keys, and/or with a single child replaced by that child. Accepts a JSON string.
+    """
+    if isinstance(obj, (str, bytes)):
+        try:
+            obj = json.loads(obj)
+        except ValueError as exc:
+            raise PlanError(f"plan is not valid JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise PlanError(f"a plan is a JSON object, got {type(obj).__name__}")
+    extra = set(obj) - {"version", "where", "compose"}
+    if extra:
+        raise _err("plan", f"unknown field(s) {sorted(extra)}")
+    version = obj.get("version", PLAN_VERSION)
+    if version != PLAN_VERSION:
+        raise _err("version", f"unsupported plan version {version!r} (this build reads {PLAN_VERSION})")
+    if "where" not in obj:
+        raise _err("plan", "missing 'where'")
+    return {
+        "version": PLAN_VERSION,
+        "where": _validate_node(obj["where"], "where", 0),
+        "compose": validate_compose(obj.get("compose")),
+    }
+
+
+# --------------------------------------------------------------------------- walking, text, JSON
+
+
+def is_atom(node: dict) -> bool:
+    return len(node) == 1 and next(iter(node)) in ATOM_KEYS
+
+
+def atom_key(atom: dict) -> str:
+    return next(iter(atom))
+
+
+def walk(node: dict):
+    """Yield every node (operators and atoms), depth first, parents before children."""
+    yield node
+    ((key, value),) = node.items()
+    if key in ("and", "or"):
+        for child in value:
+            yield from walk(child)
+    elif key == "not":
+        yield from walk(value)
+
+
+def atoms(plan: dict) -> list[dict]:
+    """All atoms of a plan (or of a node) in reading order."""
+    root = plan["where"] if "where" in plan and "version" in plan else plan
+    return [n for n in walk(root) if is_atom(n)]
+
+
+def _atom_text(atom: dict) -> str:
+    key, value = next(iter(atom.items()))
+    if key == "date":
+        lo, hi = value["from"], value["to"]
+        return f"date {lo}" if lo == hi else f"date {lo}..{hi}"
+    if key == "faces":
+        lo, hi = value.get("min", 0), value.get("max")
+        if hi is None:
+            return f"faces>={lo}"
+        return f"faces={lo}" if lo == hi else f"faces {lo}..{hi}"
+    if key in ("kind", "quality"):
+        return f"{key}:{value}"
+    if key in ("concept",):
+        return json.dumps(value, ensure_ascii=False)
+    return f"{key}:{json.dumps(value, ensure_ascii=False)}"
+
+
+def node_to_text(node: dict) -> str:
+    ((key, value),) = node.items()
+    if key in ("and", "or"):
+        if not value:
+            return "everything" if key == "and" else "nothing"
+        inner = f" {key.upper()} ".join(
+            f"({node_to_text(c)})" if next(iter(c)) in ("and", "or") else node_to_text(c) for c in value
+        )
+        return inner
+    if key == "not":
+        child = node_to_text(value)
+        return f"NOT ({child})" if next(iter(value)) in ("and", "or") else f"NOT {child}"
+    return _atom_text(node)
+
+
+def compose_to_text(compose: dict) -> str:
+    parts = []
+    if compose.get("limit"):
+        parts.append(f"top {compose['limit']}")
+    if compose.get("sort", "relevance") != "relevance":
+        parts.append({"date_asc": "oldest first", "date_desc": "newest first"}[compose["sort"]])
+    if compose.get("per"):
+        parts.append(f"one per {compose['per']}")
+    if compose.get("diverse"):
+        parts.append("diverse")
+    if compose.get("exclude_near_duplicates"):
+        parts.append("no near-duplicates")
+    return ", ".join(parts)
+
+
+def plan_to_text(plan: dict) -> str:
+    """A one-line human reading, e.g. `person:"Anna" AND "dog" AND NOT quality:blurry | top 20`."""
+    text = node_to_text(plan["where"])
+    extra = compose_to_text(plan.get("compose") or {})
+    return f"{text} | {extra}" if extra else text
+
+
+def dumps_plan(plan: dict, *, indent: int | None = None) -> str:
+    """Stable JSON: key order fixed (version, where, compose), so dumps(loads(x)) == x."""
+    ordered = {"version": plan.get("version", PLAN_VERSION), "where": plan["where"],
+               "compose": validate_compose(plan.get("compose"))}
+    sep = (",", ": ") if indent else (",", ":")
+    return json.dumps(ordered, ensure_ascii=False, indent=indent, separators=sep)
+
+
+def loads_plan(text: str) -> dict:
+    """Parse and validate a plan from JSON text."""
+    return validate_plan(text)
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def canonical_node(node: dict) -> dict:
+    """Order-insensitive form for comparing plans: nested same operators flattened, children sorted."""
+    ((key, value),) = node.items()
+    if key in ("and", "or"):
+        kids: list[dict] = []
+        for child in value:
+            c = canonical_node(child)
+            if next(iter(c)) == key:
+                kids.extend(c[key])
+            else:
+                kids.append(c)
+        uniq = {json.dumps(k, sort_keys=True): k for k in kids}
+        kids = [uniq[k] for k in sorted(uniq)]
+        if len(kids) == 1:
+            return kids[0]
+        return {key: kids}
+    if key == "not":
+        return {"not": canonical_node(value)}
+    return copy.deepcopy(node)
+
+
+def canonical_plan(plan: dict) -> dict:
+    plan = validate_plan(plan)
+    return {"version": plan["version"], "where": canonical_node(plan["where"]), "compose": plan["compose"]}
+
+
+def plans_equal(a: dict, b: dict) -> bool:
+    """True when two plans mean the same (children order and nesting of equal operators ignored)."""
+    return json.dumps(canonical_plan(a), sort_keys=True) == json.dumps(canonical_plan(b), sort_keys=True)

@@ -1,0 +1,106 @@
+"""Scored sets, atom results and the context atom resolvers share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from photosearch.query.calibration import CalibrationConfig
+from photosearch.query.resolvers.snapshot import Snapshot
+
+Why = dict[str, Any]
+
+
+@dataclass
+class ScoredSet:
+    """Photos (snapshot rows, sorted unique int32) with scores in 0..1.
+
+    `graded` is True when the scores carry relevance (semantic atoms); pure filters give 1.0 and
+    are neutral in an AND's combined score.
+    """
+
+    rows: np.ndarray
+    scores: np.ndarray
+    graded: bool = False
+
+    @classmethod
+    def empty(cls) -> ScoredSet:
+        return cls(np.zeros(0, np.int32), np.zeros(0, np.float32))
+
+    @classmethod
+    def from_rows(cls, rows, score: float = 1.0) -> ScoredSet:
+        r = np.unique(np.asarray(rows, dtype=np.int32))
+        return cls(r, np.full(r.size, score, np.float32))
+
+    @classmethod
+    def from_mask(cls, mask: np.ndarray) -> ScoredSet:
+        r = np.flatnonzero(mask).astype(np.int32)
+        return cls(r, np.ones(r.size, np.float32))
+
+    @classmethod
+    def from_dense(cls, scores: np.ndarray, keep: np.ndarray) -> ScoredSet:
+        r = np.flatnonzero(keep).astype(np.int32)
+        return cls(r, np.clip(scores[r], 0.0, 1.0).astype(np.float32), graded=True)
+
+    def __len__(self) -> int:
+        return int(self.rows.size)
+
+    def score_of(self, row: int) -> float | None:
+        i = np.searchsorted(self.rows, row)
+        if i < self.rows.size and self.rows[i] == row:
+            return float(self.scores[i])
+        return None
+
+
+@dataclass
+class AtomResult:
+    """One atom's scored set, how it was cut off, and how to explain a hit."""
+
+    atom: dict
+    set: ScoredSet
+    explain: Callable[[int], list[Why]] = lambda row: []
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class EmbeddingSignal:
+    """A text→vector encoder for one embedding space (facts_text via MiniLM, clip:* via CLIP)."""
+
+    space: str
+    encode: Callable[[list[str]], np.ndarray]
+    weight: float = 1.0
+    min_similarity: float | None = None  # overrides CalibrationConfig.min_similarity
+
+
+@dataclass
+class ExecContext:
+    """What resolvers need: the snapshot, vector indexes, encoders, settings."""
+
+    snapshot: Snapshot
+    store: Any
+    settings: Any
+    indexes: Any  # VectorIndexes | None
+    signals: list[EmbeddingSignal] = field(default_factory=list)
+    calibration: CalibrationConfig = field(default_factory=CalibrationConfig)
+    image_embedder: Callable[[str], np.ndarray] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def index(self, space: str):
+        """The vector index of a space (cached per snapshot), or None."""
+        if self.indexes is None:
+            return None
+        key = ("index", space)
+        if key not in self.snapshot.cache:
+            try:
+                self.snapshot.cache[key] = self.indexes.get(space)
+            except Exception as exc:  # noqa: BLE001 - a broken cache must not break search
+                self.notes.append(f"vector index {space} unavailable: {exc}")
+                self.snapshot.cache[key] = None
+        return self.snapshot.cache[key]
+
+    def universe(self) -> ScoredSet:
+        n = self.snapshot.n
+        return ScoredSet(np.arange(n, dtype=np.int32), np.ones(n, np.float32))

@@ -1,0 +1,346 @@
+"""Compact in-memory columns of the catalog for fast plan execution.
+
+A `Snapshot` holds, for the active photos only (row r = position in the sorted id array):
+dates, cameras, folders, GPS, perceptual hashes, face counts, people, place names, and inverted
+maps (kind, folded label) -> (rows, scores) for every fact kind. It is built once per process and
+reused until the catalog changes: on SQLite `PRAGMA data_version` of a dedicated connection
+tells (O(1)) whether any other connection committed; elsewhere a signature query (counts and
+max ids) is compared at most every `check_interval` seconds. Call `invalidate(store)` after
+writing through the same connection.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+import weakref
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+from sqlalchemy import text
+
+from photosearch.query.resolvers.text import fold, tokens
+
+log = logging.getLogger(__name__)
+
+NO_DATE = np.iinfo(np.int64).min
+EPOCH = datetime(1970, 1, 1)
+#: Fact kinds whose labels can answer a concept atom, and their weights in the fused score.
+CONCEPT_KINDS = {"tag": 1.0, "object": 1.0, "caption": 0.8, "knowledge": 0.8, "text": 0.6}
+
+
+@dataclass
+class Group:
+    """All photos that carry one (kind, label) fact."""
+
+    kind: str
+    label: str
+    rows: np.ndarray  # int32, sorted unique
+    scores: np.ndarray  # float32, best score per row
+    names: tuple[str, ...] = ()
+    hypernym: bool = False
+    extra: str = ""  # searchable text beyond the label (knowledge category/facts)
+
+
+@dataclass
+class Snapshot:
+    ids: np.ndarray
+    paths: list[str]
+    taken: np.ndarray  # int64 epoch seconds or NO_DATE
+    day: np.ndarray  # int32 days since epoch, -1 unknown
+    month: np.ndarray  # int32 year*12+month-1, -1 unknown
+    camera_code: np.ndarray
+    cameras: list[str]  # folded "make model"
+    folder_code: np.ndarray
+    folders: list[str]  # folded directory of the path
+    lat: np.ndarray
+    lon: np.ndarray
+    phash: np.ndarray  # uint64
+    has_phash: np.ndarray  # bool
+    face_count: np.ndarray  # int16
+    people: dict[str, np.ndarray]  # folded name -> rows
+    person_names: dict[str, str]  # folded -> display name
+    person_of_row: dict[int, list[str]]  # row -> folded names
+    groups: dict[str, dict[str, Group]]  # kind -> folded label -> group
+    token_index: dict[str, list[Group]]  # token -> groups of concept kinds
+    place_code: np.ndarray  # int32 into places, -1 unknown
+    places: list[dict]  # {"city","admin1","cc","country"}
+    loaded_at: float = field(default_factory=time.time)
+    cache: dict = field(default_factory=dict)  # per-snapshot memo (calibration, indexes...)
+
+    @property
+    def n(self) -> int:
+        return int(self.ids.size)
+
+    def rows_of(self, photo_ids) -> np.ndarray:
+        """Rows of photo ids (ids not active are dropped)."""
+        pid = np.asarray(photo_ids, dtype=np.int64)
+        if pid.size == 0 or self.n == 0:
+            return np.zeros(0, np.int32)
+        pos = np.searchsorted(self.ids, pid)
+        pos = np.clip(pos, 0, self.n - 1)
+        ok = self.ids[pos] == pid
+        return pos[ok].astype(np.int32)
+
+    def group(self, kind: str, label: str) -> Group | None:
+        return self.groups.get(kind, {}).get(fold(label))
+
+
+# ---------------------------------------------------------------------------------- loading
+
+
+def _to_epoch(value) -> int:
+    if value is None:
+        return NO_DATE
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return NO_DATE
+    if value.tzinfo is not None:
+        value = value.replace(tzinfo=None)
+    return int((value - EPOCH).total_seconds())
+
+
+def _phash_int(value: str | None) -> int | None:
+    if not value:
+        return None
+    try:
+        return int(value, 16) & 0xFFFFFFFFFFFFFFFF
+    except ValueError:
+        return None
+
+
+def _codes(values: list[str]) -> tuple[np.ndarray, list[str]]:
+    uniq: dict[str, int] = {}
+    codes = np.fromiter((uniq.setdefault(v, len(uniq)) for v in values), dtype=np.int32, count=len(values))
+    return codes, list(uniq)
+
+
+def load_snapshot(conn) -> Snapshot:
+    """Read the active catalog into columns (one pass per table)."""
+    t0 = time.perf_counter()
+    rows = conn.execute(text(
+        "SELECT id, path, taken_at, camera_make, camera_model, gps_lat, gps_lon, phash "
+        "FROM photos WHERE state = 'active' ORDER BY id"
+    )).all()
+    n = len(rows)
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=n)
+    paths = [r[1] for r in rows]
+    taken = np.fromiter((_to_epoch(r[2]) for r in rows), dtype=np.int64, count=n)
+    known = taken != NO_DATE
+    day = np.full(n, -1, np.int32)
+    day[known] = (taken[known] // 86400).astype(np.int32)
+    month = np.full(n, -1, np.int32)
+    if known.any():
+        dt = taken[known].astype("datetime64[s]")
+        years = dt.astype("datetime64[Y]").astype(np.int64) + 1970
+        months = dt.astype("datetime64[M]").astype(np.int64) % 12
+        month[known] = (years * 12 + months).astype(np.int32)
+    camera_code, cameras = _codes([fold(f"{r[3] or ''} {r[4] or ''}") for r in rows])
+    folder_code, folders = _codes([fold(os.path.dirname(r[1] or "")) for r in rows])
+    lat = np.array([np.nan if r[5] is None else r[5] for r in rows], dtype=np.float64)
+    lon = np.array([np.nan if r[6] is None else r[6] for r in rows], dtype=np.float64)
+    hashes = [_phash_int(r[7]) for r in rows]
+    has_phash = np.array([h is not None for h in hashes], dtype=bool)
+    phash = np.array([h or 0 for h in hashes], dtype=np.uint64)
+
+    def rows_for(photo_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pos = np.clip(np.searchsorted(ids, photo_ids), 0, max(n - 1, 0))
+        ok = (ids[pos] == photo_ids) if n else np.zeros(photo_ids.size, bool)
+        return pos.astype(np.int32), ok
+
+    # ---- faces and people
+    face_rows = conn.execute(text(
+        "SELECT f.photo_id, p.name FROM faces f LEFT JOIN people p ON p.id = f.person_id"
+    )).all()
+    face_count = np.zeros(n, np.int16)
+    people: dict[str, list[int]] = {}
+    person_names: dict[str, str] = {}
+    person_of_row: dict[int, list[str]] = {}
+    if face_rows and n:
+        fpid = np.fromiter((r[0] for r in face_rows), dtype=np.int64, count=len(face_rows))
+        pos, ok = rows_for(fpid)
+        np.add.at(face_count, pos[ok], 1)
+        for (_, name), r, good in zip(face_rows, pos.tolist(), ok.tolist(), strict=True):
+            if good and name:
+                key = fold(name)
+                person_names.setdefault(key, name)
+                people.setdefault(key, []).append(r)
+                names = person_of_row.setdefault(r, [])
+                if key not in names:
+                    names.append(key)
+    people_arr = {k: np.unique(np.array(v, dtype=np.int32)) for k, v in people.items()}
+
+    # ---- facts
+    groups, token_index, place_code, places = _load_facts(conn, rows_for, n)
+    snap = Snapshot(
+        ids=ids, paths=paths, taken=taken, day=day, month=month, camera_code=camera_code, cameras=cameras,
+        folder_code=folder_code, folders=folders, lat=lat, lon=lon, phash=phash, has_phash=has_phash,
+        face_count=face_count, people=people_arr, person_names=person_names, person_of_row=person_of_row,
+        groups=groups, token_index=token_index, place_code=place_code, places=places,
+    )
+    log.info("catalog snapshot: %d photos loaded in %.0f ms", n, (time.perf_counter() - t0) * 1000)
+    return snap
+
+
+def _load_facts(conn, rows_for, n: int):
+    sqlite = conn.dialect.name == "sqlite"
+    names_expr = "json_extract(f.data, '$.names')" if sqlite else "f.data"
+    hyper_expr = "json_extract(f.data, '$.hypernym')" if sqlite else "NULL"
+    result = conn.execute(text(
+        f"SELECT f.photo_id, f.kind, f.label, f.score, {names_expr}, {hyper_expr} FROM facts f "
+        "JOIN photos p ON p.id = f.photo_id WHERE p.state = 'active' AND f.kind NOT IN ('color', 'place')"
+    ))
+    acc: dict[tuple[str, str], list] = {}
+    meta: dict[tuple[str, str], list] = {}
+    parsed_names: dict[str, tuple[str, ...]] = {}
+    for pid, kind, label, score, names, hyper in result:
+        key = (kind, fold(label))
+        entry = acc.get(key)
+        if entry is None:
+            entry = acc[key] = [[], []]
+            meta[key] = [label, (), False]
+        entry[0].append(pid)
+        entry[1].append(score if score is not None else 1.0)
+        if names:
+            if not sqlite and isinstance(names, (dict, str)):
+                data = names if isinstance(names, dict) else _json(names)
+                names = json.dumps(data.get("names") or []) if isinstance(data, dict) else None
+                if not sqlite and isinstance(data, dict) and data.get("hypernym"):
+                    meta[key][2] = True
+            if names and names not in parsed_names:
+                val = _json(names)
+                parsed_names[names] = tuple(str(x) for x in val) if isinstance(val, list) else ()
+            if names:
+                meta[key][1] = parsed_names[names]
+        if hyper:
+            meta[key][2] = True
+    groups: dict[str, dict[str, Group]] = {}
+    for key, (pids, scores) in acc.items():
+        pos, ok = rows_for(np.array(pids, dtype=np.int64))
+        r, s = pos[ok], np.array(scores, dtype=np.float32)[ok]
+        order = np.lexsort((-s, r))
+        r, s = r[order], s[order]
+        first = np.ones(r.size, bool)
+        first[1:] = r[1:] != r[:-1]
+        label, names, hyper = meta[key]
+        groups.setdefault(key[0], {})[key[1]] = Group(key[0], label, r[first], s[first], names, hyper)
+    # knowledge: category and fact text are searchable too
+    for pid_label_data in conn.execute(text(
+        "SELECT f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
+        "WHERE p.state = 'active' AND f.kind = 'knowledge'"
+    )):
+        label, data = pid_label_data
+        data = _json(data) if isinstance(data, str) else (data or {})
+        g = groups.get("knowledge", {}).get(fold(label))
+        if g is not None and isinstance(data, dict):
+            bits = [str(data.get("category") or "")]
+            facts = data.get("facts")
+            bits.extend(str(x) for x in facts) if isinstance(facts, list) else bits.append(str(facts or ""))
+            g.extra = (g.extra + " " + " ".join(bits)).strip()
+    token_index: dict[str, list[Group]] = {}
+    for kind in CONCEPT_KINDS:
+        for g in groups.get(kind, {}).values():
+            toks = set(tokens(g.label))
+            for nm in g.names:
+                toks.update(tokens(nm))
+            if g.extra:
+                toks.update(tokens(g.extra))
+            for t in toks:
+                token_index.setdefault(t, []).append(g)
+    # places (facts of kind "place", written lazily by the place resolver)
+    place_code = np.full(n, -1, np.int32)
+    places: list[dict] = []
+    seen: dict[str, int] = {}
+    for pid, label, data in conn.execute(text(
+        "SELECT f.photo_id, f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
+        "WHERE p.state = 'active' AND f.kind = 'place'"
+    )):
+        pos, ok = rows_for(np.array([pid], dtype=np.int64))
+        if not ok[0]:
+            continue
+        if label not in seen:
+            d = _json(data) if isinstance(data, str) else (data or {})
+            seen[label] = len(places)
+            places.append({k: (d or {}).get(k, "") for k in ("city", "admin1", "cc", "country")} | {"label": label})
+        place_code[pos[0]] = seen[label]
+    return groups, token_index, place_code, places
+
+
+def _json(value):
+    if value is None or isinstance(value, (dict, list)):
+        return value
+    try:
+        return json.loads(value)
+    except (TypeError, ValueError):
+        return None
+
+
+# ---------------------------------------------------------------------------------- caching
+
+
+class _Entry:
+    def __init__(self):
+        self.snapshot: Snapshot | None = None
+        self.version: object = None
+        self.checked_at = 0.0
+        self.watch = None  # dedicated DBAPI connection for PRAGMA data_version
+        self.lock = threading.Lock()
+
+
+_entries: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_entries_lock = threading.Lock()
+
+
+def _version(store, entry: _Entry) -> object:
+    if store.is_sqlite:
+        try:
+            if entry.watch is None:
+                entry.watch = store.engine.raw_connection()
+            cur = entry.watch.cursor()
+            cur.execute("PRAGMA data_version")
+            value = cur.fetchone()[0]
+            cur.close()
+            return ("dv", value)
+        except Exception:  # noqa: BLE001 - fall back to the signature query
+            entry.watch = None
+    with store.engine.connect() as conn:
+        return tuple(conn.execute(text(
+            "SELECT (SELECT count(*) FROM photos), (SELECT max(updated_at) FROM photos), "
+            "(SELECT count(*) FROM facts), (SELECT max(id) FROM facts), (SELECT count(*) FROM faces), "
+            "(SELECT max(id) FROM faces), (SELECT count(*) FROM people), (SELECT max(ran_at) FROM analyses)"
+        )).one())
+
+
+def get_snapshot(store, *, check_interval: float = 1.0) -> Snapshot:
+    """The current snapshot of a store's catalog, reloaded when the catalog changed."""
+    with _entries_lock:
+        entry = _entries.get(store)
+        if entry is None:
+            entry = _entries[store] = _Entry()
+    with entry.lock:
+        now = time.monotonic()
+        if entry.snapshot is not None and not store.is_sqlite and now - entry.checked_at < check_interval:
+            return entry.snapshot
+        version = _version(store, entry)
+        entry.checked_at = now
+        if entry.snapshot is None or version != entry.version:
+            with store.engine.connect() as conn:
+                entry.snapshot = load_snapshot(conn)
+            entry.version = version
+        return entry.snapshot
+
+
+def invalidate(store) -> None:
+    """Forget the snapshot of a store (the next search reloads it)."""
+    with _entries_lock:
+        entry = _entries.get(store)
+    if entry is not None:
+        with entry.lock:
+            entry.snapshot = None
+            entry.version = None

@@ -1,0 +1,67 @@
+"""Small text helpers for matching query words against fact labels (folding, tokens, fuzzy)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_TOKEN = re.compile(r"[0-9a-z]+(?:['’][a-z]+)?")
+
+STOP_WORDS = frozenset(
+    "a an the of and or with in on at to for from by my our your their his her its is are be this that "
+    "these those some any photo photos picture pictures pic pics image images shot shots".split()
+)
+
+
+def fold(text: str) -> str:
+    """Lower case, accents removed ("Zürich" -> "zurich")."""
+    norm = unicodedata.normalize("NFKD", str(text))
+    return "".join(c for c in norm if not unicodedata.combining(c)).lower().strip()
+
+
+def stem(word: str) -> str:
+    """A light plural stemmer: dogs->dog, boxes->box, puppies->puppy, glasses->glass."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Folded, stemmed word tokens."""
+    return [stem(t) for t in _TOKEN.findall(fold(text).replace("_", " "))]
+
+
+def content_tokens(text: str) -> list[str]:
+    """Tokens without stop words (falls back to all tokens when only stop words are left)."""
+    toks = tokens(text)
+    kept = [t for t in toks if t not in STOP_WORDS]
+    return kept or toks
+
+
+def within_edits(a: str, b: str, max_edits: int) -> bool:
+    """Levenshtein distance(a, b) <= max_edits, with an early exit (banded DP)."""
+    if abs(len(a) - len(b)) > max_edits:
+        return False
+    if a == b:
+        return True
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        best = cur[0]
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            best = min(best, cur[j])
+        if best > max_edits:
+            return False
+        prev = cur
+    return prev[-1] <= max_edits
+
+
+def fuzzy_budget(word: str) -> int:
+    """How many OCR errors a word of this length may carry."""
+    n = len(word)
+    return 0 if n < 4 else 1 if n < 8 else 2

@@ -1,0 +1,6 @@
+"""usearch vector indexes, one per embedding space: a rebuildable cache of the catalog."""
+
+from photosearch.vectors.index import VectorIndex, normalise
+from photosearch.vectors.manager import FACE_SPACE, VectorIndexes
+
+__all__ = ["FACE_SPACE", "VectorIndex", "VectorIndexes", "normalise"]

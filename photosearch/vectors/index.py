@@ -1,0 +1,178 @@
+"""One usearch index for one embedding space, with a sidecar that makes staleness detectable.
+
+The index file `<space>.usearch` is a cache of catalog vectors keyed by catalog ids (photo id,
+or face id for the `face` space). The sidecar `<space>.json` records what it was built from:
+count, dim, dtype, a checksum of the sorted ids, the newest `updated_at` seen, and the size and
+CRC32 of the index file, so a missing, stale or damaged file is detected before it is used.
+
+Indexes are always loaded with `Index.restore` (a writable copy in memory), never `view=True`:
+adding to a memory-mapped view can crash the process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import zlib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from usearch.index import Index
+
+log = logging.getLogger(__name__)
+
+DTYPES = ("f32", "f16", "i8")
+SIDECAR_VERSION = 1
+
+
+def ids_checksum(ids: np.ndarray) -> str:
+    """A stable checksum of a set of integer ids (order-independent)."""
+    arr = np.unique(np.asarray(ids, dtype=np.int64))
+    return hashlib.sha1(arr.tobytes()).hexdigest()
+
+
+def file_crc32(path: Path) -> int:
+    crc = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            crc = zlib.crc32(chunk, crc)
+    return crc
+
+
+@dataclass
+class Sidecar:
+    space: str
+    dim: int
+    dtype: str
+    count: int
+    ids_sha1: str
+    max_updated: str | None
+    file_size: int
+    file_crc32: int
+    version: int = SIDECAR_VERSION
+
+
+def space_filename(space: str) -> str:
+    """`clip:ViT-B-32` -> `clip_ViT-B-32` (safe on every file system)."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in space)
+
+
+class VectorIndex:
+    """A cosine usearch index over L2-normalised vectors of one space."""
+
+    def __init__(self, space: str, dim: int, dtype: str = "f32", *, connectivity: int | None = None,
+                 expansion_add: int | None = None):
+        if dtype not in DTYPES:
+            raise ValueError(f"unknown vector dtype {dtype!r}; use one of {', '.join(DTYPES)}")
+        self.space = space
+        self.dim = int(dim)
+        self.dtype = dtype
+        self.index = Index(ndim=self.dim, metric="cos", dtype=dtype, connectivity=connectivity,
+                           expansion_add=expansion_add)
+        self.max_updated: str | None = None
+
+    # ---- content ---------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __contains__(self, key: int) -> bool:
+        return bool(self.index.contains(int(key)))
+
+    def keys(self) -> np.ndarray:
+        return np.asarray(self.index.keys, dtype=np.int64) if len(self.index) else np.zeros(0, np.int64)
+
+    def add(self, keys, vectors: np.ndarray, *, threads: int = 0) -> None:
+        """Add (or replace) vectors under catalog ids."""
+        keys = np.asarray(keys, dtype=np.uint64).ravel()
+        if keys.size == 0:
+            return
+        vecs = np.asarray(vectors, dtype=np.float32).reshape(keys.size, -1)
+        if vecs.shape[1] != self.dim:
+            raise ValueError(f"{self.space}: vectors have {vecs.shape[1]} dims, the index {self.dim}")
+        present = [int(k) for k in keys if self.index.contains(int(k))]
+        if present:
+            self.index.remove(present)
+        self.index.add(keys, normalise(vecs), threads=threads)
+
+    def remove(self, keys) -> int:
+        """Remove ids (missing ones are ignored); returns how many were present."""
+        keys = [int(k) for k in np.asarray(keys, dtype=np.int64).ravel() if self.index.contains(int(k))]
+        if not keys:
+            return 0
+        self.index.remove(keys)
+        return len(keys)
+
+    def get(self, key: int) -> np.ndarray | None:
+        if not self.index.contains(int(key)):
+            return None
+        return np.asarray(self.index.get(int(key)), dtype=np.float32)
+
+    def search(self, vector: np.ndarray, k: int = 10, *, exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Nearest ids and their cosine similarities (1 = identical direction), best first."""
+        n = len(self.index)
+        if n == 0 or k <= 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        q = normalise(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
+        m = self.index.search(q, min(int(k), n), exact=exact)
+        keys = np.asarray(m.keys, dtype=np.int64)
+        sims = 1.0 - np.asarray(m.distances, dtype=np.float32)
+        return keys, sims
+
+    # ---- persistence -----------------------------------------------------------------------
+    def save(self, directory: Path, ids_sha1: str | None = None) -> Path:
+        """Write index + sidecar atomically (temp file, then rename)."""
+        directory.mkdir(parents=True, exist_ok=True)
+        base = directory / space_filename(self.space)
+        path = base.with_suffix(".usearch")
+        tmp = base.with_suffix(".usearch.tmp")
+        self.index.save(str(tmp))
+        os.replace(tmp, path)
+        side = Sidecar(
+            space=self.space, dim=self.dim, dtype=self.dtype, count=len(self),
+            ids_sha1=ids_sha1 or ids_checksum(self.keys()), max_updated=self.max_updated,
+            file_size=path.stat().st_size, file_crc32=file_crc32(path),
+        )
+        side_tmp = base.with_suffix(".json.tmp")
+        side_tmp.write_text(json.dumps(asdict(side)), encoding="utf-8")
+        os.replace(side_tmp, base.with_suffix(".json"))
+        return path
+
+    @classmethod
+    def load(cls, directory: Path, space: str) -> tuple[VectorIndex, Sidecar] | None:
+        """Load a saved index (writable copy). None when missing, damaged or inconsistent."""
+        base = directory / space_filename(space)
+        path, side_path = base.with_suffix(".usearch"), base.with_suffix(".json")
+        if not path.is_file() or not side_path.is_file():
+            return None
+        try:
+            side = Sidecar(**json.loads(side_path.read_text(encoding="utf-8")))
+            if side.version != SIDECAR_VERSION or side.space != space:
+                return None
+            if path.stat().st_size != side.file_size or file_crc32(path) != side.file_crc32:
+                log.warning("vector index %s is damaged (checksum mismatch); rebuilding", path)
+                return None
+            meta = Index.metadata(str(path))
+            if meta is None or int(meta["dimensions"]) != side.dim:
+                return None
+            index = Index.restore(str(path), view=False)
+            if index is None or len(index) != side.count:
+                return None
+        except (OSError, ValueError, TypeError, KeyError, RuntimeError) as exc:
+            log.warning("cannot load vector index %s (%s); rebuilding", path, exc)
+            return None
+        obj = cls.__new__(cls)
+        obj.space, obj.dim, obj.dtype = space, side.dim, side.dtype
+        obj.index = index
+        obj.max_updated = side.max_updated
+        return obj, side
+
+
+def normalise(vecs: np.ndarray) -> np.ndarray:
+    """Row-wise L2 normalisation (zero rows stay zero)."""
+    vecs = np.asarray(vecs, dtype=np.float32)
+    norms = np.linalg.norm(vecs, axis=-1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return vecs / norms

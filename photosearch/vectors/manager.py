@@ -1,0 +1,205 @@
+"""All vector indexes of a catalog: load, check against the catalog, rebuild or sync, update.
+
+Spaces are the `embeddings.space` values (`image`, `facts_text`, `clip:<model>`, keyed by photo
+id) plus `face` (face descriptors from the faces table, keyed by face id). Only active photos are
+indexed. `get(space)` returns an index that matches the catalog: a missing or damaged file is
+rebuilt; a stale one (ids or `updated_at` differ from the sidecar) is synced incrementally.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+import numpy as np
+from sqlalchemy import select
+
+from photosearch.catalog.models import Embedding, Face, Photo
+from photosearch.vectors.index import VectorIndex, ids_checksum, space_filename
+
+log = logging.getLogger(__name__)
+
+FACE_SPACE = "face"
+
+
+def _ts(value: datetime | str | None) -> str | None:
+    if value is None:
+        return None
+    return value.isoformat() if isinstance(value, datetime) else str(value)
+
+
+class VectorIndexes:
+    """Owns the usearch indexes of one catalog (a rebuildable cache of its vectors)."""
+
+    def __init__(self, store, settings, *, dtype: str = "f32", connectivity: int | None = None,
+                 expansion_add: int | None = None, threads: int | None = None):
+        self.store = store
+        self.directory = settings.vectors_dir
+        self.dtype = dtype
+        self.connectivity = connectivity
+        self.expansion_add = expansion_add
+        self.threads = int(threads if threads is not None else getattr(settings, "threads", 0) or 0)
+        self._loaded: dict[str, VectorIndex] = {}
+        self._lock = threading.RLock()
+
+    # ---- catalog readers -------------------------------------------------------------------
+    def spaces(self) -> list[str]:
+        with self.store.session() as s:
+            names = sorted(set(s.scalars(select(Embedding.space).distinct())))
+            has_faces = s.scalar(select(Face.id).where(Face.descriptor.is_not(None)).limit(1)) is not None
+        return names + ([FACE_SPACE] if has_faces else [])
+
+    def catalog_keys(self, space: str) -> tuple[np.ndarray, np.ndarray | None]:
+        """Ids of active vectors of a space and (for photo spaces) their updated_at strings."""
+        with self.store.session() as s:
+            if space == FACE_SPACE:
+                rows = s.execute(
+                    select(Face.id).join(Photo, Photo.id == Face.photo_id)
+                    .where(Photo.state == "active", Face.descriptor.is_not(None))
+                ).all()
+                return np.array([r[0] for r in rows], dtype=np.int64), None
+            rows = s.execute(
+                select(Embedding.photo_id, Embedding.updated_at).join(Photo, Photo.id == Embedding.photo_id)
+                .where(Photo.state == "active", Embedding.space == space)
+            ).all()
+        ids = np.array([r[0] for r in rows], dtype=np.int64)
+        stamps = np.array([_ts(r[1]) or "" for r in rows], dtype=object)
+        return ids, stamps
+
+    def catalog_vectors(self, space: str, ids: Iterable[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, float32 matrix) of active vectors of a space, optionally only some ids."""
+        wanted = None if ids is None else [int(i) for i in ids]
+        out_ids: list[int] = []
+        out_vecs: list[np.ndarray] = []
+        dim = None
+        with self.store.session() as s:
+            if space == FACE_SPACE:
+                q = (select(Face.id, Face.descriptor).join(Photo, Photo.id == Face.photo_id)
+                     .where(Photo.state == "active", Face.descriptor.is_not(None)))
+                if wanted is not None:
+                    q = q.where(Face.id.in_(wanted))
+            else:
+                q = (select(Embedding.photo_id, Embedding.vector).join(Photo, Photo.id == Embedding.photo_id)
+                     .where(Photo.state == "active", Embedding.space == space))
+                if wanted is not None:
+                    q = q.where(Embedding.photo_id.in_(wanted))
+            for key, blob in s.execute(q):
+                vec = np.frombuffer(blob, dtype=np.float32)
+                if dim is None:
+                    dim = vec.size
+                if vec.size != dim or vec.size == 0:
+                    log.warning("%s: id %s has a %d-d vector, expected %s; skipped", space, key, vec.size, dim)
+                    continue
+                out_ids.append(int(key))
+                out_vecs.append(vec)
+        if not out_vecs:
+            return np.zeros(0, np.int64), np.zeros((0, dim or 0), np.float32)
+        return np.array(out_ids, dtype=np.int64), np.vstack(out_vecs)
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def get(self, space: str) -> VectorIndex | None:
+        """The index of a space, consistent with the catalog; None when the space has no vectors."""
+        with self._lock:
+            ids, stamps = self.catalog_keys(space)
+            max_updated = max(stamps) if stamps is not None and len(stamps) else None
+            checksum = ids_checksum(ids)
+            index = self._loaded.get(space)
+            side_sha = getattr(index, "_ids_sha1", None) if index is not None else None
+            if index is None:
+                loaded = VectorIndex.load(self.directory, space)
+                if loaded is not None:
+                    index, side = loaded
+                    side_sha = side.ids_sha1
+                    if side.dtype != self.dtype and self.dtype:
+                        index = None  # dtype changed in settings: rebuild
+            if ids.size == 0:
+                self._loaded.pop(space, None)
+                return None
+            if index is None:
+                index = self._rebuild(space)
+            elif side_sha != checksum or index.max_updated != max_updated:
+                self._sync(index, ids, stamps)
+            index.max_updated = max_updated
+            index._ids_sha1 = ids_checksum(index.keys())  # type: ignore[attr-defined]
+            if side_sha != index._ids_sha1 or index.max_updated != max_updated or not self._saved(space):
+                index.save(self.directory, index._ids_sha1)
+            self._loaded[space] = index
+            return index
+
+    def _saved(self, space: str) -> bool:
+        base = self.directory / space_filename(space)
+        return base.with_suffix(".usearch").is_file() and base.with_suffix(".json").is_file()
+
+    def rebuild(self, space: str, progress: Callable[[int, int], None] | None = None) -> VectorIndex | None:
+        """Rebuild a space from the catalog, whatever is on disk."""
+        with self._lock:
+            self._loaded.pop(space, None)
+            base = self.directory / space_filename(space)
+            for suffix in (".usearch", ".json"):
+                base.with_suffix(suffix).unlink(missing_ok=True)
+            return self.get(space)
+
+    def _new(self, space: str, dim: int) -> VectorIndex:
+        return VectorIndex(space, dim, self.dtype, connectivity=self.connectivity, expansion_add=self.expansion_add)
+
+    def _rebuild(self, space: str) -> VectorIndex:
+        ids, vecs = self.catalog_vectors(space)
+        log.info("building vector index %s from the catalog (%d vectors)", space, ids.size)
+        index = self._new(space, vecs.shape[1])
+        index.add(ids, vecs, threads=self.threads)
+        return index
+
+    def _sync(self, index: VectorIndex, ids: np.ndarray, stamps: np.ndarray | None) -> None:
+        have = index.keys()
+        gone = np.setdiff1d(have, ids)
+        index.remove(gone)
+        new = set(np.setdiff1d(ids, have).tolist())
+        if stamps is not None and index.max_updated is not None:
+            changed = ids[stamps > index.max_updated]
+            new.update(int(i) for i in changed)
+        if new:
+            add_ids, vecs = self.catalog_vectors(index.space, sorted(new))
+            if vecs.size and vecs.shape[1] != index.dim:
+                rebuilt = self._rebuild(index.space)
+                index.index, index.dim = rebuilt.index, rebuilt.dim
+                return
+            index.add(add_ids, vecs, threads=self.threads)
+        log.info("synced vector index %s: -%d +%d", index.space, gone.size, len(new))
+
+    # ---- incremental updates (called by the indexer) -----------------------------------------
+    def update_photos(self, photo_ids: Iterable[int]) -> None:
+        """Re-read the vectors of these photos from the catalog into every index (adds/replaces/removes)."""
+        pids = [int(p) for p in photo_ids]
+        if not pids:
+            return
+        with self._lock:
+            for space in self.spaces():
+                index = self.get(space)  # syncs everything that changed, these photos included
+                if index is not None:
+                    index.save(self.directory, getattr(index, "_ids_sha1", None))
+
+    def remove_photos(self, photo_ids: Iterable[int]) -> int:
+        """Drop deleted photos (and their faces) from every index on disk or in memory."""
+        pids = [int(p) for p in photo_ids]
+        if not pids:
+            return 0
+        with self.store.session() as s:
+            face_ids = [int(f) for f in s.scalars(select(Face.id).where(Face.photo_id.in_(pids)))]
+        removed = 0
+        with self._lock:
+            for space in set(self.spaces()) | set(self._loaded):
+                index = self._loaded.get(space)
+                if index is None:
+                    loaded = VectorIndex.load(self.directory, space)
+                    if loaded is None:
+                        continue
+                    index = loaded[0]
+                n = index.remove(face_ids if space == FACE_SPACE else pids)
+                if n:
+                    removed += n
+                    index._ids_sha1 = ids_checksum(index.keys())  # type: ignore[attr-defined]
+                    index.save(self.directory, index._ids_sha1)
+                self._loaded[space] = index
+        return removed

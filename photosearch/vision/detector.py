@@ -1,0 +1,128 @@
+"""COCO object detector: SSD MobileNet v2 (frozen TF graph) run with OpenCV DNN -> `object` facts."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from photosearch.catalog.store import AnalysisResult, FactRecord
+from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.preprocess import clip_box
+from photosearch.vision.runtime import Model
+
+# The TF Object Detection API's 90-id COCO label map (ids missing in COCO 2017 are absent).
+COCO_LABELS: dict[int, str] = {
+    1: "person", 2: "bicycle", 3: "car", 4: "motorcycle", 5: "airplane", 6: "bus", 7: "train",
+    8: "truck", 9: "boat", 10: "traffic light", 11: "fire hydrant", 13: "stop sign",
+    14: "parking meter", 15: "bench", 16: "bird", 17: "cat", 18: "dog", 19: "horse", 20: "sheep",
+    21: "cow", 22: "elephant", 23: "bear", 24: "zebra", 25: "giraffe", 27: "backpack",
+    28: "umbrella", 31: "handbag", 32: "tie", 33: "suitcase", 34: "frisbee", 35: "skis",
+    36: "snowboard", 37: "sports ball", 38: "kite", 39: "baseball bat", 40: "baseball glove",
+    41: "skateboard", 42: "surfboard", 43: "tennis racket", 44: "bottle", 46: "wine glass",
+    47: "cup", 48: "fork", 49: "knife", 50: "spoon", 51: "bowl", 52: "banana", 53: "apple",
+    54: "sandwich", 55: "orange", 56: "broccoli", 57: "carrot", 58: "hot dog", 59: "pizza",
+    60: "donut", 61: "cake", 62: "chair", 63: "couch", 64: "potted plant", 65: "bed",
+    67: "dining table", 70: "toilet", 72: "tv", 73: "laptop", 74: "mouse", 75: "remote",
+    76: "keyboard", 77: "cell phone", 78: "microwave", 79: "oven", 80: "toaster", 81: "sink",
+    82: "refrigerator", 84: "book", 85: "clock", 86: "vase", 87: "scissors", 88: "teddy bear",
+    89: "hair drier", 90: "toothbrush",
+}
+
+
+class SsdMobileNetDetector(Model):
+    """`predict(rgb) -> (N, 6)` rows of [class_id, score, x0, y0, x1, y1], boxes normalised."""
+
+    manifest_name = "detector-ssd-mobilenet-v2-coco"
+    thread_safe = False  # a cv2.dnn.Net is not re-entrant
+
+    def _load(self) -> None:
+        import cv2
+
+        pb = self.manifest.require("model", self.settings)
+        pbtxt = self.manifest.require("config", self.settings)
+        if hasattr(cv2.dnn, "ENGINE_CLASSIC"):  # OpenCV 5: the classic engine runs this graph well
+            self._net = cv2.dnn.readNetFromTensorflow(str(pb), str(pbtxt), engine=cv2.dnn.ENGINE_CLASSIC)
+        else:
+            self._net = cv2.dnn.readNetFromTensorflow(str(pb), str(pbtxt))
+        self._net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        self._net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        # cv2's thread pool is process-wide: size it like the rest of the model runtime.
+        cv2.setNumThreads(max(1, self.settings.threads))
+
+    def _predict(self, rgb: np.ndarray) -> np.ndarray:
+        import cv2
+
+        p = self.manifest.preprocess
+        size = tuple(p.get("size", [300, 300]))
+        blob = cv2.dnn.blobFromImage(np.ascontiguousarray(rgb), size=size, swapRB=bool(p.get("swap_rb", False)))
+        self._net.setInput(blob)
+        out = self._net.forward().reshape(-1, 7)  # [image_id, class_id, score, x0, y0, x1, y1]
+        return out[:, 1:].astype(np.float32)
+
+    def _close(self) -> None:
+        self._net = None
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
+    """Greedy non-maximum suppression; returns kept indices, best first."""
+    order = list(np.argsort(-scores))
+    keep: list[int] = []
+    while order:
+        i = order.pop(0)
+        keep.append(int(i))
+        rest = []
+        for j in order:
+            xx0, yy0 = max(boxes[i, 0], boxes[j, 0]), max(boxes[i, 1], boxes[j, 1])
+            xx1, yy1 = min(boxes[i, 2], boxes[j, 2]), min(boxes[i, 3], boxes[j, 3])
+            inter = max(0.0, xx1 - xx0) * max(0.0, yy1 - yy0)
+            area_i = (boxes[i, 2] - boxes[i, 0]) * (boxes[i, 3] - boxes[i, 1])
+            area_j = (boxes[j, 2] - boxes[j, 0]) * (boxes[j, 3] - boxes[j, 1])
+            if inter / max(area_i + area_j - inter, 1e-9) < iou:
+                rest.append(j)
+        order = rest
+    return keep
+
+
+class DetectorAnalyzer:
+    """Writes `object` facts: COCO label, score, box [x0, y0, x1, y1] in 0..1 of the photo."""
+
+    name = "detector"
+    version = 1
+
+    def __init__(self, settings=None, model: SsdMobileNetDetector | None = None):
+        self.model = model or SsdMobileNetDetector(settings)
+        p = self.model.manifest.preprocess
+        self.threshold = float(p.get("score_threshold", 0.4))
+        self.nms_iou = float(p.get("nms_iou", 0.5))
+        self.max_objects = int(p.get("max_objects", 20))
+
+    def available(self) -> bool:
+        return self.model.available()
+
+    def analyze(self, image: PhotoImage) -> AnalysisResult:
+        rows = self.model.predict(image.rgb)
+        return AnalysisResult(facts=self.facts(rows))
+
+    def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:
+        return [self.analyze(img) for img in images]
+
+    def facts(self, rows: np.ndarray) -> list[FactRecord]:
+        rows = rows[(rows[:, 1] >= self.threshold) & np.isin(rows[:, 0].astype(int), list(COCO_LABELS))]
+        facts: list[FactRecord] = []
+        for cls in np.unique(rows[:, 0].astype(int)):
+            sub = rows[rows[:, 0].astype(int) == cls]
+            boxes = np.array([clip_box(b) for b in sub[:, 2:6]], dtype=np.float32)
+            for k in nms(boxes, sub[:, 1], self.nms_iou):
+                box = boxes[k]
+                if box[2] - box[0] <= 0 or box[3] - box[1] <= 0:
+                    continue
+                facts.append(
+                    FactRecord(
+                        kind="object",
+                        label=COCO_LABELS[int(cls)],
+                        score=float(sub[k, 1]),
+                        box=[float(v) for v in box],
+                        data={"coco_id": int(cls)},
+                    )
+                )
+        facts.sort(key=lambda f: -f.score)
+        return facts[: self.max_objects]

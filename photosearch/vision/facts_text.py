@@ -1,0 +1,133 @@
+"""A photo's facts as one short text, embedded with MiniLM -> embedding space "facts_text".
+
+It runs after every other analyzer, because it reads their facts. The Analyzer protocol only
+passes pixels, so the indexer drives it explicitly:
+
+    ft = FactsTextAnalyzer(settings)                 # registry.facts_text_analyzer(settings)
+    # after the photo's other analyzers wrote their results (and again when knowledge or
+    # user tags change), with *all* the photo's facts (any analyzer, incl. "user"/"enrich"):
+    result = ft.analyze_facts(facts)                 # or ft.analyze_facts_batch([facts, ...])
+    store.write_analysis(s, photo_id, ft.name, ft.version, result)
+
+`facts_digest(facts)` is a stable hash of the text; store it (e.g. in Analysis or KeyValue) to
+skip re-embedding when nothing changed. An empty fact list yields an empty result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from photosearch.catalog.store import AnalysisResult, FactRecord
+from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.text_embedder import TextEmbedder, get_text_embedder
+
+SPACE = "facts_text"
+MAX_TAGS = 8
+MAX_OBJECTS = 8
+MAX_TEXT_CHARS = 200
+MAX_KNOWLEDGE_CHARS = 300
+
+
+def _fact(f) -> tuple[str, str, float, dict]:
+    """Accept FactRecord or catalog Fact rows alike."""
+    return f.kind, str(f.label), float(f.score if f.score is not None else 1.0), dict(f.data or {})
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        key = item.strip().lower()
+        if key and key not in seen:
+            seen.add(key)
+            out.append(item.strip())
+    return out
+
+
+def facts_to_text(facts: Sequence) -> str:
+    """Caption, tags, objects, words in the photo, learned knowledge, user tags — in that order."""
+    by_kind: dict[str, list[tuple[str, float, dict]]] = {}
+    for f in facts:
+        kind, label, score, data = _fact(f)
+        by_kind.setdefault(kind, []).append((label, score, data))
+    for items in by_kind.values():
+        items.sort(key=lambda t: -t[1])
+    parts: list[str] = []
+    captions = _unique(label for label, _, _ in by_kind.get("caption", []))
+    if captions:
+        parts.append(captions[0].rstrip(".") + ".")
+    tags = by_kind.get("tag", [])
+    direct = [label for label, _, d in tags if not d.get("hypernym")]
+    hyper = [label for label, _, d in tags if d.get("hypernym")]
+    tag_words = _unique(direct[:3] + hyper + direct[3:])[:MAX_TAGS]
+    if tag_words:
+        parts.append("Tags: " + ", ".join(tag_words) + ".")
+    objects = _unique(label for label, _, _ in by_kind.get("object", []))[:MAX_OBJECTS]
+    if objects:
+        parts.append("Objects: " + ", ".join(objects) + ".")
+    words = " ".join(_unique(label for label, _, _ in by_kind.get("text", [])))
+    if words:
+        parts.append("Text: " + words[:MAX_TEXT_CHARS] + ".")
+    for label, _, data in by_kind.get("knowledge", [])[:2]:
+        extra = " ".join(str(v) for v in (data.get("category"), data.get("facts")) if v)
+        parts.append(("Known: " + label + (": " + extra if extra else ""))[:MAX_KNOWLEDGE_CHARS] + ".")
+    user = _unique(label for label, _, _ in by_kind.get("user_tag", []))
+    if user:
+        parts.append("User tags: " + ", ".join(user) + ".")
+    kinds = [label for label, _, _ in by_kind.get("kind", []) if label != "photo"]
+    if kinds:
+        parts.append("A " + kinds[0] + ".")
+    return " ".join(parts)
+
+
+def facts_digest(facts: Sequence) -> str:
+    return hashlib.sha256(facts_to_text(facts).encode("utf-8")).hexdigest()[:16]
+
+
+class FactsTextAnalyzer:
+    """Embeds `facts_to_text(facts)`; see the module docstring for how the indexer runs it."""
+
+    name = "facts_text"
+    version = 1
+    needs_facts = True  # marker for the indexer: call analyze_facts(), after the other analyzers
+
+    def __init__(self, settings=None, embedder: TextEmbedder | None = None):
+        self.embedder = embedder or get_text_embedder(settings)
+
+    def available(self) -> bool:
+        return self.embedder.available()
+
+    def embed_facts(self, facts: Sequence) -> np.ndarray:
+        """(384,) float32 unit vector; zeros when there are no facts to describe."""
+        return self.embed_facts_batch([facts])[0]
+
+    def embed_facts_batch(self, fact_lists: Sequence[Sequence]) -> np.ndarray:
+        texts = [facts_to_text(f) for f in fact_lists]
+        idx = [i for i, t in enumerate(texts) if t]
+        vecs = np.asarray(self.embedder.embed([texts[i] for i in idx]), dtype=np.float32) if idx else None
+        dim = vecs.shape[1] if vecs is not None else int(getattr(self.embedder, "dim", 384))
+        out = np.zeros((len(texts), dim), dtype=np.float32)
+        if vecs is not None:
+            out[idx] = vecs
+        return out
+
+    def analyze_facts(self, facts: Sequence) -> AnalysisResult:
+        return self.analyze_facts_batch([facts])[0]
+
+    def analyze_facts_batch(self, fact_lists: Sequence[Sequence]) -> list[AnalysisResult]:
+        vecs = self.embed_facts_batch(fact_lists)
+        return [
+            AnalysisResult(embeddings={SPACE: vecs[i]}) if facts_to_text(f) else AnalysisResult()
+            for i, f in enumerate(fact_lists)
+        ]
+
+    def analyze(self, image: PhotoImage) -> AnalysisResult:
+        """Uses `image.facts` when the indexer attached them; pixels alone say nothing here."""
+        facts: list[FactRecord] | None = getattr(image, "facts", None)
+        if facts is None:
+            raise ValueError("facts_text needs the photo's facts: call analyze_facts(facts) after the "
+                             "other analyzers (or set image.facts)")
+        return self.analyze_facts(facts)

@@ -1,0 +1,107 @@
+"""ONNX Runtime sessions: provider choice (CUDA when usable, else CPU) and thread counts.
+
+Import this module (not onnxruntime directly) so telemetry stays off: `photosearch` sets
+ORT_DISABLE_TELEMETRY before onnxruntime is first imported.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import photosearch  # noqa: F401 - sets ORT_DISABLE_TELEMETRY before onnxruntime loads
+from photosearch.config import Settings
+
+if TYPE_CHECKING:
+    import onnxruntime as ort
+
+    from photosearch.vision.manifest import ModelManifest
+
+log = logging.getLogger(__name__)
+
+CUDA = "CUDAExecutionProvider"
+CPU = "CPUExecutionProvider"
+
+# What non-ONNX runtimes run on, for `photosearch models list`.
+RUNTIME_PROVIDERS = {
+    "tflite": "LiteRT CPU (XNNPACK)",
+    "opencv-dnn": "OpenCV DNN CPU",
+    "gguf": "llama.cpp",
+    "data": "-",
+}
+
+
+def available_providers() -> list[str]:
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        return []
+    return list(ort.get_available_providers())
+
+
+@functools.lru_cache(maxsize=1)
+def gpu_present() -> bool:
+    """True when the CUDA driver loads and reports at least one device."""
+    for lib in ("libcuda.so.1", "libcuda.so", "nvcuda.dll"):
+        try:
+            cuda = ctypes.CDLL(lib)
+        except OSError:
+            continue
+        try:
+            if cuda.cuInit(0) != 0:
+                return False
+            count = ctypes.c_int(0)
+            return cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+        except AttributeError:
+            return False
+    return False
+
+
+def choose_providers(settings: Settings | None = None) -> list[str]:
+    """CUDA first when onnxruntime-gpu is installed, a GPU is present and settings allow it."""
+    use_gpu = settings.gpu if settings is not None else True
+    if use_gpu and CUDA in available_providers() and gpu_present():
+        return [CUDA, CPU]
+    return [CPU]
+
+
+def provider_for(manifest: ModelManifest, settings: Settings | None = None) -> str:
+    """The provider a model would run on, without loading it."""
+    if manifest.runtime == "onnx":
+        if not available_providers():
+            return "unavailable (pip install onnxruntime)"
+        return choose_providers(settings)[0]
+    return RUNTIME_PROVIDERS.get(manifest.runtime, manifest.runtime)
+
+
+def session_options(settings: Settings | None = None) -> ort.SessionOptions:
+    import onnxruntime as ort
+
+    threads = max(1, int(settings.threads if settings is not None else 2))
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.log_severity_level = 3
+    return opts
+
+
+def create_session(
+    path: Path | str, settings: Settings | None = None, providers: list[str] | None = None
+) -> ort.InferenceSession:
+    """An InferenceSession on the best provider; falls back to CPU if CUDA fails to initialise."""
+    import onnxruntime as ort
+
+    providers = providers or choose_providers(settings)
+    opts = session_options(settings)
+    try:
+        return ort.InferenceSession(str(path), sess_options=opts, providers=providers)
+    except Exception as exc:  # noqa: BLE001 - a broken CUDA setup must not stop the app
+        if providers == [CPU]:
+            raise
+        log.warning("cannot start %s on %s (%s); using CPU", path, providers[0], exc)
+        return ort.InferenceSession(str(path), sess_options=opts, providers=[CPU])

@@ -1,0 +1,223 @@
+"""Cheap signals users filter on: sharp/blurry, photo/screenshot/document, dominant colours.
+
+All measures run on a small normalised copy (longest side 512, colours on 64 px), so they cost a
+few milliseconds and do not depend on the photo's resolution.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from photosearch.catalog.store import AnalysisResult, FactRecord
+from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.preprocess import gray, resize_max_side
+
+log = logging.getLogger(__name__)
+
+BLUR_SIDE = 512
+# Mean Laplacian variance of the sharpest quarter of 4x4 tiles at 512 px. Real photos measure
+# ~250-6000; a Gaussian blur of sigma >= 1.5 px (at 512 px) brings them under ~60.
+BLUR_THRESHOLD = 100.0
+COLOR_SIDE = 64
+COLOR_MIN_FRACTION = 0.1
+MAX_COLORS = 4
+
+# Common screen sizes (either orientation): phones, tablets, laptops, monitors.
+SCREEN_SIZES = {
+    (640, 1136), (750, 1334), (828, 1792), (1080, 1920), (1080, 2340), (1080, 2400), (1125, 2436),
+    (1170, 2532), (1179, 2556), (1242, 2208), (1242, 2688), (1284, 2778), (1290, 2796), (1440, 2560),
+    (1440, 3200), (1536, 2048), (1620, 2160), (1640, 2360), (1668, 2388), (2048, 2732), (720, 1280),
+    (720, 1600), (1366, 768), (1280, 800), (1440, 900), (1536, 864), (1600, 900), (1680, 1050),
+    (1920, 1200), (2560, 1440), (2560, 1600), (2880, 1800), (3024, 1964), (3456, 2234), (3840, 2160),
+    (5120, 2880), (1280, 1024), (1024, 768), (1920, 1080), (1280, 720), (3840, 2400), (2736, 1824),
+}
+SCREEN_SIZES |= {(h, w) for (w, h) in SCREEN_SIZES}
+
+COLOR_NAMES = ("black", "white", "gray", "red", "orange", "brown", "yellow", "green", "teal", "blue",
+               "purple", "pink")
+
+
+def blur_score(rgb: np.ndarray) -> float:
+    """Sharpness: mean Laplacian variance of the sharpest 4 of 4x4 tiles on a 512 px grey copy.
+
+    Using the sharpest tiles keeps a sharp subject on a soft background "sharp".
+    """
+    g = gray(rgb, BLUR_SIDE)
+    lap = cv2.Laplacian(g, cv2.CV_64F)
+    h, w = lap.shape
+    tiles = [
+        lap[y * h // 4 : (y + 1) * h // 4, x * w // 4 : (x + 1) * w // 4].var()
+        for y in range(4)
+        for x in range(4)
+    ]
+    return float(np.mean(sorted(tiles)[-4:]))
+
+
+def is_blurry(blur: float, threshold: float = BLUR_THRESHOLD) -> bool:
+    return blur < threshold
+
+
+@dataclass
+class KindSignals:
+    flat: float  # fraction of pixels in perfectly flat 3x3 neighbourhoods (synthetic images)
+    colors: float  # distinct colours / pixels on the 512 px copy (low for UI renders)
+    axis_edges: float  # fraction of edge pixels on long horizontal/vertical runs (UI layout)
+    white: float  # fraction of bright unsaturated pixels (paper, web pages)
+    edges: float  # edge pixel density (text)
+    screen_size: bool  # full size matches a common screen resolution
+    camera: bool  # EXIF names a camera
+    png: bool
+
+
+def kind_signals(image: PhotoImage) -> KindSignals:
+    small = resize_max_side(image.rgb, BLUR_SIDE, "nearest" if _is_synthetic_hint(image) else "area")
+    g = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
+    dil = cv2.dilate(g, np.ones((3, 3), np.uint8))
+    ero = cv2.erode(g, np.ones((3, 3), np.uint8))
+    flat = float(np.mean((dil.astype(np.int16) - ero) == 0))
+    packed = small.reshape(-1, 3).astype(np.uint32)
+    codes = (packed[:, 0] << 16) | (packed[:, 1] << 8) | packed[:, 2]
+    colors = len(np.unique(codes)) / max(1, len(codes))
+    edges = cv2.Canny(g, 80, 160) > 0
+    density = float(edges.mean())
+    # Long straight runs: an edge pixel whose row or column neighbours (15 px) are all edges.
+    kh = cv2.morphologyEx(edges.astype(np.uint8), cv2.MORPH_OPEN, np.ones((1, 15), np.uint8))
+    kv = cv2.morphologyEx(edges.astype(np.uint8), cv2.MORPH_OPEN, np.ones((15, 1), np.uint8))
+    axis = float(((kh | kv) > 0).sum() / max(1, edges.sum()))
+    hsv = cv2.cvtColor(small, cv2.COLOR_RGB2HSV)
+    white = float(np.mean((hsv[..., 2] > 190) & (hsv[..., 1] < 40)))
+    size = (int(image.full_width), int(image.full_height))
+    return KindSignals(
+        flat=flat,
+        colors=colors,
+        axis_edges=axis,
+        white=white,
+        edges=density,
+        screen_size=size in SCREEN_SIZES,
+        camera=_has_camera_exif(image.path),
+        png=str(image.path).lower().endswith(".png"),
+    )
+
+
+def _is_synthetic_hint(image: PhotoImage) -> bool:
+    return str(image.path).lower().endswith((".png", ".gif", ".bmp"))
+
+
+def _has_camera_exif(path: str) -> bool:
+    try:
+        if not path or not Path(path).is_file():
+            return False
+        from PIL import Image
+
+        with Image.open(path) as im:
+            exif = im.getexif()
+        return bool(exif.get(0x010F) or exif.get(0x0110))  # Make, Model
+    except Exception:  # noqa: BLE001 - unreadable EXIF just means "no camera evidence"
+        return False
+
+
+def classify_kind(s: KindSignals) -> tuple[str, float]:
+    """photo | screenshot | document, with a 0..1 confidence."""
+    shot = (
+        0.45 * min(1.0, s.flat / 0.45)
+        + 0.2 * (1.0 if s.colors < 0.02 else 0.5 if s.colors < 0.06 else 0.0)
+        + 0.15 * min(1.0, s.axis_edges / 0.3)
+        + 0.25 * s.screen_size
+        + 0.1 * s.png
+        - 0.5 * s.camera
+    )
+    doc = (
+        0.5 * min(1.0, s.white / 0.6)
+        + 0.3 * (1.0 if 0.03 <= s.edges <= 0.35 else 0.0)
+        + 0.2 * (1.0 if s.flat < 0.45 else 0.0)
+    )
+    if shot >= 0.55:
+        return "screenshot", float(min(1.0, shot))
+    if doc >= 0.8 and s.white >= 0.45:
+        return "document", float(min(1.0, doc))
+    return "photo", float(min(1.0, max(0.5, 1.0 - max(shot, doc * 0.5))))
+
+
+def color_name(h: np.ndarray, s: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Map OpenCV HSV (H 0..179, S/V 0..255) pixels to indices into COLOR_NAMES."""
+    h = h.astype(np.int16)
+    out = np.full(h.shape, COLOR_NAMES.index("gray"), dtype=np.int8)
+    chroma = (s >= 45) & (v >= 50)
+    hue_names = [
+        ((h < 8) | (h >= 172), "red"), ((h >= 8) & (h < 20), "orange"), ((h >= 20) & (h < 34), "yellow"),
+        ((h >= 34) & (h < 78), "green"), ((h >= 78) & (h < 96), "teal"), ((h >= 96) & (h < 130), "blue"),
+        ((h >= 130) & (h < 150), "purple"), ((h >= 150) & (h < 172), "pink"),
+    ]
+    for mask, name in hue_names:
+        out[chroma & mask] = COLOR_NAMES.index(name)
+    brown = chroma & (h < 25) & ((h >= 8) | (h < 8) & (v < 120)) & (v < 150)
+    out[brown] = COLOR_NAMES.index("brown")
+    light_red = chroma & ((h < 8) | (h >= 160)) & (s < 110) & (v > 180)
+    out[light_red] = COLOR_NAMES.index("pink")
+    out[~chroma & (v >= 200)] = COLOR_NAMES.index("white")
+    out[v < 50] = COLOR_NAMES.index("black")
+    return out
+
+
+def dominant_colors(rgb: np.ndarray, min_fraction: float = COLOR_MIN_FRACTION,
+                    limit: int = MAX_COLORS) -> list[tuple[str, float, str]]:
+    """[(name, fraction, mean hex)], largest first, of a 64 px copy."""
+    small = resize_max_side(rgb, COLOR_SIDE)
+    hsv = cv2.cvtColor(small, cv2.COLOR_RGB2HSV)
+    idx = color_name(hsv[..., 0], hsv[..., 1], hsv[..., 2]).reshape(-1)
+    pixels = small.reshape(-1, 3)
+    counts = np.bincount(idx, minlength=len(COLOR_NAMES))
+    total = counts.sum()
+    out = []
+    for i in np.argsort(-counts):
+        frac = counts[i] / total
+        if frac < min_fraction or len(out) >= limit:
+            break
+        mean = pixels[idx == i].mean(axis=0).round().astype(int)
+        out.append((COLOR_NAMES[i], float(frac), "#{:02x}{:02x}{:02x}".format(*mean)))
+    return out
+
+
+class QualityAnalyzer:
+    """Writes `quality` (sharp|blurry, data.blur), `kind` (photo|screenshot|document, data with the
+    signals) and `color` facts (named dominant colours, score = fraction of the photo)."""
+
+    name = "quality"
+    version = 1
+
+    def __init__(self, settings=None, blur_threshold: float = BLUR_THRESHOLD):
+        self.settings = settings
+        self.blur_threshold = blur_threshold
+
+    def available(self) -> bool:
+        return True
+
+    def analyze(self, image: PhotoImage) -> AnalysisResult:
+        rgb = image.rgb
+        if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.size == 0:
+            raise ValueError(f"quality needs an RGB image, got shape {rgb.shape}")
+        blur = blur_score(rgb)
+        blurry = is_blurry(blur, self.blur_threshold)
+        # Confidence grows with the distance from the threshold on a log scale.
+        conf = float(min(1.0, 0.5 + abs(np.log10(max(blur, 1e-3) / self.blur_threshold))))
+        signals = kind_signals(image)
+        kind, kind_score = classify_kind(signals)
+        facts = [
+            FactRecord(kind="quality", label="blurry" if blurry else "sharp", score=conf,
+                       data={"blur": round(blur, 2), "threshold": self.blur_threshold}),
+            FactRecord(kind="kind", label=kind, score=kind_score,
+                       data={k: (round(v, 4) if isinstance(v, float) else v)
+                             for k, v in signals.__dict__.items()}),
+        ]
+        for name, frac, hexrgb in dominant_colors(rgb):
+            facts.append(FactRecord(kind="color", label=name, score=frac,
+                                    data={"fraction": round(frac, 4), "rgb": hexrgb}))
+        return AnalysisResult(facts=facts)
+
+    def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:
+        return [self.analyze(img) for img in images]

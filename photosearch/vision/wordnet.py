@@ -1,0 +1,203 @@
+"""WordNet 3.0 noun hierarchy read straight from the database files (Debian's `wordnet-base`).
+
+ImageNet classes are WordNet noun synsets, so a classifier label ("tabby") can be expanded
+to its hypernyms ("cat", "feline", "carnivore", "mammal", "animal"). WordNet's synset offset
+is the byte offset of the synset's line in `data.noun`, so a synset is read with one seek;
+only `index.noun` (lemma -> synsets) is parsed whole, and only when labels must be matched.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from photosearch.errors import PhotoSearchError
+
+DEFAULT_DIRS = ("/usr/share/wordnet", "/usr/local/share/wordnet", "/usr/share/WordNet-3.0/dict")
+
+# Top-of-hierarchy synsets that say nothing a user would search for ("entity", "whole", ...).
+ABSTRACT_LEMMAS = frozenset(
+    {
+        "entity", "physical_entity", "abstraction", "abstract_entity", "object", "physical_object",
+        "whole", "unit", "living_thing", "animate_thing", "organism", "being", "causal_agent", "cause",
+        "matter", "part", "portion", "thing", "instrumentality", "instrumentation", "artifact", "artefact",
+        "group", "grouping", "attribute", "relation", "psychological_feature", "measure", "quantity",
+        "location", "event", "act", "process", "physical_process", "communication", "commodity",
+        "trade_good", "good", "implement", "device", "structure", "construction", "covering",
+        "container", "chordate", "vertebrate", "craniate", "placental", "placental_mammal", "eutherian",
+        "eutherian_mammal", "invertebrate", "solid", "substance", "natural_object", "creation",
+        "product", "consumer_goods", "system", "decoration", "ornament", "ornamentation",
+        "equipment", "material", "stuff", "nutrient",
+        "article", "geological_formation", "formation", "plant_part", "plant_structure",
+    }
+)
+
+
+class WordNetUnavailable(PhotoSearchError):
+    """The WordNet database files are not installed."""
+
+
+@dataclass(frozen=True)
+class Synset:
+    offset: int
+    lemmas: tuple[str, ...]  # with underscores, as in the database
+    hypernyms: tuple[int, ...]  # '@' and '@i' pointers to noun synsets
+    gloss: str
+
+    @property
+    def wnid(self) -> str:
+        return f"n{self.offset:08d}"
+
+    @property
+    def name(self) -> str:
+        """The first lemma, human-readable ("tabby_cat" -> "tabby cat")."""
+        return self.lemmas[0].replace("_", " ")
+
+    @property
+    def names(self) -> list[str]:
+        return [lemma.replace("_", " ") for lemma in self.lemmas]
+
+    @property
+    def abstract(self) -> bool:
+        return self.lemmas[0].lower() in ABSTRACT_LEMMAS
+
+
+def find_wordnet_dir(explicit: str | Path | None = None) -> Path:
+    """The directory holding `data.noun` and `index.noun` (env WNHOME / WORDNET_DIR honoured)."""
+    candidates = [explicit, os.environ.get("WORDNET_DIR"), os.environ.get("WNHOME"), *DEFAULT_DIRS]
+    for cand in candidates:
+        if not cand:
+            continue
+        for d in (Path(cand), Path(cand) / "dict"):
+            if (d / "data.noun").is_file() and (d / "index.noun").is_file():
+                return d
+    raise WordNetUnavailable(
+        "WordNet 3.0 is not installed: install Debian's `wordnet-base` (apt-get install wordnet-base) "
+        "or set WORDNET_DIR to a directory with data.noun and index.noun"
+    )
+
+
+def parse_data_line(line: str) -> Synset:
+    """Parse one `data.noun` line (format: wndb(5WN))."""
+    head, _, gloss = line.partition(" | ")
+    parts = head.split()
+    offset = int(parts[0])
+    w_cnt = int(parts[3], 16)
+    lemmas = tuple(parts[4 + 2 * i] for i in range(w_cnt))
+    i = 4 + 2 * w_cnt
+    p_cnt = int(parts[i])
+    i += 1
+    hypers: list[int] = []
+    for _ in range(p_cnt):
+        symbol, target, pos = parts[i], parts[i + 1], parts[i + 2]
+        if symbol in ("@", "@i") and pos == "n":
+            hypers.append(int(target))
+        i += 4
+    # Strip the adjective marker some lemmas carry, e.g. "Chinese(a)".
+    lemmas = tuple(lemma.split("(")[0] for lemma in lemmas)
+    return Synset(offset, lemmas, tuple(hypers), gloss.strip())
+
+
+class WordNet:
+    """Random-access reader of the noun database. Thread-safe; synsets are cached."""
+
+    def __init__(self, directory: str | Path | None = None):
+        self.dir = find_wordnet_dir(directory)
+        self._lock = threading.Lock()
+        self._cache: dict[int, Synset] = {}
+        self._index: dict[str, tuple[int, ...]] | None = None
+        self._fh = open(self.dir / "data.noun", "rb")  # noqa: SIM115 - kept open for seeks
+
+    def close(self) -> None:
+        with self._lock:
+            self._fh.close()
+
+    def synset(self, offset: int) -> Synset:
+        with self._lock:
+            hit = self._cache.get(offset)
+            if hit is not None:
+                return hit
+            self._fh.seek(offset)
+            line = self._fh.readline().decode("utf-8", "replace")
+            syn = parse_data_line(line)
+            if syn.offset != offset:
+                raise WordNetUnavailable(f"{self.dir / 'data.noun'} is not the WordNet 3.0 noun database")
+            self._cache[offset] = syn
+            return syn
+
+    def lookup(self, lemma: str) -> tuple[int, ...]:
+        """Noun synset offsets of a lemma ("tiger cat" or "tiger_cat"), most frequent sense first."""
+        index = self._load_index()
+        return index.get(lemma.strip().lower().replace(" ", "_"), ())
+
+    def _load_index(self) -> dict[str, tuple[int, ...]]:
+        if self._index is None:
+            index: dict[str, tuple[int, ...]] = {}
+            with open(self.dir / "index.noun", encoding="utf-8", errors="replace") as fh:
+                for line in fh:
+                    if line.startswith(" "):
+                        continue  # licence header
+                    parts = line.split()
+                    synset_cnt = int(parts[2])
+                    index[parts[0]] = tuple(int(p) for p in parts[-synset_cnt:])
+            self._index = index
+        return self._index
+
+    def ancestors(self, offset: int) -> dict[int, int]:
+        """All hypernyms (every path) of a synset with their shortest distance (1 = parent)."""
+        dist: dict[int, int] = {}
+        frontier = [offset]
+        depth = 0
+        while frontier:
+            depth += 1
+            nxt: list[int] = []
+            for off in frontier:
+                for parent in self.synset(off).hypernyms:
+                    if parent not in dist:
+                        dist[parent] = depth
+                        nxt.append(parent)
+            frontier = nxt
+        return dist
+
+    def match_labels(self, labels: list[str]) -> list[int | None]:
+        """Map classifier labels ("tabby, tabby cat") to synset offsets.
+
+        A label lists a synset's lemmas. Candidates are the synsets that hold all its lemmas
+        (falling back to the first lemma's). ImageNet classes are sorted by WordNet id, so when
+        labels come in that order an ambiguous label ("crane": bird or machine) is resolved by
+        picking the smallest candidate above the previous class.
+        """
+        cands: list[list[int]] = []
+        for label in labels:
+            words = [w.strip() for w in label.split(",") if w.strip()]
+            sets = [set(self.lookup(w)) for w in words]
+            sets = [s for s in sets if s]
+            if not sets:
+                cands.append([])
+                continue
+            common = set.intersection(*sets)
+            cands.append(sorted(common or sets[0]))
+        out: list[int | None] = []
+        prev = -1
+        for cand in cands:
+            above = [c for c in cand if c > prev]
+            pick = above[0] if above else (cand[0] if cand else None)
+            out.append(pick)
+            if pick is not None and above:
+                prev = pick
+        return out
+
+
+_shared: dict[Path, WordNet] = {}
+_shared_lock = threading.Lock()
+
+
+def get_wordnet(directory: str | Path | None = None) -> WordNet:
+    """A process-wide reader for the installed WordNet."""
+    d = find_wordnet_dir(directory)
+    with _shared_lock:
+        if d not in _shared:
+            _shared[d] = WordNet(d)
+        return _shared[d]

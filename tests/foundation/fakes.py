@@ -1,0 +1,49 @@
+"""Fast fake analyzers for indexer tests (the real ones are tested through the real models)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from photosearch.catalog import AnalysisResult, FactRecord
+from photosearch.vision.analyzer import PhotoImage
+
+
+class MeanColourAnalyzer:
+    """Tags each photo with its brightest channel; counts calls; can fail or sleep on demand."""
+
+    name = "meancolour"
+
+    def __init__(self, version: int = 1, fail_on: str | None = None, sleep_s: float = 0.0):
+        self.version = version
+        self.fail_on = fail_on
+        self.sleep_s = sleep_s
+        self.calls: list[str] = []
+        self._lock = threading.Lock()
+
+    def analyze(self, image: PhotoImage) -> AnalysisResult:
+        with self._lock:
+            self.calls.append(image.path)
+        if self.sleep_s:
+            time.sleep(self.sleep_s)
+        if self.fail_on and self.fail_on in image.path:
+            raise RuntimeError(f"cannot analyse {image.path}")
+        channel = ["red", "green", "blue"][int(np.argmax(image.rgb.reshape(-1, 3).mean(axis=0)))]
+        return AnalysisResult(
+            facts=[FactRecord("tag", channel, 0.9)],
+            embeddings={"image": image.rgb.reshape(-1, 3).mean(axis=0).astype(np.float32)},
+        )
+
+
+class SizeAnalyzer:
+    name = "size"
+
+    def __init__(self, version: int = 1):
+        self.version = version
+        self.calls = 0
+
+    def analyze(self, image: PhotoImage) -> AnalysisResult:
+        self.calls += 1
+        return AnalysisResult(facts=[FactRecord("kind", "photo" if image.full_width > 64 else "icon")])
