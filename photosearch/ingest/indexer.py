@@ -31,6 +31,7 @@ from photosearch.catalog.models import (
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import DecodeError
+from photosearch.ingest.facts_refresh import refresh_facts_text
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
 from photosearch.ingest.paths import from_db_path, to_db_path
 from photosearch.ingest.scanner import ScanPlan, plan_scan
@@ -405,11 +406,12 @@ class Indexer:
             )
         }
         touched: set[int] = set()
-        for analyzer in self.analyzers:
+        pixel_analyzers = [a for a in self.analyzers if not getattr(a, "needs_facts", False)]
+        facts_analyzers = [a for a in self.analyzers if getattr(a, "needs_facts", False)]
+        for analyzer in pixel_analyzers:
             todo = []
             for pid, loaded in ready:
-                got = have.get((pid, analyzer.name))
-                if got is None or got[0] != analyzer.version or (retry_failed and got[1] == "failed"):
+                if self._needs(have.get((pid, analyzer.name)), analyzer.version, retry_failed):
                     todo.append(
                         PhotoImage(pid, loaded.path, loaded.rgb, loaded.width or loaded.rgb.shape[1], loaded.height or loaded.rgb.shape[0])
                     )
@@ -425,7 +427,26 @@ class Indexer:
                 touched.add(image.photo_id)
                 if error:
                     report.analysis_failed += 1
+        for analyzer in facts_analyzers:
+            # Runs last: it reads what the pixel analyzers just wrote.
+            todo_ids = [
+                pid for pid, _ in ready
+                if pid in touched or self._needs(have.get((pid, analyzer.name)), analyzer.version, retry_failed)
+            ]
+            t0 = time.perf_counter()
+            try:
+                refresh_facts_text(self.store, s, todo_ids, analyzer)
+                touched.update(todo_ids)
+            except Exception as exc:
+                log.warning("%s failed on a batch: %s", analyzer.name, exc)
+                for pid in todo_ids:
+                    self.store.write_analysis(s, pid, analyzer.name, analyzer.version, None, error=f"{type(exc).__name__}: {exc}")
+            report.stage_ms[f"model:{analyzer.name}"] += (time.perf_counter() - t0) * 1000
         report.analysed += len(touched)
+
+    @staticmethod
+    def _needs(got: tuple[int, str] | None, version: int, retry_failed: bool) -> bool:
+        return got is None or got[0] != version or (retry_failed and got[1] == "failed")
 
     @staticmethod
     def _safe_batch(analyzer: Analyzer, images: list[PhotoImage]):

@@ -47,3 +47,22 @@ class SizeAnalyzer:
     def analyze(self, image: PhotoImage) -> AnalysisResult:
         self.calls += 1
         return AnalysisResult(facts=[FactRecord("kind", "photo" if image.full_width > 64 else "icon")])
+
+
+class FactCountAnalyzer:
+    """A facts analyzer (runs after the pixel analyzers): embeds how many facts a photo has."""
+
+    name = "factcount"
+    version = 1
+    needs_facts = True
+
+    def __init__(self):
+        self.seen: list[list[str]] = []
+
+    def analyze_facts_batch(self, fact_lists):
+        out = []
+        for facts in fact_lists:
+            labels = sorted(f.label for f in facts)
+            self.seen.append(labels)
+            out.append(AnalysisResult(embeddings={"facts_text": np.array([len(labels)], np.float32)}))
+        return out

@@ -246,3 +246,20 @@ def test_cancel_stops_after_a_batch_and_rerun_completes(env):
     assert not report.cancelled and store.status()["photos"] == 7
     with store.session() as s:
         assert s.scalar(select(func.count()).select_from(Analysis)) == 7
+
+
+def test_facts_analyzer_runs_last_and_again_when_facts_change(env):
+    from photosearch.catalog.models import Embedding
+    from tests.foundation.fakes import FactCountAnalyzer
+
+    settings, store, gallery = env
+    facts = FactCountAnalyzer()
+    Indexer(store, settings, [facts, MeanColourAnalyzer(), SizeAnalyzer()]).run()
+    assert len(facts.seen) == 7 and all(len(labels) == 2 for labels in facts.seen)
+    with store.session() as s:
+        assert s.scalar(select(func.count()).select_from(Embedding).where(Embedding.space == "facts_text")) == 7
+    facts.seen.clear()
+    Indexer(store, settings, [MeanColourAnalyzer(), SizeAnalyzer(), facts]).run()
+    assert facts.seen == []  # nothing changed: nothing re-embedded
+    Indexer(store, settings, [MeanColourAnalyzer(version=2), SizeAnalyzer(), facts]).run()
+    assert len(facts.seen) == 7  # a pixel analyzer re-ran: its new facts are re-embedded
