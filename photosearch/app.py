@@ -16,11 +16,17 @@ log = logging.getLogger(__name__)
 def default_analyzers(settings: Settings, include: Sequence[str] | None = None) -> list[Analyzer]:
     """The bundled analyzers that can load here (missing model packages are skipped with a warning)."""
     try:
-        from photosearch.vision.registry import bundled_analyzers
+        from photosearch.vision.registry import bundled_analyzers, facts_text_analyzer
     except ImportError as exc:
         log.warning("no analyzers available: %s", exc)
         return []
-    return list(bundled_analyzers(settings, include=include))
+    pixel = [n for n in include if n != "facts_text"] if include is not None else None
+    analyzers: list[Analyzer] = list(bundled_analyzers(settings, include=pixel)) if pixel != [] else []
+    if include is None or "facts_text" in include:
+        facts = facts_text_analyzer(settings)  # runs last: it embeds what the others found
+        if facts is not None:
+            analyzers.append(facts)
+    return analyzers
 
 
 def default_post_steps(settings: Settings) -> list[tuple[str, PostStep]]:

@@ -104,7 +104,9 @@ def _list_text(rows: list[dict[str, Any]]) -> str:
     ]
     widths = [max(len(str(row[i])) for row in table) for i in range(len(header))]
     lines = ["  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in table]
-    lines += [f"  {r['name']}: {r['missing']}" for r in rows if r["missing"]]
+    lines += [f"  {r['name']}: {r['missing']}" for r in rows if r["missing"] and r["tier"] != "hub"]
+    if any(r["tier"] == "hub" and not r["present"] for r in rows):
+        lines.append("  hub models download on request: photosearch models pull NAME")
     return "\n".join(lines)
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.vision.analyzer import PhotoImage
-from photosearch.vision.preprocess import clip_box
+from photosearch.vision.preprocess import clip_box, ensure_rgb
 from photosearch.vision.runtime import Model
 
 # The TF Object Detection API's 90-id COCO label map (ids missing in COCO 2017 are absent).
@@ -53,7 +53,7 @@ class SsdMobileNetDetector(Model):
 
         p = self.manifest.preprocess
         size = tuple(p.get("size", [300, 300]))
-        blob = cv2.dnn.blobFromImage(np.ascontiguousarray(rgb), size=size, swapRB=bool(p.get("swap_rb", False)))
+        blob = cv2.dnn.blobFromImage(ensure_rgb(rgb), size=size, swapRB=bool(p.get("swap_rb", False)))
         self._net.setInput(blob)
         out = self._net.forward().reshape(-1, 7)  # [image_id, class_id, score, x0, y0, x1, y1]
         return out[:, 1:].astype(np.float32)

@@ -121,3 +121,17 @@ def l2_normalize(v: np.ndarray, axis: int = -1) -> np.ndarray:
     v = np.asarray(v, dtype=np.float32)
     norm = np.linalg.norm(v, axis=axis, keepdims=True)
     return v / np.maximum(norm, 1e-12)
+
+
+def ensure_rgb(img: np.ndarray) -> np.ndarray:
+    """uint8 (H, W, 3) from grey or RGBA input; a clear ValueError for anything else."""
+    arr = np.asarray(img)
+    if arr.dtype != np.uint8:
+        raise ValueError(f"expected a uint8 image, got {arr.dtype}")
+    if arr.ndim == 2:
+        arr = cv2.cvtColor(arr, cv2.COLOR_GRAY2RGB)
+    elif arr.ndim == 3 and arr.shape[2] == 4:
+        arr = cv2.cvtColor(arr, cv2.COLOR_RGBA2RGB)
+    if arr.ndim != 3 or arr.shape[2] != 3 or arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"expected an RGB image (H, W, 3), got shape {arr.shape}")
+    return np.ascontiguousarray(arr)

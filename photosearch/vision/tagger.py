@@ -4,6 +4,7 @@ and its 1280-d head features as the image-similarity embedding (space "image")."
 from __future__ import annotations
 
 import logging
+import threading
 import warnings
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ import numpy as np
 from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.vision.analyzer import PhotoImage
 from photosearch.vision.manifest import ModelUnavailable, get_manifest
-from photosearch.vision.preprocess import l2_normalize, prepare
+from photosearch.vision.preprocess import ensure_rgb, l2_normalize, prepare
 from photosearch.vision.runtime import Model
 from photosearch.vision.wordnet import WordNet, get_wordnet
 
@@ -73,7 +74,7 @@ class EfficientNetTagger(Model):
 
     def _predict(self, rgb: np.ndarray) -> TaggerOutput:
         params = dict(self.manifest.preprocess, size=list(self._in_size))
-        x = prepare(np.ascontiguousarray(rgb), params)
+        x = prepare(ensure_rgb(rgb), params)
         self._interp.set_tensor(self._in_index, x[None])
         self._interp.invoke()
         probs = _dequantize(self._interp.get_tensor(self._out_index)[0], self._out_q)
@@ -130,6 +131,8 @@ class TaggerAnalyzer:
         self.model = model or EfficientNetTagger(settings)
         self.settings = self.model.settings
         self._hierarchy: Hierarchy | None = None
+        self._hierarchy_lock = threading.Lock()
+        self._hierarchy_done = False
         params = self.model.manifest.preprocess
         self.top_k = int(params.get("top_k", 5))
         self.min_score = float(params.get("min_score", 0.03))
@@ -141,18 +144,25 @@ class TaggerAnalyzer:
 
     @property
     def hierarchy(self) -> Hierarchy | None:
-        if self._hierarchy is None:
-            self.model.load()
-            try:
-                wn_dir = get_manifest(WORDNET_MANIFEST, self.settings).base_dir(self.settings)
-            except Exception:  # noqa: BLE001 - fall back to the default search path
-                wn_dir = None
-            try:
-                self._hierarchy = Hierarchy(self.model.labels, get_wordnet(wn_dir))
-            except Exception as exc:  # noqa: BLE001 - tags still work without hypernyms
-                log.warning("tags get no hypernyms: %s", exc)
-                self._hierarchy = None
+        if self._hierarchy_done:
+            return self._hierarchy
+        with self._hierarchy_lock:
+            if not self._hierarchy_done:
+                self._hierarchy = self._build_hierarchy()
+                self._hierarchy_done = True
         return self._hierarchy
+
+    def _build_hierarchy(self) -> Hierarchy | None:
+        self.model.load()
+        try:
+            wn_dir = get_manifest(WORDNET_MANIFEST, self.settings).base_dir(self.settings)
+        except Exception:  # noqa: BLE001 - fall back to the default search path
+            wn_dir = None
+        try:
+            return Hierarchy(self.model.labels, get_wordnet(wn_dir))
+        except Exception as exc:  # noqa: BLE001 - tags still work without hypernyms
+            log.warning("tags get no hypernyms: %s", exc)
+            return None
 
     def analyze(self, image: PhotoImage) -> AnalysisResult:
         out = self.model.predict(image.rgb)
