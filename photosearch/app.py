@@ -22,11 +22,36 @@ def default_analyzers(settings: Settings, include: Sequence[str] | None = None) 
         return []
     pixel = [n for n in include if n != "facts_text"] if include is not None else None
     analyzers: list[Analyzer] = list(bundled_analyzers(settings, include=pixel)) if pixel != [] else []
+    if include is None:
+        analyzers.extend(hub_analyzers(settings))
     if include is None or "facts_text" in include:
         facts = facts_text_analyzer(settings)  # runs last: it embeds what the others found
         if facts is not None:
             analyzers.append(facts)
     return analyzers
+
+
+def hub_analyzers(settings: Settings) -> list[Analyzer]:
+    """Analyzers for pulled hub models: CLIP/SigLIP image embeddings, VLM captions."""
+    out: list[Analyzer] = []
+    try:
+        from photosearch.vision.clip import ClipAnalyzer, installed_clip_models
+
+        out.extend(ClipAnalyzer(settings, name) for name in installed_clip_models(settings))
+    except Exception as exc:  # a broken pull must not stop indexing
+        log.warning("skipping CLIP analyzers: %s", exc)
+    try:
+        from photosearch.hub.manifest import get_manifest
+        from photosearch.hub.pull import installed_models
+        from photosearch.vision.vlm import VlmCaptioner
+
+        for name in installed_models(settings):
+            if get_manifest(settings, name).role == "vlm":
+                out.append(VlmCaptioner(settings, name))
+                break  # one VLM captions; more would only repeat the work
+    except Exception as exc:
+        log.warning("skipping the VLM captioner: %s", exc)
+    return out
 
 
 def default_post_steps(settings: Settings) -> list[tuple[str, PostStep]]:

@@ -69,7 +69,11 @@ def _json_mode(ctx, args) -> None:
 
 def model_rows(settings) -> list[dict[str, Any]]:
     from photosearch.vision.manifest import load_manifests
-    from photosearch.vision.onnx_session import provider_for
+
+    try:  # knows llama.cpp GPU offload too
+        from photosearch.hub import provider_for
+    except ImportError:
+        from photosearch.vision.onnx_session import provider_for
 
     rows = []
     for m in load_manifests(settings).values():
@@ -117,6 +121,15 @@ def cmd_list(ctx, args) -> int:
     return 0
 
 
+def _hub_problems(settings, manifest) -> list[str]:
+    """Pulled models are also checked against the digests recorded at pull time (trust on first use)."""
+    try:
+        from photosearch.hub import verify_model
+    except ImportError:
+        return []
+    return verify_model(settings, manifest.name)
+
+
 def cmd_verify(ctx, args) -> int:
     from photosearch.vision.manifest import get_manifest, load_manifests
 
@@ -130,7 +143,11 @@ def cmd_verify(ctx, args) -> int:
     failed = False
     for m in manifests:
         statuses = m.verify(settings)
-        if not all(s.present for s in statuses):
+        hub_problems = _hub_problems(settings, m) if m.tier == "hub" and m.present(settings) else []
+        if hub_problems:
+            state = "mismatch"
+            failed = True
+        elif not all(s.present for s in statuses):
             state = "absent"
             failed |= bool(args.names)  # asking for a model that is not there is a failure
         elif all(s.ok for s in statuses):

@@ -13,7 +13,13 @@ from photosearch.hub.pull import (
     remove_model,
     verify_model,
 )
-from photosearch.hub.runtime import llama_gpu_layers, llama_gpu_offload, onnx_providers, onnx_session_for, provider_for
+from photosearch.hub.runtime import (
+    llama_gpu_layers,
+    llama_gpu_offload,
+    onnx_providers,
+    onnx_session_for,
+    provider_for,
+)
 
 __all__ = [
     "DownloadError",

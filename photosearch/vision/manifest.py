@@ -65,6 +65,7 @@ class ModelFile:
     size: int | None = None
     module: str | None = None  # bundled: overrides source.module for this file
     url: str | None = None  # hub: explicit download URL
+    optional: bool = False  # hub: a file some exports lack (e.g. external ONNX weights)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ModelFile:
@@ -77,6 +78,7 @@ class ModelFile:
             size=int(d["size"]) if d.get("size") is not None else None,
             module=d.get("module"),
             url=d.get("url"),
+            optional=bool(d.get("optional", False)),
         )
 
 
@@ -204,7 +206,7 @@ class ModelManifest:
         return out
 
     def present(self, settings: Settings | None = None) -> bool:
-        return all(s.present for s in self.file_status(settings))
+        return all(s.present for f, s in zip(self.files, self.file_status(settings), strict=True) if not f.optional)
 
     def size(self, settings: Settings | None = None) -> int:
         """Bytes on disk when present, else the expected size from the manifest."""

@@ -6,7 +6,7 @@ import hashlib
 import json
 
 import pytest
-from conftest import write_manifest
+from tests.hub.conftest import write_manifest
 
 from photosearch.errors import Cancelled
 from photosearch.hub import (

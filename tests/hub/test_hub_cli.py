@@ -1,0 +1,43 @@
+"""`photosearch models pull/remove` end to end against the fake hub."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from tests.hub.conftest import write_manifest
+
+from photosearch.cli import main
+
+
+@pytest.fixture
+def cli_settings(settings, fake_hub, monkeypatch):
+    monkeypatch.setenv("PHOTOSEARCH_DATA_DIR", str(settings.data_dir))
+    data = b"weights" * 1000
+    fake_hub.add_repo_file("acme/cli", "m.onnx", data)
+    write_manifest(settings, {
+        "name": "cli-model", "role": "detector", "tier": "hub", "runtime": "onnx", "licence": "test",
+        "source": {"repo": "acme/cli"},
+        "files": [{"path": "m.onnx", "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}],
+    })
+    return settings
+
+
+def test_cli_pull_then_remove(cli_settings, capsys):
+    assert main(["--data-dir", str(cli_settings.data_dir), "models", "pull", "cli-model", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["name"] == "cli-model" and out["downloaded_bytes"] == 7000
+    assert out["provider"] == "CPUExecutionProvider"
+    assert (cli_settings.models_dir / "cli-model" / "m.onnx").is_file()
+    assert main(["--data-dir", str(cli_settings.data_dir), "models", "pull", "cli-model"]) == 0
+    assert "already installed" in capsys.readouterr().out
+    assert main(["--data-dir", str(cli_settings.data_dir), "models", "remove", "cli-model"]) == 0
+    assert not (cli_settings.models_dir / "cli-model").exists()
+    assert main(["--data-dir", str(cli_settings.data_dir), "models", "remove", "cli-model"]) == 1
+
+
+def test_cli_unknown_model_is_a_clear_error(cli_settings, capsys):
+    assert main(["--data-dir", str(cli_settings.data_dir), "models", "pull", "no-such-model"]) == 1
+    err = capsys.readouterr().err
+    assert "no hub model called 'no-such-model'" in err and "cli-model" in err
