@@ -1,0 +1,59 @@
+"""`python main.py`: start the desktop app."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from photosearch import __version__
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="photosearch-gui", description="PhotoSearch desktop app")
+    p.add_argument("--data-dir", help="catalog and settings folder (env PHOTOSEARCH_DATA_DIR)")
+    p.add_argument("--db-url", help="SQLAlchemy URL of the catalog (env PHOTOSEARCH_DB_URL)")
+    p.add_argument("--no-watch", action="store_true", help="do not watch the folders for changes")
+    p.add_argument("-v", "--verbose", action="count", default=0)
+    args, _qt_args = p.parse_known_args(argv)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING - 10 * min(args.verbose, 2),
+                        format="%(levelname)s %(name)s: %(message)s")
+    from PySide6.QtWidgets import QApplication
+
+    from photosearch.config import Settings
+    from photosearch.gui.bridge import ErrorInfo
+    from photosearch.gui.errors import ErrorReporter
+    from photosearch.gui.main_window import APP, ORG, MainWindow
+    from photosearch.gui.services import Core
+    from photosearch.gui.theme import app_icon, apply_theme, follow_system
+
+    app = QApplication.instance() or QApplication([sys.argv[0], *argv])
+    app.setOrganizationName(ORG)
+    app.setApplicationName(APP)
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName("photosearch")
+    app.setWindowIcon(app_icon())
+    apply_theme(app)
+    follow_system(app)
+    try:
+        settings = Settings.load(args.data_dir, args.db_url)
+        core = Core(settings)
+    except Exception as exc:
+        reporter = ErrorReporter(None)
+        box = reporter.show(ErrorInfo.from_exception(exc, "PhotoSearch cannot open its catalog"))
+        box.finished.connect(app.quit)
+        return app.exec()
+    window = MainWindow(core, watch=not args.no_watch)
+    window.errors.install_excepthook()
+    window.show()
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

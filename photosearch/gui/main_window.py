@@ -1,0 +1,522 @@
+"""The main window: welcome → library (search bar, plan chips, grid) → photo view; people; ask; settings."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QStackedWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from photosearch.gui.ask_panel import AskPanel
+from photosearch.gui.bridge import ErrorInfo, TaskRunner
+from photosearch.gui.errors import ErrorReporter
+from photosearch.gui.grid import ResultsModel, ThumbnailGrid
+from photosearch.gui.indexing import IndexStatus
+from photosearch.gui.people_view import PeopleView
+from photosearch.gui.photo_view import PhotoView
+from photosearch.gui.plan_chips import PlanChips
+from photosearch.gui.search_bar import SearchBar
+from photosearch.gui.services import Core
+from photosearch.gui.settings_view import SettingsDialog
+from photosearch.gui.theme import app_icon
+from photosearch.gui.thumbs import ThumbnailCache, load_image
+from photosearch.gui.welcome import WelcomeView
+
+log = logging.getLogger(__name__)
+
+ORG, APP = "PhotoSearch", "PhotoSearch"
+PAGE_WELCOME, PAGE_LIBRARY, PAGE_PHOTO, PAGE_PEOPLE = range(4)
+FULL_IMAGE = QSize(2400, 2400)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, core: Core, *, qsettings: QSettings | None = None,
+                 indexer_factory: Callable[[], object] | None = None, watch: bool = True,
+                 ask_llm_factory: Callable[[], object] | None = None,
+                 ask_backend_factory: Callable[[], object] | None = None):
+        super().__init__()
+        self.core = core
+        self.qsettings = qsettings or QSettings(ORG, APP)
+        self.indexer_factory = indexer_factory or self._default_indexer
+        self.watch_enabled = watch
+        self.watcher = None
+        self.runner = TaskRunner(self, max_threads=max(4, core.settings.threads + 2))
+        self.errors = ErrorReporter(self)
+        self.search_generation = 0
+        self.search_task = None
+        self.last_request = ""
+        self.last_result: dict | None = None
+        self.current_photo: int | None = None
+        self.setWindowTitle("PhotoSearch")
+        self.setWindowIcon(app_icon())
+        self.resize(1280, 820)
+
+        dpr = QGuiApplication.primaryScreen().devicePixelRatio() if QGuiApplication.primaryScreen() else 1.0
+        icon_size = int(self.qsettings.value("grid/icon_size", 160))
+        self.thumbs = ThumbnailCache(self.runner, core.thumb_path, size=icon_size, dpr=dpr, parent=self)
+        self.model = ResultsModel(self.thumbs, self)
+
+        self.stack = QStackedWidget(self)
+        self.setCentralWidget(self.stack)
+        self.welcome = WelcomeView(self)
+        self.welcome.folders_chosen.connect(self.add_folders)
+        self.stack.addWidget(self.welcome)
+        self.stack.addWidget(self._library_page(icon_size))
+        self.photo_view = PhotoView(self)
+        self.photo_view.back_requested.connect(self.show_library)
+        self.photo_view.navigate.connect(self.navigate)
+        self.photo_view.find_similar.connect(self.find_similar)
+        self.photo_view.find_same_people.connect(self.find_same_people)
+        self.photo_view.ask_requested.connect(self.ask_about)
+        self.stack.addWidget(self.photo_view)
+        self.people_view = PeopleView(core, self.runner, self.show_error, self)
+        self.people_view.find_person.connect(lambda name: self.run_search(plan={"where": {"person": name}}))
+        self.stack.addWidget(self.people_view)
+
+        self.ask_panel = AskPanel(core, self.runner, self.show_error, self, llm_factory=ask_llm_factory,
+                                  backend_factory=ask_backend_factory)
+        self.ask_dock = QDockWidget("Ask about this photo", self)
+        self.ask_dock.setObjectName("AskDock")
+        self.ask_dock.setWidget(self.ask_panel)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.ask_dock)
+        self.ask_dock.hide()
+
+        self.index_status = IndexStatus(self.runner, self.show_error, self)
+        self.index_status.finished.connect(self._index_finished)
+        self.search_info = QLabel("", self)
+        self.statusBar().addWidget(self.search_info, 1)
+        self.statusBar().addPermanentWidget(self.index_status)
+        self._actions()
+        self._restore()
+        self.refresh_library_state()
+
+    # ---- construction ------------------------------------------------------------------------------
+    def _library_page(self, icon_size: int) -> QWidget:
+        page = QWidget(self)
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(10, 8, 10, 4)
+        self.search_bar = SearchBar(page)
+        self.search_bar.submitted.connect(lambda text: self.run_search(text))
+        lay.addWidget(self.search_bar)
+        self.chips = PlanChips(page)
+        self.chips.plan_edited.connect(lambda plan: self.run_search(plan=plan, keep_request=True))
+        self.chips.save_example.connect(self.save_example)
+        lay.addWidget(self.chips)
+        self.grid = ThumbnailGrid(page, icon_size)
+        self.grid.setModel(self.model)
+        self.grid.open_requested.connect(self.open_photo)
+        self.grid.preview_requested.connect(self.open_photo)
+        self.grid.customContextMenuRequested.connect(self._grid_menu)
+        self.grid.selectionModel().currentChanged.connect(self._current_changed)
+        lay.addWidget(self.grid, 1)
+        return page
+
+    def _actions(self) -> None:
+        tb = QToolBar("Main", self)
+        tb.setObjectName("MainToolbar")
+        tb.setMovable(False)
+        self.addToolBar(tb)
+        self.act_library = tb.addAction("Library", self.show_library)
+        self.act_people = tb.addAction("People", self.show_people)
+        self.act_ask = tb.addAction("Ask", self.toggle_ask)
+        tb.addSeparator()
+        self.act_index = tb.addAction("Index now", lambda: self.start_indexing())
+        self.act_settings = tb.addAction("Settings", self.open_settings)
+        self.act_library.setShortcut("Ctrl+1")
+        self.act_people.setShortcut("Ctrl+2")
+        self.act_ask.setShortcut("Ctrl+3")
+        self.act_index.setShortcut(QKeySequence.StandardKey.Refresh)
+        self.act_settings.setShortcut(QKeySequence.StandardKey.Preferences)
+        menu = self.menuBar().addMenu("&File")
+        menu.addAction("Add folder…", self.welcome.pick)
+        menu.addAction(self.act_index)
+        menu.addSeparator()
+        menu.addAction(self.act_settings)
+        quit_act = menu.addAction("Quit", self.close)
+        quit_act.setShortcut(QKeySequence.StandardKey.Quit)
+        view = self.menuBar().addMenu("&View")
+        for a in (self.act_library, self.act_people, self.act_ask):
+            view.addAction(a)
+        view.addSeparator()
+        view.addAction("Larger thumbnails", lambda: self.set_icon_size(self.thumbs.size + 32), "Ctrl++")
+        view.addAction("Smaller thumbnails", lambda: self.set_icon_size(self.thumbs.size - 32), "Ctrl+-")
+        helpm = self.menuBar().addMenu("&Help")
+        helpm.addAction("Keyboard shortcuts", self._shortcuts_help)
+        # window-wide keys
+        QShortcut(QKeySequence.StandardKey.Find, self, self.focus_search)
+        QShortcut(QKeySequence("Ctrl+L"), self, self.focus_search)
+        esc = QShortcut(QKeySequence("Esc"), self, self.escape)
+        esc.setContext(Qt.ShortcutContext.WindowShortcut)
+        for key, step in ((Qt.Key.Key_Left, -1), (Qt.Key.Key_Right, 1), (Qt.Key.Key_PageUp, -1),
+                          (Qt.Key.Key_PageDown, 1)):
+            sc = QShortcut(QKeySequence(key), self.photo_view, lambda s=step: self.navigate(s))
+            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        sc = QShortcut(QKeySequence(Qt.Key.Key_Space), self.photo_view, self.show_library)
+        sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    # ---- state ---------------------------------------------------------------------------------
+    def _restore(self) -> None:
+        q = self.qsettings
+        geo = q.value("window/geometry")
+        if isinstance(geo, (QByteArray, bytes)):
+            self.restoreGeometry(geo)
+        size = q.value("window/size")
+        if isinstance(size, QSize) and size.isValid():
+            self.resize(size)  # restoreGeometry clamps to the screen it first sees; the size is what we want
+        state = q.value("window/state")
+        if isinstance(state, (QByteArray, bytes)):
+            self.restoreState(state)
+        history = q.value("search/history", [])
+        if isinstance(history, str):
+            history = [history]
+        self.search_bar.set_history(list(history or []))
+        sizes = q.value("photo/splitter")
+        if sizes:
+            self.photo_view.splitter.setSizes([int(x) for x in sizes])
+
+    def save_state(self) -> None:
+        q = self.qsettings
+        q.setValue("window/geometry", self.saveGeometry())
+        q.setValue("window/state", self.saveState())
+        q.setValue("window/size", self.size())
+        q.setValue("search/history", self.search_bar.history)
+        q.setValue("grid/icon_size", self.thumbs.size)
+        q.setValue("photo/splitter", self.photo_view.splitter.sizes())
+        q.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        self.stop_watching()
+        self.runner.shutdown(3000)
+        super().closeEvent(event)
+
+    # ---- library ---------------------------------------------------------------------------------
+    def refresh_library_state(self) -> None:
+        """Welcome when there are no folders yet, else the library (with the newest photos)."""
+        if not self.core.has_folders():
+            self.stack.setCurrentIndex(PAGE_WELCOME)
+            return
+        if self.stack.currentIndex() == PAGE_WELCOME:
+            self.stack.setCurrentIndex(PAGE_LIBRARY)
+        self.reload_words()
+        if self.model.rowCount() == 0 and not self.last_request:
+            self.run_search("")
+        if self.watch_enabled and self.watcher is None and not self.index_status.running:
+            self.start_watching()
+
+    def add_folders(self, folders: list[str]) -> None:
+        for f in folders:
+            try:
+                self.core.store.add_folder(f)
+            except Exception as exc:
+                self.errors.exception(exc, f"Cannot add {f}")
+                return
+        self.welcome.status.setText("Indexing " + ", ".join(Path(f).name for f in folders) + "…")
+        self.stack.setCurrentIndex(PAGE_LIBRARY)
+        self.start_indexing()
+
+    def _default_indexer(self):
+        from photosearch.app import build_indexer
+
+        return build_indexer(self.core.store, self.core.settings)
+
+    def start_indexing(self, only_paths: list[str] | None = None):
+        if self.index_status.running:
+            return self.index_status.task
+        factory = self.indexer_factory
+
+        def job(progress, cancel):
+            indexer = factory()
+            return indexer.run(only_paths=only_paths, progress=progress, cancel=cancel)
+
+        self.stop_watching()
+        return self.index_status.start(job)
+
+    def _index_finished(self, report) -> None:
+        self.run_search(self.last_request, plan=(self.last_result or {}).get("plan") if self.last_request else None,
+                        keep_request=True, record=False)
+        self.reload_words()
+        if self.watch_enabled:
+            self.start_watching()
+
+    def start_watching(self) -> None:
+        try:
+            from photosearch.ingest.watcher import FolderWatcher
+        except ImportError:
+            return
+        if self.watcher is not None:
+            return
+        try:
+            indexer = self.indexer_factory()
+            self.watcher = FolderWatcher(self.core.store, indexer,
+                                         on_update=lambda rep: self.runner.call_in_gui(self._watch_update, rep))
+            self.watcher.start()
+        except Exception as exc:  # watching is a convenience: report and carry on
+            log.warning("cannot watch folders: %s", exc)
+            self.watcher = None
+
+    def stop_watching(self) -> None:
+        if self.watcher is not None:
+            try:
+                self.watcher.stop()
+            except Exception:
+                pass
+            self.watcher = None
+
+    def _watch_update(self, report) -> None:
+        changed = getattr(report, "added", 0) + getattr(report, "changed", 0) + getattr(report, "deleted", 0)
+        if changed:
+            self.search_info.setText(f"Folders changed: {changed} photo(s) updated")
+            self.run_search(self.last_request, keep_request=True, record=False)
+
+    def reload_words(self) -> None:
+        core = self.core
+
+        def job(_p, _c):
+            return core.completions(), core.people_names()
+
+        def done(result):
+            words, people = result
+            self.search_bar.set_words(words)
+            self.chips.set_people(people)
+
+        self.runner.submit(job, name="Loading completions", on_result=done,
+                           on_error=lambda e: log.warning("completions: %s", e.message))
+
+    # ---- search ---------------------------------------------------------------------------------
+    def focus_search(self) -> None:
+        if self.stack.currentIndex() not in (PAGE_LIBRARY,):
+            self.show_library()
+        self.search_bar.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_bar.selectAll()
+
+    def run_search(self, text: str | None = None, plan: dict | None = None, *, keep_request: bool = False,
+                   record: bool = True):
+        """Search for a request (or an edited plan) off the GUI thread; older answers are dropped."""
+        if text is not None and not keep_request:
+            self.last_request = text
+            if record and text:
+                self.search_bar.add_history(text)
+            if self.search_bar.text() != text:
+                self.search_bar.setText(text)
+        if self.stack.currentIndex() in (PAGE_PHOTO, PAGE_PEOPLE) and (plan is not None or text):
+            self.stack.setCurrentIndex(PAGE_LIBRARY)
+        self.search_generation += 1
+        gen = self.search_generation
+        core, request = self.core, (text if text is not None else self.last_request)
+        if self.search_task is not None and not self.search_task.done:
+            self.search_task.cancel()
+        self.search_info.setText("Searching…")
+
+        def job(_p, cancel):
+            if plan is not None:
+                return core.search(plan=plan)
+            return core.search(request=request)
+
+        def done(result):
+            if gen != self.search_generation:
+                return
+            self.show_results(result)
+
+        def failed(info: ErrorInfo):
+            if gen == self.search_generation:
+                self.search_info.setText(info.message)
+                self.show_error(info)
+
+        self.search_task = self.runner.submit(job, name="Search", on_result=done, on_error=failed)
+        return self.search_task
+
+    def show_results(self, result: dict) -> None:
+        self.last_result = result
+        results = result.get("results") or []
+        self.model.set_results(results)
+        self.chips.set_plan(result.get("plan"))
+        total = sum(float(v) for k, v in (result.get("timing_ms") or {}).items() if k == "total") or None
+        n = len(results)
+        msg = f"{n:,} photo{'s' if n != 1 else ''}"
+        if total is not None:
+            msg += f" · {total:.0f} ms"
+        if result.get("composer") == "newest":
+            msg += " · newest first"
+        self.search_info.setText(msg)
+        if n:
+            self.grid.setCurrentIndex(self.model.index(0))
+
+    def save_example(self) -> None:
+        plan = (self.last_result or {}).get("plan") or self.chips.plan
+        if not plan or not self.last_request:
+            self.search_info.setText("Search for something first, then correct the plan and save it.")
+            return
+        request, core = self.last_request, self.core
+        self.runner.submit(lambda _p, _c: core.save_example(request, plan), name="Saving example",
+                           on_result=lambda where: self.search_info.setText(f"Saved as an example ({where})"),
+                           on_error=self.show_error)
+
+    def find_similar(self, photo_id: int) -> None:
+        self.last_request = f"similar to photo {photo_id}"
+        self.search_bar.setText(self.last_request)
+        self.run_search(plan={"where": {"similar": str(photo_id)}}, keep_request=True)
+
+    def find_same_people(self, photo_id: int) -> None:
+        core = self.core
+
+        def done(plan):
+            if plan is None:
+                self.search_info.setText("No named people in this photo")
+                return
+            self.run_search(plan=plan, keep_request=True)
+
+        self.runner.submit(lambda _p, _c: core.same_people_plan(photo_id), name="Same people", on_result=done,
+                           on_error=self.show_error)
+
+    # ---- photo view -------------------------------------------------------------------------------
+    def _current_changed(self, current, _previous) -> None:
+        if current.isValid():
+            pid = self.model.ids[current.row()]
+            self.ask_panel.set_photo(pid, Path(self.model.paths[current.row()]).name)
+
+    def open_photo(self, photo_id: int):
+        row = self.model.row_of(photo_id)
+        if row is not None:
+            self.grid.setCurrentIndex(self.model.index(row))
+        self.current_photo = photo_id
+        self.stack.setCurrentIndex(PAGE_PHOTO)
+        self.photo_view.setFocus()
+        self.photo_view.set_image(None, "Loading…")
+        core = self.core
+
+        def job(_p, _c):
+            details = core.details(photo_id)
+            image = load_image(details.path, FULL_IMAGE) if details.online else None
+            if image is None:
+                image = load_image(details.thumb, FULL_IMAGE)
+            return details, image
+
+        def done(result):
+            details, image = result
+            if self.current_photo != photo_id:
+                return
+            self.photo_view.show_details(details)
+            self.photo_view.set_image(image, "" if image is not None else "The photo cannot be shown (offline?)")
+            self.ask_panel.set_photo(photo_id, details.name)
+            n = self.model.rowCount()
+            self.photo_view.act_prev.setEnabled(row is not None and row > 0)
+            self.photo_view.act_next.setEnabled(row is not None and row < n - 1)
+
+        return self.runner.submit(job, name="Opening photo", on_result=done, on_error=self.show_error)
+
+    def navigate(self, step: int) -> None:
+        if self.current_photo is None:
+            return
+        row = self.model.row_of(self.current_photo)
+        if row is None:
+            return
+        new = row + step
+        if 0 <= new < self.model.rowCount():
+            self.open_photo(self.model.ids[new])
+
+    # ---- views ----------------------------------------------------------------------------------
+    def show_library(self) -> None:
+        self.stack.setCurrentIndex(PAGE_LIBRARY if self.core.has_folders() else PAGE_WELCOME)
+        self.grid.setFocus()
+
+    def show_people(self) -> None:
+        self.stack.setCurrentIndex(PAGE_PEOPLE)
+        self.people_view.refresh()
+
+    def toggle_ask(self) -> None:
+        self.ask_dock.setVisible(not self.ask_dock.isVisible())
+        if self.ask_dock.isVisible():
+            self.ask_panel.refresh_mode()
+            self.ask_panel.question.setFocus()
+
+    def ask_about(self, photo_id: int) -> None:
+        details = self.photo_view.details
+        self.ask_panel.set_photo(photo_id, details.name if details else f"photo {photo_id}")
+        self.ask_panel.refresh_mode()
+        self.ask_dock.show()
+        self.resizeDocks([self.ask_dock], [max(380, self.width() // 3)], Qt.Orientation.Horizontal)
+        self.ask_panel.question.setFocus()
+
+    def escape(self) -> None:
+        if self.errors.dialog is not None and self.errors.dialog.isVisible():
+            self.errors.dialog.close()
+        elif self.stack.currentIndex() == PAGE_PHOTO:
+            self.show_library()
+        elif self.ask_dock.isVisible() and self.ask_panel.isAncestorOf(QApplication.focusWidget()):
+            self.ask_dock.hide()
+        elif self.stack.currentIndex() == PAGE_PEOPLE:
+            self.show_library()
+        elif self.search_bar.hasFocus() and self.search_bar.text():
+            self.search_bar.clear()
+        else:
+            self.grid.setFocus()
+
+    def open_settings(self) -> SettingsDialog:
+        dlg = SettingsDialog(self.core, self.runner, self.show_error, self)
+        dlg.folders_changed.connect(self._folders_changed)
+        dlg.saved.connect(self.ask_panel.refresh_mode)
+        dlg.open()
+        self.settings_dialog = dlg
+        return dlg
+
+    def _folders_changed(self) -> None:
+        self.refresh_library_state()
+        self.start_indexing()
+
+    def set_icon_size(self, size: int) -> None:
+        size = max(96, min(384, size))
+        self.thumbs.set_size(size)
+        self.grid.set_icon_size(size)
+        self.model.layoutChanged.emit()
+
+    def show_error(self, info: ErrorInfo) -> None:
+        self.errors.show(info)
+
+    # ---- context menu ----------------------------------------------------------------------------
+    def _grid_menu(self, pos) -> None:
+        idx = self.grid.indexAt(pos)
+        if not idx.isValid():
+            return
+        pid, path = self.model.ids[idx.row()], self.model.paths[idx.row()]
+        menu = self.grid_menu(pid, path)
+        menu.exec(self.grid.viewport().mapToGlobal(pos))
+
+    def grid_menu(self, pid: int, path: str) -> QMenu:
+        menu = QMenu(self)
+        menu.addAction("Open", lambda: self.open_photo(pid))
+        menu.addAction("Open containing folder",
+                       lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(path).parent))))
+        menu.addAction("Copy path", lambda: QApplication.clipboard().setText(path))
+        menu.addSeparator()
+        menu.addAction("Find similar", lambda: self.find_similar(pid))
+        menu.addAction("Find with the same people", lambda: self.find_same_people(pid))
+        menu.addAction("Ask about this photo…", lambda: (self.ask_panel.set_photo(pid, Path(path).name),
+                                                          self.ask_dock.show()))
+        return menu
+
+    def _shortcuts_help(self) -> None:
+        from photosearch.gui.bridge import ErrorInfo as _Info  # reuse the message box layout
+
+        box = ErrorReporter(self)
+        text = ("Ctrl+F / Ctrl+L  search\nEnter / double-click  open photo\nSpace  preview / back\n"
+                "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\n"
+                "F5  index now\nCtrl++ / Ctrl+-  thumbnail size")
+        dlg = box.show(_Info("Keyboard shortcuts", text))
+        dlg.setIcon(dlg.Icon.Information)
+
+
+__all__ = ["MainWindow", "QAction"]

@@ -1,0 +1,266 @@
+"""People: face clusters with a representative face each; name, merge, split, hide."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QImage, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from photosearch.gui.bridge import ErrorInfo, TaskRunner
+from photosearch.gui.thumbs import load_image
+
+FACE_SIZE = 96
+PersonRole = Qt.ItemDataRole.UserRole + 1
+
+
+def face_crop(path: str | None, box: list[float] | None, size: int = FACE_SIZE) -> QImage | None:
+    """A square crop around a face (normalised box) from a thumbnail or photo file."""
+    image = load_image(path, QSize(1024, 1024))
+    if image is None or image.isNull():
+        return None
+    if box:
+        x0, y0, x1, y1 = box
+        w, h = image.width(), image.height()
+        cx, cy = (x0 + x1) / 2 * w, (y0 + y1) / 2 * h
+        side = max((x1 - x0) * w, (y1 - y0) * h) * 1.5
+        rect = QRect(int(cx - side / 2), int(cy - side / 2), int(side), int(side)).intersected(image.rect())
+        image = image.copy(rect)
+    return image.scaled(size, size, Qt.AspectRatioMode.KeepAspectRatioByExpanding,
+                        Qt.TransformationMode.SmoothTransformation)
+
+
+class PeopleView(QWidget):
+    """Left: people; right: the faces of the selected person (select faces, then Split)."""
+
+    find_person = Signal(str)
+
+    def __init__(self, core, runner: TaskRunner, on_error: Callable[[ErrorInfo], None], parent=None):
+        super().__init__(parent)
+        self.core, self.runner, self.on_error = core, runner, on_error
+        self.people: list = []
+        lay = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        self.title = QLabel("People", self)
+        self.title.setObjectName("SectionTitle")
+        bar.addWidget(self.title)
+        bar.addStretch(1)
+        self.show_hidden = QCheckBox("Show hidden", self)
+        self.show_hidden.toggled.connect(lambda _b: self.refresh())
+        self.btn_name = QPushButton("Name…", self)
+        self.btn_merge = QPushButton("Merge", self)
+        self.btn_hide = QPushButton("Hide", self)
+        self.btn_split = QPushButton("Split selected faces", self)
+        self.btn_find = QPushButton("Show photos", self)
+        self.btn_name.setToolTip("Name the selected person (F2)")
+        self.btn_merge.setToolTip("Merge the selected people into the first one")
+        self.btn_split.setToolTip("Move the faces selected on the right to a new person")
+        for w in (self.show_hidden, self.btn_find, self.btn_name, self.btn_merge, self.btn_hide, self.btn_split):
+            bar.addWidget(w)
+        lay.addLayout(bar)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.list = QListWidget(split)
+        self.list.setViewMode(QListView.ViewMode.IconMode)
+        self.list.setIconSize(QSize(FACE_SIZE, FACE_SIZE))
+        self.list.setGridSize(QSize(FACE_SIZE + 40, FACE_SIZE + 44))
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.list.setMovement(QListView.Movement.Static)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._menu)
+        self.list.itemSelectionChanged.connect(self._selection_changed)
+        self.list.itemDoubleClicked.connect(lambda _i: self.rename())
+        self.faces = QListWidget(split)
+        self.faces.setViewMode(QListView.ViewMode.IconMode)
+        self.faces.setIconSize(QSize(72, 72))
+        self.faces.setGridSize(QSize(88, 88))
+        self.faces.setResizeMode(QListView.ResizeMode.Adjust)
+        self.faces.setMovement(QListView.Movement.Static)
+        self.faces.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        split.addWidget(self.list)
+        split.addWidget(self.faces)
+        split.setSizes([700, 300])
+        lay.addWidget(split, 1)
+        self.empty = QLabel("No faces found yet. People appear here after indexing photos with faces.", self)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        lay.addWidget(self.empty)
+        self.btn_name.clicked.connect(self.rename)
+        self.btn_merge.clicked.connect(self.merge_selected)
+        self.btn_hide.clicked.connect(self.toggle_hidden)
+        self.btn_split.clicked.connect(self.split_selected)
+        self.btn_find.clicked.connect(self._find)
+        self._selection_changed()
+
+    # ---- loading ----
+    def refresh(self, on_done: Callable[[], None] | None = None) -> None:
+        include_hidden = self.show_hidden.isChecked()
+        core = self.core
+
+        def job(progress, cancel):
+            from photosearch.people import list_people
+
+            people = list_people(core.store, include_hidden=include_hidden)
+            out = []
+            for p in people:
+                if cancel():
+                    break
+                src = core.thumb_path(p.photo_id) if p.photo_id else None
+                out.append((p, face_crop(src, p.box) if src else None))
+            return out
+
+        def done(items):
+            self._show(items)
+            if on_done:
+                on_done()
+
+        self.runner.submit(job, name="Loading people", on_result=done, on_error=self.on_error)
+
+    def _show(self, items) -> None:
+        self.list.clear()
+        self.people = [p for p, _ in items]
+        for p, image in items:
+            label = p.name or f"Unnamed #{p.id}"
+            item = QListWidgetItem(f"{label}\n{p.photo_count} photo{'s' if p.photo_count != 1 else ''}")
+            if image is not None:
+                item.setIcon(QIcon(QPixmap.fromImage(image)))
+            item.setData(PersonRole, p.id)
+            item.setTextAlignment(Qt.AlignmentFlag.AlignHCenter)
+            if p.hidden:
+                item.setForeground(self.palette().placeholderText())
+            self.list.addItem(item)
+        self.empty.setVisible(not items)
+        self.title.setText(f"People ({len(items)})")
+
+    def selected_ids(self) -> list[int]:
+        return [int(i.data(PersonRole)) for i in self.list.selectedItems()]
+
+    def person(self, pid: int):
+        return next((p for p in self.people if p.id == pid), None)
+
+    def _selection_changed(self) -> None:
+        ids = self.selected_ids()
+        self.btn_name.setEnabled(len(ids) == 1)
+        self.btn_find.setEnabled(len(ids) == 1 and bool(self.person(ids[0]) and self.person(ids[0]).name))
+        self.btn_merge.setEnabled(len(ids) >= 2)
+        self.btn_hide.setEnabled(bool(ids))
+        if len(ids) == 1 and self.person(ids[0]) and self.person(ids[0]).hidden:
+            self.btn_hide.setText("Show")
+        else:
+            self.btn_hide.setText("Hide")
+        self._load_faces(ids[0] if len(ids) == 1 else None)
+
+    def _load_faces(self, pid: int | None) -> None:
+        self.faces.clear()
+        self.btn_split.setEnabled(False)
+        if pid is None:
+            return
+        core = self.core
+
+        def job(progress, cancel):
+            from photosearch.people import person_faces
+
+            out = []
+            for f in person_faces(core.store, pid)[:200]:
+                if cancel():
+                    break
+                out.append((f, face_crop(core.thumb_path(f.photo_id), f.box, 72)))
+            return out
+
+        def done(items):
+            if self.selected_ids() != [pid]:
+                return
+            for f, image in items:
+                item = QListWidgetItem("")
+                if image is not None:
+                    item.setIcon(QIcon(QPixmap.fromImage(image)))
+                item.setData(PersonRole, f.id)
+                item.setToolTip(f.photo_path)
+                self.faces.addItem(item)
+            self.btn_split.setEnabled(len(items) > 1)
+
+        self.runner.submit(job, name="Loading faces", on_result=done, on_error=self.on_error)
+
+    # ---- actions (each runs on the bridge, then refreshes) ----
+    def _do(self, name: str, fn, after: Callable[[object], None] | None = None) -> None:
+        def done(result):
+            if after:
+                after(result)
+            self.refresh()
+
+        self.runner.submit(lambda _p, _c: fn(), name=name, on_result=done, on_error=self.on_error)
+
+    def name_selected(self, name: str) -> None:
+        ids = self.selected_ids()
+        if len(ids) != 1:
+            return
+        from photosearch.people import name_person
+
+        self._do("Naming a person", lambda: name_person(self.core.store, ids[0], name))
+
+    def rename(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) != 1:
+            return
+        current = (self.person(ids[0]).name if self.person(ids[0]) else "") or ""
+        dlg = QInputDialog(self)
+        dlg.setWindowTitle("Name this person")
+        dlg.setLabelText("Name (the same name as someone else merges them):")
+        dlg.setTextValue(current)
+        dlg.textValueSelected.connect(self.name_selected)
+        dlg.open()
+        self._dialog = dlg
+
+    def merge_selected(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) < 2:
+            return
+        from photosearch.people import merge_people
+
+        keep = ids[0]
+        self._do("Merging people", lambda: [merge_people(self.core.store, keep, other) for other in ids[1:]])
+
+    def toggle_hidden(self) -> None:
+        ids = self.selected_ids()
+        if not ids:
+            return
+        from photosearch.people import set_hidden
+
+        hide = not all(self.person(i) and self.person(i).hidden for i in ids)
+        self._do("Hiding people", lambda: [set_hidden(self.core.store, i, hide) for i in ids])
+
+    def split_selected(self) -> None:
+        face_ids = [int(i.data(PersonRole)) for i in self.faces.selectedItems()]
+        if not face_ids:
+            return
+        from photosearch.people import split_faces
+
+        self._do("Splitting faces", lambda: split_faces(self.core.store, face_ids))
+
+    def _find(self) -> None:
+        ids = self.selected_ids()
+        p = self.person(ids[0]) if len(ids) == 1 else None
+        if p and p.name:
+            self.find_person.emit(p.name)
+
+    def _menu(self, pos) -> None:
+        menu = QMenu(self)
+        menu.addAction("Name…", self.rename).setEnabled(len(self.selected_ids()) == 1)
+        menu.addAction("Show photos", self._find).setEnabled(self.btn_find.isEnabled())
+        menu.addAction("Merge", self.merge_selected).setEnabled(len(self.selected_ids()) >= 2)
+        menu.addAction(self.btn_hide.text(), self.toggle_hidden)
+        menu.exec(self.list.viewport().mapToGlobal(pos))

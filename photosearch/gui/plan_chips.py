@@ -1,0 +1,378 @@
+"""The plan as editable chips: one chip per condition (include/exclude, value, remove), a date range,
+people, and the composition options. Every edit emits `plan_edited` with a new validated plan."""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import date
+
+from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from photosearch.gui.flow import FlowLayout
+
+STRING_KEYS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
+ATOM_TITLES = {
+    "concept": "", "person": "👤", "place": "📍", "text": "“text”", "camera": "📷", "folder": "📁",
+    "similar": "≈ photo", "knowledge": "knowledge", "tag": "#", "kind": "kind", "quality": "quality",
+    "faces": "faces", "date": "📅",
+}
+
+
+def conjuncts(plan: dict) -> list[dict]:
+    """The top-level conditions of a plan (its AND children, or the single node)."""
+    where = plan["where"]
+    if "and" in where:
+        return list(where["and"])
+    return [where]
+
+
+def with_conjuncts(plan: dict, items: list[dict]) -> dict:
+    out = copy.deepcopy(plan)
+    out["where"] = items[0] if len(items) == 1 else {"and": items}
+    return out
+
+
+def _unwrap(node: dict) -> tuple[dict, bool]:
+    """(inner node, excluded?)"""
+    if "not" in node:
+        return node["not"], True
+    return node, False
+
+
+def describe(node: dict) -> str:
+    from photosearch.query.plan import node_to_text
+
+    return node_to_text(node)
+
+
+class Chip(QFrame):
+    """One condition. `changed(index, node|None)`: None removes it."""
+
+    changed = Signal(int, object)
+
+    def __init__(self, index: int, node: dict, people: list[str], parent=None):
+        super().__init__(parent)
+        self.setObjectName("Chip")
+        self.index = index
+        inner, excluded = _unwrap(node)
+        self.inner, self.excluded = inner, excluded
+        self.setProperty("excluded", excluded)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(6, 1, 4, 1)
+        lay.setSpacing(3)
+        self.toggle = QToolButton(self)
+        self.toggle.setObjectName("ChipToggle")
+        self.toggle.setCheckable(True)
+        self.toggle.setChecked(not excluded)
+        self.toggle.setText("✓" if not excluded else "✗")
+        self.toggle.setToolTip("Include (✓) or exclude (✗) photos matching this")
+        self.toggle.toggled.connect(self._toggled)
+        lay.addWidget(self.toggle)
+        key = next(iter(inner)) if len(inner) == 1 else "group"
+        self.key = key
+        title = ATOM_TITLES.get(key, key)
+        if title:
+            lay.addWidget(QLabel(title, self))
+        self.editor: QWidget | None = None
+        value = inner.get(key)
+        if key in STRING_KEYS:
+            if key == "person" and people:
+                box = QComboBox(self)
+                box.setEditable(True)
+                box.addItems(people)
+                box.setCurrentText(str(value))
+                box.lineEdit().editingFinished.connect(lambda: self._set_string(box.currentText()))
+                box.activated.connect(lambda _i: self._set_string(box.currentText()))
+                self.editor = box
+            else:
+                edit = QLineEdit(str(value), self)
+                edit.setMinimumWidth(40)
+                edit.setMaximumWidth(220)
+                edit.setFixedWidth(max(50, edit.fontMetrics().horizontalAdvance(str(value)) + 18))
+                edit.editingFinished.connect(lambda: self._set_string(edit.text()))
+                self.editor = edit
+        elif key == "date":
+            self.date_from = QDateEdit(QDate.fromString(value["from"], "yyyy-MM-dd"), self)
+            self.date_to = QDateEdit(QDate.fromString(value["to"], "yyyy-MM-dd"), self)
+            for d in (self.date_from, self.date_to):
+                d.setDisplayFormat("yyyy-MM-dd")
+                d.setCalendarPopup(True)
+                d.editingFinished.connect(self._set_dates)
+            lay.addWidget(self.date_from)
+            lay.addWidget(QLabel("–", self))
+            lay.addWidget(self.date_to)
+        elif key in ("kind", "quality"):
+            from photosearch.query.plan import KINDS, QUALITIES
+
+            box = QComboBox(self)
+            box.addItems(list(KINDS if key == "kind" else QUALITIES))
+            box.setCurrentText(str(value))
+            box.activated.connect(lambda _i: self._emit({key: box.currentText()}))
+            self.editor = box
+        elif key == "faces":
+            spin_lo, spin_hi = QSpinBox(self), QSpinBox(self)
+            spin_lo.setRange(0, 99)
+            spin_hi.setRange(-1, 99)
+            spin_hi.setSpecialValueText("any")
+            spin_lo.setValue(int(value.get("min", 0)))
+            spin_hi.setValue(-1 if value.get("max") is None else int(value["max"]))
+
+            def faces_changed():
+                hi = spin_hi.value()
+                self._emit({"faces": {"min": spin_lo.value(), "max": None if hi < 0 else max(hi, spin_lo.value())}})
+
+            spin_lo.editingFinished.connect(faces_changed)
+            spin_hi.editingFinished.connect(faces_changed)
+            lay.addWidget(spin_lo)
+            lay.addWidget(QLabel("…", self))
+            lay.addWidget(spin_hi)
+        else:  # an or-group or nested node: shown as text, editable as JSON
+            label = QLabel(describe(inner), self)
+            label.setToolTip("Edit as JSON with the { } button")
+            lay.addWidget(label)
+        if self.editor is not None:
+            lay.addWidget(self.editor)
+        remove = QToolButton(self)
+        remove.setObjectName("ChipRemove")
+        remove.setText("×")
+        remove.setToolTip("Remove this condition")
+        remove.clicked.connect(lambda: self.changed.emit(self.index, None))
+        lay.addWidget(remove)
+
+    def node(self) -> dict:
+        return {"not": self.inner} if self.excluded else self.inner
+
+    def _emit(self, inner: dict) -> None:
+        self.inner = inner
+        self.changed.emit(self.index, self.node())
+
+    def _toggled(self, checked: bool) -> None:
+        self.excluded = not checked
+        self.changed.emit(self.index, self.node())
+
+    def _set_string(self, text: str) -> None:
+        text = " ".join(text.split())
+        if not text:
+            self.changed.emit(self.index, None)
+        elif text != self.inner.get(self.key):
+            self._emit({self.key: text})
+
+    def _set_dates(self) -> None:
+        lo = self.date_from.date().toString("yyyy-MM-dd")
+        hi = self.date_to.date().toString("yyyy-MM-dd")
+        if lo > hi:
+            lo, hi = hi, lo
+        if {"from": lo, "to": hi} != self.inner["date"]:
+            self._emit({"date": {"from": lo, "to": hi}})
+
+    # test helpers (also used by keyboard users through the editor widgets)
+    def set_value(self, text: str) -> None:
+        if isinstance(self.editor, QComboBox):
+            self.editor.setCurrentText(text)
+        elif isinstance(self.editor, QLineEdit):
+            self.editor.setText(text)
+        self._set_string(text)
+
+
+class PlanChips(QWidget):
+    """Shows a plan; emits `plan_edited(plan)` after each edit and `save_example()` on request."""
+
+    plan_edited = Signal(dict)
+    save_example = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.plan: dict | None = None
+        self.people: list[str] = []
+        self.chips: list[Chip] = []
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(4)
+        self.flow_host = QWidget(self)
+        self.flow = FlowLayout(self.flow_host, spacing=6)
+        outer.addWidget(self.flow_host)
+        row = QHBoxLayout()
+        row.setSpacing(8)
+        self.limit = QSpinBox(self)
+        self.limit.setRange(0, 100000)
+        self.limit.setSpecialValueText("all")
+        self.limit.setPrefix("top ")
+        self.sort = QComboBox(self)
+        self.sort.addItems(["relevance", "date_desc", "date_asc"])
+        self.per = QComboBox(self)
+        self.per.addItems(["—", "day", "month", "place", "person"])
+        self.per.setToolTip("Cover the results: at most one photo per …")
+        self.diverse = QCheckBox("diverse", self)
+        self.nodup = QCheckBox("no near-duplicates", self)
+        for w, label in ((self.limit, None), (self.sort, "sort"), (self.per, "one per")):
+            if label:
+                row.addWidget(QLabel(label, self))
+            row.addWidget(w)
+        row.addWidget(self.diverse)
+        row.addWidget(self.nodup)
+        row.addStretch(1)
+        self.add_btn = QPushButton("+ Condition", self)
+        self.add_btn.setMenu(self._add_menu())
+        self.json_btn = QPushButton("{ } JSON", self)
+        self.json_btn.setToolTip("Edit the plan as JSON")
+        self.json_btn.clicked.connect(self.edit_json)
+        self.save_btn = QPushButton("Save as example", self)
+        self.save_btn.setToolTip("Add this request and plan to your golden library: future searches learn from it")
+        self.save_btn.clicked.connect(self.save_example.emit)
+        for b in (self.add_btn, self.json_btn, self.save_btn):
+            row.addWidget(b)
+        outer.addLayout(row)
+        self.limit.editingFinished.connect(self._compose_changed)
+        self.sort.activated.connect(lambda _i: self._compose_changed())
+        self.per.activated.connect(lambda _i: self._compose_changed())
+        self.diverse.toggled.connect(lambda _b: self._compose_changed())
+        self.nodup.toggled.connect(lambda _b: self._compose_changed())
+        self.set_plan(None)
+
+    def _add_menu(self) -> QMenu:
+        menu = QMenu(self)
+        today = date.today().isoformat()
+        templates = {
+            "Concept": {"concept": "dog"},
+            "Person": {"person": "name"},
+            "Place": {"place": "Paris"},
+            "Date range": {"date": {"from": f"{date.today().year}-01-01", "to": today}},
+            "Text in photo": {"text": "word"},
+            "Camera": {"camera": "Pixel"},
+            "Folder": {"folder": "Trips"},
+            "Kind: screenshot": {"kind": "screenshot"},
+            "Exclude blurry": {"not": {"quality": "blurry"}},
+            "Number of faces": {"faces": {"min": 1, "max": None}},
+        }
+        for label, node in templates.items():
+            menu.addAction(label, lambda n=node: self.add_condition(n))
+        return menu
+
+    def set_people(self, names: list[str]) -> None:
+        self.people = list(names)
+
+    def set_plan(self, plan: dict | None) -> None:
+        self.plan = copy.deepcopy(plan) if plan else None
+        for chip in self.chips:
+            self.flow.removeWidget(chip)
+            chip.deleteLater()
+        self.chips = []
+        enabled = plan is not None
+        for w in (self.limit, self.sort, self.per, self.diverse, self.nodup, self.add_btn, self.json_btn,
+                  self.save_btn):
+            w.setEnabled(enabled)
+        if plan is None:
+            return
+        for i, node in enumerate(conjuncts(plan)):
+            if node == {"and": []}:
+                continue
+            chip = Chip(i, node, self.people, self.flow_host)
+            chip.changed.connect(self._chip_changed)
+            self.flow.addWidget(chip)
+            self.chips.append(chip)
+        comp = plan.get("compose") or {}
+        blockers = [w.blockSignals(True) for w in (self.limit, self.sort, self.per, self.diverse, self.nodup)]
+        self.limit.setValue(int(comp.get("limit") or 0))
+        self.sort.setCurrentText(comp.get("sort") or "relevance")
+        self.per.setCurrentText(comp.get("per") or "—")
+        self.diverse.setChecked(bool(comp.get("diverse")))
+        self.nodup.setChecked(bool(comp.get("exclude_near_duplicates")))
+        for w in (self.limit, self.sort, self.per, self.diverse, self.nodup):
+            w.blockSignals(False)
+        del blockers
+        self.flow_host.updateGeometry()
+
+    def _publish(self, plan: dict) -> None:
+        from photosearch.query.plan import PlanError, validate_plan
+
+        try:
+            plan = validate_plan(plan)
+        except PlanError as exc:
+            self.setToolTip(str(exc))
+            self.set_plan(self.plan)
+            return
+        self.set_plan(plan)
+        self.plan_edited.emit(plan)
+
+    def _chip_changed(self, index: int, node) -> None:
+        if self.plan is None:
+            return
+        items = conjuncts(self.plan)
+        if node is None:
+            items.pop(index)
+        else:
+            items[index] = node
+        self._publish(with_conjuncts(self.plan, items or [{"and": []}]))
+
+    def add_condition(self, node: dict) -> None:
+        if self.plan is None:
+            return
+        items = [n for n in conjuncts(self.plan) if n != {"and": []}] + [node]
+        self._publish(with_conjuncts(self.plan, items))
+
+    def _compose_changed(self) -> None:
+        if self.plan is None:
+            return
+        plan = copy.deepcopy(self.plan)
+        plan["compose"] = {
+            "limit": self.limit.value() or None,
+            "sort": self.sort.currentText(),
+            "per": None if self.per.currentText() == "—" else self.per.currentText(),
+            "diverse": self.diverse.isChecked(),
+            "exclude_near_duplicates": self.nodup.isChecked(),
+        }
+        if plan["compose"] != (self.plan.get("compose") or {}):
+            self._publish(plan)
+
+    def edit_json(self) -> None:
+        if self.plan is None:
+            return
+        dlg = QDialog(self)
+        dlg.setWindowTitle("Edit plan")
+        lay = QVBoxLayout(dlg)
+        edit = QPlainTextEdit(json.dumps(self.plan, indent=2, ensure_ascii=False), dlg)
+        edit.setMinimumSize(520, 360)
+        lay.addWidget(edit)
+        err = QLabel("", dlg)
+        err.setStyleSheet("color: #c0392b")
+        err.setWordWrap(True)
+        lay.addWidget(err)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dlg)
+        lay.addWidget(buttons)
+
+        def accept():
+            from photosearch.query.plan import PlanError, validate_plan
+
+            try:
+                plan = validate_plan(edit.toPlainText())
+            except PlanError as exc:
+                err.setText(str(exc))
+                return
+            dlg.accept()
+            self.set_plan(plan)
+            self.plan_edited.emit(plan)
+
+        buttons.accepted.connect(accept)
+        buttons.rejected.connect(dlg.reject)
+        dlg.setWindowModality(Qt.WindowModality.WindowModal)
+        dlg.open()
+        self._json_dialog = dlg

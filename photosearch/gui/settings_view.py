@@ -1,0 +1,182 @@
+"""Settings: folders, privacy (web enrichment off by default), models, performance.
+
+GUI state lives in QSettings; everything the core uses is saved with `Settings.save()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from photosearch.gui.bridge import ErrorInfo, TaskRunner
+from photosearch.gui.models_view import ModelsView
+
+BACKENDS = ("searxng", "wikipedia", "duckduckgo")
+
+
+def gpu_providers() -> list[str]:
+    try:
+        import onnxruntime as ort  # photosearch is imported first: telemetry is off
+
+        return list(ort.get_available_providers())
+    except Exception:
+        return []
+
+
+class SettingsDialog(QDialog):
+    folders_changed = Signal()
+    saved = Signal()
+
+    def __init__(self, core, runner: TaskRunner, on_error: Callable[[ErrorInfo], None], parent=None):
+        super().__init__(parent)
+        self.core, self.settings = core, core.settings
+        self.setWindowTitle("PhotoSearch settings")
+        self.resize(720, 520)
+        lay = QVBoxLayout(self)
+        self.tabs = QTabWidget(self)
+        lay.addWidget(self.tabs)
+        # folders
+        page = QWidget()
+        fl = QVBoxLayout(page)
+        fl.addWidget(QLabel("Folders PhotoSearch watches. Removing one forgets its photos in the catalog; "
+                            "the files are never touched. An offline folder (e.g. an unplugged drive) keeps "
+                            "its photos.", page, wordWrap=True))
+        self.folder_list = QListWidget(page)
+        fl.addWidget(self.folder_list, 1)
+        row = QHBoxLayout()
+        self.btn_add = QPushButton("Add folder…", page)
+        self.btn_remove = QPushButton("Remove", page)
+        self.btn_add.clicked.connect(self._pick_folder)
+        self.btn_remove.clicked.connect(self._remove_folder)
+        row.addWidget(self.btn_add)
+        row.addWidget(self.btn_remove)
+        row.addStretch(1)
+        fl.addLayout(row)
+        self.tabs.addTab(page, "Folders")
+        # privacy
+        page = QWidget()
+        form = QFormLayout(page)
+        self.web = QCheckBox("Allow web enrichment (the Chain of Search)", page)
+        self.web.setToolTip("Off by default. Only text queries leave the machine, never photos; you approve each one.")
+        self.backend = QComboBox(page)
+        self.backend.addItems(list(BACKENDS))
+        self.search_url = QLineEdit(page)
+        self.search_url.setPlaceholderText("https://searx.example.org (SearxNG with the JSON API enabled)")
+        self.private = QCheckBox("Allow fetching pages on private/loopback addresses", page)
+        form.addRow(self.web)
+        form.addRow("Search backend", self.backend)
+        form.addRow("Search URL", self.search_url)
+        form.addRow(self.private)
+        note = QLabel("PhotoSearch works fully offline. With web enrichment off, nothing leaves this computer.",
+                      page, wordWrap=True)
+        form.addRow(note)
+        self.web.toggled.connect(self._privacy_enabled)
+        self.tabs.addTab(page, "Privacy")
+        # models
+        self.models = ModelsView(self.settings, runner, on_error, self)
+        self.tabs.addTab(self.models, "Models")
+        # performance
+        page = QWidget()
+        form = QFormLayout(page)
+        self.threads = QSpinBox(page)
+        self.threads.setRange(1, 64)
+        self.decode = QSpinBox(page)
+        self.decode.setRange(1, 32)
+        self.batch = QSpinBox(page)
+        self.batch.setRange(1, 512)
+        self.gpu = QCheckBox("Use the GPU when available", page)
+        providers = gpu_providers()
+        gpu_names = [p for p in providers if p != "CPUExecutionProvider"]
+        self.provider = QLabel(", ".join(providers) or "onnxruntime not installed", page)
+        if not gpu_names:
+            self.gpu.setToolTip("No GPU provider found (install onnxruntime-gpu for CUDA)")
+        form.addRow("Model threads", self.threads)
+        form.addRow("Decode workers", self.decode)
+        form.addRow("Batch size", self.batch)
+        form.addRow(self.gpu)
+        form.addRow("Providers", self.provider)
+        self.tabs.addTab(page, "Performance")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+        self.load()
+
+    def load(self) -> None:
+        s = self.settings
+        self.web.setChecked(bool(s.web_enabled))
+        self.backend.setCurrentText(s.search_backend or "searxng")
+        self.search_url.setText(s.search_url or "")
+        self.private.setChecked(bool(s.allow_private_addresses))
+        self.threads.setValue(int(s.threads))
+        self.decode.setValue(int(s.decode_workers))
+        self.batch.setValue(int(s.batch_size))
+        self.gpu.setChecked(bool(s.gpu))
+        self._privacy_enabled(self.web.isChecked())
+        self.refresh_folders()
+
+    def _privacy_enabled(self, on: bool) -> None:
+        for w in (self.backend, self.search_url, self.private):
+            w.setEnabled(on)
+
+    def refresh_folders(self) -> None:
+        self.folder_list.clear()
+        for f in self.core.folders():
+            item = QListWidgetItem(("● " if f["online"] else "○ ") + f["path"] + ("" if f["online"] else "  (offline)"))
+            item.setData(Qt.ItemDataRole.UserRole, f["path"])
+            item.setToolTip("online" if f["online"] else "offline: the folder is not reachable; its photos are kept")
+            self.folder_list.addItem(item)
+
+    def add_folder(self, path: str) -> None:
+        self.core.store.add_folder(path)
+        self.refresh_folders()
+        self.folders_changed.emit()
+
+    def _pick_folder(self) -> None:
+        dlg = QFileDialog(self, "Add a photo folder")
+        dlg.setFileMode(QFileDialog.FileMode.Directory)
+        dlg.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        dlg.fileSelected.connect(self.add_folder)
+        dlg.open()
+        self._dialog = dlg
+
+    def _remove_folder(self) -> None:
+        item = self.folder_list.currentItem()
+        if item is None:
+            return
+        self.core.store.remove_folder(item.data(Qt.ItemDataRole.UserRole))
+        self.refresh_folders()
+        self.folders_changed.emit()
+
+    def save(self) -> None:
+        s = self.settings
+        s.web_enabled = self.web.isChecked()
+        s.search_backend = self.backend.currentText()
+        s.search_url = self.search_url.text().strip() or None
+        s.allow_private_addresses = self.private.isChecked()
+        s.threads = self.threads.value()
+        s.decode_workers = self.decode.value()
+        s.batch_size = self.batch.value()
+        s.gpu = self.gpu.isChecked()
+        s.save()
+        self.saved.emit()
+        self.accept()

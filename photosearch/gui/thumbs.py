@@ -1,0 +1,131 @@
+"""Lazy thumbnails: workers decode `QImage`s, the GUI thread makes `QPixmap`s into an LRU cache.
+
+Requests are served newest first (what is on screen now), at most `max_jobs` batches in flight,
+and a bounded queue drops the oldest requests when the user scrolls faster than we decode.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QSize, Qt, Signal
+from PySide6.QtGui import QImage, QImageReader, QPixmap
+
+from photosearch.gui.bridge import TaskRunner
+
+Resolver = Callable[[int], "str | None"]
+
+
+def load_image(path: str | None, target: QSize) -> QImage | None:
+    """Read an image file scaled to fit `target` (device pixels), EXIF orientation applied."""
+    if not path:
+        return None
+    reader = QImageReader(path)
+    reader.setAutoTransform(True)
+    size = reader.size()
+    if size.isValid() and (size.width() > target.width() or size.height() > target.height()):
+        reader.setScaledSize(size.scaled(target, Qt.AspectRatioMode.KeepAspectRatio))
+    image = reader.read()
+    if image.isNull():
+        return _pil_image(path, target)
+    return image
+
+
+def _pil_image(path: str, target: QSize) -> QImage | None:
+    """Formats Qt cannot read (HEIC, some TIFFs) through Pillow."""
+    try:
+        from PIL import Image, ImageOps
+
+        with Image.open(path) as im:
+            im = ImageOps.exif_transpose(im).convert("RGBA")
+            im.thumbnail((target.width(), target.height()))
+            data = im.tobytes("raw", "RGBA")
+            return QImage(data, im.width, im.height, im.width * 4, QImage.Format.Format_RGBA8888).copy()
+    except Exception:
+        return None
+
+
+class ThumbnailCache(QObject):
+    """`pixmap(key)` returns a cached pixmap or None and schedules a load; `ready(key)` fires later."""
+
+    ready = Signal(int)
+
+    def __init__(self, runner: TaskRunner, resolver: Resolver, *, size: int = 160, dpr: float = 1.0,
+                 capacity: int = 1500, max_queue: int = 600, batch: int = 24, max_jobs: int = 2,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.runner, self.resolver = runner, resolver
+        self.size, self.dpr = size, dpr
+        self.capacity, self.max_queue, self.batch, self.max_jobs = capacity, max_queue, batch, max_jobs
+        self._cache: OrderedDict[int, QPixmap | None] = OrderedDict()
+        self._queue: OrderedDict[int, None] = OrderedDict()
+        self._inflight: set[int] = set()
+        self._jobs = 0
+        self.requested: set[int] = set()  # every key ever asked for (tests and diagnostics)
+
+    def set_size(self, size: int, dpr: float | None = None) -> None:
+        if dpr is not None:
+            self.dpr = dpr
+        if size != self.size:
+            self.size = size
+            self.clear()
+
+    def clear(self) -> None:
+        self._cache.clear()
+        self._queue.clear()
+
+    def pixmap(self, key: int) -> QPixmap | None:
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        if key not in self._inflight:
+            self.requested.add(key)
+            self._queue[key] = None
+            self._queue.move_to_end(key)
+            while len(self._queue) > self.max_queue:
+                self._queue.popitem(last=False)
+            self._pump()
+        return None
+
+    def _pump(self) -> None:
+        while self._jobs < self.max_jobs and self._queue:
+            keys = []
+            while self._queue and len(keys) < self.batch:
+                key, _ = self._queue.popitem(last=True)  # newest first: what is visible now
+                keys.append(key)
+            self._inflight.update(keys)
+            self._jobs += 1
+            target = QSize(int(self.size * self.dpr), int(self.size * self.dpr))
+            resolver = self.resolver
+
+            def job(progress, cancel, keys=keys, target=target, resolver=resolver):
+                for k in keys:
+                    if cancel():
+                        break
+                    try:
+                        image = load_image(resolver(k), target)
+                    except Exception:
+                        image = None
+                    progress((k, image))
+                return keys
+
+            self.runner.submit(job, name="thumbnails", on_progress=self._loaded, on_result=self._job_done,
+                               on_error=lambda _e, ks=keys: self._job_done(ks))
+
+    def _loaded(self, item) -> None:
+        key, image = item
+        pix = None
+        if image is not None and not image.isNull():
+            pix = QPixmap.fromImage(image)  # GUI thread
+            pix.setDevicePixelRatio(self.dpr)
+        self._cache[key] = pix
+        self._inflight.discard(key)
+        while len(self._cache) > self.capacity:
+            self._cache.popitem(last=False)
+        self.ready.emit(key)
+
+    def _job_done(self, keys) -> None:
+        self._jobs -= 1
+        self._inflight.difference_update(keys or [])
+        self._pump()
