@@ -27,6 +27,9 @@ def register(sub) -> None:
     p.add_argument("--analyzers", help="comma-separated analyzer names to run (default: all bundled)")
     p.add_argument("--retry-failed", action="store_true", help="re-run analyses that failed before")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--engine", choices=["serial", "ray"], default="serial",
+                   help="ray: fan decoding and analysis out over a Ray cluster (local by default)")
+    p.add_argument("--workers", type=int, default=2, help="Ray workers (with --engine ray)")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("watch", help="watch registered folders and keep the catalog in line")
@@ -76,10 +79,16 @@ def cmd_index(ctx, args) -> int:
 
     if not ctx.store.folders():
         raise PhotoSearchError("no folders registered: run `photosearch add FOLDER` first")
-    indexer = _indexer(ctx, args)
     printer = IndexProgressPrinter(enabled=not args.no_progress)
     with CancelOnInterrupt() as cancel:
-        report = indexer.run(progress=printer, cancel=cancel, retry_failed=args.retry_failed)
+        if args.engine == "ray":
+            from photosearch.scale.ray_index import run_ray_index
+
+            include = args.analyzers.split(",") if args.analyzers else None
+            report = run_ray_index(ctx.store, ctx.settings, args.workers, progress=printer, cancel=cancel,
+                                   include=include, analyze=not args.no_analyze)
+        else:
+            report = _indexer(ctx, args).run(progress=printer, cancel=cancel, retry_failed=args.retry_failed)
     data = report.as_dict()
     ctx.emit(data, _index_text)
     return 130 if report.cancelled else 0

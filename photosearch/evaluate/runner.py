@@ -1,0 +1,214 @@
+"""Run a golden set: index (or reuse) its gallery, run every query, score it.
+
+The search function is injected (`search_fn`); `resolve_search("auto")` returns the real
+`photosearch.query.search.search`, `"baseline"` the lexical baseline. The result is a plain
+JSON-able dict (format `photosearch-eval/1`, see docs/EVALUATION.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import platform
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from photosearch.catalog.models import Photo
+from photosearch.errors import PhotoSearchError
+from photosearch.evaluate import metrics as M
+from photosearch.evaluate.golden import GoldenQuery, GoldenSet
+
+log = logging.getLogger(__name__)
+
+RUN_FORMAT = "photosearch-eval/1"
+SearchFn = Callable[..., dict]
+ProgressFn = Callable[[str, int, int], None]
+
+
+def real_search() -> SearchFn | None:
+    """`photosearch.query.search.search`, or None while it is not installed."""
+    try:
+        from photosearch.query.search import search
+    except ImportError as exc:
+        log.debug("real search unavailable: %s", exc)
+        return None
+    return search
+
+
+def resolve_search(name: str = "auto") -> tuple[str, SearchFn]:
+    """`auto`/`real`: the app's search; `baseline`: lexical fact matching."""
+    if name in ("auto", "real"):
+        fn = real_search()
+        if fn is not None:
+            return "real", fn
+        if name == "real":
+            raise PhotoSearchError("the search engine (photosearch.query.search) is not installed in this build")
+        log.warning("photosearch.query.search is not available; evaluating the lexical baseline instead")
+    elif name != "baseline":
+        raise PhotoSearchError(f"unknown search {name!r}; use auto, real or baseline")
+    from photosearch.evaluate.baseline import baseline_search
+
+    return "baseline", baseline_search
+
+
+# ---- catalog -----------------------------------------------------------------------------------
+
+
+def gallery_photo_count(store, gallery: Path) -> int:
+    prefix = str(gallery.resolve()).rstrip("/") + "/"
+    with store.session() as s:
+        return int(s.scalar(select(func.count()).select_from(Photo).where(
+            Photo.state == "active", Photo.path.startswith(prefix, autoescape=True))) or 0)
+
+
+def prepare_catalog(golden: GoldenSet, store, settings, *, reuse: bool = False, analyzers=None,
+                    indexer_factory=None, progress=None, cancel=None) -> dict:
+    """Register the gallery and index it (incremental), or reuse what the catalog has."""
+    have = gallery_photo_count(store, golden.gallery)
+    if reuse and have:
+        return {"reused": True, "photos": have}
+    if reuse:
+        log.warning("--reuse-catalog: the catalog has no photos of %s yet; indexing it", golden.gallery)
+    store.add_folder(golden.gallery)
+    if indexer_factory is not None:
+        indexer = indexer_factory(store, settings)
+    else:
+        from photosearch.app import build_indexer
+
+        indexer = build_indexer(store, settings, analyzers=analyzers)
+    report = indexer.run(progress=progress, cancel=cancel)
+    data = report.as_dict() if hasattr(report, "as_dict") else dict(report)
+    data["reused"] = False
+    data["photos"] = gallery_photo_count(store, golden.gallery)
+    data["analyzers"] = [a.name for a in getattr(indexer, "analyzers", [])]
+    return data
+
+
+# ---- one query ---------------------------------------------------------------------------------
+
+
+def _relative(path: str, gallery: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(gallery).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def score_query(q: GoldenQuery, ranked: Sequence[str]) -> dict:
+    """Every ranking metric of one query at its cut-offs."""
+    rel = q.relevant
+    out: dict[str, float] = {}
+    for k in q.k:
+        out[f"P@{k}"] = M.precision_at_k(ranked, rel, k)
+        out[f"R@{k}"] = M.recall_at_k(ranked, rel, k)
+        out[f"nDCG@{k}"] = M.ndcg_at_k(ranked, rel, k)
+    out["MRR"] = M.reciprocal_rank(ranked, rel)
+    out["AP"] = M.average_precision(ranked[: max(q.k)], rel)
+    return out
+
+
+def run_query(q: GoldenQuery, golden: GoldenSet, store, settings, search_fn: SearchFn, *, limit: int,
+              repeat: int = 1) -> dict:
+    row: dict = {"id": q.id, "request": q.request, "notes": q.notes, "k": list(q.k),
+                 "relevant": dict(q.relevant), "expected_plan": q.expected_plan, "error": None}
+    plan_in = {"version": 1, "where": q.plan["where"], **({"compose": q.plan["compose"]} if "compose" in q.plan else {})} \
+        if q.plan else None
+    latencies: list[float] = []
+    out: dict = {}
+    try:
+        for _ in range(max(1, repeat)):
+            t0 = time.perf_counter()
+            out = search_fn(store, settings, request=q.request, plan=plan_in, limit=limit, explain=True)
+            latencies.append((time.perf_counter() - t0) * 1000)
+    except Exception as exc:  # one bad query must not stop the run
+        log.warning("query %s failed: %s", q.id, exc)
+        row["error"] = f"{type(exc).__name__}: {exc}"
+    results = out.get("results") or []
+    ranked = [_relative(r["path"], golden.gallery) for r in results]
+    row["results"] = [{"path": p, "score": r.get("score"), "grade": q.relevant.get(p, 0.0), "why": r.get("why")}
+                      for p, r in zip(ranked, results, strict=True)]
+    row["plan"] = out.get("plan")
+    row["timing_ms"] = out.get("timing_ms")
+    row["latency_ms"] = latencies
+    row["metrics"] = score_query(q, ranked)
+    cut = ranked[: max(q.k)]
+    row["hits"] = [p for p in cut if q.relevant.get(p, 0) > 0]
+    row["misses"] = [p for p in sorted(q.relevant, key=lambda p: -q.relevant[p]) if p not in cut and q.relevant[p] > 0]
+    row["false_positives"] = [p for p in cut if q.relevant.get(p, 0) <= 0]
+    row["pr_curve"] = M.precision_recall_curve(ranked, q.relevant)
+    if q.expected_plan is not None:
+        predicted = row["plan"] if isinstance(row["plan"], dict) else None
+        p, r, f = M.atom_prf(predicted, q.expected_plan)
+        try:
+            exact = M.plan_exact_match(predicted, q.expected_plan)
+        except Exception:  # a malformed predicted plan is simply not a match
+            exact = False
+        row["planner"] = {"exact": exact, "atom_precision": p, "atom_recall": r, "atom_f1": f}
+    return row
+
+
+# ---- whole run ---------------------------------------------------------------------------------
+
+
+def summarise(rows: list[dict], ks: Sequence[int]) -> dict:
+    def mean(vals):
+        vals = list(vals)
+        return sum(vals) / len(vals) if vals else None
+
+    s: dict = {"queries": len(rows), "failed_queries": sum(1 for r in rows if r["error"])}
+    for k in ks:
+        for m in ("P", "R", "nDCG"):
+            s[f"{m}@{k}"] = mean(r["metrics"][f"{m}@{k}"] for r in rows if f"{m}@{k}" in r["metrics"])
+    s["MRR"] = mean(r["metrics"]["MRR"] for r in rows)
+    s["mAP"] = mean(r["metrics"]["AP"] for r in rows)
+    planned = [r["planner"] for r in rows if "planner" in r]
+    s["planner_queries"] = len(planned)
+    s["plan_exact_match"] = mean(1.0 if p["exact"] else 0.0 for p in planned)
+    s["atom_f1"] = mean(p["atom_f1"] for p in planned)
+    lat = [x for r in rows for x in r["latency_ms"]]
+    s["latency_ms_p50"] = M.percentile(lat, 50)
+    s["latency_ms_p95"] = M.percentile(lat, 95)
+    s["latency_ms_max"] = max(lat) if lat else 0.0
+    return s
+
+
+def run_eval(golden: GoldenSet, store, settings, *, search_fn: SearchFn | None = None, search_name: str | None = None,
+             reuse_catalog: bool = False, analyzers=None, indexer_factory=None, repeat: int = 1,
+             label: str | None = None, progress: ProgressFn | None = None, cancel=None) -> dict:
+    """Index (or reuse) the gallery, run every query, return the run as a JSON-able dict."""
+    if search_fn is None:
+        search_name, search_fn = resolve_search("auto")
+    started = time.perf_counter()
+    if progress:
+        progress("index", 0, len(golden.queries))
+    index = prepare_catalog(golden, store, settings, reuse=reuse_catalog, analyzers=analyzers,
+                            indexer_factory=indexer_factory, cancel=cancel)
+    if index.get("photos", 0) == 0:
+        raise PhotoSearchError(f"no photos of {golden.gallery} could be indexed; nothing to evaluate")
+    limit = max(max(q.k) for q in golden.queries)
+    rows = []
+    for i, q in enumerate(golden.queries):
+        if cancel and cancel():
+            break
+        rows.append(run_query(q, golden, store, settings, search_fn, limit=limit, repeat=repeat))
+        if progress:
+            progress("query", i + 1, len(golden.queries))
+    return {
+        "format": RUN_FORMAT,
+        "name": golden.name,
+        "label": label or search_name or getattr(search_fn, "__name__", "search"),
+        "golden": str(golden.path) if golden.path else None,
+        "gallery": str(golden.gallery),
+        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "environment": {"search": search_name or getattr(search_fn, "__name__", "search"),
+                        "catalog": store.engine.dialect.name, "python": platform.python_version(),
+                        "machine": platform.machine(), "repeat": repeat},
+        "k": list(golden.k),
+        "index": index,
+        "summary": summarise(rows, golden.k),
+        "queries": rows,
+        "elapsed_s": round(time.perf_counter() - started, 3),
+    }

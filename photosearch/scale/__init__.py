@@ -1,0 +1,1 @@
+"""Scale-out: indexing fanned out over Ray, vector indexes in shards (see docs/SCALE.md)."""

@@ -1,0 +1,59 @@
+"""Benchmark scripts in smoke mode: they run, print figures and write JSON (times are never asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from photosearch.evaluate import bench
+
+
+def test_vectors_smoke(tmp_path, capsys):
+    assert bench.main(["vectors", "--smoke", "--out", str(tmp_path / "v.json")]) == 0
+    doc = json.loads((tmp_path / "v.json").read_text())
+    rows = {r["dtype"]: r for r in doc["result"]["results"]}
+    assert set(rows) == {"f32", "f16", "i8"} and doc["smoke"]
+    assert rows["f32"]["recall_at_10"] >= 0.9 and 0 <= rows["i8"]["recall_at_10"] <= 1
+    assert "recall@10" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("search", ["baseline", "auto"])
+def test_query_smoke(tmp_path, search):
+    if search == "auto":
+        from photosearch.evaluate.runner import real_search
+
+        if real_search() is None:
+            pytest.skip("photosearch.query.search is not built yet")
+    assert bench.main(["query", "--smoke", "--search", search, "--out", str(tmp_path / "q.json")]) == 0
+    doc = json.loads((tmp_path / "q.json").read_text())
+    size = doc["result"]["sizes"][0]
+    assert size["photos"] == 200 and size["generate"]["facts"] > 200
+    assert size["warm_ms"]["n"] == len(bench.QUERIES)
+    assert size["per_query"]["dog"]["results"] > 0
+
+
+@pytest.mark.slow
+def test_index_smoke(tmp_path):
+    assert bench.main(["index", "--smoke", "--out", str(tmp_path / "i.json")]) == 0
+    r = json.loads((tmp_path / "i.json").read_text())["result"]
+    assert r["photos"] == 21 and "model:quality" in r["stage_ms_per_photo"]
+    assert r["model_bound_photos_per_s"] and r["ratio_to_model_bound"] is not None
+
+
+@pytest.mark.slow
+def test_watch_and_rss_smoke(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "photosearch.evaluate.bench", "watch", "--smoke", "--search", "baseline",
+                           "--out", str(tmp_path / "w.json")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    w = json.loads((tmp_path / "w.json").read_text())["result"]
+    assert w["catalog"]["files"] == 2 and w["searchable"]["latency_s_max"] < 30  # found, not timed out
+    assert "write → searchable" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "photosearch.evaluate.bench", "rss", "--smoke", "--phases", "vectors",
+                           "--out", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    phases = json.loads((tmp_path / "r.json").read_text())["result"]["phases"]
+    assert [p["phase"] for p in phases] == ["vectors"]
+    assert all("error" not in p and p["peak_rss_mib"] > 10 for p in phases)
