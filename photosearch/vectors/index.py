@@ -20,7 +20,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
-from usearch.index import Index
+
+try:  # onnxruntime must be loaded before usearch: importing it after usearch segfaults (ORT 1.32, usearch 2.26)
+    import onnxruntime  # noqa: F401
+except ImportError:  # pragma: no cover - onnxruntime is a core dependency
+    pass
+from usearch.index import Index  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +114,16 @@ class VectorIndex:
         if not self.index.contains(int(key)):
             return None
         return np.asarray(self.index.get(int(key)), dtype=np.float32)
+
+    def get_many(self, keys) -> np.ndarray:
+        """Vectors of keys that are all present, as a (k, dim) float32 matrix."""
+        keys = np.asarray(keys, dtype=np.uint64).ravel()
+        if keys.size == 0:
+            return np.zeros((0, self.dim), np.float32)
+        got = self.index.get(keys, dtype=np.float32)
+        if isinstance(got, np.ndarray) and got.ndim == 2:
+            return got.astype(np.float32, copy=False)
+        return np.vstack([np.asarray(g, dtype=np.float32).reshape(1, -1) for g in got])
 
     def search(self, vector: np.ndarray, k: int = 10, *, exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Nearest ids and their cosine similarities (1 = identical direction), best first."""

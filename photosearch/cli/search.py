@@ -1,0 +1,110 @@
+"""`photosearch search`, `similar`, `duplicates`."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from photosearch.errors import PhotoSearchError
+
+
+def _why_text(why: list[dict]) -> str:
+    bits = []
+    for w in why:
+        if "label" in w:
+            bits.append(f"{w.get('fact')}:{w['label']}")
+        elif "similarity" in w:
+            bits.append(f"{w.get('fact', w.get('atom'))}~{w['similarity']}")
+        else:
+            bits.append(", ".join(f"{k}={v}" for k, v in w.items() if k not in ("atom", "query")))
+    return "; ".join(bits)
+
+
+def _results_text(data: dict) -> str:
+    lines = [f"{r['score']:.3f}  {r['path']}  [{_why_text(r.get('why', []))}]" for r in data["results"]]
+    comp = data.get("composer") or {}
+    lines.append(f"{len(data['results'])} of {data.get('matched', len(data['results']))} matches "
+                 f"in {data['timing_ms'].get('total', 0):.0f} ms (composer: {comp.get('solver', '-')})")
+    if "explain" in data and data["explain"].get("atoms") and data.get("plan"):
+        lines.insert(0, "plan: " + json.dumps(data["plan"], ensure_ascii=False))
+        for a in data["explain"]["atoms"]:
+            lines.insert(1, f"  {json.dumps(a['atom'], ensure_ascii=False)}: {a['hits']} photos")
+    return "\n".join(lines)
+
+
+def _search(ctx, args) -> int:
+    from photosearch.query.search import search
+
+    plan = None
+    if args.plan:
+        path = Path(args.plan)
+        try:
+            plan = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise PhotoSearchError(f"cannot read the plan {path}: {exc}") from exc
+    now = None
+    if args.now:
+        try:
+            now = date.fromisoformat(args.now)
+        except ValueError:
+            raise PhotoSearchError(f"--now must be YYYY-MM-DD, got {args.now!r}") from None
+    request = " ".join(args.request) if args.request else None
+    if plan is None and not request:
+        raise PhotoSearchError("give a request (photosearch search \"tabby cat\") or --plan FILE")
+    data = search(ctx.store, ctx.settings, request=request, plan=plan, limit=args.limit,
+                  explain=args.explain, now=now)
+    if not args.explain:
+        data.pop("explain", None)
+    ctx.emit(data, _results_text)
+    return 0
+
+
+def _similar(ctx, args) -> int:
+    from photosearch.query.search import similar
+
+    data = similar(ctx.store, ctx.settings, args.photo, limit=args.limit)
+    ctx.emit(data, lambda d: "\n".join(f"{r['score']:.3f}  {r['path']}" for r in d["results"]) or "nothing similar")
+    return 0
+
+
+def _duplicates(ctx, args) -> int:
+    from photosearch.query.search import duplicates
+
+    groups = duplicates(ctx.store, ctx.settings)
+    ctx.emit({"groups": groups},
+             lambda d: "\n\n".join("\n".join(p["path"] for p in g["photos"]) for g in d["groups"])
+             or "no near-duplicates")
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("search", help="search photos by a request or an edited plan")
+    p.add_argument("request", nargs="*", help='what to find, e.g. "tabby cat"')
+    p.add_argument("--limit", type=int, default=None, help="at most N results (default: the plan's limit, else 50)")
+    p.add_argument("--plan", help="run this plan JSON file instead of planning the request")
+    p.add_argument("--explain", action="store_true", help="include the plan with per-atom hit counts")
+    p.add_argument("--now", help="today's date for relative dates (YYYY-MM-DD)")
+    p.add_argument("--json", dest="json_sub", action="store_true", help="machine-readable JSON output")
+    p.set_defaults(func=_with_json(_search))
+    p = sub.add_parser("similar", help="photos that look like a photo (path or id)")
+    p.add_argument("photo")
+    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--json", dest="json_sub", action="store_true", help="machine-readable JSON output")
+    p.set_defaults(func=_with_json(_similar))
+    p = sub.add_parser("duplicates", help="near-duplicate groups (image embedding + perceptual hash)")
+    p.add_argument("--json", dest="json_sub", action="store_true", help="machine-readable JSON output")
+    p.set_defaults(func=_with_json(_duplicates))
+
+
+def _with_json(func):
+    """Accept --json after the command too (`photosearch search x --json`)."""
+
+    def run(ctx, args) -> int:
+        if getattr(args, "json_sub", False):
+            ctx.json_output = True
+        if getattr(args, "limit", None) is None and func is _search and not getattr(args, "plan", None):
+            args.limit = 50
+        return func(ctx, args)
+
+    return run

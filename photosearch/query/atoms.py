@@ -1,0 +1,54 @@
+"""Atom resolvers by atom key: `resolve_atom(atom, ctx) -> AtomResult`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from photosearch.query.resolvers.base import AtomResult, ExecContext
+from photosearch.query.resolvers.concept import resolve_concept
+from photosearch.query.resolvers.filters import (
+    resolve_camera,
+    resolve_date,
+    resolve_faces,
+    resolve_folder,
+    resolve_kind,
+    resolve_knowledge,
+    resolve_person,
+    resolve_quality,
+    resolve_tag,
+    resolve_text,
+)
+from photosearch.query.resolvers.places import resolve_place
+from photosearch.query.resolvers.similar import resolve_similar
+
+RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
+    "concept": resolve_concept,
+    "person": resolve_person,
+    "date": resolve_date,
+    "place": resolve_place,
+    "text": resolve_text,
+    "camera": resolve_camera,
+    "folder": resolve_folder,
+    "similar": resolve_similar,
+    "knowledge": resolve_knowledge,
+    "tag": resolve_tag,
+    "faces": resolve_faces,
+    "kind": resolve_kind,
+    "quality": resolve_quality,
+}
+
+#: Atoms whose scores carry relevance (the others are filters that score 1).
+GRADED = {"concept", "similar", "text", "knowledge"}
+
+
+def resolve_atom(atom: dict, ctx: ExecContext) -> AtomResult:
+    (key,) = atom.keys()
+    try:
+        resolver = RESOLVERS[key]
+    except KeyError:
+        from photosearch.errors import PhotoSearchError
+
+        raise PhotoSearchError(f"unknown atom {key!r}; known: {', '.join(RESOLVERS)}") from None
+    result = resolver(atom, ctx)
+    result.set.graded = key in GRADED
+    return result

@@ -1,0 +1,341 @@
+"""The `compose` block as a small integer program (HiGHS), with a greedy fallback.
+
+Variables: x_i ∈ {0,1} per candidate (the best `max_candidates` by relevance), c_g ∈ {0,1} per
+coverage group. Maximise Σ rel_i·x_i + P·Σ c_g with P > Σ rel (covering one more group is worth
+more than any relevance), subject to
+
+* Σ x_i ≤ limit;
+* x_a + x_b ≤ 1 for each near-duplicate pair (image-embedding cosine and/or phash Hamming);
+* c_g ≤ Σ_{i∈g} x_i for each group of `per` (day/month/place/person): every group present is
+  covered while the limit allows, otherwise as many as possible;
+* Σ_{i∈g} x_i ≤ ceil(limit / #groups) when `diverse` (groups of `per`, else days).
+
+The solver has a time limit; on timeout or error the greedy heuristic answers and the result
+says so: `{"solver": "highs"|"greedy"|"topk", "solve_ms", "fallback_reason"}`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot
+
+
+@dataclass
+class ComposeOptions:
+    dup_cosine: float = 0.95  # image-embedding cosine alone that makes a near-duplicate
+    dup_hamming: int = 4  # phash bits alone that make a near-duplicate
+    both_cosine: float = 0.88  # ... or both moderately close
+    both_hamming: int = 12
+    time_limit_s: float = 1.0
+    max_candidates: int = 400
+    force_greedy: bool = False
+
+
+_banner_lock = threading.Lock()
+_banner_done = False
+
+
+def new_highs():
+    """A quiet HiGHS instance (its one-time banner would corrupt JSON on stdout)."""
+    global _banner_done
+    import highspy
+
+    with _banner_lock:
+        if not _banner_done:
+            sys.stdout.flush()
+            saved = os.dup(1)
+            try:
+                with open(os.devnull, "w") as devnull:
+                    os.dup2(devnull.fileno(), 1)
+                    h = highspy.Highs()
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+            _banner_done = True
+        else:
+            h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    return h
+
+
+# ------------------------------------------------------------------------------ near-duplicates
+
+
+def hamming(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise Hamming distances of uint64 hashes (broadcasting)."""
+    x = np.bitwise_xor(a, b)
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(x).astype(np.int32)
+    x = x.astype(np.uint64)
+    bits = np.unpackbits(x.view(np.uint8).reshape(*x.shape, 8), axis=-1)
+    return bits.sum(axis=-1).astype(np.int32)
+
+
+def duplicate_pairs(rows: np.ndarray, snap: Snapshot, image_index, opts: ComposeOptions) -> list[tuple[int, int]]:
+    """Index pairs (i < j) of near-duplicate candidates."""
+    n = rows.size
+    if n < 2:
+        return []
+    close = np.zeros((n, n), bool)
+    cos = np.full((n, n), -1.0, np.float32)
+    if image_index is not None and len(image_index):
+        ids = snap.ids[rows]
+        present = np.array([int(i) in image_index for i in ids], bool)
+        if present.sum() >= 2:
+            idx = np.flatnonzero(present)
+            vecs = image_index.get_many(ids[idx])
+            vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+            cos[np.ix_(idx, idx)] = vecs @ vecs.T
+            close |= cos >= opts.dup_cosine
+    has = snap.has_phash[rows]
+    if has.sum() >= 2:
+        idx = np.flatnonzero(has)
+        h = snap.phash[rows[idx]]
+        ham = np.full((n, n), 64, np.int32)
+        ham[np.ix_(idx, idx)] = hamming(h[:, None], h[None, :])
+        close |= ham <= opts.dup_hamming
+        close |= (ham <= opts.both_hamming) & (cos >= opts.both_cosine)
+    ii, jj = np.nonzero(np.triu(close, 1))
+    return list(zip(ii.tolist(), jj.tolist(), strict=True))
+
+
+# ------------------------------------------------------------------------------------ groups
+
+
+def group_keys(per: str, rows: np.ndarray, snap: Snapshot) -> list[list]:
+    """For each candidate, the keys of its `per` groups (empty when unknown)."""
+    out: list[list] = []
+    for r in rows.tolist():
+        if per == "day":
+            out.append([int(snap.day[r])] if snap.day[r] >= 0 else [])
+        elif per == "month":
+            out.append([int(snap.month[r])] if snap.month[r] >= 0 else [])
+        elif per == "place":
+            code = int(snap.place_code[r])
+            if code >= 0:
+                out.append([snap.places[code].get("label")])
+            elif not math.isnan(snap.lat[r]):
+                out.append([(round(float(snap.lat[r]), 1), round(float(snap.lon[r]), 1))])
+            else:
+                out.append([])
+        elif per == "person":
+            out.append(list(snap.person_of_row.get(r, [])))
+        else:
+            raise ValueError(f"unknown per {per!r}")
+    return out
+
+
+def _groups(keys: list[list]) -> dict:
+    groups: dict = {}
+    for i, ks in enumerate(keys):
+        for k in ks:
+            groups.setdefault(k, []).append(i)
+    return groups
+
+
+# ------------------------------------------------------------------------------------ solvers
+
+
+@dataclass
+class Problem:
+    scores: np.ndarray
+    limit: int
+    pairs: list[tuple[int, int]]
+    cover: list[list[int]]  # groups that need coverage
+    caps: list[tuple[list[int], int]]  # (members, max picks)
+
+
+def objective(p: Problem, picked: list[int]) -> tuple[int, float]:
+    """(covered groups, total relevance) of a selection."""
+    s = set(picked)
+    covered = sum(1 for g in p.cover if s.intersection(g))
+    return covered, float(p.scores[list(s)].sum()) if s else 0.0
+
+
+def feasible(p: Problem, picked: list[int]) -> bool:
+    s = set(picked)
+    if len(s) > p.limit:
+        return False
+    if any(a in s and b in s for a, b in p.pairs):
+        return False
+    return all(len(s.intersection(m)) <= cap for m, cap in p.caps)
+
+
+def solve_greedy(p: Problem) -> list[int]:
+    """Coverage first (groups in order of their best candidate), then fill by relevance."""
+    n = p.scores.size
+    order = np.argsort(-p.scores, kind="stable").tolist()
+    conflicts: dict[int, set[int]] = {}
+    for a, b in p.pairs:
+        conflicts.setdefault(a, set()).add(b)
+        conflicts.setdefault(b, set()).add(a)
+    cap_of: dict[int, list[int]] = {}
+    counts = [0] * len(p.caps)
+    for ci, (members, _cap) in enumerate(p.caps):
+        for i in members:
+            cap_of.setdefault(i, []).append(ci)
+    picked: list[int] = []
+    chosen = set()
+
+    def can(i: int) -> bool:
+        if i in chosen or len(picked) >= p.limit or conflicts.get(i, set()) & chosen:
+            return False
+        return all(counts[ci] < p.caps[ci][1] for ci in cap_of.get(i, []))
+
+    def take(i: int) -> None:
+        picked.append(i)
+        chosen.add(i)
+        for ci in cap_of.get(i, []):
+            counts[ci] += 1
+
+    best_of = sorted(range(len(p.cover)), key=lambda g: -max(p.scores[m] for m in p.cover[g]))
+    for g in best_of:
+        if chosen.intersection(p.cover[g]):
+            continue
+        for i in sorted(p.cover[g], key=lambda m: -p.scores[m]):
+            if can(i):
+                take(i)
+                break
+    for i in order:
+        if len(picked) >= min(p.limit, n):
+            break
+        if can(i):
+            take(i)
+    return picked
+
+
+def solve_highs(p: Problem, time_limit_s: float) -> tuple[list[int] | None, str | None]:
+    """Optimal selection, or (None, reason) on timeout/failure."""
+    import highspy
+
+    n, m = p.scores.size, len(p.cover)
+    big = float(p.scores.sum()) + 1.0
+    h = new_highs()
+    h.setOptionValue("time_limit", float(time_limit_s))
+    h.setOptionValue("mip_rel_gap", 1e-6)
+    lp = highspy.HighsLp()
+    lp.num_col_ = n + m
+    lp.col_cost_ = np.concatenate([-p.scores.astype(np.float64), np.full(m, -big)])
+    lp.col_lower_ = np.zeros(n + m)
+    lp.col_upper_ = np.ones(n + m)
+    starts, index, value, lo, hi = [0], [], [], [], []
+
+    def row(cols: list[int], vals: list[float], lower: float, upper: float) -> None:
+        index.extend(cols)
+        value.extend(vals)
+        starts.append(len(index))
+        lo.append(lower)
+        hi.append(upper)
+
+    row(list(range(n)), [1.0] * n, -highspy.kHighsInf, float(p.limit))
+    for a, b in p.pairs:
+        row([a, b], [1.0, 1.0], -highspy.kHighsInf, 1.0)
+    for g, members in enumerate(p.cover):
+        row([n + g, *members], [1.0] + [-1.0] * len(members), -highspy.kHighsInf, 0.0)
+    for members, cap in p.caps:
+        row(list(members), [1.0] * len(members), -highspy.kHighsInf, float(cap))
+    lp.num_row_ = len(lo)
+    lp.row_lower_ = np.array(lo, dtype=np.float64)
+    lp.row_upper_ = np.array(hi, dtype=np.float64)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
+    lp.a_matrix_.value_ = np.array(value, dtype=np.float64)
+    lp.a_matrix_.num_col_ = n + m
+    lp.a_matrix_.num_row_ = len(lo)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * (n + m)
+    h.passModel(lp)
+    h.run()
+    status = h.getModelStatus()
+    if status == highspy.HighsModelStatus.kTimeLimit:
+        return None, f"time limit {time_limit_s:.3g}s reached"
+    if status != highspy.HighsModelStatus.kOptimal:
+        return None, f"solver status {h.modelStatusToString(status)}"
+    x = np.asarray(h.getSolution().col_value[:n])
+    return [int(i) for i in np.flatnonzero(x > 0.5)], None
+
+
+# ------------------------------------------------------------------------------------ compose
+
+
+def sort_rows(rows: np.ndarray, scores: np.ndarray, sort: str, snap: Snapshot) -> tuple[np.ndarray, np.ndarray]:
+    if sort in ("date_asc", "date_desc"):
+        taken = snap.taken[rows]
+        undated = taken == NO_DATE
+        key = taken.astype(np.float64)
+        key = -key if sort == "date_desc" else key
+        order = np.lexsort((-scores, key, undated))
+    else:
+        order = np.lexsort((rows, -scores))
+    return rows[order], scores[order]
+
+
+def compose(rows: np.ndarray, scores: np.ndarray, block: dict | None, snap: Snapshot, *,
+            image_index=None, options: ComposeOptions | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Pick and order results. Returns (rows, scores, composer info)."""
+    opts = options or ComposeOptions()
+    block = block or {}
+    t0 = time.perf_counter()
+    limit = block.get("limit")
+    per = block.get("per")
+    diverse = bool(block.get("diverse"))
+    dedupe = bool(block.get("exclude_near_duplicates"))
+    sort = block.get("sort") or "relevance"
+    rows, scores = sort_rows(rows, scores, "relevance", snap)
+    info: dict = {"solver": "topk", "solve_ms": 0.0, "fallback_reason": None, "candidates": int(rows.size)}
+    limit_n = int(limit) if limit else int(rows.size)
+    if not (per or diverse or dedupe) or rows.size == 0:
+        rows, scores = rows[:limit_n], scores[:limit_n]
+        rows, scores = sort_rows(rows, scores, sort, snap)
+        info["solve_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+        return rows, scores, info
+    cap = max(opts.max_candidates, 4 * limit_n) if limit else opts.max_candidates
+    if rows.size > cap:
+        info["truncated_to"] = cap
+        rows, scores = rows[:cap], scores[:cap]
+    limit_n = min(limit_n, rows.size)
+    pairs = duplicate_pairs(rows, snap, image_index, opts) if dedupe else []
+    cover: list[list[int]] = []
+    caps: list[tuple[list[int], int]] = []
+    if per:
+        groups = _groups(group_keys(per, rows, snap))
+        cover = list(groups.values())
+        info["groups"] = len(cover)
+    if diverse:
+        dgroups = _groups(group_keys(per or "day", rows, snap))
+        if dgroups:
+            cap_n = max(1, math.ceil(limit_n / len(dgroups)))
+            caps = [(m, cap_n) for m in dgroups.values() if len(m) > cap_n]
+            info["max_per_group"] = cap_n
+    problem = Problem(np.asarray(scores, np.float64), limit_n, pairs, cover, caps)
+    info["duplicate_pairs"] = len(pairs)
+    picked: list[int] | None = None
+    if opts.force_greedy:
+        info["fallback_reason"] = "greedy requested"
+    else:
+        try:
+            picked, reason = solve_highs(problem, opts.time_limit_s)
+            if picked is None:
+                info["fallback_reason"] = reason
+            else:
+                info["solver"] = "highs"
+        except Exception as exc:  # noqa: BLE001 - a solver failure must not lose the results
+            info["fallback_reason"] = f"solver failed: {exc}"
+    if picked is None:
+        picked = solve_greedy(problem)
+        info["solver"] = "greedy"
+    covered, total = objective(problem, picked)
+    info |= {"covered_groups": covered, "objective": round(total, 4)}
+    sel = np.array(sorted(picked), dtype=np.int64)
+    out_rows, out_scores = rows[sel], scores[sel]
+    out_rows, out_scores = sort_rows(out_rows, out_scores, sort, snap)
+    info["solve_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+    return out_rows, out_scores, info

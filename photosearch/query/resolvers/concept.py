@@ -1,0 +1,161 @@
+"""The `concept` atom: fused lexical + embedding evidence with a calibrated cut-off.
+
+Lexical evidence: each content word of the concept is matched (folded, plural-stemmed) against
+the labels and synonyms of tag (incl. WordNet hypernyms), object, caption, knowledge and OCR
+text facts, weighted by kind; a photo's lexical score is the mean over words of its best
+evidence per word. Embedding evidence: for each pluggable `EmbeddingSignal` (facts_text through
+the MiniLM text embedder; clip:* when a CLIP text encoder is given) the query vector's nearest
+photos are z-scored against a per-photo null and cut per atom (see `photosearch.query.calibration`).
+Evidence is fused by noisy-OR: fused = 1 − Π(1 − e_i).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from photosearch.query.calibration import build_null, evidence, select
+from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet
+from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
+from photosearch.query.resolvers.text import content_tokens, fold
+
+HYPERNYM_WEIGHT = 0.9
+EXACT_SEARCH_MAX = 20000
+MAX_WHY_PER_WORD = 4
+#: Embedding neighbours examined at most per signal; beyond this, lexical evidence still counts.
+MAX_NEIGHBOURS = 4096
+
+
+def _lexical(value: str, ctx: ExecContext) -> tuple[np.ndarray, dict[str, list[tuple[Group, float]]]]:
+    snap = ctx.snapshot
+    toks = content_tokens(value)
+    phrase = fold(value)
+    matched: dict[str, list[tuple[Group, float]]] = {}
+    if not toks:
+        return np.zeros(snap.n, np.float32), matched
+    per_token = np.zeros((len(toks), snap.n), np.float32)
+    phrase_groups = []
+    if len(toks) > 1:  # a multi-word label that is the whole phrase counts for every word
+        for g in ctx.snapshot.token_index.get(toks[0], []):
+            if fold(g.label) == phrase or any(fold(nm) == phrase for nm in g.names):
+                phrase_groups.append(g)
+    for i, tok in enumerate(toks):
+        groups = list(snap.token_index.get(tok, [])) + phrase_groups
+        hits = []
+        for g in groups:
+            w = CONCEPT_KINDS.get(g.kind, 0.5) * (HYPERNYM_WEIGHT if g.hypernym else 1.0)
+            vals = np.minimum(g.scores * w, 1.0)
+            row = per_token[i]
+            row[g.rows] = np.maximum(row[g.rows], vals)
+            hits.append((g, w))
+        matched[tok] = hits
+    return per_token.mean(axis=0), matched
+
+
+def _null_model(signal: EmbeddingSignal, index, ctx: ExecContext):
+    """The space's null model plus per-row null mean/spread of every indexed photo (once per snapshot)."""
+    key = ("null", signal.space)
+    cache = ctx.snapshot.cache
+    if key not in cache:
+        from photosearch.query.calibration import REFERENCE_TEXTS
+
+        cfg = ctx.calibration
+        snap = ctx.snapshot
+        keys = index.keys()
+        keys = keys[np.isin(keys, snap.ids)]
+        refs = _normalise(signal.encode(list(REFERENCE_TEXTS)))
+        mu = np.full(snap.n, np.nan, np.float32)
+        sd = np.ones(snap.n, np.float32)
+        for start in range(0, keys.size, 8192):
+            part = keys[start:start + 8192]
+            null = index.get_many(part) @ refs.T
+            rows = snap.rows_of(part)
+            mu[rows] = null.mean(axis=1)
+            sd[rows] = np.maximum(null.std(axis=1), 0.02)
+        rng = np.random.default_rng(cfg.seed)
+        sample = rng.choice(keys, cfg.sample, replace=False) if keys.size > cfg.sample else keys
+        cache[key] = (build_null(index.get_many(sample), refs, cfg), mu, sd)
+    return cache[key]
+
+
+def _normalise(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v, np.float32)
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    n[n == 0] = 1
+    return v / n
+
+
+def _embedding(value: str, signal: EmbeddingSignal, ctx: ExecContext):
+    """(rows, evidence, sims, z, info) of the photos that pass this signal's calibrated cut."""
+    index = ctx.index(signal.space)
+    snap = ctx.snapshot
+    empty = (np.zeros(0, np.int32), np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32))
+    if index is None or len(index) == 0:
+        return (*empty, {"space": signal.space, "skipped": "no vectors"})
+    null, mu, sd = _null_model(signal, index, ctx)
+    q = _normalise(signal.encode([value]))[0]
+    offset = null.offset(q)
+    total = len(index)
+    k = min(total, 1024)
+    while True:
+        keys, sims = index.search(q, k, exact=total <= EXACT_SEARCH_MAX)
+        ok = np.isin(keys, snap.ids)
+        keys, sims = keys[ok], sims[ok]
+        rows = snap.rows_of(keys)
+        z = (sims - mu[rows]) / sd[rows] - offset
+        keep, info = select(z, sims, null.z0, ctx.calibration, signal.min_similarity)
+        # the k-th neighbour still passes: there may be more hits beyond it
+        if k >= min(total, MAX_NEIGHBOURS) or keep.size == 0 or not keep[-1]:
+            break
+        k = min(total, MAX_NEIGHBOURS, k * 4)
+    info |= {"space": signal.space, "offset": round(offset, 3), "searched": int(k)}
+    ev = evidence(z[keep], null.z0) * signal.weight
+    return rows[keep], ev.astype(np.float32), sims[keep], z[keep], info
+
+
+def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
+    value = str(atom["concept"])
+    snap = ctx.snapshot
+    lexical, matched = _lexical(value, ctx)
+    miss = np.ones(snap.n, np.float32) - lexical
+    emb_hits: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    infos = []
+    for signal in ctx.signals:
+        try:
+            rows, ev, sims, z, info = _embedding(value, signal, ctx)
+        except Exception as exc:  # noqa: BLE001 - a failing encoder leaves lexical evidence
+            ctx.notes.append(f"{signal.space}: embedding signal failed: {exc}")
+            continue
+        infos.append(info)
+        miss[rows] *= 1.0 - np.clip(ev, 0, 1)
+        emb_hits[signal.space] = (rows, sims, z)
+    fused = 1.0 - miss
+    keep = fused >= ctx.calibration.min_fused
+    result = ScoredSet.from_dense(fused, keep)
+
+    def explain(row: int) -> list[dict]:
+        out = []
+        for _tok, hits in matched.items():
+            found = []
+            for g, w in hits:
+                i = np.searchsorted(g.rows, row)
+                if i < g.rows.size and g.rows[i] == row:
+                    found.append((float(g.scores[i]) * w, g, float(g.scores[i])))
+            found.sort(key=lambda t: -t[0])
+            for _ws, g, s in found[:MAX_WHY_PER_WORD]:
+                why = {"atom": "concept", "query": value, "fact": g.kind, "label": g.label, "score": round(s, 3)}
+                if g.hypernym:
+                    why["hypernym"] = True
+                if why not in out:
+                    out.append(why)
+        for space, (rows, sims, z) in emb_hits.items():
+            i = np.flatnonzero(rows == row)
+            if i.size:
+                out.append({"atom": "concept", "query": value, "fact": space,
+                            "similarity": round(float(sims[i[0]]), 3), "z": round(float(z[i[0]]), 2)})
+        return out
+
+    return AtomResult(atom, result, explain, {
+        "lexical_hits": int((lexical > 0).sum()),
+        "embedding": infos,
+        "min_fused": ctx.calibration.min_fused,
+    })

@@ -1,0 +1,207 @@
+"""Exact and fuzzy filter atoms: person, date, camera, folder, faces, kind, quality, tag, knowledge, text."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import numpy as np
+
+from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
+from photosearch.query.resolvers.snapshot import EPOCH, Group
+from photosearch.query.resolvers.text import content_tokens, fold, fuzzy_budget, tokens, within_edits
+
+TAG_ALIASES = {"favorite": "favourite", "favorites": "favourite", "favourites": "favourite",
+               "fav": "favourite", "fave": "favourite", "star": "favourite", "starred": "favourite"}
+
+
+def _groups_rows(groups: list[Group]) -> ScoredSet:
+    """Union of groups' rows, keeping the best fact score per photo."""
+    if not groups:
+        return ScoredSet.empty()
+    rows = np.concatenate([g.rows for g in groups])
+    scores = np.concatenate([g.scores for g in groups])
+    order = np.lexsort((-scores, rows))
+    rows, scores = rows[order], scores[order]
+    first = np.ones(rows.size, bool)
+    first[1:] = rows[1:] != rows[:-1]
+    return ScoredSet(rows[first].astype(np.int32), np.clip(scores[first], 0, 1).astype(np.float32))
+
+
+def _group_explainer(groups: list[Group], atom_name: str, value: str, **extra):
+    def explain(row: int) -> list[dict]:
+        out = []
+        for g in groups:
+            i = np.searchsorted(g.rows, row)
+            if i < g.rows.size and g.rows[i] == row:
+                out.append({"atom": atom_name, "query": value, "fact": g.kind, "label": g.label,
+                            "score": round(float(g.scores[i]), 3), **extra})
+        return out
+    return explain
+
+
+def resolve_person(atom: dict, ctx: ExecContext) -> AtomResult:
+    name = str(atom["person"])
+    key = fold(name)
+    snap = ctx.snapshot
+    rows = snap.people.get(key)
+    info = {}
+    if rows is None:
+        info["unknown_person"] = name
+        rows = np.zeros(0, np.int32)
+    display = snap.person_names.get(key, name)
+    return AtomResult(atom, ScoredSet.from_rows(rows), lambda row: [{"atom": "person", "person": display}], info)
+
+
+def _day(value: str | date | None, default: int) -> int:
+    if value in (None, ""):
+        return default
+    d = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
+    return (datetime(d.year, d.month, d.day) - EPOCH).days
+
+
+def resolve_date(atom: dict, ctx: ExecContext) -> AtomResult:
+    spec = atom["date"] or {}
+    lo = _day(spec.get("from"), -(10**7))
+    hi = _day(spec.get("to"), 10**7)
+    snap = ctx.snapshot
+    mask = (snap.day >= lo) & (snap.day <= hi) & (snap.day >= -(10**6))
+    mask &= snap.taken != np.iinfo(np.int64).min
+
+    def explain(row: int) -> list[dict]:
+        return [{"atom": "date", "taken_at": (EPOCH + timedelta(seconds=int(snap.taken[row]))).isoformat()}]
+
+    return AtomResult(atom, ScoredSet.from_mask(mask), explain)
+
+
+def _contains_codes(values: list[str], needle: str) -> np.ndarray:
+    """Codes of the unique values that contain the needle (all its words, in any order)."""
+    words = tokens(needle)
+    folded = fold(needle)
+    hits = []
+    for code, v in enumerate(values):
+        if folded and folded in v:
+            hits.append(code)
+            continue
+        vt = set(tokens(v))
+        if words and all(w in vt or any(t.startswith(w) for t in vt) for w in words):
+            hits.append(code)
+    return np.array(hits, dtype=np.int32)
+
+
+def resolve_camera(atom: dict, ctx: ExecContext) -> AtomResult:
+    value = str(atom["camera"])
+    snap = ctx.snapshot
+    codes = _contains_codes(snap.cameras, value)
+    mask = np.isin(snap.camera_code, codes)
+    return AtomResult(atom, ScoredSet.from_mask(mask),
+                      lambda row: [{"atom": "camera", "camera": snap.cameras[snap.camera_code[row]].strip()}])
+
+
+def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
+    value = fold(str(atom["folder"])).strip("/\\")
+    snap = ctx.snapshot
+    codes = []
+    for code, folder in enumerate(snap.folders):
+        parts = [p for p in folder.replace("\\", "/").split("/") if p]
+        if value and (any(value in p for p in parts) or ("/" in value and value in folder)):
+            codes.append(code)
+    mask = np.isin(snap.folder_code, np.array(codes, dtype=np.int32))
+    return AtomResult(atom, ScoredSet.from_mask(mask),
+                      lambda row: [{"atom": "folder", "folder": snap.folders[snap.folder_code[row]]}])
+
+
+def resolve_faces(atom: dict, ctx: ExecContext) -> AtomResult:
+    spec = atom["faces"] or {}
+    lo = int(spec.get("min") or 0)
+    hi = spec.get("max")
+    counts = ctx.snapshot.face_count
+    mask = counts >= lo
+    if hi is not None:
+        mask &= counts <= int(hi)
+    return AtomResult(atom, ScoredSet.from_mask(mask), lambda row: [{"atom": "faces", "count": int(counts[row])}])
+
+
+def _label_atom(atom: dict, ctx: ExecContext, key: str, kind: str, labels: list[str]) -> AtomResult:
+    found = [g for lab in labels if (g := ctx.snapshot.group(kind, lab)) is not None]
+    res = _groups_rows(found)
+    res = ScoredSet(res.rows, np.ones(res.rows.size, np.float32))
+    return AtomResult(atom, res, _group_explainer(found, key, str(atom[key])))
+
+
+def resolve_kind(atom: dict, ctx: ExecContext) -> AtomResult:
+    return _label_atom(atom, ctx, "kind", "kind", [str(atom["kind"])])
+
+
+def resolve_quality(atom: dict, ctx: ExecContext) -> AtomResult:
+    return _label_atom(atom, ctx, "quality", "quality", [str(atom["quality"])])
+
+
+def resolve_tag(atom: dict, ctx: ExecContext) -> AtomResult:
+    value = fold(str(atom["tag"]))
+    canon = TAG_ALIASES.get(value, value)
+    labels = {value, canon} | {k for k, v in TAG_ALIASES.items() if v == canon}
+    labels |= {lab + "s" for lab in list(labels)} | {lab[:-1] for lab in list(labels) if lab.endswith("s")}
+    return _label_atom(atom, ctx, "tag", "user_tag", sorted(labels))
+
+
+def resolve_knowledge(atom: dict, ctx: ExecContext) -> AtomResult:
+    value = str(atom["knowledge"])
+    words = content_tokens(value)
+    groups = []
+    for g in ctx.snapshot.groups.get("knowledge", {}).values():
+        have = set(tokens(g.label)) | set(tokens(g.extra))
+        if words and all(w in have for w in words):
+            groups.append(g)
+    res = _groups_rows(groups)
+    res.graded = True
+    return AtomResult(atom, res, _group_explainer(groups, "knowledge", value))
+
+
+def resolve_text(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Words read in the photo (OCR facts): case-insensitive word/substring match, fuzzy for OCR errors.
+
+    Each query word is matched against the OCR vocabulary: exact word or substring (score 1), else
+    within 1-2 edits (score 0.8 per edit away). A photo must match every word; its score is the
+    mean of the per-word best scores. A whole-phrase match in one OCR line scores 1.
+    """
+    value = str(atom["text"])
+    snap = ctx.snapshot
+    ocr = snap.groups.get("text", {})
+    words = tokens(value)
+    phrase = fold(value)
+    info: dict = {"fuzzy": []}
+    if not words or not ocr:
+        return AtomResult(atom, ScoredSet.empty(), info=info)
+    per_word = np.zeros((len(words), snap.n), np.float32)
+    evidence: list[tuple[Group, float]] = []
+    vocab = snap.cache.get("ocr_vocab")
+    if vocab is None:
+        vocab = {}
+        for g in ocr.values():
+            for t in set(tokens(g.label)):
+                vocab.setdefault(t, []).append(g)
+        snap.cache["ocr_vocab"] = vocab
+    for i, w in enumerate(words):
+        budget = fuzzy_budget(w)
+        for tok, groups in vocab.items():
+            if tok == w or (len(w) >= 3 and w in tok):
+                s = 1.0
+            elif budget and abs(len(tok) - len(w)) <= budget and within_edits(tok, w, budget):
+                s = 0.8 if within_edits(tok, w, 1) else 0.6
+                info["fuzzy"].append(tok)
+            else:
+                continue
+            for g in groups:
+                per_word[i, g.rows] = np.maximum(per_word[i, g.rows], s)
+                evidence.append((g, s))
+    if len(words) > 1:
+        for g in ocr.values():
+            if phrase in fold(g.label):
+                per_word[:, g.rows] = 1.0
+                evidence.append((g, 1.0))
+    score = per_word.mean(axis=0)
+    keep = per_word.min(axis=0) > 0
+    res = ScoredSet.from_dense(score, keep)
+    info["fuzzy"] = sorted(set(info["fuzzy"]))[:20]
+    groups_only = list({id(g): g for g, _ in evidence}.values())
+    return AtomResult(atom, res, _group_explainer(groups_only, "text", value), info)

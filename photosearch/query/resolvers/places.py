@@ -1,0 +1,125 @@
+"""The `place` atom: photos' GPS reverse-geocoded offline (GeoNames via reverse_geocoder).
+
+Each active photo with GPS gets one `place` fact (analyzer "place", label "City, Region, CC",
+data {city, admin1, admin2, cc, country, lat, lon}) written lazily the first time places are
+needed, so geocoding runs once per photo. A place atom matches city, region (admin1), country
+name/alias or country code; a typed city also matches photos within `CITY_RADIUS_KM` of it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import numpy as np
+from sqlalchemy import text
+
+from photosearch.catalog.store import AnalysisResult, FactRecord
+from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
+from photosearch.query.resolvers.text import fold
+
+log = logging.getLogger(__name__)
+
+PLACE_ANALYZER = "place"
+PLACE_VERSION = 1
+CITY_RADIUS_KM = 15.0
+_geocoder = None
+_geo_lock = threading.Lock()
+
+
+def _country_names(cc: str) -> tuple[str, ...]:
+    try:
+        from photosearch.query.places import COUNTRIES
+    except ImportError:  # the parser's module is optional here
+        return (cc,)
+    return COUNTRIES.get(cc.upper(), (cc,))
+
+
+def reverse_geocode(coords: list[tuple[float, float]]) -> list[dict]:
+    """GeoNames nearest populated place for each (lat, lon), single process, offline."""
+    global _geocoder
+    if not coords:
+        return []
+    import reverse_geocoder
+
+    with _geo_lock:
+        if _geocoder is None:
+            _geocoder = reverse_geocoder.RGeocoder(mode=1, verbose=False)
+        found = _geocoder.query(coords)
+    out = []
+    for (lat, lon), hit in zip(coords, found, strict=True):
+        cc = hit.get("cc", "")
+        out.append({"city": hit.get("name", ""), "admin1": hit.get("admin1", ""), "admin2": hit.get("admin2", ""),
+                    "cc": cc, "country": _country_names(cc)[0], "lat": lat, "lon": lon})
+    return out
+
+
+def place_label(p: dict) -> str:
+    return ", ".join(x for x in (p.get("city"), p.get("admin1"), p.get("cc")) if x)
+
+
+def ensure_place_facts(store) -> int:
+    """Geocode active photos with GPS that have no place fact yet; returns how many were written."""
+    with store.engine.connect() as conn:
+        todo = conn.execute(text(
+            "SELECT p.id, p.gps_lat, p.gps_lon FROM photos p LEFT JOIN analyses a "
+            "ON a.photo_id = p.id AND a.analyzer = :an WHERE p.state = 'active' AND p.gps_lat IS NOT NULL "
+            "AND p.gps_lon IS NOT NULL AND a.id IS NULL"
+        ), {"an": PLACE_ANALYZER}).all()
+    if not todo:
+        return 0
+    places = reverse_geocode([(float(r[1]), float(r[2])) for r in todo])
+    with store.session() as s:
+        for (pid, _lat, _lon), p in zip(todo, places, strict=True):
+            fact = FactRecord(kind="place", label=place_label(p), data=p)
+            store.write_analysis(s, pid, PLACE_ANALYZER, PLACE_VERSION, AnalysisResult(facts=[fact]))
+    log.info("geocoded %d photos", len(todo))
+    return len(todo)
+
+
+def _haversine_km(lat, lon, lat0, lon0):
+    lat, lon, lat0, lon0 = map(np.radians, (lat, lon, lat0, lon0))
+    a = np.sin((lat - lat0) / 2) ** 2 + np.cos(lat) * np.cos(lat0) * np.sin((lon - lon0) / 2) ** 2
+    return 6371.0 * 2 * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
+
+
+def _matches(place: dict, head: str, qualifier: str) -> bool:
+    names = {fold(place.get("city", "")), fold(place.get("admin1", ""))}
+    cc = place.get("cc", "")
+    countries = {fold(c) for c in _country_names(cc)} | {fold(cc)}
+    if qualifier and qualifier not in countries and qualifier != fold(place.get("admin1", "")):
+        return False
+    return head in names or head in countries
+
+
+def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
+    value = str(atom["place"])
+    head, _, qual = value.partition(",")
+    head, qual = fold(head), fold(qual)
+    snap = ctx.snapshot
+    codes = np.array([i for i, p in enumerate(snap.places) if _matches(p, head, qual)], dtype=np.int32)
+    mask = np.isin(snap.place_code, codes) if codes.size else np.zeros(snap.n, bool)
+    info: dict = {"places": [snap.places[i]["label"] for i in codes[:10]]}
+    try:  # a typed city also covers nearby towns the geocoder named instead
+        from photosearch.query.places import resolve_place as lookup
+
+        known = lookup(value)
+        if known and known[0].kind in ("country", "region"):
+            known = []  # a country or region is matched by name above, not by distance
+        cities = [p for p in known if p.kind == "city" and p.lat is not None]
+        if qual:
+            cities = [p for p in cities if qual in {fold(c) for c in _country_names(p.cc)} | {fold(p.cc)}]
+        has = ~np.isnan(snap.lat)
+        for city in cities[:5]:
+            near = np.zeros(snap.n, bool)
+            near[has] = _haversine_km(snap.lat[has], snap.lon[has], city.lat, city.lon) <= CITY_RADIUS_KM
+            mask |= near
+    except ImportError:
+        pass
+
+    def explain(row: int) -> list[dict]:
+        code = snap.place_code[row]
+        label = snap.places[code]["label"] if code >= 0 else f"{snap.lat[row]:.4f},{snap.lon[row]:.4f}"
+        return [{"atom": "place", "query": value, "place": label}]
+
+    return AtomResult(atom, ScoredSet.from_mask(mask), explain, info)

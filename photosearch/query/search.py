@@ -1,0 +1,336 @@
+"""The search API the CLI and GUI share: `search`, `similar`, `duplicates`.
+
+`search(store, settings, request=..., plan=...)` plans the request (the parser/planner when
+present, else a single `{"concept": request}` atom), executes the plan's `where` tree over an
+in-memory snapshot of the catalog and the vector indexes, composes the result (HiGHS) and
+returns `{"plan", "results": [{"id","path","score","why"}], "timing_ms", "composer", "explain"}`.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import logging
+import time
+import weakref
+from collections.abc import Callable
+from datetime import date, timedelta
+
+import numpy as np
+
+from photosearch.errors import PhotoSearchError
+from photosearch.query.calibration import CalibrationConfig
+from photosearch.query.composer import ComposeOptions, compose, hamming
+from photosearch.query.executor import Executor, plan_atoms
+from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext
+from photosearch.query.resolvers.places import ensure_place_facts
+from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
+from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot, get_snapshot
+from photosearch.vectors import VectorIndexes
+
+log = logging.getLogger(__name__)
+
+FACTS_SPACE = "facts_text"
+_indexes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def vector_indexes(store, settings) -> VectorIndexes:
+    """The process-wide `VectorIndexes` of a store."""
+    idx = _indexes.get(store)
+    if idx is None or idx.directory != settings.vectors_dir:
+        idx = _indexes[store] = VectorIndexes(store, settings)
+    return idx
+
+
+# ------------------------------------------------------------------------------ encoders
+
+
+def _clip_signals(settings, spaces: list[str]) -> list[EmbeddingSignal]:
+    """CLIP text→image signals for clip:* spaces whose text encoder is installed (pluggable)."""
+    out = []
+    try:
+        from photosearch.vision import clip as clip_mod  # type: ignore[attr-defined]
+    except ImportError:
+        return out
+    factory = getattr(clip_mod, "get_clip_text_encoder", None)
+    if factory is None:
+        return out
+    for space in spaces:
+        if not space.startswith("clip:"):
+            continue
+        try:
+            enc = factory(settings, space.split(":", 1)[1])
+        except Exception as exc:  # noqa: BLE001 - model not pulled
+            log.info("no text encoder for %s: %s", space, exc)
+            continue
+        if enc is not None:
+            fn = enc.embed if hasattr(enc, "embed") else enc
+            out.append(EmbeddingSignal(space, fn, weight=1.0, min_similarity=0.15))
+    return out
+
+
+def default_signals(store, settings, text_embedder=None) -> list[EmbeddingSignal]:
+    """facts_text via the MiniLM text embedder (injected or shared) plus any CLIP spaces."""
+    signals = []
+    emb = text_embedder
+    if emb is None:
+        try:
+            from photosearch.vision.text_embedder import get_text_embedder
+
+            emb = get_text_embedder(settings)
+            if hasattr(emb, "available") and not emb.available():
+                emb = None
+        except Exception as exc:  # noqa: BLE001 - search still works lexically
+            log.info("text embedder unavailable: %s", exc)
+            emb = None
+    if emb is not None:
+        fn = emb.embed if hasattr(emb, "embed") else emb
+        signals.append(EmbeddingSignal(FACTS_SPACE, fn))
+    try:
+        spaces = vector_indexes(store, settings).spaces()
+    except Exception:  # noqa: BLE001
+        spaces = []
+    return signals + _clip_signals(settings, spaces)
+
+
+# ------------------------------------------------------------------------------ planning
+
+
+def fallback_plan(request: str) -> dict:
+    """The first-search plan: the whole request as one concept."""
+    return {"version": 1, "where": {"concept": " ".join(request.split())},
+            "compose": {"limit": None, "sort": "relevance", "diverse": False, "per": None,
+                        "exclude_near_duplicates": False}}
+
+
+def plan_for(request: str, store, settings, now: date | None = None) -> tuple[dict, dict]:
+    """(plan, planner info) from the planner when present, else the fallback plan."""
+    try:
+        from photosearch.query.planner import plan_request
+    except ImportError:
+        return fallback_plan(request), {"source": "fallback"}
+    params = inspect.signature(plan_request).parameters
+    kwargs: dict = {}
+    if "now" in params:
+        kwargs["now"] = now
+    if "settings" in params:
+        kwargs["settings"] = settings
+    if "context" in params:
+        try:
+            from photosearch.query.planner import planning_context
+
+            kwargs["context"] = planning_context(store, settings)
+        except Exception as exc:  # noqa: BLE001 - plan without catalog knowledge
+            log.warning("planning without catalog context: %s", exc)
+    elif "store" in params:
+        kwargs["store"] = store
+    args = [request]
+    res = plan_request(*args, **kwargs)
+    plan = getattr(res, "plan", res)
+    info = {k: getattr(res, k) for k in ("confidence", "notes", "source") if hasattr(res, k)}
+    return plan, info
+
+
+def _validate(plan: dict) -> dict:
+    try:
+        from photosearch.query.plan import validate_plan
+    except ImportError:
+        if not isinstance(plan, dict) or "where" not in plan:
+            raise PhotoSearchError("a plan needs a 'where' node") from None
+        return plan
+    return validate_plan(plan)
+
+
+# ------------------------------------------------------------------------------ context
+
+
+def make_context(store, settings, *, plan: dict | None = None, text_embedder=None,
+                 signals: list[EmbeddingSignal] | None = None, calibration: CalibrationConfig | None = None,
+                 image_embedder: Callable[[str], np.ndarray] | None = None) -> ExecContext:
+    if plan is not None:
+        needs_places = any("place" in a for a in plan_atoms(plan.get("where", {})))
+        if needs_places or (plan.get("compose") or {}).get("per") == "place":
+            try:
+                ensure_place_facts(store)
+            except Exception as exc:  # noqa: BLE001 - GPS filtering still works by radius
+                log.warning("reverse geocoding failed: %s", exc)
+    snap = get_snapshot(store)
+    if signals is None:
+        needs_concept = plan is None or any("concept" in a for a in plan_atoms(plan.get("where", {})))
+        signals = default_signals(store, settings, text_embedder) if needs_concept else []
+    return ExecContext(snapshot=snap, store=store, settings=settings, indexes=vector_indexes(store, settings),
+                       signals=signals, calibration=calibration or CalibrationConfig(),
+                       image_embedder=image_embedder)
+
+
+def _taken(snap: Snapshot, row: int) -> str | None:
+    t = int(snap.taken[row])
+    if t == NO_DATE:
+        return None
+    return (EPOCH + timedelta(seconds=t)).isoformat()
+
+
+# ------------------------------------------------------------------------------ API
+
+
+def search(store, settings, request: str | None = None, plan: dict | None = None, limit: int | None = None,
+           explain: bool = False, *, now: date | None = None, text_embedder=None,
+           signals: list[EmbeddingSignal] | None = None, calibration: CalibrationConfig | None = None,
+           compose_options: ComposeOptions | None = None, image_embedder=None) -> dict:
+    """Run a request or a plan. See the module docstring for the result's shape."""
+    t0 = time.perf_counter()
+    timing: dict[str, float] = {}
+    planner: dict = {}
+    if plan is None:
+        if not request or not request.strip():
+            raise PhotoSearchError("nothing to search for: give a request or a plan")
+        plan, planner = plan_for(request, store, settings, now)
+    plan = _validate(copy.deepcopy(plan))
+    if limit is not None:
+        if int(limit) < 1:
+            raise PhotoSearchError("--limit must be at least 1")
+        plan.setdefault("compose", {})["limit"] = int(limit)
+    timing["plan"] = (time.perf_counter() - t0) * 1000
+    t1 = time.perf_counter()
+    ctx = make_context(store, settings, plan=plan, text_embedder=text_embedder, signals=signals,
+                       calibration=calibration, image_embedder=image_embedder)
+    timing["load"] = (time.perf_counter() - t1) * 1000
+    t2 = time.perf_counter()
+    execution = Executor(ctx).run(plan["where"])
+    timing["execute"] = (time.perf_counter() - t2) * 1000
+    t3 = time.perf_counter()
+    block = plan.get("compose") or {}
+    image_index = ctx.index(IMAGE_SPACE) if block.get("exclude_near_duplicates") else None
+    rows, scores, composer = compose(execution.result.rows, execution.result.scores, block, ctx.snapshot,
+                                     image_index=image_index, options=compose_options)
+    timing["compose"] = (time.perf_counter() - t3) * 1000
+    t4 = time.perf_counter()
+    snap = ctx.snapshot
+    results = [{"id": int(snap.ids[r]), "path": snap.paths[r], "score": round(float(s), 4),
+                "taken_at": _taken(snap, int(r)), "why": execution.why(int(r))}
+               for r, s in zip(rows.tolist(), scores.tolist(), strict=True)]
+    timing["why"] = (time.perf_counter() - t4) * 1000
+    timing["total"] = (time.perf_counter() - t0) * 1000
+    out = {"plan": plan, "results": results, "matched": len(execution.result),
+           "timing_ms": {k: round(v, 2) for k, v in timing.items()}, "composer": composer}
+    if planner:
+        out["planner"] = planner
+    ex = {"atoms": execution.explain(), "matched": len(execution.result), "notes": ctx.notes}
+    out["explain"] = ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
+    return out
+
+
+def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedder=None) -> dict:
+    """Visually similar photos (image embedding), best first; `calibrated` marks calibrated hits."""
+    t0 = time.perf_counter()
+    ctx = make_context(store, settings, signals=[], image_embedder=image_embedder)
+    vec, pid = query_vector(photo_path_or_id, ctx)
+    if vec is None:
+        raise PhotoSearchError(
+            f"no image embedding for {photo_path_or_id!r}: index it first (`photosearch index`)")
+    index = ctx.index(IMAGE_SPACE)
+    snap = ctx.snapshot
+    cal_rows, _, info = neighbours(vec, ctx, exclude=pid)
+    keys, sims = index.search(vec, int(limit) + 1, exact=len(index) <= 20000)
+    results = []
+    for key, sim in zip(keys.tolist(), sims.tolist(), strict=True):
+        rows = snap.rows_of([key])
+        if key == pid or rows.size == 0:
+            continue
+        r = int(rows[0])
+        results.append({"id": int(key), "path": snap.paths[r], "score": round(float(sim), 4),
+                        "calibrated": bool(np.isin(r, cal_rows)),
+                        "why": [{"atom": "similar", "to": str(photo_path_or_id), "similarity": round(float(sim), 3)}]})
+    return {"query": str(photo_path_or_id), "results": results[: int(limit)], "cutoff": info,
+            "timing_ms": {"total": round((time.perf_counter() - t0) * 1000, 2)}}
+
+
+def _chunks(h: np.ndarray, parts: int = 5) -> list[np.ndarray]:
+    bits = [13, 13, 13, 13, 12][:parts]
+    out, shift = [], 0
+    for b in bits:
+        out.append((h >> np.uint64(shift)) & np.uint64((1 << b) - 1))
+        shift += b
+    return out
+
+
+def duplicates(store, settings, *, options: ComposeOptions | None = None, neighbours_k: int = 10) -> list[dict]:
+    """Near-duplicate groups over the whole catalog: image-embedding neighbours and phash.
+
+    A pair is a near-duplicate when cosine ≥ dup_cosine, or phash Hamming ≤ dup_hamming (found
+    exactly by pigeonhole bucketing on five 13-bit chunks), or both moderately close.
+    """
+    opts = options or ComposeOptions()
+    ctx = make_context(store, settings, signals=[])
+    snap = ctx.snapshot
+    parent = list(range(snap.n))
+    reason: dict[tuple[int, int], str] = {}
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    def link(a: int, b: int, why: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+        reason[(min(a, b), max(a, b))] = why
+
+    index = ctx.index(IMAGE_SPACE)
+    if index is not None and len(index) > 1:
+        keys = index.keys()
+        keys = keys[np.isin(keys, snap.ids)]
+        vecs = index.get_many(keys)
+        k = min(neighbours_k + 1, len(index))
+        for start in range(0, keys.size, 2048):
+            m = index.index.search(vecs[start:start + 2048], k)
+            nk, nd = np.atleast_2d(np.asarray(m.keys)), np.atleast_2d(np.asarray(m.distances))
+            for qi in range(nk.shape[0]):
+                a = int(snap.rows_of([keys[start + qi]])[0])
+                for key, dist in zip(nk[qi].tolist(), nd[qi].tolist(), strict=True):
+                    cos = 1.0 - dist
+                    if key == keys[start + qi] or cos < opts.both_cosine:
+                        continue
+                    rb = snap.rows_of([key])
+                    if rb.size == 0:
+                        continue
+                    b = int(rb[0])
+                    if cos >= opts.dup_cosine:
+                        link(a, b, f"image cosine {cos:.3f}")
+                    elif snap.has_phash[a] and snap.has_phash[b]:
+                        ham = int(hamming(snap.phash[a:a + 1], snap.phash[b:b + 1])[0])
+                        if ham <= opts.both_hamming:
+                            link(a, b, f"image cosine {cos:.3f} + phash distance {ham}")
+    rows = np.flatnonzero(snap.has_phash)
+    if rows.size > 1:
+        hashes = snap.phash[rows]
+        for chunk in _chunks(hashes):
+            order = np.argsort(chunk, kind="stable")
+            sc = chunk[order]
+            bounds = np.flatnonzero(np.diff(sc)) + 1
+            for grp in np.split(order, bounds):
+                if grp.size < 2 or grp.size > 500:
+                    continue
+                h = hashes[grp]
+                d = hamming(h[:, None], h[None, :])
+                ii, jj = np.nonzero(np.triu(d <= opts.dup_hamming, 1))
+                for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
+                    link(int(rows[grp[i]]), int(rows[grp[j]]), f"phash distance {int(d[i, j])}")
+    members: dict[int, list[int]] = {}
+    for a, b in reason:
+        for r in (a, b):
+            members.setdefault(find(r), [])
+    for r in {x for pair in reason for x in pair}:
+        members[find(r)].append(r)
+    groups = []
+    for root, rs in members.items():
+        rs = sorted(set(rs))
+        if len(rs) < 2:
+            continue
+        why = sorted({w for (a, b), w in reason.items() if find(a) == root})
+        groups.append({"photos": [{"id": int(snap.ids[r]), "path": snap.paths[r]} for r in rs],
+                       "why": why[:5]})
+    groups.sort(key=lambda g: (-len(g["photos"]), g["photos"][0]["id"]))
+    return groups
