@@ -178,6 +178,9 @@ class Store:
         old_faces = list(
             s.scalars(select(Face).where(Face.photo_id == photo_id, Face.analyzer == analyzer))
         )
+        # Re-analysis must not lose who people are: new faces inherit the person (and the user's pin)
+        # of the old face they overlap most.
+        carried = [(list(f.box), f.person_id, f.pinned) for f in old_faces if f.person_id is not None]
         for face in old_faces:
             s.delete(face)
         if result is not None:
@@ -195,13 +198,17 @@ class Store:
                 )
             for face in result.faces:
                 desc = face.descriptor
+                box = [float(v) for v in face.box]
+                person_id, pinned = _carry_person(box, carried)
                 s.add(
                     Face(
                         photo_id=photo_id,
                         analyzer=analyzer,
-                        box=[float(v) for v in face.box],
+                        box=box,
                         score=float(face.score),
                         descriptor=np.asarray(desc, dtype=np.float32).tobytes() if desc is not None else None,
+                        person_id=person_id,
+                        pinned=pinned,
                     )
                 )
             for space, vec in result.embeddings.items():
@@ -248,6 +255,24 @@ class Store:
             "folders": [{"path": f.path, "online": f.online} for f in folders],
             "offline_folders": [f.path for f in folders if not f.online],
         }
+
+
+def box_iou(a: list[float], b: list[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _carry_person(box: list[float], carried: list[tuple[list, int, bool]], min_iou: float = 0.5):
+    """(person_id, pinned) of the old face that overlaps `box` best, if it overlaps enough."""
+    best, best_iou = (None, False), min_iou
+    for old_box, person_id, pinned in carried:
+        iou = box_iou(box, old_box)
+        if iou >= best_iou:
+            best, best_iou = (person_id, pinned), iou
+    return best
 
 
 def _sqlite_pragmas(dbapi_conn, busy_timeout_s: float) -> None:

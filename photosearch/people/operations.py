@@ -272,9 +272,7 @@ def set_birthday(store: Store, person_id: int, birthday: date | datetime | str |
     value: datetime | None
     if birthday is None or birthday == "":
         value = None
-    elif isinstance(birthday, datetime):
-        value = datetime(birthday.year, birthday.month, birthday.day)
-    elif isinstance(birthday, date):
+    elif isinstance(birthday, date):  # datetime is a date too
         value = datetime(birthday.year, birthday.month, birthday.day)
     else:
         try:

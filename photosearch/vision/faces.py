@@ -128,6 +128,10 @@ class FaceAnalyzer:
         self.settings = settings if settings is not None else Settings()
         self.model = model or FaceModel(self.settings)
 
+    def available(self) -> bool:
+        """True when the model files are installed (loads nothing)."""
+        return self.model.available()
+
     def load(self) -> None:
         self.model.load()
 

@@ -1,15 +1,20 @@
 """OCR analyzer: words in the photo (RapidOCR, PP-OCRv4 det + rec in ONNX), run only where text is likely.
 
-Full OCR costs 100-500 ms a photo on two cores, and most photos hold no text. A cheap two-step
+Full OCR costs 100-500 ms a photo on two cores, and most photos hold no text. A cheap three-step
 gate decides first:
 
 1. *flat check* (~1 ms): a small grey image with almost no strong edges cannot hold text;
-2. *probe* (~10-25 ms): the text detector itself on a 384-px thumbnail; OCR runs only when it
-   marks at least `probe_min_px` pixels as text. Natural photos (cats, coffee, portraits, grass,
-   bricks) give an empty map; signs, screenshots, documents and captions light up.
+2. *probe* (~10-25 ms): the text detector itself on a 384-px thumbnail; OCR runs when it marks
+   at least `probe_min_px` pixels as text. Natural photos (cats, coffee, portraits, grass,
+   bricks) give an empty map; signs, documents, captions and posters light up.
+3. *screen check* (~1 ms): text too small for the probe (a screenshot's 15-px UI font) sits on
+   a flat page: when most of the image is one flat background (`screen_mode_band` of pixels near
+   the commonest grey, `screen_flat` of pixels in flat 3x3 neighbourhoods), OCR runs anyway.
 
 Then OCR runs with tuned limits: no angle classifier, the detector limited by the longest side
-(`det_limit_type="max"`), the input capped at `max_side` pixels. One `text` fact per line:
+(`det_limit_type="max"`), the input capped at `max_side` pixels. The recogniser often drops the
+space between words in small or tightly set type ("thequickbrownfox"); `respace` puts spaces back
+where the line's ink has a word-sized gap between two characters. One `text` fact per line:
 label = the text as read, score = recognition confidence, box = (x0, y0, x1, y1) in 0..1.
 Every photo also gets one `ocr_gate` fact (label "ran" or "skipped") whose data records the gate's
 decision and measurements; search and fact embedding should ignore that kind.
@@ -68,6 +73,8 @@ BUILTIN_MANIFEST: dict[str, Any] = {
         "probe_min_px": 20,
         "flat_side": 256,
         "flat_min_edge_fraction": 0.002,
+        "screen_mode_band": 0.5,
+        "screen_flat": 0.4,
     },
 }
 
@@ -104,6 +111,18 @@ def edge_fraction(bgr: np.ndarray, side: int = 256) -> float:
     return float(np.count_nonzero(cv2.Canny(grey, 60, 160))) / grey.size
 
 
+def page_stats(bgr: np.ndarray, side: int = 256) -> tuple[float, float]:
+    """(share of pixels within ±4 grey levels of the commonest one, share in flat 3x3 neighbourhoods).
+    Screenshots and documents are high on both; natural photos are not."""
+    grey = cv2.cvtColor(resize_max_side(bgr, side), cv2.COLOR_BGR2GRAY)
+    hist = np.bincount(grey.ravel(), minlength=256)
+    mode = int(hist.argmax())
+    band = float(hist[max(0, mode - 4): mode + 5].sum()) / grey.size
+    kernel = np.ones((3, 3), np.uint8)
+    spread = cv2.dilate(grey, kernel) - cv2.erode(grey, kernel)
+    return band, float(np.count_nonzero(spread <= 2)) / grey.size
+
+
 def probe_tensor(bgr: np.ndarray, side: int = 384) -> np.ndarray:
     """The detector's input for a probe: longest side `side`, both sides multiples of 32, (x-0.5)/0.5."""
     h, w = bgr.shape[:2]
@@ -118,19 +137,88 @@ def probe_tensor(bgr: np.ndarray, side: int = 384) -> np.ndarray:
 @dataclass
 class GateDecision:
     run: bool
-    reason: str  # flat | no_text | text | forced
+    reason: str  # flat | no_text | text | screen_like | forced
     edge_fraction: float
     probe_px: int = 0
+    page_band: float | None = None
+    page_flat: float | None = None
     ms: float = 0.0
 
     def as_data(self) -> dict[str, Any]:
-        return {
+        data = {
             "skipped": not self.run,
             "reason": self.reason,
             "edge_fraction": round(self.edge_fraction, 5),
             "probe_px": self.probe_px,
             "gate_ms": round(self.ms, 2),
         }
+        if self.page_band is not None:
+            data["page_band"] = round(self.page_band, 4)
+            data["page_flat"] = round(self.page_flat or 0.0, 4)
+        return data
+
+
+# ---- spaces between words ----------------------------------------------------------------------
+def ink_gaps(crop: np.ndarray, min_gap_ratio: float = 0.22, letter_factor: float = 2.2) -> list[tuple[float, float]]:
+    """Blank column runs inside a text-line crop wide enough to be word spaces (pixels).
+
+    A space is wider than `min_gap_ratio` x the ink height and than `letter_factor` x the typical
+    (median) gap between letters, so large fonts with loose letter spacing are not split."""
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    if grey.size == 0 or grey.shape[0] < 4 or grey.shape[1] < 4:
+        return []
+    _, bw = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = bw > 0
+    if np.count_nonzero(ink) > ink.size / 2:  # ink is the minority colour
+        ink = ~ink
+    rows = np.flatnonzero(ink.any(axis=1))
+    cols = ink.any(axis=0)
+    inked = np.flatnonzero(cols)
+    if rows.size == 0 or inked.size < 2:
+        return []
+    runs, start = [], None
+    for x in range(int(inked[0]), int(inked[-1]) + 1):
+        if not cols[x] and start is None:
+            start = x
+        elif cols[x] and start is not None:
+            runs.append((start, x))
+            start = None
+    if not runs:
+        return []
+    typical = float(np.median([b - a for a, b in runs]))
+    min_gap = max(2.0, min_gap_ratio * float(rows[-1] - rows[0] + 1), letter_factor * typical)
+    return [(float(a), float(b)) for a, b in runs if b - a >= min_gap]
+
+
+def respace(text: str, info: Any, crop: np.ndarray) -> str:
+    """Insert a space between two recognised characters when a word-sized ink gap lies between
+    their positions. `info` is RapidOCR's word info: [columns, words, columns per word, ...]."""
+    try:
+        n_cols, words, word_cols = float(info[0]), info[1], info[2]
+        chars = [c for w in words for c in w]
+        cols = [int(c) for wc in word_cols for c in wc]
+    except (TypeError, IndexError, ValueError):
+        return text
+    if len(chars) != len(cols) or len(chars) < 2 or n_cols <= 0:
+        return text
+    gaps = ink_gaps(crop)
+    if not gaps:
+        return text
+    cell = crop.shape[1] / n_cols
+    xs = [(c + 0.5) * cell for c in cols]
+    cuts = {
+        i for i in range(1, len(chars))
+        if chars[i - 1] != " " and chars[i] != " "
+        and not (chars[i - 1].isdigit() and chars[i].isdigit())  # "111" in small type: keep numbers whole
+        and any(xs[i - 1] < (a + b) / 2 < xs[i] for a, b in gaps)
+    }
+    # a cut that leaves a lone letter ("CAF E") is more likely a wide letter gap than a word
+    bounds = sorted({0, len(chars)} | cuts | {i for i, c in enumerate(chars) if c == " "}
+                    | {i + 1 for i, c in enumerate(chars) if c == " "})
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        if end - start == 1 and chars[start].isalpha() and chars[start] not in "aAI":
+            cuts -= {start, end}
+    return "".join((" " + c) if i in cuts else c for i, c in enumerate(chars))
 
 
 # ---- the model ----------------------------------------------------------------------------------
@@ -138,7 +226,7 @@ class OcrModel(Model):
     """RapidOCR with tuned limits; `predict(bgr)` → [(quad 4x2, text, score)], `probe(bgr)` → text px."""
 
     manifest_name = MANIFEST_NAME
-    thread_safe = True  # ONNX Runtime sessions; RapidOCR keeps no per-call state we rely on
+    thread_safe = False  # RapidOCR's detector keeps per-call state (its resize op): one call at a time
 
     def __init__(self, settings: Settings | None = None, manifest: ModelManifest | None = None):
         super().__init__(settings, manifest or ocr_manifest(settings))
@@ -179,14 +267,39 @@ class OcrModel(Model):
         """How many pixels of a small copy the text detector marks as text."""
         self.load()
         p = self.params
-        prob = self._engine.text_det.infer(probe_tensor(bgr, int(p["probe_side"])))[0]
+        x = probe_tensor(bgr, int(p["probe_side"]))
+        with self._run_lock:
+            prob = self._engine.text_det.infer(x)[0]
         return int(np.count_nonzero(prob[0, 0] > float(p["probe_threshold"])))
 
     def _predict(self, bgr: np.ndarray) -> list[tuple[np.ndarray, str, float]]:
-        result, _elapsed = self._engine(bgr, use_cls=False)
+        try:
+            return self._read_lines(bgr)
+        except AttributeError:  # a RapidOCR other than 1.4.x: its plain pipeline (no space repair)
+            result, _elapsed = self._engine(bgr, use_cls=False)
+            return [(np.asarray(q, dtype=np.float32).reshape(4, 2), str(t), float(sc)) for q, t, sc in result or []]
+
+    def _read_lines(self, bgr: np.ndarray) -> list[tuple[np.ndarray, str, float]]:
+        """RapidOCR's pipeline step by step (1.4.x), keeping each character's position so that
+        spaces the recogniser dropped between words can be put back from the ink gaps."""
+        engine = self._engine
+        raw_h, raw_w = bgr.shape[:2]
+        img, ratio_h, ratio_w = engine.preprocess(bgr)
+        record: dict[str, Any] = {"preprocess": {"ratio_h": ratio_h, "ratio_w": ratio_w}}
+        img, record = engine.maybe_add_letterbox(img, record)
+        boxes, _ = engine.auto_text_det(img)
+        if boxes is None or len(boxes) == 0:
+            return []
+        crops = engine.get_crop_img_list(img, boxes)
+        recs, _ = engine.text_rec(crops, True)
+        quads = engine._get_origin_points(boxes, record, raw_h, raw_w)
+        min_score = float(self.params["text_score"])
         out = []
-        for quad, text, score in result or []:
-            out.append((np.asarray(quad, dtype=np.float32).reshape(4, 2), str(text), float(score)))
+        for quad, crop, (text, score, info) in zip(quads, crops, recs, strict=True):
+            if float(score) < min_score:
+                continue
+            text = respace(str(text), info, crop)
+            out.append((np.asarray(quad, dtype=np.float32).reshape(4, 2), text, float(score)))
         return out
 
     def _close(self) -> None:
@@ -205,6 +318,10 @@ class OcrAnalyzer:
         self.model = model or OcrModel(self.settings)
         self.gate_enabled = gate
 
+    def available(self) -> bool:
+        """True when the model files are installed (loads nothing)."""
+        return self.model.available()
+
     def load(self) -> None:
         self.model.load()
 
@@ -216,13 +333,22 @@ class OcrAnalyzer:
         t0 = time.perf_counter()
         p = self.model.params
         edges = edge_fraction(bgr, int(p["flat_side"]))
+        decision = GateDecision(True, "forced", edges)
         if not self.gate_enabled:
-            return GateDecision(True, "forced", edges, 0, (time.perf_counter() - t0) * 1000)
-        if edges < float(p["flat_min_edge_fraction"]):
-            return GateDecision(False, "flat", edges, 0, (time.perf_counter() - t0) * 1000)
-        px = self.model.probe(bgr)
-        run = px >= int(p["probe_min_px"])
-        return GateDecision(run, "text" if run else "no_text", edges, px, (time.perf_counter() - t0) * 1000)
+            pass
+        elif edges < float(p["flat_min_edge_fraction"]):
+            decision = GateDecision(False, "flat", edges)
+        else:
+            decision.probe_px = self.model.probe(bgr)
+            if decision.probe_px >= int(p["probe_min_px"]):
+                decision.reason = "text"
+            else:
+                band, flat = page_stats(bgr, int(p["flat_side"]))
+                decision.page_band, decision.page_flat = band, flat
+                screen = band >= float(p["screen_mode_band"]) and flat >= float(p["screen_flat"])
+                decision.run, decision.reason = screen, "screen_like" if screen else "no_text"
+        decision.ms = (time.perf_counter() - t0) * 1000
+        return decision
 
     def analyze(self, image: PhotoImage) -> AnalysisResult:
         rgb = image.rgb

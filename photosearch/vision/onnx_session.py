@@ -29,6 +29,7 @@ CPU = "CPUExecutionProvider"
 RUNTIME_PROVIDERS = {
     "tflite": "LiteRT CPU (XNNPACK)",
     "opencv-dnn": "OpenCV DNN CPU",
+    "dlib": "dlib CPU",
     "gguf": "llama.cpp",
     "data": "-",
 }

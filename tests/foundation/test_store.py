@@ -119,3 +119,30 @@ def test_locked_database_gives_a_clear_error(tmp_path):
 def test_bad_url_is_a_catalog_error():
     with pytest.raises(CatalogError):
         Store("nosuchdialect://x/y")
+
+
+def test_reanalysing_faces_keeps_who_people_are(tmp_path):
+    from photosearch.catalog.models import Person
+
+    store = Store(f"sqlite:///{tmp_path / 'c.db'}")
+    pid = _photo(store)
+    desc = np.ones(128, np.float32)
+    with store.session() as s:
+        store.write_analysis(s, pid, "faces", 1, AnalysisResult(faces=[
+            FaceRecord([0.1, 0.1, 0.3, 0.3], 0.9, desc), FaceRecord([0.6, 0.6, 0.8, 0.8], 0.9, desc)]))
+    with store.session() as s:
+        anna = Person(name="Anna")
+        s.add(anna)
+        s.flush()
+        first = s.scalars(select(Face).order_by(Face.id)).first()
+        first.person_id, first.pinned = anna.id, True
+        anna_id = anna.id
+    with store.session() as s:  # a new detector version finds slightly shifted boxes and a third face
+        store.write_analysis(s, pid, "faces", 2, AnalysisResult(faces=[
+            FaceRecord([0.11, 0.1, 0.31, 0.3], 0.9, desc), FaceRecord([0.6, 0.6, 0.8, 0.8], 0.9, desc),
+            FaceRecord([0.4, 0.0, 0.5, 0.1], 0.9, desc)]))
+    with store.session() as s:
+        faces = s.scalars(select(Face).order_by(Face.box)).all()
+        owners = {tuple(f.box[:1]): (f.person_id, f.pinned) for f in faces}
+    assert owners[(0.11,)] == (anna_id, True)
+    assert owners[(0.6,)] == (None, False) and owners[(0.4,)] == (None, False)
