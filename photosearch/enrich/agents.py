@@ -273,7 +273,7 @@ def _dupe(s: str, pool: list[str]) -> bool:
     return False
 
 
-def coverage_sufficient(text: str, question: str, subject: str, answered: float) -> tuple[bool, str]:
+def coverage_sufficient(text: str, question: str, subject: str, answered: float = 1.0) -> tuple[bool, str]:
     """Coverage rule: the knowledge names the object and holds the kind of statement the question asks for."""
     subj = set(content_tokens(subject))
     toks = set(content_tokens(text))

@@ -132,6 +132,10 @@ class ChainOfSearch:
     def _search_node(self, node: Node, v0: str, subject: str, res: ChainResult, sources: SourceBook,
                      deadline: float) -> None:
         b = self.budget
+        if res.pages_fetched >= b.max_pages:
+            raise _Stop("page_budget")
+        if res.bytes_fetched >= b.max_bytes:
+            raise _Stop("byte_budget")
         node.query = self.agents.build_query(subject, v0, node.question)
         self.progress(f"searching: {node.query}")
         try:

@@ -59,13 +59,25 @@ def generate(question: str, regions: list[Region], results: list[ChainResult], s
             max_tokens=200,
         )
         text = " ".join((out or {}).get("answer", "").split())
-        if text and grounded(strip_citations(text), evidence, 0.75):
+        if text and grounded(strip_citations(text), evidence, 0.75) and _informative(text, knowledge, regions):
             cites = _cited(text, sources)
             if not cites and knowledge:  # cite the knowledge sentences the answer draws on
                 cites = _support(text, knowledge, sources)
                 text += " " + "".join(f"[{c}]" for c in cites) if cites else ""
             return Answer(text.strip(), cites, "llm")
     return _extractive(question, regions, results, sources, embedder)
+
+
+def _informative(text: str, knowledge: str, regions: list[Region]) -> bool:
+    """A small LLM may answer with something true but empty ("the printed words"): when the web
+    taught us something, the answer must carry at least one word that only the web knowledge has."""
+    words = set(content_tokens(strip_citations(text)))
+    if len(words) < 3:
+        return False
+    if not knowledge:
+        return True
+    seen = set(content_tokens(" ".join(r.formulation or r.description for r in regions)))
+    return bool(words & (set(content_tokens(knowledge)) - seen))
 
 
 def _support(text: str, knowledge: str, sources: SourceBook) -> list[int]:

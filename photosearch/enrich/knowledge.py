@@ -160,8 +160,8 @@ def extract_learned(result: ChainResult, sources: SourceBook, *, llm=None) -> Le
             if (cat in text and len(cat.split()) <= 3 and not set(content_tokens(cat)) & ent
                     and set(content_tokens(out["entity"])) & ent):
                 cats = list(dict.fromkeys([cat, *cats]))
-                good = [f for f in out["facts"] if grounded(f, knowledge, 0.8)]
-                facts = good or facts
+                good = _distinct_sentences(f for f in out["facts"] if grounded(f, knowledge, 0.8))
+                facts = good or facts  # a tiny LLM may list bare words ("battery", "battery"): keep the extract
                 method = "llm"
     if not cats and not facts:
         return None
@@ -182,6 +182,16 @@ def knowledge_records(learned: list[Learned], question: str = DEFAULT_QUESTION) 
         for cat in item.categories:  # one fact per category, so a concept search for it matches
             recs.append(FactRecord("knowledge", cat, 0.9, item.box, {**base, "category": cat, "role": "category"}))
     return recs
+
+
+def _distinct_sentences(items) -> list[str]:
+    """Facts worth keeping: at least three words, no repeats."""
+    out: list[str] = []
+    for item in items:
+        text = " ".join(str(item).split())
+        if len(text.split()) >= 3 and text.lower() not in {o.lower() for o in out}:
+            out.append(text)
+    return out
 
 
 def facts_text_of(s, photo_id: int) -> str:

@@ -95,12 +95,16 @@ class LLM:
         if self._llama is None:
             from llama_cpp import Llama
 
+            extra = {}
+            if "gemma" in Path(self.model_path).name.lower():
+                extra["chat_format"] = "gemma"  # its GGUF has no chat template: replies are garbage without
             self._llama = Llama(
                 model_path=self.model_path,
                 n_ctx=self.n_ctx,
                 n_threads=self.n_threads,
                 seed=self.seed,
                 verbose=False,
+                **extra,
             )
         return self._llama
 

@@ -39,7 +39,9 @@ def sentences(text: str, max_len: int = 400) -> list[str]:
             continue
         for s in _SENT_SPLIT.split(para):
             s = s.strip()
-            if 20 <= len(s) <= max_len and len(s.split()) >= 4:
+            n = len(s.split())
+            # headings and menu lines are not sentences: need an end mark, or be long
+            if 20 <= len(s) <= max_len and n >= 4 and (s[-1] in ".!?\"')" or n >= 12):
                 out.append(s)
     return out
 

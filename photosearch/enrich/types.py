@@ -31,7 +31,7 @@ class Page:
     bytes: int = 0
 
 
-@dataclass
+@dataclass(eq=False)
 class Region:
     """A region of interest in a photo, with what the local analyzers saw inside it."""
 
