@@ -40,6 +40,8 @@ class Settings:
     search_backend: str = "searxng"
     allow_private_addresses: bool = False
     llm_model: str | None = None
+    # The person the user is ("me" in requests); a name known to the catalog.
+    owner: str | None = None
 
     @property
     def database_url(self) -> str:

@@ -192,7 +192,7 @@ class DateFinder:
         )
         self.simple = re.compile(rf"^(?:{simple})$")
         self.patterns: list[tuple[str, re.Pattern]] = [
-            ("between", re.compile(rf"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)(?=$|[,;.]|\s+(?:and|or|with|not|without|but|in|at)\b)")),
+            ("between", re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)(?=$|[,;.]|\s+(?:and|or|with|not|without|but|in|at)\b)")),
             ("fromto", re.compile(rf"\b(?:from\s+)?(?P<a>{simple.replace('?P<', '?P<a_')})\s*(?:-|–|to|until|till|through|thru)\s*(?P<b>{simple.replace('?P<', '?P<b_')})(?![\w-])")),
             ("since", re.compile(rf"\b(?P<op>since|after|before|until|till|prior to)\s+(?P<a>{simple.replace('?P<', '?P<a_')}|(?:{_MONTH_RE}))(?![\w-])")),
             ("simple", re.compile(rf"(?<![\w-])(?:{simple})(?![\w-])")),

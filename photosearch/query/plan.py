@@ -53,7 +53,7 @@ def _atom_schema(key: str, value: dict) -> dict:
     return {"type": "object", "properties": {key: value}, "required": [key], "additionalProperties": False}
 
 
-_DATE_STR = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
+_DATE_STR = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 
 #: JSON schema of a plan (draft 2020-12 subset that llama.cpp's json-schema-to-grammar accepts).
 PLAN_SCHEMA: dict[str, Any] = {

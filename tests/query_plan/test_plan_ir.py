@@ -1,0 +1,89 @@
+"""The plan IR: validation, normalisation, walking, text, stable JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from photosearch.query.plan import (
+    PLAN_SCHEMA,
+    PlanError,
+    atoms,
+    canonical_plan,
+    default_compose,
+    dumps_plan,
+    make_plan,
+    plan_to_text,
+    plans_equal,
+    validate_plan,
+)
+
+PLAN = {"version": 1, "where": {"and": [{"person": "Anna"}, {"concept": " dog "},
+                                        {"date": {"from": "2023-06-01", "to": "2023-08-31"}},
+                                        {"not": {"quality": "blurry"}}, {"faces": {"min": 3}}]},
+        "compose": {"limit": 20}}
+
+
+def test_validate_normalises_defaults_and_values():
+    p = validate_plan(PLAN)
+    assert p["compose"] == {**default_compose(), "limit": 20}
+    assert {"concept": "dog"} in p["where"]["and"]
+    assert {"faces": {"min": 3, "max": None}} in p["where"]["and"]
+    assert validate_plan({"where": {"and": [{"tag": "x"}]}})["where"] == {"tag": "x"}  # single child collapses
+
+
+def test_round_trip_is_stable():
+    p = validate_plan(PLAN)
+    text = dumps_plan(p)
+    assert validate_plan(text) == p
+    assert dumps_plan(validate_plan(json.loads(text))) == text
+    assert list(json.loads(text)) == ["version", "where", "compose"]
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"where": {"dog": "x"}}, "unknown key 'dog'"),
+    ({"where": {"person": ""}}, "non-empty string"),
+    ({"where": {"date": {"from": "2020-02-30", "to": "2020-03-01"}}}, "not a valid date"),
+    ({"where": {"date": {"from": "2021-01-01", "to": "2020-01-01"}}}, "is after"),
+    ({"where": {"date": {"from": "2021-01-01"}}}, "both 'from' and 'to'"),
+    ({"where": {"faces": {"min": 3, "max": 1}}}, "greater than max"),
+    ({"where": {"faces": {"min": -1}}}, ">= 0"),
+    ({"where": {"kind": "video"}}, "expected one of"),
+    ({"where": {"or": []}}, "at least one"),
+    ({"where": {"person": "A", "concept": "b"}}, "exactly one key"),
+    ({"where": {"person": "A"}, "compose": {"sort": "random"}}, "compose.sort"),
+    ({"where": {"person": "A"}, "compose": {"limit": 0}}, ">= 1"),
+    ({"where": {"person": "A"}, "compose": {"per": "week"}}, "compose.per"),
+    ({"where": {"person": "A"}, "compose": {"diverse": "yes"}}, "true or false"),
+    ({"where": {"person": "A"}, "version": 2}, "unsupported plan version"),
+    ({"compose": {}}, "missing 'where'"),
+    ("{not json", "not valid JSON"),
+    ([1, 2], "JSON object"),
+])
+def test_validation_errors_say_where_and_why(bad, message):
+    with pytest.raises(PlanError, match=message):
+        validate_plan(bad)
+
+
+def test_atoms_text_and_equality():
+    p = validate_plan(PLAN)
+    assert [next(iter(a)) for a in atoms(p)] == ["person", "concept", "date", "quality", "faces"]
+    text = plan_to_text(p)
+    assert 'person:"Anna"' in text and "NOT quality:blurry" in text and "top 20" in text
+    shuffled = make_plan({"and": [{"not": {"quality": "blurry"}}, {"and": [{"concept": "dog"}, {"person": "Anna"}]},
+                                  {"faces": {"min": 3}}, {"date": {"from": "2023-06-01", "to": "2023-08-31"}}]},
+                         {"limit": 20})
+    assert plans_equal(p, shuffled)
+    assert not plans_equal(p, make_plan({"person": "Anna"}))
+    assert canonical_plan(p) == canonical_plan(shuffled)
+    assert plan_to_text(make_plan({"and": []})) == "everything"
+
+
+def test_schema_compiles_to_a_llama_grammar():
+    llama_cpp = pytest.importorskip("llama_cpp")
+    from photosearch.query.llm_planner import LLM_SCHEMA
+
+    grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(PLAN_SCHEMA), verbose=False)
+    assert grammar is not None
+    assert llama_cpp.LlamaGrammar.from_json_schema(json.dumps(LLM_SCHEMA), verbose=False) is not None
