@@ -5,8 +5,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+import numpy as np
+
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
+from photosearch.errors import PhotoSearchError
 from photosearch.ingest.indexer import Indexer, PostStep
 from photosearch.vision.analyzer import Analyzer
 
@@ -77,6 +80,27 @@ def default_post_steps(settings: Settings) -> list[tuple[str, PostStep]]:
     except ImportError:
         pass
     return steps
+
+
+def image_embedder(settings: Settings):
+    """path -> the tagger's 1280-d similarity vector, for photos not in the catalog (`similar FILE`)."""
+    state: dict = {}
+
+    def embed(path: str):
+        from photosearch.ingest.decode import open_image
+        from photosearch.vision.analyzer import PhotoImage
+
+        if "tagger" not in state:
+            found = default_analyzers(settings, include=["tagger"])
+            if not found:
+                raise PhotoSearchError("the tagger model is not installed: cannot embed a new photo")
+            state["tagger"] = found[0]
+        decoded = open_image(path, max_side=settings.analysis_max_side, max_pixels=settings.max_image_pixels)
+        rgb = np.asarray(decoded.image, dtype=np.uint8)
+        result = state["tagger"].analyze(PhotoImage(0, str(path), rgb, decoded.width, decoded.height))
+        return result.embeddings["image"]
+
+    return embed
 
 
 def build_indexer(

@@ -124,8 +124,10 @@ def cmd_list(ctx, args) -> int:
 def _hub_problems(settings, manifest) -> list[str]:
     """Pulled models are also checked against the digests recorded at pull time (trust on first use)."""
     try:
-        from photosearch.hub import verify_model
+        from photosearch.hub import install_record, verify_model
     except ImportError:
+        return []
+    if install_record(settings, manifest.name) is None:  # placed by hand, not pulled: sha256 check only
         return []
     return verify_model(settings, manifest.name)
 

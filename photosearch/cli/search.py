@@ -52,8 +52,10 @@ def _search(ctx, args) -> int:
     request = " ".join(args.request) if args.request else None
     if plan is None and not request:
         raise PhotoSearchError("give a request (photosearch search \"tabby cat\") or --plan FILE")
+    from photosearch.app import image_embedder
+
     data = search(ctx.store, ctx.settings, request=request, plan=plan, limit=args.limit,
-                  explain=args.explain, now=now)
+                  explain=args.explain, now=now, image_embedder=image_embedder(ctx.settings))
     if not args.explain:
         data.pop("explain", None)
     ctx.emit(data, _results_text)
@@ -61,9 +63,10 @@ def _search(ctx, args) -> int:
 
 
 def _similar(ctx, args) -> int:
+    from photosearch.app import image_embedder
     from photosearch.query.search import similar
 
-    data = similar(ctx.store, ctx.settings, args.photo, limit=args.limit)
+    data = similar(ctx.store, ctx.settings, args.photo, limit=args.limit, image_embedder=image_embedder(ctx.settings))
     ctx.emit(data, lambda d: "\n".join(f"{r['score']:.3f}  {r['path']}" for r in d["results"]) or "nothing similar")
     return 0
 

@@ -7,13 +7,13 @@ Progress is reported as ``on_bytes(n)`` increments; ``cancel()`` returning True 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from photosearch.errors import Cancelled, PhotoSearchError
+from photosearch.vision.manifest import sha256_file  # noqa: F401 - one implementation, re-exported
 
 CHUNK = 1 << 16
 RETRIES = 3  # reconnects within one pull after a dropped connection (each resumes with Range)
@@ -26,14 +26,6 @@ class DownloadError(PhotoSearchError):
 
 class RemoteNotFound(DownloadError):
     """The hub answered: no such repo, revision or file."""
-
-
-def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while block := f.read(chunk):
-            h.update(block)
-    return h.hexdigest()
 
 
 def hf_endpoint(source: dict | None = None) -> str:

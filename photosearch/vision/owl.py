@@ -27,6 +27,7 @@ from PIL import Image
 
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
+from photosearch.vision.detector import nms  # one greedy NMS for every detector
 
 CLIP_MEAN = (0.48145466, 0.4578275, 0.40821073)
 CLIP_STD = (0.26862954, 0.2613026, 0.2757771)
@@ -85,25 +86,6 @@ def preprocess_owl(rgb: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, tu
         x = np.stack(chans, axis=-1)
     x = (x - np.asarray(cfg["mean"], np.float32)) / np.asarray(cfg["std"], np.float32)
     return x.transpose(2, 0, 1)[None].astype(np.float32), (h, w)
-
-
-def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
-    order = list(np.argsort(-scores))
-    keep: list[int] = []
-    while order:
-        i = order.pop(0)
-        keep.append(int(i))
-        rest = []
-        for j in order:
-            xx0, yy0 = max(boxes[i, 0], boxes[j, 0]), max(boxes[i, 1], boxes[j, 1])
-            xx1, yy1 = min(boxes[i, 2], boxes[j, 2]), min(boxes[i, 3], boxes[j, 3])
-            inter = max(0.0, xx1 - xx0) * max(0.0, yy1 - yy0)
-            a = (boxes[i, 2] - boxes[i, 0]) * (boxes[i, 3] - boxes[i, 1])
-            b = (boxes[j, 2] - boxes[j, 0]) * (boxes[j, 3] - boxes[j, 1])
-            if inter / max(a + b - inter, 1e-9) <= iou:
-                rest.append(j)
-        order = rest
-    return keep
 
 
 def postprocess_owl(
