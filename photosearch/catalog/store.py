@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,7 +77,10 @@ class Store:
 
     def __init__(self, url: str, *, create: bool = True, busy_timeout_s: float = 30.0):
         self.url = url
-        parsed = make_url(url)
+        try:
+            parsed = make_url(url)
+        except Exception as exc:
+            raise CatalogError(f"{url!r} is not a database URL (e.g. sqlite:///path/catalog.db): {exc}") from None
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         kwargs: dict = {"future": True}
         if self.is_sqlite:
@@ -89,7 +93,8 @@ class Store:
         try:
             self.engine: Engine = create_engine(url, **kwargs)
         except Exception as exc:  # bad URL, missing driver
-            raise CatalogError(f"cannot open the catalog {url!r}: {exc}") from exc
+            shown = parsed.render_as_string(hide_password=True)
+            raise CatalogError(f"cannot open the catalog {shown}: {exc}") from exc
         if self.is_sqlite:
             event.listen(self.engine, "connect", lambda c, r: _sqlite_pragmas(c, busy_timeout_s))
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -124,6 +129,13 @@ class Store:
     # ---- folders -------------------------------------------------------------------------
     def add_folder(self, path: Path | str) -> Folder:
         resolved = str(Path(path).expanduser().resolve())
+        try:
+            resolved.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = resolved.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            raise CatalogError(
+                f"the folder name {shown!r} is not valid UTF-8; rename the folder (files inside it may have any name)"
+            ) from None
         with self.session() as s:
             folder = s.scalar(select(Folder).where(Folder.path == resolved))
             if folder is None:
@@ -139,7 +151,13 @@ class Store:
             folder = s.scalar(select(Folder).where(Folder.path == resolved))
             if folder is None:
                 return False
-            s.execute(delete(Photo).where(Photo.folder_id == folder.id))
+            others = [f for f in s.scalars(select(Folder)) if f.id != folder.id]
+            for photo in s.scalars(select(Photo).where(Photo.folder_id == folder.id)):
+                owner = owning_folder(photo.path, others)
+                if owner is None:
+                    s.delete(photo)
+                else:  # still inside another registered folder: keep it and everything known about it
+                    photo.folder_id = owner.id
             s.delete(folder)
             return True
 
@@ -220,7 +238,7 @@ class Store:
             s.add(row)
         row.version = version
         row.status = "failed" if error else "ok"
-        row.error = error
+        row.error = error.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if error else None
         row.duration_ms = duration_ms
         row.ran_at = utcnow()
 
@@ -255,6 +273,16 @@ class Store:
             "folders": [{"path": f.path, "online": f.online} for f in folders],
             "offline_folders": [f.path for f in folders if not f.online],
         }
+
+
+def owning_folder(path: str, folders):
+    """The deepest registered folder that contains `path` (paths as the catalog stores them)."""
+    best = None
+    for folder in folders:
+        prefix = folder.path.rstrip(os.sep) + os.sep
+        if (path == folder.path or path.startswith(prefix)) and (best is None or len(folder.path) > len(best.path)):
+            best = folder
+    return best
 
 
 def box_iou(a: list[float], b: list[float]) -> float:

@@ -37,7 +37,19 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+    _accept_json_everywhere(sub)
     return parser
+
+
+def _accept_json_everywhere(subparsers: argparse._SubParsersAction) -> None:
+    """`photosearch status --json` works as well as `photosearch --json status`."""
+    for parser in set(subparsers.choices.values()):
+        if "--json" not in parser._option_string_actions:
+            parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                                help="print machine-readable JSON")
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _accept_json_everywhere(action)
 
 
 def main(argv: list[str] | None = None) -> int:

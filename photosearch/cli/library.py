@@ -70,7 +70,10 @@ def _indexer(ctx, args):
         analyzers = []
     else:
         include = args.analyzers.split(",") if getattr(args, "analyzers", None) else None
-        analyzers = default_analyzers(settings, include=include)
+        try:
+            analyzers = default_analyzers(settings, include=include)
+        except ValueError as exc:  # unknown analyzer name
+            raise PhotoSearchError(str(exc)) from None
     return build_indexer(ctx.store, settings, analyzers=analyzers)
 
 
@@ -116,9 +119,6 @@ def cmd_watch(ctx, args) -> int:
     if not ctx.store.folders():
         raise PhotoSearchError("no folders registered: run `photosearch add FOLDER` first")
     indexer = _indexer(ctx, args)
-    if not args.no_initial_index:
-        report = indexer.run(progress=IndexProgressPrinter())
-        print(_index_text(report.as_dict()), file=sys.stderr)
 
     def on_update(report) -> None:
         d = report.as_dict()
@@ -133,7 +133,8 @@ def cmd_watch(ctx, args) -> int:
                 flush=True,
             )
 
-    watcher = FolderWatcher(ctx.store, indexer, on_update=on_update)
+    watcher = FolderWatcher(ctx.store, indexer, on_update=on_update, initial_index=not args.no_initial_index,
+                            progress=IndexProgressPrinter())
     with CancelOnInterrupt() as cancel, watcher:
         print(f"watching {len(watcher.watched)} folder(s); Ctrl-C to stop", file=sys.stderr, flush=True)
         deadline = time.monotonic() + args.duration if args.duration else None

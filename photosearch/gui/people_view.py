@@ -54,6 +54,10 @@ class PeopleView(QWidget):
         super().__init__(parent)
         self.core, self.runner, self.on_error = core, runner, on_error
         self.people: list = []
+        # Loads run on a pool and may finish in any order: each one is tagged, and only the
+        # newest one may touch the widgets (an older result is stale by definition).
+        self._people_gen = 0
+        self._faces_gen = 0
         lay = QVBoxLayout(self)
         bar = QHBoxLayout()
         self.title = QLabel("People", self)
@@ -107,9 +111,17 @@ class PeopleView(QWidget):
         self._selection_changed()
 
     # ---- loading ----
+    def _invalidate_people(self) -> int:
+        """Make every people load already started stale; returns the new generation."""
+        self._people_gen += 1
+        return self._people_gen
+
     def refresh(self, on_done: Callable[[], None] | None = None) -> None:
+        """Reload the people list; a result that arrives after a newer refresh (or an action)
+        started is dropped, so the list always reflects the latest state asked for."""
         include_hidden = self.show_hidden.isChecked()
         core = self.core
+        gen = self._invalidate_people()
 
         def job(progress, cancel):
             from photosearch.people import list_people
@@ -124,11 +136,17 @@ class PeopleView(QWidget):
             return out
 
         def done(items):
+            if gen != self._people_gen:
+                return  # a newer load (or an action's reload) owns the list
             self._show(items)
             if on_done:
                 on_done()
 
-        self.runner.submit(job, name="Loading people", on_result=done, on_error=self.on_error)
+        def failed(info: ErrorInfo) -> None:
+            if gen == self._people_gen:
+                self.on_error(info)
+
+        self.runner.submit(job, name="Loading people", on_result=done, on_error=failed)
 
     def _show(self, items) -> None:
         self.list.clear()
@@ -167,9 +185,11 @@ class PeopleView(QWidget):
     def _load_faces(self, pid: int | None) -> None:
         self.faces.clear()
         self.btn_split.setEnabled(False)
+        self._faces_gen += 1
         if pid is None:
             return
         core = self.core
+        gen = self._faces_gen
 
         def job(progress, cancel):
             from photosearch.people import person_faces
@@ -182,7 +202,7 @@ class PeopleView(QWidget):
             return out
 
         def done(items):
-            if self.selected_ids() != [pid]:
+            if gen != self._faces_gen or self.selected_ids() != [pid]:
                 return
             for f, image in items:
                 item = QListWidgetItem("")
@@ -193,16 +213,29 @@ class PeopleView(QWidget):
                 self.faces.addItem(item)
             self.btn_split.setEnabled(len(items) > 1)
 
-        self.runner.submit(job, name="Loading faces", on_result=done, on_error=self.on_error)
+        def failed(info: ErrorInfo) -> None:
+            if gen == self._faces_gen:
+                self.on_error(info)
+
+        self.runner.submit(job, name="Loading faces", on_result=done, on_error=failed)
 
     # ---- actions (each runs on the bridge, then refreshes) ----
     def _do(self, name: str, fn, after: Callable[[object], None] | None = None) -> None:
+        """Run a change off the GUI thread, then reload. Loads already in flight read the catalog
+        before the change was committed, so they are made stale now; the reload starts only after
+        the change has committed (or failed: the error is shown and the list re-read either way)."""
+        self._invalidate_people()
+
         def done(result):
             if after:
                 after(result)
             self.refresh()
 
-        self.runner.submit(lambda _p, _c: fn(), name=name, on_result=done, on_error=self.on_error)
+        def failed(info: ErrorInfo) -> None:
+            self.on_error(info)
+            self.refresh()
+
+        self.runner.submit(lambda _p, _c: fn(), name=name, on_result=done, on_error=failed)
 
     def name_selected(self, name: str) -> None:
         ids = self.selected_ids()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import errno
 import io
 import os
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +28,9 @@ IMAGE_EXTENSIONS = frozenset(
     {".jpg", ".jpeg", ".jpe", ".png", ".webp", ".tif", ".tiff", ".gif", ".bmp", ".heic", ".heif", ".avif"}
 )
 DEFAULT_MAX_PIXELS = 200_000_000
+# Worker threads decode concurrently, so Pillow's global cap cannot carry a per-call limit: every
+# open_image() checks its own `max_pixels` from the header before any pixel is decoded.
+Image.MAX_IMAGE_PIXELS = None
 
 
 def is_image_name(name: str) -> bool:
@@ -77,35 +79,31 @@ def open_image(
         size = len(data)
     if size == 0:
         raise DecodeError("empty_file", f"{path} is empty (0 bytes)")
-    old_cap = Image.MAX_IMAGE_PIXELS
-    try:
-        Image.MAX_IMAGE_PIXELS = max_pixels
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            img = Image.open(io.BytesIO(data) if data is not None else path)
-            fmt = (img.format or "").upper()
-            full_w, full_h = img.size
-            if full_w < 1 or full_h < 1:
-                raise DecodeError("no_pixels", f"{path} has no pixels ({full_w}x{full_h})")
-            if full_w * full_h > max_pixels:
-                raise DecodeError(
-                    "too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}"
-                )
-            exif = img.getexif()
-            orientation = exif.get(0x0112, 1) if exif else 1
-            if max_side and fmt == "JPEG":
-                # Draft picks a DCT scale >= the requested size: a big speed-up on 12 MP photos.
-                img.draft("RGB", (max_side, max_side))
-            img.seek(0)  # GIF/animated: first frame
-            img.load()
-            img = ImageOps.exif_transpose(img) if orientation not in (None, 1) else img
-            if orientation in (5, 6, 7, 8):
-                full_w, full_h = full_h, full_w
-            if img.mode != "RGB":
-                img = _to_rgb(img)
-            if max_side and max(img.size) > max_side:
-                img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
-            return Decoded(image=img, width=full_w, height=full_h, format=fmt, exif=exif)
+    try:  # the pixel cap is checked below from the header, per call (Pillow's own cap is process-wide)
+        img = Image.open(io.BytesIO(data) if data is not None else path)
+        fmt = (img.format or "").upper()
+        full_w, full_h = img.size
+        if full_w < 1 or full_h < 1:
+            raise DecodeError("no_pixels", f"{path} has no pixels ({full_w}x{full_h})")
+        if full_w * full_h > max_pixels:
+            raise DecodeError(
+                "too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}"
+            )
+        exif = img.getexif()
+        orientation = exif.get(0x0112, 1) if exif else 1
+        if max_side and fmt == "JPEG":
+            # Draft picks a DCT scale >= the requested size: a big speed-up on 12 MP photos.
+            img.draft("RGB", (max_side, max_side))
+        img.seek(0)  # GIF/animated: first frame
+        img.load()
+        img = ImageOps.exif_transpose(img) if orientation not in (None, 1) else img
+        if orientation in (5, 6, 7, 8):
+            full_w, full_h = full_h, full_w
+        if img.mode != "RGB":
+            img = _to_rgb(img)
+        if max_side and max(img.size) > max_side:
+            img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
+        return Decoded(image=img, width=full_w, height=full_h, format=fmt, exif=exif)
     except DecodeError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -123,8 +121,6 @@ def open_image(
         raise DecodeError("corrupt", f"{path} could not be decoded: {exc}") from exc
     except (ValueError, SyntaxError, EOFError, MemoryError) as exc:
         raise DecodeError("corrupt", f"{path} could not be decoded: {exc}") from exc
-    finally:
-        Image.MAX_IMAGE_PIXELS = old_cap
 
 
 def _to_rgb(img: Image.Image) -> Image.Image:

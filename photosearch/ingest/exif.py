@@ -23,13 +23,14 @@ class ExifInfo:
     orientation: int | None = None
 
 
-def _clean(value) -> str | None:
+def _clean(value, limit: int = 128) -> str | None:
+    """Printable text cut to the catalog column's size (EXIF strings can be any length)."""
     if value is None:
         return None
     if isinstance(value, bytes):
         value = value.decode("utf-8", "replace")
-    text = str(value).replace("\x00", "").strip()
-    return text or None
+    text = "".join(ch for ch in str(value) if ch.isprintable()).strip()
+    return text[:limit] or None
 
 
 def _parse_datetime(value) -> datetime | None:
@@ -64,7 +65,8 @@ def read_exif(exif: Image.Exif | None) -> ExifInfo:
     if not exif:
         return info
     try:
-        info.orientation = int(exif.get(ExifTags.Base.Orientation, 1) or 1)
+        orientation = int(exif.get(ExifTags.Base.Orientation, 1) or 1)
+        info.orientation = orientation if 1 <= orientation <= 8 else None
     except (TypeError, ValueError):
         info.orientation = None
     info.camera_make = _clean(exif.get(ExifTags.Base.Make))
@@ -78,7 +80,7 @@ def read_exif(exif: Image.Exif | None) -> ExifInfo:
         or _parse_datetime(sub.get(ExifTags.Base.DateTimeDigitized))
         or _parse_datetime(exif.get(ExifTags.Base.DateTime))
     )
-    info.lens = _clean(sub.get(ExifTags.Base.LensModel))
+    info.lens = _clean(sub.get(ExifTags.Base.LensModel), 256)
     try:
         gps = exif.get_ifd(_IFD_GPS)
     except Exception:

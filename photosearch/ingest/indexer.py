@@ -33,7 +33,7 @@ from photosearch.config import Settings
 from photosearch.errors import DecodeError
 from photosearch.ingest.facts_refresh import refresh_facts_text
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
-from photosearch.ingest.paths import from_db_path, to_db_path
+from photosearch.ingest.paths import db_text, from_db_path, to_db_path
 from photosearch.ingest.scanner import ScanPlan, plan_scan
 from photosearch.vision.analyzer import Analyzer, PhotoImage, analyze_batch
 
@@ -137,6 +137,7 @@ class Indexer:
         report.seen, report.unchanged, report.offline_folders = plan.seen, plan.unchanged, plan.offline_folders
         self._record_listing_issues(plan)
 
+        self._reingest, self._claimed = set(plan.changed_paths), set()
         backlog = self._analysis_backlog(plan, retry_failed) if (only_paths is None and self.analyzers) else []
         items = [("ingest", e) for e in plan.to_ingest] + [("analyze", b) for b in backlog]
         total = len(items)
@@ -225,7 +226,7 @@ class Indexer:
         if row is None:
             row = FileIssue(path=path)
             s.add(row)
-        row.folder_id, row.reason, row.message, row.size, row.mtime = folder_id, reason, message, size, mtime
+        row.folder_id, row.reason, row.message, row.size, row.mtime = folder_id, reason, db_text(message), size, mtime
         row.seen_at = utcnow()
         log.warning("skipping: %s", message)
 
@@ -234,7 +235,9 @@ class Indexer:
         ingesting = {to_db_path(e.path) for e in plan.to_ingest}
         wanted = {a.name: a.version for a in self.analyzers}
         with self.store.session() as s:
-            photos = s.execute(select(Photo.id, Photo.path).where(Photo.state == "active")).all()
+            photos = s.execute(  # photos on an offline drive wait for it; they are not failures
+                select(Photo.id, Photo.path).where(Photo.state == "active", Photo.folder_id.in_(plan.online_folder_ids))
+            ).all()
             have: dict[int, dict[str, tuple[int, str]]] = defaultdict(dict)
             for pid, name, version, status in s.execute(
                 select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status)
@@ -274,8 +277,23 @@ class Indexer:
         photo = existing
         is_new = False
         if photo is not None and photo.content_hash != loaded.content_hash:
-            self._forget_analysis(s, photo.id)
-            report.changed += 1
+            source = self._find_moved(s, loaded.content_hash, vanished, exclude=photo.id)
+            if source is not None:
+                # Another photo's content moved onto this path (a swap, a renumbering, a name reused
+                # after a delete): that photo moves here with its facts; this path's old photo steps
+                # aside under a placeholder path, to be claimed by its content's new path or swept.
+                old_path, displaced = photo.path, photo
+                displaced.path = f"{old_path}\uf8ff~{displaced.id}"
+                if displaced.state == "active":
+                    vanished[displaced.path] = displaced.id
+                s.flush()  # free the path before the source takes it (UNIQUE(path))
+                vanished.pop(source.path, None)
+                source.path = old_path
+                photo = source
+                report.moved += 1
+            else:
+                self._forget_analysis(s, photo.id)
+                report.changed += 1
         elif photo is None:
             photo = self._find_moved(s, loaded.content_hash, vanished)
             if photo is not None:
@@ -289,6 +307,8 @@ class Indexer:
                 is_new = True
         photo.folder_id = entry.folder_id
         photo.content_hash = loaded.content_hash
+        if photo.id is not None:
+            getattr(self, "_claimed", set()).add(photo.id)
         photo.size, photo.mtime = loaded.size, loaded.mtime
         photo.width, photo.height, photo.format = loaded.width, loaded.height, loaded.format
         photo.phash = loaded.phash
@@ -310,12 +330,16 @@ class Indexer:
             report.copied_facts += self._copy_from_twin(s, photo)
         return photo.id
 
-    @staticmethod
-    def _find_moved(s: Session, content_hash: str, vanished: dict[str, int]) -> Photo | None:
-        """A photo with the same content whose old path is gone (this run) or was deleted earlier."""
-        rows = list(s.scalars(select(Photo).where(Photo.content_hash == content_hash)))
+    def _find_moved(self, s: Session, content_hash: str, vanished: dict[str, int], exclude: int | None = None) -> Photo | None:
+        """A photo with the same content whose old path is gone (this run), is itself being
+        re-ingested with other content (a swap), or was deleted earlier."""
+        reingest, claimed = getattr(self, "_reingest", set()), getattr(self, "_claimed", set())
+        rows = [
+            r for r in s.scalars(select(Photo).where(Photo.content_hash == content_hash))
+            if r.id != exclude and r.id not in claimed  # a photo placed at its path in this run stays there
+        ]
         for row in rows:
-            if row.path in vanished:
+            if row.path in vanished or (row.state == "active" and row.path in reingest):
                 return row
         for row in rows:
             if row.state == "deleted":
@@ -329,7 +353,9 @@ class Indexer:
             if model is Fact:
                 cond = cond & (Fact.analyzer != "user")
             s.execute(delete(model).where(cond))
-        for face in s.scalars(select(Face).where(Face.photo_id == photo_id)):
+        # Named faces stay until the faces analyzer re-runs, which carries each name to the new face
+        # it overlaps (Store.write_analysis): an edited photo (crop, enhance) keeps who is in it.
+        for face in s.scalars(select(Face).where(Face.photo_id == photo_id, Face.person_id.is_(None))):
             s.delete(face)
 
     def _copy_from_twin(self, s: Session, photo: Photo) -> int:
@@ -371,9 +397,13 @@ class Indexer:
 
     # ---- analysis ------------------------------------------------------------------------------
     def _process_batch(self, batch: list[_WorkItem], vanished: dict[str, int], report: IndexReport, retry_failed: bool) -> None:
+        """Three steps, so the catalog is never write-locked while models run (the GUI and other
+        commands write too): commit the files, run the models with no transaction open, commit
+        their results. A crash between the steps leaves photos the next run's backlog analyses."""
         t0 = time.perf_counter()
+        ready: list[tuple[int, Loaded]] = []
+        have: dict[tuple[int, str], tuple[int, str]] = {}
         with self.store.session() as s:
-            ready: list[tuple[int, Loaded]] = []
             for item in batch:
                 if item.kind == "ingest":
                     pid = self._apply_ingest(s, item.loaded, vanished, report)
@@ -384,51 +414,64 @@ class Indexer:
                 else:
                     self._fail_all(s, item.loaded.photo_id, item.loaded.error, report)
             s.flush()
-            report.stage_ms["db"] += (time.perf_counter() - t0) * 1000
             if self.analyzers and ready:
-                self._run_analyzers(s, ready, report, retry_failed)
+                have = {
+                    (pid, name): (version, status)
+                    for pid, name, version, status in s.execute(
+                        select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status).where(
+                            Analysis.photo_id.in_([pid for pid, _ in ready])
+                        )
+                    )
+                }
+        report.stage_ms["db"] += (time.perf_counter() - t0) * 1000
+        if self.analyzers and ready:
+            outputs = self._run_pixel_analyzers(ready, have, report, retry_failed)
+            t1 = time.perf_counter()
+            with self.store.session() as s:
+                touched: set[int] = set()
+                for analyzer, image, result, error, per_photo in outputs:
+                    self.store.write_analysis(
+                        s, image.photo_id, analyzer.name, analyzer.version, result, error=error, duration_ms=per_photo
+                    )
+                    touched.add(image.photo_id)
+                report.stage_ms["db"] += (time.perf_counter() - t1) * 1000
+                touched |= self._run_facts_analyzers(s, ready, have, touched, report, retry_failed)
+            report.analysed += len(touched)
         for _, loaded in ready:
             loaded.rgb = None  # free pixels as soon as the batch is committed
 
     def _fail_all(self, s: Session, photo_id: int | None, error: DecodeError, report: IndexReport) -> None:
-        if photo_id is None:
+        if photo_id is None or error.reason == "vanished":  # gone: the sweep handles it, not a failure
             return
         for analyzer in self.analyzers:
             self.store.write_analysis(s, photo_id, analyzer.name, analyzer.version, None, error=f"{error.reason}: {error.message}")
         report.analysis_failed += 1
 
-    def _run_analyzers(self, s: Session, ready: list[tuple[int, Loaded]], report: IndexReport, retry_failed: bool) -> None:
-        ids = [pid for pid, _ in ready]
-        have = {
-            (pid, name): (version, status)
-            for pid, name, version, status in s.execute(
-                select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status).where(Analysis.photo_id.in_(ids))
-            )
-        }
-        touched: set[int] = set()
-        pixel_analyzers = [a for a in self.analyzers if not getattr(a, "needs_facts", False)]
-        facts_analyzers = [a for a in self.analyzers if getattr(a, "needs_facts", False)]
-        for analyzer in pixel_analyzers:
-            todo = []
-            for pid, loaded in ready:
-                if self._needs(have.get((pid, analyzer.name)), analyzer.version, retry_failed):
-                    todo.append(
-                        PhotoImage(pid, loaded.path, loaded.rgb, loaded.width or loaded.rgb.shape[1], loaded.height or loaded.rgb.shape[0])
-                    )
+    def _run_pixel_analyzers(self, ready, have, report: IndexReport, retry_failed: bool) -> list[tuple]:
+        """Run every pixel analyzer a photo needs; returns (analyzer, image, result, error, ms) rows."""
+        outputs = []
+        for analyzer in (a for a in self.analyzers if not getattr(a, "needs_facts", False)):
+            todo = [
+                PhotoImage(pid, loaded.path, loaded.rgb, loaded.width or loaded.rgb.shape[1], loaded.height or loaded.rgb.shape[0])
+                for pid, loaded in ready
+                if self._needs(have.get((pid, analyzer.name)), analyzer.version, retry_failed)
+            ]
             if not todo:
                 continue
             t0 = time.perf_counter()
             results = self._safe_batch(analyzer, todo)
             elapsed = (time.perf_counter() - t0) * 1000
             report.stage_ms[f"model:{analyzer.name}"] += elapsed
-            per_photo = elapsed / len(todo)
             for image, (result, error) in zip(todo, results, strict=True):
-                self.store.write_analysis(s, image.photo_id, analyzer.name, analyzer.version, result, error=error, duration_ms=per_photo)
-                touched.add(image.photo_id)
+                outputs.append((analyzer, image, result, error, elapsed / len(todo)))
                 if error:
                     report.analysis_failed += 1
-        for analyzer in facts_analyzers:
-            # Runs last: it reads what the pixel analyzers just wrote.
+        return outputs
+
+    def _run_facts_analyzers(self, s: Session, ready, have, touched: set[int], report: IndexReport, retry_failed: bool) -> set[int]:
+        """Facts analyzers run last, inside the write session: they read what the pixel analyzers wrote."""
+        done: set[int] = set()
+        for analyzer in (a for a in self.analyzers if getattr(a, "needs_facts", False)):
             todo_ids = [
                 pid for pid, _ in ready
                 if pid in touched or self._needs(have.get((pid, analyzer.name)), analyzer.version, retry_failed)
@@ -436,13 +479,13 @@ class Indexer:
             t0 = time.perf_counter()
             try:
                 refresh_facts_text(self.store, s, todo_ids, analyzer)
-                touched.update(todo_ids)
+                done.update(todo_ids)
             except Exception as exc:
                 log.warning("%s failed on a batch: %s", analyzer.name, exc)
                 for pid in todo_ids:
                     self.store.write_analysis(s, pid, analyzer.name, analyzer.version, None, error=f"{type(exc).__name__}: {exc}")
             report.stage_ms[f"model:{analyzer.name}"] += (time.perf_counter() - t0) * 1000
-        report.analysed += len(touched)
+        return done
 
     @staticmethod
     def _needs(got: tuple[int, str] | None, version: int, retry_failed: bool) -> bool:

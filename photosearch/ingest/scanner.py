@@ -7,6 +7,7 @@ left alone (an unmounted drive is not a delete).
 
 from __future__ import annotations
 
+import bisect
 import errno
 import logging
 import os
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 
 from photosearch.catalog.models import FileIssue, Folder, Photo
-from photosearch.catalog.store import Store
+from photosearch.catalog.store import Store, owning_folder
 from photosearch.ingest.decode import is_image_name
 from photosearch.ingest.paths import from_db_path, to_db_path
 
@@ -45,6 +46,7 @@ class ScanPlan:
 
     to_ingest: list[FileEntry] = field(default_factory=list)  # new or changed files
     vanished: dict[str, int] = field(default_factory=dict)  # db path -> photo id, not seen on disk
+    changed_paths: set[str] = field(default_factory=set)  # db paths of catalogued files whose size/mtime changed
     unchanged: int = 0
     known_failed: int = 0
     seen: int = 0
@@ -106,16 +108,6 @@ def _reason(exc: OSError) -> str:
     return "unreadable"
 
 
-def _owning_folder(path: str, folders: list[Folder]) -> Folder | None:
-    """The deepest registered folder that contains `path`."""
-    best = None
-    for folder in folders:
-        prefix = folder.path.rstrip(os.sep) + os.sep
-        if (path == folder.path or path.startswith(prefix)) and (best is None or len(folder.path) > len(best.path)):
-            best = folder
-    return best
-
-
 def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_failed: bool = False) -> ScanPlan:
     """List registered folders (or just `only_paths`) and compare with the catalog.
 
@@ -151,15 +143,21 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
         candidates = {p: v for p, v in known.items() if v[3] == "active" and v[4] in online_ids}
     else:
         candidates = {}
+        active_known = {p for p, v in known.items() if v[3] == "active"}
+        active_sorted = sorted(active_known)
         for raw in only_paths:
             path = os.path.abspath(raw)
-            folder = _owning_folder(path, online_folders)
+            folder = owning_folder(path, online_folders)
             if folder is None:
                 continue
-            db_prefix = to_db_path(path)
-            for p, v in known.items():  # the path itself, or everything under a vanished directory
-                if v[3] == "active" and (p == db_prefix or p.startswith(db_prefix.rstrip(os.sep) + os.sep)):
-                    candidates[p] = v
+            db_path = to_db_path(path)
+            if db_path in active_known:
+                candidates[db_path] = known[db_path]
+            prefix = db_path.rstrip(os.sep) + os.sep  # everything under a vanished or new directory
+            for i in range(bisect.bisect_left(active_sorted, prefix), len(active_sorted)):
+                if not active_sorted[i].startswith(prefix):
+                    break
+                candidates[active_sorted[i]] = known[active_sorted[i]]
             if os.path.isdir(path):
                 for item in walk_images(path, folder.id):
                     _collect(item, seen, plan, online_folders)
@@ -182,6 +180,8 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
             plan.known_failed += 1
         else:
             plan.to_ingest.append(entry)
+            if row and row[3] == "active":
+                plan.changed_paths.add(db_path)
         candidates.pop(db_path, None)
     plan.vanished = {p: v[0] for p, v in candidates.items() if not os.path.lexists(from_db_path(p))}
     plan.seen = len(seen)
@@ -192,7 +192,7 @@ def _collect(item, seen: dict[str, FileEntry], plan: ScanPlan, folders: list[Fol
     if isinstance(item, ListingIssue):
         plan.issues.append(item)
         return
-    owner = _owning_folder(item.path, folders)
+    owner = owning_folder(item.path, folders)
     if owner is not None:
         item.folder_id = owner.id
     seen[item.path] = item

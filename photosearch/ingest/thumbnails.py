@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from PIL import Image
@@ -27,7 +28,7 @@ def write_thumbnail(thumb: Image.Image, content_hash: str, thumbs_dir: Path) -> 
     target = Path(thumbs_dir) / rel
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # unique per worker
         thumb.save(tmp, THUMB_FORMAT, quality=82, method=1)  # method 1: 4x faster than the default
         os.replace(tmp, target)
     return rel, thumb.width, thumb.height

@@ -38,10 +38,13 @@ class _Handler(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in ("opened", "closed_no_write"):
             return
+        if event.is_directory and event.event_type == "modified":
+            return  # a folder's listing changed: the file events say what changed, without a rescan
         paths = [event.src_path]
         dest = getattr(event, "dest_path", "")
         if dest:
             paths.append(dest)
+        log.debug("watch event: %s %s", event.event_type, paths)
         for raw in paths:
             path = os.fsdecode(raw)
             name = os.path.basename(path)
@@ -65,6 +68,8 @@ class FolderWatcher:
         settle_s: float = 0.5,
         poll_s: float = 0.1,
         on_update: Callable[[IndexReport], None] | None = None,
+        initial_index: bool = False,
+        progress=None,
     ):
         self.store = store
         self.indexer = indexer
@@ -72,6 +77,10 @@ class FolderWatcher:
         self.settle_s = settle_s
         self.poll_s = poll_s
         self.on_update = on_update
+        # With initial_index, the catch-up scan runs on the watcher thread after the observer is
+        # live, so nothing written between "scan" and "watch" is missed.
+        self.initial_index = initial_index
+        self.progress = progress
         self._pending: dict[str, _Pending] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -85,8 +94,8 @@ class FolderWatcher:
             item = self._pending.get(path)
             if item is None:
                 self._pending[path] = _Pending(now, now)
-            else:
-                item.last_event, item.stable_since = now, None
+            else:  # a new event restarts the wait: the file must hold still again for settle_s
+                item.last_event, item.signature, item.stable_since = now, None, None
 
     def start(self) -> None:
         self._observer = Observer()
@@ -153,11 +162,19 @@ class FolderWatcher:
         return out
 
     def _loop(self) -> None:
+        if self.initial_index:
+            try:
+                report = self.indexer.run(progress=self.progress, cancel=self._stop.is_set)
+                if self.on_update:
+                    self.on_update(report)
+            except Exception:
+                log.exception("watch: the catch-up index failed")
         while not self._stop.is_set():
             ready = self._expand_directories(self._ready_paths())
             if ready:
+                log.debug("watch: indexing %s", ready)
                 try:
-                    report = self.indexer.run(only_paths=ready)
+                    report = self.indexer.run(only_paths=ready, cancel=self._stop.is_set)
                     log.info("watch: %s", report.as_dict())
                     if self.on_update:
                         self.on_update(report)

@@ -173,6 +173,7 @@ class RayIndexer(Indexer):
         report.stage_ms["listing"] += (time.perf_counter() - t0) * 1000
         report.seen, report.unchanged, report.offline_folders = plan.seen, plan.unchanged, plan.offline_folders
         self._record_listing_issues(plan)
+        self._reingest, self._claimed = set(plan.changed_paths), set()
         backlog = self._analysis_backlog(plan, retry_failed) if (only_paths is None and self.analyzers) else []
         items: list[tuple[str, object, tuple[str, ...] | None]] = [("ingest", e, None) for e in plan.to_ingest]
         items += [("analyze", b, None) for b in backlog]

@@ -58,3 +58,27 @@ def test_db_url_option_and_env(tmp_path, gallery, cli_json):
     assert (tmp_path / "elsewhere.db").is_file() and not (data / "catalog.db").exists()
     status = cli_json(data, "status", env={"PHOTOSEARCH_DB_URL": url})
     assert [f["path"] for f in status["folders"]] == [str(gallery.resolve())]
+
+
+def test_watch_command_catches_up_then_follows_new_files(tmp_path, gallery, cli, real_photos):
+    import json
+    import os
+    import subprocess
+    import sys
+    import time
+
+    data = tmp_path / "data"
+    cli(data, "add", str(gallery))
+    env = {k: v for k, v in os.environ.items() if k not in ("PHOTOSEARCH_DB_URL", "PHOTOSEARCH_DATA_DIR")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "photosearch", "--data-dir", str(data), "--json", "watch", "--no-analyze",
+         "--duration", "12"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    time.sleep(4)
+    save_photo(gallery / "new" / "flower.jpg", real_photos["flower"])
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert events[0]["added"] == 7  # the catch-up index
+    assert sum(e["added"] for e in events[1:]) == 1  # the new file, live

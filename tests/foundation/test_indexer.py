@@ -263,3 +263,80 @@ def test_facts_analyzer_runs_last_and_again_when_facts_change(env):
     assert facts.seen == []  # nothing changed: nothing re-embedded
     Indexer(store, settings, [MeanColourAnalyzer(version=2), SizeAnalyzer(), facts]).run()
     assert len(facts.seen) == 7  # a pixel analyzer re-ran: its new facts are re-embedded
+
+
+def _tag(store, path, label):
+    with store.session() as s:
+        photo = s.scalar(select(Photo).where(Photo.path == str(path)))
+        s.add(Fact(photo_id=photo.id, analyzer="user", kind="user_tag", label=label))
+        return photo.id
+
+
+def _user_tags(store, photo_id):
+    with store.session() as s:
+        return {f.label for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id, Fact.kind == "user_tag"))}
+
+
+def test_swapping_two_names_swaps_the_photos_not_their_facts(env):
+    settings, store, gallery = env
+    Indexer(store, settings, [MeanColourAnalyzer()]).run()
+    a, b = gallery / "cats" / "chelsea.jpg", gallery / "kitchen" / "coffee.jpg"
+    id_a, id_b = _tag(store, a, "the cat"), _tag(store, b, "the coffee")
+    tmp = gallery / "swap.tmp"
+    a.rename(tmp)
+    b.rename(a)
+    tmp.rename(b)
+    analyzer = MeanColourAnalyzer()
+    report = Indexer(store, settings, [analyzer]).run()
+    assert report.moved == 2 and report.changed == 0 and report.deleted == 0
+    assert analyzer.calls == []  # nothing re-analysed: the facts moved with the content
+    photos = _photos(store)
+    assert photos[str(b)].id == id_a and photos[str(a)].id == id_b
+    assert _user_tags(store, id_a) == {"the cat"} and _user_tags(store, id_b) == {"the coffee"}
+    assert store.status()["photos"] == 7
+
+
+def test_a_name_reused_after_a_delete_takes_the_moved_photo(env):
+    settings, store, gallery = env
+    Indexer(store, settings, []).run()
+    x, y = gallery / "trips" / "china.jpg", gallery / "space" / "rocket.tif"
+    id_x = _tag(store, x, "great wall")
+    y.unlink()
+    Indexer(store, settings, []).run()
+    x.rename(gallery / "space" / "china.jpg")
+    (gallery / "space" / "china.jpg").rename(y)  # same name as the deleted photo
+    report = Indexer(store, settings, []).run()
+    assert report.moved == 1 and report.deleted == 0 and report.changed == 0
+    moved = _photos(store)[str(y)]
+    assert moved.id == id_x and moved.state == "active" and _user_tags(store, id_x) == {"great wall"}
+
+
+def test_photos_on_an_offline_drive_are_not_marked_failed(env, tmp_path):
+    settings, store, gallery = env
+    Indexer(store, settings, []).run()
+    gallery.rename(tmp_path / "unplugged")
+    report = Indexer(store, settings, [MeanColourAnalyzer()]).run()
+    assert report.analysis_failed == 0 and report.analysed == 0
+    (tmp_path / "unplugged").rename(gallery)
+    report = Indexer(store, settings, [MeanColourAnalyzer()]).run()
+    assert report.analysed == 7
+
+
+def test_identical_copies_decoded_together_all_succeed(env):
+    settings, store, gallery = env
+    for i in range(6):
+        shutil.copy2(gallery / "cats" / "chelsea.jpg", gallery / f"copy{i}.jpg")
+    report = Indexer(store, settings, []).run()
+    assert report.failed == 0 and report.added == 13
+
+
+def test_removing_a_parent_folder_keeps_photos_of_a_registered_subfolder(env):
+    settings, store, gallery = env
+    Indexer(store, settings, [MeanColourAnalyzer()]).run()
+    inner = _photos(store)[str(gallery / "cats" / "chelsea.jpg")]
+    _tag(store, gallery / "cats" / "chelsea.jpg", "keep me")
+    store.add_folder(gallery / "cats")
+    store.remove_folder(gallery)
+    photos = _photos(store)
+    assert set(photos) == {str(gallery / "cats" / "chelsea.jpg"), str(gallery / "cats" / "chelsea_small.png")}
+    assert photos[str(gallery / "cats" / "chelsea.jpg")].id == inner.id and _user_tags(store, inner.id) == {"keep me"}
