@@ -42,6 +42,9 @@ class Settings:
     llm_model: str | None = None
     # The person the user is ("me" in requests); a name known to the catalog.
     owner: str | None = None
+    # Values that came from the command line or the environment, with what the file said:
+    # save() writes the file's value back, so an override (and a password in it) never persists.
+    _overrides: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def database_url(self) -> str:
@@ -84,20 +87,25 @@ class Settings:
         known = {f.name for f in fields(cls)} - {"data_dir"}
         kwargs = {k: v for k, v in values.items() if k in known}
         settings = cls(data_dir=base, **kwargs)
-        if db_url:
-            settings.db_url = db_url
-        elif os.environ.get("PHOTOSEARCH_DB_URL"):
-            settings.db_url = os.environ["PHOTOSEARCH_DB_URL"]
-        if os.environ.get("PHOTOSEARCH_SEARCH_URL"):
-            settings.search_url = os.environ["PHOTOSEARCH_SEARCH_URL"]
-        if os.environ.get("PHOTOSEARCH_THREADS"):
-            settings.threads = int(os.environ["PHOTOSEARCH_THREADS"])
+        overrides = {
+            "db_url": db_url or os.environ.get("PHOTOSEARCH_DB_URL"),
+            "search_url": os.environ.get("PHOTOSEARCH_SEARCH_URL"),
+            "threads": int(os.environ["PHOTOSEARCH_THREADS"]) if os.environ.get("PHOTOSEARCH_THREADS") else None,
+        }
+        for name, value in overrides.items():
+            if value:
+                settings._overrides[name] = (value, getattr(settings, name))
+                setattr(settings, name, value)
         return settings
 
     def save(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         data = asdict(self)
         data.pop("data_dir")
+        data.pop("_overrides")
+        for name, (override, from_file) in self._overrides.items():
+            if data.get(name) == override:  # unchanged since load: keep what the file said
+                data[name] = from_file
         tmp = self.data_dir / (SETTINGS_FILE + ".tmp")
         tmp.write_text(json.dumps(data, indent=2, default=str), encoding="utf-8")
         os.replace(tmp, self.data_dir / SETTINGS_FILE)

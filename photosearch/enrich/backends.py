@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 from photosearch.enrich.cache import DiskCache
 from photosearch.enrich.clean import html_to_text, to_text
-from photosearch.enrich.fetch import Fetcher
+from photosearch.enrich.fetch import Fetcher, FetchFailed, resolve
 from photosearch.enrich.textutil import rank, sentences
 from photosearch.enrich.types import Page, SearchHit
 from photosearch.errors import PhotoSearchError
@@ -58,21 +58,45 @@ class _CachedWeb:
         return hits
 
 
+def search_host_fetcher(base_url: str, like: Fetcher | None = None) -> Fetcher:
+    """A fetcher for a search service's own API: it may reach the configured host's resolved
+    addresses (a self-hosted SearxNG on localhost or the LAN) and nothing else private; it follows
+    no redirects. Page fetches keep their own, strict policy."""
+    parts = urlsplit(base_url)
+    allowed: list[str] = []
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        if parts.hostname:
+            allowed = [ip.split("%", 1)[0] for ip in resolve(parts.hostname, port)]
+    except (ValueError, FetchFailed) as exc:  # unresolvable now: the search itself will say so
+        log.warning("search host %s: %s", base_url, exc)
+    kw = {}
+    if like is not None:
+        kw = {"connect_timeout": like.timeout[0], "read_timeout": like.timeout[1],
+              "max_seconds": like.max_seconds, "max_bytes": like.max_bytes}
+    return Fetcher(allow_private=allowed, max_redirects=0, **kw)
+
+
 class SearxNGBackend(_CachedWeb):
-    """A SearxNG instance's JSON API (`/search?q=...&format=json`; enable the json format there)."""
+    """A SearxNG instance's JSON API (`/search?q=...&format=json`; enable the json format there).
+
+    `search_fetcher` (default: `fetcher`) sends the queries; `make_backend` gives it one allowed
+    only the configured host, so a local instance does not need private addresses for pages."""
 
     name = "searxng"
 
-    def __init__(self, base_url: str, fetcher: Fetcher, cache: DiskCache | None = None):
+    def __init__(self, base_url: str, fetcher: Fetcher, cache: DiskCache | None = None, *,
+                 search_fetcher: Fetcher | None = None):
         super().__init__(fetcher, cache)
         self.base_url = base_url.rstrip("/")
+        self.search_fetcher = search_fetcher or fetcher
 
     def search(self, query: str, limit: int = 8) -> list[SearchHit]:
         url = f"{self.base_url}/search?{urlencode({'q': query, 'format': 'json'})}"
 
         def produce() -> list[SearchHit]:
             self.queries_sent.append(query)
-            _, _, body = self.fetcher.get(url, accept=("application/json", "text/json"))
+            _, _, body = self.search_fetcher.get(url, accept=("application/json", "text/json"))
             data = json.loads(body)
             hits = []
             for r in data.get("results", [])[:limit]:
@@ -162,7 +186,7 @@ class DuckDuckGoHTMLBackend(_CachedWeb):
                     break
             return hits
 
-        return self._cached(f"{self.name}|{url}", produce)
+        return self._cached(f"{self.name}|{url}|{limit}", produce)
 
 
 class LocalCorpusBackend:
@@ -247,7 +271,8 @@ def make_backend(settings, name: str | None = None, *, corpus: Path | str | None
                 "no SearxNG URL configured: pass --search-url URL, set PHOTOSEARCH_SEARCH_URL, or choose "
                 "--backend wikipedia / duckduckgo"
             )
-        return SearxNGBackend(settings.search_url, fetcher, cache)
+        return SearxNGBackend(settings.search_url, fetcher, cache,
+                              search_fetcher=search_host_fetcher(settings.search_url, fetcher))
     if name == "wikipedia":
         return MediaWikiBackend(fetcher, cache=cache)
     return DuckDuckGoHTMLBackend(fetcher, cache=cache)

@@ -5,21 +5,28 @@
   address (the URL is rewritten to the IP, Host header and TLS SNI/verification keep the name),
   so a DNS answer that changes between check and connect cannot reach a private address.
 * Redirects are followed by hand (limited); each hop is re-checked.
-* Connect/read timeouts plus a whole-fetch deadline; the body is streamed and cut at a size cap;
-  content types are allow-listed; scripts and styles are stripped and never run.
+* Connect/read timeouts plus a whole-fetch deadline, enforced by a watchdog that shuts the
+  connection's sockets down (a server trickling headers or body cannot hold a fetch open); the body
+  is streamed and cut at a size cap; content types are allow-listed; scripts and styles are
+  stripped and never run.
 """
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import logging
 import socket
+import threading
 import time
 from collections.abc import Iterable
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import requests
+import urllib3
 from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from photosearch.enrich.cache import DiskCache
 from photosearch.enrich.clean import to_text
@@ -61,8 +68,18 @@ class AddressPolicy:
     def refusal(self, ip: str) -> str | None:
         """Why this address is refused, or None when it may be contacted."""
         addr = ipaddress.ip_address(ip.split("%", 1)[0])
-        if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped:
-            addr = addr.ipv4_mapped
+        if isinstance(addr, ipaddress.IPv6Address):
+            if addr.ipv4_mapped:
+                addr = addr.ipv4_mapped
+            else:  # 6to4 and Teredo carry an IPv4 address: that one must pass too
+                inner = addr.sixtofour or (addr.teredo[1] if addr.teredo else None)
+                if inner is not None:
+                    why = self._refusal(inner)
+                    if why:
+                        return f"{why} (wrapped in {addr})"
+        return self._refusal(addr)
+
+    def _refusal(self, addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
         if addr in METADATA:
             return "a cloud metadata address"
         if addr.is_multicast or addr.is_unspecified:
@@ -91,11 +108,64 @@ def resolve(host: str, port: int) -> list[str]:
 
 
 class _PinnedAdapter(HTTPAdapter):
-    """Connects to the IP in the URL while TLS checks the certificate against the real host name."""
+    """Connects to the IP in the URL while TLS checks the certificate against the real host name.
+
+    It keeps a duplicate of every socket it opens, so `abort()` (called by the deadline watchdog
+    from another thread) can shut the connections down and wake a read blocked on a trickling
+    server, during the TLS handshake too."""
 
     def __init__(self, hostname: str):
         self.hostname = hostname
+        self.aborted = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
         super().__init__(max_retries=0)
+
+    def init_poolmanager(self, *args, **kwargs) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        adapter = self
+
+        class Conn(HTTPConnection):
+            def _new_conn(self) -> socket.socket:
+                return adapter._track(super()._new_conn())
+
+        class TLSConn(HTTPSConnection):
+            def _new_conn(self) -> socket.socket:
+                return adapter._track(super()._new_conn())
+
+        class Pool(HTTPConnectionPool):
+            ConnectionCls = Conn
+
+        class TLSPool(HTTPSConnectionPool):
+            ConnectionCls = TLSConn
+
+        self.poolmanager.pool_classes_by_scheme = {"http": Pool, "https": TLSPool}
+
+    def _track(self, sock: socket.socket) -> socket.socket:
+        # A duplicate descriptor: shutdown() acts on the connection itself, so it still works after
+        # TLS has wrapped (detached) the original socket object, and the descriptor is never reused.
+        dup = sock.dup()
+        with self._lock:
+            self._sockets.append(dup)
+            late = self.aborted
+        if late:  # the deadline passed while connecting
+            _shutdown(dup)
+        return sock
+
+    def abort(self) -> None:
+        """Shut down every connection this adapter opened (thread-safe; reads then fail at once)."""
+        with self._lock:
+            self.aborted = True
+            socks = list(self._sockets)
+        for sock in socks:
+            _shutdown(sock)
+
+    def close(self) -> None:
+        super().close()
+        with self._lock:
+            socks, self._sockets = self._sockets, []
+        for sock in socks:
+            sock.close()
 
     def build_connection_pool_key_attributes(self, request, verify, cert=None):
         params, ctx = super().build_connection_pool_key_attributes(request, verify, cert)
@@ -103,6 +173,13 @@ class _PinnedAdapter(HTTPAdapter):
             ctx["server_hostname"] = self.hostname
             ctx["assert_hostname"] = self.hostname
         return params, ctx
+
+
+def _shutdown(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # already closed
 
 
 def _read_capped(resp: requests.Response, cap: int, deadline: float) -> tuple[bytes, bool]:
@@ -163,7 +240,11 @@ class Fetcher:
 
     def check_url(self, url: str) -> tuple[str, str, int, str]:
         """(scheme, host, port, ip) for an allowed URL, else FetchRefused."""
-        parts = urlsplit(url)
+        try:
+            parts = urlsplit(url)
+            explicit_port = parts.port
+        except ValueError as exc:  # "http://host:99999/", "http://[::1/"
+            raise FetchRefused(f"{url}: malformed URL ({exc})") from exc
         if parts.scheme not in ("http", "https"):
             raise FetchRefused(f"{url}: only http and https URLs are fetched")
         host = parts.hostname
@@ -171,7 +252,7 @@ class Fetcher:
             raise FetchRefused(f"{url}: no host")
         if parts.username or parts.password:
             raise FetchRefused(f"{url}: credentials in URLs are not sent")
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        port = explicit_port or (443 if parts.scheme == "https" else 80)
         addrs = resolve(host, port)
         for ip in addrs:
             why = self.policy.refusal(ip)
@@ -198,41 +279,72 @@ class Fetcher:
             netloc = ip_host if parts.port is None else f"{ip_host}:{parts.port}"
             pinned = urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
             host_header = host if parts.port is None else f"{host}:{parts.port}"
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise FetchFailed(f"{current}: took too long")
+            adapter = _PinnedAdapter(host)
+            watchdog = threading.Timer(left, adapter.abort)
+            watchdog.daemon = True
             with requests.Session() as session:
                 session.trust_env = False
-                session.mount(f"{scheme}://", _PinnedAdapter(host))
+                session.mount(f"{scheme}://", adapter)
                 self.requests_sent.append(current)
+                watchdog.start()
                 try:
-                    resp = session.get(
-                        pinned,
-                        headers={"Host": host_header, "User-Agent": USER_AGENT, "Accept": ", ".join(accept)},
-                        timeout=self.timeout,
-                        allow_redirects=False,
-                        stream=True,
-                    )
-                except requests.RequestException as exc:
+                    result = self._exchange(session, current, pinned, host_header, accept, cap, deadline)
+                except (requests.RequestException, OSError, ValueError, urllib3.exceptions.HTTPError,
+                        http.client.HTTPException) as exc:
+                    if adapter.aborted:
+                        raise FetchFailed(f"{current}: took too long") from exc
                     raise FetchFailed(f"{current}: {type(exc).__name__}: {exc}") from exc
-                with resp:
-                    if resp.is_redirect:
-                        location = resp.headers.get("Location", "")
-                        if not location:
-                            raise FetchFailed(f"{current}: redirect without a location")
-                        current = urljoin(current, location)
-                        continue
-                    if resp.status_code >= 400:
-                        raise FetchFailed(f"{current}: HTTP {resp.status_code}")
-                    ctype = resp.headers.get("Content-Type", "").split(";")[0].strip().lower()
-                    if ctype not in accept:
-                        raise FetchRefused(f"{current}: content type {ctype or 'unknown'!r} is not fetched")
-                    declared = resp.headers.get("Content-Length")
-                    if declared and declared.isdigit() and int(declared) > cap * 4:
-                        raise FetchRefused(f"{current}: {declared} bytes is too large")
-                    try:
-                        raw, _truncated = _read_capped(resp, cap, deadline)
-                    except requests.RequestException as exc:
-                        raise FetchFailed(f"{current}: {type(exc).__name__}") from exc
-                    return current, resp.headers.get("Content-Type", ctype), _decode(raw, resp)
+                except EnrichError:
+                    if adapter.aborted:
+                        raise FetchFailed(f"{current}: took too long") from None
+                    raise
+                finally:
+                    watchdog.cancel()
+            if adapter.aborted:  # a cut-off body can look complete (no Content-Length)
+                raise FetchFailed(f"{current}: took too long")
+            if isinstance(result, str):  # a redirect
+                try:
+                    current = urljoin(current, result)
+                except ValueError as exc:
+                    raise FetchRefused(f"{current}: malformed redirect location {result!r}") from exc
+                continue
+            return result
         raise FetchFailed(f"{url}: too many redirects")
+
+    def _exchange(self, session: requests.Session, current: str, pinned: str, host_header: str,
+                  accept: tuple[str, ...], cap: int, deadline: float) -> tuple[str, str, str] | str:
+        """One request: the redirect location (str) or (final_url, content_type, text)."""
+        try:
+            resp = session.get(
+                pinned,
+                headers={"Host": host_header, "User-Agent": USER_AGENT, "Accept": ", ".join(accept)},
+                timeout=self.timeout,
+                allow_redirects=False,
+                stream=True,
+            )
+        except ValueError as exc:  # requests parses a Location it will not follow ("http://[::1/")
+            if isinstance(exc, requests.RequestException):
+                raise
+            raise FetchRefused(f"{current}: malformed response or redirect location ({exc})") from exc
+        with resp:
+            if 300 <= resp.status_code < 400:
+                location = resp.headers.get("Location", "")
+                if not location or not resp.is_redirect:
+                    raise FetchFailed(f"{current}: HTTP {resp.status_code} without a redirect location")
+                return location
+            if resp.status_code >= 400:
+                raise FetchFailed(f"{current}: HTTP {resp.status_code}")
+            ctype = resp.headers.get("Content-Type", "").split(";")[0].strip().lower()
+            if ctype not in accept:
+                raise FetchRefused(f"{current}: content type {ctype or 'unknown'!r} is not fetched")
+            declared = resp.headers.get("Content-Length")
+            if declared and declared.isdigit() and int(declared) > cap * 4:
+                raise FetchRefused(f"{current}: {declared} bytes is too large")
+            raw, _truncated = _read_capped(resp, cap, deadline)
+            return current, resp.headers.get("Content-Type", ctype), _decode(raw, resp)
 
     def fetch(self, url: str, *, max_bytes: int | None = None) -> Page:
         """A cleaned page (title + text), from the cache when fresh."""

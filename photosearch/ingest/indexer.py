@@ -8,6 +8,7 @@ loses at most the batch in flight, and a re-run carries on without duplicates.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Sequence
@@ -195,6 +196,7 @@ class Indexer:
             self._sweep(vanished, report)
             if only_paths is None:
                 self._mark_scanned(plan.online_folder_ids)
+                self._forget_gone_issues(plan.online_folder_ids)
             for name, step in self.post_steps:
                 if cancel():
                     report.cancelled = True
@@ -380,6 +382,13 @@ class Indexer:
             s.add(Face(photo_id=photo.id, analyzer=face.analyzer, box=face.box, score=face.score,
                        descriptor=face.descriptor, person_id=face.person_id))
         return 1
+
+    def _forget_gone_issues(self, folder_ids: list[int]) -> None:
+        """A bad file that was deleted or fixed away is no longer a failure to report."""
+        with self.store.session() as s:
+            for issue in s.scalars(select(FileIssue).where(FileIssue.folder_id.in_(folder_ids))):
+                if not os.path.lexists(from_db_path(issue.path)):
+                    s.delete(issue)
 
     def _mark_scanned(self, folder_ids: list[int]) -> None:
         with self.store.session() as s:

@@ -98,6 +98,25 @@ def walk_images(root: str, folder_id: int) -> Iterator[FileEntry | ListingIssue]
             yield FileEntry(entry.path, folder_id, st.st_size, st.st_mtime)
 
 
+# A file that failed for one of these reasons fails the same way until it changes; others
+# (permissions, I/O errors on a flaky drive) are retried on the next run.
+STICKY_REASONS = frozenset({"corrupt", "not_an_image", "truncated", "too_many_pixels", "empty_file", "no_pixels"})
+
+
+def _is_online(path: str, had_photos: bool) -> bool:
+    """A folder is offline when missing, or when it is an empty directory where photos were:
+    the usual look of a drive's mount point while the drive is unplugged."""
+    if not os.path.isdir(path):
+        return False
+    if not had_photos:
+        return True
+    try:
+        with os.scandir(path) as entries:
+            return any(True for _ in entries)
+    except OSError:
+        return False
+
+
 def _reason(exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return "symlink_loop"
@@ -117,8 +136,11 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
     plan = ScanPlan()
     with store.session() as s:
         folders = list(s.scalars(select(Folder)))
+        populated = {
+            fid for (fid,) in s.execute(select(Photo.folder_id).where(Photo.state == "active").distinct())
+        }
         for folder in folders:
-            online = os.path.isdir(folder.path)
+            online = _is_online(folder.path, had_photos=folder.id in populated)
             if folder.online != online:
                 folder.online = online
             if online:
@@ -131,7 +153,9 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
             for row in s.execute(select(Photo.path, Photo.id, Photo.size, Photo.mtime, Photo.state, Photo.folder_id))
         }
         failed = {} if retry_failed else {
-            row.path: (row.size, row.mtime) for row in s.execute(select(FileIssue.path, FileIssue.size, FileIssue.mtime))
+            row.path: (row.size, row.mtime)
+            for row in s.execute(select(FileIssue.path, FileIssue.size, FileIssue.mtime, FileIssue.reason))
+            if row.reason in STICKY_REASONS
         }
     online_folders = [f for f in folders if f.id in online_ids]
 

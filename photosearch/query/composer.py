@@ -10,7 +10,9 @@ more than any relevance), subject to
   covered while the limit allows, otherwise as many as possible;
 * Σ_{i∈g} x_i ≤ ceil(limit / #groups) when `diverse` (groups of `per`, else days).
 
-The solver has a time limit; on timeout or error the greedy heuristic answers and the result
+With `per` and no `limit`, the limit is the number of groups ("one per day"). Only the best
+`max_candidates` by relevance enter the program, plus the best candidate of the groups the cut
+would lose (as many as the limit can still cover), so coverage never suffers from the cut. The solver has a time limit; on timeout or error the greedy heuristic answers and the result
 says so: `{"solver": "highs"|"greedy"|"topk", "solve_ms", "fallback_reason"}`.
 """
 
@@ -131,6 +133,31 @@ def group_keys(per: str, rows: np.ndarray, snap: Snapshot) -> list[list]:
         else:
             raise ValueError(f"unknown per {per!r}")
     return out
+
+
+def group_best(per: str, rows: np.ndarray, snap: Snapshot) -> np.ndarray:
+    """Index (into `rows`, which are in relevance order) of each `per` group's best candidate, sorted.
+
+    Day and month keys go through `np.unique` (fast on 100k rows); place and person keys are built
+    per row."""
+    if per in ("day", "month"):
+        keys = (snap.day if per == "day" else snap.month)[rows]
+        known = np.flatnonzero(keys >= 0)
+        _, first = np.unique(keys[known], return_index=True)
+        return np.sort(known[first])
+    best: dict = {}
+    for i, ks in enumerate(group_keys(per, rows, snap)):
+        for k in ks:
+            best.setdefault(k, i)
+    return np.array(sorted(set(best.values())), dtype=np.int64)
+
+
+def count_groups(per: str, rows: np.ndarray, snap: Snapshot) -> int:
+    """How many `per` groups the rows fall into."""
+    if per in ("day", "month"):
+        keys = (snap.day if per == "day" else snap.month)[rows]
+        return int(np.unique(keys[keys >= 0]).size)
+    return len(_groups(group_keys(per, rows, snap)))
 
 
 def _groups(keys: list[list]) -> dict:
@@ -297,10 +324,23 @@ def compose(rows: np.ndarray, scores: np.ndarray, block: dict | None, snap: Snap
         rows, scores = sort_rows(rows, scores, sort, snap)
         info["solve_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return rows, scores, info
+    if per and not limit:
+        # "one per day": as many results as there are groups (when there are groups at all)
+        n_groups = count_groups(per, rows, snap)
+        if n_groups:
+            limit_n = n_groups
+            info["limit_from_groups"] = n_groups
     cap = max(opts.max_candidates, 4 * limit_n) if limit else opts.max_candidates
     if rows.size > cap:
-        info["truncated_to"] = cap
-        rows, scores = rows[:cap], scores[:cap]
+        keep = np.arange(cap)
+        if per:  # groups the cut would lose keep their best candidate, as many as the limit can cover
+            best = group_best(per, rows, snap)
+            missing = best[best >= cap]
+            need = limit_n - int((best < cap).sum())
+            if need > 0 and missing.size:
+                keep = np.union1d(keep, missing[: 2 * need])  # 2x: slack for near-duplicate conflicts
+        info["truncated_to"] = int(keep.size)
+        rows, scores = rows[keep], scores[keep]
     limit_n = min(limit_n, rows.size)
     pairs = duplicate_pairs(rows, snap, image_index, opts) if dedupe else []
     cover: list[list[int]] = []

@@ -46,6 +46,8 @@ HOLIDAY_NOUNS = {"tree", "trees", "market", "markets", "lights", "decorations", 
                  "gifts", "cookies", "ornaments", "fireworks"}
 
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+_FULL_MONTHS = {name for name in MONTHS if len(name) > 4 or name in ("may", "june", "july")}
+_FULL_MONTH_RE = "|".join(sorted(_FULL_MONTHS, key=len, reverse=True))
 _SEASON_RE = "|".join(SEASONS)
 _HOLIDAY_RE = "|".join(re.escape(h) for h in sorted(HOLIDAYS, key=len, reverse=True))
 _NUM_RE = r"\d+|a couple of|couple of|a few|few|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
@@ -106,6 +108,20 @@ def recent_month(now: date, month: int) -> tuple[date, date]:
     """The latest month of that name that has begun by `now`."""
     year = now.year if month <= now.month else now.year - 1
     return month_range(year, month)
+
+
+def month_span(now: date, first: int, last: int, year: int | None) -> tuple[date, date]:
+    """"June to August [2023]": from the first month to the end of the last; with a year, the span
+    ends in that year ("November to February 2023" starts in November 2022); without one, it is
+    the latest such span that has begun by `now`."""
+    wraps = last < first
+    if year is None:
+        start = recent_month(now, first)[0]
+        end_year = start.year + 1 if wraps else start.year
+    else:
+        end_year = year
+        start = month_range(year - 1 if wraps else year, first)[0]
+    return start, month_range(end_year, last)[1]
 
 
 def _num(text: str) -> int:
@@ -192,13 +208,17 @@ class DateFinder:
         )
         self.simple = re.compile(rf"^(?:{simple})$")
         self.patterns: list[tuple[str, re.Pattern]] = [
+            ("monthspan", re.compile(
+                rf"\b(?:from\s+|(?P<btw>between\s+))?(?P<a>{_FULL_MONTH_RE})\s*"
+                rf"(?:(?(btw)and|(?:-|–|to|until|till|through|thru)))\s*(?P<b>{_FULL_MONTH_RE})\b"
+                rf"(?:,?\s+(?:of\s+)?(?P<y>{_YEAR}))?(?![\w-])")),
             ("between", re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)(?=$|[,;.]|\s+(?:and|or|with|not|without|but|in|at)\b)")),
             ("fromto", re.compile(rf"\b(?:from\s+)?(?P<a>{simple.replace('?P<', '?P<a_')})\s*(?:-|–|to|until|till|through|thru)\s*(?P<b>{simple.replace('?P<', '?P<b_')})(?![\w-])")),
             ("since", re.compile(rf"\b(?P<op>since|after|before|until|till|prior to)\s+(?P<a>{simple.replace('?P<', '?P<a_')}|(?:{_MONTH_RE}))(?![\w-])")),
             ("simple", re.compile(rf"(?<![\w-])(?:{simple})(?![\w-])")),
             ("relseason", re.compile(rf"\b(?P<rel>last|this|past|previous|next)\s+(?P<s>{_SEASON_RE})\b")),
-            ("relmonth", re.compile(rf"\b(?P<rel>last|this|past|previous|in|during|of)\s+(?P<m>{_MONTH_RE})\b(?!\s+\d)")),
-            ("relunit", re.compile(r"\b(?P<rel>today|yesterday|this week|last week|past week|previous week|this month|last month|past month|previous month|this year|last year|past year|previous year|this weekend|last weekend|last year's)\b")),
+            ("relmonth", re.compile(rf"\b(?P<rel>last|this|past|previous|in|during|of|from)\s+(?P<m>{_MONTH_RE})\b(?!\s+\d)")),
+            ("relunit", re.compile(r"\b(?P<rel>today|tonight|this morning|this afternoon|this evening|last night|yesterday|this week|last week|past week|previous week|this month|last month|past month|previous month|this year|last year|past year|previous year|this weekend|last weekend|last year's)\b")),
             ("back", re.compile(rf"\b(?:in\s+the\s+|over\s+the\s+|during\s+the\s+|within\s+the\s+)?(?:past|last|previous)\s+(?P<n>{_NUM_RE})\s+(?P<u>{_UNIT_RE})\b")),
             ("ago", re.compile(rf"\b(?P<n>{_NUM_RE})\s+(?P<u>{_UNIT_RE})\s+ago\b")),
             ("holiday", re.compile(rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_HOLIDAY_RE})(?!\s+(?:{'|'.join(HOLIDAY_NOUNS)})\b)(?![\w'])")),
@@ -287,6 +307,9 @@ class DateFinder:
 
     def _interpret(self, name, m, now, years, birthdays, owner) -> DateMatch | None:
         s, e = m.start(), m.end()
+        if name == "monthspan":
+            return DateMatch(s, e, [month_span(now, MONTHS[m.group("a")], MONTHS[m.group("b")],
+                                               int(m.group("y")) if m.group("y") else None)])
         if name in ("between", "fromto"):
             a = self.simple_range(m.group("a"), now)
             b = self.simple_range(m.group("b"), now)
@@ -322,6 +345,8 @@ class DateFinder:
             if m.group("m") in ("may", "mar", "jan", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "feb", "apr") \
                     and rel in ("of",):
                 return None
+            if rel == "from" and m.group("m") not in _FULL_MONTHS:  # "photos from Jan": more likely a person
+                return None
             if rel == "this":
                 return DateMatch(s, e, [month_range(now.year, month)])
             if rel in ("last", "past", "previous"):
@@ -335,6 +360,11 @@ class DateFinder:
             monday = now - timedelta(days=now.weekday())
             table = {
                 "today": (now, now),
+                "tonight": (now, now),
+                "this morning": (now, now),
+                "this afternoon": (now, now),
+                "this evening": (now, now),
+                "last night": (now - timedelta(days=1),) * 2,
                 "yesterday": (now - timedelta(days=1),) * 2,
                 "this week": (monday, now),
                 "last week": (monday - timedelta(days=7), monday - timedelta(days=1)),

@@ -55,6 +55,7 @@ baby kid kids child children family friends people person man woman boy girl cro
 selfie selfies portrait portraits group screenshot screenshots document documents receipt
 cross point union liberty independence providence concord harmony paradise normal mission
 golden marina monument view views light lights dark fire water wind storm fog mist
+nice
 """)
 
 #: Camera brands and product lines → display spelling.

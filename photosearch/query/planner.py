@@ -169,10 +169,13 @@ class Planner:
         return PlanResult(parse.plan, parse.confidence, "parser", notes)
 
     def _reuse_exact(self, ex: GoldenExample, parse: ParseResult, now: date) -> dict | None:
-        if ex.now == now:
-            return ex.plan
+        """The verified plan, adapted to this date and catalog; None (→ the parser) when it cannot be:
+        the example's dates, birthdays or "me" are the example's own, never this catalog's."""
         ex_parse = parse_detailed(ex.request, now=ex.now, context=ex.context())
-        return adapt_example(ex, ex_parse, parse) or ex.plan
+        same = [(s.type, s.node) for s in ex_parse.slots] == [(s.type, s.node) for s in parse.slots]
+        if ex.now == now and same:
+            return ex.plan
+        return adapt_example(ex, ex_parse, parse)
 
 
 def plan_request(request: str, *, settings=None, now: date | None = None, context: PlanContext | None = None,

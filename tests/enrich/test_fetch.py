@@ -171,3 +171,154 @@ def test_pages_are_cached_with_expiry(web, settings):
     stale = Fetcher(allow_private=LOOPBACK, cache=DiskCache(settings.cache_dir / "t", ttl_seconds=-1))
     stale.fetch(url)
     assert sum(r["path"] == "/cached" for r in web.requests) == 2
+
+
+# ---- review fixes: deadline watchdog, wrapped IPv4, malformed URLs, 3xx without Location --------
+class _Trickler:
+    """A loopback server that sends a response one small piece every `gap` seconds, counting what it
+    managed to send before the client hung up (bounded: at most `pieces` pieces)."""
+
+    def __init__(self, mode: str, gap: float = 0.3, pieces: int = 100):
+        import threading
+
+        self.mode, self.gap, self.pieces = mode, gap, pieces
+        self.sent = 0
+        self.stop = threading.Event()
+        self.srv = socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(4)
+        self.port = self.srv.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        try:
+            conn, _ = self.srv.accept()
+        except OSError:
+            return
+        with conn:
+            try:
+                conn.settimeout(5)
+                req = b""
+                while b"\r\n\r\n" not in req:
+                    data = conn.recv(4096)
+                    if not data:
+                        return
+                    req += data
+                if self.mode == "headers":
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n")
+                    piece = b"X-Slow: yes\r\n"
+                else:
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 500\r\n\r\n")
+                    piece = b"a"
+                for _ in range(self.pieces):
+                    if self.stop.wait(self.gap):
+                        return
+                    conn.sendall(piece)
+                    self.sent += 1
+            except OSError:
+                return  # the client hung up
+
+    def close(self):
+        self.stop.set()
+        self.srv.close()
+        self.thread.join(5)
+
+
+@pytest.mark.parametrize("mode", ["headers", "body"])
+def test_trickling_server_is_cut_at_the_deadline(mode):
+    """Every read gets a byte well within the read timeout, yet the whole fetch ends at its deadline:
+    the watchdog shuts the connection down (before the fix it stayed open ~30 s, 100 pieces)."""
+    srv = _Trickler(mode)
+    try:
+        f = Fetcher(allow_private=LOOPBACK, read_timeout=5.0, max_seconds=1.5)
+        with pytest.raises(FetchFailed, match="took too long"):
+            f.get(f"http://127.0.0.1:{srv.port}/")
+        srv.thread.join(5)  # the server notices the hang-up on its next send
+        # 1.5 s at one piece per 0.3 s is ~5 pieces; 10 (= 3 s) leaves room for a loaded machine
+        assert srv.sent <= 10, srv.sent
+        assert not srv.thread.is_alive()
+    finally:
+        srv.close()
+
+
+def test_deadline_already_passed_before_a_redirect_hop(test_web):
+    f = Fetcher(allow_private=LOOPBACK, max_seconds=0.0)
+    with pytest.raises(FetchFailed, match="took too long"):
+        f.get(test_web.url("/hostile/to-ok"))
+    assert f.requests_sent == []
+
+
+@pytest.mark.parametrize("ip, why", [
+    ("2002:a00:1::1", "private"),            # 6to4 wrapping 10.0.0.1
+    ("2002:7f00:1::", "private"),            # 6to4 wrapping 127.0.0.1
+    ("2001:0:4136:e378:8000:63bf:f5ff:fffe", "private"),  # Teredo, client 10.0.0.1
+])
+def test_ipv6_wrapped_private_ipv4_refused(fake_dns, loopback_only, ip, why):
+    table, _ = fake_dns
+    table["wrapped.example"] = [ip]
+    f = Fetcher()
+    with pytest.raises(FetchRefused, match=why):
+        f.get("http://wrapped.example/")
+    assert loopback_only == [] and f.requests_sent == []
+
+
+def test_ipv6_wrapped_metadata_refused_even_when_private_allowed(fake_dns, loopback_only):
+    table, _ = fake_dns
+    table["meta6to4.example"] = ["2002:a9fe:a9fe::1"]  # 6to4 wrapping 169.254.169.254
+    with pytest.raises(FetchRefused, match="metadata"):
+        Fetcher(allow_private=True).get("http://meta6to4.example/latest/meta-data/")
+    assert loopback_only == []
+    # with private addresses allowed the wrapper alone would pass; a public 6to4 address passes
+    assert AddressPolicy(True).refusal("2002:a00:1::1") is None
+    assert AddressPolicy(False).refusal("2002:5db8:d822::1") is None  # 6to4 wrapping 93.184.216.34
+    assert AddressPolicy(LOOPBACK).refusal("2002:7f00:1::") is None  # the wrapped address is allowed
+
+
+@pytest.mark.parametrize("url", ["http://host.example:99999/", "http://[::1/", "http://[::1]:0x50/"])
+def test_malformed_urls_are_refused_not_value_errors(url):
+    f = Fetcher(allow_private=True)
+    with pytest.raises(FetchRefused, match="malformed"):
+        f.get(url)
+    assert f.requests_sent == []
+
+
+def test_redirect_to_a_malformed_location_refused(web):
+    url = web.raw("/to-malformed", 302, {"Location": "http://[::1/x"}, b"")
+    with pytest.raises(FetchRefused, match="malformed"):
+        Fetcher(allow_private=LOOPBACK).get(url)
+
+
+@pytest.mark.parametrize("status", [300, 304, 307])
+def test_3xx_without_location_fails(web, status):
+    url = web.raw(f"/no-location-{status}", status, {"Content-Type": "text/html"},
+                  b"" if status == 304 else b"<p>hello</p>")
+    with pytest.raises(FetchFailed, match=f"HTTP {status} without a redirect location"):
+        Fetcher(allow_private=LOOPBACK).fetch(url)
+
+
+def test_silent_server_is_cut_at_the_deadline_not_the_read_timeout():
+    """A server that accepts and never answers: the watchdog ends it at max_seconds (1 s), long before
+    the 30 s read timeout would."""
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    done = threading.Event()
+
+    def hold():
+        conn, _ = srv.accept()
+        with conn:
+            done.wait(30)
+
+    t = threading.Thread(target=hold, daemon=True)
+    t.start()
+    try:
+        f = Fetcher(allow_private=LOOPBACK, read_timeout=30.0, max_seconds=1.0)
+        with pytest.raises(FetchFailed, match="took too long"):
+            f.get(f"http://127.0.0.1:{srv.getsockname()[1]}/")
+    finally:
+        done.set()
+        srv.close()
+        t.join(5)

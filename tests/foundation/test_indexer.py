@@ -340,3 +340,35 @@ def test_removing_a_parent_folder_keeps_photos_of_a_registered_subfolder(env):
     photos = _photos(store)
     assert set(photos) == {str(gallery / "cats" / "chelsea.jpg"), str(gallery / "cats" / "chelsea_small.png")}
     assert photos[str(gallery / "cats" / "chelsea.jpg")].id == inner.id and _user_tags(store, inner.id) == {"keep me"}
+
+
+def test_empty_mount_point_is_offline_not_a_mass_delete(env, tmp_path):
+    settings, store, gallery = env
+    Indexer(store, settings, []).run()
+    gallery.rename(tmp_path / "drive")
+    gallery.mkdir()  # the mount point stays behind, empty
+    report = Indexer(store, settings, []).run()
+    assert report.deleted == 0 and report.offline_folders == [str(gallery)]
+    assert store.status()["photos"] == 7
+
+
+def test_failures_clear_when_the_file_goes_and_transient_ones_are_retried(env, monkeypatch):
+    settings, store, gallery = env
+    (gallery / "junk.jpg").write_text("not a photo")
+    import photosearch.ingest.loader as loader
+
+    real = loader.read_and_hash
+
+    def deny(path):
+        if str(path).endswith("astronaut.webp"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(loader, "read_and_hash", deny)
+    Indexer(store, settings, []).run()
+    assert store.status()["failed_by_reason"] == {"not_an_image": 1, "permission_denied": 1}
+    monkeypatch.setattr(loader, "read_and_hash", real)
+    (gallery / "junk.jpg").unlink()
+    report = Indexer(store, settings, []).run()
+    assert report.added == 1  # the permission problem was retried and is gone
+    assert store.status()["failed"] == 0
