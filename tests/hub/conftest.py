@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.hub.hub_fakes import FakeHub
 
 import photosearch  # noqa: F401  (sets ORT/HF telemetry env before onnxruntime / huggingface_hub)
 from photosearch.config import Settings
+from tests.hub.hub_fakes import FakeHub
 
 
 @pytest.fixture

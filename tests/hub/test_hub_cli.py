@@ -6,9 +6,9 @@ import hashlib
 import json
 
 import pytest
-from tests.hub.conftest import write_manifest
 
 from photosearch.cli import main
+from tests.hub.conftest import write_manifest
 
 
 @pytest.fixture

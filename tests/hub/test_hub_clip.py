@@ -7,8 +7,6 @@ import hashlib
 import numpy as np
 import onnxruntime as ort
 import pytest
-from tests.hub import tiny_models as tm
-from tests.hub.conftest import write_manifest
 from PIL import Image
 
 from photosearch.catalog import Store
@@ -23,6 +21,8 @@ from photosearch.vision.clip import (
     preprocess_image,
     search_catalog,
 )
+from tests.hub import tiny_models as tm
+from tests.hub.conftest import write_manifest
 
 
 def _clip_manifest(name: str, repo: str, files: dict[str, bytes], family="openclip") -> dict:

@@ -6,11 +6,11 @@ import hashlib
 
 import numpy as np
 import pytest
-from tests.hub import tiny_models as tm
-from tests.hub.conftest import write_manifest
 
 from photosearch.hub import pull_model
 from photosearch.vision.owl import Detection, OwlDetector, load_owl, nms, postprocess_owl, preprocess_owl
+from tests.hub import tiny_models as tm
+from tests.hub.conftest import write_manifest
 
 SIZE = 64
 

@@ -6,7 +6,6 @@ import hashlib
 import json
 
 import pytest
-from tests.hub.conftest import write_manifest
 
 from photosearch.errors import Cancelled
 from photosearch.hub import (
@@ -20,6 +19,7 @@ from photosearch.hub import (
     remove_model,
     verify_model,
 )
+from tests.hub.conftest import write_manifest
 
 
 def _blob(n: int, seed: int = 1) -> bytes:

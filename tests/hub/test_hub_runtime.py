@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
-from tests.hub.conftest import write_manifest
-
 from photosearch.hub import get_manifest, llama_gpu_layers, provider_for, pull_model
 from photosearch.hub.runtime import llama_gpu_offload
 from photosearch.vision.llm_models import best_llm_path, hub_llm_path
+from tests.hub.conftest import write_manifest
 
 
 def test_provider_for_onnx_and_gguf(settings):
