@@ -93,19 +93,10 @@ class LLM:
 
     def _load(self):
         if self._llama is None:
-            from llama_cpp import Llama
+            from photosearch.vision.llm_models import open_llama
 
-            extra = {}
-            if "gemma" in Path(self.model_path).name.lower():
-                extra["chat_format"] = "gemma"  # its GGUF has no chat template: replies are garbage without
-            self._llama = Llama(
-                model_path=self.model_path,
-                n_ctx=self.n_ctx,
-                n_threads=self.n_threads,
-                seed=self.seed,
-                verbose=False,
-                **extra,
-            )
+            self._llama = open_llama(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, seed=self.seed,
+                                     verbose=False)
         return self._llama
 
     @staticmethod

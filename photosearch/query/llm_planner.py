@@ -60,15 +60,16 @@ class LlamaPlanner:
     def _load(self):
         if self._llm is None:
             try:
-                from llama_cpp import Llama
+                import llama_cpp  # noqa: F401 - fail early with a clear message
             except ImportError as exc:
                 raise PhotoSearchError("the LLM planner needs llama-cpp-python: pip install llama-cpp-python") from exc
             if not Path(self.model_path).is_file():
                 raise PhotoSearchError(f"LLM model not found: {self.model_path}")
             from llama_cpp import LlamaGrammar
 
-            self._llm = Llama(model_path=self.model_path, n_ctx=self.n_ctx, n_threads=self.threads,
-                              verbose=False, seed=0)
+            from photosearch.vision.llm_models import open_llama
+
+            self._llm = open_llama(self.model_path, n_ctx=self.n_ctx, n_threads=self.threads, verbose=False, seed=0)
             self._grammar = LlamaGrammar.from_json_schema(json.dumps(LLM_SCHEMA), verbose=False)
         return self._llm
 

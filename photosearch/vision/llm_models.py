@@ -3,6 +3,7 @@ else the bundled gemma3-270m; and a `Llama` loader with the right GPU offload.""
 
 from __future__ import annotations
 
+import atexit
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ def best_llm_path(settings: Settings) -> tuple[str, Path, dict[str, Any]]:
 def load_llm(settings: Settings, n_ctx: int | None = None, verbose: bool = False):
     """A `llama_cpp.Llama` for the best available LLM, offloading all layers when the build supports it."""
     try:
-        import llama_cpp
+        import llama_cpp  # noqa: F401 - fail early with a clear message
     except ImportError as exc:
         raise PhotoSearchError("the LLM needs llama-cpp-python (pip install llama-cpp-python)") from exc
     from photosearch.hub.runtime import llama_gpu_layers
@@ -55,8 +56,8 @@ def load_llm(settings: Settings, n_ctx: int | None = None, verbose: bool = False
     kwargs: dict[str, Any] = {}
     if opts.get("chat_format"):
         kwargs["chat_format"] = opts["chat_format"]
-    llm = llama_cpp.Llama(
-        model_path=str(path),
+    llm = open_llama(
+        path,
         n_ctx=int(n_ctx or opts.get("n_ctx", 2048)),
         n_gpu_layers=llama_gpu_layers(settings, opts),
         n_threads=max(1, int(settings.threads)),
@@ -65,3 +66,24 @@ def load_llm(settings: Settings, n_ctx: int | None = None, verbose: bool = False
     )
     llm.photosearch_model_name = name  # type: ignore[attr-defined]
     return llm
+
+
+def open_llama(model_path: str | Path, **kwargs: Any):
+    """The one place a `llama_cpp.Llama` is made: the bundled gemma gets its chat format (its GGUF has
+    no template, and replies are garbage without one), and the model is closed before interpreter
+    shutdown (llama-cpp-python's own finaliser fails once its module globals are gone)."""
+    import llama_cpp
+
+    if "gemma" in Path(model_path).name.lower() and "chat_format" not in kwargs and "chat_handler" not in kwargs:
+        kwargs["chat_format"] = "gemma"
+    llm = llama_cpp.Llama(model_path=str(model_path), **kwargs)
+    atexit.register(_close_quietly, llm)
+    return llm
+
+
+def _close_quietly(llm) -> None:
+    try:
+        llm.close()
+    except Exception:  # already closed, or half-torn-down at exit
+        pass
+

@@ -82,7 +82,7 @@ def image_data_uri(rgb: np.ndarray, max_side: int = 768, quality: int = 88) -> s
 def load_vlm_llama(settings: Settings, manifest, verbose: bool = False):
     """A `llama_cpp.Llama` with the family's chat handler, GGUF and mmproj from a pulled hub manifest."""
     try:
-        import llama_cpp
+        import llama_cpp  # noqa: F401 - fail early with a clear message
         from llama_cpp import llama_chat_format
     except ImportError as exc:
         raise VlmError("the VLM needs llama-cpp-python (pip install llama-cpp-python)") from exc
@@ -99,8 +99,10 @@ def load_vlm_llama(settings: Settings, manifest, verbose: bool = False):
     cls = getattr(llama_chat_format, handler_class_name(manifest.family))
     handler = cls(clip_model_path=str(root / mmproj_f.path), verbose=verbose)
     opts = manifest.options
-    return llama_cpp.Llama(
-        model_path=str(root / model_f.path),
+    from photosearch.vision.llm_models import open_llama
+
+    return open_llama(
+        root / model_f.path,
         chat_handler=handler,
         n_ctx=int(opts.get("n_ctx", 4096)),
         n_gpu_layers=llama_gpu_layers(settings, opts),
