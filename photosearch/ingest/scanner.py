@@ -55,7 +55,11 @@ class ScanPlan:
     online_folder_ids: list[int] = field(default_factory=list)
 
 
-def walk_images(root: str, folder_id: int) -> Iterator[FileEntry | ListingIssue]:
+def _within(path: str, roots: Iterable[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
+def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Iterator[FileEntry | ListingIssue]:
     """Yield image files under `root`, following directory links once (loops are reported)."""
     visited: set[tuple[int, int]] = set()
     stack = [root]
@@ -79,6 +83,14 @@ def walk_images(root: str, folder_id: int) -> Iterator[FileEntry | ListingIssue]
         for entry in sorted(entries, key=lambda e: e.name):
             if entry.name.startswith("."):
                 continue  # hidden files and our own temp files
+            if entry.is_symlink():
+                verdict = _symlink_verdict(entry.path, current, library)
+                if isinstance(verdict, ListingIssue):
+                    verdict.folder_id = folder_id
+                    yield verdict
+                    continue
+                if verdict == "skip":
+                    continue
             try:
                 if entry.is_dir(follow_symlinks=True):
                     stack.append(entry.path)
@@ -96,6 +108,20 @@ def walk_images(root: str, folder_id: int) -> Iterator[FileEntry | ListingIssue]
             if not os.path.isfile(entry.path):
                 continue
             yield FileEntry(entry.path, folder_id, st.st_size, st.st_mtime)
+
+
+def _symlink_verdict(path: str, parent: str, library: Iterable[str]):
+    """A link to a place already in the library is skipped (its target is catalogued under its
+    real path: no duplicate photo); a link to an ancestor is a loop; other links are followed."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return ListingIssue(path, None, _reason(exc), f"cannot follow the link {path}: {exc.strerror}")
+    real = os.path.realpath(path)
+    if os.path.isdir(real) and _within(os.path.realpath(parent), [real]):
+        return ListingIssue(path, None, "symlink_loop", f"{path} links back to a folder that contains it")
+    roots = [os.path.realpath(r) for r in library]
+    return "skip" if _within(real, roots) else "follow"
 
 
 # A file that failed for one of these reasons fails the same way until it changes; others
@@ -158,11 +184,12 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
             if row.reason in STICKY_REASONS
         }
     online_folders = [f for f in folders if f.id in online_ids]
+    library = [f.path for f in online_folders]
 
     seen: dict[str, FileEntry] = {}
     if only_paths is None:
         for folder in online_folders:
-            for item in walk_images(folder.path, folder.id):
+            for item in walk_images(folder.path, folder.id, library):
                 _collect(item, seen, plan, online_folders)
         candidates = {p: v for p, v in known.items() if v[3] == "active" and v[4] in online_ids}
     else:
@@ -183,7 +210,7 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
                     break
                 candidates[active_sorted[i]] = known[active_sorted[i]]
             if os.path.isdir(path):
-                for item in walk_images(path, folder.id):
+                for item in walk_images(path, folder.id, library):
                     _collect(item, seen, plan, online_folders)
             elif is_image_name(os.path.basename(path)):
                 try:

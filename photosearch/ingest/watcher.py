@@ -48,8 +48,8 @@ class _Handler(FileSystemEventHandler):
         for raw in paths:
             path = os.fsdecode(raw)
             name = os.path.basename(path)
-            if name.startswith("."):
-                continue
+            if self.watcher.is_hidden(path):
+                continue  # like the full scan: hidden files and folders are not photos to catalog
             if event.is_directory or is_image_name(name):
                 self.watcher.touch(path)
 
@@ -87,6 +87,14 @@ class FolderWatcher:
         self._observer = None
         self._thread: threading.Thread | None = None
         self.watched: list[str] = []
+
+    def is_hidden(self, path: str) -> bool:
+        """Is any part of `path` below its watched folder hidden (a dot name)?"""
+        for root in self.watched:
+            prefix = root.rstrip(os.sep) + os.sep
+            if path.startswith(prefix):
+                return any(part.startswith(".") for part in path[len(prefix):].split(os.sep))
+        return os.path.basename(path).startswith(".")
 
     def touch(self, path: str) -> None:
         now = time.monotonic()
@@ -153,7 +161,8 @@ class FolderWatcher:
         out = []
         for path in paths:
             if os.path.isdir(path):
-                for root, _dirs, files in os.walk(path):
+                for root, dirs, files in os.walk(path):
+                    dirs[:] = [d for d in dirs if not d.startswith(".")]
                     for name in files:
                         if is_image_name(name) and not name.startswith("."):
                             self.touch(os.path.join(root, name))

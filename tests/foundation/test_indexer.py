@@ -372,3 +372,18 @@ def test_failures_clear_when_the_file_goes_and_transient_ones_are_retried(env, m
     report = Indexer(store, settings, []).run()
     assert report.added == 1  # the permission problem was retried and is gone
     assert store.status()["failed"] == 0
+
+
+def test_links_into_the_library_are_not_duplicates_but_links_out_are_followed(env, tmp_path, real_photos):
+    settings, store, gallery = env
+    os.symlink(gallery / "cats" / "chelsea.jpg", gallery / "alias.jpg")  # file link inside
+    os.symlink(gallery / "kitchen", gallery / "a_kitchen_link")  # dir link inside, sorts first
+    outside = tmp_path / "elsewhere"
+    save_photo(outside / "flower.jpg", real_photos["flower"])
+    os.symlink(outside, gallery / "linked_out")  # dir link to photos outside the library
+    report = Indexer(store, settings, []).run()
+    photos = _photos(store)
+    assert report.added == 8 and report.failed == 0
+    assert str(gallery / "alias.jpg") not in photos and str(gallery / "kitchen" / "coffee.jpg") in photos
+    assert not any("a_kitchen_link" in p for p in photos)
+    assert str(gallery / "linked_out" / "flower.jpg") in photos
