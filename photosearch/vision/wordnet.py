@@ -9,6 +9,7 @@ only `index.noun` (lemma -> synsets) is parsed whole, and only when labels must 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +67,8 @@ class Synset:
 
 def find_wordnet_dir(explicit: str | Path | None = None) -> Path:
     """The directory holding `data.noun` and `index.noun` (env WNHOME / WORDNET_DIR honoured)."""
-    candidates = [explicit, os.environ.get("WORDNET_DIR"), os.environ.get("WNHOME"), *DEFAULT_DIRS]
+    bundled = Path(getattr(sys, "_MEIPASS", "")) / "wordnet" if getattr(sys, "frozen", False) else None
+    candidates = [explicit, os.environ.get("WORDNET_DIR"), os.environ.get("WNHOME"), bundled, *DEFAULT_DIRS]
     for cand in candidates:
         if not cand:
             continue
