@@ -71,10 +71,28 @@ def default_post_steps(settings: Settings) -> list[tuple[str, PostStep]]:
     except ImportError:
         pass
     try:
-        from photosearch.vectors import sync_indexes
+        from photosearch.query.resolvers.places import ensure_place_facts
+
+        def places_step(store: Store, _report, progress, cancel):
+            # At index time, so the first place search never geocodes the whole library.
+            return {"geocoded": ensure_place_facts(store)}
+
+        steps.append(("places", places_step))
+    except ImportError:
+        pass
+    try:
+        from photosearch.vectors import VectorIndexes
 
         def vectors_step(store: Store, _report, progress, cancel):
-            return sync_indexes(store, settings)
+            # Bring every space's usearch index in line now, so the first search after indexing is fast.
+            indexes = VectorIndexes(store, settings)
+            sizes = {}
+            for space in indexes.spaces():
+                if cancel and cancel():
+                    break
+                index = indexes.get(space)
+                sizes[space] = len(index) if index is not None else 0
+            return sizes
 
         steps.append(("vectors", vectors_step))
     except ImportError:

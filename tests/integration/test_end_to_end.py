@@ -71,6 +71,10 @@ def test_index_ran_every_bundled_model(indexed):
     assert report["added"] == 8 and report["failed"] == 0 and report["analysis_failed"] == 0
     for model in ("tagger", "detector", "ocr", "faces", "quality", "facts_text"):
         assert f"model:{model}" in report["stage_ms"], model
+    # after the models: people clustered, GPS geocoded, vector indexes written for the first search
+    assert report["post"]["places"] == {"geocoded": 1}
+    assert report["post"]["vectors"]["image"] == 8 and report["post"]["vectors"]["facts_text"] == 8
+    assert report["post"]["people"]["new_people"] >= 2
 
 
 def test_search_cat_finds_the_cat_and_says_why(indexed, cli_json):
