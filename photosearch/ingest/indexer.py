@@ -130,19 +130,9 @@ class Indexer:
         started = time.perf_counter()
         report = IndexReport()
         cancel = cancel or (lambda: False)
-        if progress:
-            progress(IndexProgress("listing", 0, 0))
-        t0 = time.perf_counter()
-        plan = plan_scan(self.store, only_paths, retry_failed=retry_failed)
-        report.stage_ms["listing"] += (time.perf_counter() - t0) * 1000
-        report.seen, report.unchanged, report.offline_folders = plan.seen, plan.unchanged, plan.offline_folders
-        self._record_listing_issues(plan)
-
-        self._reingest, self._claimed = set(plan.changed_paths), set()
-        backlog = self._analysis_backlog(plan, retry_failed) if (only_paths is None and self.analyzers) else []
+        plan, backlog, vanished = self._begin(only_paths, retry_failed, report, progress)
         items = [("ingest", e) for e in plan.to_ingest] + [("analyze", b) for b in backlog]
         total = len(items)
-        vanished = dict(plan.vanished)
         done = 0
         batch: list[_WorkItem] = []
         batch_size = max(1, self.settings.batch_size)
@@ -192,27 +182,46 @@ class Indexer:
             self._process_batch(batch, vanished, report, retry_failed)
             done += len(batch)
 
-        if not report.cancelled:
-            self._sweep(vanished, report)
-            if only_paths is None:
-                self._mark_scanned(plan.online_folder_ids)
-                self._forget_gone_issues(plan.online_folder_ids)
-            for name, step in self.post_steps:
-                if cancel():
-                    report.cancelled = True
-                    break
-                if progress:
-                    progress(IndexProgress("post", 0, 0, name))
-                t0 = time.perf_counter()
-                try:
-                    report.post[name] = step(self.store, report, progress, cancel)
-                except Exception as exc:  # a post step failing must not undo the indexing
-                    log.exception("post step %s failed", name)
-                    report.post[name] = {"error": f"{type(exc).__name__}: {exc}"}
-                report.stage_ms[f"post:{name}"] += (time.perf_counter() - t0) * 1000
+        self._finish(plan, only_paths, vanished, report, progress, cancel)
         report.elapsed_s = time.perf_counter() - started
         emit("done")
         return report
+
+    def _begin(self, only_paths, retry_failed: bool, report: IndexReport, progress: ProgressFn | None):
+        """List and plan (shared by every engine): returns (plan, analysis backlog, vanished paths)."""
+        if progress:
+            progress(IndexProgress("listing", 0, 0))
+        t0 = time.perf_counter()
+        plan = plan_scan(self.store, only_paths, retry_failed=retry_failed)
+        report.stage_ms["listing"] += (time.perf_counter() - t0) * 1000
+        report.seen, report.unchanged, report.offline_folders = plan.seen, plan.unchanged, plan.offline_folders
+        self._record_listing_issues(plan)
+        self._reingest, self._claimed = set(plan.changed_paths), set()
+        backlog = self._analysis_backlog(plan, retry_failed) if (only_paths is None and self.analyzers) else []
+        return plan, backlog, dict(plan.vanished)
+
+    def _finish(self, plan: ScanPlan, only_paths, vanished: dict[str, int], report: IndexReport,
+                progress: ProgressFn | None, cancel: CancelFn) -> None:
+        """Sweep what vanished and run the post steps (shared by every engine); nothing after a cancel."""
+        if report.cancelled:
+            return
+        self._sweep(vanished, report)
+        if only_paths is None:
+            self._mark_scanned(plan.online_folder_ids)
+            self._forget_gone_issues(plan.online_folder_ids)
+        for name, step in self.post_steps:
+            if cancel():
+                report.cancelled = True
+                break
+            if progress:
+                progress(IndexProgress("post", 0, 0, name))
+            t0 = time.perf_counter()
+            try:
+                report.post[name] = step(self.store, report, progress, cancel)
+            except Exception as exc:  # a post step failing must not undo the indexing
+                log.exception("post step %s failed", name)
+                report.post[name] = {"error": f"{type(exc).__name__}: {exc}"}
+            report.stage_ms[f"post:{name}"] += (time.perf_counter() - t0) * 1000
 
     # ---- catalog writes --------------------------------------------------------------------
     def _record_listing_issues(self, plan: ScanPlan) -> None:

@@ -28,7 +28,6 @@ from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
 from photosearch.ingest.indexer import CancelFn, Indexer, IndexProgress, IndexReport, PostStep, ProgressFn
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
-from photosearch.ingest.scanner import plan_scan
 from photosearch.vision.analyzer import Analyzer, PhotoImage
 
 log = logging.getLogger(__name__)
@@ -166,19 +165,10 @@ class RayIndexer(Indexer):
         if not self.workers:
             self._start()
         report.stage_ms["ray_start"] += (time.perf_counter() - t0) * 1000
-        if progress:
-            progress(IndexProgress("listing", 0, 0))
-        t0 = time.perf_counter()
-        plan = plan_scan(self.store, only_paths, retry_failed=retry_failed)
-        report.stage_ms["listing"] += (time.perf_counter() - t0) * 1000
-        report.seen, report.unchanged, report.offline_folders = plan.seen, plan.unchanged, plan.offline_folders
-        self._record_listing_issues(plan)
-        self._reingest, self._claimed = set(plan.changed_paths), set()
-        backlog = self._analysis_backlog(plan, retry_failed) if (only_paths is None and self.analyzers) else []
+        plan, backlog, vanished = self._begin(only_paths, retry_failed, report, progress)
         items: list[tuple[str, object, tuple[str, ...] | None]] = [("ingest", e, None) for e in plan.to_ingest]
         items += [("analyze", b, None) for b in backlog]
         total, done = len(items), 0
-        vanished = dict(plan.vanished)
         chunks = [items[i : i + self.chunk_size] for i in range(0, len(items), self.chunk_size)]
         pending: dict = {}
         next_chunk = 0
@@ -215,21 +205,7 @@ class RayIndexer(Indexer):
         if ready:
             self._write(ready, vanished, report, retry_failed)
             done += len(ready)
-        if not report.cancelled:
-            self._sweep(vanished, report)
-            if only_paths is None:
-                self._mark_scanned(plan.online_folder_ids)
-            for name, step in self.post_steps:
-                if cancel():
-                    report.cancelled = True
-                    break
-                t0 = time.perf_counter()
-                try:
-                    report.post[name] = step(self.store, report, progress, cancel)
-                except Exception as exc:
-                    log.exception("post step %s failed", name)
-                    report.post[name] = {"error": f"{type(exc).__name__}: {exc}"}
-                report.stage_ms[f"post:{name}"] += (time.perf_counter() - t0) * 1000
+        self._finish(plan, only_paths, vanished, report, progress, cancel)
         report.elapsed_s = time.perf_counter() - started
         emit("done")
         return report
