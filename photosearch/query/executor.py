@@ -66,13 +66,7 @@ def union(sets: list[ScoredSet]) -> ScoredSet:
         return ScoredSet.empty()
     if len(sets) == 1:
         return sets[0]
-    rows = np.concatenate([s.rows for s in sets])
-    scores = np.concatenate([s.scores for s in sets])
-    order = np.lexsort((-scores, rows))
-    rows, scores = rows[order], scores[order]
-    first = np.ones(rows.size, bool)
-    first[1:] = rows[1:] != rows[:-1]
-    return ScoredSet(rows[first], scores[first], graded=any(s.graded for s in sets))
+    return ScoredSet.best_of(sets, graded=any(s.graded for s in sets))
 
 
 def intersect(sets: list[ScoredSet], universe: ScoredSet) -> ScoredSet:

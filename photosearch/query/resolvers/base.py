@@ -45,6 +45,20 @@ class ScoredSet:
         r = np.flatnonzero(keep).astype(np.int32)
         return cls(r, np.clip(scores[r], 0.0, 1.0).astype(np.float32), graded=True)
 
+    @classmethod
+    def best_of(cls, parts, graded: bool = False) -> ScoredSet:
+        """Union of anything with `rows` and `scores`, keeping each photo's best score."""
+        parts = [p for p in parts if p.rows.size]
+        if not parts:
+            return cls.empty()
+        rows = np.concatenate([p.rows for p in parts])
+        scores = np.concatenate([p.scores for p in parts])
+        order = np.lexsort((-scores, rows))
+        rows, scores = rows[order], scores[order]
+        first = np.ones(rows.size, bool)
+        first[1:] = rows[1:] != rows[:-1]
+        return cls(rows[first].astype(np.int32), scores[first].astype(np.float32), graded=graded)
+
     def __len__(self) -> int:
         return int(self.rows.size)
 

@@ -16,15 +16,9 @@ TAG_ALIASES = {"favorite": "favourite", "favorites": "favourite", "favourites": 
 
 def _groups_rows(groups: list[Group]) -> ScoredSet:
     """Union of groups' rows, keeping the best fact score per photo."""
-    if not groups:
-        return ScoredSet.empty()
-    rows = np.concatenate([g.rows for g in groups])
-    scores = np.concatenate([g.scores for g in groups])
-    order = np.lexsort((-scores, rows))
-    rows, scores = rows[order], scores[order]
-    first = np.ones(rows.size, bool)
-    first[1:] = rows[1:] != rows[:-1]
-    return ScoredSet(rows[first].astype(np.int32), np.clip(scores[first], 0, 1).astype(np.float32))
+    best = ScoredSet.best_of(groups)
+    best.scores = np.clip(best.scores, 0, 1).astype(np.float32)
+    return best
 
 
 def _group_explainer(groups: list[Group], atom_name: str, value: str, **extra):
