@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "photosearch.cli.query",
     "photosearch.cli.enrich",
     "photosearch.cli.evaluate",
+    "photosearch.cli.doctor",
 ]
 
 

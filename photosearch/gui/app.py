@@ -16,41 +16,23 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--no-watch", action="store_true", help="do not watch the folders for changes")
     p.add_argument("-v", "--verbose", action="count", default=0)
     p.add_argument("--check", action="store_true",
-                   help="print which bundled analyzers load here, then exit (non-zero if any is missing)")
+                   help="load and run every model (as `photosearch doctor`), then exit (non-zero if any failed)")
     args, _qt_args = p.parse_known_args(argv)
     return args
 
 
-EXPECTED_ANALYZERS = ("tagger", "detector", "ocr", "faces", "quality", "facts_text")
-
-
 def self_check(args: argparse.Namespace) -> int:
-    """For packagers: does this install (or frozen bundle) carry every bundled model?"""
+    """For packagers and users: does this install (or frozen bundle) run every model? Same as
+    `photosearch doctor`."""
     import tempfile
 
-    import numpy as np
-
-    from photosearch.app import default_analyzers
     from photosearch.config import Settings
-    from photosearch.vision.analyzer import PhotoImage
+    from photosearch.health import check_models, failed, format_report
 
     settings = Settings.load(args.data_dir or tempfile.mkdtemp(prefix="photosearch-check-"), args.db_url)
-    analyzers = default_analyzers(settings)
-    names = [a.name for a in analyzers]
-    image = PhotoImage(0, "check", np.full((64, 64, 3), 128, np.uint8), 64, 64)
-    failed = []
-    for analyzer in analyzers:
-        if getattr(analyzer, "needs_facts", False):
-            continue
-        try:
-            analyzer.analyze(image)
-        except Exception as exc:  # report every broken model, not just the first
-            failed.append(f"{analyzer.name}: {exc}")
-    missing = [n for n in EXPECTED_ANALYZERS if n not in names]
-    print(f"analyzers: {', '.join(names) or 'none'}")
-    for line in failed + [f"missing: {n}" for n in missing]:
-        print(line)
-    return 1 if failed or missing else 0
+    checks = check_models(settings)
+    print(format_report(checks))
+    return 1 if failed(checks) else 0
 
 
 def main(argv: list[str] | None = None) -> int:

