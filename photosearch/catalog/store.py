@@ -257,7 +257,10 @@ class Store:
             )
             failed_rows = s.execute(select(FileIssue.reason, func.count()).group_by(FileIssue.reason)).all()
             analysis_failed = s.execute(
-                select(Analysis.analyzer, func.count()).where(Analysis.status == "failed").group_by(Analysis.analyzer)
+                select(Analysis.analyzer, func.count(), func.min(Analysis.error))
+                .join(Photo, Photo.id == Analysis.photo_id)
+                .where(Analysis.status == "failed", Photo.state == "active")
+                .group_by(Analysis.analyzer)
             ).all()
             people = s.scalar(select(func.count()).select_from(Person).where(Person.name.is_not(None))) or 0
             folders = list(s.scalars(select(Folder).order_by(Folder.path)))
@@ -268,7 +271,9 @@ class Store:
             "analysed": analysed,
             "failed": sum(failed.values()),
             "failed_by_reason": failed,
-            "analysis_failed_by_analyzer": {a: n for a, n in analysis_failed},
+            "analysis_failed_by_analyzer": {a: n for a, n, _ in analysis_failed},
+            # analyzer -> {"count": photos it failed on, "first_error": one of its reasons}
+            "analysis_failures": {a: {"count": n, "first_error": e} for a, n, e in analysis_failed},
             "named_people": people,
             "folders": [{"path": f.path, "online": f.online} for f in folders],
             "offline_folders": [f.path for f in folders if not f.online],

@@ -93,8 +93,11 @@ def cmd_index(ctx, args) -> int:
         else:
             report = _indexer(ctx, args).run(progress=printer, cancel=cancel, retry_failed=args.retry_failed)
     data = report.as_dict()
+    data["broken_analyzers"] = report.broken_analyzers()
     ctx.emit(data, _index_text)
-    return 130 if report.cancelled else 0
+    if report.cancelled:
+        return 130
+    return 1 if data["broken_analyzers"] else 0
 
 
 def _index_text(d: dict) -> str:
@@ -107,9 +110,26 @@ def _index_text(d: dict) -> str:
         lines.append(f"  skipped {n} file(s): {reason}")
     for folder in d["offline_folders"]:
         lines.append(f"  offline (photos kept): {folder}")
+    lines += analysis_failure_lines(
+        {name: row for name, row in d["analyzers"].items() if row["failed"]},
+        total=lambda name: d["analyzers"][name]["ok"] + d["analyzers"][name]["failed"],
+    )
+    if d["broken_analyzers"]:
+        lines.append(f"{', '.join(d['broken_analyzers'])} failed on every photo: run `photosearch doctor` "
+                     "for the reason and the fix, then `photosearch index --retry-failed`")
     if d["cancelled"]:
         lines.append("cancelled: run `photosearch index` again to continue")
     return "\n".join(lines)
+
+
+def analysis_failure_lines(rows: dict[str, dict], total=None) -> list[str]:
+    """`  analysis failed: detector on 21/21 photos (first: AttributeError: ...)`, one line per analyzer."""
+    lines = []
+    for name, row in sorted(rows.items()):
+        n = row.get("failed", row.get("count", 0))
+        of = f"/{total(name)}" if total is not None else ""
+        lines.append(f"  analysis failed: {name} on {n}{of} photo(s) (first: {row['first_error']})")
+    return lines
 
 
 def cmd_watch(ctx, args) -> int:
@@ -153,6 +173,7 @@ def _status_text(d: dict) -> str:
     lines = [f"photos {d['photos']} (analysed {d['analysed']}, deleted {d['deleted']}), failed files {d['failed']}"]
     for reason, n in sorted(d["failed_by_reason"].items()):
         lines.append(f"  {reason}: {n}")
+    lines += analysis_failure_lines(d["analysis_failures"])
     for f in d["folders"]:
         lines.append(f"  {'online ' if f['online'] else 'OFFLINE'} {f['path']}")
     return "\n".join(lines)

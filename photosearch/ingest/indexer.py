@@ -71,6 +71,22 @@ class IndexReport:
     elapsed_s: float = 0.0
     stage_ms: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     post: dict[str, object] = field(default_factory=dict)
+    # analyzer name -> {"ok": n, "failed": n, "first_error": str | None}: what each model did this run
+    analyzers: dict[str, dict] = field(default_factory=dict)
+
+    def count_analysis(self, analyzer: str, error: str | None) -> None:
+        """Count one analyzer's outcome on one photo (the summary `index` ends with)."""
+        row = self.analyzers.setdefault(analyzer, {"ok": 0, "failed": 0, "first_error": None})
+        if error:
+            self.analysis_failed += 1
+            row["failed"] += 1
+            row["first_error"] = row["first_error"] or error
+        else:
+            row["ok"] += 1
+
+    def broken_analyzers(self) -> list[str]:
+        """Analyzers that failed on every photo they were given: a broken model, not a bad photo."""
+        return [name for name, row in self.analyzers.items() if row["failed"] and not row["ok"]]
 
     @property
     def photos_per_s(self) -> float:
@@ -482,8 +498,7 @@ class Indexer:
             report.stage_ms[f"model:{analyzer.name}"] += elapsed
             for image, (result, error) in zip(todo, results, strict=True):
                 outputs.append((analyzer, image, result, error, elapsed / len(todo)))
-                if error:
-                    report.analysis_failed += 1
+                report.count_analysis(analyzer.name, error)
         return outputs
 
     def _run_facts_analyzers(self, s: Session, ready, have, touched: set[int], report: IndexReport, retry_failed: bool) -> set[int]:
@@ -498,10 +513,14 @@ class Indexer:
             try:
                 refresh_facts_text(self.store, s, todo_ids, analyzer)
                 done.update(todo_ids)
+                for _ in todo_ids:
+                    report.count_analysis(analyzer.name, None)
             except Exception as exc:
                 log.warning("%s failed on a batch: %s", analyzer.name, exc)
+                error = f"{type(exc).__name__}: {exc}"
                 for pid in todo_ids:
-                    self.store.write_analysis(s, pid, analyzer.name, analyzer.version, None, error=f"{type(exc).__name__}: {exc}")
+                    self.store.write_analysis(s, pid, analyzer.name, analyzer.version, None, error=error)
+                    report.count_analysis(analyzer.name, error)
             report.stage_ms[f"model:{analyzer.name}"] += (time.perf_counter() - t0) * 1000
         return done
 

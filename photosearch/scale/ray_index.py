@@ -240,8 +240,7 @@ class RayIndexer(Indexer):
                         continue  # a move or a twin already carries this analysis
                     self.store.write_analysis(s, pid, name, versions[name], result, error=error, duration_ms=ms)
                     wrote = True
-                    if error:
-                        report.analysis_failed += 1
+                    report.count_analysis(name, error)
                 report.analysed += wrote
         report.stage_ms["db"] += (time.perf_counter() - t0) * 1000
 
