@@ -24,6 +24,7 @@ from photosearch.gui.ask_panel import AskPanel
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.errors import ErrorReporter
 from photosearch.gui.grid import ResultsModel, ThumbnailGrid
+from photosearch.gui.health_banner import HealthBanner
 from photosearch.gui.indexing import IndexStatus
 from photosearch.gui.people_view import PeopleView
 from photosearch.gui.photo_view import PhotoView
@@ -46,7 +47,8 @@ class MainWindow(QMainWindow):
     def __init__(self, core: Core, *, qsettings: QSettings | None = None,
                  indexer_factory: Callable[[], object] | None = None, watch: bool = True,
                  ask_llm_factory: Callable[[], object] | None = None,
-                 ask_backend_factory: Callable[[], object] | None = None):
+                 ask_backend_factory: Callable[[], object] | None = None,
+                 health_check: Callable[[], str] | None = None):
         super().__init__()
         self.core = core
         self.qsettings = qsettings or QSettings(ORG, APP)
@@ -69,8 +71,14 @@ class MainWindow(QMainWindow):
         self.thumbs = ThumbnailCache(self.runner, core.thumb_path, size=icon_size, dpr=dpr, parent=self)
         self.model = ResultsModel(self.thumbs, self)
 
-        self.stack = QStackedWidget(self)
-        self.setCentralWidget(self.stack)
+        central = QWidget(self)
+        central_lay = QVBoxLayout(central)
+        central_lay.setContentsMargins(8, 6, 8, 0)
+        self.health_banner = HealthBanner(self.runner, health_check or core.model_check_report, central)
+        central_lay.addWidget(self.health_banner)
+        self.stack = QStackedWidget(central)
+        central_lay.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
         self.welcome = WelcomeView(self)
         self.welcome.folders_chosen.connect(self.add_folders)
         self.stack.addWidget(self.welcome)
@@ -102,6 +110,7 @@ class MainWindow(QMainWindow):
         self._actions()
         self._restore()
         self.refresh_library_state()
+        self.refresh_health()
 
     # ---- construction ------------------------------------------------------------------------------
     def _library_page(self, icon_size: int) -> QWidget:
@@ -245,7 +254,13 @@ class MainWindow(QMainWindow):
         self.stop_watching()
         return self.index_status.start(job)
 
+    def refresh_health(self) -> None:
+        """Show the banner when a model is missing or failed on photos (checked off the GUI thread)."""
+        self.runner.submit(lambda _p, _c: self.core.health(), name="health",
+                           on_result=lambda got: self.health_banner.update_health(*got), on_error=self.show_error)
+
     def _index_finished(self, report) -> None:
+        self.refresh_health()
         self.run_search(self.last_request, plan=(self.last_result or {}).get("plan") if self.last_request else None,
                         keep_request=True, record=False)
         self.reload_words()

@@ -56,6 +56,19 @@ class Core:
         self.store = store or Store(settings.database_url)
         self._thumbs: OrderedDict[int, str | None] = OrderedDict()
 
+    # ---- health ----------------------------------------------------------------------------
+    def health(self) -> tuple[dict[str, dict], dict[str, tuple[str, str]]]:
+        """(analysis failures per analyzer in the catalog, bundled analyzers not installed here)."""
+        from photosearch.health import missing_analyzers
+
+        return self.store.status()["analysis_failures"], missing_analyzers(self.settings)
+
+    def model_check_report(self) -> str:
+        """Load and run every model on a test photo: the text of `photosearch doctor`."""
+        from photosearch.health import check_models, format_report
+
+        return format_report(check_models(self.settings))
+
     # ---- library ---------------------------------------------------------------------------
     def has_folders(self) -> bool:
         return bool(self.store.folders())
