@@ -172,3 +172,19 @@ def test_clip_analyzer_batch_equals_single(pulled_clip, gallery_images):
     batch = an.analyze_batch(imgs)
     single = an.analyze(imgs[1])
     assert np.allclose(batch[1].embeddings["clip:tiny-clip"], single.embeddings["clip:tiny-clip"], atol=1e-6)
+
+
+def test_doctor_checks_a_pulled_clip_model_and_names_a_damaged_one(pulled_clip, monkeypatch):
+    """`photosearch doctor` runs pulled hub models too; a damaged pull is FAILED with a fix."""
+    from photosearch.health import check_models, format_report
+    from photosearch.vision import clip
+    from photosearch.hub.pull import model_dir
+
+    (check,) = check_models(pulled_clip, include=["tiny-clip"])
+    assert check.ok and check.tier == "hub" and "-d image embedding" in check.detail
+    visual = next(model_dir(pulled_clip, "tiny-clip").rglob("visual/model.onnx"))
+    visual.write_bytes(b"not an onnx model")
+    monkeypatch.setattr(clip, "_encoders", {})  # a fresh process: nothing loaded yet
+    (check,) = check_models(pulled_clip, include=["tiny-clip"])
+    assert not check.ok and check.fix
+    assert "FAILED  tiny-clip" in format_report([check])
