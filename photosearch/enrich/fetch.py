@@ -320,7 +320,9 @@ class Fetcher:
         try:
             resp = session.get(
                 pinned,
-                headers={"Host": host_header, "User-Agent": USER_AGENT, "Accept": ", ".join(accept)},
+                # identity: no compressed body, so a gzip bomb never inflates before the size cap reads it
+                headers={"Host": host_header, "User-Agent": USER_AGENT, "Accept": ", ".join(accept),
+                         "Accept-Encoding": "identity"},
                 timeout=self.timeout,
                 allow_redirects=False,
                 stream=True,

@@ -113,7 +113,8 @@ class TestWeb:
                 qs = parse_qs(parts.query)
                 with web.lock:
                     web.requests.append({"path": parts.path, "q": qs.get("q", qs.get("srsearch", [""]))[0],
-                                         "host": self.headers.get("Host")})
+                                         "host": self.headers.get("Host"),
+                                         "accept_encoding": self.headers.get("Accept-Encoding")})
                 if parts.path == "/search" and qs.get("format") == ["json"]:
                     data = {"query": qs.get("q", [""])[0], "results": web._search(qs.get("q", [""])[0])}
                     return self._send(200, {"Content-Type": "application/json"}, json.dumps(data).encode())

@@ -322,3 +322,22 @@ def test_silent_server_is_cut_at_the_deadline_not_the_read_timeout():
         done.set()
         srv.close()
         t.join(5)
+
+
+def test_gzip_bomb_is_never_inflated_past_the_cap(web):
+    """Pages are asked for uncompressed; a server that sends a gzip bomb anyway is still cut at the cap
+    (urllib3 >= 2.6 inflates only what is read), so memory stays bounded."""
+    import gzip
+    import tracemalloc
+
+    bomb = gzip.compress(b"<html><body>" + b"a" * 200_000_000 + b"</body></html>", compresslevel=9)
+    url = web.raw("/bomb", 200, {"Content-Type": "text/html", "Content-Encoding": "gzip"}, bomb)
+    tracemalloc.start()
+    try:
+        page = Fetcher(allow_private=LOOPBACK, max_bytes=100_000).fetch(url)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(bomb) < 300_000 and page.bytes <= 100_000
+    assert peak < 40_000_000, f"fetching a {len(bomb)}-byte bomb peaked at {peak / 1e6:.0f} MB"
+    assert [r["accept_encoding"] for r in web.requests if r["path"] == "/bomb"] == ["identity"]
