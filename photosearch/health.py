@@ -201,16 +201,15 @@ def _check_llm(run: _Run) -> str:
     from photosearch.vision.llm_models import load_llm
 
     llm = load_llm(run.settings, n_ctx=512)
-    try:
-        out = llm.create_chat_completion(
-            messages=[{"role": "user", "content": "Name one animal."}], max_tokens=8, temperature=0.0
-        )
+    try:  # plain completion: the bundled gemma3-270m is a base model, not a chat model
+        out = llm.create_completion("A photo of a cat sitting on", max_tokens=8, temperature=0.0,
+                                    stop=["\n", ".", "<start_of_image>"])
     finally:
         llm.close()
-    text = (out["choices"][0]["message"].get("content") or "").strip()
+    text = (out["choices"][0].get("text") or "").strip()
     if not text:
         raise CheckFailed(f"{llm.photosearch_model_name} loaded but wrote nothing", REINSTALL)
-    return f"{llm.photosearch_model_name}: {text[:40]!r}"
+    return f"{llm.photosearch_model_name}: 'A photo of a cat sitting on' → {text[:40]!r}"
 
 
 BUNDLED_CHECKS: dict[str, Callable[[_Run], str]] = {
