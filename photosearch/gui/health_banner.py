@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -37,14 +39,18 @@ def details_text(failures: dict[str, dict], missing: dict[str, tuple[str, str]])
     for name, row in sorted(failures.items()):
         lines.append(f"FAILED  {name} on {row['count']} photo(s); first reason: {row['first_error']}")
     if failures:
-        lines.append("After fixing, run `photosearch index --retry-failed` (or Index now) to analyse them again.")
+        lines.append("After fixing, click “Analyse failed photos again” (or run `photosearch index --retry-failed`).")
     return "\n".join(lines)
 
 
 class HealthDetails(QDialog):
-    """What failed, and a button that loads and runs every model (the doctor) to say why and how to fix."""
+    """What failed, a button that loads and runs every model (the doctor) to say why and how to fix, and
+    one that analyses the failed photos again."""
 
-    def __init__(self, text: str, runner: TaskRunner, check: Callable[[], str], parent: QWidget | None = None):
+    retry_requested = Signal()
+
+    def __init__(self, text: str, runner: TaskRunner, check: Callable[[], str], parent: QWidget | None = None,
+                 *, can_retry: bool = False):
         super().__init__(parent)
         self.setWindowTitle("Model health")
         self.resize(760, 420)
@@ -52,10 +58,16 @@ class HealthDetails(QDialog):
         lay = QVBoxLayout(self)
         self.text = QPlainTextEdit(text, self)
         self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         lay.addWidget(self.text, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.check_btn = buttons.addButton("Check every model now", QDialogButtonBox.ButtonRole.ActionRole)
         self.check_btn.clicked.connect(self.run_check)
+        self.retry_btn = buttons.addButton("Analyse failed photos again", QDialogButtonBox.ButtonRole.ActionRole)
+        self.retry_btn.setVisible(can_retry)
+        self.retry_btn.clicked.connect(self.retry_requested)
+        self.retry_btn.clicked.connect(self.accept)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
         self.report: str | None = None
@@ -78,6 +90,8 @@ class HealthDetails(QDialog):
 
 class HealthBanner(QFrame):
     """Hidden while every model is healthy; `update_health(failures, missing)` shows or hides it."""
+
+    retry_requested = Signal()  # the user asks to analyse the failed photos again
 
     def __init__(self, runner: TaskRunner, check: Callable[[], str], parent: QWidget | None = None):
         super().__init__(parent)
@@ -105,6 +119,8 @@ class HealthBanner(QFrame):
         self.setVisible(bool(text))
 
     def open_details(self) -> HealthDetails:
-        self.dialog = HealthDetails(details_text(self.failures, self.missing), self.runner, self.check, self)
+        self.dialog = HealthDetails(details_text(self.failures, self.missing), self.runner, self.check, self,
+                                    can_retry=bool(self.failures))
+        self.dialog.retry_requested.connect(self.retry_requested)
         self.dialog.show()
         return self.dialog

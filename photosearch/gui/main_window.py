@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         central_lay = QVBoxLayout(central)
         central_lay.setContentsMargins(8, 6, 8, 0)
         self.health_banner = HealthBanner(self.runner, health_check or core.model_check_report, central)
+        self.health_banner.retry_requested.connect(lambda: self.start_indexing(retry_failed=True))
         central_lay.addWidget(self.health_banner)
         self.stack = QStackedWidget(central)
         central_lay.addWidget(self.stack, 1)
@@ -242,14 +243,14 @@ class MainWindow(QMainWindow):
 
         return build_indexer(self.core.store, self.core.settings)
 
-    def start_indexing(self, only_paths: list[str] | None = None):
+    def start_indexing(self, only_paths: list[str] | None = None, *, retry_failed: bool = False):
         if self.index_status.running:
             return self.index_status.task
         factory = self.indexer_factory
 
         def job(progress, cancel):
             indexer = factory()
-            return indexer.run(only_paths=only_paths, progress=progress, cancel=cancel)
+            return indexer.run(only_paths=only_paths, progress=progress, cancel=cancel, retry_failed=retry_failed)
 
         self.stop_watching()
         return self.index_status.start(job)

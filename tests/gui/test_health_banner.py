@@ -54,3 +54,24 @@ def test_no_banner_when_every_model_is_healthy(qtbot, make_window, indexed):
     qtbot.waitUntil(lambda: "health" not in {t.name for t in w.runner.tasks.values()}, timeout=15000)
     qtbot.wait(200)
     assert not w.health_banner.isVisible()
+
+
+def test_analyse_failed_photos_again_clears_the_banner(qtbot, make_window, indexed):
+    """Once the cause is fixed, the Details view re-runs exactly the failed analyses (real analyzer)."""
+    from photosearch.app import build_indexer
+    from photosearch.vision.quality import QualityAnalyzer
+
+    core, ids = indexed
+    quality = QualityAnalyzer(core.settings)
+    for pid in ids.values():
+        with core.store.session() as s:
+            core.store.write_analysis(s, pid, quality.name, quality.version, None, error="OSError: disk was full")
+    w = make_window(core, indexer_factory=lambda: build_indexer(core.store, core.settings, analyzers=[quality],
+                                                                 post_steps=[]))
+    qtbot.waitUntil(lambda: w.health_banner.isVisible(), timeout=15000)
+    assert "quality failed on 4 photos" in w.health_banner.label.text()
+    dialog = w.health_banner.open_details()
+    assert dialog.retry_btn.isVisible()
+    dialog.retry_btn.click()
+    qtbot.waitUntil(lambda: not w.health_banner.isVisible(), timeout=30000)
+    assert core.store.status()["analysis_failures"] == {}
