@@ -61,7 +61,8 @@ if [ "$upgrade" = 1 ]; then
   { echo "# pip freeze of a fresh resolve ($(date -u +%F), Python $("$py" -c 'import platform; print(platform.python_version())'))"
     "$py" -m pip freeze --exclude-editable | sort -f; } >"$new"
   echo "::: versions that change against $lock"
-  diff <(grep -v '^#' "$lock" | sort -f) <(grep -v '^#' "$new") | sed -n 's/^< /  was  /p; s/^> /  now  /p' || true
+  changes="$(diff <(grep -v '^#' "$lock" | sort -f) <(grep -v '^#' "$new") | sed -n 's/^< /  was  /p; s/^> /  now  /p' || true)"
+  echo "${changes:-  (none: the lock is already the newest allowed resolve)}"
   echo "::: photosearch doctor on the new versions"
   if "$venv/bin/photosearch" doctor; then
     echo "every model works on the new versions. To adopt them: cp $new $lock, reinstall, run the tests."
