@@ -89,7 +89,7 @@ def cmd_index(ctx, args) -> int:
 
             include = args.analyzers.split(",") if args.analyzers else None
             report = run_ray_index(ctx.store, ctx.settings, args.workers, progress=printer, cancel=cancel,
-                                   include=include, analyze=not args.no_analyze)
+                                   include=include, analyze=not args.no_analyze, retry_failed=args.retry_failed)
         else:
             report = _indexer(ctx, args).run(progress=printer, cancel=cancel, retry_failed=args.retry_failed)
     data = report.as_dict()

@@ -36,7 +36,7 @@ from photosearch.ingest.facts_refresh import refresh_facts_text
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
 from photosearch.ingest.paths import db_text, from_db_path, to_db_path
 from photosearch.ingest.scanner import ScanPlan, plan_scan
-from photosearch.vision.analyzer import Analyzer, PhotoImage, analyze_batch
+from photosearch.vision.analyzer import Analyzer, PhotoImage, analyze_batch, needs_facts
 
 log = logging.getLogger(__name__)
 
@@ -484,7 +484,7 @@ class Indexer:
     def _run_pixel_analyzers(self, ready, have, report: IndexReport, retry_failed: bool) -> list[tuple]:
         """Run every pixel analyzer a photo needs; returns (analyzer, image, result, error, ms) rows."""
         outputs = []
-        for analyzer in (a for a in self.analyzers if not getattr(a, "needs_facts", False)):
+        for analyzer in (a for a in self.analyzers if not needs_facts(a)):
             todo = [
                 PhotoImage(pid, loaded.path, loaded.rgb, loaded.width or loaded.rgb.shape[1], loaded.height or loaded.rgb.shape[0])
                 for pid, loaded in ready
@@ -504,7 +504,7 @@ class Indexer:
     def _run_facts_analyzers(self, s: Session, ready, have, touched: set[int], report: IndexReport, retry_failed: bool) -> set[int]:
         """Facts analyzers run last, inside the write session: they read what the pixel analyzers wrote."""
         done: set[int] = set()
-        for analyzer in (a for a in self.analyzers if getattr(a, "needs_facts", False)):
+        for analyzer in (a for a in self.analyzers if needs_facts(a)):
             todo_ids = [
                 pid for pid, _ in ready
                 if pid in touched or self._needs(have.get((pid, analyzer.name)), analyzer.version, retry_failed)

@@ -28,7 +28,7 @@ from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
 from photosearch.ingest.indexer import CancelFn, Indexer, IndexProgress, IndexReport, PostStep, ProgressFn
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
-from photosearch.vision.analyzer import Analyzer, PhotoImage
+from photosearch.vision.analyzer import Analyzer, PhotoImage, needs_facts
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,8 @@ class AnalysisWorker:
         self.analyzers = list(factory(settings) if factory else _bundled_factory(settings, include))
 
     def describe(self) -> list[tuple[str, int]]:
-        return [(a.name, a.version) for a in self.analyzers]
+        """Name and version of each pixel analyzer this worker runs."""
+        return [(a.name, a.version) for a in self.analyzers if not needs_facts(a)]
 
     def process(self, chunk: list[tuple[str, object, tuple[str, ...] | None]]) -> list[Outcome]:
         out = []
@@ -80,8 +81,8 @@ class AnalysisWorker:
                 image = PhotoImage(pid, loaded.path, loaded.rgb, loaded.width or loaded.rgb.shape[1],
                                    loaded.height or loaded.rgb.shape[0])
                 for a in self.analyzers:
-                    if wanted is not None and a.name not in wanted:
-                        continue
+                    if needs_facts(a) or (wanted is not None and a.name not in wanted):
+                        continue  # facts analyzers run on the driver, over what the pixel analyzers wrote
                     t0 = time.perf_counter()
                     try:
                         results[a.name] = (a.analyze(image), None, 0.0)
@@ -142,8 +143,11 @@ class RayIndexer(Indexer):
         self.workers = [actor.remote(self.settings, self.options, factory, self.include)
                         for _ in range(self.num_workers)]
         described = ray.get(self.workers[0].describe.remote())
-        # The driver only needs names and versions: stand-ins carry them for the catalog code.
-        self.analyzers = [_Versioned(n, v) for n, v in described]
+        # Pixel analyzers run on the workers: the driver's catalog code only needs their names and
+        # versions. Facts analyzers (facts_text) read the catalog, so they run here, as in `Indexer`.
+        built = (self.factory(self.settings) if self.factory else _bundled_factory(self.settings, self.include)) \
+            if self.analyze else []
+        self.analyzers = [_Versioned(n, v) for n, v in described] + [a for a in built if needs_facts(a)]
 
     def close(self, shutdown: bool | None = None) -> None:
         import ray
@@ -218,6 +222,8 @@ class RayIndexer(Indexer):
 
         t0 = time.perf_counter()
         versions = {a.name: a.version for a in self.analyzers}
+        ready: list[tuple[int, Loaded]] = []
+        touched: set[int] = set()
         with self.store.session() as s:
             for o in outcomes:
                 for k, v in o.loaded.timings.items():
@@ -229,20 +235,29 @@ class RayIndexer(Indexer):
                     if o.loaded.error is not None:
                         self._fail_all(s, pid, o.loaded.error, report)
                         pid = None
-                if pid is None or not o.results:
+                if pid is None or o.loaded.error is not None:
                     continue
+                ready.append((pid, o.loaded))
                 have = dict(s.execute(select(Analysis.analyzer, Analysis.version).where(Analysis.photo_id == pid)).all())
                 status = dict(s.execute(select(Analysis.analyzer, Analysis.status).where(Analysis.photo_id == pid)).all())
-                wrote = False
                 for name, (result, error, ms) in o.results.items():
                     report.stage_ms[f"model:{name}"] += ms
                     if have.get(name) == versions.get(name) and not (retry_failed and status.get(name) == "failed"):
                         continue  # a move or a twin already carries this analysis
                     self.store.write_analysis(s, pid, name, versions[name], result, error=error, duration_ms=ms)
-                    wrote = True
+                    touched.add(pid)
                     report.count_analysis(name, error)
-                report.analysed += wrote
-        report.stage_ms["db"] += (time.perf_counter() - t0) * 1000
+            report.stage_ms["db"] += (time.perf_counter() - t0) * 1000
+            if ready and any(needs_facts(a) for a in self.analyzers):
+                have_all = {
+                    (pid, name): (version, state)
+                    for pid, name, version, state in s.execute(
+                        select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status)
+                        .where(Analysis.photo_id.in_([pid for pid, _ in ready]))
+                    )
+                }
+                touched |= self._run_facts_analyzers(s, ready, have_all, touched, report, retry_failed)
+        report.analysed += len(touched)
 
 
 @dataclass

@@ -35,6 +35,11 @@ class Analyzer(Protocol):
     def analyze(self, image: PhotoImage) -> AnalysisResult: ...
 
 
+def needs_facts(analyzer: object) -> bool:
+    """True for analyzers that read the photo's facts (facts_text), not its pixels: they run last."""
+    return bool(getattr(analyzer, "needs_facts", False))
+
+
 def analyze_batch(analyzer: Analyzer, images: list[PhotoImage]) -> list[AnalysisResult]:
     """Use the analyzer's own batch path when it has one."""
     batch = getattr(analyzer, "analyze_batch", None)

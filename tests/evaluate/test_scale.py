@@ -169,3 +169,42 @@ def test_shards_built_by_ray_tasks(tmp_path, local_ray):
     single.add(ids, vecs)
     q = vecs[17]
     assert sharded.search(q, 10, exact=True)[0].tolist() == single.search(q, 10, exact=True)[0].tolist()
+
+
+def quality_and_facts_text(settings):
+    """A pixel analyzer and the facts analyzer (real MiniLM), as the bundled tier pairs them."""
+    from photosearch.app import default_analyzers
+
+    return default_analyzers(settings, include=["quality", "facts_text"])
+
+
+@pytest.mark.slow
+def test_ray_index_runs_facts_text_on_the_driver(tmp_path, example_gallery, local_ray):
+    """Regression: workers called analyze() on facts_text, which failed on every photo."""
+    from photosearch.catalog.models import Embedding
+    from photosearch.scale.ray_index import run_ray_index
+
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.ensure_dirs()
+    store = Store(settings.database_url)
+    store.add_folder(example_gallery)
+    report = run_ray_index(store, settings, 2, analyzer_factory=quality_and_facts_text, post_steps=[])
+    assert report.broken_analyzers() == [] and report.analysis_failed == 0
+    assert report.analyzers["facts_text"]["ok"] == 21 and report.analyzers["quality"]["ok"] == 21
+    serial_settings = Settings(data_dir=tmp_path / "serial")
+    serial_settings.ensure_dirs()
+    serial = Store(serial_settings.database_url)
+    serial.add_folder(example_gallery)
+    from photosearch.app import build_indexer
+
+    build_indexer(serial, serial_settings, analyzers=quality_and_facts_text(serial_settings), post_steps=[]).run()
+
+    def embedded(st: Store) -> set[str]:
+        with st.session() as s:
+            assert s.scalar(select(func.count()).select_from(Analysis).where(Analysis.status == "failed")) == 0
+            return set(s.scalars(select(Photo.path).join(Embedding, Embedding.photo_id == Photo.id)
+                                 .where(Embedding.space == "facts_text")))
+
+    assert embedded(store) == embedded(serial) != set()  # the same photos embedded as the serial engine
+    store.close()
+    serial.close()
