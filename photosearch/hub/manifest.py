@@ -161,10 +161,9 @@ class HubManifest:
 
 
 def _parse_source_string(text: str) -> dict[str, Any]:
-    if text.startswith("hf:"):
-        repo, _, rev = text[3:].partition("@")
-        return {"type": "hf", "repo": repo, "revision": rev or "main"}
-    return {"type": "url", "base_url": text}
+    from photosearch.vision.manifest import parse_source
+
+    return parse_source(text)
 
 
 def builtin_manifest_dir() -> Path:

@@ -130,7 +130,7 @@ class ModelManifest:
             version=int(d.get("version", 1)),
             licence=str(d.get("licence", "")),
             description=str(d.get("description", "")),
-            source=dict(d.get("source") or {}),
+            source=parse_source(d.get("source")),
             files=[ModelFile.from_dict(f) for f in d.get("files") or []],
             preprocess=dict(d.get("preprocess") or {}),
             extra={k: v for k, v in d.items() if k not in cls.KNOWN},
@@ -146,7 +146,10 @@ class ModelManifest:
             raise ManifestError(f"cannot read model manifest {path}: {exc}") from exc
         if not isinstance(data, dict):
             raise ManifestError(f"model manifest {path} is not a JSON object")
-        return cls.from_dict(data, path)
+        try:
+            return cls.from_dict(data, path)
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:  # one bad manifest must not hide the others
+            raise ManifestError(f"model manifest {path} is malformed: {exc}") from exc
 
     # ---- where the files are --------------------------------------------------------------
     def file(self, key: str) -> ModelFile:
@@ -225,6 +228,20 @@ class ModelManifest:
     def verify(self, settings: Settings | None = None) -> list[FileStatus]:
         """Hash every present file; `all(s.ok for s in result)` means intact."""
         return self.file_status(settings, hash_files=True)
+
+
+def parse_source(source: Any) -> dict[str, Any]:
+    """A manifest's `source`: an object, or the shorthand "hf:owner/repo@revision" / a base URL."""
+    if not source:
+        return {}
+    if isinstance(source, str):
+        if source.startswith("hf:"):
+            repo, _, rev = source[3:].partition("@")
+            return {"type": "hf", "repo": repo, "revision": rev or "main"}
+        return {"type": "url", "base_url": source}
+    if not isinstance(source, dict):
+        raise ManifestError(f"'source' must be an object or a string, not {type(source).__name__}")
+    return dict(source)
 
 
 def package_dir(module: str) -> Path | None:

@@ -128,3 +128,24 @@ def test_malformed_manifests(tmp_path):
         load_manifests(dirs=[tmp_path], strict=True)
     with pytest.raises(ManifestError, match="unknown model"):
         get_manifest("does-not-exist")
+
+
+def test_a_hub_manifest_with_a_shorthand_source_does_not_disable_bundled_models(tmp_path):
+    """Regression: `"source": "hf:owner/repo@rev"` (accepted by the hub loader) made the shared loader raise a
+    plain ValueError, so every bundled model reported itself unavailable."""
+    import json
+
+    from photosearch.config import Settings
+    from photosearch.health import missing_analyzers
+    from photosearch.vision.manifest import get_manifest
+
+    settings = Settings(data_dir=tmp_path)
+    manifests = settings.models_dir / "manifests"
+    manifests.mkdir(parents=True)
+    (manifests / "my-clip.json").write_text(json.dumps({
+        "name": "my-clip", "role": "clip", "tier": "hub", "runtime": "onnx",
+        "source": "hf:immich-app/ViT-B-32__openai@0123abc", "files": [{"path": "visual/model.onnx"}]}))
+    (manifests / "broken.json").write_text(json.dumps({"name": "broken", "role": "x", "tier": "hub", "source": 42}))
+    assert get_manifest("my-clip", settings).source == {"type": "hf", "repo": "immich-app/ViT-B-32__openai",
+                                                         "revision": "0123abc"}
+    assert missing_analyzers(settings) == {}  # every bundled analyzer is still available
