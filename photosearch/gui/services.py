@@ -6,16 +6,13 @@ defensively and falls back to something simpler that still works on the catalog.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import date, datetime
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
 from photosearch.catalog.models import Face, Fact, Folder, Person, Photo, Thumbnail
 from photosearch.catalog.store import Store
@@ -109,29 +106,6 @@ class Core:
         return path
 
     # ---- search ------------------------------------------------------------------------------
-    def plan_context(self):
-        from photosearch.query.parser import PlanContext
-
-        return PlanContext(people=self.people_names())
-
-    def plan_request(self, request: str) -> dict:
-        """The plan for a request: the planner when present, else the deterministic parser."""
-        try:
-            from photosearch.query import planner  # type: ignore
-
-            for name in ("plan_request", "make_plan_for", "plan"):
-                fn = getattr(planner, name, None)
-                if callable(fn):
-                    out = fn(self.store, self.settings, request)
-                    return out.get("plan", out) if isinstance(out, dict) and "where" not in out else out.plan
-        except ImportError:
-            pass
-        except Exception:  # planner present but incompatible: fall back
-            log.info("planner failed; using the parser", exc_info=True)
-        from photosearch.query.parser import RequestParser
-
-        return RequestParser().parse(request, now=date.today(), context=self.plan_context()).plan
-
     def search(self, request: str | None = None, plan: dict | None = None, limit: int | None = 5000) -> dict:
         """{"plan", "results":[{"id","path","score","why"}], "timing_ms"} for a request or a plan."""
         from photosearch.query.plan import validate_plan
@@ -142,47 +116,26 @@ class Core:
             t0 = time.perf_counter()
             return {"plan": None, "results": self.all_photos(limit), "timing_ms": {"total": _ms(t0)},
                     "composer": "newest"}
-        try:
-            from photosearch.query.search import search as core_search  # type: ignore
-        except ImportError:
-            core_search = None
-        if core_search is not None:
-            # the plan's own compose.limit wins; `limit` only caps plans that have none
-            cap = None if plan is None or (plan.get("compose") or {}).get("limit") else limit
-            try:
-                return core_search(self.store, self.settings, request=request, plan=plan, limit=cap, explain=True)
-            except TypeError:  # the search core and this GUI disagree on an interface: keep working
-                log.warning("photosearch.query.search failed; using the catalog fallback", exc_info=True)
-        t0 = time.perf_counter()
-        if plan is None:
-            plan = validate_plan(self.plan_request(request or ""))
-        results = FallbackExecutor(self.store).run(plan, limit)
-        return {"plan": plan, "results": results, "timing_ms": {"total": _ms(t0)}, "composer": "fallback"}
+        from photosearch.query.search import search as core_search
+
+        # the plan's own compose.limit wins; `limit` only caps plans that have none
+        cap = None if plan is None or (plan.get("compose") or {}).get("limit") else limit
+        return core_search(self.store, self.settings, request=request, plan=plan, limit=cap, explain=True)
 
     def similar(self, photo_id: int, limit: int = 200) -> dict:
-        try:
-            from photosearch.query.search import similar  # type: ignore
+        from photosearch.query.search import similar
 
-            return similar(self.store, self.settings, photo_id, limit=limit)
-        except ImportError:
-            return self.search(plan={"where": {"similar": str(photo_id)}}, limit=limit)
+        return similar(self.store, self.settings, photo_id, limit=limit)
 
     def save_example(self, request: str, plan: dict) -> str:
         """Add a verified request → plan pair to the user's golden library; returns where it went."""
         from photosearch.query.plan import validate_plan
 
         plan = validate_plan(plan)
-        try:
-            from photosearch.query.golden import add_user_example  # type: ignore
+        from photosearch.query.golden import add_user_example, user_file
 
-            out = add_user_example(self.settings, request, plan)
-            return str(out) if out else "the user golden library"
-        except ImportError:
-            path = self.settings.data_dir / "golden" / "user_examples.jsonl"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as fh:
-                fh.write(json.dumps({"request": request, "plan": plan, "added": datetime.now().isoformat()}) + "\n")
-            return str(path)
+        add_user_example(self.settings, request, plan)
+        return str(user_file(self.settings))
 
     # ---- completion --------------------------------------------------------------------------
     def people_names(self) -> list[str]:
@@ -264,90 +217,3 @@ class Core:
 
 def _ms(t0: float) -> float:
     return round((time.perf_counter() - t0) * 1000, 1)
-
-
-class FallbackExecutor:
-    """A plain catalog executor used only while `photosearch.query.search` is not installed:
-    substring matches on facts, names, paths and EXIF, combined with and/or/not."""
-
-    TEXT_KINDS = {
-        "concept": ("tag", "object", "caption", "knowledge", "user_tag", "text"),
-        "tag": ("tag", "user_tag", "object"),
-        "text": ("text",),
-        "knowledge": ("knowledge",),
-        "place": ("place", "knowledge"),
-    }
-
-    def __init__(self, store: Store):
-        self.store = store
-
-    def run(self, plan: dict, limit: int | None) -> list[dict]:
-        with self.store.session() as s:
-            universe = dict(s.execute(select(Photo.id, Photo.path).where(Photo.state == "active")).all())
-            scores, why = self._node(s, plan["where"], set(universe))
-            taken = dict(s.execute(select(Photo.id, Photo.taken_at).where(Photo.id.in_(list(scores)))).all())
-        ids = list(scores)
-        sort = (plan.get("compose") or {}).get("sort", "relevance")
-        if sort == "relevance":
-            ids.sort(key=lambda i: (-scores[i], i))
-        else:
-            ids.sort(key=lambda i: (taken.get(i) or datetime.min, i), reverse=sort == "date_desc")
-        cap = (plan.get("compose") or {}).get("limit") or limit
-        if cap:
-            ids = ids[:cap]
-        return [{"id": i, "path": universe[i], "score": round(scores[i], 4), "why": why.get(i, [])} for i in ids]
-
-    def _node(self, s, node: dict, universe: set[int]) -> tuple[dict[int, float], dict[int, list]]:
-        ((key, value),) = node.items()
-        if key == "and":
-            scores: dict[int, float] = {i: 0.0 for i in universe}
-            why: dict[int, list] = {}
-            for child in value:
-                cs, cw = self._node(s, child, universe)
-                scores = {i: scores[i] + cs[i] for i in scores if i in cs}
-                for i, w in cw.items():
-                    why.setdefault(i, []).extend(w)
-            return scores, why
-        if key == "or":
-            scores, why = {}, {}
-            for child in value:
-                cs, cw = self._node(s, child, universe)
-                for i, v in cs.items():
-                    scores[i] = max(scores.get(i, 0.0), v)
-                for i, w in cw.items():
-                    why.setdefault(i, []).extend(w)
-            return scores, why
-        if key == "not":
-            cs, _ = self._node(s, value, universe)
-            return {i: 0.0 for i in universe - set(cs)}, {}
-        hits = self._atom(s, key, value) & universe if key != "similar" else universe
-        label = f"{key}:{value}"
-        return {i: 1.0 for i in hits}, {i: [label] for i in hits}
-
-    def _atom(self, s, key: str, value: Any) -> set[int]:
-        if key in self.TEXT_KINDS:
-            like = f"%{value}%"
-            ids = set(s.scalars(select(Fact.photo_id).where(Fact.kind.in_(self.TEXT_KINDS[key]), Fact.label.ilike(like))))
-            if key == "concept":
-                ids |= set(s.scalars(select(Photo.id).where(Photo.path.ilike(like))))
-            return ids
-        if key == "person":
-            return set(s.scalars(select(Face.photo_id).join(Person, Person.id == Face.person_id)
-                                 .where(Person.name.ilike(value))))
-        if key == "date":
-            lo = datetime.fromisoformat(value["from"])
-            hi = datetime.fromisoformat(value["to"]).replace(hour=23, minute=59, second=59)
-            return set(s.scalars(select(Photo.id).where(Photo.taken_at.between(lo, hi))))
-        if key == "camera":
-            like = f"%{value}%"
-            return set(s.scalars(select(Photo.id).where(or_(Photo.camera_make.ilike(like), Photo.camera_model.ilike(like)))))
-        if key == "folder":
-            return set(s.scalars(select(Photo.id).where(Photo.path.ilike(f"%{value}%"))))
-        if key in ("kind", "quality"):
-            return set(s.scalars(select(Fact.photo_id).where(Fact.kind == key, Fact.label == value)))
-        if key == "faces":
-            counts = dict(s.execute(select(Face.photo_id, func.count()).group_by(Face.photo_id)).all())
-            all_ids = set(s.scalars(select(Photo.id)))
-            lo, hi = value.get("min", 0), value.get("max")
-            return {i for i in all_ids if counts.get(i, 0) >= lo and (hi is None or counts.get(i, 0) <= hi)}
-        return set()

@@ -88,6 +88,9 @@ def test_plan_chip_edit_reruns_search(qtbot, make_window, indexed):
     # save as example lands in the user's golden library
     w.save_example()
     qtbot.waitUntil(lambda: "Saved as an example" in w.search_info.text(), timeout=10000)
+    from photosearch.query.golden import user_file
+
+    assert str(user_file(core.settings)) in w.search_info.text() and user_file(core.settings).is_file()
 
 
 def test_people_naming_and_hiding(qtbot, make_window, indexed):
