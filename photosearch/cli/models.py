@@ -90,6 +90,7 @@ def model_rows(settings) -> list[dict[str, Any]]:
                 "size": human_size(size),
                 "provider": provider_for(m, settings),
                 "licence": m.licence,
+                "integrity": integrity(m),
                 "source": m.source,
                 "files": [
                     {"key": s.key, "path": str(s.path) if s.path else None, "present": s.present, "size": s.size}
@@ -101,10 +102,20 @@ def model_rows(settings) -> list[dict[str, Any]]:
     return rows
 
 
+def integrity(manifest) -> str:
+    """How a model's files are checked: every file against a pinned sha256 ("sha256"), some of them
+    ("partly pinned"), or none: the digests seen at the first pull are trusted ("trust on first pull")."""
+    pinned = [bool(f.sha256) for f in manifest.files if not f.optional]
+    if pinned and all(pinned):
+        return "sha256"
+    return "partly pinned" if any(pinned) else "trust on first pull"
+
+
 def _list_text(rows: list[dict[str, Any]]) -> str:
-    header = ("NAME", "ROLE", "TIER", "PRESENT", "SIZE", "PROVIDER")
+    header = ("NAME", "ROLE", "TIER", "PRESENT", "SIZE", "PROVIDER", "CHECKED BY")
     table = [header] + [
-        (r["name"], r["role"], r["tier"], "yes" if r["present"] else "no", r["size"], r["provider"]) for r in rows
+        (r["name"], r["role"], r["tier"], "yes" if r["present"] else "no", r["size"], r["provider"], r["integrity"])
+        for r in rows
     ]
     widths = [max(len(str(row[i])) for row in table) for i in range(len(header))]
     lines = ["  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in table]
