@@ -175,6 +175,29 @@ def hf_download(
     return Path(path)
 
 
+def hf_list_folder(repo: str, folder: str, *, revision: str = "main",
+                   endpoint: str | None = None) -> list[tuple[str, int | None, str | None]]:
+    """(path, size, sha256 of LFS files) of every file under `folder` of a hub repo, recursively."""
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    try:
+        from huggingface_hub import HfApi
+        from huggingface_hub.errors import EntryNotFoundError, HfHubHTTPError, RepositoryNotFoundError
+        from huggingface_hub.hf_api import RepoFile
+    except ImportError as exc:  # pragma: no cover - hub extra missing
+        raise DownloadError("pulling from Hugging Face needs `pip install huggingface-hub`") from exc
+    ep = endpoint or hf_endpoint()
+    try:
+        entries = list(HfApi(endpoint=ep).list_repo_tree(repo, path_in_repo=folder, revision=revision,
+                                                         recursive=True))
+    except (RepositoryNotFoundError, EntryNotFoundError) as exc:
+        raise RemoteNotFound(f"{repo}@{revision}: folder {folder} not found on {ep}: {_short(exc)}") from exc
+    except HfHubHTTPError as exc:
+        raise DownloadError(f"{ep} refused to list {repo}/{folder}: {_short(exc)}") from exc
+    except Exception as exc:  # connection errors surface with the HTTP client's own types
+        raise DownloadError(f"cannot list {repo}/{folder} on {ep}: {_short(exc)}") from exc
+    return [(e.path, e.size, e.lfs.sha256 if e.lfs else None) for e in entries if isinstance(e, RepoFile)]
+
+
 def probe_endpoint(url: str, timeout: float = 10.0) -> None:
     """Fail fast and clearly when the hub cannot be reached (huggingface-hub itself would retry with
     back-off for ~20 s before giving a generic message)."""

@@ -20,6 +20,9 @@ config files shipped with the model), ``options`` (loader settings: ``n_ctx``, `
   first pull in ``MODELS_DIR/NAME/.install.json`` and every later verify/pull checks against it.
 ``files[].size``: expected bytes, or ``null``. ``files[].optional``: true when the file may be absent
   upstream (an ONNX external-data file); a 404 then skips it.
+``folders``: repo folders pulled whole (hf sources): every file the hub lists under them, checked
+  against the sizes and LFS sha256s of the listing (e.g. ``["textual"]`` for a text tower stored as
+  many per-tensor external-data files).
 """
 
 from __future__ import annotations
@@ -72,6 +75,9 @@ class HubManifest:
     preprocess: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     origin: Path | None = None
+    # repo folders pulled whole: every file the hub lists under them (e.g. an ONNX text tower stored as
+    # many per-tensor external-data files), on top of `files`
+    folders: list[str] = field(default_factory=list)
 
     @property
     def format(self) -> str:
@@ -131,6 +137,12 @@ class HubManifest:
             )
         if not files:
             raise ManifestError(f"{where}: no files")
+        folders = [str(f).strip("/") for f in data.get("folders") or []]
+        for folder in folders:
+            if not folder or folder.startswith("\\") or ".." in Path(folder).parts:
+                raise ManifestError(f"{where}: bad folder {folder!r}")
+        if folders and stype != "hf":
+            raise ManifestError(f"{where}: 'folders' needs an hf source (a URL source cannot list a folder)")
         return cls(
             name=name,
             role=role,
@@ -144,6 +156,7 @@ class HubManifest:
             preprocess=dict(data.get("preprocess") or data.get("preprocessing") or {}),
             options=dict(data.get("options") or {}),
             origin=origin,
+            folders=folders,
         )
 
     @classmethod

@@ -25,6 +25,7 @@ from photosearch.hub.download import (
     RemoteNotFound,
     hf_download,
     hf_endpoint,
+    hf_list_folder,
     http_download,
     sha256_file,
 )
@@ -99,6 +100,32 @@ def expected_sha(manifest: HubManifest, f: HubFile, record: dict[str, Any] | Non
     return None
 
 
+def files_to_pull(manifest: HubManifest) -> list[HubFile]:
+    """The manifest's files plus every file the hub lists under its `folders` (sizes and LFS sha256s
+    from the listing; a file both listed and named keeps the manifest's entry)."""
+    files = list(manifest.files)
+    named = {f.path for f in files}
+    for folder in manifest.folders:
+        listed = hf_list_folder(str(manifest.source["repo"]), folder,
+                                revision=str(manifest.source.get("revision") or "main"),
+                                endpoint=hf_endpoint(manifest.source))
+        if not listed:
+            raise DownloadError(f"{manifest.name}: the hub lists no files under {folder}/")
+        for path, size, sha in sorted(listed):
+            if path not in named:
+                files.append(HubFile(path=path, key=Path(path).name, sha256=sha, size=size))
+                named.add(path)
+    return files
+
+
+def _folder_files(manifest: HubManifest, record: dict[str, Any]) -> list[HubFile]:
+    """Files an install pulled from the manifest's folders, as its record lists them."""
+    named = {f.path for f in manifest.files}
+    prefixes = tuple(folder.rstrip("/") + "/" for folder in manifest.folders)
+    return [HubFile(path=rf["path"], key=Path(rf["path"]).name, size=rf.get("size"))
+            for rf in record.get("files", []) if rf.get("path") not in named and str(rf.get("path")).startswith(prefixes)]
+
+
 def verify_model(settings: Settings, name: str | HubManifest, *, deep: bool = True) -> list[str]:
     """Problems with an installed model (empty list = fine). ``deep`` re-hashes every file."""
     manifest = get_manifest(settings, name)
@@ -108,7 +135,7 @@ def verify_model(settings: Settings, name: str | HubManifest, *, deep: bool = Tr
     problems = []
     root = model_dir(settings, manifest.name)
     recorded = {rf.get("path") for rf in record.get("files", [])}
-    for f in manifest.files:
+    for f in [*manifest.files, *_folder_files(manifest, record)]:
         p = root / f.path
         if f.optional and f.path not in recorded:
             continue
@@ -152,7 +179,8 @@ def pull_model(
             return PullReport(manifest.name, final, files=record.get("files", []), already_present=True)
         staging = partial_dir(settings, manifest.name)
         staging.mkdir(parents=True, exist_ok=True)
-        total = sum(f.size for f in manifest.files) if all(f.size is not None for f in manifest.files) else None
+        wanted = files_to_pull(manifest)
+        total = sum(f.size for f in wanted) if all(f.size is not None for f in wanted) else None
         state = {"done": 0}
 
         def on_bytes(n: int, label: str) -> None:
@@ -162,7 +190,7 @@ def pull_model(
 
         report = PullReport(manifest.name, final)
         files_out: list[dict[str, Any]] = []
-        for f in manifest.files:
+        for f in wanted:
             dest = staging / f.path
             want = expected_sha(manifest, f, record)
             if force and dest.exists():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import threading
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 RESOLVE = re.compile(r"^/(?P<repo>[^/]+/[^/]+)/resolve/(?P<rev>[^/]+)/(?P<path>.+)$")
+TREE = re.compile(r"^/api/models/(?P<repo>[^/]+/[^/]+)/tree/(?P<rev>[^/]+)(?:/(?P<path>.*))?$")
 
 
 @dataclass
@@ -60,10 +62,38 @@ class FakeHub:
                     self.send_header("Content-Range", f"bytes {start}-{end - 1}/{len(data)}")
                 self.end_headers()
 
+            def _tree(self, path: str) -> bool:
+                """The hub's folder listing: GET /api/models/{repo}/tree/{rev}/{folder}?recursive=..."""
+                m = TREE.match(path)
+                if m is None:
+                    return False
+                files = hub.repos.get(m["repo"])
+                prefix = (m["path"] or "").strip("/")
+                if files is None:
+                    self.send_response(404)
+                    self.send_header("X-Error-Code", "RepoNotFound")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return True
+                entries = [
+                    {"type": "file", "path": p, "size": len(d), "oid": hashlib.sha1(d).hexdigest(),
+                     "lfs": {"oid": hashlib.sha256(d).hexdigest(), "size": len(d), "pointerSize": 130}}
+                    for p, d in sorted(files.items()) if not prefix or p.startswith(prefix + "/")
+                ]
+                body = json.dumps(entries).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return True
+
             def _serve(self, body: bool) -> None:
                 path = self.path.split("?", 1)[0]
                 rng = self.headers.get("Range")
                 hub.log.append((self.command, path, rng))
+                if self._tree(path):
+                    return
                 data = hub.lookup(path)
                 if data is None:
                     self.send_response(404)

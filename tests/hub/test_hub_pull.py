@@ -215,3 +215,35 @@ def test_malformed_manifest_names_the_file(settings):
                                                "source": {"type": "hf", "repo": "a/b"}}))
     with pytest.raises(ManifestError, match="broken.json"):
         hub_manifests(settings)
+
+
+def test_a_folder_is_pulled_whole_with_every_external_data_file(fake_hub, settings):
+    """The XLM-R CLIP export keeps its text tower as many per-tensor external-data files in textual/ (no
+    model.onnx_data): a fixed file list "succeeded" and left a text model that cannot load."""
+    named = {"visual/model.onnx": _blob(2_000, 1), "textual/tokenizer.json": b'{"t": 1}'}
+    tensors = {f"textual/onnx__MatMul_{i}": _blob(500 + i, i + 10) for i in range(40)}
+    tensors["textual/model.onnx"] = _blob(3_000, 99)
+    tensors["textual/deep/embeddings.weight"] = _blob(700, 98)
+    for p, d in {**named, **tensors, "unrelated/readme.md": b"not pulled"}.items():
+        fake_hub.add_repo_file("acme/xlmr", p, d)
+    manifest = _hf_manifest("xlmr", "acme/xlmr", named) | {"folders": ["textual"]}
+    write_manifest(settings, manifest)
+    report = pull_model(settings, "xlmr")
+    root = settings.models_dir / "xlmr"
+    for p, d in {**named, **tensors}.items():
+        assert (root / p).read_bytes() == d, p
+    assert not (root / "unrelated").exists()
+    assert report.downloaded_bytes == sum(len(d) for d in {**named, **tensors}.values())
+    assert {f["path"] for f in install_record(settings, "xlmr")["files"]} == set(named) | set(tensors)
+    assert verify_model(settings, "xlmr") == []
+    (root / "textual" / "onnx__MatMul_7").unlink()  # a lost tensor file is seen, not ignored
+    assert verify_model(settings, "xlmr") == ["textual/onnx__MatMul_7: missing"]
+
+
+def test_a_folder_the_hub_does_not_have_is_a_clear_error(fake_hub, settings):
+    fake_hub.add_repo_file("acme/nofolder", "visual/model.onnx", b"x")
+    write_manifest(settings, _hf_manifest("nofolder", "acme/nofolder", {"visual/model.onnx": b"x"})
+                   | {"folders": ["textual"]})
+    with pytest.raises(DownloadError, match="lists no files under textual/"):
+        pull_model(settings, "nofolder")
+    assert "nofolder" not in installed_models(settings)
