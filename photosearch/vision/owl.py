@@ -10,7 +10,7 @@ the hub manifest puts ``onnx/model_quantized.onnx`` at ``model.onnx``)::
     tokenizer.json, tokenizer_config.json   CLIP BPE tokenizer; padded to 16 with the pad token
     preprocessor_config.json  size (960), image_mean/std (CLIP's)
 
-Preprocessing as `Owlv2ImageProcessor`: scale to 0..1, pad bottom/right to a square with 0.5 grey, resize to
+Preprocessing as `Owlv2ImageProcessor`: scale to 0..1, pad bottom/right to a square with 0.0 (black, as transformers does), resize to
 S×S, normalise. Post-processing: sigmoid of the logits, best query per box, threshold, boxes mapped back
 from the padded square to the photo (normalised x0, y0, x1, y1), per-label NMS.
 """
@@ -62,7 +62,7 @@ def owl_config(model_dir: Path, overrides: dict[str, Any] | None = None) -> dict
         "size": int(size),
         "mean": list(pre.get("image_mean", CLIP_MEAN)),
         "std": list(pre.get("image_std", CLIP_STD)),
-        "pad_value": 0.5,
+        "pad_value": 0.0,  # transformers' Owlv2ImageProcessor pads with 0.0 (black), not 0.5 grey
         "max_length": 16,
         "query_template": "a photo of a {}",
         "threshold": 0.2,

@@ -96,3 +96,13 @@ def test_pull_and_load_owl_from_hub(fake_hub, settings):
 def test_missing_detector_is_a_clear_error(tmp_path):
     with pytest.raises(Exception, match="models pull"):
         OwlDetector(tmp_path / "none", name="owl").detect(np.zeros((8, 8, 3), np.uint8), ["x"])
+
+
+def test_default_padding_is_black_like_transformers(tmp_path):
+    """Owlv2ImageProcessor pads with 0.0; padding with 0.5 grey shifted every score on non-square photos."""
+    from photosearch.vision.owl import owl_config
+
+    cfg = owl_config(tmp_path, {"size": 16})
+    assert cfg["pad_value"] == 0.0
+    x, _ = preprocess_owl(np.full((32, 64, 3), 255, np.uint8), {**cfg, "mean": [0, 0, 0], "std": [1, 1, 1]})
+    assert np.allclose(x[0, :, 9:, :], 0.0, atol=1e-3) and np.allclose(x[0, :, :7, :], 1.0, atol=1e-3)
