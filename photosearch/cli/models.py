@@ -20,17 +20,6 @@ EXTENSIONS = ["photosearch.cli.models_hub"]
 SUBPARSERS: argparse._SubParsersAction | None = None
 
 
-def human_size(n: int | None) -> str:
-    if not n:
-        return "-"
-    size = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1000 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1000
-    return f"{size:.1f} GB"
-
-
 def add_subcommand(name: str, func: Callable[[Any, argparse.Namespace], int], help: str,
                    json_flag: bool = True) -> argparse.ArgumentParser:
     """Add `photosearch models NAME`; returns its parser for arguments."""
@@ -67,50 +56,6 @@ def _json_mode(ctx, args) -> None:
         ctx.json_output = True
 
 
-def model_rows(settings) -> list[dict[str, Any]]:
-    from photosearch.vision.manifest import load_manifests
-
-    try:  # knows llama.cpp GPU offload too
-        from photosearch.hub import provider_for
-    except ImportError:
-        from photosearch.vision.onnx_session import provider_for
-
-    rows = []
-    for m in load_manifests(settings).values():
-        present = m.present(settings)
-        size = m.size(settings)
-        rows.append(
-            {
-                "name": m.name,
-                "role": m.role,
-                "tier": m.tier,
-                "runtime": m.runtime,
-                "present": present,
-                "size_bytes": size,
-                "size": human_size(size),
-                "provider": provider_for(m, settings),
-                "licence": m.licence,
-                "integrity": integrity(m),
-                "source": m.source,
-                "files": [
-                    {"key": s.key, "path": str(s.path) if s.path else None, "present": s.present, "size": s.size}
-                    for s in m.file_status(settings)
-                ],
-                "missing": None if present else m.missing_message(),
-            }
-        )
-    return rows
-
-
-def integrity(manifest) -> str:
-    """How a model's files are checked: every file against a pinned sha256 ("sha256"), some of them
-    ("partly pinned"), or none: the digests seen at the first pull are trusted ("trust on first pull")."""
-    pinned = [bool(f.sha256) for f in manifest.files if not f.optional]
-    if pinned and all(pinned):
-        return "sha256"
-    return "partly pinned" if any(pinned) else "trust on first pull"
-
-
 def _list_text(rows: list[dict[str, Any]]) -> str:
     header = ("NAME", "ROLE", "TIER", "PRESENT", "SIZE", "PROVIDER", "CHECKED BY")
     table = [header] + [
@@ -126,6 +71,8 @@ def _list_text(rows: list[dict[str, Any]]) -> str:
 
 
 def cmd_list(ctx, args) -> int:
+    from photosearch.model_status import model_rows
+
     _json_mode(ctx, args)
     rows = model_rows(ctx.settings)
     ctx.emit({"models": rows}, lambda data: _list_text(data["models"]))

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.gui.bridge import ErrorInfo, Task, TaskRunner
+from photosearch.model_status import human_size
 
 
 @dataclass
@@ -30,39 +31,16 @@ class ModelRow:
     present: bool
     size: int
     description: str = ""
-
-
-def human_size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} GB"
+    provider: str = ""
+    integrity: str = ""
 
 
 def list_models(settings) -> list[ModelRow]:
-    """Every model the app knows, bundled first (each source is optional)."""
-    rows: list[ModelRow] = []
-    try:
-        from photosearch.vision.manifest import load_manifests
+    """Every model the app knows, bundled first: the rows `photosearch models list` shows."""
+    from photosearch.model_status import model_rows
 
-        for m in load_manifests(settings).values():
-            if m.tier == "hub":
-                continue
-            rows.append(ModelRow(m.name, m.tier, m.role, m.present(settings), m.size(settings), m.description))
-    except ImportError:
-        pass
-    try:
-        from photosearch.hub import hub_manifests, install_record, is_installed
-
-        for name, m in sorted(hub_manifests(settings).items()):
-            present = is_installed(settings, name)
-            size = sum(int(f.get("size") or 0) for f in (install_record(settings, name) or {}).get("files", [])) \
-                if present else sum(int(f.size or 0) for f in m.files)
-            rows.append(ModelRow(name, "hub", m.role, present, size, m.description))
-    except ImportError:
-        pass
-    return rows
+    return [ModelRow(r["name"], r["tier"], r["role"], r["present"], r["size_bytes"], r["description"],
+                     r["provider"], r["integrity"]) for r in model_rows(settings)]
 
 
 def verify_one(settings, row: ModelRow) -> list[str]:
@@ -83,7 +61,7 @@ def verify_one(settings, row: ModelRow) -> list[str]:
 
 
 class ModelsView(QWidget):
-    COLUMNS = ("Model", "Tier", "Role", "Status", "Size")
+    COLUMNS = ("Model", "Tier", "Role", "Status", "Size", "Runs on", "Checked by")
 
     def __init__(self, settings, runner: TaskRunner, on_error: Callable[[ErrorInfo], None], parent=None):
         super().__init__(parent)
@@ -136,7 +114,8 @@ class ModelsView(QWidget):
         self.table.setRowCount(len(self.rows))
         for i, r in enumerate(self.rows):
             status = "installed" if r.present else ("not downloaded" if r.tier == "hub" else "missing")
-            for j, text in enumerate((r.name, r.tier, r.role, status, human_size(r.size) if r.size else "—")):
+            cells = (r.name, r.tier, r.role, status, human_size(r.size) if r.size else "—", r.provider, r.integrity)
+            for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if j == 0:
                     item.setToolTip(r.description)

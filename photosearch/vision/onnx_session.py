@@ -18,7 +18,6 @@ from photosearch.config import Settings
 if TYPE_CHECKING:
     import onnxruntime as ort
 
-    from photosearch.vision.manifest import ModelManifest
 
 log = logging.getLogger(__name__)
 
@@ -67,15 +66,6 @@ def choose_providers(settings: Settings | None = None) -> list[str]:
     if use_gpu and CUDA in available_providers() and gpu_present():
         return [CUDA, CPU]
     return [CPU]
-
-
-def provider_for(manifest: ModelManifest, settings: Settings | None = None) -> str:
-    """The provider a model would run on, without loading it."""
-    if manifest.runtime == "onnx":
-        if not available_providers():
-            return "unavailable (pip install onnxruntime)"
-        return choose_providers(settings)[0]
-    return RUNTIME_PROVIDERS.get(manifest.runtime, manifest.runtime)
 
 
 def session_options(settings: Settings | None = None) -> ort.SessionOptions:

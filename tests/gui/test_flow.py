@@ -172,6 +172,15 @@ def test_models_view_lists_and_verifies(qtbot, tmp_path):
     assert names, "manifests are listed"
     assert any(r.tier == "hub" and not r.present for r in view.rows), "hub models show as not downloaded"
     bundled = [r for r in view.rows if r.tier == "bundled" and r.present]
+    assert bundled, "the bundled tier is installed"
+    # the GUI shows each model exactly as `photosearch models list` does
+    from photosearch.model_status import model_rows
+
+    cli = {r["name"]: r for r in model_rows(view.settings)}
+    for i, r in enumerate(view.rows):
+        cells = [view.table.item(i, j).text() for j in range(view.table.columnCount())]
+        assert cells[0] == r.name and cells[4] in (cli[r.name]["size"], "—")
+        assert cells[5] == cli[r.name]["provider"] and cells[6] == cli[r.name]["integrity"]
     if bundled:
         small = min(bundled, key=lambda r: r.size)
         view.select_name(small.name)
