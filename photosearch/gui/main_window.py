@@ -48,7 +48,7 @@ class MainWindow(QMainWindow):
                  indexer_factory: Callable[[], object] | None = None, watch: bool = True,
                  ask_llm_factory: Callable[[], object] | None = None,
                  ask_backend_factory: Callable[[], object] | None = None,
-                 health_check: Callable[[], str] | None = None):
+                 health_check: Callable[[], str] | None = None, warm_up: bool = True):
         super().__init__()
         self.core = core
         self.qsettings = qsettings or QSettings(ORG, APP)
@@ -112,6 +112,7 @@ class MainWindow(QMainWindow):
         self._restore()
         self.refresh_library_state()
         self.refresh_health()
+        self.warm_up_task = self._start_warm_up() if warm_up else None
 
     # ---- construction ------------------------------------------------------------------------------
     def _library_page(self, icon_size: int) -> QWidget:
@@ -254,6 +255,14 @@ class MainWindow(QMainWindow):
 
         self.stop_watching()
         return self.index_status.start(job)
+
+    def _start_warm_up(self):
+        """Models load in the background right after start, so the first search is as fast as later ones."""
+        if not self.core.has_folders():
+            return None
+        return self.runner.submit(lambda _p, _c: self.core.warm_up(), name="warm-up",
+                                  on_result=lambda s: log.info("warm-up took %.1f s", s),
+                                  on_error=lambda info: log.warning("warm-up failed: %s", info.message))
 
     def refresh_health(self) -> None:
         """Show the banner when a model is missing or failed on photos (checked off the GUI thread)."""

@@ -66,6 +66,14 @@ class Core:
 
         return format_report(check_models(self.settings))
 
+    def warm_up(self) -> float:
+        """Load what a first search needs (planner library, place index, text model and its null
+        distribution, the catalog snapshot, vector indexes) by running one; returns the seconds it took."""
+        t0 = time.perf_counter()
+        for request in ("cat", "photos in Paris"):  # a concept (text model, null model), a place (index)
+            self.search(request=request)
+        return time.perf_counter() - t0
+
     # ---- library ---------------------------------------------------------------------------
     def has_folders(self) -> bool:
         return bool(self.store.folders())

@@ -60,6 +60,7 @@ def make_window(qtbot, qsettings):
         kw.setdefault("qsettings", qsettings)
         kw.setdefault("watch", False)
         kw.setdefault("ask_llm_factory", lambda: None)
+        kw.setdefault("warm_up", False)  # tests/gui/test_warm_up.py covers it
         w = MainWindow(core, **kw)
         qtbot.addWidget(w)
         if size:
