@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from photosearch.enrich.stats import call_json, verdict
 from photosearch.enrich.textutil import content_tokens, grounded, rank, sentences, tokens
 from photosearch.enrich.types import Page, SearchHit
 
@@ -49,18 +50,19 @@ class Agents:
         self.stats = Stats()
 
     # -- helpers --------------------------------------------------------------------------------
-    def _json(self, system: str, user: str, schema: dict, max_tokens: int = 200) -> dict | None:
+    def _json(self, system: str, user: str, schema: dict, max_tokens: int = 200, *, role: str) -> dict | None:
         if self.llm is None:
             return None
-        out = self.llm.complete_json(
-            [{"role": "system", "content": system}, {"role": "user", "content": user}], schema, max_tokens
-        )
+        out = call_json(self.llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                        schema, max_tokens, role)
         if out is None:
             self.stats.llm_fallback += 1
+            verdict(self.llm, role, False)
         return out
 
-    def _accept(self, ok: bool) -> bool:
+    def _accept(self, ok: bool, role: str) -> bool:
         if self.llm is not None:
+            verdict(self.llm, role, ok)
             if ok:
                 self.stats.llm_ok += 1
             else:
@@ -81,6 +83,7 @@ class Agents:
             + f"Give at most {n} new sub-questions.",
             {"type": "object", "properties": {"questions": {"type": "array", "maxItems": n + 2, "minItems": 1,
              "items": {"type": "string", "minLength": 8, "maxLength": 160}}}, "required": ["questions"]},
+            role="plan",
         )
         subj = set(content_tokens(subject))
         good: list[str] = []
@@ -89,7 +92,7 @@ class Agents:
                 q = " ".join(q.split())
                 if _norm_q(q) not in asked and (not subj or subj & set(content_tokens(q))) and q not in good:
                     good.append(q)
-        if self._accept(bool(good)):
+        if self._accept(bool(good), "plan"):
             return good[:n]
         return self._plan_templates(question, subject, parent_question, parent_response, asked, n)
 
@@ -146,14 +149,14 @@ class Agents:
             + f"Results:\n{listing}\nPick at most {k}.",
             {"type": "object", "properties": {"selected": {"type": "array", "maxItems": max(k, len(hits)),
              "items": {"type": "integer", "minimum": 1, "maximum": len(hits)}}}, "required": ["selected"]},
-            max_tokens=60,
+            max_tokens=60, role="select",
         )
         subj = set(content_tokens(subject))
         if out:
             idx = [i - 1 for i in dict.fromkeys(out["selected"])]
             # validation: the pick must at least mention the object
             idx = [i for i in idx if not subj or subj & set(content_tokens(hits[i].title + " " + hits[i].snippet))]
-            if self._accept(bool(idx)):
+            if self._accept(bool(idx), "select"):
                 return idx[:k]
         return self._select_fallback(hits, v0, sub_question, subject, parent_response, k)
 
@@ -182,12 +185,13 @@ class Agents:
             + "\n\n".join(f"Page {n}: {p.title}\n{p.text[:2500]}" for n, p in pages),
             {"type": "object", "properties": {"summary": {"type": "string", "minLength": 10, "maxLength": 600}},
              "required": ["summary"]},
+            role="summarise",
         )
         subj = set(content_tokens(subject))
         if out:
             s = " ".join(out["summary"].split())
             ok = grounded(s, source_text, 0.8) and (not subj or subj & set(content_tokens(s)))
-            if self._accept(ok):
+            if self._accept(ok, "summarise"):
                 return f"{s} {cites}"
         return self._extract(pages, f"{subject} {sub_question}", subject, max_sentences)
 
@@ -223,12 +227,12 @@ class Agents:
             f"Question: {question}\nObject: {subject}\nFindings:\n" + "\n".join(f"- {strip_citations(s)}" for s in pool),
             {"type": "object", "properties": {"knowledge": {"type": "string", "minLength": 10, "maxLength": 900}},
              "required": ["knowledge"]},
-            max_tokens=220,
+            max_tokens=220, role="merge",
         )
         if out:
             k = " ".join(out["knowledge"].split())
             src = " ".join(pool)
-            if self._accept(grounded(k, src, 0.85)):
+            if self._accept(grounded(k, src, 0.85), "merge"):
                 cites = sorted({int(c) for c in re.findall(r"\[(\d+)\]", src)})
                 return k + (" " + "".join(f"[{c}]" for c in cites) if cites else "")
         if len(pool) <= max_sentences:
@@ -246,9 +250,9 @@ class Agents:
             "Decide if the knowledge answers the question. JSON {\"sufficient\": true|false}.",
             f"Question: {question}\nObject: {subject}\nKnowledge: {text[:3000]}",
             {"type": "object", "properties": {"sufficient": {"type": "boolean"}}, "required": ["sufficient"]},
-            max_tokens=20,
+            max_tokens=20, role="sufficient",
         )
-        if out is not None and self._accept(True):
+        if out is not None and self._accept(True, "sufficient"):
             if out["sufficient"] and floor:
                 return True, "llm judged the knowledge sufficient"
             if not out["sufficient"]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -17,6 +18,7 @@ from photosearch.catalog.models import Analysis, Embedding, Fact, Photo
 from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.enrich.agents import _units, strip_citations
 from photosearch.enrich.chain import ChainResult, SourceBook
+from photosearch.enrich.stats import Meter, MeteredLLM, call_json, verdict
 from photosearch.enrich.textutil import content_tokens, grounded, is_semantic, product_like
 from photosearch.enrich.types import Region
 
@@ -144,7 +146,8 @@ def extract_learned(result: ChainResult, sources: SourceBook, *, llm=None) -> Le
     cats = extract_categories(knowledge, entity)
     method = "extractive"
     if llm is not None:
-        out = llm.complete_json(
+        out = call_json(
+            llm,
             [{"role": "system", "content": "From the text, name the object and its category (one or two words, "
               "e.g. 'e-bike', 'camera'), plus up to 3 short facts. JSON {\"entity\",\"category\",\"facts\"}."},
              {"role": "user", "content": f"Object: {result.subject}\nText: {strip_citations(knowledge)[:3000]}"}],
@@ -152,8 +155,9 @@ def extract_learned(result: ChainResult, sources: SourceBook, *, llm=None) -> Le
                 "entity": {"type": "string", "minLength": 2, "maxLength": 80},
                 "category": {"type": "string", "minLength": 2, "maxLength": 40},
                 "facts": {"type": "array", "maxItems": 5, "items": {"type": "string", "minLength": 5, "maxLength": 240}}}},
-            max_tokens=200,
+            200, "learn",
         )
+        accepted = False
         if out:
             cat = out["category"].strip().lower()
             text = strip_citations(knowledge).lower()
@@ -163,6 +167,8 @@ def extract_learned(result: ChainResult, sources: SourceBook, *, llm=None) -> Le
                 good = _distinct_sentences(f for f in out["facts"] if grounded(f, knowledge, 0.8))
                 facts = good or facts  # a tiny LLM may list bare words ("battery", "battery"): keep the extract
                 method = "llm"
+                accepted = True
+        verdict(llm, "learn", accepted)
     if not cats and not facts:
         return None
     return Learned(entity=entity, categories=cats[:4], facts=facts, sources=srcs,
@@ -282,6 +288,8 @@ class EnrichReport:
     queries: list[str] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)
     dry_run: bool = False
+    photos: list[dict] = field(default_factory=list)  # per photo: seconds, stage seconds, queries, fetches, LLM
+    totals: dict = field(default_factory=dict)
 
 
 def uncertain_regions(regions: list[Region], object_threshold: float = 0.5) -> list[Region]:
@@ -298,15 +306,16 @@ def enrich(store, assistant, *, limit: int | None = None, photo_ids: list[int] |
     report = EnrichReport(dry_run=dry_run)
     cands = find_candidates(store, limit=limit, photo_ids=photo_ids, force=force)
     report.candidates = len(cands)
+    total = Meter()
     for i, cand in enumerate(cands):
         if cancel and cancel():
             break
         if progress:
             progress(f"[{i + 1}/{len(cands)}] photo {cand.photo_id}: {'; '.join(cand.reasons)}")
         try:
-            regions, _ = assistant.regions_for(cand.photo_id, question)
-            regions = uncertain_regions(regions)
-            result = assistant.ask(cand.photo_id, question, regions=regions, progress=progress, cancel=cancel)
+            meter = Meter()
+            result = assistant.ask(cand.photo_id, question, progress=progress, cancel=cancel, meter=meter,
+                                   choose=uncertain_regions)
         except Exception as exc:
             if exc.__class__.__name__ == "Cancelled":
                 raise
@@ -317,10 +326,17 @@ def enrich(store, assistant, *, limit: int | None = None, photo_ids: list[int] |
         report.queries += result.queries
         if dry_run:
             continue
-        learned = [x for x in (extract_learned(c, result.sources, llm=assistant.llm) for c in result.chains) if x]
+        t0 = time.monotonic()
+        llm = MeteredLLM(assistant.llm, meter) if assistant.llm is not None else None
+        learned = [x for x in (extract_learned(c, result.sources, llm=llm) for c in result.chains) if x]
+        stages = {**result.stage_seconds, "learning": time.monotonic() - t0}
+        total.add(meter)
+        report.photos.append({"photo_id": cand.photo_id, "seconds": round(sum(stages.values()), 3),
+                              "stage_seconds": {k: round(v, 3) for k, v in stages.items()}, **meter.to_json()})
         n = store_knowledge(store, cand.photo_id, learned, embedder=embedder, settings=settings, question=question)
         for item in learned:
             report.learned.append({"photo_id": cand.photo_id, "entity": item.entity, "categories": item.categories,
                                    "facts": item.facts, "sources": item.sources, "method": item.method,
                                    "facts_written": n, "stop_reason": result.stop_reason})
+    report.totals = {**total.to_json(), "seconds": round(sum(p["seconds"] for p in report.photos), 3)}
     return report

@@ -29,6 +29,7 @@ class Page:
     title: str
     text: str
     bytes: int = 0
+    kind: str = "page"  # page | snippet (a search result's title and snippet, when the page is not read)
 
 
 @dataclass(eq=False)
@@ -77,8 +78,11 @@ class Budget:
     hits_per_query: int = 8
     pages_per_node: int = 2  # the searching agent selects at most this many
     max_pages: int = 10  # fetched pages over the whole chain
+    max_fetch_attempts: int = 12  # fetches tried (failures included); later hits count by their snippets
+    snippets_per_node: int = 3  # hits per node whose title and snippet are evidence when not fetched
     max_bytes: int = 3_000_000  # fetched bytes over the whole chain
     max_seconds: float = 90.0
+    max_llm_calls: int | None = 6  # per photo: the bundled LLM takes seconds a call on 2 cores
 
 
 @dataclass
