@@ -86,7 +86,7 @@ def answers(sentence: str, want: Intent, subject: str = "") -> bool:
             continue
         if name in ("maker", "place", "person") and subject:
             # the name found must not just be the subject's own name
-            found = set(content_tokens(m.group(0))) - {"made", "built", "by", "in", "from", "based", "located", "near"}
+            found = set(content_tokens(" ".join(re.findall(r"[A-Z][\w'\-]*", m.group(0)))))
             if found and found <= set(content_tokens(subject)):
                 continue
         return True

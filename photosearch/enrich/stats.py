@@ -63,8 +63,10 @@ class MeteredLLM:
     def name(self) -> str:
         return getattr(self.llm, "name", "llm")
 
+    RESERVED = ("answer", "learn")  # one call each per photo, outside the budget: the final outputs
+
     def _call(self, role: str, fn, *args, **kwargs):
-        if self.max_calls is not None and self.meter.llm_calls >= self.max_calls:
+        if self.max_calls is not None and role not in self.RESERVED and self.meter.llm_calls >= self.max_calls:
             self.meter.llm_skipped += 1
             return None
         self.meter.llm_calls += 1
