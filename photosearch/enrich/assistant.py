@@ -16,6 +16,7 @@ from photosearch.catalog.models import Face, Fact, Person, Photo
 from photosearch.enrich.agents import Agents
 from photosearch.enrich.answering import LocalKnowledge, intent
 from photosearch.enrich.chain import ChainOfSearch, ChainResult, SourceBook
+from photosearch.enrich.detect import detect_regions
 from photosearch.enrich.formulation import (
     Describer,
     Observation,
@@ -142,7 +143,8 @@ class Assistant:
     """Ask about a photo. Dependencies are passed in (backend, LLM, describer, embedder, fetcher)."""
 
     def __init__(self, store, backend, *, llm=None, describer: Describer | None = None, embedder=None,
-                 fetcher=None, budget: Budget | None = None, max_regions: int = 4, search_regions: int = 2):
+                 fetcher=None, budget: Budget | None = None, max_regions: int = 4, search_regions: int = 2,
+                 detector=None):
         self.store = store
         self.backend = backend
         self.llm = llm
@@ -152,6 +154,7 @@ class Assistant:
         self.budget = budget or Budget()
         self.max_regions = max_regions
         self.search_regions = search_regions
+        self.detector = detector  # open-vocabulary (OWLv2) when pulled; None: the COCO detector's facts
 
     def regions_for(self, photo_id: int, question: str, llm=None) -> tuple[list[Region], np.ndarray | None]:
         """Regions with their question-conditioned descriptions and correlated formulations (paper §3.1);
@@ -161,7 +164,9 @@ class Assistant:
             describer = TextBridgeDescriber(llm)
         photo, obs = load_observations(self.store, photo_id)
         rgb = load_rgb(photo.path) if (describer.is_visual or Path(photo.path).exists()) else None
-        regions = build_regions(obs, rgb, max_regions=self.max_regions)
+        obs = detect_regions(self.detector, rgb, question, obs)
+        owl = any((o.data or {}).get("detector") == "owlv2" for o in obs)
+        regions = build_regions(obs, rgb, max_regions=self.max_regions, min_object_score=0.1 if owl else 0.25)
         formulate(regions, question, describer)
         return regions, rgb
 

@@ -26,7 +26,7 @@ class Meter:
 
     def verdict(self, role: str, accepted: bool) -> None:
         r = self.llm_roles.setdefault(role, {"calls": 0, "accepted": 0})
-        r["accepted"] += int(accepted)
+        r["accepted"] += int(bool(accepted))
 
     @property
     def llm_accepted(self) -> int:
