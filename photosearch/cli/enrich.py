@@ -82,6 +82,8 @@ def build(ctx, args):
     llm = None if args.no_llm else get_llm(settings)
     budget = Budget(max_rounds=max(1, args.max_rounds), max_pages=max(0, args.max_pages),
                     max_seconds=max(1.0, args.max_seconds))
+    if getattr(settings, "llm_model", None):  # a model of the user's choice: every agent role may use it
+        budget.llm_roles = None
     assistant = Assistant(ctx.store, backend, llm=llm, embedder=embedder, fetcher=fetcher, budget=budget,
                           detector=open_detector(settings))
     return assistant, backend, embedder, settings

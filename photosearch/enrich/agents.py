@@ -13,7 +13,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from photosearch.enrich.stats import call_json, verdict
+from photosearch.enrich.answering import repeats
+from photosearch.enrich.stats import MeteredLLM, call_json, verdict
 from photosearch.enrich.textutil import content_tokens, grounded, rank, sentences, tokens
 from photosearch.enrich.types import Page, SearchHit
 
@@ -75,26 +76,51 @@ class Agents:
         """Sub-questions for a new round: from V0 (round 1) or from a parent node's response."""
         if n <= 0:
             return []
-        out = self._json(
-            "You plan web searches about an object in a photo. Propose short sub-questions that lead to "
-            "the answer. Each must name the object. JSON {\"questions\": [...]}.",
-            f"User question: {question}\nObject: {subject}\nWhat we know: {v0}\n"
-            + (f"Previous sub-question: {parent_question}\nIts answer: {parent_response}\n" if parent_question else "")
-            + f"Give at most {n} new sub-questions.",
-            {"type": "object", "properties": {"questions": {"type": "array", "maxItems": n + 2, "minItems": 1,
-             "items": {"type": "string", "minLength": 8, "maxLength": 160}}}, "required": ["questions"]},
-            role="plan",
-        )
+        good = [q for q in self._plan_llm(v0, question, subject, parent_question, parent_response, n)
+                if _norm_q(q) not in asked]
+        templates = self._plan_templates(question, subject, parent_question, parent_response, asked, n)
+        if self._accept(bool(good), "plan"):  # the LLM's first, the templates fill the branching
+            return (good + [t for t in templates if _norm_q(t) not in {_norm_q(g) for g in good}])[:n]
+        return templates
+
+    def _plan_llm(self, v0: str, question: str, subject: str, parent_question: str | None,
+                  parent_response: str, n: int) -> list[str]:
+        """Sub-questions from the LLM: a completion of a numbered list of searches (a base model
+        continues lists well), or JSON from a chat model; each must name the object and add a word."""
+        if self.llm is None:
+            return []
         subj = set(content_tokens(subject))
+        complete = getattr(self.llm, "complete", None)
+        raw: list[str] = []
+        if complete is not None:
+            known = f"\nKnown: {strip_citations(parent_response)[:400]}" if parent_question else ""
+            first = self._plan_templates(question, subject, parent_question, parent_response, set(), 1)
+            prompt = (f"Photo: {v0[:300]}{known}\nWeb searches about the {subject}, to answer: {question}\n"
+                      f"1. {first[0] if first else subject}\n2. {subject}")
+            kw = {"role": "plan"} if isinstance(self.llm, MeteredLLM) else {}
+            out = complete(prompt, 16, stop=["\n"], **kw)
+            if out:
+                raw = [f"{subject} {out.strip()}".strip()]
+        else:
+            out = self._json(
+                "You plan web searches about an object in a photo. Propose short sub-questions that lead to "
+                "the answer. Each must name the object. JSON {\"questions\": [...]}.",
+                f"User question: {question}\nObject: {subject}\nWhat we know: {v0}\n"
+                + (f"Previous sub-question: {parent_question}\nIts answer: {parent_response}\n" if parent_question else "")
+                + f"Give at most {n} new sub-questions.",
+                {"type": "object", "properties": {"questions": {"type": "array", "maxItems": n + 2, "minItems": 1,
+                 "items": {"type": "string", "minLength": 8, "maxLength": 160}}}, "required": ["questions"]},
+                role="plan",
+            )
+            raw = list((out or {}).get("questions", []))
         good: list[str] = []
-        if out:
-            for q in out["questions"]:
-                q = " ".join(q.split())
-                if _norm_q(q) not in asked and (not subj or subj & set(content_tokens(q))) and q not in good:
-                    good.append(q)
-        if self._accept(bool(good), "plan"):
-            return good[:n]
-        return self._plan_templates(question, subject, parent_question, parent_response, asked, n)
+        for q in raw:
+            q = " ".join(q.split()).strip(" .")
+            words = set(content_tokens(q))
+            if (len(q) >= 8 and (not subj or subj & words) and words - subj and not repeats(q)
+                    and q not in good):
+                good.append(q)
+        return good[:n]
 
     def _plan_templates(self, question: str, subject: str, parent_question: str | None, parent_response: str,
                         asked: set[str], n: int) -> list[str]:

@@ -77,6 +77,29 @@ def intent(question: str) -> Intent:
     return Intent("definition", ["definition"])
 
 
+def answer_prefix(question: str, want: Intent, entity: str) -> str:
+    """The start of an answer sentence for a completion-style prompt (the bundled model is a base
+    model: it continues "The Marlowe 300 is made" well, and echoes chat prompts)."""
+    q = " ".join(tokens(question))
+    start = f"The {entity}" if re.search(r"\d", entity) or entity.isupper() else entity
+    return {
+        "weight": f"{start} weighs",
+        "money": f"{start} costs",
+        "place": f"{start} is made in" if re.search(r"\b(made|built|produced|manufactured)\b", q) else f"{start} is from",
+        "maker": f"{start} is made by",
+        "date": f"{start} was released in",
+        "length": f"{start} has a",
+        "power": f"{start} has a",
+        "number": f"{start} has",
+    }.get(want.kind, f"{start} is")
+
+
+def entity_form(subject: str, text: str) -> str:
+    """The subject as the text writes it ("Marlowe 300" for the OCR's "MARLOWE 300")."""
+    m = re.search(r"\b" + r"\s+".join(re.escape(w) for w in subject.split()) + r"\b", text, re.I)
+    return m.group(0) if m else subject
+
+
 def answers(sentence: str, want: Intent, subject: str = "") -> bool:
     """Does the sentence hold the kind of statement the question asks for?"""
     text = re.sub(r"\s*\[\d+(?:,\s*\d+)*\]", "", sentence)

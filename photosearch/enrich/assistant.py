@@ -188,7 +188,7 @@ class Assistant:
         t0 = time.monotonic()
         say = progress or (lambda _m: None)
         meter = meter or Meter()
-        llm = MeteredLLM(self.llm, meter, self.budget.max_llm_calls) if self.llm is not None else None
+        llm = MeteredLLM(self.llm, meter, self.budget.max_llm_calls, self.budget.llm_roles) if self.llm is not None else None
         stages: dict[str, float] = {}
         question = question.strip() or "what is this?"
         rgb = None

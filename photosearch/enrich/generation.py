@@ -8,7 +8,15 @@ import re
 from dataclasses import dataclass, field
 
 from photosearch.enrich.agents import _dupe, _units, is_generic, strip_citations
-from photosearch.enrich.answering import Intent, LocalKnowledge, answers, intent, repeats
+from photosearch.enrich.answering import (
+    Intent,
+    LocalKnowledge,
+    answer_prefix,
+    answers,
+    entity_form,
+    intent,
+    repeats,
+)
 from photosearch.enrich.chain import ChainResult, SourceBook
 from photosearch.enrich.stats import MeteredLLM, call_json, verdict
 from photosearch.enrich.textutil import content_tokens, grounded, rank
@@ -77,22 +85,28 @@ def _facts(results: list[ChainResult]) -> list[tuple[str, str]]:
 
 def _llm_answer(llm, question: str, want: Intent, results: list[ChainResult], sources: SourceBook,
                 knowledge: str) -> Answer | None:
-    """A completion-style prompt (the bundled model is a base model), validated like the extract:
-    grounded in the knowledge, the kind of statement asked for, no repeated fragments."""
+    """A completion-style prompt ending in the start of the answer (the bundled model is a base model),
+    validated like the extract: grounded in the knowledge, the kind of statement the question asks
+    for, no repeated fragments."""
     facts = _facts(results)[:8]
     subject = results[0].subject if results else ""
+    plain = strip_citations(knowledge)
+    prefix = answer_prefix(question, want, entity_form(subject, plain))
     prompt = ("Facts:\n" + "\n".join(f"- {strip_citations(u).strip()}" for _, u in facts)
-              + f"\nQuestion: {question.strip()}\nAnswer in one sentence using the facts:")
+              + f"\nQuestion: {question.strip()}\nAnswer: {prefix}")
     complete = getattr(llm, "complete", None)
     if complete is not None:
-        text = complete(prompt, 60, stop=["\n", "Question:"], role="answer") \
-            if isinstance(llm, MeteredLLM) else complete(prompt, 60, stop=["\n", "Question:"])
+        kw = {"role": "answer"} if isinstance(llm, MeteredLLM) else {}
+        rest = complete(prompt, 40, stop=["\n", "Question:", "Facts:"], **kw)
+        text = f"{prefix} {rest.strip()}" if rest and rest.strip() else ""
     else:
-        out = call_json(llm, [{"role": "user", "content": prompt + ' JSON {"answer": ...}'}],
+        out = call_json(llm, [{"role": "user", "content": prompt + ' ... (JSON {"answer": ...})'}],
                         {"type": "object", "properties": {"answer": {"type": "string", "minLength": 5,
                          "maxLength": 400}}, "required": ["answer"]}, 120, "answer")
-        text = (out or {}).get("answer")
-    text = " ".join((text or "").split())
+        text = (out or {}).get("answer", "")
+    text = " ".join(text.split())
+    if text and text[-1] not in ".!?]":
+        text += "."
     ok = bool(text) and grounded(strip_citations(text), knowledge, 0.75) and not repeats(text) \
         and _informative(text, knowledge, []) \
         and (answers(text, want, subject) or not any(answers(u, want, subject) for _, u in facts))

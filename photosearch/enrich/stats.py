@@ -52,12 +52,14 @@ class Meter:
 
 class MeteredLLM:
     """Wraps an LLM: every call counted and timed into `meter`, at most `max_calls` made (later
-    calls return None at once, so every caller's fallback answers); `verdict` records acceptance."""
+    calls return None at once, so every caller's fallback answers), only for `roles`; `verdict`
+    records acceptance."""
 
-    def __init__(self, llm, meter: Meter, max_calls: int | None = None):
+    def __init__(self, llm, meter: Meter, max_calls: int | None = None, roles: tuple[str, ...] | None = None):
         self.llm = llm
         self.meter = meter
         self.max_calls = max_calls
+        self.roles = roles  # None: every role may ask the LLM
 
     @property
     def name(self) -> str:
@@ -66,6 +68,8 @@ class MeteredLLM:
     RESERVED = ("answer", "learn")  # one call each per photo, outside the budget: the final outputs
 
     def _call(self, role: str, fn, *args, **kwargs):
+        if self.roles is not None and role not in self.roles:
+            return None  # this role uses its non-LLM path with this model
         if self.max_calls is not None and role not in self.RESERVED and self.meter.llm_calls >= self.max_calls:
             self.meter.llm_skipped += 1
             return None
@@ -90,7 +94,8 @@ class MeteredLLM:
         return self._call(role, fn, prompt, max_tokens, stop=stop)
 
     def verdict(self, role: str, accepted: bool) -> None:
-        self.meter.verdict(role, accepted)
+        if self.roles is None or role in self.roles:
+            self.meter.verdict(role, accepted)
 
 
 def verdict(llm, role: str, accepted: bool) -> None:

@@ -68,6 +68,9 @@ class Region:
         return d
 
 
+BASE_MODEL_ROLES = ("plan", "answer", "learn")
+
+
 @dataclass
 class Budget:
     """Limits on one Chain of Search (per region)."""
@@ -83,6 +86,9 @@ class Budget:
     max_bytes: int = 3_000_000  # fetched bytes over the whole chain
     max_seconds: float = 90.0
     max_llm_calls: int | None = 6  # per photo: the bundled LLM takes seconds a call on 2 cores
+    # roles that ask the LLM; the bundled gemma3-270m is a base model: completions for planning,
+    # the answer and the learned category; None (every role) for an instruction-tuned llm_model
+    llm_roles: tuple[str, ...] | None = BASE_MODEL_ROLES
 
 
 @dataclass
