@@ -140,6 +140,9 @@ def _support(text: str, knowledge: str, sources: SourceBook) -> list[int]:
     return sorted(cites)
 
 
+_SAYING = {"photo", "shows", "reads"}
+
+
 def _seen(regions: list[Region]) -> str:
     """What the photo shows, plainly: "a person and a flag"."""
     heads = list(dict.fromkeys((r.labels[0] if r.labels else r.caption or "") for r in regions))
@@ -182,7 +185,8 @@ def _extractive(question: str, want: Intent, regions: list[Region], results: lis
         if fits[i] and (want.kind == "definition" or not fits[best[0]]) and not _dupe(units[i][1], [units[j][1] for j in best]):
             best.append(i)
     web = " ".join(units[i][1] for i in sorted(best))
-    if said and want.kind == "definition":
-        said = [x for x in said if not _dupe(x, [web])]
+    if said:  # a local statement the web sentence already makes is not said twice
+        have = set(content_tokens(strip_citations(web)))
+        said = [x for x in said if not set(content_tokens(x)) - _SAYING <= have]
     text = " ".join([*said, web]).strip()
     return Answer(text, _cited(text, sources), "extractive")

@@ -95,9 +95,12 @@ def _hit3(store, settings, query: str, pid: int, embedder) -> bool:
 
 
 def _correct(answer: dict, expect: list[str], bad: set[str]) -> bool:
+    """The answer holds an expected fact, cites no spam or homonym page and repeats no fragment."""
+    from photosearch.enrich.answering import repeats
+
     text = answer["answer"].lower()
     cited_bad = any(s["cited"] and s["url"] in bad for s in answer["sources"])
-    return any(e.lower() in text for e in expect) and not cited_bad
+    return any(e.lower() in text for e in expect) and not cited_bad and not repeats(text)
 
 
 def run(mode: str, use_llm: bool, corpus: dict, *, log=print) -> dict:

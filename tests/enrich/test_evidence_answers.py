@@ -162,3 +162,19 @@ def test_bundled_llm_answer_is_accepted_only_when_it_passes_the_checks(real_llm)
     if a.method == "llm":
         assert meter.llm_roles["answer"]["accepted"] == 1 and not repeats(a.text)
     print("bundled LLM answer:", a.method, a.text)
+
+
+def test_local_knowledge_is_stated_once():
+    from photosearch.enrich.chain import ChainResult
+
+    r = Region(index=0, box=[0, 0, 1, 1], words=["ORBELIN"])
+    book = SourceBook()
+    book.number(Page("https://games.example/orbelin", "Orbelin", "x"))
+    res = ChainResult(region=r, subject="ORBELIN",
+                      knowledge=["Orbelin is a cooperative board game for two to five players. [1]"])
+    same = LocalKnowledge(entities=[{"entity": "Orbelin", "category": "cooperative board game"}])
+    a = generate("what is this?", [r], [res], book, local=same)
+    assert a.text == "Orbelin is a cooperative board game for two to five players. [1]"
+    more = LocalKnowledge(people=["Ann Lee"], entities=[{"entity": "Orbelin", "category": "game"}])
+    a = generate("what is this?", [r], [res], book, local=more)
+    assert a.text.startswith("The photo shows Ann Lee. Orbelin is a cooperative board game") and not repeats(a.text)
