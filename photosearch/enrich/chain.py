@@ -12,12 +12,13 @@ stops, or expands from the current nodes. Budgets bound rounds, nodes, pages, by
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from photosearch.enrich.agents import Agents, _norm_q
-from photosearch.enrich.evidence import clean_page, names_subject, on_topic
+from photosearch.enrich.agents import Agents, _norm_q, _units
+from photosearch.enrich.evidence import TopicGuard, clean_page, names_subject
 from photosearch.enrich.fetch import Fetcher
 from photosearch.enrich.stats import Meter
 from photosearch.enrich.types import Budget, Node, Page, Region
@@ -107,6 +108,8 @@ class ChainOfSearch:
         self.cancel = cancel or (lambda: False)
         self.clock = clock
         self.meter = meter or Meter()
+        self._topic: TopicGuard | None = None  # per run: the best match to what the photo shows
+        self._fit: dict[int, float] = {}  # source number -> how its definition fits the photo
 
     # ---- one page ---------------------------------------------------------------------------
     def _fetch(self, url: str, res: ChainResult, sources: SourceBook) -> Page | None:
@@ -187,25 +190,38 @@ class ChainOfSearch:
         return out, stop
 
     def _filter(self, evidence: list[tuple[dict, Page]], subject: str, context: str,
-                node: Node) -> list[tuple[dict, Page]]:
-        """Spam sentences out; spam pages, pages that do not name the subject and homonyms dropped."""
-        kept: list[tuple[dict, Page]] = []
+                node: Node) -> list[tuple[dict, Page, float | None]]:
+        """Spam sentences out; spam pages, pages that do not name the subject and homonyms dropped.
+        Each kept page comes with how well its definition of the subject fits the photo (or None)."""
+        if self._topic is None:
+            self._topic = TopicGuard(subject, context, self.agents.embedder)
+        out = []
         for entry, page in evidence:
             clean = clean_page(page)
             if clean is None or not names_subject(clean.title + "\n" + clean.text, subject):
                 node.selected.append({**entry, "dropped": "spam" if clean is None else "does not name the object"})
                 self.meter.filtered += 1
                 continue
-            kept.append((entry, clean))
-        flags = on_topic([f"{p.title}. {p.text[:3000]}" for _, p in kept], subject, context, self.agents.embedder)
-        out = []
-        for (entry, page), ok in zip(kept, flags, strict=True):
-            if ok:
-                out.append((entry, page))
-            else:
+            sim = self._topic.similarity(f"{clean.title}. {clean.text[:3000]}")
+            if self._topic.off_topic(sim):
                 node.selected.append({**entry, "dropped": "about something else"})
                 self.meter.filtered += 1
+                continue
+            out.append((entry, clean, sim))
         return out
+
+    def _prune(self, text: str) -> str:
+        """The text without the sentences that cite only sources judged off-topic since they were read."""
+        if not text or self._topic is None:
+            return text
+        keep = []
+        for unit in _units(text):
+            cited = [int(c) for c in re.findall(r"\[(\d+)\]", unit)]
+            if cited and all(self._topic.off_topic(self._fit.get(n)) for n in cited):
+                self.meter.filtered += 1
+                continue
+            keep.append(unit)
+        return " ".join(keep)
 
     def _search_node(self, node: Node, v0: str, subject: str, res: ChainResult, sources: SourceBook,
                      deadline: float, context: str = "") -> None:
@@ -232,8 +248,10 @@ class ChainOfSearch:
         found, stop = self._evidence(node, picked, k, res, sources, deadline)
         evidence = self._filter(found, subject, context, node)
         pages: list[tuple[int, Page]] = []
-        for entry, page in evidence:
+        for entry, page, sim in evidence:
             n = sources.number(page)
+            if sim is not None:
+                self._fit[n] = sim
             node.selected.append({**entry, "source": n, "kind": page.kind})
             pages.append((n, page))
         if pages:
@@ -252,6 +270,7 @@ class ChainOfSearch:
         subject = region.subject()
         v0_text = region.formulation or region.description or subject
         res = ChainResult(region=region, subject=subject)
+        self._topic, self._fit = None, {}
         context = " ".join(region.labels + ([region.caption] if region.caption else []))
         v0 = Node(id=0, parent=None, round=0, question=question, response=v0_text)
         res.nodes.append(v0)
@@ -287,7 +306,9 @@ class ChainOfSearch:
                     except _Stop as s:
                         stop = s
                         break
-                current = [n.response for n in new if n.response]
+                current = [r for r in (self._prune(n.response) for n in new) if r]
+                earlier_responses = [self._prune(r) for r in earlier_responses]
+                res.knowledge = [self._prune(x) for x in res.knowledge]
                 merged = self.agents.merge(res.knowledge, earlier_responses, current, question, subject)
                 res.knowledge.append(merged)
                 earlier_responses += current
@@ -308,6 +329,7 @@ class ChainOfSearch:
             raise _Stop("max_rounds")
         except _Stop as s:
             res.stop_reason = s.reason
+        res.knowledge = [self._prune(x) for x in res.knowledge]  # homonyms recognised late are dropped too
         res.seconds = self.clock() - start
         return res
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from photosearch.enrich.textutil import STOPWORDS, content_tokens, rank, tokens
+from photosearch.enrich.textutil import STOPWORDS, content_tokens, cosine_matrix, tokens
 from photosearch.enrich.types import Page
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d[\d.,]*")
@@ -90,19 +90,55 @@ def names_subject(text: str, subject: str) -> bool:
     return len(want & have) >= need
 
 
-def on_topic(docs: list[str], subject: str, context: str, embedder, *, margin: float = 0.12,
-             floor: float = 0.2) -> list[bool]:
-    """Which docs are about what the photo shows: each doc's similarity to the photo's context (labels,
-    caption; the subject's own words left out) must come within `margin` of the best doc's."""
-    if len(docs) < 2:
-        return [True] * len(docs)
-    subj = set(content_tokens(subject))
-    ctx = " ".join(t for t in content_tokens(context) if t not in subj)
-    if not ctx:
-        return [True] * len(docs)
-    strip = [" ".join(t for t in tokens(d) if t not in subj) for d in docs]
-    score = rank(ctx, strip, embedder)
-    best = float(score.max())
-    if best < floor:
-        return [True] * len(docs)
-    return [float(s) >= best - margin for s in score]
+def definitions(doc: str, subject: str) -> list[str]:
+    """What the doc says the subject is: "<subject> is a <phrase>" and a title's "(<phrase>)"."""
+    words = subject.split()
+    if not words:
+        return []
+    name = r"\s+".join(re.escape(w) for w in words)
+    out = [m.group(1) for m in re.finditer(
+        name + r"\s+(?:is|was|are)\s+(?:a|an|the)\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:made|built|by|from|for|of|"
+        r"in|on|and|that|which|with|used|released|designed)\b|\s*[.,;:()]|\s*$)", doc, re.I)]
+    out += [m.group(1) for m in re.finditer(name + r"\s*\(([\w\s-]{2,30})\)", doc, re.I)]
+    phrases = [o.strip().lower() for o in out if o.strip()]
+    heads = [p.split()[-1] for p in phrases if len(p.split()) > 1]  # "folding e-bike" -> "e-bike"
+    return list(dict.fromkeys(phrases + heads))
+
+
+class TopicGuard:
+    """Drops homonyms: a doc that says the subject is something (an album, a sailboat) far from what
+    the photo shows (its labels and caption), compared with the best such statement met so far in
+    the chain. Docs that define nothing are kept; so is everything when nothing is recognised."""
+
+    def __init__(self, subject: str, context: str, embedder, *, margin: float = 0.15):
+        self.subject_text = subject
+        self.subject = set(content_tokens(subject))
+        self.context = " ".join(t for t in content_tokens(context) if t not in self.subject)
+        self.embedder = embedder
+        self.margin = margin
+        self.best = float("-inf")
+
+    def similarity(self, doc: str) -> float | None:
+        """How close what the doc says the subject is comes to what the photo shows (None: says nothing)."""
+        if not self.context or self.embedder is None:
+            return None
+        phrases = [p for p in definitions(doc, self.subject_text) if set(content_tokens(p)) - self.subject]
+        if not phrases:
+            return None
+        vecs = self.embedder.embed([self.context, *phrases])
+        sim = float(cosine_matrix(vecs[:1], vecs[1:])[0].mean())
+        self.best = max(self.best, sim)
+        return sim
+
+    def off_topic(self, sim: float | None) -> bool:
+        """Against the best statement met so far (a homonym met first is caught when the right one comes)."""
+        return sim is not None and sim < self.best - self.margin
+
+    def keep(self, docs: list[str]) -> list[bool]:
+        sims = [self.similarity(d) for d in docs]
+        return [not self.off_topic(x) for x in sims]
+
+
+def on_topic(docs: list[str], subject: str, context: str, embedder, *, margin: float = 0.15) -> list[bool]:
+    """Which docs are about what the photo shows (one batch, no memory)."""
+    return TopicGuard(subject, context, embedder, margin=margin).keep(docs)

@@ -113,7 +113,7 @@ def _llm_answer(llm, question: str, want: Intent, results: list[ChainResult], so
     verdict(llm, "answer", ok)
     if not ok:
         return None
-    cites = _cited(text, sources) or _support(text, knowledge, sources)
+    cites = _cited(text, sources) or _support(text, knowledge, sources, entity_form(subject, plain))
     if cites and not _cited(text, sources):
         text += " " + "".join(f"[{c}]" for c in cites)
     return Answer(text.strip(), cites, "llm")
@@ -131,8 +131,9 @@ def _informative(text: str, knowledge: str, regions: list[Region]) -> bool:
     return bool(words & (set(content_tokens(knowledge)) - seen))
 
 
-def _support(text: str, knowledge: str, sources: SourceBook) -> list[int]:
-    words = set(content_tokens(text))
+def _support(text: str, knowledge: str, sources: SourceBook, subject: str = "") -> list[int]:
+    """The sources of the knowledge sentences the answer draws on (two shared words beyond the subject)."""
+    words = set(content_tokens(text)) - set(content_tokens(subject))
     cites: set[int] = set()
     for unit in _units(knowledge):
         if len(words & set(content_tokens(strip_citations(unit)))) >= 2:

@@ -178,3 +178,36 @@ def test_local_knowledge_is_stated_once():
     more = LocalKnowledge(people=["Ann Lee"], entities=[{"entity": "Orbelin", "category": "game"}])
     a = generate("what is this?", [r], [res], book, local=more)
     assert a.text.startswith("The photo shows Ann Lee. Orbelin is a cooperative board game") and not repeats(a.text)
+
+
+def test_a_homonym_is_dropped_whatever_order_it_comes_in(embedder):
+    from photosearch.enrich.evidence import TopicGuard
+
+    guard = TopicGuard("ZYPHRA Q2", "airplane", embedder)
+    chem = "Zyphra Q2 (compound). Zyphra Q2 is a quinoline compound used to dye wool; a gram costs 12 dollars."
+    assert guard.keep([chem]) == [True]  # nothing to compare with yet
+    assert guard.keep(["The Zyphra Q2 is a camera drone that flies for 31 minutes."]) == [True]
+    assert guard.off_topic(guard.similarity(chem))  # now it is recognised (the chain prunes what it said)
+    assert guard.keep(["Zyphra Robotics sells the Zyphra Q2 for 499 euros."]) == [True]  # defines nothing: kept
+
+
+class HomonymFirstWeb:
+    name = "homonym-first"
+
+    def search(self, query, limit=8):
+        return [SearchHit("https://music.example/x9", "Voltaro X9 (album)",
+                          "Voltaro X9 is the ninth album by the synth band Voltaro. The vinyl of Voltaro X9 weighs 180 g."),
+                SearchHit("https://voltaro.example/x9", "Voltaro X9",
+                          "The Voltaro X9 is a folding e-bike made by Voltaro Mobility. The Voltaro X9 weighs 19 kg.")]
+
+    def fetch_page(self, url):
+        raise RuntimeError("HTTP 403")
+
+
+def test_what_a_homonym_said_is_pruned_once_the_right_page_comes(embedder):
+    book = SourceBook()
+    res = ChainOfSearch(HomonymFirstWeb(), Agents(None, embedder), budget=Budget(max_rounds=1)).run(
+        _region(), "how heavy is this?", book)
+    assert "19 kg" in res.final_knowledge and "album" not in " ".join(res.knowledge)
+    answer = generate("how heavy is this?", [res.region], [res], book, embedder=embedder)
+    assert "19 kg" in answer.text and "180 g" not in answer.text
