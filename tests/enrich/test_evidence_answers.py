@@ -211,3 +211,17 @@ def test_what_a_homonym_said_is_pruned_once_the_right_page_comes(embedder):
     assert "19 kg" in res.final_knowledge and "album" not in " ".join(res.knowledge)
     answer = generate("how heavy is this?", [res.region], [res], book, embedder=embedder)
     assert "19 kg" in answer.text and "180 g" not in answer.text
+
+
+@pytest.mark.slow
+def test_bundled_llm_names_the_category_by_completion(real_llm):
+    from photosearch.enrich.knowledge import llm_category
+
+    meter = Meter()
+    llm = MeteredLLM(real_llm, meter)
+    text = "The Zyphra Q2 is a camera drone made by Zyphra Robotics. [1] The Zyphra Q2 flies for 31 minutes. [1]"
+    cat = llm_category(llm, "Zyphra Q2", text)
+    assert meter.llm_roles["learn"]["calls"] == 1
+    assert cat is None or (cat in text.lower() and "zyphra" not in cat)  # accepted only when the text says it
+    assert llm_category(MeteredLLM(SoupLLM(), Meter()), "Zyphra Q2", text) is None  # soup is refused
+    print("bundled LLM category:", cat)
