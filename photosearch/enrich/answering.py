@@ -116,6 +116,18 @@ def answers(sentence: str, want: Intent, subject: str = "") -> bool:
     return False
 
 
+def unsupported_names(text: str, source: str) -> list[str]:
+    """Names and numbers in `text` (capitalised words after the first, words with digits) that the
+    source never writes: what a small model makes up ("made in Porto, Portugal")."""
+    have = {t.lower() for t in re.findall(r"[\w'\-]+", source)}
+    words = re.findall(r"[\w'\-]+", re.sub(r"\s*\[\d+(?:,\s*\d+)*\]", "", text))
+    out = []
+    for i, w in enumerate(words):
+        if (i > 0 and w[:1].isupper() or any(c.isdigit() for c in w)) and w.lower() not in have:
+            out.append(w)
+    return out
+
+
 def repeats(text: str, n: int = 4) -> bool:
     """Does the text repeat a run of n words (the fragment soup a small model or a template makes)?"""
     words = tokens(text)

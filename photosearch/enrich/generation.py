@@ -16,6 +16,7 @@ from photosearch.enrich.answering import (
     entity_form,
     intent,
     repeats,
+    unsupported_names,
 )
 from photosearch.enrich.chain import ChainResult, SourceBook
 from photosearch.enrich.stats import MeteredLLM, call_json, verdict
@@ -108,6 +109,7 @@ def _llm_answer(llm, question: str, want: Intent, results: list[ChainResult], so
     if text and text[-1] not in ".!?]":
         text += "."
     ok = bool(text) and grounded(strip_citations(text), knowledge, 0.75) and not repeats(text) \
+        and not unsupported_names(text, plain) \
         and _informative(text, knowledge, []) \
         and (answers(text, want, subject) or not any(answers(u, want, subject) for _, u in facts))
     verdict(llm, "answer", ok)

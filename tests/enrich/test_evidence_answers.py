@@ -225,3 +225,12 @@ def test_bundled_llm_names_the_category_by_completion(real_llm):
     assert cat is None or (cat in text.lower() and "zyphra" not in cat)  # accepted only when the text says it
     assert llm_category(MeteredLLM(SoupLLM(), Meter()), "Zyphra Q2", text) is None  # soup is refused
     print("bundled LLM category:", cat)
+
+
+def test_made_up_names_and_numbers_are_caught():
+    from photosearch.enrich.answering import unsupported_names
+
+    src = "The Marlowe 300 is an electric kettle made in Porto by Marlowe Casa. It holds 1.7 litres."
+    assert unsupported_names("Marlowe is made in Porto, Portugal.", src) == ["Portugal"]
+    assert unsupported_names("The Marlowe 300 holds 2 litres.", src) == ["2"]
+    assert unsupported_names("The Marlowe 300 is made in Porto by Marlowe Casa. [1]", src) == []
