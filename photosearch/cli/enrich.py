@@ -59,6 +59,7 @@ def build(ctx, args):
     """(assistant, backend, embedder) for these options."""
     from photosearch.enrich.assistant import Assistant
     from photosearch.enrich.backends import RecordingBackend, make_backend
+    from photosearch.enrich.detect import open_detector
     from photosearch.enrich.fetch import Fetcher
     from photosearch.enrich.llm import get_llm
     from photosearch.enrich.textutil import get_embedder
@@ -81,16 +82,36 @@ def build(ctx, args):
     llm = None if args.no_llm else get_llm(settings)
     budget = Budget(max_rounds=max(1, args.max_rounds), max_pages=max(0, args.max_pages),
                     max_seconds=max(1.0, args.max_seconds))
-    assistant = Assistant(ctx.store, backend, llm=llm, embedder=embedder, fetcher=fetcher, budget=budget)
+    if getattr(settings, "llm_model", None):  # a model of the user's choice: every agent role may use it
+        budget.llm_roles = None
+    assistant = Assistant(ctx.store, backend, llm=llm, embedder=embedder, fetcher=fetcher, budget=budget,
+                          detector=open_detector(settings))
     return assistant, backend, embedder, settings
+
+
+def stage_line(st: dict, seconds: float | None = None, stages: dict | None = None) -> str:
+    """Per-stage figures: queries, fetches, snippets, filtered evidence, LLM calls (accepted), seconds."""
+    line = (f"queries {st.get('queries', 0)} ({st.get('query_seconds', 0):.1f}s), fetches {st.get('fetches', 0)} "
+            f"({st.get('fetch_failures', 0)} failed, {st.get('fetch_seconds', 0):.1f}s), snippets "
+            f"{st.get('snippets', 0)}, filtered {st.get('filtered', 0)}, LLM calls {st.get('llm_calls', 0)} "
+            f"({st.get('llm_accepted', 0)} accepted, {st.get('llm_seconds', 0):.1f}s)")
+    if stages:
+        line += "; " + ", ".join(f"{k} {v:.1f}s" for k, v in stages.items())
+    if seconds is not None:
+        line += f"; total {seconds:.1f}s"
+    return line
 
 
 def _ask_text(d: dict) -> str:
     lines = [d["answer"], ""]
     for s in d["sources"]:
-        lines.append(f"[{s['n']}] {s['title']} — {s['url']}")
+        kind = " (search-result snippet)" if s.get("kind") == "snippet" else ""
+        lines.append(f"[{s['n']}] {s['title']} — {s['url']}{kind}")
     lines.append("")
     lines.append(f"queries sent: {len(d['graph']['queries'])}; stop: {d['graph']['stop_reason']}")
+    st = d.get("stats") or {}
+    if st:
+        lines.append(stage_line(st, d.get("seconds"), st.get("stage_seconds")))
     return "\n".join(lines).strip()
 
 
@@ -129,6 +150,10 @@ def cmd_enrich(ctx, args) -> int:
             lines.append(f"  photo {item['photo_id']}: {item['entity']} — {', '.join(item['categories'])} ({src})")
         for s in d["skipped"]:
             lines.append(f"  skipping photo {s['photo_id']}: {s['reason']}")
+        for p in d.get("photos", []):
+            lines.append(f"  photo {p['photo_id']}: " + stage_line(p, p["seconds"], p["stage_seconds"]))
+        if d.get("totals"):
+            lines.append("  all: " + stage_line(d["totals"], d["totals"].get("seconds")))
         return "\n".join(lines)
 
     ctx.emit(data, text)

@@ -13,6 +13,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from photosearch.enrich.answering import repeats
+from photosearch.enrich.stats import MeteredLLM, call_json, verdict
 from photosearch.enrich.textutil import content_tokens, grounded, rank, sentences, tokens
 from photosearch.enrich.types import Page, SearchHit
 
@@ -49,18 +51,19 @@ class Agents:
         self.stats = Stats()
 
     # -- helpers --------------------------------------------------------------------------------
-    def _json(self, system: str, user: str, schema: dict, max_tokens: int = 200) -> dict | None:
+    def _json(self, system: str, user: str, schema: dict, max_tokens: int = 200, *, role: str) -> dict | None:
         if self.llm is None:
             return None
-        out = self.llm.complete_json(
-            [{"role": "system", "content": system}, {"role": "user", "content": user}], schema, max_tokens
-        )
+        out = call_json(self.llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                        schema, max_tokens, role)
         if out is None:
             self.stats.llm_fallback += 1
+            verdict(self.llm, role, False)
         return out
 
-    def _accept(self, ok: bool) -> bool:
+    def _accept(self, ok: bool, role: str) -> bool:
         if self.llm is not None:
+            verdict(self.llm, role, ok)
             if ok:
                 self.stats.llm_ok += 1
             else:
@@ -73,25 +76,51 @@ class Agents:
         """Sub-questions for a new round: from V0 (round 1) or from a parent node's response."""
         if n <= 0:
             return []
-        out = self._json(
-            "You plan web searches about an object in a photo. Propose short sub-questions that lead to "
-            "the answer. Each must name the object. JSON {\"questions\": [...]}.",
-            f"User question: {question}\nObject: {subject}\nWhat we know: {v0}\n"
-            + (f"Previous sub-question: {parent_question}\nIts answer: {parent_response}\n" if parent_question else "")
-            + f"Give at most {n} new sub-questions.",
-            {"type": "object", "properties": {"questions": {"type": "array", "maxItems": n + 2, "minItems": 1,
-             "items": {"type": "string", "minLength": 8, "maxLength": 160}}}, "required": ["questions"]},
-        )
+        good = [q for q in self._plan_llm(v0, question, subject, parent_question, parent_response, n)
+                if _norm_q(q) not in asked]
+        templates = self._plan_templates(question, subject, parent_question, parent_response, asked, n)
+        if self._accept(bool(good), "plan"):  # the LLM's first, the templates fill the branching
+            return (good + [t for t in templates if _norm_q(t) not in {_norm_q(g) for g in good}])[:n]
+        return templates
+
+    def _plan_llm(self, v0: str, question: str, subject: str, parent_question: str | None,
+                  parent_response: str, n: int) -> list[str]:
+        """Sub-questions from the LLM: a completion of a numbered list of searches (a base model
+        continues lists well), or JSON from a chat model; each must name the object and add a word."""
+        if self.llm is None:
+            return []
         subj = set(content_tokens(subject))
+        complete = getattr(self.llm, "complete", None)
+        raw: list[str] = []
+        if complete is not None:
+            known = f"\nKnown: {strip_citations(parent_response)[:400]}" if parent_question else ""
+            first = self._plan_templates(question, subject, parent_question, parent_response, set(), 1)
+            prompt = (f"Photo: {v0[:300]}{known}\nWeb searches about the {subject}, to answer: {question}\n"
+                      f"1. {first[0] if first else subject}\n2. {subject}")
+            kw = {"role": "plan"} if isinstance(self.llm, MeteredLLM) else {}
+            out = complete(prompt, 16, stop=["\n"], **kw)
+            if out:
+                raw = [f"{subject} {out.strip()}".strip()]
+        else:
+            out = self._json(
+                "You plan web searches about an object in a photo. Propose short sub-questions that lead to "
+                "the answer. Each must name the object. JSON {\"questions\": [...]}.",
+                f"User question: {question}\nObject: {subject}\nWhat we know: {v0}\n"
+                + (f"Previous sub-question: {parent_question}\nIts answer: {parent_response}\n" if parent_question else "")
+                + f"Give at most {n} new sub-questions.",
+                {"type": "object", "properties": {"questions": {"type": "array", "maxItems": n + 2, "minItems": 1,
+                 "items": {"type": "string", "minLength": 8, "maxLength": 160}}}, "required": ["questions"]},
+                role="plan",
+            )
+            raw = list((out or {}).get("questions", []))
         good: list[str] = []
-        if out:
-            for q in out["questions"]:
-                q = " ".join(q.split())
-                if _norm_q(q) not in asked and (not subj or subj & set(content_tokens(q))) and q not in good:
-                    good.append(q)
-        if self._accept(bool(good)):
-            return good[:n]
-        return self._plan_templates(question, subject, parent_question, parent_response, asked, n)
+        for q in raw:
+            q = " ".join(q.split()).strip(" .")
+            words = set(content_tokens(q))
+            if (len(q) >= 8 and (not subj or subj & words) and words - subj and not repeats(q)
+                    and q not in good):
+                good.append(q)
+        return good[:n]
 
     def _plan_templates(self, question: str, subject: str, parent_question: str | None, parent_response: str,
                         asked: set[str], n: int) -> list[str]:
@@ -146,14 +175,14 @@ class Agents:
             + f"Results:\n{listing}\nPick at most {k}.",
             {"type": "object", "properties": {"selected": {"type": "array", "maxItems": max(k, len(hits)),
              "items": {"type": "integer", "minimum": 1, "maximum": len(hits)}}}, "required": ["selected"]},
-            max_tokens=60,
+            max_tokens=60, role="select",
         )
         subj = set(content_tokens(subject))
         if out:
             idx = [i - 1 for i in dict.fromkeys(out["selected"])]
             # validation: the pick must at least mention the object
             idx = [i for i in idx if not subj or subj & set(content_tokens(hits[i].title + " " + hits[i].snippet))]
-            if self._accept(bool(idx)):
+            if self._accept(bool(idx), "select"):
                 return idx[:k]
         return self._select_fallback(hits, v0, sub_question, subject, parent_response, k)
 
@@ -182,12 +211,13 @@ class Agents:
             + "\n\n".join(f"Page {n}: {p.title}\n{p.text[:2500]}" for n, p in pages),
             {"type": "object", "properties": {"summary": {"type": "string", "minLength": 10, "maxLength": 600}},
              "required": ["summary"]},
+            role="summarise",
         )
         subj = set(content_tokens(subject))
         if out:
             s = " ".join(out["summary"].split())
             ok = grounded(s, source_text, 0.8) and (not subj or subj & set(content_tokens(s)))
-            if self._accept(ok):
+            if self._accept(ok, "summarise"):
                 return f"{s} {cites}"
         return self._extract(pages, f"{subject} {sub_question}", subject, max_sentences)
 
@@ -223,12 +253,12 @@ class Agents:
             f"Question: {question}\nObject: {subject}\nFindings:\n" + "\n".join(f"- {strip_citations(s)}" for s in pool),
             {"type": "object", "properties": {"knowledge": {"type": "string", "minLength": 10, "maxLength": 900}},
              "required": ["knowledge"]},
-            max_tokens=220,
+            max_tokens=220, role="merge",
         )
         if out:
             k = " ".join(out["knowledge"].split())
             src = " ".join(pool)
-            if self._accept(grounded(k, src, 0.85)):
+            if self._accept(grounded(k, src, 0.85), "merge"):
                 cites = sorted({int(c) for c in re.findall(r"\[(\d+)\]", src)})
                 return k + (" " + "".join(f"[{c}]" for c in cites) if cites else "")
         if len(pool) <= max_sentences:
@@ -246,9 +276,9 @@ class Agents:
             "Decide if the knowledge answers the question. JSON {\"sufficient\": true|false}.",
             f"Question: {question}\nObject: {subject}\nKnowledge: {text[:3000]}",
             {"type": "object", "properties": {"sufficient": {"type": "boolean"}}, "required": ["sufficient"]},
-            max_tokens=20,
+            max_tokens=20, role="sufficient",
         )
-        if out is not None and self._accept(True):
+        if out is not None and self._accept(True, "sufficient"):
             if out["sufficient"] and floor:
                 return True, "llm judged the knowledge sufficient"
             if not out["sufficient"]:

@@ -14,7 +14,9 @@ from sqlalchemy import select
 
 from photosearch.catalog.models import Face, Fact, Person, Photo
 from photosearch.enrich.agents import Agents
+from photosearch.enrich.answering import LocalKnowledge, intent
 from photosearch.enrich.chain import ChainOfSearch, ChainResult, SourceBook
+from photosearch.enrich.detect import detect_regions
 from photosearch.enrich.formulation import (
     Describer,
     Observation,
@@ -23,6 +25,7 @@ from photosearch.enrich.formulation import (
     formulate,
 )
 from photosearch.enrich.generation import Answer, generate
+from photosearch.enrich.stats import Meter, MeteredLLM
 from photosearch.enrich.textutil import content_tokens
 from photosearch.enrich.types import Budget, Region
 from photosearch.errors import PhotoSearchError
@@ -45,6 +48,20 @@ def load_observations(store, photo_id: int) -> tuple[Photo, list[Observation]]:
         ):
             obs.append(Observation("person", name or "a person", float(face.score), list(face.box)))
     return photo, obs
+
+
+def local_knowledge(store, photo_id: int, regions: list[Region]) -> LocalKnowledge:
+    """Named people, entities learned earlier and printed words of the photo."""
+    people = [p for r in regions for p in r.people if p and p != "a person"]
+    words = [w for r in regions for w in r.words]
+    entities: list[dict] = []
+    with store.session() as s:
+        for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id, Fact.kind == "knowledge")):
+            d = dict(f.data or {})
+            if d.get("role") == "entity" and d.get("entity"):
+                entities.append({"entity": d["entity"], "category": d.get("category", ""),
+                                 "facts": list(d.get("facts", []))})
+    return LocalKnowledge(list(dict.fromkeys(people)), entities, list(dict.fromkeys(words)))
 
 
 def load_rgb(path: str, max_side: int = 1280) -> np.ndarray | None:
@@ -81,6 +98,8 @@ class AskResult:
     queries: list[str] = field(default_factory=list)
     seconds: float = 0.0
     llm: str | None = None
+    meter: Meter = field(default_factory=Meter)
+    stage_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def stop_reason(self) -> str:
@@ -116,6 +135,7 @@ class AskResult:
                 "chains": [c.to_json() for c in self.chains],
             },
             "seconds": round(self.seconds, 3),
+            "stats": {**self.meter.to_json(), "stage_seconds": {k: round(v, 3) for k, v in self.stage_seconds.items()}},
         }
 
 
@@ -123,7 +143,8 @@ class Assistant:
     """Ask about a photo. Dependencies are passed in (backend, LLM, describer, embedder, fetcher)."""
 
     def __init__(self, store, backend, *, llm=None, describer: Describer | None = None, embedder=None,
-                 fetcher=None, budget: Budget | None = None, max_regions: int = 4, search_regions: int = 2):
+                 fetcher=None, budget: Budget | None = None, max_regions: int = 4, search_regions: int = 2,
+                 detector=None):
         self.store = store
         self.backend = backend
         self.llm = llm
@@ -133,12 +154,20 @@ class Assistant:
         self.budget = budget or Budget()
         self.max_regions = max_regions
         self.search_regions = search_regions
+        self.detector = detector  # open-vocabulary (OWLv2) when pulled; None: the COCO detector's facts
 
-    def regions_for(self, photo_id: int, question: str) -> tuple[list[Region], np.ndarray | None]:
+    def regions_for(self, photo_id: int, question: str, llm=None) -> tuple[list[Region], np.ndarray | None]:
+        """Regions with their question-conditioned descriptions and correlated formulations (paper §3.1);
+        `llm` (e.g. a metered one) replaces the text bridge's own."""
+        describer = self.describer
+        if llm is not None and isinstance(describer, TextBridgeDescriber):
+            describer = TextBridgeDescriber(llm)
         photo, obs = load_observations(self.store, photo_id)
-        rgb = load_rgb(photo.path) if (self.describer.is_visual or Path(photo.path).exists()) else None
-        regions = build_regions(obs, rgb, max_regions=self.max_regions)
-        formulate(regions, question, self.describer)
+        rgb = load_rgb(photo.path) if (describer.is_visual or Path(photo.path).exists()) else None
+        obs = detect_regions(self.detector, rgb, question, obs)
+        owl = any((o.data or {}).get("detector") == "owlv2" for o in obs)
+        regions = build_regions(obs, rgb, max_regions=self.max_regions, min_object_score=0.1 if owl else 0.25)
+        formulate(regions, question, describer)
         return regions, rgb
 
     def pick_regions(self, regions: list[Region], question: str) -> list[Region]:
@@ -152,23 +181,43 @@ class Assistant:
         return sorted(regions, key=key)[: self.search_regions]
 
     def ask(self, photo_id: int, question: str, *, regions: list[Region] | None = None,
-            progress: Callable[[str], None] | None = None, cancel: Callable[[], bool] | None = None) -> AskResult:
+            progress: Callable[[str], None] | None = None, cancel: Callable[[], bool] | None = None,
+            meter: Meter | None = None,
+            choose: Callable[[list[Region]], list[Region]] | None = None) -> AskResult:
+        """Answer `question` about the photo; `choose` narrows the regions searched (enrich: the unsure ones)."""
         t0 = time.monotonic()
+        say = progress or (lambda _m: None)
+        meter = meter or Meter()
+        llm = MeteredLLM(self.llm, meter, self.budget.max_llm_calls, self.budget.llm_roles) if self.llm is not None else None
+        stages: dict[str, float] = {}
         question = question.strip() or "what is this?"
         rgb = None
         if regions is None:
-            regions, rgb = self.regions_for(photo_id, question)
-        agents = Agents(self.llm, self.embedder)
+            say("formulating: regions of the photo and what they show")
+            regions, rgb = self.regions_for(photo_id, question, llm)
+        stages["formulation"] = time.monotonic() - t0
+        local = local_knowledge(self.store, photo_id, regions)
+        agents = Agents(llm, self.embedder)
         sources = SourceBook()
         chains: list[ChainResult] = []
         budget = self.budget
-        for region in self.pick_regions(regions, question):
-            spent = time.monotonic() - t0
-            per = Budget(**{**budget.__dict__, "max_seconds": max(0.0, budget.max_seconds - spent)})
-            chain = ChainOfSearch(self.backend, agents, self.fetcher, per, progress=progress, cancel=cancel)
-            chains.append(chain.run(region, question, sources))
-        answer = generate(question, regions, chains, sources, llm=self.llm, describer=self.describer, image=rgb,
-                          embedder=self.embedder)
+        t1 = time.monotonic()
+        if local.answers(intent(question)):
+            say("answered from the catalog: no web search needed")
+        else:
+            for region in self.pick_regions(choose(regions) if choose else regions, question):
+                spent = time.monotonic() - t0
+                per = Budget(**{**budget.__dict__, "max_seconds": max(0.0, budget.max_seconds - spent)})
+                say(f"chain of search for region {region.index + 1}: {region.subject()}")
+                chain = ChainOfSearch(self.backend, agents, self.fetcher, per, progress=progress, cancel=cancel,
+                                      meter=meter)
+                chains.append(chain.run(region, question, sources))
+        stages["search"] = time.monotonic() - t1
+        t2 = time.monotonic()
+        say("answering")
+        answer = generate(question, regions, chains, sources, llm=llm, describer=self.describer, image=rgb,
+                          embedder=self.embedder, local=local)
+        stages["generation"] = time.monotonic() - t2
         queries = [n.query for c in chains for n in c.nodes if n.query]
         return AskResult(question, photo_id, answer, regions, chains, sources, queries, time.monotonic() - t0,
-                         getattr(self.llm, "name", None))
+                         getattr(self.llm, "name", None), meter, stages)

@@ -12,12 +12,15 @@ stops, or expands from the current nodes. Budgets bound rounds, nodes, pages, by
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from photosearch.enrich.agents import Agents, _norm_q
+from photosearch.enrich.agents import Agents, _norm_q, _units
+from photosearch.enrich.evidence import TopicGuard, clean_page, names_subject
 from photosearch.enrich.fetch import Fetcher
+from photosearch.enrich.stats import Meter
 from photosearch.enrich.types import Budget, Node, Page, Region
 from photosearch.errors import Cancelled
 
@@ -30,12 +33,15 @@ class SourceBook:
     def __init__(self):
         self.items: list[dict] = []
         self._by_url: dict[str, int] = {}
+        self.pages: dict[str, Page | None] = {}  # fetched (or failed: None) this request, by URL
 
     def number(self, page: Page) -> int:
         n = self._by_url.get(page.url)
         if n is None:
-            self.items.append({"n": len(self.items) + 1, "url": page.url, "title": page.title})
+            self.items.append({"n": len(self.items) + 1, "url": page.url, "title": page.title, "kind": page.kind})
             n = self._by_url[page.url] = len(self.items)
+        elif page.kind == "page":  # the snippet's page was read later: cite it as a page
+            self.items[n - 1]["kind"] = "page"
         return n
 
     def get(self, n: int) -> dict | None:
@@ -51,6 +57,7 @@ class ChainResult:
     knowledge: list[str] = field(default_factory=list)  # X_w^(k), k = 1..
     stop_reason: str = ""
     pages_fetched: int = 0
+    fetch_attempts: int = 0
     bytes_fetched: int = 0
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
@@ -91,6 +98,7 @@ class ChainOfSearch:
         progress: Callable[[str], None] | None = None,
         cancel: Callable[[], bool] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        meter: Meter | None = None,
     ):
         self.backend = backend
         self.agents = agents
@@ -99,9 +107,15 @@ class ChainOfSearch:
         self.progress = progress or (lambda _m: None)
         self.cancel = cancel or (lambda: False)
         self.clock = clock
+        self.meter = meter or Meter()
+        self._topic: TopicGuard | None = None  # per run: the best match to what the photo shows
+        self._fit: dict[int, float] = {}  # source number -> how its definition fits the photo
 
     # ---- one page ---------------------------------------------------------------------------
-    def _fetch(self, url: str, res: ChainResult) -> Page | None:
+    def _fetch(self, url: str, res: ChainResult, sources: SourceBook) -> Page | None:
+        """The page at `url` (once per request: a URL seen before is not fetched again)."""
+        if url in sources.pages:
+            return sources.pages[url]
         b = self.budget
         if res.pages_fetched >= b.max_pages:
             raise _Stop("page_budget")
@@ -109,11 +123,22 @@ class ChainOfSearch:
         if left <= 0:
             raise _Stop("byte_budget")
         page = None
-        own = getattr(self.backend, "fetch_page", None)
-        if callable(own):
-            page = own(url)
-        if page is None and self.fetcher is not None and url.startswith(("http://", "https://")):
-            page = self.fetcher.fetch(url, max_bytes=min(left, self.fetcher.max_bytes))
+        res.fetch_attempts += 1
+        t0 = self.clock()
+        try:
+            own = getattr(self.backend, "fetch_page", None)
+            if callable(own):
+                page = own(url)
+            if page is None and self.fetcher is not None and url.startswith(("http://", "https://")):
+                page = self.fetcher.fetch(url, max_bytes=min(left, self.fetcher.max_bytes))
+        except Exception:
+            self.meter.fetch_failures += 1
+            sources.pages[url] = None
+            raise
+        finally:
+            self.meter.fetches += 1
+            self.meter.fetch_seconds += self.clock() - t0
+        sources.pages[url] = page
         if page is None:
             return None
         res.pages_fetched += 1
@@ -129,8 +154,77 @@ class ChainOfSearch:
             raise _Stop("time_budget")
 
     # ---- one node ---------------------------------------------------------------------------
+    def _evidence(self, node: Node, picked: list[int], k: int, res: ChainResult, sources: SourceBook,
+                  deadline: float) -> tuple[list[tuple[dict, Page]], _Stop | None]:
+        """(selection entry, page) for the picked hits: the first k pages are fetched; a hit whose page
+        is not fetched, or cannot be, is evidence through its title and snippet."""
+        out: list[tuple[dict, Page]] = []
+        stop: _Stop | None = None
+        for rank_i, i in enumerate(picked):
+            hit = node.hits[i]
+            entry: dict = {"url": hit.url, "title": hit.title, "rank": i + 1}
+            page = None
+            if rank_i < k and stop is None and res.fetch_attempts < self.budget.max_fetch_attempts:
+                self._check(deadline)
+                try:
+                    page = self._fetch(hit.url, res, sources)
+                except _Stop as s:
+                    stop = s
+                    entry["error"] = "budget"
+                except Exception as exc:
+                    entry["error"] = str(exc)
+                    res.errors.append(str(exc))
+                if page is not None and not page.text.strip():
+                    page = None
+                    entry.setdefault("error", "empty page")
+            if page is not None:
+                page.title = page.title or hit.title
+                entry["bytes"] = page.bytes
+            else:
+                if not hit.snippet.strip():
+                    node.selected.append(entry)
+                    continue
+                page = Page(url=hit.url, title=hit.title, text=_as_sentence(hit.snippet), bytes=0, kind="snippet")
+                self.meter.snippets += 1
+            out.append((entry, page))
+        return out, stop
+
+    def _filter(self, evidence: list[tuple[dict, Page]], subject: str, context: str,
+                node: Node) -> list[tuple[dict, Page, float | None]]:
+        """Spam sentences out; spam pages, pages that do not name the subject and homonyms dropped.
+        Each kept page comes with how well its definition of the subject fits the photo (or None)."""
+        if self._topic is None:
+            self._topic = TopicGuard(subject, context, self.agents.embedder)
+        out = []
+        for entry, page in evidence:
+            clean = clean_page(page)
+            if clean is None or not names_subject(clean.title + "\n" + clean.text, subject):
+                node.selected.append({**entry, "dropped": "spam" if clean is None else "does not name the object"})
+                self.meter.filtered += 1
+                continue
+            sim = self._topic.similarity(f"{clean.title}. {clean.text[:3000]}")
+            if self._topic.off_topic(sim):
+                node.selected.append({**entry, "dropped": "about something else"})
+                self.meter.filtered += 1
+                continue
+            out.append((entry, clean, sim))
+        return out
+
+    def _prune(self, text: str) -> str:
+        """The text without the sentences that cite only sources judged off-topic since they were read."""
+        if not text or self._topic is None:
+            return text
+        keep = []
+        for unit in _units(text):
+            cited = [int(c) for c in re.findall(r"\[(\d+)\]", unit)]
+            if cited and all(self._topic.off_topic(self._fit.get(n)) for n in cited):
+                self.meter.filtered += 1
+                continue
+            keep.append(unit)
+        return " ".join(keep)
+
     def _search_node(self, node: Node, v0: str, subject: str, res: ChainResult, sources: SourceBook,
-                     deadline: float) -> None:
+                     deadline: float, context: str = "") -> None:
         b = self.budget
         if res.pages_fetched >= b.max_pages:
             raise _Stop("page_budget")
@@ -138,38 +232,34 @@ class ChainOfSearch:
             raise _Stop("byte_budget")
         node.query = self.agents.build_query(subject, v0, node.question)
         self.progress(f"searching: {node.query}")
+        t0 = self.clock()
         try:
             node.hits = list(self.backend.search(node.query, b.hits_per_query))[: b.hits_per_query]
         except Exception as exc:  # a failing backend is recorded, the chain goes on
             node.error = f"search failed: {exc}"
             res.errors.append(node.error)
             return
+        finally:
+            self.meter.queries += 1
+            self.meter.query_seconds += self.clock() - t0
         k = min(b.pages_per_node, b.max_pages - res.pages_fetched)
-        picked = self.agents.select(node.hits, v0, node.question, subject, node.parent_response, k)
+        picked = self.agents.select(node.hits, v0, node.question, subject, node.parent_response,
+                                    max(k, b.snippets_per_node))
+        found, stop = self._evidence(node, picked, k, res, sources, deadline)
+        evidence = self._filter(found, subject, context, node)
         pages: list[tuple[int, Page]] = []
-        for i in picked:
-            self._check(deadline)
-            hit = node.hits[i]
-            entry = {"url": hit.url, "title": hit.title, "rank": i + 1}
-            try:
-                page = self._fetch(hit.url, res)
-            except _Stop:
-                node.selected.append({**entry, "error": "budget"})
-                raise
-            except Exception as exc:
-                entry["error"] = str(exc)
-                res.errors.append(str(exc))
-                node.selected.append(entry)
-                continue
-            if page is None or not page.text.strip():
-                node.selected.append({**entry, "error": "empty page"})
-                continue
-            if not page.title:
-                page.title = hit.title
+        for entry, page, sim in evidence:
             n = sources.number(page)
-            node.selected.append({**entry, "source": n, "bytes": page.bytes})
+            if sim is not None:
+                self._fit[n] = sim
+            node.selected.append({**entry, "source": n, "kind": page.kind})
             pages.append((n, page))
+        if pages:
+            self.progress(f"reading {sum(p.kind == 'page' for _, p in pages)} page(s), "
+                          f"{sum(p.kind == 'snippet' for _, p in pages)} snippet(s)")
         node.response = self.agents.summarise(pages, node.question, subject) if pages else ""
+        if stop is not None:
+            raise stop
 
     # ---- the graph --------------------------------------------------------------------------
     def run(self, region: Region, question: str, sources: SourceBook | None = None) -> ChainResult:
@@ -180,6 +270,8 @@ class ChainOfSearch:
         subject = region.subject()
         v0_text = region.formulation or region.description or subject
         res = ChainResult(region=region, subject=subject)
+        self._topic, self._fit = None, {}
+        context = " ".join(region.labels + ([region.caption] if region.caption else []))
         v0 = Node(id=0, parent=None, round=0, question=question, response=v0_text)
         res.nodes.append(v0)
         frontier = [v0]
@@ -210,11 +302,13 @@ class ChainOfSearch:
                 for node in new:
                     try:
                         self._check(deadline)
-                        self._search_node(node, v0_text, subject, res, sources, deadline)
+                        self._search_node(node, v0_text, subject, res, sources, deadline, context)
                     except _Stop as s:
                         stop = s
                         break
-                current = [n.response for n in new if n.response]
+                current = [r for r in (self._prune(n.response) for n in new) if r]
+                earlier_responses = [self._prune(r) for r in earlier_responses]
+                res.knowledge = [self._prune(x) for x in res.knowledge]
                 merged = self.agents.merge(res.knowledge, earlier_responses, current, question, subject)
                 res.knowledge.append(merged)
                 earlier_responses += current
@@ -235,5 +329,12 @@ class ChainOfSearch:
             raise _Stop("max_rounds")
         except _Stop as s:
             res.stop_reason = s.reason
+        res.knowledge = [self._prune(x) for x in res.knowledge]  # homonyms recognised late are dropped too
         res.seconds = self.clock() - start
         return res
+
+
+def _as_sentence(text: str) -> str:
+    """A snippet as a sentence the summariser can take ("… and more…" cut, an end mark added)."""
+    text = " ".join(text.replace("...", " ").replace("\u2026", " ").split())
+    return text if text[-1:] in ".!?" else text + "."

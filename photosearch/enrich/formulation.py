@@ -20,6 +20,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from photosearch.enrich.stats import call_json, verdict
 from photosearch.enrich.textutil import content_tokens, grounded, product_like
 from photosearch.enrich.types import Region
 
@@ -217,17 +218,21 @@ class TextBridgeDescriber:
             return template
         schema = {"type": "object", "properties": {"description": {"type": "string", "minLength": 5, "maxLength": 400}},
                   "required": ["description"]}
-        out = self.llm.complete_json(
+        out = call_json(
+            self.llm,
             [
                 {"role": "system", "content": "You describe one region of a photo in one sentence, using ONLY the "
                  "observations given. Keep every printed word exactly. Answer as JSON {\"description\": ...}."},
                 {"role": "user", "content": f"Question about the photo: {question}\nObservations: {template}"},
             ],
             schema,
-            max_tokens=120,
+            120,
+            "describe",
         )
         text = (out or {}).get("description", "").strip()
-        return text if text and faithful(text, region, template) else template
+        ok = bool(text) and faithful(text, region, template)
+        verdict(self.llm, "describe", ok)
+        return text if ok else template
 
 
 def faithful(text: str, region: Region, source: str) -> bool:

@@ -7,8 +7,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from photosearch.enrich.agents import _units, is_generic, strip_citations
+from photosearch.enrich.agents import _dupe, _units, is_generic, strip_citations
+from photosearch.enrich.answering import (
+    Intent,
+    LocalKnowledge,
+    answer_prefix,
+    answers,
+    entity_form,
+    intent,
+    repeats,
+    unsupported_names,
+)
 from photosearch.enrich.chain import ChainResult, SourceBook
+from photosearch.enrich.stats import MeteredLLM, call_json, verdict
 from photosearch.enrich.textutil import content_tokens, grounded, rank
 from photosearch.enrich.types import Region
 
@@ -17,7 +28,7 @@ from photosearch.enrich.types import Region
 class Answer:
     text: str
     citations: list[int] = field(default_factory=list)
-    method: str = "extractive"  # vlm | llm | extractive
+    method: str = "extractive"  # vlm | llm | extractive | local
 
 
 def _cited(text: str, sources: SourceBook) -> list[int]:
@@ -37,10 +48,11 @@ def _context(question: str, regions: list[Region], results: list[ChainResult], s
 
 
 def generate(question: str, regions: list[Region], results: list[ChainResult], sources: SourceBook,
-             *, llm=None, describer=None, image=None, embedder=None) -> Answer:
+             *, llm=None, describer=None, image=None, embedder=None, local: LocalKnowledge | None = None) -> Answer:
+    local = local or LocalKnowledge()
+    want = intent(question)
     context = _context(question, regions, results, sources)
     knowledge = " ".join(x for res in results for x in res.knowledge if x)
-    evidence = knowledge + " " + " ".join(r.formulation or r.description for r in regions)
     instruction = ("Answer the question about the photo using what it shows and the web knowledge. Cite the "
                    "sources you use as [n]. One to three sentences.")
     if describer is not None and getattr(describer, "is_visual", False) and image is not None:
@@ -51,21 +63,62 @@ def generate(question: str, regions: list[Region], results: list[ChainResult], s
             text = ""
         if text:
             return Answer(text, _cited(text, sources), "vlm")
-    if llm is not None:
-        out = llm.complete_json(
-            [{"role": "system", "content": instruction + ' JSON {"answer": ...}.'}, {"role": "user", "content": context}],
-            {"type": "object", "properties": {"answer": {"type": "string", "minLength": 5, "maxLength": 800}},
-             "required": ["answer"]},
-            max_tokens=200,
-        )
-        text = " ".join((out or {}).get("answer", "").split())
-        if text and grounded(strip_citations(text), evidence, 0.75) and _informative(text, knowledge, regions):
-            cites = _cited(text, sources)
-            if not cites and knowledge:  # cite the knowledge sentences the answer draws on
-                cites = _support(text, knowledge, sources)
-                text += " " + "".join(f"[{c}]" for c in cites) if cites else ""
-            return Answer(text.strip(), cites, "llm")
-    return _extractive(question, regions, results, sources, embedder)
+    extract = _extractive(question, want, regions, results, sources, embedder, local)
+    if llm is not None and knowledge and not local.answers(want):
+        text = _llm_answer(llm, question, want, results, sources, knowledge)
+        if text is not None:
+            return text
+    return extract
+
+
+def _facts(results: list[ChainResult]) -> list[tuple[str, str]]:
+    """(subject, cited sentence) from every round's knowledge, each sentence once."""
+    units: list[tuple[str, str]] = []
+    seen: list[str] = []
+    for res in results:
+        for xw in res.knowledge:
+            for u in _units(xw or ""):
+                if len(strip_citations(u)) >= 12 and not _dupe(u, seen):
+                    seen.append(u)
+                    units.append((res.subject, u))
+    return units
+
+
+def _llm_answer(llm, question: str, want: Intent, results: list[ChainResult], sources: SourceBook,
+                knowledge: str) -> Answer | None:
+    """A completion-style prompt ending in the start of the answer (the bundled model is a base model),
+    validated like the extract: grounded in the knowledge, the kind of statement the question asks
+    for, no repeated fragments."""
+    facts = _facts(results)[:8]
+    subject = results[0].subject if results else ""
+    plain = strip_citations(knowledge)
+    prefix = answer_prefix(question, want, entity_form(subject, plain))
+    prompt = ("Facts:\n" + "\n".join(f"- {strip_citations(u).strip()}" for _, u in facts)
+              + f"\nQuestion: {question.strip()}\nAnswer: {prefix}")
+    complete = getattr(llm, "complete", None)
+    if complete is not None:
+        kw = {"role": "answer"} if isinstance(llm, MeteredLLM) else {}
+        rest = complete(prompt, 40, stop=["\n", "Question:", "Facts:"], **kw)
+        text = f"{prefix} {rest.strip()}" if rest and rest.strip() else ""
+    else:
+        out = call_json(llm, [{"role": "user", "content": prompt + ' ... (JSON {"answer": ...})'}],
+                        {"type": "object", "properties": {"answer": {"type": "string", "minLength": 5,
+                         "maxLength": 400}}, "required": ["answer"]}, 120, "answer")
+        text = (out or {}).get("answer", "")
+    text = " ".join(text.split())
+    if text and text[-1] not in ".!?]":
+        text += "."
+    ok = bool(text) and grounded(strip_citations(text), knowledge, 0.75) and not repeats(text) \
+        and not unsupported_names(text, plain) \
+        and _informative(text, knowledge, []) \
+        and (answers(text, want, subject) or not any(answers(u, want, subject) for _, u in facts))
+    verdict(llm, "answer", ok)
+    if not ok:
+        return None
+    cites = _cited(text, sources) or _support(text, knowledge, sources, entity_form(subject, plain))
+    if cites and not _cited(text, sources):
+        text += " " + "".join(f"[{c}]" for c in cites)
+    return Answer(text.strip(), cites, "llm")
 
 
 def _informative(text: str, knowledge: str, regions: list[Region]) -> bool:
@@ -80,8 +133,9 @@ def _informative(text: str, knowledge: str, regions: list[Region]) -> bool:
     return bool(words & (set(content_tokens(knowledge)) - seen))
 
 
-def _support(text: str, knowledge: str, sources: SourceBook) -> list[int]:
-    words = set(content_tokens(text))
+def _support(text: str, knowledge: str, sources: SourceBook, subject: str = "") -> list[int]:
+    """The sources of the knowledge sentences the answer draws on (two shared words beyond the subject)."""
+    words = set(content_tokens(text)) - set(content_tokens(subject))
     cites: set[int] = set()
     for unit in _units(knowledge):
         if len(words & set(content_tokens(strip_citations(unit)))) >= 2:
@@ -89,23 +143,53 @@ def _support(text: str, knowledge: str, sources: SourceBook) -> list[int]:
     return sorted(cites)
 
 
-def _extractive(question, regions, results, sources, embedder) -> Answer:
-    units: list[tuple[str, str]] = []  # (subject, cited sentence)
-    for res in results:
-        if res.final_knowledge:
-            units += [(res.subject, u) for u in _units(res.final_knowledge)]
+_SAYING = {"photo", "shows", "reads"}
+
+
+def _seen(regions: list[Region]) -> str:
+    """What the photo shows, plainly: "a person and a flag"."""
+    heads = list(dict.fromkeys((r.labels[0] if r.labels else r.caption or "") for r in regions))
+    heads = [h for h in heads if h][:4]
+    if not heads:
+        return ""
+    items = [h if h.split()[0].lower() in ("a", "an", "the") else f"{'an' if h[0].lower() in 'aeiou' else 'a'} {h}"
+             for h in heads]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _extractive(question: str, want: Intent, regions: list[Region], results: list[ChainResult],
+                sources: SourceBook, embedder, local: LocalKnowledge) -> Answer:
+    """The sentences that answer the question: local knowledge stated plainly, then at most two web
+    sentences of the kind asked for (ranked by relevance), never the same fact twice."""
+    said = local.statements(want)
+    if want.kind not in ("person", "definition"):
+        said = []  # the question asks for something else: local facts would only dilute the answer
+    if local.answers(want):
+        return Answer(" ".join(said), [], "local")
+    units = _facts(results)
     if not units:
-        seen = "; ".join(r.formulation or r.description for r in regions if (r.formulation or r.description))
-        return Answer(f"From the photo alone: {seen or 'nothing recognisable'}. No web knowledge was found.", [],
-                      "extractive")
+        seen = _seen(regions)
+        base = " ".join(said) or (f"The photo shows {seen}." if seen else "Nothing in the photo was recognised.")
+        return Answer(f"{base} No web knowledge was found.", [], "extractive")
     subject = results[0].subject if results else ""
     query = f"{subject} {question}" if not is_generic(question) else f"what is {subject}"
     score = rank(query, [f"{s} {strip_citations(u)}" for s, u in units], embedder)
+    fits = [answers(u, want, s) for s, u in units]
     for i, (s, u) in enumerate(units):
         if set(content_tokens(s)) <= set(content_tokens(u)):
             score[i] += 0.2
-        if re.search(r"\b(is|are|was)\s+(a|an|the)\b", u) and is_generic(question):
-            score[i] += 0.2
-    best = sorted(int(i) for i in score.argsort()[::-1][:2])
-    text = " ".join(units[i][1] for i in best)
+        if fits[i]:
+            score[i] += 0.6
+    order = [int(i) for i in score.argsort()[::-1]]
+    best = [order[0]]
+    for i in order[1:]:
+        if len(best) >= 2:
+            break
+        if fits[i] and (want.kind == "definition" or not fits[best[0]]) and not _dupe(units[i][1], [units[j][1] for j in best]):
+            best.append(i)
+    web = " ".join(units[i][1] for i in sorted(best))
+    if said:  # a local statement the web sentence already makes is not said twice
+        have = set(content_tokens(strip_citations(web)))
+        said = [x for x in said if not set(content_tokens(x)) - _SAYING <= have]
+    text = " ".join([*said, web]).strip()
     return Answer(text, _cited(text, sources), "extractive")

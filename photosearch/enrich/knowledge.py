@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -17,7 +18,8 @@ from photosearch.catalog.models import Analysis, Embedding, Fact, Photo
 from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.enrich.agents import _units, strip_citations
 from photosearch.enrich.chain import ChainResult, SourceBook
-from photosearch.enrich.textutil import content_tokens, grounded, is_semantic, product_like
+from photosearch.enrich.stats import Meter, MeteredLLM, verdict
+from photosearch.enrich.textutil import content_tokens, is_semantic, product_like
 from photosearch.enrich.types import Region
 
 log = logging.getLogger(__name__)
@@ -127,6 +129,24 @@ def _entity_form(subject: str, knowledge: str) -> str:
     return m.group(0) if m else subject
 
 
+def llm_category(llm, entity: str, knowledge: str) -> str | None:
+    """The entity's category in one to three words, by a completion ("… is a kind of" → "camera drone"),
+    kept only when the knowledge says it and it is not the entity's own name."""
+    text = strip_citations(knowledge)
+    start = f"The {entity}" if re.search(r"\d", entity) else entity
+    prompt = (f"Text: {text[:1500]}\nQ: In one or two words, what kind of thing is {start}?\n"
+              f"A: {start} is a kind of")
+    kw = {"role": "learn"} if isinstance(llm, MeteredLLM) else {}
+    out = llm.complete(prompt, 8, stop=["\n", ".", ","], **kw) if hasattr(llm, "complete") else None
+    cat = " ".join((out or "").lower().split()).strip(" .,;:\"'")
+    cat = re.sub(r"^(an?|the)\s+", "", cat)
+    ok = (bool(cat) and len(cat.split()) <= 3 and re.search(r"\b" + re.escape(cat) + r"\b", text.lower()) is not None
+          and not set(content_tokens(cat)) & set(content_tokens(entity))
+          and not set(cat.split()) <= _ADJ)
+    verdict(llm, "learn", ok)
+    return cat if ok else None
+
+
 def extract_learned(result: ChainResult, sources: SourceBook, *, llm=None) -> Learned | None:
     """Entity, categories, short facts and sources from a region's chain."""
     knowledge = " ".join(x for x in result.knowledge if x)
@@ -144,25 +164,10 @@ def extract_learned(result: ChainResult, sources: SourceBook, *, llm=None) -> Le
     cats = extract_categories(knowledge, entity)
     method = "extractive"
     if llm is not None:
-        out = llm.complete_json(
-            [{"role": "system", "content": "From the text, name the object and its category (one or two words, "
-              "e.g. 'e-bike', 'camera'), plus up to 3 short facts. JSON {\"entity\",\"category\",\"facts\"}."},
-             {"role": "user", "content": f"Object: {result.subject}\nText: {strip_citations(knowledge)[:3000]}"}],
-            {"type": "object", "required": ["entity", "category", "facts"], "properties": {
-                "entity": {"type": "string", "minLength": 2, "maxLength": 80},
-                "category": {"type": "string", "minLength": 2, "maxLength": 40},
-                "facts": {"type": "array", "maxItems": 5, "items": {"type": "string", "minLength": 5, "maxLength": 240}}}},
-            max_tokens=200,
-        )
-        if out:
-            cat = out["category"].strip().lower()
-            text = strip_citations(knowledge).lower()
-            if (cat in text and len(cat.split()) <= 3 and not set(content_tokens(cat)) & ent
-                    and set(content_tokens(out["entity"])) & ent):
-                cats = list(dict.fromkeys([cat, *cats]))
-                good = _distinct_sentences(f for f in out["facts"] if grounded(f, knowledge, 0.8))
-                facts = good or facts  # a tiny LLM may list bare words ("battery", "battery"): keep the extract
-                method = "llm"
+        cat = llm_category(llm, entity, knowledge)
+        if cat:
+            cats = list(dict.fromkeys([cat, *cats, *([cat.split()[-1]] if len(cat.split()) > 1 else [])]))
+            method = "llm"
     if not cats and not facts:
         return None
     return Learned(entity=entity, categories=cats[:4], facts=facts, sources=srcs,
@@ -182,16 +187,6 @@ def knowledge_records(learned: list[Learned], question: str = DEFAULT_QUESTION) 
         for cat in item.categories:  # one fact per category, so a concept search for it matches
             recs.append(FactRecord("knowledge", cat, 0.9, item.box, {**base, "category": cat, "role": "category"}))
     return recs
-
-
-def _distinct_sentences(items) -> list[str]:
-    """Facts worth keeping: at least three words, no repeats."""
-    out: list[str] = []
-    for item in items:
-        text = " ".join(str(item).split())
-        if len(text.split()) >= 3 and text.lower() not in {o.lower() for o in out}:
-            out.append(text)
-    return out
 
 
 def facts_text_of(s, photo_id: int) -> str:
@@ -282,6 +277,8 @@ class EnrichReport:
     queries: list[str] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)
     dry_run: bool = False
+    photos: list[dict] = field(default_factory=list)  # per photo: seconds, stage seconds, queries, fetches, LLM
+    totals: dict = field(default_factory=dict)
 
 
 def uncertain_regions(regions: list[Region], object_threshold: float = 0.5) -> list[Region]:
@@ -298,15 +295,16 @@ def enrich(store, assistant, *, limit: int | None = None, photo_ids: list[int] |
     report = EnrichReport(dry_run=dry_run)
     cands = find_candidates(store, limit=limit, photo_ids=photo_ids, force=force)
     report.candidates = len(cands)
+    total = Meter()
     for i, cand in enumerate(cands):
         if cancel and cancel():
             break
         if progress:
             progress(f"[{i + 1}/{len(cands)}] photo {cand.photo_id}: {'; '.join(cand.reasons)}")
         try:
-            regions, _ = assistant.regions_for(cand.photo_id, question)
-            regions = uncertain_regions(regions)
-            result = assistant.ask(cand.photo_id, question, regions=regions, progress=progress, cancel=cancel)
+            meter = Meter()
+            result = assistant.ask(cand.photo_id, question, progress=progress, cancel=cancel, meter=meter,
+                                   choose=uncertain_regions)
         except Exception as exc:
             if exc.__class__.__name__ == "Cancelled":
                 raise
@@ -317,10 +315,17 @@ def enrich(store, assistant, *, limit: int | None = None, photo_ids: list[int] |
         report.queries += result.queries
         if dry_run:
             continue
-        learned = [x for x in (extract_learned(c, result.sources, llm=assistant.llm) for c in result.chains) if x]
+        t0 = time.monotonic()
+        llm = MeteredLLM(assistant.llm, meter, roles=assistant.budget.llm_roles) if assistant.llm is not None else None
+        learned = [x for x in (extract_learned(c, result.sources, llm=llm) for c in result.chains) if x]
+        stages = {**result.stage_seconds, "learning": time.monotonic() - t0}
+        total.add(meter)
+        report.photos.append({"photo_id": cand.photo_id, "seconds": round(sum(stages.values()), 3),
+                              "stage_seconds": {k: round(v, 3) for k, v in stages.items()}, **meter.to_json()})
         n = store_knowledge(store, cand.photo_id, learned, embedder=embedder, settings=settings, question=question)
         for item in learned:
             report.learned.append({"photo_id": cand.photo_id, "entity": item.entity, "categories": item.categories,
                                    "facts": item.facts, "sources": item.sources, "method": item.method,
                                    "facts_written": n, "stop_reason": result.stop_reason})
+    report.totals = {**total.to_json(), "seconds": round(sum(p["seconds"] for p in report.photos), 3)}
     return report

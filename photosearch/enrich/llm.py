@@ -139,6 +139,19 @@ class LLM:
             return None
         return value
 
+    def complete(self, prompt: str, max_tokens: int = 48, *, stop: list[str] | None = None) -> str | None:
+        """A plain greedy completion of `prompt` (what a base model does well), or None."""
+        with self._lock:
+            self.calls += 1
+            try:
+                out = self._load().create_completion(prompt[-MAX_PROMPT_CHARS:], max_tokens=max_tokens,
+                                                     temperature=0.0, stop=stop or ["\n"])
+                return (out["choices"][0]["text"] or "").strip() or None
+            except Exception as exc:
+                self.failures += 1
+                log.debug("LLM call failed: %s", exc)
+                return None
+
     def complete_text(self, messages: list[dict], max_tokens: int = 256, temperature: float = 0.0) -> str | None:
         with self._lock:
             self.calls += 1

@@ -29,6 +29,7 @@ class Page:
     title: str
     text: str
     bytes: int = 0
+    kind: str = "page"  # page | snippet (a search result's title and snippet, when the page is not read)
 
 
 @dataclass(eq=False)
@@ -67,6 +68,9 @@ class Region:
         return d
 
 
+BASE_MODEL_ROLES = ("plan", "answer", "learn")
+
+
 @dataclass
 class Budget:
     """Limits on one Chain of Search (per region)."""
@@ -77,8 +81,14 @@ class Budget:
     hits_per_query: int = 8
     pages_per_node: int = 2  # the searching agent selects at most this many
     max_pages: int = 10  # fetched pages over the whole chain
+    max_fetch_attempts: int = 12  # fetches tried (failures included); later hits count by their snippets
+    snippets_per_node: int = 3  # hits per node whose title and snippet are evidence when not fetched
     max_bytes: int = 3_000_000  # fetched bytes over the whole chain
     max_seconds: float = 90.0
+    max_llm_calls: int | None = 6  # per photo: the bundled LLM takes seconds a call on 2 cores
+    # roles that ask the LLM; the bundled gemma3-270m is a base model: completions for planning,
+    # the answer and the learned category; None (every role) for an instruction-tuned llm_model
+    llm_roles: tuple[str, ...] | None = BASE_MODEL_ROLES
 
 
 @dataclass

@@ -62,14 +62,16 @@ class Approval:
 
 def local_answer(core, photo_id: int, question: str, llm=None, embedder=None) -> dict:
     """The local pipeline: regions and formulations from the photo's own facts; no search."""
-    from photosearch.enrich.assistant import Assistant
+    from photosearch.enrich.assistant import Assistant, local_knowledge
     from photosearch.enrich.chain import SourceBook
+    from photosearch.enrich.detect import open_detector
     from photosearch.enrich.generation import generate
 
-    assistant = Assistant(core.store, backend=None, llm=llm, embedder=embedder)
+    assistant = Assistant(core.store, backend=None, llm=llm, embedder=embedder,
+                          detector=open_detector(core.settings))
     regions, rgb = assistant.regions_for(photo_id, question)
     answer = generate(question, regions, [], SourceBook(), llm=llm, describer=assistant.describer, image=rgb,
-                      embedder=embedder)
+                      embedder=embedder, local=local_knowledge(core.store, photo_id, regions))
     return {"answer": answer.text, "answer_method": answer.method, "sources": [],
             "regions": [r.to_json() for r in regions], "graph": {"nodes": [], "queries": [], "stop_reason": "local"}}
 
@@ -207,7 +209,10 @@ class AskPanel(QWidget):
 
                 inner = make_backend(settings, embedder=embedder, fetcher=fetcher)
             backend = ApprovingBackend(inner, approve)
-            assistant = Assistant(core.store, backend, llm=llm, embedder=embedder, fetcher=fetcher)
+            from photosearch.enrich.detect import open_detector
+
+            assistant = Assistant(core.store, backend, llm=llm, embedder=embedder, fetcher=fetcher,
+                                  detector=open_detector(settings))
             result = assistant.ask(pid, question, progress=lambda msg: progress(("step", str(msg), "")),
                                    cancel=cancel)
             data = result.to_json()
@@ -281,12 +286,18 @@ class AskPanel(QWidget):
             parts.append("<h4>Sources</h4><ol>")
             for s in sources:
                 mark = "" if s.get("cited", True) else " <span style='color:gray'>(not cited)</span>"
+                if s.get("kind") == "snippet":
+                    mark += " <span style='color:gray'>(search-result snippet)</span>"
                 parts.append(f"<li><a href='{e(s.get('url', ''))}'>{e(s.get('title') or s.get('url', ''))}</a>{mark}</li>")
             parts.append("</ol>")
         method = data.get("answer_method")
         if method:
+            st = data.get("stats") or {}
+            figures = (f"; fetches {st.get('fetches', 0)}, snippets {st.get('snippets', 0)}, "
+                       f"filtered {st.get('filtered', 0)}, LLM calls {st.get('llm_calls', 0)} "
+                       f"({st.get('llm_accepted', 0)} accepted); {data.get('seconds', 0):.1f} s") if st else ""
             parts.append(f"<p style='color:gray'>answer: {e(str(method))}; "
-                         f"queries sent: {len((data.get('graph') or {}).get('queries') or [])}</p>")
+                         f"queries sent: {len((data.get('graph') or {}).get('queries') or [])}{e(figures)}</p>")
         self.answer.setHtml("".join(parts))
         self.answered.emit(data)
 

@@ -119,8 +119,8 @@ def test_parent_responses_are_passed_to_children():
 
 @pytest.mark.parametrize("budget,reason", [
     (Budget(max_rounds=5, max_nodes=3, max_pages=100), "node_budget"),
-    (Budget(max_rounds=5, max_nodes=50, max_pages=3), "page_budget"),
-    (Budget(max_rounds=5, max_nodes=50, max_pages=100, max_bytes=150), "byte_budget"),
+    (Budget(max_rounds=5, max_nodes=50, max_pages=1), "page_budget"),
+    (Budget(max_rounds=5, max_nodes=50, max_pages=100, max_bytes=100), "byte_budget"),
 ])
 def test_budgets_hold(agents, budget, reason):
     backend = MemoryBackend(VAGUE)
@@ -131,7 +131,7 @@ def test_budgets_hold(agents, budget, reason):
     assert res.bytes_fetched <= budget.max_bytes + max(len(t.encode()) for _, t in VAGUE.values())
     assert len(backend.fetched) == res.pages_fetched
     for n in res.nodes:
-        assert len([p for p in n.selected if "source" in p]) <= budget.pages_per_node
+        assert len([p for p in n.selected if p.get("kind") == "page"]) <= budget.pages_per_node
 
 
 def test_time_budget_with_a_fake_clock(agents):

@@ -54,5 +54,9 @@ def test_local_answer_then_web_queries_need_approval(qtbot, indexed):
     data = blocker.args[0]
     assert first in data["refused_queries"]
     assert all(q not in data["refused_queries"] for q in backend.received)
+    steps = [panel.graph.topLevelItem(i).text(0) for i in range(panel.graph.topLevelItemCount())]
+    assert any(s.startswith("formulating") for s in steps), steps  # progress streamed while it ran
+    assert any(s.startswith("searching: ") for s in steps) and "answering" in steps, steps
+    assert "LLM calls 0" in panel.answer.toPlainText() and "fetches" in panel.answer.toPlainText()
     assert not errors, errors
     runner.shutdown()
