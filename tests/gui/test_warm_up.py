@@ -4,10 +4,9 @@ from __future__ import annotations
 
 
 def test_models_are_warm_before_the_first_search(qtbot, make_window, indexed):
-    from photosearch.vision.text_embedder import get_text_embedder
-
     from photosearch.app import build_indexer
     from photosearch.vision.registry import facts_text_analyzer
+    from photosearch.vision.text_embedder import get_text_embedder
 
     core, _ids = indexed  # embed the photos' facts, as indexing with the bundled models does
     build_indexer(core.store, core.settings, analyzers=[facts_text_analyzer(core.settings)], post_steps=[]).run()
