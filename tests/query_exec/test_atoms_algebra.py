@@ -37,7 +37,7 @@ def run(store, settings, where, emb, **compose):
     ({"kind": "document"}, ["doc.jpg"]),
     ({"quality": "blurry"}, ["cat2.jpg"]),
     ({"concept": "tabby cat"}, ["cat1.jpg", "cat2.jpg"]),
-    ({"concept": "vehicle"}, ["car.jpg"]),
+    ({"concept": "vehicle"}, ["car.jpg", "rocket.jpg"]),  # WordNet: a space shuttle is a craft, a vehicle
 ])
 def test_every_atom_resolves(store, settings, gallery, fake_embedder, where, expected):
     res = run(store, settings, where, fake_embedder)

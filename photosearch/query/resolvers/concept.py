@@ -2,7 +2,9 @@
 
 Lexical evidence: each content word of the concept is matched (folded, plural-stemmed) against
 the labels and synonyms of tag (incl. WordNet hypernyms), object, caption, knowledge and OCR
-text facts, weighted by kind; a photo's lexical score is the mean over words of its best
+text facts, weighted by kind; WordNet routes of each word (synonyms, hyponyms, hypernyms, see
+`photosearch.query.expansion`) and compounds ("lake" -> "lakeside") reach the model label spaces
+(tags, objects, knowledge) at a lower weight and are named in `why`; a photo's lexical score is the mean over words of its best
 evidence per word. Embedding evidence: for each pluggable `EmbeddingSignal` (facts_text through
 the MiniLM text embedder; clip:* when a CLIP text encoder is given) the query vector's nearest
 photos are z-scored against a per-photo null and cut per atom (see `photosearch.query.calibration`).
@@ -14,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from photosearch.query.calibration import build_null, evidence, select
+from photosearch.query.expansion import COMPOUND, Route, compound_of, expand
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
 from photosearch.query.resolvers.text import content_tokens, fold
@@ -25,28 +28,72 @@ MAX_WHY_PER_WORD = 4
 MAX_NEIGHBOURS = 4096
 
 
-def _lexical(value: str, ctx: ExecContext) -> tuple[np.ndarray, dict[str, list[tuple[Group, float]]]]:
+#: Fact kinds whose labels WordNet routes are matched against (model label spaces, not free text).
+EXPANDED_KINDS = ("tag", "object", "knowledge")
+
+
+def _label_index(snap) -> tuple[dict[str, list[Group]], dict[str, list[Group]]]:
+    """(folded label or name -> groups, label word -> groups) over the expandable kinds (cached)."""
+    key = ("label_index",)
+    if key not in snap.cache:
+        phrases: dict[str, list[Group]] = {}
+        words: dict[str, list[Group]] = {}
+        for kind in EXPANDED_KINDS:
+            for g in snap.groups.get(kind, {}).values():
+                names = {fold(g.label), *(fold(nm) for nm in g.names)}
+                for nm in names:
+                    phrases.setdefault(nm, []).append(g)
+                    for w in nm.replace("-", " ").split():
+                        if g not in words.setdefault(w, []):
+                            words[w].append(g)
+        snap.cache[key] = (phrases, words)
+    return snap.cache[key]
+
+
+def _routes(word: str, snap) -> list[tuple[Group, Route]]:
+    """Groups a query word reaches through WordNet routes or as a compound's head/tail."""
+    phrases, words = _label_index(snap)
+    out: list[tuple[Group, Route]] = []
+    for route in expand(word):
+        for g in phrases.get(route.term, ()):
+            if route.route == "hypernym" and g.hypernym and not route.narrow:
+                continue  # a broad class the photo was only summed into ("domestic animal" for "dog")
+            out.append((g, route))
+    for label_word, groups in words.items():
+        if compound_of(word, label_word):
+            for g in groups:
+                if not g.hypernym:
+                    out.append((g, Route(word, fold(g.label), "compound", COMPOUND)))
+    return out
+
+
+def _lexical(value: str, ctx: ExecContext) -> tuple[np.ndarray, dict[str, list[tuple[Group, float, Route | None]]]]:
     snap = ctx.snapshot
     toks = content_tokens(value)
     phrase = fold(value)
-    matched: dict[str, list[tuple[Group, float]]] = {}
+    matched: dict[str, list[tuple[Group, float, Route | None]]] = {}
     if not toks:
         return np.zeros(snap.n, np.float32), matched
     per_token = np.zeros((len(toks), snap.n), np.float32)
-    phrase_groups = []
+    phrase_groups: list[tuple[Group, Route | None]] = []
     if len(toks) > 1:  # a multi-word label that is the whole phrase counts for every word
         for g in ctx.snapshot.token_index.get(toks[0], []):
             if fold(g.label) == phrase or any(fold(nm) == phrase for nm in g.names):
-                phrase_groups.append(g)
+                phrase_groups.append((g, None))
+        phrase_groups.extend(_routes(phrase, snap) if " " in phrase else [])
     for i, tok in enumerate(toks):
-        groups = list(snap.token_index.get(tok, [])) + phrase_groups
+        groups: list[tuple[Group, Route | None]] = [(g, None) for g in snap.token_index.get(tok, [])]
+        groups += phrase_groups
+        groups += _routes(tok, snap)
         hits = []
-        for g in groups:
+        row = per_token[i]
+        for g, route in groups:
             w = CONCEPT_KINDS.get(g.kind, 0.5) * (HYPERNYM_WEIGHT if g.hypernym else 1.0)
+            if route is not None:
+                w *= route.weight
             vals = np.minimum(g.scores * w, 1.0)
-            row = per_token[i]
             row[g.rows] = np.maximum(row[g.rows], vals)
-            hits.append((g, w))
+            hits.append((g, w, route))
         matched[tok] = hits
     return per_token.mean(axis=0), matched
 
@@ -136,15 +183,18 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         out = []
         for _tok, hits in matched.items():
             found = []
-            for g, w in hits:
+            for g, w, route in hits:
                 i = np.searchsorted(g.rows, row)
                 if i < g.rows.size and g.rows[i] == row:
-                    found.append((float(g.scores[i]) * w, g, float(g.scores[i])))
+                    found.append((float(g.scores[i]) * w, g, float(g.scores[i]), route))
             found.sort(key=lambda t: -t[0])
-            for _ws, g, s in found[:MAX_WHY_PER_WORD]:
+            for _ws, g, s, route in found[:MAX_WHY_PER_WORD]:
                 why = {"atom": "concept", "query": value, "fact": g.kind, "label": g.label, "score": round(s, 3)}
                 if g.hypernym:
                     why["hypernym"] = True
+                if route is not None:
+                    why |= {"route": route.route, "weight": route.weight,
+                            "text": f"{route.word} ≈ {g.label} ({route.route})"}
                 if why not in out:
                     out.append(why)
         for space, (rows, sims, z) in emb_hits.items():
