@@ -104,7 +104,10 @@ def expand(word: str, wordnet=None) -> tuple[Route, ...]:
     for base in bases:
         offsets.extend(o for o in wn.lookup(base) if o not in offsets)
     own = {b.lower() for b in bases}
+    #: senses with no frequency data (e.g. all of "kitty") are all treated like the first one
+    frequent = max(wn.tagged_senses(b) for b in bases) if bases else 0
     for rank, off in enumerate(offsets):
+        rank = rank if frequent else 0
         syn = wn.synset(off)
         if rank and not own & {lemma.lower() for lemma in syn.lemmas[:OTHER_SENSE_LEMMAS]}:
             continue

@@ -21,6 +21,10 @@ Atoms (each a one-key object):
   present; ``min`` defaults to 0 and ``max`` null means "no upper bound".
 * ``{"kind": "photo"|"screenshot"|"document"}``, ``{"quality": "sharp"|"blurry"}``.
 
+``required`` (optional, omitted when empty): concept values that must be present. Concept atoms
+of the root ``and`` are otherwise *soft*: photos with only some of them follow the full matches,
+marked partial; filters (date, place, person, text, camera, folder, kind, faces) are always hard.
+
 ``where`` may be ``{"and": []}`` — the empty conjunction, i.e. every photo (e.g. "newest 10").
 """
 
@@ -64,6 +68,7 @@ PLAN_SCHEMA: dict[str, Any] = {
         "version": {"type": "integer", "enum": [PLAN_VERSION]},
         "where": {"$ref": "#/$defs/node"},
         "compose": {"$ref": "#/$defs/compose"},
+        "required": {"type": "array", "items": {"type": "string", "minLength": 1}},
     },
     "required": ["version", "where", "compose"],
     "additionalProperties": False,
@@ -268,7 +273,7 @@ def validate_plan(obj: Any) -> dict[str, Any]:
             raise PlanError(f"plan is not valid JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise PlanError(f"a plan is a JSON object, got {type(obj).__name__}")
-    extra = set(obj) - {"version", "where", "compose"}
+    extra = set(obj) - {"version", "where", "compose", "required"}
     if extra:
         raise _err("plan", f"unknown field(s) {sorted(extra)}")
     version = obj.get("version", PLAN_VERSION)
@@ -276,11 +281,34 @@ def validate_plan(obj: Any) -> dict[str, Any]:
         raise _err("version", f"unsupported plan version {version!r} (this build reads {PLAN_VERSION})")
     if "where" not in obj:
         raise _err("plan", "missing 'where'")
-    return {
+    out = {
         "version": PLAN_VERSION,
         "where": _validate_node(obj["where"], "where", 0),
         "compose": validate_compose(obj.get("compose")),
     }
+    required = _validate_required(obj.get("required"), out["where"])
+    if required:
+        out["required"] = required
+    return out
+
+
+def _validate_required(value: Any, where: dict) -> list[str]:
+    """The `required` list: concept values of this plan, whitespace collapsed, no repeats."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _err("required", f"expected a list of concept strings, got {value!r}")
+    concepts = {" ".join(str(a["concept"]).lower().split()) for a in atoms(where) if "concept" in a}
+    out: list[str] = []
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip():
+            raise _err(f"required[{i}]", f"expected a non-empty string, got {item!r}")
+        norm = " ".join(item.split())
+        if norm.lower() not in concepts:
+            raise _err(f"required[{i}]", f"{norm!r} is not a concept of this plan")
+        if norm not in out:
+            out.append(norm)
+    return out
 
 
 # --------------------------------------------------------------------------- walking, text, JSON
@@ -361,6 +389,8 @@ def compose_to_text(compose: dict) -> str:
 def plan_to_text(plan: dict) -> str:
     """A one-line human reading, e.g. `person:"Anna" AND "dog" AND NOT quality:blurry | top 20`."""
     text = node_to_text(plan["where"])
+    if plan.get("required"):
+        text += " [required: " + ", ".join(json.dumps(r, ensure_ascii=False) for r in plan["required"]) + "]"
     extra = compose_to_text(plan.get("compose") or {})
     return f"{text} | {extra}" if extra else text
 
@@ -369,6 +399,8 @@ def dumps_plan(plan: dict, *, indent: int | None = None) -> str:
     """Stable JSON: key order fixed (version, where, compose), so dumps(loads(x)) == x."""
     ordered = {"version": plan.get("version", PLAN_VERSION), "where": plan["where"],
                "compose": validate_compose(plan.get("compose"))}
+    if plan.get("required"):
+        ordered["required"] = list(plan["required"])
     sep = (",", ": ") if indent else (",", ":")
     return json.dumps(ordered, ensure_ascii=False, indent=indent, separators=sep)
 
@@ -404,7 +436,10 @@ def canonical_node(node: dict) -> dict:
 
 def canonical_plan(plan: dict) -> dict:
     plan = validate_plan(plan)
-    return {"version": plan["version"], "where": canonical_node(plan["where"]), "compose": plan["compose"]}
+    out = {"version": plan["version"], "where": canonical_node(plan["where"]), "compose": plan["compose"]}
+    if plan.get("required"):
+        out["required"] = sorted(x.lower() for x in plan["required"])
+    return out
 
 
 def plans_equal(a: dict, b: dict) -> bool:

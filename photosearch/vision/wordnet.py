@@ -120,6 +120,7 @@ class WordNet:
         self._cache: dict[int, Synset] = {}
         self._index: dict[str, tuple[int, ...]] | None = None
         self._exc: dict[str, tuple[str, ...]] | None = None
+        self._tagged: dict[str, int] = {}
         self._fh = open(self.dir / "data.noun", "rb")  # noqa: SIM115 - kept open for seeks
 
     def close(self) -> None:
@@ -147,6 +148,7 @@ class WordNet:
     def _load_index(self) -> dict[str, tuple[int, ...]]:
         if self._index is None:
             index: dict[str, tuple[int, ...]] = {}
+            tagged: dict[str, int] = {}
             with open(self.dir / "index.noun", encoding="utf-8", errors="replace") as fh:
                 for line in fh:
                     if line.startswith(" "):
@@ -154,6 +156,8 @@ class WordNet:
                     parts = line.split()
                     synset_cnt = int(parts[2])
                     index[parts[0]] = tuple(int(p) for p in parts[-synset_cnt:])
+                    tagged[parts[0]] = int(parts[-synset_cnt - 1])
+            self._tagged = tagged
             self._index = index
         return self._index
 
@@ -172,6 +176,11 @@ class WordNet:
                         nxt.append(parent)
             frontier = nxt
         return dist
+
+    def tagged_senses(self, lemma: str) -> int:
+        """How many of a lemma's senses occur in WordNet's sense-tagged corpus (0: no frequency data)."""
+        self._load_index()
+        return self._tagged.get(lemma.strip().lower().replace(" ", "_"), 0)
 
     def descendants(self, offset: int, max_depth: int = 8, limit: int = 4000) -> dict[int, int]:
         """All hyponyms of a synset with their shortest distance (1 = child), breadth first."""

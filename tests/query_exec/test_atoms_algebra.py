@@ -8,7 +8,8 @@ from photosearch.query.search import search
 
 
 def names(res) -> list[str]:
-    return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"])
+    """The confident results (closest matches below the cut-off are tested on their own)."""
+    return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"])
 
 
 def run(store, settings, where, emb, **compose):

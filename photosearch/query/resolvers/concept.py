@@ -132,12 +132,13 @@ def _normalise(v: np.ndarray) -> np.ndarray:
 
 
 def _embedding(value: str, signal: EmbeddingSignal, ctx: ExecContext):
-    """(rows, evidence, sims, z, info) of the photos that pass this signal's calibrated cut."""
+    """(rows, evidence, sims, z, info) of the photos that pass this signal's calibrated cut, and
+    (rows, evidence) of the searched neighbours below it (for closest matches)."""
     index = ctx.index(signal.space)
     snap = ctx.snapshot
     empty = (np.zeros(0, np.int32), np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32))
     if index is None or len(index) == 0:
-        return (*empty, {"space": signal.space, "skipped": "no vectors"})
+        return (*empty, {"space": signal.space, "skipped": "no vectors"}), empty
     null, mu, sd = _null_model(signal, index, ctx)
     q = _normalise(signal.encode([value]))[0]
     offset = null.offset(q)
@@ -155,8 +156,26 @@ def _embedding(value: str, signal: EmbeddingSignal, ctx: ExecContext):
             break
         k = min(total, MAX_NEIGHBOURS, k * 4)
     info |= {"space": signal.space, "offset": round(offset, 3), "searched": int(k)}
-    ev = evidence(z[keep], null.z0) * signal.weight
-    return rows[keep], ev.astype(np.float32), sims[keep], z[keep], info
+    ev_all = (evidence(z, null.z0) * signal.weight).astype(np.float32)
+    below = ~keep & (z >= NEAR_Z)  # clearly closer than unrelated texts, yet under the cut
+    return ((rows[keep], ev_all[keep], sims[keep], z[keep], info),
+            (rows[below], ev_all[below], sims[below], z[below]))
+
+
+#: Closest matches: at most this many photos below the cut-off, each with at least this evidence.
+NEAR_MAX = 50
+NEAR_MIN = 0.02
+#: An embedding neighbour below the cut-off is a closest match only this far above its null.
+NEAR_Z = 1.0
+
+
+def _near(scores: np.ndarray, keep: np.ndarray) -> ScoredSet:
+    """The best photos below the cut-off (never those above it), best NEAR_MAX."""
+    cand = np.flatnonzero(~keep & (scores >= NEAR_MIN))
+    if cand.size > NEAR_MAX:
+        cand = cand[np.argsort(-scores[cand], kind="stable")[:NEAR_MAX]]
+    cand = np.sort(cand).astype(np.int32)
+    return ScoredSet(cand, np.clip(scores[cand], 0.0, 1.0).astype(np.float32), graded=True)
 
 
 def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
@@ -165,19 +184,25 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     lexical, matched = _lexical(value, ctx)
     miss = np.ones(snap.n, np.float32) - lexical
     emb_hits: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    emb_below: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     infos = []
+    miss_below = miss.copy()  # the same fusion with the evidence below each cut-off too
     for signal in ctx.signals:
         try:
-            rows, ev, sims, z, info = _embedding(value, signal, ctx)
+            (rows, ev, sims, z, info), (rows_below, ev_below, sims_below, z_below) = _embedding(value, signal, ctx)
         except Exception as exc:  # noqa: BLE001 - a failing encoder leaves lexical evidence
             ctx.notes.append(f"{signal.space}: embedding signal failed: {exc}")
             continue
         infos.append(info)
         miss[rows] *= 1.0 - np.clip(ev, 0, 1)
+        miss_below[rows] *= 1.0 - np.clip(ev, 0, 1)
+        miss_below[rows_below] *= 1.0 - np.clip(ev_below, 0, 1)
         emb_hits[signal.space] = (rows, sims, z)
+        emb_below[signal.space] = (rows_below, sims_below, z_below)
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
     result = ScoredSet.from_dense(fused, keep)
+    near = _near(1.0 - miss_below, keep)
 
     def explain(row: int) -> list[dict]:
         out = []
@@ -197,14 +222,16 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
                             "text": f"{route.word} ≈ {g.label} ({route.route})"}
                 if why not in out:
                     out.append(why)
-        for space, (rows, sims, z) in emb_hits.items():
-            i = np.flatnonzero(rows == row)
-            if i.size:
-                out.append({"atom": "concept", "query": value, "fact": space,
-                            "similarity": round(float(sims[i[0]]), 3), "z": round(float(z[i[0]]), 2)})
+        for hits, below in ((emb_hits, False), (emb_below, True)):
+            for space, (rows, sims, z) in hits.items():
+                i = np.flatnonzero(rows == row)
+                if i.size:
+                    why = {"atom": "concept", "query": value, "fact": space,
+                           "similarity": round(float(sims[i[0]]), 3), "z": round(float(z[i[0]]), 2)}
+                    out.append(why | ({"below_cutoff": True} if below else {}))
         return out
 
-    return AtomResult(atom, result, explain, {
+    return AtomResult(atom, result, explain, near=near, info={
         "lexical_hits": int((lexical > 0).sum()),
         "embedding": infos,
         "min_fused": ctx.calibration.min_fused,
