@@ -8,7 +8,8 @@ text facts, weighted by kind; WordNet routes of each word (synonyms, hyponyms, h
 evidence per word. Embedding evidence: for each pluggable `EmbeddingSignal` (facts_text through
 the MiniLM text embedder; clip:* when a CLIP text encoder is given) the query vector's nearest
 photos are z-scored against a per-photo null and cut per atom (see `photosearch.query.calibration`).
-Evidence is fused by noisy-OR: fused = 1 − Π(1 − e_i).
+Distribution evidence: the concept against each photo's full class distributions, ConSE-style
+(`photosearch.query.resolvers.distributions`). Evidence is fused by noisy-OR: fused = 1 − Π(1 − e_i).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from photosearch.query.calibration import build_null, evidence, select
 from photosearch.query.expansion import COMPOUND, Route, compound_of, expand
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet
+from photosearch.query.resolvers.distributions import distribution_evidence, explain_row
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
 from photosearch.query.resolvers.text import content_tokens, fold
 
@@ -183,6 +185,12 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     snap = ctx.snapshot
     lexical, matched = _lexical(value, ctx)
     miss = np.ones(snap.n, np.float32) - lexical
+    try:
+        dist, dist_explain = distribution_evidence(value, ctx)
+        miss *= 1.0 - dist
+    except Exception as exc:  # noqa: BLE001 - labels above the threshold still answer
+        ctx.notes.append(f"class distributions unavailable: {exc}")
+        dist, dist_explain = np.zeros(snap.n, np.float32), {}
     emb_hits: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     emb_below: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     infos = []
@@ -222,6 +230,10 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
                             "text": f"{route.word} ≈ {g.label} ({route.route})"}
                 if why not in out:
                     out.append(why)
+        if dist[row] > 0:
+            for why in explain_row(row, value, dist_explain):
+                if why not in out:
+                    out.append(why)
         for hits, below in ((emb_hits, False), (emb_below, True)):
             for space, (rows, sims, z) in hits.items():
                 i = np.flatnonzero(rows == row)
@@ -233,6 +245,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
 
     return AtomResult(atom, result, explain, near=near, info={
         "lexical_hits": int((lexical > 0).sum()),
+        "distribution_hits": int((dist > 0).sum()),
         "embedding": infos,
         "min_fused": ctx.calibration.min_fused,
     })
