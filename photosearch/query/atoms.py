@@ -9,6 +9,7 @@ from photosearch.query.resolvers.concept import resolve_concept
 from photosearch.query.resolvers.filters import (
     resolve_camera,
     resolve_date,
+    resolve_month,
     resolve_faces,
     resolve_folder,
     resolve_kind,
@@ -25,6 +26,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "concept": resolve_concept,
     "person": resolve_person,
     "date": resolve_date,
+    "month": resolve_month,
     "place": resolve_place,
     "text": resolve_text,
     "camera": resolve_camera,

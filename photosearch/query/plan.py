@@ -17,6 +17,8 @@ Atoms (each a one-key object):
   ``{"similar": "42"}`` photo id or path; ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``.
 * ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
   always present (an open end is written as a far date: from ``1900-01-01`` or to ``now``).
+* ``{"month": [6, 7, 8]}``: taken in one of these months of any year (1 = January): "every July",
+  "in winter", "not in December" — a recurring condition, not fixed past ranges.
 * ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
   present; ``min`` defaults to 0 and ``max`` null means "no upper bound".
 * ``{"kind": "photo"|"screenshot"|"document"}``, ``{"quality": "sharp"|"blurry"}``.
@@ -40,7 +42,8 @@ from photosearch.errors import PhotoSearchError
 PLAN_VERSION = 1
 
 STRING_ATOMS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
-ATOM_KEYS = (*STRING_ATOMS, "date", "faces", "kind", "quality")
+ATOM_KEYS = (*STRING_ATOMS, "date", "month", "faces", "kind", "quality")
+MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 OPERATORS = ("and", "or", "not")
 KINDS = ("photo", "screenshot", "document")
 QUALITIES = ("sharp", "blurry")
@@ -93,6 +96,8 @@ PLAN_SCHEMA: dict[str, Any] = {
                         "additionalProperties": False,
                     },
                 ),
+                _atom_schema("month", {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 12},
+                                       "minItems": 1}),
                 _atom_schema(
                     "faces",
                     {
@@ -184,6 +189,13 @@ def _validate_atom(key: str, value: Any, path: str) -> dict:
         if lo > hi:
             raise _err(p, f"'from' {lo} is after 'to' {hi}")
         return {"date": {"from": lo, "to": hi}}
+    if key == "month":
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, list) or not value or not all(
+                isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12 for m in value):
+            raise _err(p, f"expected a list of months 1..12, got {value!r}")
+        return {"month": sorted(set(value))}
     if key == "faces":
         if not isinstance(value, dict):
             raise _err(p, 'expected {"min": int, "max": int|null}')
@@ -349,6 +361,8 @@ def _atom_text(atom: dict) -> str:
         if hi is None:
             return f"faces>={lo}"
         return f"faces={lo}" if lo == hi else f"faces {lo}..{hi}"
+    if key == "month":
+        return "month:" + ",".join(MONTH_NAMES[m - 1] for m in value)
     if key in ("kind", "quality"):
         return f"{key}:{value}"
     if key in ("concept",):

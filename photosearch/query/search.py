@@ -256,6 +256,7 @@ def search(store, settings, request: str | None = None, plan: dict | None = None
             if entry["partial"]:
                 entry["missing"] = ex.missing(int(r))
             results.append(entry)
+    results = link_raw_pairs(results)
     timing["why"] = (time.perf_counter() - t4) * 1000
     timing["total"] = (time.perf_counter() - t0) * 1000
     out = {"plan": plan, "results": results, "matched": len(execution.result),
@@ -265,6 +266,27 @@ def search(store, settings, request: str | None = None, plan: dict | None = None
         out["planner"] = planner
     ex = {"atoms": execution.explain(), "matched": len(execution.result), "notes": ctx.notes}
     out["explain"] = ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
+    return out
+
+
+def link_raw_pairs(results: list[dict]) -> list[dict]:
+    """A camera RAW and a JPEG (or HEIC, ...) of the same shot side by side (same folder and name)
+    are one result: the RAW is dropped and linked from its twin as `raw`. A RAW alone stays."""
+    import os
+
+    from photosearch.ingest.decode import is_raw_name
+
+    def shot(path: str) -> tuple[str, str]:
+        return os.path.dirname(path), os.path.splitext(os.path.basename(path))[0].lower()
+
+    developed = {shot(r["path"]): r for r in results if not is_raw_name(r["path"])}
+    out = []
+    for r in results:
+        twin = developed.get(shot(r["path"])) if is_raw_name(r["path"]) else None
+        if twin is None:
+            out.append(r)
+        else:
+            twin.setdefault("raw", []).append(r["path"])
     return out
 
 

@@ -103,3 +103,29 @@ def test_indexing_catalogues_every_format_and_records_bad_ones(tmp_path, real_ph
     assert formats["dng"] == "RAW" and formats["jp2"] == "JPEG2000" and formats["pgm"] == "PPM"
     assert set(issues) == {"damaged.jp2", "damaged.cr2"} and all(issues.values())
     store.close()
+
+
+def test_raw_and_jpeg_of_one_shot_are_one_result(tmp_path, real_photos):
+    from photosearch.catalog.store import AnalysisResult, FactRecord
+    from photosearch.query.search import search
+
+    gallery = tmp_path / "DCIM"
+    gallery.mkdir()
+    cat = real_photos["chelsea"]
+    Image.fromarray(cat).save(gallery / "IMG_0042.JPG")
+    write_dng(gallery / "IMG_0042.DNG", cat, preview=cat[:, :450].copy())
+    write_dng(gallery / "IMG_0043.DNG", cat, preview=cat[:, :450].copy())  # a RAW alone
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.ensure_dirs()
+    store = Store(settings.database_url)
+    store.add_folder(gallery)
+    Indexer(store, settings, []).run()
+    with store.session() as s:
+        for p in s.scalars(select(Photo)):
+            store.write_analysis(s, p.id, "tagger", 2, AnalysisResult(facts=[FactRecord("tag", "tabby", 0.9)]))
+    res = search(store, settings, plan={"version": 1, "where": {"concept": "tabby"}, "compose": {}}, signals=[])
+    names = sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"])
+    assert names == ["IMG_0042.JPG", "IMG_0043.DNG"]
+    jpg = next(r for r in res["results"] if r["path"].endswith(".JPG"))
+    assert [p.rsplit("/", 1)[-1] for p in jpg["raw"]] == ["IMG_0042.DNG"]
+    store.close()

@@ -67,6 +67,20 @@ def resolve_date(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(atom, ScoredSet.from_mask(mask), explain)
 
 
+def resolve_month(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Taken in one of the listed months of any year (photos without a date never match)."""
+    months = np.asarray(sorted(set(int(m) for m in atom["month"])), np.int32)
+    snap = ctx.snapshot
+    known = snap.month >= 0
+    month_of_year = np.where(known, snap.month % 12 + 1, 0)
+    result = ScoredSet.from_mask(known & np.isin(month_of_year, months))
+
+    def explain(row: int) -> list[dict]:
+        return [{"atom": "month", "taken_at": (EPOCH + timedelta(seconds=int(snap.taken[row]))).isoformat()}]
+
+    return AtomResult(atom, result, explain)
+
+
 def _contains_codes(values: list[str], needle: str) -> np.ndarray:
     """Codes of the unique values that contain the needle (all its words, in any order)."""
     words = tokens(needle)
