@@ -9,11 +9,11 @@ from photosearch.query.resolvers.concept import resolve_concept
 from photosearch.query.resolvers.filters import (
     resolve_camera,
     resolve_date,
-    resolve_month,
     resolve_faces,
     resolve_folder,
     resolve_kind,
     resolve_knowledge,
+    resolve_month,
     resolve_person,
     resolve_quality,
     resolve_tag,

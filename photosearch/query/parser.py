@@ -306,6 +306,9 @@ class RequestParser:
             brand = m.group("b")
             shown = lx.CAMERA_BRANDS.get(brand) or lx.CAMERA_BRANDS[brand.split()[-1]]
             models = [_model_word(w) for w in m.group("m").split()]
+            if brand in AMBIGUOUS_BRANDS and not models and m.start("b") == m.start() \
+                    and not any(w in fold(c) for c in st.ctx.cameras for w in AMBIGUOUS_BRANDS[brand]):
+                continue  # "apple" alone is the fruit unless the catalog has such a camera
             value = " ".join([shown, *models])
             for known in st.ctx.cameras:
                 if fold(known) == fold(value):
@@ -805,6 +808,11 @@ def _per_value(g: str) -> str:
     if g.startswith(("person", "people")):
         return "person"
     return "place"
+
+
+#: Brand words that are everyday nouns: a camera only with a model, a cue ("shot on"), or when the
+#: catalog has that camera (the words its model names contain).
+AMBIGUOUS_BRANDS = {"apple": ("iphone", "ipad", "apple"), "galaxy": ("galaxy",), "pixel": ("pixel",)}
 
 
 def _model_word(w: str) -> str:
