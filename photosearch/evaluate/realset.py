@@ -254,13 +254,14 @@ MUSIC = folder("hobbies/music")
 #: (request, relevance rule, kind) — written the way people type.
 QUERIES: list[tuple[str, Callable[[Photo], bool], str]] = [
     # single everyday words
+    ("goat", words("goat", "mountaingoat"), "word"), ("hat", lambda p: words("hat")(p) or folder("clothes/hats")(p), "word"),
     *[(w, words(w), "word") for w in (
-        "dog", "cat", "horse", "cow", "sheep", "goat", "pig", "elephant", "lion", "bear", "deer", "camel",
+        "dog", "cat", "horse", "cow", "sheep", "pig", "elephant", "lion", "bear", "deer", "camel",
         "rabbit", "squirrel", "mouse", "gorilla", "zebra", "giraffe", "owl", "parrot", "duck", "eagle", "penguin",
         "swan", "butterfly", "bee", "frog", "kangaroo", "apple", "orange", "lemon", "banana", "strawberry",
         "cherry", "grape", "pear", "pineapple", "watermelon", "carrot", "tomato", "potato", "pepper", "onion",
         "mushroom", "hammer", "saw", "screwdriver", "wrench", "guitar", "violin", "drum", "trumpet", "piano",
-        "truck", "bus", "tractor", "airplane", "bicycle", "boat", "helicopter", "ball", "hat", "coffee",
+        "truck", "bus", "tractor", "airplane", "bicycle", "boat", "helicopter", "ball", "coffee",
         "rocket", "astronaut", "motorcycle", "footballer", "sign", "temple", "palm", "tree", "cup", "glass")],
     # synonyms and everyday variants
     ("kitty", words("cat"), "synonym"), ("puppy", words("dog", "puppy"), "synonym"),

@@ -119,12 +119,20 @@ def subtract(a: ScoredSet, b: ScoredSet) -> ScoredSet:
     return ScoredSet(a.rows[keep], a.scores[keep], a.graded)
 
 
-def soft_partial(hard: ScoredSet, soft: list[ScoredSet]) -> ScoredSet:
+#: Filters that say what is *in* the photo: with one of them, a photo that matches it but none of
+#: the request's concepts is still a partial match ("sign that says galleries": the words are there).
+CONTENT_FILTERS = ("text", "knowledge", "similar", "tag")
+#: A partial match with none of the soft concepts scores this share of its filters' score.
+CONTENT_ONLY = 0.25
+
+
+def soft_partial(hard: ScoredSet, soft: list[ScoredSet], content: bool = False) -> ScoredSet:
     """Photos in `hard` with some but not all `soft` sets; score = mean of the soft scores (missing
-    counts 0) times the hard set's score."""
-    if len(soft) < 2 or len(hard) == 0:
+    counts 0) times the hard set's score. With `content` (a content filter among the hard ones),
+    photos with none of the soft concepts count too, at `CONTENT_ONLY`."""
+    if not soft or len(hard) == 0 or (len(soft) < 2 and not content):
         return ScoredSet.empty()
-    cand = np.unique(np.concatenate([s.rows for s in soft])) if soft else np.zeros(0, np.int32)
+    cand = hard.rows if content else np.unique(np.concatenate([s.rows for s in soft]))
     cand = cand[np.isin(cand, hard.rows, assume_unique=True)]
     if cand.size == 0:
         return ScoredSet.empty()
@@ -135,10 +143,11 @@ def soft_partial(hard: ScoredSet, soft: list[ScoredSet]) -> ScoredSet:
         hit = (s.rows[idx] == cand) if s.rows.size else np.zeros(cand.size, bool)
         total[hit] += s.scores[idx[hit]]
         present += hit
-    keep = (present >= 1) & (present < len(soft))
+    keep = (present >= (0 if content else 1)) & (present < len(soft))
     cand, total = cand[keep], total[keep]
     hard_scores = hard.scores[np.searchsorted(hard.rows, cand)]
-    return ScoredSet(cand.astype(np.int32), (total / len(soft) * hard_scores).astype(np.float32), graded=True)
+    share = np.maximum(total / len(soft), CONTENT_ONLY if content else 0.0)
+    return ScoredSet(cand.astype(np.int32), (share * hard_scores).astype(np.float32), graded=True)
 
 
 class Executor:
@@ -170,6 +179,7 @@ class Executor:
         ((key, value),) = node.items()
         if key == "and":
             positives, negatives, soft, hard = [], [], [], []
+            content = False
             for i, child in enumerate(value):
                 cpath = f"{path}.and[{i}]"
                 if isinstance(child, dict) and set(child) == {"not"}:
@@ -182,11 +192,12 @@ class Executor:
                         ex.soft.append((str(child["concept"]), got))
                     else:
                         hard.append(got)
+                        content |= isinstance(child, dict) and next(iter(child)) in CONTENT_FILTERS
             out = intersect(positives, self.ctx.universe())
             for neg in negatives:
                 out = subtract(out, neg)
-            if len(soft) >= 2:
-                partial = soft_partial(intersect(hard, self.ctx.universe()), soft)
+            if len(soft) >= 2 or (soft and content):
+                partial = soft_partial(intersect(hard, self.ctx.universe()), soft, content)
                 for neg in negatives:
                     partial = subtract(partial, neg)
                 ex.partial = partial

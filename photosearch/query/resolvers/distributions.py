@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 TOP_T = 10
 #: Embedding affinity counts at most this much (a WordNet route or exact name can reach 1).
 EMBEDDING_AFFINITY = 0.8
+#: A class name counts as similar to the query only this far (in null spreads) above the cut-off.
+EMBEDDING_MARGIN = 0.0
 #: Distribution evidence below this is dropped.
 MIN_EVIDENCE = 0.01
 
@@ -219,7 +221,8 @@ def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
         ctx.notes.append(f"class-name embeddings unavailable: {exc}")
         return aff
     z = (vecs @ q - null.sample_mu) / null.sample_sd - null.offset(q)
-    emb = np.where(z >= null.z0, evidence(z, null.z0) / 0.9 * EMBEDDING_AFFINITY, 0.0).astype(np.float32)
+    cut = null.z0 + EMBEDDING_MARGIN
+    emb = np.where(z >= cut, evidence(z, cut) / 0.9 * EMBEDDING_AFFINITY, 0.0).astype(np.float32)
     better = emb > aff.values
     values = np.maximum(aff.values, emb)
     routes = dict(aff.routes)

@@ -170,7 +170,8 @@ def resolve_text(atom: dict, ctx: ExecContext) -> AtomResult:
 
     Each query word is matched against the OCR vocabulary: exact word or substring (score 1), else
     within 1-2 edits (score 0.8 per edit away). A photo must match every word; its score is the
-    mean of the per-word best scores. A whole-phrase match in one OCR line scores 1.
+    mean of the per-word best scores. A whole-phrase match in one OCR line scores 1 (spaces ignored:
+OCR drops them in tightly set type).
     """
     value = str(atom["text"])
     snap = ctx.snapshot
@@ -203,8 +204,10 @@ def resolve_text(atom: dict, ctx: ExecContext) -> AtomResult:
                 per_word[i, g.rows] = np.maximum(per_word[i, g.rows], s)
                 evidence.append((g, s))
     if len(words) > 1:
+        squeezed = "".join(phrase.split())  # OCR often drops the space: "GM 125" read as "GM125"
         for g in ocr.values():
-            if phrase in fold(g.label):
+            label = fold(g.label)
+            if phrase in label or squeezed in "".join(label.split()):
                 per_word[:, g.rows] = 1.0
                 evidence.append((g, 1.0))
     score = per_word.mean(axis=0)
