@@ -35,7 +35,7 @@ TOP_T = 10
 #: Embedding affinity counts at most this much (a WordNet route or exact name can reach 1).
 EMBEDDING_AFFINITY = 0.8
 #: A class name counts as similar to the query only this far (in null spreads) above the cut-off.
-EMBEDDING_MARGIN = 0.0
+EMBEDDING_MARGIN = 3.0
 #: Distribution evidence below this is dropped.
 MIN_EVIDENCE = 0.01
 
