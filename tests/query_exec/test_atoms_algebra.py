@@ -21,6 +21,8 @@ def run(store, settings, where, emb, **compose):
     ({"person": "anna"}, ["dog1.jpg", "dog2.jpg", "group.jpg"]),
     ({"person": "Nobody"}, []),
     ({"date": {"from": "2023-01-01", "to": "2023-07-01"}}, ["cat1.jpg", "dog1.jpg", "dog2.jpg"]),
+    ({"month": [7]}, ["dog1.jpg", "dog2.jpg"]),  # July of any year
+    ({"month": [12, 1, 2]}, ["cat2.jpg", "coffee.jpg", "doc.jpg"]),  # winter of any year
     ({"place": "Italy"}, ["dog1.jpg", "dog2.jpg"]),
     ({"place": "Paris"}, ["car.jpg", "sign.jpg"]),
     ({"place": "Berlin, Germany"}, ["cat1.jpg"]),
