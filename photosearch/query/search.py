@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import inspect
 import logging
+import os
 import time
 import weakref
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from datetime import date, timedelta
 import numpy as np
 
 from photosearch.errors import PhotoSearchError
+from photosearch.ingest.decode import is_raw_name
 from photosearch.query.calibration import CalibrationConfig
 from photosearch.query.composer import ComposeOptions, compose, hamming
 from photosearch.query.executor import Executor, plan_atoms
@@ -272,9 +274,6 @@ def search(store, settings, request: str | None = None, plan: dict | None = None
 def link_raw_pairs(results: list[dict]) -> list[dict]:
     """A camera RAW and a JPEG (or HEIC, ...) of the same shot side by side (same folder and name)
     are one result: the RAW is dropped and linked from its twin as `raw`. A RAW alone stays."""
-    import os
-
-    from photosearch.ingest.decode import is_raw_name
 
     def shot(path: str) -> tuple[str, str]:
         return os.path.dirname(path), os.path.splitext(os.path.basename(path))[0].lower()
