@@ -31,8 +31,9 @@ if command -v apt-get >/dev/null; then
         libxcb-xinerama0 libxcb-xkb1)
   # llama-cpp-python builds from source: a C/C++ toolchain and cmake.
   [[ ",$extras," == *",llm,"* ]] && pkgs+=(build-essential cmake)
-  # The test suite starts a virtual X display for the GUI smoke on the real xcb platform.
-  [[ ",$extras," == *",dev,"* ]] && pkgs+=(xvfb xauth)
+  # The test suite starts a virtual X display for the GUI smoke on the real xcb platform; the real
+  # golden set (photosearch.evaluate.realset) takes its photos from Tux Paint's stamps and OpenCV's samples.
+  [[ ",$extras," == *",dev,"* ]] && pkgs+=(xvfb xauth tuxpaint-stamps-default opencv-doc)
   $SUDO apt-get update -q
   $SUDO apt-get install -y -q --no-install-recommends "${pkgs[@]}" >/dev/null
 fi

@@ -90,7 +90,8 @@ def cmd_eval(ctx, args) -> int:
 
 def _summary_text(out: dict) -> str:
     s = out["summary"]
-    picked = [k for k in s if k.startswith(("P@", "R@", "nDCG@"))] + ["MRR", "mAP", "plan_exact_match", "atom_f1"]
+    picked = [k for k in s if k.startswith(("P@", "R@", "nDCG@", "hit@"))] + [
+        "MRR", "mAP", "empty_result_rate", "plan_exact_match", "atom_f1"]
     parts = [f"{k} {s[k]:.3f}" for k in picked if isinstance(s.get(k), float)]
     lines = [f"{s['queries']} queries ({s['failed_queries']} failed): " + ", ".join(parts),
              f"latency p50 {s['latency_ms_p50']:.1f} ms, p95 {s['latency_ms_p95']:.1f} ms",

@@ -8,11 +8,16 @@ from pathlib import Path
 
 from photosearch.errors import PhotoSearchError
 
+#: The line between confident results and the closest ones below the cut-off.
+CLOSEST_SEPARATOR = "-- no confident match — closest: --"
+
 
 def _why_text(why: list[dict]) -> str:
     bits = []
     for w in why:
-        if "label" in w:
+        if "route" in w:
+            bits.append(f"{w.get('fact')}:{w['label']} ({w.get('text')})")
+        elif "label" in w:
             bits.append(f"{w.get('fact')}:{w['label']}")
         elif "similarity" in w:
             bits.append(f"{w.get('fact', w.get('atom'))}~{w['similarity']}")
@@ -21,10 +26,27 @@ def _why_text(why: list[dict]) -> str:
     return "; ".join(bits)
 
 
+def _result_line(r: dict) -> str:
+    line = f"{r['score']:.3f}  {r['path']}  [{_why_text(r.get('why', []))}]"
+    if r.get("partial"):
+        line += "  (partial: no " + ", ".join(r.get("missing") or []) + ")"
+    return line
+
+
 def _results_text(data: dict) -> str:
-    lines = [f"{r['score']:.3f}  {r['path']}  [{_why_text(r.get('why', []))}]" for r in data["results"]]
+    lines = []
+    for r in data["results"]:
+        if r.get("below_cutoff") and CLOSEST_SEPARATOR not in lines:
+            lines.append(CLOSEST_SEPARATOR)
+        lines.append(_result_line(r))
     comp = data.get("composer") or {}
-    lines.append(f"{len(data['results'])} of {data.get('matched', len(data['results']))} matches "
+    res = data["results"]
+    full = sum(1 for r in res if not r.get("partial") and not r.get("below_cutoff"))
+    partial = sum(1 for r in res if r.get("partial") and not r.get("below_cutoff"))
+    closest = sum(1 for r in res if r.get("below_cutoff"))
+    lines.append(f"{full} of {data.get('matched', len(res))} matches "
+                 + (f"+ {partial} partial " if partial else "")
+                 + (f"+ {closest} closest " if closest else "") +
                  f"in {data['timing_ms'].get('total', 0):.0f} ms (composer: {comp.get('solver', '-')})")
     if "explain" in data and data["explain"].get("atoms") and data.get("plan"):
         lines.insert(0, "plan: " + json.dumps(data["plan"], ensure_ascii=False))

@@ -105,6 +105,8 @@ def score_query(q: GoldenQuery, ranked: Sequence[str]) -> dict:
         out[f"P@{k}"] = M.precision_at_k(ranked, rel, k)
         out[f"R@{k}"] = M.recall_at_k(ranked, rel, k)
         out[f"nDCG@{k}"] = M.ndcg_at_k(ranked, rel, k)
+        out[f"hit@{k}"] = 1.0 if any(rel.get(p, 0) > 0 for p in ranked[:k]) else 0.0
+    out["empty"] = 1.0 if not ranked and any(g > 0 for g in rel.values()) else 0.0
     out["MRR"] = M.reciprocal_rank(ranked, rel)
     out["AP"] = M.average_precision(ranked[: max(q.k)], rel)
     return out
@@ -160,9 +162,11 @@ def summarise(rows: list[dict], ks: Sequence[int]) -> dict:
 
     s: dict = {"queries": len(rows), "failed_queries": sum(1 for r in rows if r["error"])}
     for k in ks:
-        for m in ("P", "R", "nDCG"):
+        for m in ("P", "R", "nDCG", "hit"):
             s[f"{m}@{k}"] = mean(r["metrics"][f"{m}@{k}"] for r in rows if f"{m}@{k}" in r["metrics"])
     s["MRR"] = mean(r["metrics"]["MRR"] for r in rows)
+    # queries with a relevant photo that returned nothing at all
+    s["empty_result_rate"] = mean(r["metrics"].get("empty", 0.0) for r in rows)
     s["mAP"] = mean(r["metrics"]["AP"] for r in rows)
     planned = [r["planner"] for r in rows if "planner" in r]
     s["planner_queries"] = len(planned)

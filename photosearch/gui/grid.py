@@ -1,7 +1,9 @@
 """The results grid: a `QAbstractListModel` of photo ids shown by a `QListView` in icon mode.
 
 The model stores plain lists (100k rows cost a few MB); thumbnails are asked for only when a row is
-painted, i.e. visible.
+painted, i.e. visible. When a search returns closest matches below the cut-off, a separator cell
+("no confident match — closest:", id `SEPARATOR_ID`, not selectable) stands before them; partial
+matches say what they lack in their tooltip.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ IdRole = Qt.ItemDataRole.UserRole + 1
 PathRole = Qt.ItemDataRole.UserRole + 2
 ScoreRole = Qt.ItemDataRole.UserRole + 3
 WhyRole = Qt.ItemDataRole.UserRole + 4
+StateRole = Qt.ItemDataRole.UserRole + 5  # "full" | "partial" | "closest" | "separator"
+
+SEPARATOR_ID = -1
+SEPARATOR_TEXT = "no confident match — closest:"
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -30,18 +36,37 @@ class ResultsModel(QAbstractListModel):
         self.paths: list[str] = []
         self.scores: list[float] = []
         self.why: list[list] = []
+        self.states: list[str] = []
+        self.missing: list[list[str]] = []
         self._row_of: dict[int, int] | None = None
         self._placeholder: QPixmap | None = None
         thumbs.ready.connect(self._thumb_ready)
 
     def set_results(self, results: list[dict]) -> None:
         self.beginResetModel()
-        self.ids = [int(r["id"]) for r in results]
-        self.paths = [str(r.get("path", "")) for r in results]
-        self.scores = [float(r.get("score") or 0.0) for r in results]
-        self.why = [r.get("why") or [] for r in results]
+        rows: list[dict] = []
+        for r in results:
+            if r.get("below_cutoff") and not any(x.get("id") == SEPARATOR_ID for x in rows):
+                rows.append({"id": SEPARATOR_ID, "path": "", "score": 0.0, "state": "separator"})
+            rows.append(r)
+        self.ids = [int(r["id"]) for r in rows]
+        self.paths = [str(r.get("path", "")) for r in rows]
+        self.scores = [float(r.get("score") or 0.0) for r in rows]
+        self.why = [r.get("why") or [] for r in rows]
+        self.states = [r.get("state") or ("closest" if r.get("below_cutoff") else
+                                          "partial" if r.get("partial") else "full") for r in rows]
+        self.missing = [list(r.get("missing") or []) for r in rows]
         self._row_of = None
         self.endResetModel()
+
+    def photo_count(self) -> int:
+        """Rows that are photos (the separator is not)."""
+        return len(self.ids) - self.ids.count(SEPARATOR_ID)
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if index.isValid() and index.row() < len(self.ids) and self.ids[index.row()] == SEPARATOR_ID:
+            return Qt.ItemFlag.NoItemFlags
+        return super().flags(index)
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.ids)
@@ -50,14 +75,24 @@ class ResultsModel(QAbstractListModel):
         row = index.row()
         if not index.isValid() or row >= len(self.ids):
             return None
+        if role == StateRole:
+            return self.states[row]
+        if self.ids[row] == SEPARATOR_ID:
+            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                return SEPARATOR_TEXT
+            return SEPARATOR_ID if role == IdRole else None
         if role == Qt.ItemDataRole.DecorationRole:
             return self.thumbs.pixmap(self.ids[row]) or self.placeholder()
         if role == Qt.ItemDataRole.DisplayRole:
             return Path(self.paths[row]).name
         if role == Qt.ItemDataRole.ToolTipRole:
             why = self.why[row]
-            reasons = ", ".join(str(w if not isinstance(w, dict) else w.get("atom", w)) for w in why[:6])
-            return f"{self.paths[row]}\nscore {self.scores[row]:.3f}" + (f"\n{reasons}" if reasons else "")
+            reasons = ", ".join(str(w if not isinstance(w, dict) else w.get("text") or w.get("atom", w))
+                                for w in why[:6])
+            state = {"partial": "partial match: no " + ", ".join(self.missing[row]),
+                     "closest": "below the cut-off (closest match)"}.get(self.states[row])
+            return (f"{self.paths[row]}\nscore {self.scores[row]:.3f}" + (f"\n{state}" if state else "")
+                    + (f"\n{reasons}" if reasons else ""))
         if role == IdRole:
             return self.ids[row]
         if role == PathRole:
@@ -103,6 +138,18 @@ class ThumbDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         return self.view.gridSize() - QSize(4, 4)
 
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        if index.data(IdRole) != SEPARATOR_ID:
+            super().paint(painter, option, index)
+            return
+        painter.save()
+        rect = option.rect.adjusted(6, 6, -6, -6)
+        painter.setPen(option.palette.placeholderText().color())
+        painter.drawLine(rect.left(), rect.top(), rect.left(), rect.bottom())
+        painter.drawText(rect.adjusted(8, 0, 0, 0), int(Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap),
+                         SEPARATOR_TEXT)
+        painter.restore()
+
 
 class ThumbnailGrid(QListView):
     """Icon-mode list with uniform items; Enter/double-click opens, Space previews."""
@@ -123,7 +170,12 @@ class ThumbnailGrid(QListView):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.setItemDelegate(ThumbDelegate(self))
         self.set_icon_size(icon_size)
-        self.doubleClicked.connect(lambda idx: self.open_requested.emit(int(idx.data(IdRole))))
+        self.doubleClicked.connect(self._double_clicked)
+
+    def _double_clicked(self, idx) -> None:
+        pid = int(idx.data(IdRole))
+        if pid != SEPARATOR_ID:
+            self.open_requested.emit(pid)
 
     def set_icon_size(self, size: int) -> None:
         self.setIconSize(QSize(size, size))
@@ -131,10 +183,13 @@ class ThumbnailGrid(QListView):
 
     def current_id(self) -> int | None:
         idx = self.currentIndex()
-        return int(idx.data(IdRole)) if idx.isValid() else None
+        pid = int(idx.data(IdRole)) if idx.isValid() else None
+        return None if pid == SEPARATOR_ID else pid
 
     def selected_ids(self) -> list[int]:
-        return [int(i.data(IdRole)) for i in self.selectionModel().selectedIndexes()] if self.selectionModel() else []
+        if not self.selectionModel():
+            return []
+        return [pid for i in self.selectionModel().selectedIndexes() if (pid := int(i.data(IdRole))) != SEPARATOR_ID]
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         pid = self.current_id()

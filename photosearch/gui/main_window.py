@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from photosearch.gui.ask_panel import AskPanel
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.errors import ErrorReporter
-from photosearch.gui.grid import ResultsModel, ThumbnailGrid
+from photosearch.gui.grid import SEPARATOR_ID, ResultsModel, ThumbnailGrid
 from photosearch.gui.health_banner import HealthBanner
 from photosearch.gui.indexing import IndexStatus
 from photosearch.gui.people_view import PeopleView
@@ -370,15 +370,22 @@ class MainWindow(QMainWindow):
         self.model.set_results(results)
         self.chips.set_plan(result.get("plan"))
         total = sum(float(v) for k, v in (result.get("timing_ms") or {}).items() if k == "total") or None
-        n = len(results)
+        closest = sum(1 for r in results if r.get("below_cutoff"))
+        partial = sum(1 for r in results if r.get("partial") and not r.get("below_cutoff"))
+        n = len(results) - closest - partial
         msg = f"{n:,} photo{'s' if n != 1 else ''}"
+        if partial:
+            msg += f" + {partial:,} partial"
+        if closest:
+            msg += f" + {closest:,} closest (no confident match)" if not n else f" + {closest:,} closest"
         if total is not None:
             msg += f" · {total:.0f} ms"
         if result.get("composer") == "newest":
             msg += " · newest first"
         self.search_info.setText(msg)
-        if n:
-            self.grid.setCurrentIndex(self.model.index(0))
+        if results:
+            first = 1 if self.model.ids and self.model.ids[0] == SEPARATOR_ID else 0
+            self.grid.setCurrentIndex(self.model.index(first))
 
     def save_example(self) -> None:
         plan = (self.last_result or {}).get("plan") or self.chips.plan
@@ -409,7 +416,7 @@ class MainWindow(QMainWindow):
 
     # ---- photo view -------------------------------------------------------------------------------
     def _current_changed(self, current, _previous) -> None:
-        if current.isValid():
+        if current.isValid() and self.model.ids[current.row()] != SEPARATOR_ID:
             pid = self.model.ids[current.row()]
             self.ask_panel.set_photo(pid, Path(self.model.paths[current.row()]).name)
 
@@ -450,6 +457,8 @@ class MainWindow(QMainWindow):
         if row is None:
             return
         new = row + step
+        if 0 <= new < self.model.rowCount() and self.model.ids[new] == SEPARATOR_ID:
+            new += step  # step over the "closest" separator
         if 0 <= new < self.model.rowCount():
             self.open_photo(self.model.ids[new])
 
@@ -517,6 +526,8 @@ class MainWindow(QMainWindow):
         if not idx.isValid():
             return
         pid, path = self.model.ids[idx.row()], self.model.paths[idx.row()]
+        if pid == SEPARATOR_ID:
+            return
         menu = self.grid_menu(pid, path)
         menu.exec(self.grid.viewport().mapToGlobal(pos))
 

@@ -48,7 +48,23 @@ def conjuncts(plan: dict) -> list[dict]:
 def with_conjuncts(plan: dict, items: list[dict]) -> dict:
     out = copy.deepcopy(plan)
     out["where"] = items[0] if len(items) == 1 else {"and": items}
+    present = {" ".join(str(n["concept"]).lower().split()) for n in items if "concept" in n}
+    required = [r for r in out.get("required") or [] if r.lower() in present]
+    if required:
+        out["required"] = required
+    else:
+        out.pop("required", None)
     return out
+
+
+def soft_state(plan: dict, node: dict) -> bool | None:
+    """For a top-level concept of an AND of several concepts: True when soft, False when required;
+    None where softness does not apply (filters, excluded conditions, a lone concept)."""
+    items = conjuncts(plan)
+    if "concept" not in node or sum(1 for n in items if "concept" in n) < 2:
+        return None
+    required = {r.lower() for r in plan.get("required") or []}
+    return " ".join(str(node["concept"]).lower().split()) not in required
 
 
 def _unwrap(node: dict) -> tuple[dict, bool]:
@@ -68,14 +84,17 @@ class Chip(QFrame):
     """One condition. `changed(index, node|None)`: None removes it."""
 
     changed = Signal(int, object)
+    required_changed = Signal(int, bool)
 
-    def __init__(self, index: int, node: dict, people: list[str], parent=None):
+    def __init__(self, index: int, node: dict, people: list[str], parent=None, soft: bool | None = None):
         super().__init__(parent)
         self.setObjectName("Chip")
         self.index = index
         inner, excluded = _unwrap(node)
         self.inner, self.excluded = inner, excluded
+        self.soft = soft
         self.setProperty("excluded", excluded)
+        self.setProperty("soft", bool(soft))
         lay = QHBoxLayout(self)
         lay.setContentsMargins(6, 1, 4, 1)
         lay.setSpacing(3)
@@ -151,6 +170,17 @@ class Chip(QFrame):
             lay.addWidget(label)
         if self.editor is not None:
             lay.addWidget(self.editor)
+        self.need: QToolButton | None = None
+        if soft is not None:
+            self.need = QToolButton(self)
+            self.need.setObjectName("ChipSoft")
+            self.need.setCheckable(True)
+            self.need.setChecked(not soft)
+            self.need.setText("soft" if soft else "required")
+            self.need.setToolTip("Soft: photos without this still show, after the full matches, marked partial. "
+                                 "Click to make it required.")
+            self.need.toggled.connect(lambda on: self.required_changed.emit(self.index, on))
+            lay.addWidget(self.need)
         remove = QToolButton(self)
         remove.setObjectName("ChipRemove")
         remove.setText("×")
@@ -285,8 +315,9 @@ class PlanChips(QWidget):
         for i, node in enumerate(conjuncts(plan)):
             if node == {"and": []}:
                 continue
-            chip = Chip(i, node, self.people, self.flow_host)
+            chip = Chip(i, node, self.people, self.flow_host, soft=soft_state(plan, node))
             chip.changed.connect(self._chip_changed)
+            chip.required_changed.connect(self._required_changed)
             self.flow.addWidget(chip)
             self.chips.append(chip)
         comp = plan.get("compose") or {}
@@ -322,6 +353,15 @@ class PlanChips(QWidget):
         else:
             items[index] = node
         self._publish(with_conjuncts(self.plan, items or [{"and": []}]))
+
+    def _required_changed(self, index: int, required: bool) -> None:
+        if self.plan is None:
+            return
+        value = " ".join(str(conjuncts(self.plan)[index]["concept"]).split())
+        current = [r for r in self.plan.get("required") or [] if r.lower() != value.lower()]
+        plan = copy.deepcopy(self.plan)
+        plan["required"] = current + ([value] if required else [])
+        self._publish(plan)
 
     def add_condition(self, node: dict) -> None:
         if self.plan is None:

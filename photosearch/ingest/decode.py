@@ -1,4 +1,5 @@
-"""Decode image files safely: draft-mode JPEG, EXIF orientation, pixel cap, HEIC via pillow-heif.
+"""Decode image files safely: draft-mode JPEG, EXIF orientation, pixel cap, HEIC via pillow-heif,
+camera RAW via rawpy (the embedded preview when there is one, else a half-size demosaic).
 
 Every failure becomes a `DecodeError` with a short reason code the catalog counts by.
 """
@@ -24,9 +25,17 @@ try:  # HEIC/HEIF/AVIF support is optional at import time but declared as a depe
 except Exception:  # pragma: no cover - only when the wheel is missing
     HEIF_AVAILABLE = False
 
-IMAGE_EXTENSIONS = frozenset(
-    {".jpg", ".jpeg", ".jpe", ".png", ".webp", ".tif", ".tiff", ".gif", ".bmp", ".heic", ".heif", ".avif"}
+#: Camera RAW formats (LibRaw through rawpy).
+RAW_EXTENSIONS = frozenset(
+    {".dng", ".cr2", ".cr3", ".crw", ".nef", ".nrw", ".arw", ".srf", ".sr2", ".orf", ".rw2", ".raf", ".pef",
+     ".srw", ".x3f", ".3fr", ".erf", ".kdc", ".dcr", ".mrw", ".mos", ".rwl", ".iiq"}
 )
+#: Everything Pillow decodes with the installed plugins (JPEG 2000 through OpenJPEG, PNM family,
+#: HEIC/HEIF/AVIF through pillow-heif) plus camera RAW.
+IMAGE_EXTENSIONS = frozenset(
+    {".jpg", ".jpeg", ".jpe", ".jfif", ".png", ".webp", ".tif", ".tiff", ".gif", ".bmp", ".heic", ".heif",
+     ".avif", ".jp2", ".j2k", ".jpf", ".jpx", ".j2c", ".pnm", ".pbm", ".pgm", ".ppm"}
+) | RAW_EXTENSIONS
 DEFAULT_MAX_PIXELS = 200_000_000
 # Worker threads decode concurrently, so Pillow's global cap cannot carry a per-call limit: every
 # open_image() checks its own `max_pixels` from the header before any pixel is decoded.
@@ -35,6 +44,10 @@ Image.MAX_IMAGE_PIXELS = None
 
 def is_image_name(name: str) -> bool:
     return os.path.splitext(name)[1].lower() in IMAGE_EXTENSIONS
+
+
+def is_raw_name(name: str) -> bool:
+    return os.path.splitext(str(name))[1].lower() in RAW_EXTENSIONS
 
 
 @dataclass
@@ -79,6 +92,8 @@ def open_image(
         size = len(data)
     if size == 0:
         raise DecodeError("empty_file", f"{path} is empty (0 bytes)")
+    if is_raw_name(path):
+        return _open_raw(path, data, max_side, max_pixels)
     try:  # the pixel cap is checked below from the header, per call (Pillow's own cap is process-wide)
         img = Image.open(io.BytesIO(data) if data is not None else path)
         fmt = (img.format or "").upper()
@@ -121,6 +136,53 @@ def open_image(
         raise DecodeError("corrupt", f"{path} could not be decoded: {exc}") from exc
     except (ValueError, SyntaxError, EOFError, MemoryError) as exc:
         raise DecodeError("corrupt", f"{path} could not be decoded: {exc}") from exc
+
+
+def _open_raw(path: str, data: bytes | None, max_side: int | None, max_pixels: int) -> Decoded:
+    """A camera RAW file: its embedded preview (JPEG or bitmap) when present, else a half-size demosaic."""
+    try:
+        import rawpy
+    except ImportError as exc:
+        raise DecodeError("unsupported_format", f"{path} is camera RAW: install rawpy (pip install rawpy)") from exc
+    try:
+        with rawpy.imread(io.BytesIO(data) if data is not None else path) as raw:
+            full_w, full_h = int(raw.sizes.width), int(raw.sizes.height)
+            if raw.sizes.flip in (5, 6):  # LibRaw rotates 90° for these
+                full_w, full_h = full_h, full_w
+            if full_w * full_h > max_pixels:
+                raise DecodeError("too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}")
+            img = _raw_preview(raw, rawpy)
+            if img is None:
+                rgb = raw.postprocess(half_size=True, use_camera_wb=True, output_bps=8)
+                img = Image.fromarray(np.ascontiguousarray(rgb[..., :3]).astype(np.uint8))
+    except DecodeError:
+        raise
+    except FileNotFoundError as exc:
+        raise DecodeError("vanished", f"{path} disappeared while reading") from exc
+    except Exception as exc:  # noqa: BLE001 - LibRaw errors come in many types
+        raise DecodeError("corrupt", f"{path} is not a RAW file LibRaw can read: {exc}") from exc
+    if img.mode != "RGB":
+        img = _to_rgb(img)
+    if max_side and max(img.size) > max_side:
+        img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
+    return Decoded(image=img, width=full_w, height=full_h, format="RAW", exif=None)
+
+
+#: An embedded preview smaller than this (longest side) is a thumbnail, not a preview: demosaic instead.
+RAW_PREVIEW_MIN_SIDE = 256
+
+
+def _raw_preview(raw, rawpy) -> Image.Image | None:
+    try:
+        thumb = raw.extract_thumb()
+    except (rawpy.LibRawNoThumbnailError, rawpy.LibRawUnsupportedThumbnailError):
+        return None
+    if thumb.format == rawpy.ThumbFormat.JPEG:
+        img = Image.open(io.BytesIO(thumb.data))
+        img = ImageOps.exif_transpose(img)
+    else:
+        img = Image.fromarray(np.ascontiguousarray(thumb.data[..., :3]).astype(np.uint8))
+    return img if max(img.size) >= RAW_PREVIEW_MIN_SIDE else None
 
 
 def _to_rgb(img: Image.Image) -> Image.Image:

@@ -64,8 +64,11 @@ class DateMatch:
     recurring: bool = False  # True when `ranges` is an expansion over years
     weekend: bool = False  # a "weekends" marker: ranges are filled in by the caller
     notes: list[str] = field(default_factory=list)
+    months: tuple[int, ...] = ()  # a month-of-year condition ("every July", "in winter")
 
     def node(self) -> dict:
+        if self.months:
+            return {"month": list(self.months)}
         atoms = [{"date": {"from": a.isoformat(), "to": b.isoformat()}} for a, b in self.ranges]
         return atoms[0] if len(atoms) == 1 else {"or": atoms}
 
@@ -217,14 +220,14 @@ class DateFinder:
             ("since", re.compile(rf"\b(?P<op>since|after|before|until|till|prior to)\s+(?P<a>{simple.replace('?P<', '?P<a_')}|(?:{_MONTH_RE}))(?![\w-])")),
             ("simple", re.compile(rf"(?<![\w-])(?:{simple})(?![\w-])")),
             ("relseason", re.compile(rf"\b(?P<rel>last|this|past|previous|next)\s+(?P<s>{_SEASON_RE})\b")),
-            ("relmonth", re.compile(rf"\b(?P<rel>last|this|past|previous|in|during|of|from)\s+(?P<m>{_MONTH_RE})\b(?!\s+\d)")),
+            ("relmonth", re.compile(rf"\b(?P<rel>last|this|past|previous|in|during|of|from|every|each)\s+(?P<m>{_MONTH_RE})\b(?!\s+\d)")),
             ("relunit", re.compile(r"\b(?P<rel>today|tonight|this morning|this afternoon|this evening|last night|yesterday|this week|last week|past week|previous week|this month|last month|past month|previous month|this year|last year|past year|previous year|this weekend|last weekend|last year's)\b")),
             ("back", re.compile(rf"\b(?:in\s+the\s+|over\s+the\s+|during\s+the\s+|within\s+the\s+)?(?:past|last|previous)\s+(?P<n>{_NUM_RE})\s+(?P<u>{_UNIT_RE})\b")),
             ("ago", re.compile(rf"\b(?P<n>{_NUM_RE})\s+(?P<u>{_UNIT_RE})\s+ago\b")),
             ("holiday", re.compile(rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_HOLIDAY_RE})(?!\s+(?:{'|'.join(HOLIDAY_NOUNS)})\b)(?![\w'])")),
             ("birthday", re.compile(r"\b(?P<who>my|[\w.-]+'s|[\w.-]+s')\s+birthdays?\b")),
             ("weekend", re.compile(r"\b(?:on\s+|at\s+|during\s+|over\s+)?(?:the\s+)?weekends?\b")),
-            ("season", re.compile(rf"\b(?:in\s+|during\s+)?(?:the\s+)?(?P<s>{_SEASON_RE})(?:time|s)?\b")),
+            ("season", re.compile(rf"\b(?:in\s+|during\s+|every\s+|each\s+)?(?:the\s+)?(?P<s>{_SEASON_RE})(?:time|s)?\b")),
         ]
 
     # ---------------------------------------------------------------- simple expressions
@@ -354,7 +357,8 @@ class DateFinder:
                 if lo.month == now.month and lo.year == now.year:
                     lo, hi = month_range(now.year - 1, month)
                 return DateMatch(s, e, [(lo, hi)])
-            return DateMatch(s, e, [recent_month(now, month)])
+            # "in July", "every July": July of any year
+            return DateMatch(s, e, [recent_month(now, month)], recurring=True, months=(month,))
         if name == "relunit":
             rel = m.group("rel")
             monday = now - timedelta(days=now.weekday())
@@ -429,8 +433,10 @@ class DateFinder:
             return DateMatch(s, e, [], weekend=True)
         if name == "season":
             season = m.group("s")
-            ranges, span = _recurring(now, years, lambda y: season_range(y, season))
-            return DateMatch(s, e, ranges, recurring=True, notes=[f"'{season}' means every {season} {span}"])
+            first = SEASONS[season]
+            months = tuple(sorted((first - 1 + i) % 12 + 1 for i in range(3)))
+            return DateMatch(s, e, [season_range(now.year, season)], recurring=True, months=months,
+                             notes=[f"'{season}' means {season} of any year"])
         return None
 
 

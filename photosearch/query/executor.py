@@ -6,13 +6,21 @@
 * `and`: intersection; the combined score is the geometric mean of the graded (semantic)
   children's scores — filters (date, person, ...) score 1 and are neutral. `{"and": []}` is every
   active photo.
+* soft conjunction: at the root `and`, concept atoms are soft unless the plan lists them in
+  `required`. Photos that pass every filter and some but not all soft concepts are the
+  *partial* matches (`Execution.partial`), scored by the mean of their graded scores with a
+  missing concept counting 0, and shown after the photos that satisfy the whole request.
+* relaxed mode (closest matches): concept atoms also admit their best candidates below the
+  calibrated cut-off (`AtomResult.near`); filters stay hard.
 
 Only active photos exist for the executor (the snapshot holds nothing else).
 """
 
 from __future__ import annotations
 
+import json
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,24 +32,39 @@ from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 OPERATORS = ("and", "or", "not")
 
 
+SOFT_ATOMS = ("concept",)
+
+
 @dataclass
 class AtomHit:
     path: str
     negated: bool
     result: AtomResult
     ms: float
+    used: ScoredSet | None = None  # the set the algebra used (with the near set when relaxed)
+
+    @property
+    def scored(self) -> ScoredSet:
+        return self.used if self.used is not None else self.result.set
 
 
 @dataclass
 class Execution:
     result: ScoredSet
     atoms: list[AtomHit] = field(default_factory=list)
+    #: Photos that pass every filter and some, not all, soft concepts of the root `and`.
+    partial: ScoredSet = field(default_factory=ScoredSet.empty)
+    soft: list[tuple[str, ScoredSet]] = field(default_factory=list)  # (concept, its set) at the root
+
+    def missing(self, row: int) -> list[str]:
+        """The soft concepts a (partial) result row lacks."""
+        return [value for value, s in self.soft if s.score_of(row) is None]
 
     def why(self, row: int) -> list[dict]:
         """What matched for one result row (atoms under a NOT explain nothing)."""
         out: list[dict] = []
         for hit in self.atoms:
-            if hit.negated or hit.result.set.score_of(row) is None:
+            if hit.negated or hit.scored.score_of(row) is None:
                 continue
             for w in hit.result.explain(row):
                 if w not in out:
@@ -96,11 +119,54 @@ def subtract(a: ScoredSet, b: ScoredSet) -> ScoredSet:
     return ScoredSet(a.rows[keep], a.scores[keep], a.graded)
 
 
-class Executor:
-    """Runs `where` trees against one execution context (snapshot + indexes + encoders)."""
+#: Filters that say what is *in* the photo: with one of them, a photo that matches it but none of
+#: the request's concepts is still a partial match ("sign that says galleries": the words are there).
+CONTENT_FILTERS = ("text", "knowledge", "similar", "tag")
+#: A partial match with none of the soft concepts scores this share of its filters' score.
+CONTENT_ONLY = 0.25
 
-    def __init__(self, ctx: ExecContext):
+
+def soft_partial(hard: ScoredSet, soft: list[ScoredSet], content: bool = False) -> ScoredSet:
+    """Photos in `hard` with some but not all `soft` sets; score = mean of the soft scores (missing
+    counts 0) times the hard set's score. With `content` (a content filter among the hard ones),
+    photos with none of the soft concepts count too, at `CONTENT_ONLY`."""
+    if not soft or len(hard) == 0 or (len(soft) < 2 and not content):
+        return ScoredSet.empty()
+    cand = hard.rows if content else np.unique(np.concatenate([s.rows for s in soft]))
+    cand = cand[np.isin(cand, hard.rows, assume_unique=True)]
+    if cand.size == 0:
+        return ScoredSet.empty()
+    total = np.zeros(cand.size, np.float64)
+    present = np.zeros(cand.size, np.int32)
+    for s in soft:
+        idx = np.clip(np.searchsorted(s.rows, cand), 0, max(s.rows.size - 1, 0))
+        hit = (s.rows[idx] == cand) if s.rows.size else np.zeros(cand.size, bool)
+        total[hit] += s.scores[idx[hit]]
+        present += hit
+    keep = (present >= (0 if content else 1)) & (present < len(soft))
+    cand, total = cand[keep], total[keep]
+    hard_scores = hard.scores[np.searchsorted(hard.rows, cand)]
+    share = np.maximum(total / len(soft), CONTENT_ONLY if content else 0.0)
+    return ScoredSet(cand.astype(np.int32), (share * hard_scores).astype(np.float32), graded=True)
+
+
+class Executor:
+    """Runs `where` trees against one execution context (snapshot + indexes + encoders).
+
+    `required`: concept values that stay hard in the root `and`; `relaxed`: concept atoms admit
+    their candidates below the cut-off (closest matches).
+    """
+
+    def __init__(self, ctx: ExecContext, *, required: Iterable[str] = (), relaxed: bool = False):
         self.ctx = ctx
+        self.required = {" ".join(str(v).lower().split()) for v in required}
+        self.relaxed = relaxed
+
+    def _soft(self, node: dict) -> bool:
+        if not isinstance(node, dict) or len(node) != 1:
+            return False
+        ((key, value),) = node.items()
+        return key in SOFT_ATOMS and " ".join(str(value).lower().split()) not in self.required
 
     def run(self, where: dict) -> Execution:
         ex = Execution(ScoredSet.empty())
@@ -112,16 +178,29 @@ class Executor:
             raise PhotoSearchError(f"invalid plan node at {path}: {node!r}")
         ((key, value),) = node.items()
         if key == "and":
-            positives, negatives = [], []
+            positives, negatives, soft, hard = [], [], [], []
+            content = False
             for i, child in enumerate(value):
                 cpath = f"{path}.and[{i}]"
                 if isinstance(child, dict) and set(child) == {"not"}:
                     negatives.append(self._node(child["not"], cpath + ".not", not negated, ex))
                 else:
-                    positives.append(self._node(child, cpath, negated, ex))
+                    got = self._node(child, cpath, negated, ex)
+                    positives.append(got)
+                    if path == "where" and not negated and self._soft(child):
+                        soft.append(got)
+                        ex.soft.append((str(child["concept"]), got))
+                    else:
+                        hard.append(got)
+                        content |= isinstance(child, dict) and next(iter(child)) in CONTENT_FILTERS
             out = intersect(positives, self.ctx.universe())
             for neg in negatives:
                 out = subtract(out, neg)
+            if len(soft) >= 2 or (soft and content):
+                partial = soft_partial(intersect(hard, self.ctx.universe()), soft, content)
+                for neg in negatives:
+                    partial = subtract(partial, neg)
+                ex.partial = partial
             return out
         if key == "or":
             if not value:
@@ -131,9 +210,15 @@ class Executor:
             inner = self._node(value, path + ".not", not negated, ex)
             return subtract(self.ctx.universe(), inner)
         t0 = time.perf_counter()
-        result = resolve_atom(node, self.ctx)
-        ex.atoms.append(AtomHit(path, negated, result, (time.perf_counter() - t0) * 1000))
-        return result.set
+        key = json.dumps(node, sort_keys=True)
+        result = self.ctx.atom_cache.get(key)
+        if result is None:
+            result = self.ctx.atom_cache[key] = resolve_atom(node, self.ctx)
+        used = result.set
+        if self.relaxed and not negated and result.near is not None and len(result.near):
+            used = ScoredSet.best_of([result.set, result.near], graded=True)
+        ex.atoms.append(AtomHit(path, negated, result, (time.perf_counter() - t0) * 1000, used))
+        return used
 
 
 def plan_atoms(node: dict) -> list[dict]:

@@ -108,7 +108,7 @@ class RequestParser:
         self.sort_asc = re.compile(
             r"\b(?:(?:oldest|earliest)\s+(?:ones\s+)?first|oldest\s+to\s+newest|in\s+chronological\s+order|"
             r"chronological(?:ly)?(?:\s+order)?|(?:sorted|ordered|sort)\s+by\s+(?:date|time)(?:\s+ascending)?|"
-            r"in\s+date\s+order|by\s+date|in\s+order)\b"
+            r"in\s+date\s+order|by\s+date|in\s+order|oldest|earliest)\b"
         )
         self.diverse = re.compile(
             r"\b(?:diverse|diversity|variety|varied|various|a\s+mix|mix\s+of|mixed|different\s+ones|assorted|"
@@ -155,7 +155,6 @@ class RequestParser:
         self.counts: list[tuple[re.Pattern, Any]] = [
             (re.compile(r"\bgroup(?:s)?(?:\s+(?:photos?|pictures?|pics|shots?|selfies?|portraits?|images?))?\b|\bgroups?\s+of\s+(?:people|friends)\b"), (3, None)),
             (re.compile(r"\b(?:no\s+(?:people|persons|faces|humans|one|body)|nobody|no-one|without\s+(?:any\s+)?(?:people|persons|faces|humans|anyone|anybody)|empty(?:\s+scenes?)?|unpeopled|deserted|no\s+one\s+in\s+(?:it|them))\b"), (0, 0)),
-            (re.compile(r"\bselfies?\b"), (1, 1)),
             (re.compile(r"\bportraits?\b"), (1, 1)),
             (re.compile(rf"\b(?:at\s+least|min(?:imum)?(?:\s+of)?|no\s+fewer\s+than|not\s+less\s+than)\s+(?P<n>{n})\s+{people_w}"), "min"),
             (re.compile(rf"\b(?P<n>{n})\s*(?:\+|or\s+more)\s+{people_w}"), "min"),
@@ -307,6 +306,9 @@ class RequestParser:
             brand = m.group("b")
             shown = lx.CAMERA_BRANDS.get(brand) or lx.CAMERA_BRANDS[brand.split()[-1]]
             models = [_model_word(w) for w in m.group("m").split()]
+            if brand in AMBIGUOUS_BRANDS and not models and m.start("b") == m.start() \
+                    and not any(w in fold(c) for c in st.ctx.cameras for w in AMBIGUOUS_BRANDS[brand]):
+                continue  # "apple" alone is the fruit unless the catalog has such a camera
             value = " ".join([shown, *models])
             for known in st.ctx.cameras:
                 if fold(known) == fold(value):
@@ -749,8 +751,8 @@ class _TreeBuilder:
                 self.i += 1
                 self._unit(terms)
                 people = [x for x in terms[start:] if "person" in x]
-            if people and not any("faces" in x for x in terms):
-                terms.append({"faces": {"min": 0, "max": len(people)}})
+            if people and not any("faces" in x for x in terms):  # "only Anna and Tom": exactly them
+                terms.append({"faces": {"min": len(people), "max": len(people)}})
             return
         if t.kind == "not":
             self.i += 1
@@ -806,6 +808,11 @@ def _per_value(g: str) -> str:
     if g.startswith(("person", "people")):
         return "person"
     return "place"
+
+
+#: Brand words that are everyday nouns: a camera only with a model, a cue ("shot on"), or when the
+#: catalog has that camera (the words its model names contain).
+AMBIGUOUS_BRANDS = {"apple": ("iphone", "ipad", "apple"), "galaxy": ("galaxy",), "pixel": ("pixel",)}
 
 
 def _model_word(w: str) -> str:

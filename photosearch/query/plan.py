@@ -17,9 +17,15 @@ Atoms (each a one-key object):
   ``{"similar": "42"}`` photo id or path; ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``.
 * ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
   always present (an open end is written as a far date: from ``1900-01-01`` or to ``now``).
+* ``{"month": [6, 7, 8]}``: taken in one of these months of any year (1 = January): "every July",
+  "in winter", "not in December" — a recurring condition, not fixed past ranges.
 * ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
   present; ``min`` defaults to 0 and ``max`` null means "no upper bound".
 * ``{"kind": "photo"|"screenshot"|"document"}``, ``{"quality": "sharp"|"blurry"}``.
+
+``required`` (optional, omitted when empty): concept values that must be present. Concept atoms
+of the root ``and`` are otherwise *soft*: photos with only some of them follow the full matches,
+marked partial; filters (date, place, person, text, camera, folder, kind, faces) are always hard.
 
 ``where`` may be ``{"and": []}`` — the empty conjunction, i.e. every photo (e.g. "newest 10").
 """
@@ -36,7 +42,8 @@ from photosearch.errors import PhotoSearchError
 PLAN_VERSION = 1
 
 STRING_ATOMS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
-ATOM_KEYS = (*STRING_ATOMS, "date", "faces", "kind", "quality")
+ATOM_KEYS = (*STRING_ATOMS, "date", "month", "faces", "kind", "quality")
+MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 OPERATORS = ("and", "or", "not")
 KINDS = ("photo", "screenshot", "document")
 QUALITIES = ("sharp", "blurry")
@@ -64,6 +71,7 @@ PLAN_SCHEMA: dict[str, Any] = {
         "version": {"type": "integer", "enum": [PLAN_VERSION]},
         "where": {"$ref": "#/$defs/node"},
         "compose": {"$ref": "#/$defs/compose"},
+        "required": {"type": "array", "items": {"type": "string", "minLength": 1}},
     },
     "required": ["version", "where", "compose"],
     "additionalProperties": False,
@@ -88,6 +96,8 @@ PLAN_SCHEMA: dict[str, Any] = {
                         "additionalProperties": False,
                     },
                 ),
+                _atom_schema("month", {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 12},
+                                       "minItems": 1}),
                 _atom_schema(
                     "faces",
                     {
@@ -179,6 +189,13 @@ def _validate_atom(key: str, value: Any, path: str) -> dict:
         if lo > hi:
             raise _err(p, f"'from' {lo} is after 'to' {hi}")
         return {"date": {"from": lo, "to": hi}}
+    if key == "month":
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, list) or not value or not all(
+                isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12 for m in value):
+            raise _err(p, f"expected a list of months 1..12, got {value!r}")
+        return {"month": sorted(set(value))}
     if key == "faces":
         if not isinstance(value, dict):
             raise _err(p, 'expected {"min": int, "max": int|null}')
@@ -268,7 +285,7 @@ def validate_plan(obj: Any) -> dict[str, Any]:
             raise PlanError(f"plan is not valid JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise PlanError(f"a plan is a JSON object, got {type(obj).__name__}")
-    extra = set(obj) - {"version", "where", "compose"}
+    extra = set(obj) - {"version", "where", "compose", "required"}
     if extra:
         raise _err("plan", f"unknown field(s) {sorted(extra)}")
     version = obj.get("version", PLAN_VERSION)
@@ -276,11 +293,34 @@ def validate_plan(obj: Any) -> dict[str, Any]:
         raise _err("version", f"unsupported plan version {version!r} (this build reads {PLAN_VERSION})")
     if "where" not in obj:
         raise _err("plan", "missing 'where'")
-    return {
+    out = {
         "version": PLAN_VERSION,
         "where": _validate_node(obj["where"], "where", 0),
         "compose": validate_compose(obj.get("compose")),
     }
+    required = _validate_required(obj.get("required"), out["where"])
+    if required:
+        out["required"] = required
+    return out
+
+
+def _validate_required(value: Any, where: dict) -> list[str]:
+    """The `required` list: concept values of this plan, whitespace collapsed, no repeats."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _err("required", f"expected a list of concept strings, got {value!r}")
+    concepts = {" ".join(str(a["concept"]).lower().split()) for a in atoms(where) if "concept" in a}
+    out: list[str] = []
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip():
+            raise _err(f"required[{i}]", f"expected a non-empty string, got {item!r}")
+        norm = " ".join(item.split())
+        if norm.lower() not in concepts:
+            raise _err(f"required[{i}]", f"{norm!r} is not a concept of this plan")
+        if norm not in out:
+            out.append(norm)
+    return out
 
 
 # --------------------------------------------------------------------------- walking, text, JSON
@@ -321,6 +361,8 @@ def _atom_text(atom: dict) -> str:
         if hi is None:
             return f"faces>={lo}"
         return f"faces={lo}" if lo == hi else f"faces {lo}..{hi}"
+    if key == "month":
+        return "month:" + ",".join(MONTH_NAMES[m - 1] for m in value)
     if key in ("kind", "quality"):
         return f"{key}:{value}"
     if key in ("concept",):
@@ -361,6 +403,8 @@ def compose_to_text(compose: dict) -> str:
 def plan_to_text(plan: dict) -> str:
     """A one-line human reading, e.g. `person:"Anna" AND "dog" AND NOT quality:blurry | top 20`."""
     text = node_to_text(plan["where"])
+    if plan.get("required"):
+        text += " [required: " + ", ".join(json.dumps(r, ensure_ascii=False) for r in plan["required"]) + "]"
     extra = compose_to_text(plan.get("compose") or {})
     return f"{text} | {extra}" if extra else text
 
@@ -369,6 +413,8 @@ def dumps_plan(plan: dict, *, indent: int | None = None) -> str:
     """Stable JSON: key order fixed (version, where, compose), so dumps(loads(x)) == x."""
     ordered = {"version": plan.get("version", PLAN_VERSION), "where": plan["where"],
                "compose": validate_compose(plan.get("compose"))}
+    if plan.get("required"):
+        ordered["required"] = list(plan["required"])
     sep = (",", ": ") if indent else (",", ":")
     return json.dumps(ordered, ensure_ascii=False, indent=indent, separators=sep)
 
@@ -404,7 +450,10 @@ def canonical_node(node: dict) -> dict:
 
 def canonical_plan(plan: dict) -> dict:
     plan = validate_plan(plan)
-    return {"version": plan["version"], "where": canonical_node(plan["where"]), "compose": plan["compose"]}
+    out = {"version": plan["version"], "where": canonical_node(plan["where"]), "compose": plan["compose"]}
+    if plan.get("required"):
+        out["required"] = sorted(x.lower() for x in plan["required"])
+    return out
 
 
 def plans_equal(a: dict, b: dict) -> bool:

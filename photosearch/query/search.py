@@ -3,7 +3,13 @@
 `search(store, settings, request=..., plan=...)` plans the request (the parser/planner when
 present, else a single `{"concept": request}` atom), executes the plan's `where` tree over an
 in-memory snapshot of the catalog and the vector indexes, composes the result (HiGHS) and
-returns `{"plan", "results": [{"id","path","score","why"}], "timing_ms", "composer", "explain"}`.
+returns `{"plan", "results": [{"id","path","score","why","partial","below_cutoff"}], "timing_ms",
+"composer", "explain"}`.
+
+When fewer photos than asked (the plan's limit, else `PAGE`) satisfy the whole request, the page is
+filled: first with *partial* matches (some soft concepts of the request missing, named in
+`missing`), then with the *closest* matches below the calibrated cut-offs (`below_cutoff: true`,
+at most `CLOSEST_MAX`) — never an empty page when something plausible exists. Filters stay hard.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import copy
 import inspect
 import logging
+import os
 import time
 import weakref
 from collections.abc import Callable
@@ -19,6 +26,7 @@ from datetime import date, timedelta
 import numpy as np
 
 from photosearch.errors import PhotoSearchError
+from photosearch.ingest.decode import is_raw_name
 from photosearch.query.calibration import CalibrationConfig
 from photosearch.query.composer import ComposeOptions, compose, hamming
 from photosearch.query.executor import Executor, plan_atoms
@@ -31,6 +39,10 @@ from photosearch.vectors import VectorIndexes
 log = logging.getLogger(__name__)
 
 FACTS_SPACE = "facts_text"
+#: The page a plan without a limit fills with partial and closest matches.
+PAGE = 20
+#: At most this many closest matches below the cut-off follow the confident ones.
+CLOSEST_MAX = 10
 _indexes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -196,27 +208,84 @@ def search(store, settings, request: str | None = None, plan: dict | None = None
                        calibration=calibration, image_embedder=image_embedder)
     timing["load"] = (time.perf_counter() - t1) * 1000
     t2 = time.perf_counter()
-    execution = Executor(ctx).run(plan["where"])
+    required = plan.get("required") or []
+    execution = Executor(ctx, required=required).run(plan["where"])
     timing["execute"] = (time.perf_counter() - t2) * 1000
     t3 = time.perf_counter()
     block = plan.get("compose") or {}
     image_index = ctx.index(IMAGE_SPACE) if block.get("exclude_near_duplicates") else None
-    rows, scores, composer = compose(execution.result.rows, execution.result.scores, block, ctx.snapshot,
-                                     image_index=image_index, options=compose_options)
+
+    def pick(found, limit_n: int | None) -> tuple[np.ndarray, np.ndarray, dict]:
+        rows_in, scores_in = found.rows, found.scores
+        keep = ~np.isin(rows_in, shown)
+        sub = dict(block, limit=limit_n) if limit_n is not None else block
+        return compose(rows_in[keep], scores_in[keep], sub, ctx.snapshot, image_index=image_index,
+                       options=compose_options)
+
+    shown = np.zeros(0, np.int32)
+    rows, scores, composer = pick(execution.result, block.get("limit"))
+    snap = ctx.snapshot
+    pages = [(rows, scores, execution, "full")]
+    shown = rows
+    if block.get("limit"):
+        page = int(block["limit"])
+    elif block.get("per") and rows.size:
+        page = int(rows.size)  # "one per day" sets its own size
+    else:
+        page = max(PAGE, int(rows.size))
+    if rows.size < page and len(execution.partial):
+        p_rows, p_scores, _ = pick(execution.partial, page - rows.size)
+        pages.append((p_rows, p_scores, execution, "partial"))
+        shown = np.concatenate([shown, p_rows])
+    if shown.size < page and any("concept" in a for a in plan_atoms(plan["where"])):
+        relaxed = Executor(ctx, required=required, relaxed=True).run(plan["where"])
+        room = min(page - shown.size, CLOSEST_MAX)
+        for found, kind in ((relaxed.result, "closest"), (relaxed.partial, "closest_partial")):
+            if room <= 0 or not len(found):
+                continue
+            c_rows, c_scores, _ = pick(found, room)
+            pages.append((c_rows, c_scores, relaxed, kind))
+            shown = np.concatenate([shown, c_rows])
+            room -= c_rows.size
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
-    snap = ctx.snapshot
-    results = [{"id": int(snap.ids[r]), "path": snap.paths[r], "score": round(float(s), 4),
-                "taken_at": _taken(snap, int(r)), "why": execution.why(int(r))}
-               for r, s in zip(rows.tolist(), scores.tolist(), strict=True)]
+    results = []
+    for p_rows, p_scores, ex, kind in pages:
+        for r, sc in zip(p_rows.tolist(), p_scores.tolist(), strict=True):
+            entry = {"id": int(snap.ids[r]), "path": snap.paths[r], "score": round(float(sc), 4),
+                     "taken_at": _taken(snap, int(r)), "why": ex.why(int(r)),
+                     "partial": kind in ("partial", "closest_partial"), "below_cutoff": kind.startswith("closest")}
+            if entry["partial"]:
+                entry["missing"] = ex.missing(int(r))
+            results.append(entry)
+    results = link_raw_pairs(results)
     timing["why"] = (time.perf_counter() - t4) * 1000
     timing["total"] = (time.perf_counter() - t0) * 1000
     out = {"plan": plan, "results": results, "matched": len(execution.result),
+           "partial": sum(r["partial"] for r in results), "below_cutoff": sum(r["below_cutoff"] for r in results),
            "timing_ms": {k: round(v, 2) for k, v in timing.items()}, "composer": composer}
     if planner:
         out["planner"] = planner
     ex = {"atoms": execution.explain(), "matched": len(execution.result), "notes": ctx.notes}
     out["explain"] = ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
+    return out
+
+
+def link_raw_pairs(results: list[dict]) -> list[dict]:
+    """A camera RAW and a JPEG (or HEIC, ...) of the same shot side by side (same folder and name)
+    are one result: the RAW is dropped and linked from its twin as `raw`. A RAW alone stays."""
+
+    def shot(path: str) -> tuple[str, str]:
+        return os.path.dirname(path), os.path.splitext(os.path.basename(path))[0].lower()
+
+    developed = {shot(r["path"]): r for r in results if not is_raw_name(r["path"])}
+    out = []
+    for r in results:
+        twin = developed.get(shot(r["path"])) if is_raw_name(r["path"]) else None
+        if twin is None:
+            out.append(r)
+        else:
+            twin.setdefault("raw", []).append(r["path"])
     return out
 
 

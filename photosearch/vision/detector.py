@@ -1,4 +1,5 @@
-"""COCO object detector: SSD MobileNet v2 (frozen TF graph) run with OpenCV DNN -> `object` facts."""
+"""COCO object detector: SSD MobileNet v2 (frozen TF graph) run with OpenCV DNN -> `object` facts
+above a threshold, and every class's best detection score (space "coco", see `score_vector`)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,33 @@ COCO_LABELS: dict[int, str] = {
     82: "refrigerator", 84: "book", 85: "clock", 86: "vase", 87: "scissors", 88: "teddy bear",
     89: "hair drier", 90: "toothbrush",
 }
+
+
+DISTRIBUTION_SPACE = "coco"
+#: Index (0-based) of each COCO class in the "coco" vector, in label-map id order.
+COCO_CLASS_IDS: tuple[int, ...] = tuple(sorted(COCO_LABELS))
+#: Detections below this score are noise even for the distribution.
+DISTRIBUTION_MIN_SCORE = 0.05
+
+
+def score_vector(rows: np.ndarray) -> np.ndarray:
+    """Best score per COCO class plus a trailing 1.0: vector indexes store unit vectors, and the
+    constant lets `decode_scores` recover the scores (score_i = v_i / v_last)."""
+    out = np.zeros(len(COCO_CLASS_IDS) + 1, np.float32)
+    out[-1] = 1.0
+    pos = {cid: i for i, cid in enumerate(COCO_CLASS_IDS)}
+    for cls, score in zip(rows[:, 0].astype(int).tolist(), rows[:, 1].tolist(), strict=True):
+        i = pos.get(cls)
+        if i is not None and score >= DISTRIBUTION_MIN_SCORE:
+            out[i] = max(out[i], float(score))
+    return out
+
+
+def decode_scores(vecs: np.ndarray) -> np.ndarray:
+    """Scores back from (normalised) `score_vector`s: (n, 81) -> (n, 80)."""
+    vecs = np.atleast_2d(np.asarray(vecs, np.float32))
+    last = np.where(vecs[:, -1:] > 0, vecs[:, -1:], 1.0)
+    return np.clip(vecs[:, :-1] / last, 0.0, 1.0)
 
 
 class SsdMobileNetDetector(Model):
@@ -86,7 +114,7 @@ class DetectorAnalyzer:
     """Writes `object` facts: COCO label, score, box [x0, y0, x1, y1] in 0..1 of the photo."""
 
     name = "detector"
-    version = 1
+    version = 2  # 2: every class's best score is kept (space "coco")
 
     def __init__(self, settings=None, model: SsdMobileNetDetector | None = None):
         self.model = model or SsdMobileNetDetector(settings)
@@ -100,7 +128,7 @@ class DetectorAnalyzer:
 
     def analyze(self, image: PhotoImage) -> AnalysisResult:
         rows = self.model.predict(image.rgb)
-        return AnalysisResult(facts=self.facts(rows))
+        return AnalysisResult(facts=self.facts(rows), embeddings={DISTRIBUTION_SPACE: score_vector(rows)})
 
     def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:
         return [self.analyze(img) for img in images]

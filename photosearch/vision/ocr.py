@@ -3,7 +3,9 @@
 Full OCR costs 100-500 ms a photo on two cores, and most photos hold no text. A cheap three-step
 gate decides first:
 
-1. *flat check* (~1 ms): a small grey image with almost no strong edges cannot hold text;
+1. *flat check* (~1 ms): a small grey image with almost no strong edges cannot hold text (the bar
+   is low — 0.04 % of pixels — so a single small word on a plain board still reaches the probe;
+   `python -m photosearch.vision.bench_ocr_gate` measures recall and cost);
 2. *probe* (~10-25 ms): the text detector itself on a 384-px thumbnail; OCR runs when it marks
    at least `probe_min_px` pixels as text. Natural photos (cats, coffee, portraits, grass,
    bricks) give an empty map; signs, documents, captions and posters light up.
@@ -72,7 +74,7 @@ BUILTIN_MANIFEST: dict[str, Any] = {
         "probe_threshold": 0.5,
         "probe_min_px": 20,
         "flat_side": 256,
-        "flat_min_edge_fraction": 0.002,
+        "flat_min_edge_fraction": 0.0004,
         "screen_mode_band": 0.5,
         "screen_flat": 0.4,
     },
@@ -311,7 +313,7 @@ class OcrAnalyzer:
     """`text` facts per line read in the photo, plus one `ocr_gate` fact saying whether OCR ran."""
 
     name = "ocr"
-    version = 1
+    version = 2  # 2: the flat check lets small words on plain boards through to the probe
 
     def __init__(self, settings: Settings | None = None, *, gate: bool = True, model: OcrModel | None = None):
         self.settings = settings if settings is not None else Settings()

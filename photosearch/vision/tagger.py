@@ -1,5 +1,7 @@
 """ImageNet tagger: EfficientNet-Lite3 (uint8 TFLite, ai-edge-litert) -> tags + WordNet hypernyms,
-and its 1280-d head features as the image-similarity embedding (space "image")."""
+its 1280-d head features as the image-similarity embedding (space "image"), and the full 1000-way
+softmax (space "imagenet"), so search can score a concept against every class the model saw, not
+only the top tags (see `photosearch.query.resolvers.distributions`)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from photosearch.vision.wordnet import WordNet, get_wordnet
 log = logging.getLogger(__name__)
 
 IMAGE_SPACE = "image"
+DISTRIBUTION_SPACE = "imagenet"
 WORDNET_MANIFEST = "wordnet-3.0"
 
 
@@ -125,7 +128,7 @@ class TaggerAnalyzer:
     the classes below it."""
 
     name = "tagger"
-    version = 1
+    version = 2  # 2: the full class distribution is kept (space "imagenet")
 
     def __init__(self, settings=None, model: EfficientNetTagger | None = None):
         self.model = model or EfficientNetTagger(settings)
@@ -166,7 +169,9 @@ class TaggerAnalyzer:
 
     def analyze(self, image: PhotoImage) -> AnalysisResult:
         out = self.model.predict(image.rgb)
-        return AnalysisResult(facts=self.facts(out.probs), embeddings={IMAGE_SPACE: out.feature})
+        probs = np.clip(np.asarray(out.probs, np.float32), 0.0, None)
+        return AnalysisResult(facts=self.facts(out.probs),
+                              embeddings={IMAGE_SPACE: out.feature, DISTRIBUTION_SPACE: probs})
 
     def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:
         return [self.analyze(img) for img in images]

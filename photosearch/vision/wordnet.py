@@ -36,6 +36,11 @@ ABSTRACT_LEMMAS = frozenset(
 )
 
 
+#: Morphy's noun detachment rules (suffix -> replacement).
+_NOUN_SUFFIXES = (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+                  ("men", "man"), ("ies", "y"))
+
+
 class WordNetUnavailable(PhotoSearchError):
     """The WordNet database files are not installed."""
 
@@ -46,6 +51,7 @@ class Synset:
     lemmas: tuple[str, ...]  # with underscores, as in the database
     hypernyms: tuple[int, ...]  # '@' and '@i' pointers to noun synsets
     gloss: str
+    hyponyms: tuple[int, ...] = ()  # '~' and '~i' pointers to noun synsets
 
     @property
     def wnid(self) -> str:
@@ -92,14 +98,17 @@ def parse_data_line(line: str) -> Synset:
     p_cnt = int(parts[i])
     i += 1
     hypers: list[int] = []
+    hypos: list[int] = []
     for _ in range(p_cnt):
         symbol, target, pos = parts[i], parts[i + 1], parts[i + 2]
         if symbol in ("@", "@i") and pos == "n":
             hypers.append(int(target))
+        elif symbol in ("~", "~i") and pos == "n":
+            hypos.append(int(target))
         i += 4
     # Strip the adjective marker some lemmas carry, e.g. "Chinese(a)".
     lemmas = tuple(lemma.split("(")[0] for lemma in lemmas)
-    return Synset(offset, lemmas, tuple(hypers), gloss.strip())
+    return Synset(offset, lemmas, tuple(hypers), gloss.strip(), tuple(hypos))
 
 
 class WordNet:
@@ -110,6 +119,8 @@ class WordNet:
         self._lock = threading.Lock()
         self._cache: dict[int, Synset] = {}
         self._index: dict[str, tuple[int, ...]] | None = None
+        self._exc: dict[str, tuple[str, ...]] | None = None
+        self._tagged: dict[str, int] = {}
         self._fh = open(self.dir / "data.noun", "rb")  # noqa: SIM115 - kept open for seeks
 
     def close(self) -> None:
@@ -137,6 +148,7 @@ class WordNet:
     def _load_index(self) -> dict[str, tuple[int, ...]]:
         if self._index is None:
             index: dict[str, tuple[int, ...]] = {}
+            tagged: dict[str, int] = {}
             with open(self.dir / "index.noun", encoding="utf-8", errors="replace") as fh:
                 for line in fh:
                     if line.startswith(" "):
@@ -144,6 +156,8 @@ class WordNet:
                     parts = line.split()
                     synset_cnt = int(parts[2])
                     index[parts[0]] = tuple(int(p) for p in parts[-synset_cnt:])
+                    tagged[parts[0]] = int(parts[-synset_cnt - 1])
+            self._tagged = tagged
             self._index = index
         return self._index
 
@@ -162,6 +176,54 @@ class WordNet:
                         nxt.append(parent)
             frontier = nxt
         return dist
+
+    def tagged_senses(self, lemma: str) -> int:
+        """How many of a lemma's senses occur in WordNet's sense-tagged corpus (0: no frequency data)."""
+        self._load_index()
+        return self._tagged.get(lemma.strip().lower().replace(" ", "_"), 0)
+
+    def descendants(self, offset: int, max_depth: int = 8, limit: int = 4000) -> dict[int, int]:
+        """All hyponyms of a synset with their shortest distance (1 = child), breadth first."""
+        dist: dict[int, int] = {}
+        frontier = [offset]
+        depth = 0
+        while frontier and depth < max_depth and len(dist) < limit:
+            depth += 1
+            nxt: list[int] = []
+            for off in frontier:
+                for child in self.synset(off).hyponyms:
+                    if child not in dist and len(dist) < limit:
+                        dist[child] = depth
+                        nxt.append(child)
+            frontier = nxt
+        return dist
+
+    def base_forms(self, word: str) -> list[str]:
+        """Noun lemmas a word form can be (WordNet's morphy for nouns: exceptions, then suffix rules)."""
+        w = word.strip().lower().replace(" ", "_")
+        index = self._load_index()
+        out = [w] if w in index else []
+        for base in self._exceptions().get(w, ()):
+            if base in index and base not in out:
+                out.append(base)
+        for suffix, repl in _NOUN_SUFFIXES:
+            if w.endswith(suffix) and len(w) > len(suffix):
+                base = w[: len(w) - len(suffix)] + repl
+                if base in index and base not in out:
+                    out.append(base)
+        return out
+
+    def _exceptions(self) -> dict[str, tuple[str, ...]]:
+        if self._exc is None:
+            exc: dict[str, tuple[str, ...]] = {}
+            path = self.dir / "noun.exc"
+            if path.is_file():
+                for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                    parts = line.split()
+                    if len(parts) >= 2:
+                        exc[parts[0]] = tuple(parts[1:])
+            self._exc = exc
+        return self._exc
 
     def match_labels(self, labels: list[str]) -> list[int | None]:
         """Map classifier labels ("tabby, tabby cat") to synset offsets.

@@ -46,7 +46,8 @@ def test_unrelated_query_returns_nothing(store, settings, fake_embedder):
     _caption_gallery(store, fake_embedder)
     res = search(store, settings, plan={"version": 1, "where": {"concept": "zebra"}, "compose": {}},
                  text_embedder=fake_embedder)
-    assert res["results"] == []
+    assert [r for r in res["results"] if not r["below_cutoff"]] == []  # at most closest matches
+    assert res["matched"] == 0
 
 
 def test_gap_cut():

@@ -70,3 +70,17 @@ def test_similar_duplicates_and_errors(data_dir, tmp_path):
     bad.write_text("{not json")
     out = cli(data_dir, "search", "--plan", str(bad), "--json")
     assert out.returncode == 1 and "cannot read the plan" in out.stderr
+
+
+@pytest.mark.slow
+def test_search_text_marks_partial_and_closest(data_dir):
+    out = cli(data_dir, "search", "dog and zebra", "--limit", "5")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    dogs = [ln for ln in lines if "dog1.jpg" in ln or "dog2.jpg" in ln]
+    assert len(dogs) == 2 and all(ln.endswith("(partial: no zebra)") for ln in dogs)
+    assert "0 of 0 matches + 2 partial" in lines[-1]
+    out = cli(data_dir, "search", "kitty", "--json")
+    data = json.loads(out.stdout)
+    assert {r["path"].rsplit("/", 1)[-1] for r in data["results"] if not r["below_cutoff"]} == {"cat1.jpg", "cat2.jpg"}
+    assert any(w.get("text") == "kitty ≈ cat (hypernym)" for w in data["results"][0]["why"])

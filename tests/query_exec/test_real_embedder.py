@@ -43,9 +43,12 @@ def test_dog_finds_paraphrases_only(store, settings, minilm):
                 facts=[FactRecord("caption", cap, 0.9)], embeddings={"facts_text": minilm.embed([cap])[0]}))
     res = search(store, settings, plan={"version": 1, "where": {"concept": "dog"}, "compose": {}},
                  text_embedder=minilm, explain=True)
-    got = [r["id"] for r in res["results"]]
+    got = [r["id"] for r in res["results"] if not r["below_cutoff"]]
     assert sorted(got) == ids[:2], res["explain"]
     assert all(any(w["fact"] == "facts_text" for w in r["why"]) for r in res["results"])
+    # the closest below the cut-off follow, flagged: the kitten, never the spreadsheet
+    closest = [r["id"] for r in res["results"] if r["below_cutoff"]]
+    assert ids[2] in closest and ids[8] not in closest
     boat = search(store, settings, plan={"version": 1, "where": {"concept": "ship"}, "compose": {}},
                   text_embedder=minilm)
-    assert [r["id"] for r in boat["results"]] == [ids[9]]
+    assert [r["id"] for r in boat["results"] if not r["below_cutoff"]] == [ids[9]]

@@ -69,8 +69,10 @@ def test_month_spans():
 
 
 def test_bare_months_and_times_of_day():
-    assert where("in December") == {"date": {"from": "2023-12-01", "to": "2023-12-31"}}
-    assert where("photos from May") == {"date": {"from": "2024-05-01", "to": "2024-05-31"}}
+    # a month without a year is that month of any year (issue 12); "last December" is one range
+    assert where("in December") == {"month": [12]}
+    assert where("photos from May") == {"month": [5]}
+    assert where("last December") == {"date": {"from": "2023-12-01", "to": "2023-12-31"}}
     assert "date" not in str(where("photos from Jan"))  # an abbreviation after "from": more likely a name
     assert where("this afternoon") == {"date": {"from": "2024-05-15", "to": "2024-05-15"}}
     jan1 = date(2024, 1, 1)

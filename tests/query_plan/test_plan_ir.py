@@ -87,3 +87,14 @@ def test_schema_compiles_to_a_llama_grammar():
     grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(PLAN_SCHEMA), verbose=False)
     assert grammar is not None
     assert llama_cpp.LlamaGrammar.from_json_schema(json.dumps(LLM_SCHEMA), verbose=False) is not None
+
+
+def test_month_atom_is_validated_and_shown():
+    from photosearch.query.plan import PlanError, plan_to_text, validate_plan
+
+    plan = validate_plan({"version": 1, "where": {"not": {"month": [12, 1, 2, 1]}}})
+    assert plan["where"] == {"not": {"month": [1, 2, 12]}}
+    assert plan_to_text(plan) == "NOT month:Jan,Feb,Dec"
+    for bad in ([], [0], [13], ["7"], [True]):
+        with pytest.raises(PlanError, match="month"):
+            validate_plan({"version": 1, "where": {"month": bad}})

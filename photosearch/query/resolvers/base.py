@@ -77,6 +77,9 @@ class AtomResult:
     set: ScoredSet
     explain: Callable[[int], list[Why]] = lambda row: []
     info: dict[str, Any] = field(default_factory=dict)
+    #: The best candidates below the calibrated cut-off (semantic atoms only): what "closest
+    #: matches" shows instead of an empty page.
+    near: ScoredSet | None = None
 
 
 @dataclass
@@ -101,6 +104,7 @@ class ExecContext:
     calibration: CalibrationConfig = field(default_factory=CalibrationConfig)
     image_embedder: Callable[[str], np.ndarray] | None = None
     notes: list[str] = field(default_factory=list)
+    atom_cache: dict[str, AtomResult] = field(default_factory=dict)  # one search's resolved atoms
 
     def index(self, space: str):
         """The vector index of a space (cached per snapshot), or None."""

@@ -2,11 +2,14 @@
 
 Lexical evidence: each content word of the concept is matched (folded, plural-stemmed) against
 the labels and synonyms of tag (incl. WordNet hypernyms), object, caption, knowledge and OCR
-text facts, weighted by kind; a photo's lexical score is the mean over words of its best
+text facts, weighted by kind; WordNet routes of each word (synonyms, hyponyms, hypernyms, see
+`photosearch.query.expansion`) and compounds ("lake" -> "lakeside") reach the model label spaces
+(tags, objects, knowledge) at a lower weight and are named in `why`; a photo's lexical score is the mean over words of its best
 evidence per word. Embedding evidence: for each pluggable `EmbeddingSignal` (facts_text through
 the MiniLM text embedder; clip:* when a CLIP text encoder is given) the query vector's nearest
 photos are z-scored against a per-photo null and cut per atom (see `photosearch.query.calibration`).
-Evidence is fused by noisy-OR: fused = 1 − Π(1 − e_i).
+Distribution evidence: the concept against each photo's full class distributions, ConSE-style
+(`photosearch.query.resolvers.distributions`). Evidence is fused by noisy-OR: fused = 1 − Π(1 − e_i).
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from photosearch.query.calibration import build_null, evidence, select
+from photosearch.query.expansion import COMPOUND, Route, compound_of, expand
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet
+from photosearch.query.resolvers.distributions import distribution_evidence, explain_row
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
 from photosearch.query.resolvers.text import content_tokens, fold
 
@@ -25,28 +30,72 @@ MAX_WHY_PER_WORD = 4
 MAX_NEIGHBOURS = 4096
 
 
-def _lexical(value: str, ctx: ExecContext) -> tuple[np.ndarray, dict[str, list[tuple[Group, float]]]]:
+#: Fact kinds whose labels WordNet routes are matched against (model label spaces, not free text).
+EXPANDED_KINDS = ("tag", "object", "knowledge")
+
+
+def _label_index(snap) -> tuple[dict[str, list[Group]], dict[str, list[Group]]]:
+    """(folded label or name -> groups, label word -> groups) over the expandable kinds (cached)."""
+    key = ("label_index",)
+    if key not in snap.cache:
+        phrases: dict[str, list[Group]] = {}
+        words: dict[str, list[Group]] = {}
+        for kind in EXPANDED_KINDS:
+            for g in snap.groups.get(kind, {}).values():
+                names = {fold(g.label), *(fold(nm) for nm in g.names)}
+                for nm in names:
+                    phrases.setdefault(nm, []).append(g)
+                    for w in nm.replace("-", " ").split():
+                        if g not in words.setdefault(w, []):
+                            words[w].append(g)
+        snap.cache[key] = (phrases, words)
+    return snap.cache[key]
+
+
+def _routes(word: str, snap) -> list[tuple[Group, Route]]:
+    """Groups a query word reaches through WordNet routes or as a compound's head/tail."""
+    phrases, words = _label_index(snap)
+    out: list[tuple[Group, Route]] = []
+    for route in expand(word):
+        for g in phrases.get(route.term, ()):
+            if route.route == "hypernym" and g.hypernym and not route.narrow:
+                continue  # a broad class the photo was only summed into ("domestic animal" for "dog")
+            out.append((g, route))
+    for label_word, groups in words.items():
+        if compound_of(word, label_word):
+            for g in groups:
+                if not g.hypernym:
+                    out.append((g, Route(word, fold(g.label), "compound", COMPOUND)))
+    return out
+
+
+def _lexical(value: str, ctx: ExecContext) -> tuple[np.ndarray, dict[str, list[tuple[Group, float, Route | None]]]]:
     snap = ctx.snapshot
     toks = content_tokens(value)
     phrase = fold(value)
-    matched: dict[str, list[tuple[Group, float]]] = {}
+    matched: dict[str, list[tuple[Group, float, Route | None]]] = {}
     if not toks:
         return np.zeros(snap.n, np.float32), matched
     per_token = np.zeros((len(toks), snap.n), np.float32)
-    phrase_groups = []
+    phrase_groups: list[tuple[Group, Route | None]] = []
     if len(toks) > 1:  # a multi-word label that is the whole phrase counts for every word
         for g in ctx.snapshot.token_index.get(toks[0], []):
             if fold(g.label) == phrase or any(fold(nm) == phrase for nm in g.names):
-                phrase_groups.append(g)
+                phrase_groups.append((g, None))
+        phrase_groups.extend(_routes(phrase, snap) if " " in phrase else [])
     for i, tok in enumerate(toks):
-        groups = list(snap.token_index.get(tok, [])) + phrase_groups
+        groups: list[tuple[Group, Route | None]] = [(g, None) for g in snap.token_index.get(tok, [])]
+        groups += phrase_groups
+        groups += _routes(tok, snap)
         hits = []
-        for g in groups:
+        row = per_token[i]
+        for g, route in groups:
             w = CONCEPT_KINDS.get(g.kind, 0.5) * (HYPERNYM_WEIGHT if g.hypernym else 1.0)
+            if route is not None:
+                w *= route.weight
             vals = np.minimum(g.scores * w, 1.0)
-            row = per_token[i]
             row[g.rows] = np.maximum(row[g.rows], vals)
-            hits.append((g, w))
+            hits.append((g, w, route))
         matched[tok] = hits
     return per_token.mean(axis=0), matched
 
@@ -85,12 +134,13 @@ def _normalise(v: np.ndarray) -> np.ndarray:
 
 
 def _embedding(value: str, signal: EmbeddingSignal, ctx: ExecContext):
-    """(rows, evidence, sims, z, info) of the photos that pass this signal's calibrated cut."""
+    """(rows, evidence, sims, z, info) of the photos that pass this signal's calibrated cut, and
+    (rows, evidence) of the searched neighbours below it (for closest matches)."""
     index = ctx.index(signal.space)
     snap = ctx.snapshot
     empty = (np.zeros(0, np.int32), np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32))
     if index is None or len(index) == 0:
-        return (*empty, {"space": signal.space, "skipped": "no vectors"})
+        return (*empty, {"space": signal.space, "skipped": "no vectors"}), empty
     null, mu, sd = _null_model(signal, index, ctx)
     q = _normalise(signal.encode([value]))[0]
     offset = null.offset(q)
@@ -108,8 +158,26 @@ def _embedding(value: str, signal: EmbeddingSignal, ctx: ExecContext):
             break
         k = min(total, MAX_NEIGHBOURS, k * 4)
     info |= {"space": signal.space, "offset": round(offset, 3), "searched": int(k)}
-    ev = evidence(z[keep], null.z0) * signal.weight
-    return rows[keep], ev.astype(np.float32), sims[keep], z[keep], info
+    ev_all = (evidence(z, null.z0) * signal.weight).astype(np.float32)
+    below = ~keep & (z >= NEAR_Z)  # clearly closer than unrelated texts, yet under the cut
+    return ((rows[keep], ev_all[keep], sims[keep], z[keep], info),
+            (rows[below], ev_all[below], sims[below], z[below]))
+
+
+#: Closest matches: at most this many photos below the cut-off, each with at least this evidence.
+NEAR_MAX = 50
+NEAR_MIN = 0.02
+#: An embedding neighbour below the cut-off is a closest match only this far above its null.
+NEAR_Z = 1.0
+
+
+def _near(scores: np.ndarray, keep: np.ndarray) -> ScoredSet:
+    """The best photos below the cut-off (never those above it), best NEAR_MAX."""
+    cand = np.flatnonzero(~keep & (scores >= NEAR_MIN))
+    if cand.size > NEAR_MAX:
+        cand = cand[np.argsort(-scores[cand], kind="stable")[:NEAR_MAX]]
+    cand = np.sort(cand).astype(np.int32)
+    return ScoredSet(cand, np.clip(scores[cand], 0.0, 1.0).astype(np.float32), graded=True)
 
 
 def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
@@ -117,45 +185,67 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     snap = ctx.snapshot
     lexical, matched = _lexical(value, ctx)
     miss = np.ones(snap.n, np.float32) - lexical
+    try:
+        dist, dist_explain = distribution_evidence(value, ctx)
+        miss *= 1.0 - dist
+    except Exception as exc:  # noqa: BLE001 - labels above the threshold still answer
+        ctx.notes.append(f"class distributions unavailable: {exc}")
+        dist, dist_explain = np.zeros(snap.n, np.float32), {}
     emb_hits: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    emb_below: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     infos = []
+    miss_below = miss.copy()  # the same fusion with the evidence below each cut-off too
     for signal in ctx.signals:
         try:
-            rows, ev, sims, z, info = _embedding(value, signal, ctx)
+            (rows, ev, sims, z, info), (rows_below, ev_below, sims_below, z_below) = _embedding(value, signal, ctx)
         except Exception as exc:  # noqa: BLE001 - a failing encoder leaves lexical evidence
             ctx.notes.append(f"{signal.space}: embedding signal failed: {exc}")
             continue
         infos.append(info)
         miss[rows] *= 1.0 - np.clip(ev, 0, 1)
+        miss_below[rows] *= 1.0 - np.clip(ev, 0, 1)
+        miss_below[rows_below] *= 1.0 - np.clip(ev_below, 0, 1)
         emb_hits[signal.space] = (rows, sims, z)
+        emb_below[signal.space] = (rows_below, sims_below, z_below)
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
     result = ScoredSet.from_dense(fused, keep)
+    near = _near(1.0 - miss_below, keep)
 
     def explain(row: int) -> list[dict]:
         out = []
         for _tok, hits in matched.items():
             found = []
-            for g, w in hits:
+            for g, w, route in hits:
                 i = np.searchsorted(g.rows, row)
                 if i < g.rows.size and g.rows[i] == row:
-                    found.append((float(g.scores[i]) * w, g, float(g.scores[i])))
+                    found.append((float(g.scores[i]) * w, g, float(g.scores[i]), route))
             found.sort(key=lambda t: -t[0])
-            for _ws, g, s in found[:MAX_WHY_PER_WORD]:
+            for _ws, g, s, route in found[:MAX_WHY_PER_WORD]:
                 why = {"atom": "concept", "query": value, "fact": g.kind, "label": g.label, "score": round(s, 3)}
                 if g.hypernym:
                     why["hypernym"] = True
+                if route is not None:
+                    why |= {"route": route.route, "weight": route.weight,
+                            "text": f"{route.word} ≈ {g.label} ({route.route})"}
                 if why not in out:
                     out.append(why)
-        for space, (rows, sims, z) in emb_hits.items():
-            i = np.flatnonzero(rows == row)
-            if i.size:
-                out.append({"atom": "concept", "query": value, "fact": space,
-                            "similarity": round(float(sims[i[0]]), 3), "z": round(float(z[i[0]]), 2)})
+        if dist[row] > 0:
+            for why in explain_row(row, value, dist_explain):
+                if why not in out:
+                    out.append(why)
+        for hits, below in ((emb_hits, False), (emb_below, True)):
+            for space, (rows, sims, z) in hits.items():
+                i = np.flatnonzero(rows == row)
+                if i.size:
+                    why = {"atom": "concept", "query": value, "fact": space,
+                           "similarity": round(float(sims[i[0]]), 3), "z": round(float(z[i[0]]), 2)}
+                    out.append(why | ({"below_cutoff": True} if below else {}))
         return out
 
-    return AtomResult(atom, result, explain, {
+    return AtomResult(atom, result, explain, near=near, info={
         "lexical_hits": int((lexical > 0).sum()),
+        "distribution_hits": int((dist > 0).sum()),
         "embedding": infos,
         "min_fused": ctx.calibration.min_fused,
     })

@@ -67,6 +67,20 @@ def resolve_date(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(atom, ScoredSet.from_mask(mask), explain)
 
 
+def resolve_month(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Taken in one of the listed months of any year (photos without a date never match)."""
+    months = np.asarray(sorted(set(int(m) for m in atom["month"])), np.int32)
+    snap = ctx.snapshot
+    known = snap.month >= 0
+    month_of_year = np.where(known, snap.month % 12 + 1, 0)
+    result = ScoredSet.from_mask(known & np.isin(month_of_year, months))
+
+    def explain(row: int) -> list[dict]:
+        return [{"atom": "month", "taken_at": (EPOCH + timedelta(seconds=int(snap.taken[row]))).isoformat()}]
+
+    return AtomResult(atom, result, explain)
+
+
 def _contains_codes(values: list[str], needle: str) -> np.ndarray:
     """Codes of the unique values that contain the needle (all its words, in any order)."""
     words = tokens(needle)
@@ -156,7 +170,8 @@ def resolve_text(atom: dict, ctx: ExecContext) -> AtomResult:
 
     Each query word is matched against the OCR vocabulary: exact word or substring (score 1), else
     within 1-2 edits (score 0.8 per edit away). A photo must match every word; its score is the
-    mean of the per-word best scores. A whole-phrase match in one OCR line scores 1.
+    mean of the per-word best scores. A whole-phrase match in one OCR line scores 1 (spaces ignored:
+OCR drops them in tightly set type).
     """
     value = str(atom["text"])
     snap = ctx.snapshot
@@ -189,8 +204,10 @@ def resolve_text(atom: dict, ctx: ExecContext) -> AtomResult:
                 per_word[i, g.rows] = np.maximum(per_word[i, g.rows], s)
                 evidence.append((g, s))
     if len(words) > 1:
+        squeezed = "".join(phrase.split())  # OCR often drops the space: "GM 125" read as "GM125"
         for g in ocr.values():
-            if phrase in fold(g.label):
+            label = fold(g.label)
+            if phrase in label or squeezed in "".join(label.split()):
                 per_word[:, g.rows] = 1.0
                 evidence.append((g, 1.0))
     score = per_word.mean(axis=0)

@@ -1,0 +1,51 @@
+"""Re-score a saved run (`eval.json`) with the current metrics, e.g. to compare a run made by an
+older build on the figures added since (hit@k, empty-result rate):
+
+    python -m photosearch.evaluate.rescore RUN/eval.json [--golden GOLDEN.yaml] [--k 5 --k 10]
+
+`--golden` takes the judgements from a golden set file instead of the run (queries matched by id),
+so two runs are scored against the same, current judgements.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from photosearch.evaluate.golden import GoldenQuery
+from photosearch.evaluate.runner import score_query, summarise
+
+
+def rescore(run: dict, judgements: dict[str, dict[str, float]] | None = None) -> dict:
+    """The summary of a run's rows, scored again from their ranked paths and judgements."""
+    rows = []
+    for r in run["queries"]:
+        relevant = dict(r["relevant"]) if judgements is None else judgements.get(r["id"], dict(r["relevant"]))
+        q = GoldenQuery(r["id"], r.get("request"), relevant, k=tuple(r["k"]))
+        rows.append(dict(r, metrics=score_query(q, [x["path"] for x in r.get("results") or []])))
+    ks = sorted({k for r in run["queries"] for k in r["k"]})
+    return summarise(rows, ks)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="re-score a saved evaluation run")
+    ap.add_argument("run", type=Path)
+    ap.add_argument("--golden", type=Path, help="take the judgements from this golden set")
+    ap.add_argument("--k", type=int, action="append", help="cut-offs to print (default 5 and 10)")
+    args = ap.parse_args(argv)
+    judgements = None
+    if args.golden:
+        from photosearch.evaluate.golden import load_golden
+
+        judgements = {q.id: q.relevant for q in load_golden(args.golden, gallery=args.golden.parent).queries}
+    s = rescore(json.loads(args.run.read_text(encoding="utf-8")), judgements)
+    ks = args.k or [5, 10]
+    names = [f"P@{k}" for k in ks] + [f"hit@{k}" for k in ks] + ["MRR"] + [f"nDCG@{k}" for k in ks] + [
+        "empty_result_rate"]
+    print(json.dumps({"queries": s["queries"], **{n: round(s[n], 4) for n in names if s.get(n) is not None}}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,144 @@
+"""Query-side meaning: expand a concept word with WordNet into weighted routes.
+
+A query word ("kitty", "puppies", "woman") is reduced to its noun lemmas (morphy), and each noun
+sense contributes its synonyms (the other lemmas of the synset), its hyponyms (kinds of it, e.g.
+dog -> golden retriever) and its near hypernyms (what it is a kind of, e.g. kitty -> domestic cat,
+woman -> person). Each route has a weight, exact > synonym > hyponym > hypernym, so a photo that
+shows exactly what was asked ranks above one that matches through a broader or narrower term.
+A term is used only where the sense reached is its most frequent one ("cat" is also a
+Caterpillar tractor, a kind of vehicle: "vehicle" does not reach cat photos). The resolver matches the expanded terms against every label space the models write (ImageNet
+tags and their stored hypernyms, COCO objects, learned knowledge) and names the route in `why`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+#: Route weights: exact > synonym > hyponym > hypernym (a hypernym further up weighs less).
+EXACT = 1.0
+SYNONYM = 0.9
+HYPONYM = 0.8
+HYPONYM_DECAY = 0.02
+HYPONYM_FLOOR = 0.7
+HYPERNYM = (0.65, 0.55, 0.45)
+#: A hypernym with at most this many kinds below it is narrow (see `Route.narrow`).
+NARROW_KINDS = 40
+#: A label word that contains the query word as its head or tail ("lake" -> "lakeside").
+COMPOUND = 0.5
+COMPOUND_MIN_LEN = 4
+#: Senses after the first (most frequent) count less, and only where the word is one of the
+#: synset's first lemmas ("kitty, kitty-cat, puss": yes; "frank, ..., hot dog, dog": no).
+OTHER_SENSE = 0.75
+OTHER_SENSE_LEMMAS = 2
+
+
+@dataclass(frozen=True)
+class Route:
+    """One way a query word reaches a label: `term` (folded, spaces), `route` name, `weight`."""
+
+    word: str
+    term: str
+    route: str
+    weight: float
+    #: For a hypernym: it has few kinds below it ("domestic cat", not "domestic animal"), so it may
+    #: match a photo's stored hypernym tag, not only a label a model output directly.
+    narrow: bool = True
+
+    def text(self) -> str:
+        """"kitty ≈ domestic cat (hypernym)"."""
+        return f"{self.word} ≈ {self.term} ({self.route})"
+
+
+_cache: dict[str, tuple[Route, ...]] = {}
+_lock = threading.Lock()
+_wordnet_failed = False
+
+
+def _wordnet():
+    global _wordnet_failed
+    if _wordnet_failed:
+        return None
+    try:
+        from photosearch.vision.wordnet import get_wordnet
+
+        return get_wordnet()
+    except Exception as exc:  # noqa: BLE001 - search still works on exact labels
+        log.warning("no WordNet expansion of query words: %s", exc)
+        _wordnet_failed = True
+        return None
+
+
+def _term(lemma: str) -> str:
+    return lemma.replace("_", " ").lower()
+
+
+def expand(word: str, wordnet=None) -> tuple[Route, ...]:
+    """Weighted WordNet routes of a word or phrase (best weight per term; the word itself excluded)."""
+    key = " ".join(word.lower().split())
+    with _lock:
+        hit = _cache.get(key)
+    if hit is not None and wordnet is None:
+        return hit
+    wn = wordnet or _wordnet()
+    if wn is None or not key:
+        return ()
+    best: dict[str, Route] = {}
+
+    def add(term: str, route: str, weight: float, narrow: bool = True, sense_of: int | None = None) -> None:
+        t = _term(term)
+        if t == key:
+            return
+        senses = wn.lookup(term)
+        if sense_of is not None and senses and senses[0] != sense_of:
+            return  # the term mostly means something else ("cat" is also a Caterpillar vehicle)
+        old = best.get(t)
+        if old is None or weight > old.weight:
+            best[t] = Route(key, t, route, round(weight, 3), narrow)
+
+    bases = wn.base_forms(key)
+    offsets: list[int] = []
+    for base in bases:
+        offsets.extend(o for o in wn.lookup(base) if o not in offsets)
+    own = {b.lower() for b in bases}
+    #: senses with no frequency data (e.g. all of "kitty") are all treated like the first one
+    frequent = max(wn.tagged_senses(b) for b in bases) if bases else 0
+    for rank, off in enumerate(offsets):
+        rank = rank if frequent else 0
+        syn = wn.synset(off)
+        if rank and not own & {lemma.lower() for lemma in syn.lemmas[:OTHER_SENSE_LEMMAS]}:
+            continue
+        sense = 1.0 if rank == 0 else OTHER_SENSE
+        related = rank == 0 or syn.lemmas[0].lower() in own  # kinds of it / what it is a kind of
+        for lemma in syn.lemmas:
+            if lemma.lower() not in own:
+                add(lemma, "synonym", SYNONYM * sense, sense_of=off)
+        if not related:
+            continue
+        for child, depth in wn.descendants(off).items():
+            w = max(HYPONYM_FLOOR, HYPONYM - HYPONYM_DECAY * (depth - 1)) * sense
+            for lemma in wn.synset(child).lemmas:
+                add(lemma, "hyponym", w, sense_of=child)
+        for parent, depth in wn.ancestors(off).items():
+            if depth > (len(HYPERNYM) if rank == 0 else 1):  # rarer senses reach their parent only
+                continue
+            psyn = wn.synset(parent)
+            if psyn.abstract:
+                continue
+            narrow = len(wn.descendants(parent, limit=NARROW_KINDS + 1)) <= NARROW_KINDS
+            for lemma in psyn.lemmas:
+                add(lemma, "hypernym", HYPERNYM[depth - 1] * sense, narrow, sense_of=parent)
+    routes = tuple(sorted(best.values(), key=lambda r: (-r.weight, r.term)))
+    if wordnet is None:
+        with _lock:
+            _cache[key] = routes
+    return routes
+
+
+def compound_of(word: str, label_word: str) -> bool:
+    """True when a label word is a compound headed or tailed by the query word (lake/lakeside)."""
+    return (len(word) >= COMPOUND_MIN_LEN and len(label_word) >= len(word) + 3
+            and (label_word.startswith(word) or label_word.endswith(word)))

@@ -1,0 +1,270 @@
+"""Concept evidence from the models' full class distributions (ConSE-style).
+
+The tagger keeps each photo's whole ImageNet softmax (space "imagenet") and the detector every COCO
+class's best score (space "coco"), not only the labels above a threshold. A concept is scored
+against them as a convex combination over classes (Norouzi et al., ConSE, 2014):
+
+    evidence(photo) = Σ_{t ≤ T} p_t · A(c_t)
+
+over the photo's top-T classes c_t with probabilities p_t, where A(c) in 0..1 is the concept's
+affinity to class c: the best of (a) the WordNet route weight of a query word to the class name
+(exact 1 > synonym > hyponym > hypernym, `photosearch.query.expansion`) and (b) the class name's
+embedding similarity to the query (MiniLM), calibrated like every embedding signal: z-scored
+against the class's similarity to unrelated reference texts, counted only above the calibrated
+threshold. A class the model gave 0.2 still counts for what it is, so a modest but right
+prediction is not lost; a confident prediction of an unrelated class adds nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
+from photosearch.query.expansion import expand
+from photosearch.query.resolvers.text import content_tokens, fold
+
+log = logging.getLogger(__name__)
+
+#: Top classes per photo that take part in the combination.
+TOP_T = 10
+#: Embedding affinity counts at most this much (a WordNet route or exact name can reach 1).
+EMBEDDING_AFFINITY = 0.8
+#: A class name counts as similar to the query only this far (in null spreads) above the cut-off.
+EMBEDDING_MARGIN = 3.0
+#: Distribution evidence below this is dropped.
+MIN_EVIDENCE = 0.01
+
+
+@dataclass
+class ClassSpace:
+    """One model's classes: the vector space they are stored in and their names."""
+
+    space: str
+    names: list[tuple[str, ...]]  # per class: its names, first is the label
+    kind: str  # "softmax" (sums to 1) | "scores" (score_vector with a trailing 1)
+
+    def decode(self, vecs: np.ndarray) -> np.ndarray:
+        vecs = np.atleast_2d(np.asarray(vecs, np.float32))
+        if self.kind == "scores":
+            from photosearch.vision.detector import decode_scores
+
+            return decode_scores(vecs)
+        total = vecs.sum(axis=1, keepdims=True)
+        return np.clip(vecs / np.where(total > 0, total, 1.0), 0.0, 1.0)
+
+    @property
+    def labels(self) -> list[str]:
+        return [n[0] for n in self.names]
+
+
+_spaces_lock = threading.Lock()
+_spaces: dict[str, ClassSpace] = {}
+
+
+def class_spaces(settings) -> list[ClassSpace]:
+    """The class spaces of the bundled tagger (when its label file is installed) and detector."""
+    with _spaces_lock:
+        if "coco" not in _spaces:
+            from photosearch.vision.detector import COCO_CLASS_IDS, COCO_LABELS
+
+            _spaces["coco"] = ClassSpace("coco", [(COCO_LABELS[i],) for i in COCO_CLASS_IDS], "scores")
+        if "imagenet" not in _spaces:
+            try:
+                from photosearch.vision.tagger import EfficientNetTagger
+
+                path = EfficientNetTagger(settings).manifest.require("labels", settings)
+                lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+                _spaces["imagenet"] = ClassSpace(
+                    "imagenet", [tuple(w.strip() for w in ln.split(",") if w.strip()) for ln in lines], "softmax")
+            except Exception as exc:  # noqa: BLE001 - no tagger labels: the COCO space still works
+                log.info("no ImageNet class names: %s", exc)
+        return [_spaces[k] for k in ("imagenet", "coco") if k in _spaces]
+
+
+# ------------------------------------------------------------------------- per-snapshot caches
+
+
+def top_classes(ctx, cs: ClassSpace) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(rows, class indices (m, T), probabilities (m, T)) of the photos with this space's vector."""
+    key = ("top_classes", cs.space)
+    cache = ctx.snapshot.cache
+    if key not in cache:
+        index = ctx.index(cs.space)
+        if index is None or len(index) == 0:
+            cache[key] = None
+            return None
+        keys = index.keys()
+        keys = keys[np.isin(keys, ctx.snapshot.ids)]
+        t = min(TOP_T, len(cs.names))
+        rows, idx, prob = [], [], []
+        for start in range(0, keys.size, 8192):
+            part = keys[start:start + 8192]
+            p = cs.decode(index.get_many(part))
+            if p.shape[1] != len(cs.names):
+                log.warning("space %s has %d classes, its names %d: skipped", cs.space, p.shape[1], len(cs.names))
+                cache[key] = None
+                return None
+            top = np.argpartition(-p, t - 1, axis=1)[:, :t]
+            rows.append(ctx.snapshot.rows_of(part))
+            idx.append(top.astype(np.int32))
+            prob.append(np.take_along_axis(p, top, axis=1).astype(np.float32))
+        cache[key] = (np.concatenate(rows), np.vstack(idx), np.vstack(prob)) if rows else None
+    return cache[key]
+
+
+_emb_lock = threading.Lock()
+_class_vectors: dict[tuple[str, str], tuple[np.ndarray, object]] = {}
+
+
+def _fingerprint(encode) -> str:
+    probe = np.asarray(encode(["photosearch class-name cache probe"]), np.float32)
+    return hashlib.sha1(np.round(probe, 4).tobytes()).hexdigest()[:16]
+
+
+def class_vectors(cs: ClassSpace, encode, cache_dir=None):
+    """(class-name vectors (C, d), null model over them) for an encoder; cached in memory and on disk."""
+    fp = _fingerprint(encode)
+    key = (cs.space, fp)
+    with _emb_lock:
+        hit = _class_vectors.get(key)
+    if hit is not None:
+        return hit
+    labels_sha = hashlib.sha1("\n".join(", ".join(n) for n in cs.names).encode()).hexdigest()[:16]
+    path = None
+    vecs = None
+    if cache_dir is not None:
+        path = cache_dir / f"classes-{cs.space}-{labels_sha}-{fp}.npy"
+        if path.is_file():
+            try:
+                vecs = np.load(path)
+            except (OSError, ValueError):
+                vecs = None
+    if vecs is None:
+        vecs = _unit(np.asarray(encode([", ".join(n[:3]) for n in cs.names]), np.float32))
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                np.save(path, vecs)
+            except OSError as exc:
+                log.info("cannot cache class vectors: %s", exc)
+    from photosearch.query.calibration import CalibrationConfig
+
+    refs = _unit(np.asarray(encode(list(REFERENCE_TEXTS)), np.float32))
+    null = build_null(vecs, refs, CalibrationConfig())
+    with _emb_lock:
+        _class_vectors[key] = (vecs, null)
+    return vecs, null
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    return v / np.where(n == 0, 1, n)
+
+
+# ------------------------------------------------------------------------- affinity and evidence
+
+
+@dataclass
+class Affinity:
+    values: np.ndarray  # (C,) 0..1
+    routes: dict[int, str]  # class -> "exact" / route text / "similar"
+
+
+def wordnet_affinity(value: str, cs: ClassSpace) -> Affinity:
+    """Per class: mean over the concept's words of the best route weight to one of its names."""
+    toks = content_tokens(value)
+    phrase = fold(value)
+    index: dict[str, list[int]] = {}
+    for c, names in enumerate(cs.names):
+        for nm in names:
+            index.setdefault(fold(nm), []).append(c)
+    out = np.zeros(len(cs.names), np.float32)
+    routes: dict[int, str] = {}
+    if " " in phrase and phrase in index:  # the whole phrase names a class ("golden retriever")
+        for c in index[phrase]:
+            out[c] = 1.0
+            routes[c] = "exact"
+        return Affinity(out, routes)
+    if not toks:
+        return Affinity(out, routes)
+    per = np.zeros((len(toks), len(cs.names)), np.float32)
+    for i, tok in enumerate(toks):
+        for c in index.get(tok, ()):
+            per[i, c] = 1.0
+            routes.setdefault(c, "exact")
+        for r in expand(tok):
+            for c in index.get(r.term, ()):
+                if r.weight > per[i, c]:
+                    per[i, c] = r.weight
+                    if routes.get(c) != "exact":
+                        routes[c] = r.text()
+    out = per.mean(axis=0)
+    return Affinity(out, {c: t for c, t in routes.items() if out[c] > 0})
+
+
+def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
+    """WordNet routes, or the calibrated embedding similarity of the class names, whichever is higher."""
+    aff = wordnet_affinity(value, cs)
+    signal = next((s for s in ctx.signals if s.space == "facts_text"), None)
+    if signal is None:
+        return aff
+    try:
+        cache_dir = getattr(ctx.settings, "cache_dir", None)
+        vecs, null = class_vectors(cs, signal.encode, cache_dir)
+        q = _unit(np.asarray(signal.encode([value]), np.float32))[0]
+    except Exception as exc:  # noqa: BLE001 - routes still work without the encoder
+        ctx.notes.append(f"class-name embeddings unavailable: {exc}")
+        return aff
+    z = (vecs @ q - null.sample_mu) / null.sample_sd - null.offset(q)
+    cut = null.z0 + EMBEDDING_MARGIN
+    emb = np.where(z >= cut, evidence(z, cut) / 0.9 * EMBEDDING_AFFINITY, 0.0).astype(np.float32)
+    better = emb > aff.values
+    values = np.maximum(aff.values, emb)
+    routes = dict(aff.routes)
+    for c in np.flatnonzero(better).tolist():
+        routes[c] = f"{value} ~ {cs.names[c][0]} (similar)"
+    return Affinity(values, routes)
+
+
+def distribution_evidence(value: str, ctx) -> tuple[np.ndarray, dict[str, tuple]]:
+    """Dense (n,) evidence of a concept from every class space, and what to explain per space."""
+    snap = ctx.snapshot
+    total_miss = np.ones(snap.n, np.float32)
+    explain: dict[str, tuple] = {}
+    for cs in class_spaces(ctx.settings):
+        top = top_classes(ctx, cs)
+        if top is None:
+            continue
+        rows, idx, prob = top
+        aff = affinity(value, cs, ctx)
+        if not aff.values.any():
+            continue
+        contrib = prob * aff.values[idx]
+        ev = np.clip(contrib.sum(axis=1), 0.0, 1.0)
+        ok = ev >= MIN_EVIDENCE
+        total_miss[rows[ok]] *= 1.0 - ev[ok]
+        explain[cs.space] = (cs, rows[ok], idx[ok], prob[ok], contrib[ok], aff)
+    return 1.0 - total_miss, explain
+
+
+def explain_row(row: int, value: str, explain: dict[str, tuple]) -> list[dict]:
+    """The class that contributed most to a row's distribution evidence, per space."""
+    out = []
+    for space, (cs, rows, idx, prob, contrib, aff) in explain.items():
+        i = np.flatnonzero(rows == row)
+        if not i.size:
+            continue
+        j = int(np.argmax(contrib[i[0]]))
+        c = int(idx[i[0], j])
+        why = {"atom": "concept", "query": value, "fact": space, "label": cs.names[c][0],
+               "p": round(float(prob[i[0], j]), 3), "affinity": round(float(aff.values[c]), 3)}
+        route = aff.routes.get(c)
+        if route:
+            why["text"] = route if route != "exact" else f"{value} = {cs.names[c][0]}"
+        out.append(why)
+    return out
