@@ -34,6 +34,8 @@ class Settings:
     thumbnail_size: int = 256
     analysis_max_side: int = 1280
     max_image_pixels: int = 200_000_000
+    # Files bigger than this are recorded as too_large and never read (a multi-GB scan can't OOM a run).
+    max_file_bytes: int = 1 << 30
     # Web enrichment (Chain of Search) is opt-in.
     web_enabled: bool = False
     search_url: str | None = None

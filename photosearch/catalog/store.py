@@ -14,7 +14,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DatabaseError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from photosearch.catalog.migrations import migrate
+from photosearch.catalog.migrations import NewerCatalogError, lock_for_migration, migrate
 from photosearch.catalog.models import (
     Analysis,
     Embedding,
@@ -102,9 +102,17 @@ class Store:
             self.migrate()
 
     def migrate(self) -> list[int]:
+        """Bring the schema up to date, one process at a time; refuse a catalog from a newer app."""
         try:
-            with self.engine.begin() as conn:
-                return migrate(conn)
+            with self.engine.connect() as conn:
+                lock_for_migration(conn)
+                try:
+                    applied = migrate(conn)
+                except NewerCatalogError:
+                    conn.rollback()
+                    raise
+                conn.commit()
+                return applied
         except (DatabaseError, OperationalError) as exc:
             raise _explain(exc, self.url) from exc
 
@@ -126,6 +134,14 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def writer_lock_path(self, data_dir: Path | str) -> Path:
+        """Where the inter-process writer lock lives: beside a SQLite file, else in the data dir."""
+        db = make_url(self.url).database if self.is_sqlite else None
+        if db and db != ":memory:" and not db.startswith("file:"):
+            path = Path(db).expanduser()
+            return path.with_name(path.name + ".lock")
+        return Path(data_dir) / "catalog.lock"
+
     # ---- folders -------------------------------------------------------------------------
     def add_folder(self, path: Path | str) -> Folder:
         resolved = str(Path(path).expanduser().resolve())
@@ -139,7 +155,8 @@ class Store:
         with self.session() as s:
             folder = s.scalar(select(Folder).where(Folder.path == resolved))
             if folder is None:
-                folder = Folder(path=resolved, online=Path(resolved).is_dir())
+                is_dir = Path(resolved).is_dir()
+                folder = Folder(path=resolved, online=is_dir, device=os.stat(resolved).st_dev if is_dir else None)
                 s.add(folder)
                 s.flush()
             return folder
@@ -198,7 +215,7 @@ class Store:
         )
         # Re-analysis must not lose who people are: new faces inherit the person (and the user's pin)
         # of the old face they overlap most.
-        carried = [(list(f.box), f.person_id, f.pinned) for f in old_faces if f.person_id is not None]
+        carried = [(list(f.box), f.person_id, f.pinned, f.descriptor) for f in old_faces if f.person_id is not None]
         for face in old_faces:
             s.delete(face)
         if result is not None:
@@ -217,7 +234,7 @@ class Store:
             for face in result.faces:
                 desc = face.descriptor
                 box = [float(v) for v in face.box]
-                person_id, pinned = _carry_person(box, carried)
+                person_id, pinned = _carry_person(box, carried, desc)
                 s.add(
                     Face(
                         photo_id=photo_id,
@@ -298,12 +315,26 @@ def box_iou(a: list[float], b: list[float]) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def _carry_person(box: list[float], carried: list[tuple[list, int, bool]], min_iou: float = 0.5):
-    """(person_id, pinned) of the old face that overlaps `box` best, if it overlaps enough."""
+# dlib descriptors of one person are closer than this (Euclidean); see vision/faces.py.
+SAME_FACE_DISTANCE = 0.6
+
+
+def _same_face(old: bytes | None, new) -> bool:
+    """Descriptors match, or one is missing (nothing to tell the faces apart by)."""
+    if old is None or new is None:
+        return True
+    a = np.frombuffer(old, dtype=np.float32)
+    b = np.asarray(new, dtype=np.float32).ravel()
+    return a.shape == b.shape and float(np.linalg.norm(a - b)) <= SAME_FACE_DISTANCE
+
+
+def _carry_person(box: list[float], carried: list[tuple], descriptor=None, min_iou: float = 0.5):
+    """(person_id, pinned) of the old face that overlaps `box` best, if it overlaps enough and
+    its descriptor matches: a name never moves to someone else's face."""
     best, best_iou = (None, False), min_iou
-    for old_box, person_id, pinned in carried:
+    for old_box, person_id, pinned, old_descriptor in carried:
         iou = box_iou(box, old_box)
-        if iou >= best_iou:
+        if iou >= best_iou and _same_face(old_descriptor, descriptor):
             best, best_iou = (person_id, pinned), iou
     return best
 
