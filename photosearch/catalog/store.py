@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 from sqlalchemy import create_engine, delete, event, func, select
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from photosearch.catalog.migrations import NewerCatalogError, lock_for_migration, migrate
@@ -56,13 +56,19 @@ class AnalysisResult:
     embeddings: dict[str, np.ndarray] = field(default_factory=dict)
 
 
-def _explain(exc: Exception, url: str) -> CatalogError:
+def explain_catalog_error(exc: Exception, url: str) -> CatalogError:
+    """A database error as a `CatalogError` that says what happened and what to do."""
     text = str(getattr(exc, "orig", exc) or exc)
     where = make_url(url).render_as_string(hide_password=True)
     if "locked" in text.lower():
         return CatalogError(
             f"the catalog {where} is locked by another process ({text}); close the other PhotoSearch "
             "window or command and try again"
+        )
+    if "database or disk is full" in text.lower() or "no space left" in text.lower():
+        return CatalogError(
+            f"the disk holding the catalog {where} is full ({text}); free some space and try again "
+            "(nothing was lost: the last batch was rolled back)"
         )
     if "not a database" in text.lower() or "malformed" in text.lower() or "corrupt" in text.lower():
         return CatalogError(
@@ -113,8 +119,8 @@ class Store:
                     raise
                 conn.commit()
                 return applied
-        except (DatabaseError, OperationalError) as exc:
-            raise _explain(exc, self.url) from exc
+        except DBAPIError as exc:
+            raise explain_catalog_error(exc, self.url) from exc
 
     @contextlib.contextmanager
     def session(self) -> Iterator[Session]:
@@ -122,14 +128,32 @@ class Store:
         try:
             yield s
             s.commit()
-        except (DatabaseError, OperationalError) as exc:
+        except DBAPIError as exc:
             s.rollback()
-            raise _explain(exc, self.url) from exc
+            raise explain_catalog_error(exc, self.url) from exc
         except BaseException:
             s.rollback()
             raise
         finally:
             s.close()
+
+    @contextlib.contextmanager
+    def connect(self) -> Iterator[Connection]:
+        """A Core connection (read-mostly work: snapshots, bulk SQL); errors mapped like `session()`."""
+        try:
+            with self.engine.connect() as conn:
+                yield conn
+        except DBAPIError as exc:
+            raise explain_catalog_error(exc, self.url) from exc
+
+    @contextlib.contextmanager
+    def begin(self) -> Iterator[Connection]:
+        """A Core connection in a transaction (commits on success); errors mapped like `session()`."""
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except DBAPIError as exc:
+            raise explain_catalog_error(exc, self.url) from exc
 
     def close(self) -> None:
         self.engine.dispose()
