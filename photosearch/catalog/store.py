@@ -185,6 +185,28 @@ class Store:
                 s.flush()
             return folder
 
+    def folder_removal_impact(self, path: Path | str) -> dict[str, int]:
+        """What removing a folder forgets: photos (not kept by another registered folder), the
+        tags the user added to them, their faces with a name, and learned knowledge."""
+        resolved = str(Path(path).expanduser().resolve())
+        with self.session() as s:
+            folder = s.scalar(select(Folder).where(Folder.path == resolved))
+            if folder is None:
+                return {"photos": 0, "user_tags": 0, "named_faces": 0, "knowledge": 0}
+            others = [f for f in s.scalars(select(Folder)) if f.id != folder.id]
+            ids = [pid for pid, p in s.execute(select(Photo.id, Photo.path).where(Photo.folder_id == folder.id))
+                   if owning_folder(p, others) is None]
+            impact = {"photos": len(ids), "user_tags": 0, "named_faces": 0, "knowledge": 0}
+            for i in range(0, len(ids), 500):  # bounded IN lists on any backend
+                chunk = ids[i:i + 500]
+                impact["user_tags"] += s.scalar(select(func.count()).select_from(Fact).where(
+                    Fact.photo_id.in_(chunk), Fact.analyzer == "user")) or 0
+                impact["named_faces"] += s.scalar(select(func.count()).select_from(Face).where(
+                    Face.photo_id.in_(chunk), Face.person_id.is_not(None))) or 0
+                impact["knowledge"] += s.scalar(select(func.count()).select_from(Fact).where(
+                    Fact.photo_id.in_(chunk), Fact.kind == "knowledge")) or 0
+            return impact
+
     def remove_folder(self, path: Path | str) -> bool:
         """Forget a folder and its photos (the files on disk are not touched)."""
         resolved = str(Path(path).expanduser().resolve())

@@ -421,8 +421,9 @@ class Indexer:
         return photo.id
 
     def _find_moved(self, s: Session, content_hash: str, vanished: dict[str, int], exclude: int | None = None) -> Photo | None:
-        """A photo with the same content whose old path is gone (this run), is itself being
-        re-ingested with other content (a swap), or was deleted earlier."""
+        """A photo with the same content whose old path is gone (this run's listing, or a path not on
+        disk any more: a move across watched folders arrives as a create before its delete), is
+        itself being re-ingested with other content (a swap), or was deleted earlier."""
         reingest, claimed = getattr(self, "_reingest", set()), getattr(self, "_claimed", set())
         rows = [
             r for r in s.scalars(select(Photo).where(Photo.content_hash == content_hash))
@@ -430,6 +431,10 @@ class Indexer:
         ]
         for row in rows:
             if row.path in vanished or (row.state == "active" and row.path in reingest):
+                return row
+        for row in rows:  # gone from disk, not yet swept: the watcher saw the new path first
+            if row.state == "active" and not os.path.lexists(from_db_path(row.path)):
+                vanished.setdefault(row.path, row.id)
                 return row
         for row in rows:
             if row.state == "deleted":

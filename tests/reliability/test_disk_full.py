@@ -1,0 +1,50 @@
+"""Item 1: a full disk (a real, full tmpfs under the thumbnails) is a transient failure: nothing
+is deleted, nothing sticks, no temp file stays, and the user is told."""
+
+from __future__ import annotations
+
+import os
+
+from photosearch.ingest.indexer import Indexer
+from tests.conftest import run_cli, save_photo, tmpfs
+from tests.reliability.helpers import issues, make_env, photos
+
+
+def _fill(directory) -> None:
+    """Write until the file system says ENOSPC."""
+    with open(directory / "filler", "wb") as fh:
+        try:
+            while True:
+                fh.write(b"\0" * 65536)
+                fh.flush()
+        except OSError:
+            pass
+
+
+def test_disk_full_is_transient_keeps_photos_and_leaves_no_temp_files(tmp_path, gallery, real_photos):
+    settings, store = make_env(tmp_path)
+    store.add_folder(gallery)
+    Indexer(store, settings, []).run()  # 7 photos catalogued, with thumbnails
+    assert len(photos(store)) == 7
+    changed = gallery / "kitchen" / "coffee.jpg"
+    save_photo(changed, real_photos["coffee"][::-1])  # re-read on the next run
+    new = save_photo(gallery / "new" / "flower.jpg", real_photos["flower"])
+
+    with tmpfs(settings.thumbs_dir, "256k"):
+        _fill(settings.thumbs_dir)
+        report = Indexer(store, settings, []).run()
+        leftovers = [n for _, _, files in os.walk(settings.thumbs_dir) for n in files if n.endswith(".tmp")]
+        assert leftovers == []
+        assert report.failed_by_reason == {"disk_full": 2} and report.deleted == 0
+        assert any("disk is full" in w for w in report.warnings)
+        # the catalogued photo stays what it was; nothing became deleted
+        assert str(changed) in photos(store) and len(photos(store)) == 7
+        assert issues(store)[str(new)][0] == "disk_full"
+        # the CLI tells the user, without a traceback
+        done = run_cli(settings.data_dir, "index", "--no-analyze", "--no-progress", check=False)
+        assert "the disk is full" in done.stdout and "Traceback" not in done.stderr
+
+    # space again: both files are retried (not sticky) and indexed
+    report = Indexer(store, settings, []).run()
+    assert report.failed == 0 and report.added == 1 and report.changed == 1
+    assert str(new) in photos(store) and issues(store) == {}
