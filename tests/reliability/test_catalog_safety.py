@@ -46,13 +46,18 @@ def many_photos(tmp_path, real_photos) -> Path:
 def test_two_index_runs_at_once_both_succeed_without_duplicates(tmp_path, many_photos):
     settings, store = make_env(tmp_path)
     store.add_folder(many_photos)
-    runs = [_cli(settings.data_dir, "index", "--no-analyze", "--no-progress") for _ in range(2)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    worker = [sys.executable, "-m", "tests.reliability.soak_worker", str(settings.data_dir), "0.02"]
+    runs = [subprocess.Popen(worker, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
     outs = [p.communicate(timeout=300) for p in runs]
     assert [p.returncode for p in runs] == [0, 0], outs
     assert not any("UNIQUE" in err or "Traceback" in err for _, err in outs)
     with store.session() as s:
         assert s.scalar(select(func.count()).select_from(Photo)) == 40
         assert s.scalar(select(func.count(func.distinct(Photo.content_hash)))) == 40
+    cli = [_cli(settings.data_dir, "index", "--no-analyze", "--no-progress") for _ in range(2)]  # the CLI too
+    assert [p.wait(timeout=300) for p in cli] == [0, 0]
 
 
 def test_a_second_writer_says_who_holds_the_lock_and_waits(tmp_path, many_photos):
