@@ -47,7 +47,8 @@ MAX_DEPTH = 32
 # (each plan level is an object and a list), and one atom's text.
 MAX_PLAN_BYTES = 256 * 1024
 MAX_JSON_DEPTH = 2 * MAX_DEPTH + 4
-MAX_ATOM_CHARS = 32 * 1024  # the longest request the app accepts
+MAX_REQUEST_CHARS = 32 * 1024  # the longest request the app's search bar accepts
+MAX_ATOM_CHARS = MAX_REQUEST_CHARS
 
 
 class PlanError(PhotoSearchError):

@@ -63,3 +63,11 @@ def test_quoted_phrases_parse_in_linear_time():
     large = _best_of(parser, (unit * 3300)[:32768])  # the longest request the app accepts
     # 4x the text: linear work is ~4x; the old whole-prefix lead-in search was ~15x
     assert large / small < 8, (small, large)
+
+
+def test_an_overlong_request_is_a_clear_error(tmp_path):
+    from photosearch.query.plan import MAX_REQUEST_CHARS
+    from photosearch.query.planner import Planner
+
+    with pytest.raises(PlanError, match="at most"):
+        Planner().plan("cat " * (MAX_REQUEST_CHARS // 4 + 1), now=date(2026, 1, 1))

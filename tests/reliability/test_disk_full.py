@@ -48,3 +48,21 @@ def test_disk_full_is_transient_keeps_photos_and_leaves_no_temp_files(tmp_path, 
     report = Indexer(store, settings, []).run()
     assert report.failed == 0 and report.added == 1 and report.changed == 1
     assert str(new) in photos(store) and issues(store) == {}
+
+
+def test_a_full_disk_under_the_catalog_is_a_clear_error_and_loses_nothing(tmp_path, gallery):
+    """The data dir itself on a small real tmpfs: once it is full, `index` says so and exits 1; the
+    catalog keeps every committed batch and the next run, with space, completes."""
+    data = tmp_path / "data"
+    with tmpfs(data, "1m"):
+        settings, store = make_env(tmp_path)
+        store.add_folder(gallery)
+        store.close()
+        _fill(data)
+        done = run_cli(data, "index", "--no-analyze", "--no-progress", check=False)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "photosearch: error:" in done.stderr and "full" in done.stderr
+        (data / "filler").unlink()
+        again = run_cli(data, "--json", "index", "--no-analyze", "--no-progress")
+        assert '"failed": 0' in again.stdout
+        assert len(photos(make_env(tmp_path)[1])) == 7
