@@ -545,6 +545,10 @@ class Indexer:
     def _fail_all(self, s: Session, photo_id: int | None, error: DecodeError, report: IndexReport) -> None:
         if photo_id is None or error.reason == "vanished":  # gone: the sweep handles it, not a failure
             return
+        if error.reason not in STICKY_REASONS:  # transient (permissions, I/O): the next run tries again
+            log.warning("skipping for now: %s", error.message)
+            report.analysis_failed += 1
+            return
         for analyzer in self.analyzers:
             self.store.write_analysis(s, photo_id, analyzer.name, analyzer.version, None, error=f"{error.reason}: {error.message}")
         report.analysis_failed += 1

@@ -39,3 +39,43 @@ def user_tags(store: Store, photo_id: int) -> set[str]:
 def issues(store: Store) -> dict[str, tuple[str, str]]:
     with store.session() as s:
         return {from_db_path(i.path): (i.reason, i.message) for i in s.scalars(select(FileIssue))}
+
+
+def index_as_nobody(settings: Settings, analyzers=()) -> dict:
+    """Run one index in a forked child that dropped to uid/gid 65534 (nobody): real EACCES on
+    root-only files and folders. Returns the report as a dict."""
+    import json
+    import os
+
+    from photosearch.ingest.indexer import Indexer
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: everything is imported already; only the catalog and photos are opened
+        code = 1
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            report = Indexer(Store(settings.database_url), settings, list(analyzers)).run()
+            os.write(write, json.dumps(report.as_dict(), default=str).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read) as fh:
+        out = fh.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0 and out, "the indexer failed as nobody"
+    return json.loads(out)
+
+
+def open_to_everyone(*roots: Path) -> None:
+    """chmod a+rwX so the `nobody` child can use the catalog and read the photos."""
+    import os
+
+    for root in roots:
+        os.chmod(root, 0o777)
+        for p in root.rglob("*"):
+            os.chmod(p, 0o777 if p.is_dir() else 0o666)

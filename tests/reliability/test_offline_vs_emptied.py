@@ -15,7 +15,7 @@ import pytest
 from photosearch.ingest.indexer import Indexer
 from photosearch.ingest.watcher import FolderWatcher
 from tests.conftest import save_photo, tmpfs, unmount
-from tests.reliability.helpers import make_env, photos, tag, user_tags
+from tests.reliability.helpers import index_as_nobody, make_env, photos, tag, user_tags
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,35 +87,6 @@ def test_a_linked_drive_unplugged_is_offline_not_deleted(tmp_path, real_photos):
     assert len(photos(store)) == 3 and user_tags(store, pid) == {"great wall"}
 
 
-def _index_as_nobody(settings) -> tuple[int, list[str]]:
-    """Run one index in a forked child that has dropped to uid/gid 65534 (nobody): real EACCES."""
-    import json
-
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child: everything is imported already; only the catalog and photos are opened
-        code = 1
-        try:
-            os.close(read)
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
-            from photosearch.catalog import Store
-
-            report = Indexer(Store(settings.database_url), settings, []).run()
-            os.write(write, json.dumps([report.deleted, report.offline_folders]).encode())
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write)
-    with os.fdopen(read) as fh:
-        out = fh.read()
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0 and out, "the indexer failed as nobody"
-    deleted, offline = json.loads(out)
-    return deleted, offline
-
-
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run the indexer as another user")
 def test_an_unreadable_subfolder_is_offline_not_deleted():
     """EACCES for real: the indexer runs as `nobody`, who cannot enter a root-only subfolder."""
@@ -137,7 +108,8 @@ def test_an_unreadable_subfolder_is_offline_not_deleted():
             os.chmod(p, 0o777 if p.is_dir() else 0o666)
         assert len(photos(store)) == 4
         os.chmod(lib / "private", 0o700)  # root only: nobody gets EACCES
-        deleted, offline = _index_as_nobody(settings)
+        report = index_as_nobody(settings)
+        deleted, offline = report["deleted"], report["offline_folders"]
         assert deleted == 0 and str(lib / "private") in offline
         assert len(photos(store)) == 4
     finally:

@@ -1,13 +1,21 @@
-"""Item 1: a full disk (a real, full tmpfs under the thumbnails) is a transient failure: nothing
+"""Item 1: a full disk (a real, full tmpfs) and other transient I/O errors are transient failures: nothing
 is deleted, nothing sticks, no temp file stays, and the user is told."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
+import pytest
+from sqlalchemy import func, select
+
+from photosearch.catalog.models import Analysis
 from photosearch.ingest.indexer import Indexer
 from tests.conftest import run_cli, save_photo, tmpfs
-from tests.reliability.helpers import issues, make_env, photos
+from tests.foundation.fakes import MeanColourAnalyzer
+from tests.reliability.helpers import index_as_nobody, issues, make_env, open_to_everyone, photos
 
 
 def _fill(directory) -> None:
@@ -66,3 +74,27 @@ def test_a_full_disk_under_the_catalog_is_a_clear_error_and_loses_nothing(tmp_pa
         again = run_cli(data, "--json", "index", "--no-analyze", "--no-progress")
         assert '"failed": 0' in again.stdout
         assert len(photos(make_env(tmp_path)[1])) == 7
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run the indexer as another user")
+def test_a_photo_unreadable_during_analysis_is_retried_next_run(real_photos):
+    """A real EACCES while the models' view is read (the indexer runs as `nobody`): the analysis is
+    not recorded as failed, so the next plain run — the file readable again — analyses it."""
+    base = Path(tempfile.mkdtemp(prefix="ps-eacces-"))
+    try:
+        folder = base / "lib"
+        secret = save_photo(folder / "secret.jpg", real_photos["coffee"][::4, ::4])
+        save_photo(folder / "open.jpg", real_photos["rocket"][::4, ::4])
+        settings, store = make_env(base)
+        store.add_folder(folder)
+        Indexer(store, settings, []).run()  # catalogued, not analysed yet
+        open_to_everyone(base)
+        os.chmod(secret, 0o600)  # root only
+        report = index_as_nobody(settings, [MeanColourAnalyzer()])
+        assert report["analysis_failed"] == 1 and report["analysed"] == 1
+        with store.session() as s:
+            assert s.scalar(select(func.count()).select_from(Analysis).where(Analysis.status == "failed")) == 0
+        report = Indexer(store, settings, [MeanColourAnalyzer()]).run()  # no --retry-failed
+        assert report.analysed == 1 and report.analysis_failed == 0
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
