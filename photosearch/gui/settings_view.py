@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from photosearch.errors import PhotoSearchError
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.models_view import ModelsView
 
@@ -63,6 +64,7 @@ class SettingsDialog(QDialog):
     def __init__(self, core, runner: TaskRunner, on_error: Callable[[ErrorInfo], None], parent=None):
         super().__init__(parent)
         self.core, self.settings = core, core.settings
+        self.on_error = on_error
         self.setWindowTitle("PhotoSearch settings")
         self.resize(720, 520)
         lay = QVBoxLayout(self)
@@ -205,6 +207,10 @@ class SettingsDialog(QDialog):
         s.decode_workers = self.decode.value()
         s.batch_size = self.batch.value()
         s.gpu = self.gpu.isChecked()
-        s.save()
+        try:
+            s.save()  # refuses to overwrite a settings.json that no longer parses
+        except PhotoSearchError as exc:
+            self.on_error(ErrorInfo.from_exception(exc, "Settings were not saved"))
+            return
         self.saved.emit()
         self.accept()

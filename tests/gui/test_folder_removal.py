@@ -1,4 +1,5 @@
-"""Item 9 of issue 13: removing a folder asks first and says what is lost; Cancel keeps everything."""
+"""Items 9 and 10 of issue 13 in the app: removing a folder asks first and says what is lost; Save
+never overwrites a broken settings file."""
 
 from __future__ import annotations
 
@@ -47,3 +48,15 @@ def test_removing_a_folder_asks_and_names_what_is_lost(qtbot, core, gallery):
     remove.click()
     qtbot.waitUntil(lambda: core.store.folders() == [])
     assert core.store.active_photo_ids() == []
+
+
+def test_save_refuses_to_overwrite_a_settings_file_broken_meanwhile(qtbot, core):
+    errors = []
+    dialog = SettingsDialog(core, TaskRunner(), on_error=errors.append)
+    qtbot.addWidget(dialog)
+    path = core.settings.data_dir / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"web_enabled": tru')  # the user is editing it by hand
+    dialog.web.setChecked(True)
+    dialog.save()
+    assert path.read_text() == '{"web_enabled": tru' and errors and "not valid JSON" in errors[0].message
