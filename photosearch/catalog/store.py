@@ -14,7 +14,13 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
-from photosearch.catalog.migrations import NewerCatalogError, lock_for_migration, migrate
+from photosearch.catalog.migrations import (
+    LATEST,
+    NewerCatalogError,
+    check_not_newer,
+    lock_for_migration,
+    migrate,
+)
 from photosearch.catalog.models import (
     Analysis,
     Embedding,
@@ -111,6 +117,10 @@ class Store:
         """Bring the schema up to date, one process at a time; refuse a catalog from a newer app."""
         try:
             with self.engine.connect() as conn:
+                up_to_date = check_not_newer(conn) == LATEST  # refuses a newer catalog, writes nothing
+                conn.rollback()
+                if up_to_date:  # the usual case: no write lock taken (read-only media work too)
+                    return []
                 lock_for_migration(conn)
                 try:
                     applied = migrate(conn)
