@@ -44,6 +44,8 @@ def _search(ctx, args) -> int:
             if path.stat().st_size > MAX_PLAN_BYTES:
                 raise PlanError(f"the plan {path} is {path.stat().st_size} bytes; a plan holds at most {MAX_PLAN_BYTES}")
             plan = parse_plan_json(path.read_bytes())
+        except PlanError as exc:
+            raise PlanError(f"cannot read the plan {path}: {exc}") from None
         except OSError as exc:
             raise PhotoSearchError(f"cannot read the plan {path}: {exc.strerror or exc}") from exc
     now = None
