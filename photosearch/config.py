@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field, fields
+import typing
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import platformdirs
+
+from photosearch.errors import PhotoSearchError
 
 APP_NAME = "PhotoSearch"
 SETTINGS_FILE = "settings.json"
@@ -19,6 +22,59 @@ def default_data_dir() -> Path:
     if env:
         return Path(env).expanduser()
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+class SettingsError(PhotoSearchError):
+    """settings.json cannot be used as written; the message names the file and the key."""
+
+
+def _accepts(kind, value) -> bool:
+    """Does `value` (parsed JSON) have the declared type? Booleans only as true/false, never strings."""
+    if kind is bool:
+        return type(value) is bool
+    if kind is int:
+        return type(value) is int
+    if kind is float:
+        return type(value) in (int, float)
+    if kind is str:
+        return type(value) is str
+    args = typing.get_args(kind)
+    if args:  # X | None
+        return any(_accepts(a, value) if a is not type(None) else value is None for a in args)
+    return False
+
+
+def _type_name(kind) -> str:
+    names = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
+    args = typing.get_args(kind)
+    if args:
+        return " or ".join("null" if a is type(None) else names.get(a, str(a)) for a in args)
+    return names.get(kind, str(kind))
+
+
+def parse_settings_file(path: Path) -> dict:
+    """The typed values of settings.json: unknown keys, wrong types and bad JSON are `SettingsError`s."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path} is not UTF-8 text ({exc.reason}); fix or remove it") from None
+    try:
+        values = json.loads(raw)
+    except ValueError as exc:
+        raise SettingsError(f"{path} is not valid JSON ({exc}); fix or remove it (it was not changed)") from None
+    if not isinstance(values, dict):
+        raise SettingsError(f"{path} must hold a JSON object of settings, not {type(values).__name__}")
+    hints = typing.get_type_hints(Settings)
+    for key, value in values.items():
+        if key not in FILE_KEYS:
+            raise SettingsError(f"{path}: unknown setting {key!r} (known: {', '.join(sorted(FILE_KEYS))})")
+        if not _accepts(hints[key], value):
+            raise SettingsError(
+                f"{path}: setting {key!r} must be {_type_name(hints[key])}, got {json.dumps(value)}"
+            )
+    return values
 
 
 @dataclass
@@ -34,6 +90,8 @@ class Settings:
     thumbnail_size: int = 256
     analysis_max_side: int = 1280
     max_image_pixels: int = 200_000_000
+    # Files bigger than this are recorded as too_large and never read (a multi-GB scan can't OOM a run).
+    max_file_bytes: int = 1 << 30
     # Web enrichment (Chain of Search) is opt-in.
     web_enabled: bool = False
     search_url: str | None = None
@@ -77,20 +135,13 @@ class Settings:
     def load(cls, data_dir: Path | str | None = None, db_url: str | None = None) -> Settings:
         """Read settings.json from the data dir; explicit arguments and env win."""
         base = Path(data_dir).expanduser() if data_dir else default_data_dir()
-        values: dict = {}
         path = base / SETTINGS_FILE
-        if path.is_file():
-            try:
-                values = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                values = {}
-        known = {f.name for f in fields(cls)} - {"data_dir"}
-        kwargs = {k: v for k, v in values.items() if k in known}
-        settings = cls(data_dir=base, **kwargs)
+        values = parse_settings_file(path) if path.is_file() else {}
+        settings = cls(data_dir=base, **values)
         overrides = {
             "db_url": db_url or os.environ.get("PHOTOSEARCH_DB_URL"),
             "search_url": os.environ.get("PHOTOSEARCH_SEARCH_URL"),
-            "threads": int(os.environ["PHOTOSEARCH_THREADS"]) if os.environ.get("PHOTOSEARCH_THREADS") else None,
+            "threads": _env_int("PHOTOSEARCH_THREADS"),
         }
         for name, value in overrides.items():
             if value:
@@ -99,7 +150,10 @@ class Settings:
         return settings
 
     def save(self) -> None:
+        """Write settings.json atomically; a file that does not parse is never overwritten."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if (self.data_dir / SETTINGS_FILE).is_file():
+            parse_settings_file(self.data_dir / SETTINGS_FILE)
         data = asdict(self)
         data.pop("data_dir")
         data.pop("_overrides")
@@ -109,3 +163,19 @@ class Settings:
         tmp = self.data_dir / (SETTINGS_FILE + ".tmp")
         tmp.write_text(json.dumps(data, indent=2, default=str), encoding="utf-8")
         os.replace(tmp, self.data_dir / SETTINGS_FILE)
+
+
+def _env_int(name: str) -> int | None:
+    value = os.environ.get(name)
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, got {value!r}") from None
+
+
+# Keys settings.json may hold: every setting except where it lives and the in-memory override record.
+FILE_KEYS = frozenset(
+    name for name in Settings.__dataclass_fields__ if name not in ("data_dir", "_overrides")
+)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -140,3 +141,24 @@ def cli():
 @pytest.fixture
 def cli_json():
     return run_cli_json
+
+
+@contextlib.contextmanager
+def tmpfs(mount_point: Path, size: str = "4m"):
+    """A real, small tmpfs at `mount_point` (for disk-full and unplugged-drive tests); needs root
+    (CI and the dev machine run as root); elsewhere the test is skipped and says why."""
+    mount_point.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.strip()}")
+    try:
+        yield mount_point
+    finally:
+        unmount(mount_point)
+
+
+def unmount(mount_point: Path) -> None:
+    """Unmount if mounted (a test may unplug the drive itself)."""
+    if os.path.ismount(mount_point):
+        subprocess.run(["umount", "-l", str(mount_point)], check=True)

@@ -4,17 +4,30 @@ Each migration is `(version, description, function(connection))`. Migration 1 cr
 the tables of the current models; later migrations must be idempotent (check the
 column or index before adding it) because a fresh catalog gets the newest tables from
 migration 1 and then runs them all.
+
+`migrate` is safe when several processes open one catalog at once: it holds the
+database's own lock (SQLite `BEGIN EXCLUSIVE`, a PostgreSQL advisory lock) while it reads
+the version and applies what is missing. A catalog newer than this build is refused
+before anything is written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, inspect, select, text
+from sqlalchemy import Connection, inspect, text
 
+from photosearch import __version__
 from photosearch.catalog.models import Base, SchemaVersion, utcnow
+from photosearch.errors import CatalogError
 
 Migration = tuple[int, str, Callable[[Connection], None]]
+# Any constant: every PhotoSearch process on one PostgreSQL server migrates under this lock.
+_PG_MIGRATION_LOCK = 0x50686F74  # "Phot"
+
+
+class NewerCatalogError(CatalogError):
+    """The catalog was written by a newer PhotoSearch; this one must not touch it."""
 
 
 def _create_tables(conn: Connection) -> None:
@@ -31,9 +44,15 @@ def _person_birthday(conn: Connection) -> None:
     _add_column_if_missing(conn, "people", "birthday", "TIMESTAMP")
 
 
+def _folder_device_and_app_version(conn: Connection) -> None:
+    _add_column_if_missing(conn, "folders", "device", "BIGINT")
+    _add_column_if_missing(conn, "schema_version", "app_version", "VARCHAR(32)")
+
+
 MIGRATIONS: list[Migration] = [
     (1, "initial catalog", _create_tables),
     (2, "people.birthday for 'on my birthday' requests", _person_birthday),
+    (3, "folders.device (offline vs emptied), schema_version.app_version", _folder_device_and_app_version),
 ]
 
 LATEST = MIGRATIONS[-1][0]
@@ -42,20 +61,57 @@ LATEST = MIGRATIONS[-1][0]
 def current_version(conn: Connection) -> int:
     if not inspect(conn).has_table(SchemaVersion.__tablename__):
         return 0
-    value = conn.execute(select(SchemaVersion.version).order_by(SchemaVersion.version.desc())).first()
-    return int(value[0]) if value else 0
+    value = conn.execute(text("SELECT MAX(version) FROM schema_version")).scalar()
+    return int(value) if value is not None else 0
+
+
+def _written_by(conn: Connection) -> str | None:
+    """The app version that applied the newest migration, when the catalog recorded it."""
+    columns = {c["name"] for c in inspect(conn).get_columns(SchemaVersion.__tablename__)}
+    if "app_version" not in columns:
+        return None
+    return conn.execute(
+        text("SELECT app_version FROM schema_version ORDER BY version DESC LIMIT 1")
+    ).scalar()
+
+
+def check_not_newer(conn: Connection) -> int:
+    """The catalog's schema version; `NewerCatalogError` when this build cannot read it."""
+    have = current_version(conn)
+    if have > LATEST:
+        by = _written_by(conn)
+        needed = f"PhotoSearch {by} or newer" if by else "a newer PhotoSearch"
+        raise NewerCatalogError(
+            f"the catalog has schema version {have}{f' (written by PhotoSearch {by})' if by else ''}, but "
+            f"PhotoSearch {__version__} reads schema versions up to {LATEST}; upgrade to {needed} to open "
+            "it (the catalog was not changed)"
+        )
+    return have
+
+
+def lock_for_migration(conn: Connection) -> None:
+    """Serialise migrations between processes, inside the connection's transaction."""
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("BEGIN EXCLUSIVE")  # waits (busy_timeout) for another process migrating
+    elif conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
 
 
 def migrate(conn: Connection) -> list[int]:
-    """Apply every migration newer than the catalog; returns the versions applied."""
+    """Apply every migration newer than the catalog; returns the versions applied.
+
+    Call it under `lock_for_migration` when other processes may open the catalog at once."""
     applied = []
-    have = current_version(conn)
+    have = check_not_newer(conn)
     for version, _desc, func in MIGRATIONS:
         if version <= have:
             continue
         if version == 1 or inspect(conn).has_table(SchemaVersion.__tablename__):
             func(conn)
         SchemaVersion.__table__.create(conn, checkfirst=True)
-        conn.execute(SchemaVersion.__table__.insert().values(version=version, applied_at=utcnow()))
+        row = {"version": version, "applied_at": utcnow()}
+        if "app_version" in {c["name"] for c in inspect(conn).get_columns(SchemaVersion.__tablename__)}:
+            row["app_version"] = __version__
+        conn.execute(SchemaVersion.__table__.insert().values(**row))
         applied.append(version)
     return applied

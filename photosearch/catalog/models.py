@@ -38,6 +38,7 @@ class SchemaVersion(Base):
     __tablename__ = "schema_version"
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     applied_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    app_version: Mapped[str | None] = mapped_column(String(32))  # the PhotoSearch that applied it
 
 
 class Folder(Base):
@@ -47,6 +48,9 @@ class Folder(Base):
     added_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     last_scan_at: Mapped[datetime | None] = mapped_column(DateTime)
     online: Mapped[bool] = mapped_column(Boolean, default=True)
+    # st_dev of the folder when it last held photos: an emptied folder on another device is an
+    # unplugged drive's mount point (offline), on the same device it was really emptied.
+    device: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class Photo(Base):

@@ -10,11 +10,17 @@ from pathlib import Path
 
 import numpy as np
 from sqlalchemy import create_engine, delete, event, func, select
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
-from photosearch.catalog.migrations import migrate
+from photosearch.catalog.migrations import (
+    LATEST,
+    NewerCatalogError,
+    check_not_newer,
+    lock_for_migration,
+    migrate,
+)
 from photosearch.catalog.models import (
     Analysis,
     Embedding,
@@ -56,13 +62,19 @@ class AnalysisResult:
     embeddings: dict[str, np.ndarray] = field(default_factory=dict)
 
 
-def _explain(exc: Exception, url: str) -> CatalogError:
+def explain_catalog_error(exc: Exception, url: str) -> CatalogError:
+    """A database error as a `CatalogError` that says what happened and what to do."""
     text = str(getattr(exc, "orig", exc) or exc)
     where = make_url(url).render_as_string(hide_password=True)
     if "locked" in text.lower():
         return CatalogError(
             f"the catalog {where} is locked by another process ({text}); close the other PhotoSearch "
             "window or command and try again"
+        )
+    if "database or disk is full" in text.lower() or "no space left" in text.lower():
+        return CatalogError(
+            f"the disk holding the catalog {where} is full ({text}); free some space and try again "
+            "(nothing was lost: the last batch was rolled back)"
         )
     if "not a database" in text.lower() or "malformed" in text.lower() or "corrupt" in text.lower():
         return CatalogError(
@@ -102,11 +114,23 @@ class Store:
             self.migrate()
 
     def migrate(self) -> list[int]:
+        """Bring the schema up to date, one process at a time; refuse a catalog from a newer app."""
         try:
-            with self.engine.begin() as conn:
-                return migrate(conn)
-        except (DatabaseError, OperationalError) as exc:
-            raise _explain(exc, self.url) from exc
+            with self.engine.connect() as conn:
+                up_to_date = check_not_newer(conn) == LATEST  # refuses a newer catalog, writes nothing
+                conn.rollback()
+                if up_to_date:  # the usual case: no write lock taken (read-only media work too)
+                    return []
+                lock_for_migration(conn)
+                try:
+                    applied = migrate(conn)
+                except NewerCatalogError:
+                    conn.rollback()
+                    raise
+                conn.commit()
+                return applied
+        except DBAPIError as exc:
+            raise explain_catalog_error(exc, self.url) from exc
 
     @contextlib.contextmanager
     def session(self) -> Iterator[Session]:
@@ -114,17 +138,43 @@ class Store:
         try:
             yield s
             s.commit()
-        except (DatabaseError, OperationalError) as exc:
+        except DBAPIError as exc:
             s.rollback()
-            raise _explain(exc, self.url) from exc
+            raise explain_catalog_error(exc, self.url) from exc
         except BaseException:
             s.rollback()
             raise
         finally:
             s.close()
 
+    @contextlib.contextmanager
+    def connect(self) -> Iterator[Connection]:
+        """A Core connection (read-mostly work: snapshots, bulk SQL); errors mapped like `session()`."""
+        try:
+            with self.engine.connect() as conn:
+                yield conn
+        except DBAPIError as exc:
+            raise explain_catalog_error(exc, self.url) from exc
+
+    @contextlib.contextmanager
+    def begin(self) -> Iterator[Connection]:
+        """A Core connection in a transaction (commits on success); errors mapped like `session()`."""
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except DBAPIError as exc:
+            raise explain_catalog_error(exc, self.url) from exc
+
     def close(self) -> None:
         self.engine.dispose()
+
+    def writer_lock_path(self, data_dir: Path | str) -> Path:
+        """Where the inter-process writer lock lives: beside a SQLite file, else in the data dir."""
+        db = make_url(self.url).database if self.is_sqlite else None
+        if db and db != ":memory:" and not db.startswith("file:"):
+            path = Path(db).expanduser()
+            return path.with_name(path.name + ".lock")
+        return Path(data_dir) / "catalog.lock"
 
     # ---- folders -------------------------------------------------------------------------
     def add_folder(self, path: Path | str) -> Folder:
@@ -139,10 +189,33 @@ class Store:
         with self.session() as s:
             folder = s.scalar(select(Folder).where(Folder.path == resolved))
             if folder is None:
-                folder = Folder(path=resolved, online=Path(resolved).is_dir())
+                is_dir = Path(resolved).is_dir()
+                folder = Folder(path=resolved, online=is_dir, device=os.stat(resolved).st_dev if is_dir else None)
                 s.add(folder)
                 s.flush()
             return folder
+
+    def folder_removal_impact(self, path: Path | str) -> dict[str, int]:
+        """What removing a folder forgets: photos (not kept by another registered folder), the
+        tags the user added to them, their faces with a name, and learned knowledge."""
+        resolved = str(Path(path).expanduser().resolve())
+        with self.session() as s:
+            folder = s.scalar(select(Folder).where(Folder.path == resolved))
+            if folder is None:
+                return {"photos": 0, "user_tags": 0, "named_faces": 0, "knowledge": 0}
+            others = [f for f in s.scalars(select(Folder)) if f.id != folder.id]
+            ids = [pid for pid, p in s.execute(select(Photo.id, Photo.path).where(Photo.folder_id == folder.id))
+                   if owning_folder(p, others) is None]
+            impact = {"photos": len(ids), "user_tags": 0, "named_faces": 0, "knowledge": 0}
+            for i in range(0, len(ids), 500):  # bounded IN lists on any backend
+                chunk = ids[i:i + 500]
+                impact["user_tags"] += s.scalar(select(func.count()).select_from(Fact).where(
+                    Fact.photo_id.in_(chunk), Fact.analyzer == "user")) or 0
+                impact["named_faces"] += s.scalar(select(func.count()).select_from(Face).where(
+                    Face.photo_id.in_(chunk), Face.person_id.is_not(None))) or 0
+                impact["knowledge"] += s.scalar(select(func.count()).select_from(Fact).where(
+                    Fact.photo_id.in_(chunk), Fact.kind == "knowledge")) or 0
+            return impact
 
     def remove_folder(self, path: Path | str) -> bool:
         """Forget a folder and its photos (the files on disk are not touched)."""
@@ -198,7 +271,7 @@ class Store:
         )
         # Re-analysis must not lose who people are: new faces inherit the person (and the user's pin)
         # of the old face they overlap most.
-        carried = [(list(f.box), f.person_id, f.pinned) for f in old_faces if f.person_id is not None]
+        carried = [(list(f.box), f.person_id, f.pinned, f.descriptor) for f in old_faces if f.person_id is not None]
         for face in old_faces:
             s.delete(face)
         if result is not None:
@@ -217,7 +290,7 @@ class Store:
             for face in result.faces:
                 desc = face.descriptor
                 box = [float(v) for v in face.box]
-                person_id, pinned = _carry_person(box, carried)
+                person_id, pinned = _carry_person(box, carried, desc)
                 s.add(
                     Face(
                         photo_id=photo_id,
@@ -298,12 +371,26 @@ def box_iou(a: list[float], b: list[float]) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def _carry_person(box: list[float], carried: list[tuple[list, int, bool]], min_iou: float = 0.5):
-    """(person_id, pinned) of the old face that overlaps `box` best, if it overlaps enough."""
+# dlib descriptors of one person are closer than this (Euclidean); see vision/faces.py.
+SAME_FACE_DISTANCE = 0.6
+
+
+def _same_face(old: bytes | None, new) -> bool:
+    """Descriptors match, or one is missing (nothing to tell the faces apart by)."""
+    if old is None or new is None:
+        return True
+    a = np.frombuffer(old, dtype=np.float32)
+    b = np.asarray(new, dtype=np.float32).ravel()
+    return a.shape == b.shape and float(np.linalg.norm(a - b)) <= SAME_FACE_DISTANCE
+
+
+def _carry_person(box: list[float], carried: list[tuple], descriptor=None, min_iou: float = 0.5):
+    """(person_id, pinned) of the old face that overlaps `box` best, if it overlaps enough and
+    its descriptor matches: a name never moves to someone else's face."""
     best, best_iou = (None, False), min_iou
-    for old_box, person_id, pinned in carried:
+    for old_box, person_id, pinned, old_descriptor in carried:
         iou = box_iou(box, old_box)
-        if iou >= best_iou:
+        if iou >= best_iou and _same_face(old_descriptor, descriptor):
             best, best_iou = (person_id, pinned), iou
     return best
 

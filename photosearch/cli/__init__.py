@@ -7,6 +7,9 @@ import importlib
 import logging
 import sys
 
+from sqlalchemy.exc import DBAPIError
+
+from photosearch.catalog.store import explain_catalog_error
 from photosearch.cli.context import Context
 from photosearch.errors import PhotoSearchError
 
@@ -61,11 +64,18 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    ctx = Context.from_args(args)
+    try:
+        ctx = Context.from_args(args)
+    except PhotoSearchError as exc:  # settings.json unusable: say which key, change nothing
+        print(f"photosearch: error: {exc}", file=sys.stderr)
+        return 1
     try:
         return int(args.func(ctx, args) or 0)
     except PhotoSearchError as exc:
         ctx.fail(str(exc))
+        return 1
+    except DBAPIError as exc:  # a catalog error that escaped the store's mapping is still no traceback
+        ctx.fail(str(explain_catalog_error(exc, ctx.settings.database_url)))
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -110,6 +110,8 @@ def _index_text(d: dict) -> str:
         lines.append(f"  skipped {n} file(s): {reason}")
     for folder in d["offline_folders"]:
         lines.append(f"  offline (photos kept): {folder}")
+    for warning in d.get("warnings", []):
+        lines.append(f"  WARNING: {warning}")
     lines += analysis_failure_lines(
         {name: row for name, row in d["analyzers"].items() if row["failed"]},
         total=lambda name: d["analyzers"][name]["ok"] + d["analyzers"][name]["failed"],

@@ -52,6 +52,9 @@ class IndexProgressPrinter:
     def __call__(self, event: IndexProgress) -> None:
         if not self.enabled:
             return
+        if event.stage == "waiting":
+            print(event.path, file=self.stream, flush=True)
+            return
         if event.stage == "post":
             self._close()
             print(f"post: {event.path}…", file=self.stream)

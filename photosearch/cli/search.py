@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from photosearch.errors import PhotoSearchError
+from photosearch.query.plan import MAX_PLAN_BYTES, PlanError, parse_plan_json
 
 #: The line between confident results and the closest ones below the cut-off.
 CLOSEST_SEPARATOR = "-- no confident match — closest: --"
@@ -62,9 +63,13 @@ def _search(ctx, args) -> int:
     if args.plan:
         path = Path(args.plan)
         try:
-            plan = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise PhotoSearchError(f"cannot read the plan {path}: {exc}") from exc
+            if path.stat().st_size > MAX_PLAN_BYTES:
+                raise PlanError(f"the plan {path} is {path.stat().st_size} bytes; a plan holds at most {MAX_PLAN_BYTES}")
+            plan = parse_plan_json(path.read_bytes())
+        except PlanError as exc:
+            raise PlanError(f"cannot read the plan {path}: {exc}") from None
+        except OSError as exc:
+            raise PhotoSearchError(f"cannot read the plan {path}: {exc.strerror or exc}") from exc
     now = None
     if args.now:
         try:

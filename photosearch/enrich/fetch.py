@@ -95,13 +95,44 @@ class AddressPolicy:
         return None
 
 
-def resolve(host: str, port: int) -> list[str]:
-    """All addresses of a host (one lookup)."""
+def check_host_name(host: str) -> str:
+    """The ASCII (IDNA) form of a host name, or FetchRefused: labels of 1-63 characters, 253 in all."""
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror as exc:
-        raise FetchFailed(f"cannot resolve {host}: {exc}") from exc
-    addrs = list(dict.fromkeys(info[4][0] for info in infos))
+        ascii_host = host.encode("idna").decode("ascii")
+    except UnicodeError as exc:  # a label over 63 characters, an empty label, invalid IDNA
+        raise FetchRefused(f"{host[:80]!r} is not a valid host name ({exc})") from None
+    labels = ascii_host.rstrip(".").split(".")
+    if len(ascii_host) > 253 or any(not 0 < len(label) <= 63 for label in labels):
+        raise FetchRefused(f"{host[:80]!r} is not a valid host name (labels are 1-63 characters, 253 in all)")
+    return ascii_host
+
+
+def resolve(host: str, port: int, timeout: float | None = None) -> list[str]:
+    """All addresses of a host (one lookup), within `timeout` seconds.
+
+    getaddrinfo cannot be interrupted, so it runs in a daemon thread: a resolver that hangs
+    costs a parked thread, never the fetch's deadline."""
+    ascii_host = check_host_name(host)
+    box: dict = {}
+    done = threading.Event()
+
+    def lookup() -> None:
+        try:
+            box["infos"] = socket.getaddrinfo(ascii_host, port, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError) as exc:
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=lookup, name="resolve", daemon=True).start()
+    if not done.wait(timeout):
+        raise FetchFailed(f"cannot resolve {host}: no answer within {timeout:.1f}s")
+    error = box.get("error")
+    if isinstance(error, UnicodeError):
+        raise FetchRefused(f"{host[:80]!r} is not a valid host name ({error})")
+    if error is not None:
+        raise FetchFailed(f"cannot resolve {host}: {error}")
+    addrs = list(dict.fromkeys(info[4][0] for info in box["infos"]))
     if not addrs:
         raise FetchFailed(f"cannot resolve {host}")
     return addrs
@@ -238,8 +269,9 @@ class Fetcher:
         allow = bool(getattr(settings, "allow_private_addresses", False))
         return cls(allow_private=allow, cache=cache, **kw)
 
-    def check_url(self, url: str) -> tuple[str, str, int, str]:
-        """(scheme, host, port, ip) for an allowed URL, else FetchRefused."""
+    def check_url(self, url: str, deadline: float | None = None) -> tuple[str, str, int, str]:
+        """(scheme, host, port, ip) for an allowed URL, else FetchRefused; name resolution ends by
+        `deadline` (time.monotonic()) or FetchFailed."""
         try:
             parts = urlsplit(url)
             explicit_port = parts.port
@@ -253,7 +285,8 @@ class Fetcher:
         if parts.username or parts.password:
             raise FetchRefused(f"{url}: credentials in URLs are not sent")
         port = explicit_port or (443 if parts.scheme == "https" else 80)
-        addrs = resolve(host, port)
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        addrs = resolve(host, port, timeout)
         for ip in addrs:
             why = self.policy.refusal(ip)
             if why:
@@ -273,7 +306,7 @@ class Fetcher:
             if current in seen:
                 raise FetchFailed(f"{url}: redirect loop")
             seen.add(current)
-            scheme, host, port, ip = self.check_url(current)
+            scheme, host, port, ip = self.check_url(current, deadline)
             parts = urlsplit(current)
             ip_host = f"[{ip}]" if ":" in ip else ip
             netloc = ip_host if parts.port is None else f"{ip_host}:{parts.port}"

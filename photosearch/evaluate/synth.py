@@ -67,7 +67,7 @@ def generate_catalog(store, n: int, *, seed: int = 0, spaces: dict[str, int] | N
     counts = {"photos": 0, "facts": 0, "embeddings": 0}
     start = datetime(2010, 1, 1)
     now = datetime(2024, 6, 1)
-    with store.engine.begin() as conn:
+    with store.begin() as conn:
         folder_id = conn.execute(insert(Folder).values(path="/synthetic", online=True)).inserted_primary_key[0]
     # Place facts as `photosearch index` writes them (its places step), so a place query at 1M
     # measures the search, not a first-time geocoding of the whole catalog.
@@ -136,7 +136,7 @@ def generate_catalog(store, n: int, *, seed: int = 0, spaces: dict[str, int] | N
             vecs = vecs.astype(np.float32)
             embeds += [{"photo_id": lo + j + 1, "space": space, "analyzer": space.split(":")[0], "dim": dim,
                         "vector": vecs[j].tobytes(), "updated_at": now} for j in range(m)]
-        with store.engine.begin() as conn:
+        with store.begin() as conn:
             conn.execute(insert(Photo), photos)
             conn.execute(insert(Fact), facts)
             conn.execute(insert(Analysis), analyses)

@@ -27,9 +27,14 @@ def self_check(args: argparse.Namespace) -> int:
     import tempfile
 
     from photosearch.config import Settings
+    from photosearch.errors import PhotoSearchError
     from photosearch.health import check_models, failed, format_report
 
-    settings = Settings.load(args.data_dir or tempfile.mkdtemp(prefix="photosearch-check-"), args.db_url)
+    try:
+        settings = Settings.load(args.data_dir or tempfile.mkdtemp(prefix="photosearch-check-"), args.db_url)
+    except PhotoSearchError as exc:
+        print(f"photosearch-gui: error: {exc}", file=sys.stderr)
+        return 1
     checks = check_models(settings)
     print(format_report(checks))
     return 1 if failed(checks) else 0

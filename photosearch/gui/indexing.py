@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QW
 from photosearch.gui.bridge import ErrorInfo, Task, TaskRunner
 
 STAGES = {"listing": "Looking for photos", "ingest": "Reading photos", "analyze": "Analysing",
-          "post": "Finishing", "done": "Done"}
+          "post": "Finishing", "done": "Done", "waiting": "Waiting"}
 
 
 def format_eta(seconds: float | None) -> str:
@@ -28,6 +28,8 @@ def progress_text(p) -> str:
     stage = STAGES.get(p.stage, p.stage)
     if p.stage == "post":
         return f"{stage}: {p.path or ''}".strip()
+    if p.stage == "waiting":
+        return p.path or stage + "…"
     if p.stage in ("listing",) or not p.total:
         return stage + "…"
     eta = (p.total - p.done) / p.rate if p.rate > 0 else None

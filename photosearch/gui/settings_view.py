@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QTabWidget,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from photosearch.errors import PhotoSearchError
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.models_view import ModelsView
 
@@ -42,6 +44,19 @@ def gpu_providers() -> list[str]:
         return []
 
 
+def removal_text(path: str, impact: dict[str, int]) -> str:
+    """The confirmation's words: what the catalog forgets (the files themselves stay)."""
+    lost = [f"{impact['photos']} photo(s)"]
+    if impact.get("user_tags"):
+        lost.append(f"{impact['user_tags']} tag(s) you added")
+    if impact.get("named_faces"):
+        lost.append(f"{impact['named_faces']} named face(s)")
+    if impact.get("knowledge"):
+        lost.append(f"{impact['knowledge']} learned fact(s)")
+    return (f"Remove {path}?\n\nPhotoSearch forgets {', '.join(lost)} in it. Adding the folder again "
+            "re-reads the photos but not your tags and names. The files on disk are not touched.")
+
+
 class SettingsDialog(QDialog):
     folders_changed = Signal()
     saved = Signal()
@@ -49,6 +64,7 @@ class SettingsDialog(QDialog):
     def __init__(self, core, runner: TaskRunner, on_error: Callable[[ErrorInfo], None], parent=None):
         super().__init__(parent)
         self.core, self.settings = core, core.settings
+        self.on_error = on_error
         self.setWindowTitle("PhotoSearch settings")
         self.resize(720, 520)
         lay = QVBoxLayout(self)
@@ -160,10 +176,24 @@ class SettingsDialog(QDialog):
         self._dialog = dlg
 
     def _remove_folder(self) -> None:
+        """Ask first, saying what is lost; remove only when the user confirms."""
         item = self.folder_list.currentItem()
         if item is None:
             return
-        self.core.store.remove_folder(item.data(Qt.ItemDataRole.UserRole))
+        path = item.data(Qt.ItemDataRole.UserRole)
+        box = QMessageBox(QMessageBox.Icon.Warning, "Remove folder?", removal_text(path, self.core.store.folder_removal_impact(path)),
+                          QMessageBox.StandardButton.Cancel, self)
+        remove = box.addButton("Remove and forget", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.finished.connect(lambda _r: self._removal_answered(path, box.clickedButton() is remove))
+        self.confirm_box = box
+        box.open()
+
+    def _removal_answered(self, path: str, confirmed: bool) -> None:
+        self.confirm_box = None
+        if not confirmed:
+            return
+        self.core.store.remove_folder(path)
         self.refresh_folders()
         self.folders_changed.emit()
 
@@ -177,6 +207,10 @@ class SettingsDialog(QDialog):
         s.decode_workers = self.decode.value()
         s.batch_size = self.batch.value()
         s.gpu = self.gpu.isChecked()
-        s.save()
+        try:
+            s.save()  # refuses to overwrite a settings.json that no longer parses
+        except PhotoSearchError as exc:
+            self.on_error(ErrorInfo.from_exception(exc, "Settings were not saved"))
+            return
         self.saved.emit()
         self.accept()

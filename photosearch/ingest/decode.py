@@ -42,6 +42,14 @@ DEFAULT_MAX_PIXELS = 200_000_000
 Image.MAX_IMAGE_PIXELS = None
 
 
+HEIF_EXTENSIONS = frozenset({".heic", ".heif"})
+NEEDS_HEIF = "needs_pillow_heif"  # not sticky: installing pillow-heif makes the next run read the file
+
+
+def _heif_missing(path: str) -> bool:
+    return not HEIF_AVAILABLE and os.path.splitext(path)[1].lower() in HEIF_EXTENSIONS
+
+
 def is_image_name(name: str) -> bool:
     return os.path.splitext(name)[1].lower() in IMAGE_EXTENSIONS
 
@@ -124,6 +132,12 @@ def open_image(
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise DecodeError("too_many_pixels", f"{path}: {exc}") from exc
     except UnidentifiedImageError as exc:
+        if _heif_missing(path):
+            raise DecodeError(
+                NEEDS_HEIF,
+                f"{path} is HEIC/HEIF and pillow-heif is not installed: run `pip install pillow-heif` "
+                "and `photosearch index` again",
+            ) from exc
         raise DecodeError("not_an_image", f"{path} is not an image Pillow can read") from exc
     except FileNotFoundError as exc:
         raise DecodeError("vanished", f"{path} disappeared while reading") from exc

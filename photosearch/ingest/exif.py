@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -53,10 +54,41 @@ def _dms_to_degrees(dms, ref) -> float | None:
     except (TypeError, ValueError, ZeroDivisionError):
         return None
     value = d + m / 60.0 + s / 3600.0
+    if not math.isfinite(value):
+        return None
     ref_text = _clean(ref) or ""
     if ref_text.upper() in ("S", "W"):
         value = -value
     return value
+
+
+# Deepest point on Earth to the edge of where a camera flies (stratospheric balloons), in metres.
+ALTITUDE_RANGE_M = (-11_000.0, 50_000.0)
+
+
+def _gps_pair(gps) -> tuple[float | None, float | None]:
+    """Latitude and longitude, both finite and in range, or neither (a lone coordinate is no place)."""
+    lat_dms, lon_dms = gps.get(ExifTags.GPS.GPSLatitude), gps.get(ExifTags.GPS.GPSLongitude)
+    if not lat_dms or not lon_dms:
+        return None, None
+    lat = _dms_to_degrees(lat_dms, gps.get(ExifTags.GPS.GPSLatitudeRef))
+    lon = _dms_to_degrees(lon_dms, gps.get(ExifTags.GPS.GPSLongitudeRef))
+    if lat is None or lon is None or not (-90 <= lat <= 90 and -180 <= lon <= 180):
+        return None, None
+    return lat, lon
+
+
+def _gps_altitude(gps) -> float | None:
+    """Altitude in metres when finite and within `ALTITUDE_RANGE_M`, else None."""
+    alt = gps.get(ExifTags.GPS.GPSAltitude)
+    if alt is None:
+        return None
+    try:
+        value = float(alt) * (-1 if gps.get(ExifTags.GPS.GPSAltitudeRef) in (1, b"\x01") else 1)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        return None
+    low, high = ALTITUDE_RANGE_M
+    return value if math.isfinite(value) and low <= value <= high else None
 
 
 def read_exif(exif: Image.Exif | None) -> ExifInfo:
@@ -86,19 +118,6 @@ def read_exif(exif: Image.Exif | None) -> ExifInfo:
     except Exception:
         gps = {}
     if gps:
-        lat = gps.get(ExifTags.GPS.GPSLatitude)
-        lon = gps.get(ExifTags.GPS.GPSLongitude)
-        if lat and lon:
-            info.gps_lat = _dms_to_degrees(lat, gps.get(ExifTags.GPS.GPSLatitudeRef))
-            info.gps_lon = _dms_to_degrees(lon, gps.get(ExifTags.GPS.GPSLongitudeRef))
-            if info.gps_lat is not None and not -90 <= info.gps_lat <= 90:
-                info.gps_lat = info.gps_lon = None
-            if info.gps_lon is not None and not -180 <= info.gps_lon <= 180:
-                info.gps_lat = info.gps_lon = None
-        alt = gps.get(ExifTags.GPS.GPSAltitude)
-        if alt is not None:
-            try:
-                info.gps_alt = float(alt) * (-1 if gps.get(ExifTags.GPS.GPSAltitudeRef) in (1, b"\x01") else 1)
-            except (TypeError, ValueError, ZeroDivisionError):
-                info.gps_alt = None
+        info.gps_lat, info.gps_lon = _gps_pair(gps)
+        info.gps_alt = _gps_altitude(gps)
     return info

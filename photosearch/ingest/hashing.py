@@ -5,14 +5,38 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+CHUNK = 1 << 20
+# Files up to this size are kept in memory after hashing so decoding does not read them twice;
+# bigger ones are hashed by streaming and decoded from the file.
+KEEP_IN_MEMORY_BYTES = 64 << 20
+
 
 def hash_bytes(data: bytes) -> str:
     """BLAKE2b-256 hex digest (fast in CPython, collision-safe)."""
     return hashlib.blake2b(data, digest_size=32).hexdigest()
 
 
-def read_and_hash(path: str | Path) -> tuple[str, bytes]:
-    """Read a file once; return its content hash and bytes (decoded next, without a second read)."""
+def hash_file(path: str | Path) -> str:
+    """BLAKE2b-256 of a file, streamed in 1 MiB chunks (memory stays flat for any size)."""
+    digest = hashlib.blake2b(digest_size=32)
     with open(path, "rb") as fh:
-        data = fh.read()
-    return hash_bytes(data), data
+        while chunk := fh.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def read_and_hash(path: str | Path, keep_limit: int = KEEP_IN_MEMORY_BYTES) -> tuple[str, bytes | None]:
+    """Hash a file by streaming; also return its bytes when it is at most `keep_limit` long
+    (decoded next without a second read), else None (decode reads the file itself)."""
+    digest = hashlib.blake2b(digest_size=32)
+    chunks: list[bytes] | None = []
+    size = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+            if chunks is not None:
+                chunks.append(chunk)
+                if size > keep_limit:
+                    chunks = None
+    return digest.hexdigest(), (b"".join(chunks) if chunks is not None else None)

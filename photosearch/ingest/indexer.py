@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from photosearch.catalog.lock import WriterLock
 from photosearch.catalog.models import (
     Analysis,
     Embedding,
@@ -31,14 +32,17 @@ from photosearch.catalog.models import (
 )
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
-from photosearch.errors import DecodeError
+from photosearch.errors import Cancelled, DecodeError
 from photosearch.ingest.facts_refresh import refresh_facts_text
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
 from photosearch.ingest.paths import db_text, from_db_path, to_db_path
-from photosearch.ingest.scanner import ScanPlan, plan_scan
+from photosearch.ingest.scanner import STICKY_REASONS, ScanPlan, plan_scan
 from photosearch.vision.analyzer import Analyzer, PhotoImage, analyze_batch, needs_facts
 
 log = logging.getLogger(__name__)
+
+# Failures the user has to fix outside the app; the run reports each message once.
+USER_ACTION_REASONS = frozenset({"disk_full", "write_failed"})
 
 
 @dataclass
@@ -67,6 +71,8 @@ class IndexReport:
     analysis_failed: int = 0
     offline_folders: list[str] = field(default_factory=list)
     failed_by_reason: dict[str, int] = field(default_factory=dict)
+    # Problems the user must act on (the disk is full), each once: `index` prints them at the end.
+    warnings: list[str] = field(default_factory=list)
     cancelled: bool = False
     elapsed_s: float = 0.0
     stage_ms: dict[str, float] = field(default_factory=lambda: defaultdict(float))
@@ -101,6 +107,20 @@ class IndexReport:
         return data
 
 
+# Perceptual-hash bits (of 64) within which new content at a path is an edit of the same picture.
+SAME_PICTURE_BITS = 10
+
+
+def is_same_picture(old_phash: str | None, new_phash: str | None, max_bits: int = SAME_PICTURE_BITS) -> bool:
+    """Is new content an edit of the old picture (perceptual hashes within `max_bits`)?"""
+    if not old_phash or not new_phash:
+        return False
+    try:
+        return (int(old_phash, 16) ^ int(new_phash, 16)).bit_count() <= max_bits
+    except ValueError:
+        return False
+
+
 ProgressFn = Callable[[IndexProgress], None]
 CancelFn = Callable[[], bool]
 PostStep = Callable[[Store, "IndexReport", ProgressFn | None, CancelFn | None], object]
@@ -133,6 +153,7 @@ class Indexer:
             analysis_max_side=settings.analysis_max_side,
             max_pixels=settings.max_image_pixels,
             want_pixels=bool(self.analyzers),
+            max_file_bytes=settings.max_file_bytes,
         )
 
     # ---- public ----------------------------------------------------------------------------
@@ -142,6 +163,31 @@ class Indexer:
         progress: ProgressFn | None = None,
         cancel: CancelFn | None = None,
         retry_failed: bool = False,
+    ) -> IndexReport:
+        """Index under the catalog's writer lock: a second writer (another `index`, the app, `watch`)
+        waits for this run, saying who it waits for; Ctrl-C while waiting cancels."""
+
+        def waiting(message: str) -> None:
+            log.warning("%s", message)
+            if progress:
+                progress(IndexProgress("waiting", 0, 0, message))
+
+        lock = WriterLock(self.store.writer_lock_path(self.settings.data_dir), on_wait=waiting, cancel=cancel)
+        try:
+            lock.acquire()
+        except Cancelled:
+            return IndexReport(cancelled=True)
+        try:
+            return self._run(only_paths, progress, cancel, retry_failed)
+        finally:
+            lock.release()
+
+    def _run(
+        self,
+        only_paths: Iterable[str] | None,
+        progress: ProgressFn | None,
+        cancel: CancelFn | None,
+        retry_failed: bool,
     ) -> IndexReport:
         started = time.perf_counter()
         report = IndexReport()
@@ -297,7 +343,11 @@ class Indexer:
             self._upsert_issue(s, db_path, entry.folder_id, err.reason, err.message, entry.size, entry.mtime)
             report.failed += 1
             report.failed_by_reason[err.reason] = report.failed_by_reason.get(err.reason, 0) + 1
-            if existing is not None and existing.state == "active":
+            if err.reason in USER_ACTION_REASONS and err.message not in report.warnings:
+                report.warnings.append(err.message)
+            # Only a file whose content is now bad stops being the photo it was; a transient error
+            # (disk full, permissions, a flaky drive) leaves the catalogued photo as it is.
+            if err.reason in STICKY_REASONS and existing is not None and existing.state == "active":
                 existing.state, existing.deleted_at = "deleted", utcnow()
             return None
         s.execute(delete(FileIssue).where(FileIssue.path == db_path))
@@ -318,9 +368,22 @@ class Indexer:
                 source.path = old_path
                 photo = source
                 report.moved += 1
-            else:
+            elif is_same_picture(photo.phash, loaded.phash):
+                # An edit of the same picture (crop, enhance, re-save): the user's tags and the
+                # names of its faces stay; the models run again.
                 self._forget_analysis(s, photo.id)
                 report.changed += 1
+            else:
+                # Another picture under the old name (a camera reusing IMG_0001): nothing of the
+                # old photo carries over. It steps aside as a deleted photo with everything known
+                # about it, restored should its content come back.
+                photo.path = f"{photo.path}\uf8ff~{photo.id}"
+                photo.state, photo.deleted_at = "deleted", utcnow()
+                s.flush()  # free the path (UNIQUE(path))
+                photo = Photo(path=db_path, content_hash=loaded.content_hash)
+                s.add(photo)
+                report.changed += 1
+                is_new = True
         elif photo is None:
             photo = self._find_moved(s, loaded.content_hash, vanished)
             if photo is not None:
@@ -358,8 +421,9 @@ class Indexer:
         return photo.id
 
     def _find_moved(self, s: Session, content_hash: str, vanished: dict[str, int], exclude: int | None = None) -> Photo | None:
-        """A photo with the same content whose old path is gone (this run), is itself being
-        re-ingested with other content (a swap), or was deleted earlier."""
+        """A photo with the same content whose old path is gone (this run's listing, or a path not on
+        disk any more: a move across watched folders arrives as a create before its delete), is
+        itself being re-ingested with other content (a swap), or was deleted earlier."""
         reingest, claimed = getattr(self, "_reingest", set()), getattr(self, "_claimed", set())
         rows = [
             r for r in s.scalars(select(Photo).where(Photo.content_hash == content_hash))
@@ -367,6 +431,10 @@ class Indexer:
         ]
         for row in rows:
             if row.path in vanished or (row.state == "active" and row.path in reingest):
+                return row
+        for row in rows:  # gone from disk, not yet swept: the watcher saw the new path first
+            if row.state == "active" and not os.path.lexists(from_db_path(row.path)):
+                vanished.setdefault(row.path, row.id)
                 return row
         for row in rows:
             if row.state == "deleted":
@@ -476,6 +544,10 @@ class Indexer:
 
     def _fail_all(self, s: Session, photo_id: int | None, error: DecodeError, report: IndexReport) -> None:
         if photo_id is None or error.reason == "vanished":  # gone: the sweep handles it, not a failure
+            return
+        if error.reason not in STICKY_REASONS:  # transient (permissions, I/O): the next run tries again
+            log.warning("skipping for now: %s", error.message)
+            report.analysis_failed += 1
             return
         for analyzer in self.analyzers:
             self.store.write_analysis(s, photo_id, analyzer.name, analyzer.version, None, error=f"{error.reason}: {error.message}")

@@ -5,6 +5,7 @@ Runs in worker threads (Pillow and hashlib release the GIL); touches no database
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from dataclasses import dataclass, field
@@ -48,6 +49,35 @@ class LoadOptions:
     analysis_max_side: int = 1280
     max_pixels: int = 200_000_000
     want_pixels: bool = True
+    max_file_bytes: int = 1 << 30
+
+
+# Errors writing our own files (thumbnails): the photo is fine, the run is retried next time.
+_DISK_FULL = {errno.ENOSPC, errno.EDQUOT}
+
+
+def _thumbnail_write_error(exc: OSError, thumbs_dir: str) -> DecodeError:
+    """A thumbnail that could not be written is a transient failure, never a verdict on the photo."""
+    if exc.errno in _DISK_FULL:
+        return DecodeError(
+            "disk_full",
+            f"cannot write thumbnails to {thumbs_dir}: the disk is full; free some space and run "
+            "`photosearch index` again (nothing was lost)",
+        )
+    return DecodeError(
+        "write_failed",
+        f"cannot write thumbnails to {thumbs_dir}: {exc.strerror or exc}; fix the folder and run "
+        "`photosearch index` again (nothing was lost)",
+    )
+
+
+def _check_size(path: str, size: int, limit: int) -> None:
+    if limit and size > limit:
+        raise DecodeError(
+            "too_large",
+            f"{path} is {size / 2**20:.0f} MiB, over the {limit / 2**20:.0f} MiB ceiling "
+            "(raise max_file_bytes in settings.json to index it)",
+        )
 
 
 def load_for_ingest(entry: FileEntry, opts: LoadOptions) -> Loaded:
@@ -56,6 +86,7 @@ def load_for_ingest(entry: FileEntry, opts: LoadOptions) -> Loaded:
     try:
         try:
             st = os.stat(entry.path)
+            _check_size(entry.path, st.st_size, opts.max_file_bytes)
             out.content_hash, data = read_and_hash(entry.path)
         except FileNotFoundError as exc:
             raise DecodeError("vanished", f"{entry.path} disappeared before it could be read") from exc
@@ -75,7 +106,10 @@ def load_for_ingest(entry: FileEntry, opts: LoadOptions) -> Loaded:
         out.width, out.height, out.format = decoded.width, decoded.height, decoded.format
         out.exif = read_exif(decoded.exif)
         thumb = make_thumbnail(decoded.image, opts.thumbnail_size)
-        out.thumb = write_thumbnail(thumb, out.content_hash, opts.thumbs_dir)
+        try:
+            out.thumb = write_thumbnail(thumb, out.content_hash, opts.thumbs_dir)
+        except OSError as exc:
+            raise _thumbnail_write_error(exc, opts.thumbs_dir) from exc
         out.phash = str(imagehash.phash(thumb))  # on the thumbnail: same bits within noise, 1000x cheaper
         if opts.want_pixels:
             out.rgb = np.asarray(decoded.image, dtype=np.uint8)
@@ -91,6 +125,12 @@ def load_for_analysis(photo_id: int, path: str, opts: LoadOptions) -> Loaded:
     out = Loaded(path=path, photo_id=photo_id)
     t0 = time.perf_counter()
     try:
+        try:
+            _check_size(path, os.stat(path).st_size, opts.max_file_bytes)
+        except FileNotFoundError as exc:
+            raise DecodeError("vanished", f"{path} disappeared before it could be read") from exc
+        except OSError:
+            pass  # open_image names the error
         decoded = open_image(path, max_side=opts.analysis_max_side, max_pixels=opts.max_pixels)
         out.width, out.height = decoded.width, decoded.height
         out.rgb = np.asarray(decoded.image, dtype=np.uint8)

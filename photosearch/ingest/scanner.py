@@ -11,6 +11,7 @@ import bisect
 import errno
 import logging
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -129,18 +130,33 @@ def _symlink_verdict(path: str, parent: str, library: Iterable[str]):
 STICKY_REASONS = frozenset({"corrupt", "not_an_image", "truncated", "too_many_pixels", "empty_file", "no_pixels"})
 
 
-def _is_online(path: str, had_photos: bool) -> bool:
-    """A folder is offline when missing, or when it is an empty directory where photos were:
-    the usual look of a drive's mount point while the drive is unplugged."""
-    if not os.path.isdir(path):
-        return False
-    if not had_photos:
-        return True
+def _folder_state(path: str, had_photos: bool, device: int | None) -> tuple[bool, int | None]:
+    """(online, st_dev to remember). A folder is offline when it is missing or unreadable, or
+    when it is empty where photos were *and* sits on another device than it did: the look of an
+    unplugged drive's mount point. Emptied on the same device, it is online (really emptied or
+    moved away); with no device on record (an older catalog) an empty folder stays offline."""
     try:
+        st = os.stat(path)
+        if not stat.S_ISDIR(st.st_mode):
+            return False, None
         with os.scandir(path) as entries:
-            return any(True for _ in entries)
+            empty = not any(True for _ in entries)
     except OSError:
-        return False
+        return False, None
+    if not empty or not had_photos:
+        return True, st.st_dev
+    return (device is not None and st.st_dev == device), None
+
+
+def _unreachable_root(path: str, unreachable: set[str]) -> str | None:
+    """`path` itself or the nearest ancestor of it in `unreachable` (O(depth), not O(issues))."""
+    while True:
+        if path in unreachable:
+            return path
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
 
 
 def _reason(exc: OSError) -> str:
@@ -166,9 +182,11 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
             fid for (fid,) in s.execute(select(Photo.folder_id).where(Photo.state == "active").distinct())
         }
         for folder in folders:
-            online = _is_online(folder.path, had_photos=folder.id in populated)
+            online, device = _folder_state(folder.path, folder.id in populated, folder.device)
             if folder.online != online:
                 folder.online = online
+            if device is not None and folder.device != device:
+                folder.device = device
             if online:
                 plan.online_folder_ids.append(folder.id)
             else:
@@ -234,7 +252,17 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
             if row and row[3] == "active":
                 plan.changed_paths.add(db_path)
         candidates.pop(db_path, None)
-    plan.vanished = {p: v[0] for p, v in candidates.items() if not os.path.lexists(from_db_path(p))}
+    # A subfolder or linked drive that could not be read (unplugged, EACCES, EIO) is offline like a
+    # root: its photos are kept, not swept.
+    unreachable = {to_db_path(i.path) for i in plan.issues}
+    plan.vanished = {}
+    for p, v in candidates.items():
+        root = _unreachable_root(p, unreachable) if unreachable else None
+        if root is not None:
+            if root not in plan.offline_folders:
+                plan.offline_folders.append(root)
+        elif not os.path.lexists(from_db_path(p)):
+            plan.vanished[p] = v[0]
     plan.seen = len(seen)
     return plan
 

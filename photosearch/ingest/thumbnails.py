@@ -29,6 +29,10 @@ def write_thumbnail(thumb: Image.Image, content_hash: str, thumbs_dir: Path) -> 
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # unique per worker
-        thumb.save(tmp, THUMB_FORMAT, quality=82, method=1)  # method 1: 4x faster than the default
-        os.replace(tmp, target)
+        try:
+            thumb.save(tmp, THUMB_FORMAT, quality=82, method=1)  # method 1: 4x faster than the default
+            os.replace(tmp, target)
+        except BaseException:  # disk full, unwritable folder, cancelled: leave no partial file behind
+            tmp.unlink(missing_ok=True)
+            raise
     return rel, thumb.width, thumb.height

@@ -84,7 +84,7 @@ def build(store: Store, n: int, seed: int = 0, progress=print) -> None:
     leaf_vecs = {leaf: emb.embed([" ".join([leaf, *LEAVES[leaf]])])[0] for leaf in leaves}
     start = datetime(2015, 1, 1)
     t0 = time.perf_counter()
-    with store.engine.begin() as conn:
+    with store.begin() as conn:
         conn.execute(insert(Folder), [{"id": i + 1, "path": f"/photos/{name}"} for i, name in
                                       enumerate(["Trips", "Home", "Party", "Phone", "Trips/Italy"])])
         conn.execute(insert(Person), [{"id": i + 1, "name": p} for i, p in enumerate(PEOPLE)])
@@ -140,7 +140,7 @@ def build(store: Store, n: int, seed: int = 0, progress=print) -> None:
             embs.append({"photo_id": pid, "space": "facts_text", "analyzer": "facts_text", "dim": 384,
                          "vector": vec.astype(np.float32).tobytes()})
         facts = [{"box": None, "data": None, "score": 1.0} | f for f in facts]
-        with store.engine.begin() as conn:
+        with store.begin() as conn:
             conn.execute(insert(Photo), photos)
             conn.execute(insert(Fact), facts)
             if faces:

@@ -21,6 +21,7 @@ from photosearch.query.plan import default_compose, make_plan
 LOW_CONFIDENCE = 0.7
 _N = lx.NUMBER_RE
 _QUOTE_RE = re.compile(r"(?:(?<=^)|(?<=[\s(:=,]))([\"“”'‘’])(.+?)([\"“”'‘’])(?=$|[\s),.;:!?])")
+_LEAD_IN_CHARS = 64  # longest lead-in ("in the folder called", "that says") with room for spaces
 _IMG_EXT = r"(?:jpe?g|png|heic|heif|webp|tiff?|gif|bmp|dng|cr2|nef|arw|raf|orf)"
 _PLACE_PREPS = ("in", "at", "near", "around", "from", "to", "visiting", "outside", "across")
 _SHOW_VERBS = {"show", "give", "find", "get", "tell", "send", "let", "bring", "fetch", "help"}
@@ -205,8 +206,10 @@ class RequestParser:
                 continue
             if not value:
                 continue
-            before = st.low[: m.start()]
-            after = st.low[m.end():]
+            # Lead-in words sit just before the quote and trailing ones just after: bounded windows
+            # keep parsing linear in the request (whole-prefix searches made it quadratic).
+            before = st.low[max(0, m.start() - _LEAD_IN_CHARS): m.start()]
+            after = st.low[m.end(): m.end() + _LEAD_IN_CHARS]
             start = m.start()
             end = m.end()
             kind = "text"
@@ -224,7 +227,7 @@ class RequestParser:
                 mm = re.search(pat, before)
                 if mm:
                     kind = key
-                    start = mm.start()
+                    start = m.start() - len(before) + mm.start()
                     break
             ma = re.match(r"\s*(?:folder|album|directory)\b", after)
             if ma and kind == "text":
@@ -232,7 +235,7 @@ class RequestParser:
                 end = m.end() + ma.end()
                 mb = re.search(r"(?:in\s+|from\s+)?(?:the\s+|my\s+)?$", before)
                 if mb:
-                    start = mb.start()
+                    start = m.start() - len(before) + mb.start()
             st.claim(start, end, "atom", {kind: value}, slot=kind)
 
     def _prefix(self, st: _State) -> None:

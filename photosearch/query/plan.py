@@ -50,6 +50,12 @@ QUALITIES = ("sharp", "blurry")
 SORTS = ("relevance", "date_asc", "date_desc")
 PER_VALUES = ("day", "month", "place", "person")
 MAX_DEPTH = 32
+# Input bounds, checked before anything is parsed: a plan file's size, the nesting of its JSON
+# (each plan level is an object and a list), and one atom's text.
+MAX_PLAN_BYTES = 256 * 1024
+MAX_JSON_DEPTH = 2 * MAX_DEPTH + 4
+MAX_REQUEST_CHARS = 32 * 1024  # the longest request the app's search bar accepts
+MAX_ATOM_CHARS = MAX_REQUEST_CHARS
 
 
 class PlanError(PhotoSearchError):
@@ -175,7 +181,9 @@ def _validate_atom(key: str, value: Any, path: str) -> dict:
         if isinstance(value, int) and not isinstance(value, bool) and key == "similar":
             value = str(value)
         if not isinstance(value, str) or not value.strip():
-            raise _err(p, f"expected a non-empty string, got {value!r}")
+            raise _err(p, f"expected a non-empty string, got {value!r:.80}")
+        if len(value) > MAX_ATOM_CHARS:
+            raise _err(p, f"{len(value)} characters; an atom holds at most {MAX_ATOM_CHARS}")
         return {key: " ".join(value.split())}
     if key == "date":
         if not isinstance(value, dict):
@@ -272,6 +280,43 @@ def validate_compose(compose: Any) -> dict[str, Any]:
     return out
 
 
+def json_depth(text: str) -> int:
+    """How deeply `text`'s JSON arrays and objects nest, by one linear scan (strings skipped);
+    checked before json.loads, whose recursion a deep document would exhaust."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_plan_json(data: str | bytes) -> Any:
+    """Parse plan JSON within the input bounds: size and nesting first, then json.loads."""
+    if len(data) > MAX_PLAN_BYTES:
+        raise PlanError(f"plan is {len(data)} bytes; a plan holds at most {MAX_PLAN_BYTES}")
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    depth = json_depth(text)
+    if depth > MAX_JSON_DEPTH:
+        raise PlanError(f"plan JSON nests {depth} levels deep; at most {MAX_JSON_DEPTH} (a plan {MAX_DEPTH})")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise PlanError(f"plan is not valid JSON: {exc}") from None
+
+
 def validate_plan(obj: Any) -> dict[str, Any]:
     """Check `obj` against the schema and return a normalised copy.
 
@@ -279,10 +324,7 @@ def validate_plan(obj: Any) -> dict[str, Any]:
     faces with both keys, and/or with a single child replaced by that child. Accepts a JSON string.
     """
     if isinstance(obj, (str, bytes)):
-        try:
-            obj = json.loads(obj)
-        except ValueError as exc:
-            raise PlanError(f"plan is not valid JSON: {exc}") from None
+        obj = parse_plan_json(obj)
     if not isinstance(obj, dict):
         raise PlanError(f"a plan is a JSON object, got {type(obj).__name__}")
     extra = set(obj) - {"version", "where", "compose", "required"}

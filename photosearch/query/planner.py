@@ -16,7 +16,7 @@ from datetime import date, datetime
 from photosearch.query.golden import GoldenExample, GoldenLibrary, get_library, normalize_request
 from photosearch.query.llm_planner import LLMCallable, get_llm, plan_with_llm
 from photosearch.query.parser import LOW_CONFIDENCE, ParseResult, PlanContext, parse_detailed
-from photosearch.query.plan import default_compose, validate_plan
+from photosearch.query.plan import MAX_REQUEST_CHARS, PlanError, default_compose, validate_plan
 
 
 @dataclass
@@ -133,6 +133,8 @@ class Planner:
     def plan(self, request: str, *, now: date | None = None, context: PlanContext | None = None,
              people: list[str] | None = None, exclude_self: bool = False) -> PlanResult:
         """Plan one request. `exclude_self` hides a golden pair for this very request (evaluation)."""
+        if len(request) > MAX_REQUEST_CHARS:
+            raise PlanError(f"the request is {len(request)} characters; at most {MAX_REQUEST_CHARS} are planned")
         now = now or date.today()
         parse = parse_detailed(request, now=now, people=people, context=context)
         notes = list(parse.notes)

@@ -158,8 +158,8 @@ class RayIndexer(Indexer):
         if shutdown if shutdown is not None else self.started_ray:
             ray.shutdown()
 
-    def run(self, only_paths=None, progress: ProgressFn | None = None, cancel: CancelFn | None = None,
-            retry_failed: bool = False) -> IndexReport:
+    def _run(self, only_paths=None, progress: ProgressFn | None = None, cancel: CancelFn | None = None,
+             retry_failed: bool = False) -> IndexReport:
         import ray
 
         started = time.perf_counter()

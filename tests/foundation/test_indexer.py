@@ -15,7 +15,7 @@ from photosearch.catalog.models import Analysis, Fact, FileIssue, Photo, Thumbna
 from photosearch.config import Settings
 from photosearch.ingest.indexer import Indexer
 from photosearch.ingest.paths import from_db_path, to_db_path
-from tests.conftest import save_photo
+from tests.conftest import save_photo, tmpfs, unmount
 from tests.foundation.fakes import MeanColourAnalyzer, SizeAnalyzer
 
 
@@ -66,7 +66,9 @@ def test_rescan_skips_unchanged_and_reanalyses_changed(env, real_photos):
     report = Indexer(store, settings, [analyzer]).run()
     assert report.changed == 1 and analyzer.calls == [str(target)]
     after = _photos(store)[str(target)]
-    assert after.id == before.id and after.content_hash != before.content_hash
+    assert after.content_hash != before.content_hash and after.state == "active"
+    # another picture under the old name is a new photo; the old one is kept aside, deleted (issue 13)
+    assert after.id != before.id and store.photo(before.id).state == "deleted"
 
 
 def test_move_and_rename_keep_every_fact(env):
@@ -343,13 +345,19 @@ def test_removing_a_parent_folder_keeps_photos_of_a_registered_subfolder(env):
 
 
 def test_empty_mount_point_is_offline_not_a_mass_delete(env, tmp_path):
-    settings, store, gallery = env
-    Indexer(store, settings, []).run()
-    gallery.rename(tmp_path / "drive")
-    gallery.mkdir()  # the mount point stays behind, empty
-    report = Indexer(store, settings, []).run()
-    assert report.deleted == 0 and report.offline_folders == [str(gallery)]
-    assert store.status()["photos"] == 7
+    """A real drive (tmpfs) mounted as the folder, then unplugged: the mount point stays behind,
+    empty, on the parent's filesystem."""
+    settings, store, _ = env
+    drive = tmp_path / "drive"
+    with tmpfs(drive, "16m"):
+        shutil.copytree(env[2], drive, dirs_exist_ok=True)
+        store.add_folder(drive)
+        Indexer(store, settings, []).run()
+        before = store.status()["photos"]
+        unmount(drive)
+        report = Indexer(store, settings, []).run()
+    assert report.deleted == 0 and report.offline_folders == [str(drive)]
+    assert store.status()["photos"] == before == 14
 
 
 def test_failures_clear_when_the_file_goes_and_transient_ones_are_retried(env, monkeypatch):

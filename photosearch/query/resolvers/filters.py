@@ -165,6 +165,10 @@ def resolve_knowledge(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(atom, res, _group_explainer(groups, "knowledge", value))
 
 
+# Distinct words of a text atom that are matched (a pasted paragraph costs no more than this).
+MAX_TEXT_WORDS = 32
+
+
 def resolve_text(atom: dict, ctx: ExecContext) -> AtomResult:
     """Words read in the photo (OCR facts): case-insensitive word/substring match, fuzzy for OCR errors.
 
@@ -176,12 +180,17 @@ OCR drops them in tightly set type).
     value = str(atom["text"])
     snap = ctx.snapshot
     ocr = snap.groups.get("text", {})
-    words = tokens(value)
+    all_words = list(dict.fromkeys(tokens(value)))  # each distinct word once
+    words = all_words[:MAX_TEXT_WORDS]
     phrase = fold(value)
     info: dict = {"fuzzy": []}
+    if len(all_words) > len(words):
+        info["words_ignored"] = len(all_words) - len(words)
     if not words or not ocr:
         return AtomResult(atom, ScoredSet.empty(), info=info)
-    per_word = np.zeros((len(words), snap.n), np.float32)
+    # Running sum and minimum over words: memory is O(photos), not O(words x photos).
+    total = np.zeros(snap.n, np.float32)
+    lowest = np.full(snap.n, np.inf, np.float32)
     evidence: list[tuple[Group, float]] = []
     vocab = snap.cache.get("ocr_vocab")
     if vocab is None:
@@ -190,7 +199,16 @@ OCR drops them in tightly set type).
             for t in set(tokens(g.label)):
                 vocab.setdefault(t, []).append(g)
         snap.cache["ocr_vocab"] = vocab
-    for i, w in enumerate(words):
+    phrase_rows = np.zeros(snap.n, bool)
+    if len(words) > 1:
+        squeezed = "".join(phrase.split())  # OCR often drops the space: "GM 125" read as "GM125"
+        for g in ocr.values():
+            label = fold(g.label)
+            if phrase in label or squeezed in "".join(label.split()):
+                phrase_rows[g.rows] = True
+                evidence.append((g, 1.0))
+    for w in words:
+        best = np.zeros(snap.n, np.float32)
         budget = fuzzy_budget(w)
         for tok, groups in vocab.items():
             if tok == w or (len(w) >= 3 and w in tok):
@@ -201,17 +219,13 @@ OCR drops them in tightly set type).
             else:
                 continue
             for g in groups:
-                per_word[i, g.rows] = np.maximum(per_word[i, g.rows], s)
+                best[g.rows] = np.maximum(best[g.rows], s)
                 evidence.append((g, s))
-    if len(words) > 1:
-        squeezed = "".join(phrase.split())  # OCR often drops the space: "GM 125" read as "GM125"
-        for g in ocr.values():
-            label = fold(g.label)
-            if phrase in label or squeezed in "".join(label.split()):
-                per_word[:, g.rows] = 1.0
-                evidence.append((g, 1.0))
-    score = per_word.mean(axis=0)
-    keep = per_word.min(axis=0) > 0
+        best[phrase_rows] = 1.0
+        total += best
+        np.minimum(lowest, best, out=lowest)
+    score = total / len(words)
+    keep = lowest > 0
     res = ScoredSet.from_dense(score, keep)
     info["fuzzy"] = sorted(set(info["fuzzy"]))[:20]
     groups_only = list({id(g): g for g, _ in evidence}.values())

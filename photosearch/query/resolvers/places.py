@@ -60,7 +60,7 @@ def place_label(p: dict) -> str:
 
 def ensure_place_facts(store) -> int:
     """Geocode active photos with GPS that have no place fact yet; returns how many were written."""
-    with store.engine.connect() as conn:
+    with store.connect() as conn:
         todo = conn.execute(text(
             "SELECT p.id, p.gps_lat, p.gps_lon FROM photos p LEFT JOIN analyses a "
             "ON a.photo_id = p.id AND a.analyzer = :an WHERE p.state = 'active' AND p.gps_lat IS NOT NULL "

@@ -309,7 +309,7 @@ def _version(store, entry: _Entry) -> object:
             return ("dv", value)
         except Exception:  # noqa: BLE001 - fall back to the signature query
             entry.watch = None
-    with store.engine.connect() as conn:
+    with store.connect() as conn:
         return tuple(conn.execute(text(
             "SELECT (SELECT count(*) FROM photos), (SELECT max(updated_at) FROM photos), "
             "(SELECT count(*) FROM facts), (SELECT max(id) FROM facts), (SELECT count(*) FROM faces), "
@@ -330,7 +330,7 @@ def get_snapshot(store, *, check_interval: float = 1.0) -> Snapshot:
         version = _version(store, entry)
         entry.checked_at = now
         if entry.snapshot is None or version != entry.version:
-            with store.engine.connect() as conn:
+            with store.connect() as conn:
                 entry.snapshot = load_snapshot(conn)
             entry.version = version
         return entry.snapshot
