@@ -114,3 +114,30 @@ def test_an_unreadable_subfolder_is_offline_not_deleted():
         assert len(photos(store)) == 4
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_subfolder_failing_with_eio_is_offline_not_deleted(tmp_path, real_photos, monkeypatch):
+    """EIO (a failing disk) cannot be produced on demand here without a device-mapper error target, so
+    listing that one subfolder raises it; the rest of the scan, the catalog and the sweep are real."""
+    import errno
+
+    from photosearch.ingest import scanner
+
+    lib = tmp_path / "lib"
+    for sub, name in (("ok", "chelsea"), ("ok", "coffee"), ("failing", "rocket"), ("failing", "china")):
+        save_photo(lib / sub / f"{name}.jpg", real_photos[name])
+    settings, store = make_env(tmp_path)
+    store.add_folder(lib)
+    Indexer(store, settings, []).run()
+    pid = tag(store, lib / "failing" / "rocket.jpg", "launch day")
+    real_scandir = os.scandir
+
+    def failing_disk(path=".", *a):
+        if str(path) == str(lib / "failing"):
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(path))
+        return real_scandir(path, *a)
+
+    monkeypatch.setattr(scanner.os, "scandir", failing_disk)
+    report = Indexer(store, settings, []).run()
+    assert report.deleted == 0 and str(lib / "failing") in report.offline_folders
+    assert len(photos(store)) == 4 and user_tags(store, pid) == {"launch day"}
