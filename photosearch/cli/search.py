@@ -9,8 +9,9 @@ from pathlib import Path
 from photosearch.errors import PhotoSearchError
 from photosearch.query.plan import MAX_PLAN_BYTES, PlanError, parse_plan_json
 
-#: The line between confident results and the closest ones below the cut-off.
+#: The line before the closest matches below the cut-off: when nothing was confident, and after confident ones.
 CLOSEST_SEPARATOR = "-- no confident match — closest: --"
+BELOW_CUTOFF_SEPARATOR = "-- below the cut-off — closest: --"
 
 
 def _why_text(why: list[dict]) -> str:
@@ -36,9 +37,11 @@ def _result_line(r: dict) -> str:
 
 def _results_text(data: dict) -> str:
     lines = []
+    separated = False
     for r in data["results"]:
-        if r.get("below_cutoff") and CLOSEST_SEPARATOR not in lines:
-            lines.append(CLOSEST_SEPARATOR)
+        if r.get("below_cutoff") and not separated:
+            lines.append(BELOW_CUTOFF_SEPARATOR if lines else CLOSEST_SEPARATOR)
+            separated = True
         lines.append(_result_line(r))
     comp = data.get("composer") or {}
     res = data["results"]

@@ -24,6 +24,12 @@ StateRole = Qt.ItemDataRole.UserRole + 5  # "full" | "partial" | "closest" | "se
 
 SEPARATOR_ID = -1
 SEPARATOR_TEXT = "no confident match — closest:"
+SEPARATOR_AFTER_TEXT = "below the cut-off — closest:"  # when confident results come before it
+
+
+def separator_text(row: int) -> str:
+    """The separator's words: "no confident match" only when nothing confident stands before it."""
+    return SEPARATOR_TEXT if row == 0 else SEPARATOR_AFTER_TEXT
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -79,7 +85,7 @@ class ResultsModel(QAbstractListModel):
             return self.states[row]
         if self.ids[row] == SEPARATOR_ID:
             if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-                return SEPARATOR_TEXT
+                return separator_text(row)
             return SEPARATOR_ID if role == IdRole else None
         if role == Qt.ItemDataRole.DecorationRole:
             return self.thumbs.pixmap(self.ids[row]) or self.placeholder()
@@ -147,7 +153,7 @@ class ThumbDelegate(QStyledItemDelegate):
         painter.setPen(option.palette.placeholderText().color())
         painter.drawLine(rect.left(), rect.top(), rect.left(), rect.bottom())
         painter.drawText(rect.adjusted(8, 0, 0, 0), int(Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap),
-                         SEPARATOR_TEXT)
+                         separator_text(index.row()))
         painter.restore()
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from photosearch.gui.grid import SEPARATOR_ID, SEPARATOR_TEXT, StateRole
+from photosearch.gui.grid import SEPARATOR_AFTER_TEXT, SEPARATOR_ID, StateRole
 
 
 def _search(qtbot, window, text=None, plan=None, **kw):
@@ -32,7 +32,7 @@ def test_closest_matches_follow_a_separator(qtbot, make_window, indexed):
     names = [Path(p).stem for p in w.model.paths]
     assert names == ["chelsea", "", "coffee"]
     sep = w.model.index(1)
-    assert w.model.ids[1] == SEPARATOR_ID and sep.data() == SEPARATOR_TEXT
+    assert w.model.ids[1] == SEPARATOR_ID and sep.data() == SEPARATOR_AFTER_TEXT  # chelsea is confident
     assert not (w.model.flags(sep) & Qt.ItemFlag.ItemIsSelectable)
     assert w.model.index(2).data(StateRole) == "closest"
     assert "below the cut-off" in w.model.index(2).data(Qt.ItemDataRole.ToolTipRole)

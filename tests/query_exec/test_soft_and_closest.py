@@ -91,7 +91,7 @@ def test_closest_never_breaks_filters(store, settings, gallery, fake_embedder):
 
 def test_cli_text_puts_closest_under_a_separator(store, settings, gallery):
     from photosearch.catalog.store import AnalysisResult, FactRecord
-    from photosearch.cli.search import CLOSEST_SEPARATOR, _results_text
+    from photosearch.cli.search import BELOW_CUTOFF_SEPARATOR, CLOSEST_SEPARATOR, _results_text
 
     with store.session() as s:
         store.write_analysis(s, gallery["coffee.jpg"], "tagger2", 1, AnalysisResult(
@@ -99,7 +99,15 @@ def test_cli_text_puts_closest_under_a_separator(store, settings, gallery):
     plan = {"version": 1, "where": {"or": [{"concept": "teapot"}, {"concept": "tabby"}]}, "compose": {"limit": 5}}
     lines = [ln for ln in _results_text(search(store, settings, plan=plan, signals=[])).splitlines()
              if not ln.startswith(("plan:", "  "))]
-    sep = lines.index(CLOSEST_SEPARATOR)
-    assert "no confident match — closest:" in CLOSEST_SEPARATOR
+    sep = lines.index(BELOW_CUTOFF_SEPARATOR)  # confident matches stand before it: not "no confident match"
+    assert CLOSEST_SEPARATOR not in lines
     assert all("cat" in ln for ln in lines[:sep]) and "coffee.jpg" in lines[sep + 1]
     assert lines[-1].startswith("2 of 2 matches + 1 closest")
+
+
+def test_cli_says_no_confident_match_only_when_nothing_cleared_the_cut_off():
+    from photosearch.cli.search import CLOSEST_SEPARATOR, _results_text
+
+    closest = {"id": 1, "path": "/p/a.jpg", "score": 0.2, "why": [], "below_cutoff": True}
+    text = _results_text({"results": [closest], "composer": {}, "plan": None, "timing_ms": {"total": 3.0}})
+    assert text.splitlines()[0] == CLOSEST_SEPARATOR
