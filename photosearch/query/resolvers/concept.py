@@ -225,7 +225,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
                 why = {"atom": "concept", "query": value, "fact": g.kind, "label": g.label, "score": round(s, 3)}
                 if g.hypernym:
                     why["hypernym"] = True
-                if route is not None:
+                if route is not None and fold(route.word) != fold(g.label):  # never "cat ≈ cat"
                     why |= {"route": route.route, "weight": route.weight,
                             "text": f"{route.word} ≈ {g.label} ({route.route})"}
                 if why not in out:
