@@ -101,10 +101,6 @@ def _font(size: int):
 # ---- the bundled checks ----------------------------------------------------------------------------
 
 
-def _analyzer(run: _Run, name: str):
-    return build_analyzer(run.settings, name)
-
-
 def build_analyzer(settings: Settings, name: str):
     """Build a bundled analyzer without the registry's skip-on-error, so the real error surfaces."""
     from photosearch.vision.facts_text import FactsTextAnalyzer
@@ -123,7 +119,7 @@ def build_analyzer(settings: Settings, name: str):
 
 
 def _analyze(run: _Run, name: str) -> AnalysisResult:
-    result = _analyzer(run, name).analyze(run.image)
+    result = build_analyzer(run.settings, name).analyze(run.image)
     run.facts.extend(result.facts)
     return result
 
@@ -187,7 +183,7 @@ def _check_quality(run: _Run) -> str:
 
 
 def _check_facts_text(run: _Run) -> str:
-    analyzer = _analyzer(run, "facts_text")
+    analyzer = build_analyzer(run.settings, "facts_text")
     vec = analyzer.analyze_facts(run.facts or [FactRecord("tag", "cat")]).embeddings.get("facts_text")
     if vec is None or vec.shape != (384,) or not np.any(vec):
         raise CheckFailed("the 384-d facts embedding is missing", REINSTALL)

@@ -112,10 +112,8 @@ def _index_text(d: dict) -> str:
         lines.append(f"  offline (photos kept): {folder}")
     for warning in d.get("warnings", []):
         lines.append(f"  WARNING: {warning}")
-    lines += analysis_failure_lines(
-        {name: row for name, row in d["analyzers"].items() if row["failed"]},
-        total=lambda name: d["analyzers"][name]["ok"] + d["analyzers"][name]["failed"],
-    )
+    lines += [analysis_failure_line(name, row["failed"], row["first_error"], of=row["ok"] + row["failed"])
+              for name, row in sorted(d["analyzers"].items()) if row["failed"]]
     if d["broken_analyzers"]:
         lines.append(f"{', '.join(d['broken_analyzers'])} failed on every photo: run `photosearch doctor` "
                      "for the reason and the fix, then `photosearch index --retry-failed`")
@@ -124,14 +122,10 @@ def _index_text(d: dict) -> str:
     return "\n".join(lines)
 
 
-def analysis_failure_lines(rows: dict[str, dict], total=None) -> list[str]:
-    """`  analysis failed: detector on 21/21 photos (first: AttributeError: ...)`, one line per analyzer."""
-    lines = []
-    for name, row in sorted(rows.items()):
-        n = row.get("failed", row.get("count", 0))
-        of = f"/{total(name)}" if total is not None else ""
-        lines.append(f"  analysis failed: {name} on {n}{of} photo(s) (first: {row['first_error']})")
-    return lines
+def analysis_failure_line(name: str, failed: int, first_error: str | None, of: int | None = None) -> str:
+    """`  analysis failed: detector on 21/21 photo(s) (first: AttributeError: ...)`."""
+    total = f"/{of}" if of is not None else ""
+    return f"  analysis failed: {name} on {failed}{total} photo(s) (first: {first_error})"
 
 
 def cmd_watch(ctx, args) -> int:
@@ -175,7 +169,8 @@ def _status_text(d: dict) -> str:
     lines = [f"photos {d['photos']} (analysed {d['analysed']}, deleted {d['deleted']}), failed files {d['failed']}"]
     for reason, n in sorted(d["failed_by_reason"].items()):
         lines.append(f"  {reason}: {n}")
-    lines += analysis_failure_lines(d["analysis_failures"])
+    lines += [analysis_failure_line(name, row["count"], row["first_error"])
+              for name, row in sorted(d["analysis_failures"].items())]
     for f in d["folders"]:
         lines.append(f"  {'online ' if f['online'] else 'OFFLINE'} {f['path']}")
     return "\n".join(lines)

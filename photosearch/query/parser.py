@@ -449,9 +449,9 @@ class RequestParser:
                     continue
                 phrase = st.low[s:e].rstrip(".")
                 e = s + len(phrase)
-                if phrase in lx.STOP_WORDS or not gaz.lookup(phrase):
+                places = [] if phrase in lx.STOP_WORDS else gaz.lookup(phrase)
+                if not places:
                     continue
-                places = gaz.lookup(phrase)
                 orig = st.text[s:e]
                 prev = st.low[: s].split()[-1:] or [""]
                 after_prep = prev[0] in _PLACE_PREPS
@@ -475,11 +475,10 @@ class RequestParser:
                 qualifier = ""
                 rest = st.low[e:]
                 mq = re.match(r",\s*([\w][\w .'-]*?)(?=$|[,;]|\s+(?:and|or|with|not|but|in|at|on|from|last|this)\b)", rest)
-                if mq and places[0].kind == "city" and gaz.lookup(mq.group(1)):
-                    qual_places = gaz.lookup(mq.group(1))
-                    if qual_places[0].kind in ("country", "region"):
-                        qualifier = ", " + qual_places[0].name
-                        e += mq.end()
+                qual_places = gaz.lookup(mq.group(1)) if mq and places[0].kind == "city" else []
+                if qual_places and qual_places[0].kind in ("country", "region"):
+                    qualifier = ", " + qual_places[0].name
+                    e += mq.end()
                 value = canonical_name(places, orig) + qualifier
                 st.claim(s, e, "atom", {"place": value}, slot="place")
                 i += n
