@@ -126,7 +126,7 @@ def resolve(host: str, port: int, timeout: float | None = None) -> list[str]:
 
     threading.Thread(target=lookup, name="resolve", daemon=True).start()
     if not done.wait(timeout):
-        raise FetchFailed(f"cannot resolve {host}: no answer within {timeout:.1f}s")
+        raise FetchFailed(f"cannot resolve {host}: took too long (no answer within {timeout:.1f}s)")
     error = box.get("error")
     if isinstance(error, UnicodeError):
         raise FetchRefused(f"{host[:80]!r} is not a valid host name ({error})")
@@ -306,6 +306,8 @@ class Fetcher:
             if current in seen:
                 raise FetchFailed(f"{url}: redirect loop")
             seen.add(current)
+            if time.monotonic() >= deadline:  # spent before this hop: send nothing, resolve nothing
+                raise FetchFailed(f"{current}: took too long")
             scheme, host, port, ip = self.check_url(current, deadline)
             parts = urlsplit(current)
             ip_host = f"[{ip}]" if ":" in ip else ip
