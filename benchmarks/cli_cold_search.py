@@ -1,6 +1,6 @@
 """Wall time of a cold `photosearch search` (a new process each time, as a person runs it).
 
-    python benchmarks/cli_cold_search.py [--repeat 5] [--query "tabby cat"]
+    python -m benchmarks.cli_cold_search [--repeat 5] [--query "tabby cat"]
 
 Builds a small real catalog (8 example photos, bundled models) in a temp dir, runs the command once to
 build the per-user caches (the place index), then REPEAT times, and prints each wall time, the median,
@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gui_first_search import build_catalog  # same directory
+from benchmarks.gui_first_search import build_catalog
 
 
 def main() -> None:

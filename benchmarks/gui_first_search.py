@@ -1,6 +1,6 @@
 """How long the first search after the app starts takes, with and without the background warm-up.
 
-    QT_QPA_PLATFORM=offscreen python benchmarks/gui_first_search.py [--repeat 3]
+    QT_QPA_PLATFORM=offscreen python -m benchmarks.gui_first_search [--repeat 3]
 
 Builds a small real catalog (example photos, bundled models) in a temp dir, then starts the real main
 window in a fresh process per run, waits 5 s as a person would before typing, and times "tabby cat"

@@ -5,7 +5,7 @@ gate decides first:
 
 1. *flat check* (~1 ms): a small grey image with almost no strong edges cannot hold text (the bar
    is low — 0.04 % of pixels — so a single small word on a plain board still reaches the probe;
-   `python -m photosearch.vision.bench_ocr_gate` measures recall and cost);
+   `python -m benchmarks.ocr_gate` measures recall and cost);
 2. *probe* (~10-25 ms): the text detector itself on a 384-px thumbnail; OCR runs when it marks
    at least `probe_min_px` pixels as text. Natural photos (cats, coffee, portraits, grass,
    bricks) give an empty map; signs, documents, captions and posters light up.

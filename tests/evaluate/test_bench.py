@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from photosearch.evaluate import bench
+from benchmarks import suite as bench
+
+REPO = Path(__file__).resolve().parents[2]  # `python -m benchmarks.…` runs from the repo root
 
 
 def test_vectors_smoke(tmp_path, capsys):
@@ -45,14 +48,14 @@ def test_index_smoke(tmp_path):
 
 @pytest.mark.slow
 def test_watch_and_rss_smoke(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "photosearch.evaluate.bench", "watch", "--smoke", "--search", "baseline",
-                           "--out", str(tmp_path / "w.json")], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.suite", "watch", "--smoke", "--search", "baseline",
+                           "--out", str(tmp_path / "w.json")], capture_output=True, text=True, timeout=300, cwd=REPO)
     assert proc.returncode == 0, proc.stderr
     w = json.loads((tmp_path / "w.json").read_text())["result"]
     assert w["catalog"]["files"] == 2 and w["searchable"]["latency_s_max"] < 30  # found, not timed out
     assert "write → searchable" in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "photosearch.evaluate.bench", "rss", "--smoke", "--phases", "vectors",
-                           "--out", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.suite", "rss", "--smoke", "--phases", "vectors",
+                           "--out", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300, cwd=REPO)
     assert proc.returncode == 0, proc.stderr
     phases = json.loads((tmp_path / "r.json").read_text())["result"]["phases"]
     assert [p["phase"] for p in phases] == ["vectors"]

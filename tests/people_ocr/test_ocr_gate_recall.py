@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from photosearch.vision.bench_ocr_gate import _photos, sign, text_set
+from benchmarks.ocr_gate import _photos, sign, text_set
 from photosearch.vision.ocr import to_bgr
 
 pytestmark = pytest.mark.slow

@@ -1,6 +1,6 @@
 """Recall and cost of the OCR text gate on text-bearing photos (prints figures, asserts nothing).
 
-    python -m photosearch.vision.bench_ocr_gate [--json OUT]
+    python -m benchmarks.ocr_gate [--json OUT]
 
 Text-bearing set (every photo must reach OCR): signs rendered with DejaVu fonts — one large clear
 word filling most of the frame, words at every size from 4 % to 70 % of the height, dark on light,

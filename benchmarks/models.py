@@ -1,6 +1,6 @@
 """Micro-benchmark of the bundled models: ms per photo (median) and load time.
 
-    python -m photosearch.vision.bench_models [--repeat 5] [--threads 2] [--side 1280]
+    python -m benchmarks.models [--repeat 5] [--threads 2] [--side 1280]
 
 Photos are scikit-image / scikit-learn samples scaled to the analysis size the indexer passes
 (longest side `--side`). Nothing is asserted; the figures are for people and CI logs.

@@ -1,6 +1,6 @@
 """Benchmark: seconds from a file's write finishing to the photo being in the catalog.
 
-    python -m photosearch.ingest.bench_watch [--files 10] [--analyze]
+    python -m benchmarks.watch [--files 10] [--analyze]
 
 Prints figures (and JSON with --json); asserts nothing.
 """

@@ -1,6 +1,6 @@
 """Print OCR and face latencies on real sample photos (prints figures, asserts nothing).
 
-    python -m photosearch.vision.bench_ocr_faces [--threads N] [--repeat R]
+    python -m benchmarks.ocr_faces [--threads N] [--repeat R]
 
 Needs the dev extras for sample photos (scikit-image, scikit-learn, matplotlib) and a TTF font
 (DejaVu from fonts-dejavu-core, or matplotlib's bundled copy) for the rendered signs.

@@ -1,6 +1,6 @@
 """Executor + composer benchmark on a synthetic catalog.
 
-    python -m photosearch.query.bench_executor --photos 100000 [--data-dir DIR] [--repeat 20]
+    python -m benchmarks.query_executor --photos 100000 [--data-dir DIR] [--repeat 20]
 
 Builds (once, cached in DIR) a SQLite catalog with realistic facts: ImageNet-like tags with
 hypernyms, detector objects, OCR words, dates over 10 years, GPS with place facts, faces and named

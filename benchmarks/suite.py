@@ -1,10 +1,10 @@
 """Benchmarks: print figures and write JSON; never assert times.
 
-    python -m photosearch.evaluate.bench index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N]
-    python -m photosearch.evaluate.bench query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline]
-    python -m photosearch.evaluate.bench vectors [--n 100000] [--dim 384] [--queries 200]
-    python -m photosearch.evaluate.bench watch   [--files 8] [--analyze]
-    python -m photosearch.evaluate.bench rss     [--size 10000]
+    python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N]
+    python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline]
+    python -m benchmarks.suite vectors [--n 100000] [--dim 384] [--queries 200]
+    python -m benchmarks.suite watch   [--files 8] [--analyze]
+    python -m benchmarks.suite rss     [--size 10000]
     common: --out FILE.json  --smoke (tiny sizes, for tests)  --data-dir DIR (keep catalogs; default: a temp dir)
 """
 
@@ -198,10 +198,10 @@ def bench_vectors(n: int, dim: int, queries: int, k: int = 10) -> dict:
 
 
 def bench_watch(files: int, analyze: bool, search: str) -> dict:
-    """write → in catalog (photosearch.ingest.bench_watch) and write → found by a search."""
+    """write → in catalog (benchmarks.watch) and write → found by a search."""
+    from benchmarks import watch as bench_watch
     from photosearch.catalog import Store
     from photosearch.evaluate.example import _save, source_photos
-    from photosearch.ingest import bench_watch
     from photosearch.ingest.indexer import Indexer
     from photosearch.ingest.watcher import FolderWatcher
 
@@ -275,7 +275,7 @@ def bench_rss(size: int, phases: list[str]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m photosearch.evaluate.bench", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.suite", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--out", type=Path, help="write the figures as JSON here")

@@ -1,6 +1,6 @@
 """Planner benchmark on the golden library: speed and accuracy, parser-only vs planner vs LLM.
 
-    python -m photosearch.query.bench_planner [--llm gemma3-270m] [--llm-sample 40]
+    python -m benchmarks.planner [--llm gemma3-270m] [--llm-sample 40]
 
 Accuracy is leave-one-out: a golden pair never steers its own request. Exact match compares plans
 with children order ignored; atom-F1 compares the multisets of (polarity, atom).
