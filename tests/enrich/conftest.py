@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 
 from photosearch.config import Settings
+from tests.enrich.evalweb.web import send
 
 
 # ---- no packet leaves the machine ---------------------------------------------------------------
@@ -97,16 +98,7 @@ class TestWeb:
                 pass
 
             def _send(self, status, headers, body: bytes):
-                self.send_response(status)
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                if "Content-Length" not in headers:
-                    self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                try:
-                    self.wfile.write(body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
+                send(self, status, headers, body)
 
             def do_GET(self):
                 parts = urlsplit(self.path)

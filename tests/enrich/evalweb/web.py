@@ -20,6 +20,21 @@ CORPUS = Path(__file__).with_name("corpus.json")
 MODES = ("pages", "snippets")
 
 
+def send(handler: BaseHTTPRequestHandler, status: int, headers: dict, body: bytes) -> None:
+    """One response: status, headers (Content-Length added unless given), body; a client that hung
+    up is not an error of the server's."""
+    handler.send_response(status)
+    for key, value in headers.items():
+        handler.send_header(key, value)
+    if "Content-Length" not in headers:
+        handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    try:
+        handler.wfile.write(body)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
 def load_corpus(path: Path = CORPUS) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -88,14 +103,7 @@ class EvalWeb:
                 pass
 
             def _send(self, status: int, ctype: str, body: bytes) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", ctype)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                try:
-                    self.wfile.write(body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
+                send(self, status, {"Content-Type": ctype}, body)
 
             def do_GET(self):
                 parts = urlsplit(self.path)
