@@ -96,10 +96,10 @@ def main(argv: list[str] | None = None) -> int:
             ("parser + golden (no LLM)", evaluate(planned, examples))]
 
     if args.llm:
-        from photosearch.query.llm_planner import get_llm
+        from photosearch.query.llm_planner import planner_llm
 
         settings.llm_model = args.llm
-        llm = get_llm(settings)
+        llm = planner_llm(settings)
         llm_planner = Planner(settings, library=library, llm=llm)
 
         def with_llm(ex):

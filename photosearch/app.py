@@ -44,14 +44,12 @@ def hub_analyzers(settings: Settings) -> list[Analyzer]:
     except Exception as exc:  # a broken pull must not stop indexing
         log.warning("skipping CLIP analyzers: %s", exc)
     try:
-        from photosearch.hub.manifest import get_manifest
-        from photosearch.hub.pull import installed_models
+        from photosearch.models.manifest import installed_with_role
         from photosearch.vision.vlm import VlmCaptioner
 
-        for name in installed_models(settings):
-            if get_manifest(settings, name).role == "vlm":
-                out.append(VlmCaptioner(settings, name))
-                break  # one VLM captions; more would only repeat the work
+        vlms = installed_with_role(settings, "vlm")
+        if vlms:  # one VLM captions; more would only repeat the work
+            out.append(VlmCaptioner(settings, vlms[0].name))
     except Exception as exc:
         log.warning("skipping the VLM captioner: %s", exc)
     return out

@@ -97,6 +97,8 @@ class Settings:
     search_url: str | None = None
     search_backend: str = "searxng"
     allow_private_addresses: bool = False
+    # The LLM (planner, agents): a pulled hub LLM's name, a GGUF path, or "bundled"; None: a pulled hub
+    # LLM, else the bundled gemma3-270m (photosearch.models.llm.resolve_llm).
     llm_model: str | None = None
     # The person the user is ("me" in requests); a name known to the catalog.
     owner: str | None = None

@@ -103,8 +103,8 @@ def _font(size: int):
 
 def build_analyzer(settings: Settings, name: str):
     """Build a bundled analyzer without the registry's skip-on-error, so the real error surfaces."""
+    from photosearch.models.manifest import ModelUnavailable
     from photosearch.vision.facts_text import FactsTextAnalyzer
-    from photosearch.vision.manifest import ModelUnavailable
     from photosearch.vision.registry import BUNDLED, load_analyzer_class
 
     analyzer = FactsTextAnalyzer(settings) if name == "facts_text" else load_analyzer_class(BUNDLED[name])(settings)
@@ -194,18 +194,17 @@ def _check_facts_text(run: _Run) -> str:
 
 
 def _check_llm(run: _Run) -> str:
-    from photosearch.vision.llm_models import load_llm
+    from photosearch.models.llm import LocalLLM
 
-    llm = load_llm(run.settings, n_ctx=512)
+    llm = LocalLLM(run.settings, n_ctx=512)  # the LLM the planner and the agents would use here
     try:  # plain completion: the bundled gemma3-270m is a base model, not a chat model
-        out = llm.create_completion("A photo of a cat sitting on", max_tokens=8, temperature=0.0,
-                                    stop=["\n", ".", "<start_of_image>"])
+        text = llm.generate("A photo of a cat sitting on", max_tokens=8, stop=["\n", ".", "<start_of_image>"])
     finally:
         llm.close()
-    text = (out["choices"][0].get("text") or "").strip()
+    text = text.strip()
     if not text:
-        raise CheckFailed(f"{llm.photosearch_model_name} loaded but wrote nothing", REINSTALL)
-    return f"{llm.photosearch_model_name}: 'A photo of a cat sitting on' → {text[:40]!r}"
+        raise CheckFailed(f"{llm.name} loaded but wrote nothing", REINSTALL)
+    return f"{llm.name}: 'A photo of a cat sitting on' → {text[:40]!r}"
 
 
 BUNDLED_CHECKS: dict[str, Callable[[_Run], str]] = {
@@ -225,8 +224,7 @@ BUNDLED_CHECKS: dict[str, Callable[[_Run], str]] = {
 
 def _hub_checks(settings: Settings) -> dict[str, Callable[[_Run], str]]:
     """A check per pulled hub model that PhotoSearch runs (CLIP encoders, the VLM captioner)."""
-    from photosearch.hub.manifest import hub_manifests
-    from photosearch.hub.pull import installed_models
+    from photosearch.models.manifest import hub_manifests, installed_models
 
     manifests = hub_manifests(settings)
     checks: dict[str, Callable[[_Run], str]] = {}
@@ -313,7 +311,7 @@ def _run_one(run: _Run, tier: str, name: str, check: Callable[[_Run], str]) -> M
 
 def explain_failure(name: str, exc: BaseException) -> tuple[str, str]:
     """(reason, fix) for a failed check, in words a user can act on."""
-    from photosearch.vision.manifest import ModelUnavailable
+    from photosearch.models.manifest import ModelUnavailable
 
     if isinstance(exc, CheckFailed):
         return exc.reason, exc.fix or REINSTALL

@@ -31,8 +31,8 @@ def integrity(manifest) -> str:
 
 def model_rows(settings: Settings) -> list[dict[str, Any]]:
     """Every model: role, tier, runtime, present, size, the provider it would run on, how it is checked."""
-    from photosearch.hub import provider_for
-    from photosearch.vision.manifest import load_manifests
+    from photosearch.models.manifest import load_manifests
+    from photosearch.models.runtimes import provider_for
 
     rows = []
     for m in load_manifests(settings).values():

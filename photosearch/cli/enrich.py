@@ -61,9 +61,9 @@ def build(ctx, args):
     from photosearch.enrich.backends import RecordingBackend, make_backend
     from photosearch.enrich.detect import open_detector
     from photosearch.enrich.fetch import Fetcher
-    from photosearch.enrich.llm import get_llm
     from photosearch.enrich.textutil import get_embedder
     from photosearch.enrich.types import Budget
+    from photosearch.models import llm as local_llm
 
     if getattr(args, "json", False):
         ctx.json_output = True
@@ -79,10 +79,10 @@ def build(ctx, args):
         backend = RecordingBackend()
     else:
         backend = make_backend(settings, args.backend, corpus=args.corpus, embedder=embedder, fetcher=fetcher)
-    llm = None if args.no_llm else get_llm(settings)
+    llm = None if args.no_llm else local_llm.get_llm(settings)  # settings.llm_model, a pulled hub LLM, bundled
     budget = Budget(max_rounds=max(1, args.max_rounds), max_pages=max(0, args.max_pages),
                     max_seconds=max(1.0, args.max_seconds))
-    if getattr(settings, "llm_model", None):  # a model of the user's choice: every agent role may use it
+    if llm is not None and llm.is_chat:  # an instruction-tuned model: every agent role may use it
         budget.llm_roles = None
     assistant = Assistant(ctx.store, backend, llm=llm, embedder=embedder, fetcher=fetcher, budget=budget,
                           detector=open_detector(settings))

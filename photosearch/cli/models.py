@@ -81,17 +81,15 @@ def cmd_list(ctx, args) -> int:
 
 def _hub_problems(settings, manifest) -> list[str]:
     """Pulled models are also checked against the digests recorded at pull time (trust on first use)."""
-    try:
-        from photosearch.hub import install_record, verify_model
-    except ImportError:
-        return []
+    from photosearch.hub import install_record, verify_model
+
     if install_record(settings, manifest.name) is None:  # placed by hand, not pulled: sha256 check only
         return []
     return verify_model(settings, manifest.name)
 
 
 def cmd_verify(ctx, args) -> int:
-    from photosearch.vision.manifest import get_manifest, load_manifests
+    from photosearch.models.manifest import get_manifest, load_manifests
 
     _json_mode(ctx, args)
     settings = ctx.settings

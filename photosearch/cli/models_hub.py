@@ -25,9 +25,6 @@ def register_subcommands(models_subparsers: argparse._SubParsersAction) -> None:
     remove.set_defaults(func=cmd_remove)
 
 
-register_hub_commands = register_subcommands  # the name used in the hub brief
-
-
 class _Bar:
     """progress(done, total, message) -> a tqdm bar on a terminal, a line per file otherwise."""
 
@@ -58,12 +55,13 @@ class _Bar:
 
 
 def cmd_pull(ctx, args) -> int:
-    from photosearch.hub import provider_for, pull_model
-    from photosearch.hub.manifest import get_manifest
+    from photosearch.hub import pull_model
+    from photosearch.models.manifest import get_manifest
+    from photosearch.models.runtimes import provider_for
 
     if getattr(args, "local_json", False):
         ctx.json_output = True
-    manifest = get_manifest(ctx.settings, args.name)  # unknown name -> clear error listing known ones
+    manifest = get_manifest(args.name, ctx.settings, tier="hub")  # unknown -> a clear error listing the known
     bar = _Bar(manifest.name) if not ctx.json_output else None
     try:
         from photosearch.cli.progress import CancelOnInterrupt

@@ -19,7 +19,8 @@ def register(sub) -> None:
     p.add_argument("--person", action="append", default=[], metavar="NAME",
                    help="a known person (repeatable); with a catalog, its named people are known too")
     p.add_argument("--no-catalog", action="store_true", help="do not read people/years from the catalog")
-    p.add_argument("--llm", metavar="MODEL", help="GGUF path or 'gemma3-270m' for low-confidence requests")
+    p.add_argument("--llm", metavar="MODEL",
+                   help="LLM for low-confidence requests: a pulled hub LLM's name, a GGUF path, or 'bundled'")
     p.add_argument("--no-llm", action="store_true", help="parser and golden library only")
     p.add_argument("--json", action="store_true", dest="local_json", help="print JSON (same as global --json)")
     p.set_defaults(func=cmd_plan)

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from photosearch.enrich.answering import repeats
-from photosearch.enrich.stats import MeteredLLM, call_json, verdict
+from photosearch.enrich.stats import call_json, call_text, is_chat, verdict
 from photosearch.enrich.textutil import content_tokens, grounded, rank, sentences, tokens
 from photosearch.enrich.types import Page, SearchHit
 
@@ -90,15 +90,13 @@ class Agents:
         if self.llm is None:
             return []
         subj = set(content_tokens(subject))
-        complete = getattr(self.llm, "complete", None)
         raw: list[str] = []
-        if complete is not None:
+        if not is_chat(self.llm):  # a base model continues a numbered list
             known = f"\nKnown: {strip_citations(parent_response)[:400]}" if parent_question else ""
             first = self._plan_templates(question, subject, parent_question, parent_response, set(), 1)
             prompt = (f"Photo: {v0[:300]}{known}\nWeb searches about the {subject}, to answer: {question}\n"
                       f"1. {first[0] if first else subject}\n2. {subject}")
-            kw = {"role": "plan"} if isinstance(self.llm, MeteredLLM) else {}
-            out = complete(prompt, 16, stop=["\n"], **kw)
+            out = call_text(self.llm, prompt, 16, ["\n"], "plan")
             if out:
                 raw = [f"{subject} {out.strip()}".strip()]
         else:

@@ -12,8 +12,6 @@ phrased by the local LLM and kept only when it stays faithful to those observati
 
 from __future__ import annotations
 
-import base64
-import io
 import logging
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
@@ -46,17 +44,6 @@ class Describer(Protocol):
     is_visual: bool
 
     def describe(self, region: Region, prompt: str, question: str) -> str: ...
-
-
-def to_data_uri(rgb: np.ndarray, max_side: int = 768, quality: int = 85) -> str:
-    """A JPEG data URI for llama.cpp multimodal chat (images stay on this machine)."""
-    from PIL import Image
-
-    img = Image.fromarray(np.asarray(rgb, dtype=np.uint8))
-    img.thumbnail((max_side, max_side))
-    buf = io.BytesIO()
-    img.convert("RGB").save(buf, format="JPEG", quality=quality)
-    return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 # ---- regions ---------------------------------------------------------------------------------
@@ -119,17 +106,7 @@ def build_regions(
     min_object_score: float = 0.25,
 ) -> list[Region]:
     """Regions of interest with the observations that fall inside each."""
-    objects = sorted(
-        (o for o in observations if o.kind == "object" and o.box and o.score >= min_object_score),
-        key=lambda o: -o.score,
-    )
-    chosen: list[Observation] = []
-    for o in objects:
-        if all(_iou(o.box, c.box) < 0.6 or o.label != c.label for c in chosen):
-            chosen.append(o)
-        if len(chosen) >= max_regions:
-            break
-    regions = [Region(index=i, box=list(o.box), label=o.label, score=o.score) for i, o in enumerate(chosen)]
+    regions = _object_regions(observations, max_regions, min_object_score)
     texts = [o for o in observations if o.kind == "text"]
     stray = [t for t in texts if t.box and not any(_inside(t.box, r.box) for r in regions)]
     if regions and stray and len(regions) < max_regions + 1:
@@ -143,30 +120,57 @@ def build_regions(
         r.crop = crop(rgb, r.box)
         labels: list[str] = [] if r.label in ("photo", "printed text") else [r.label]
         for o in observations:
-            if o.kind in ("object", "tag"):
-                if o.box is None and r not in whole:
-                    continue
-                if o.box is not None and not (_iou(o.box, r.box) >= 0.5 or _inside(o.box, r.box, 0.8)):
-                    continue
-                if o.kind == "tag" and o.score < 0.05:
-                    continue
-                labels += [o.label, *_hypernyms(o)]
-            elif o.kind == "text":
-                if (o.box is None and r in whole) or (o.box is not None and _inside(o.box, r.box)):
-                    r.words += o.label.split()
-            elif o.kind == "person":
-                if o.box is None or _iou(o.box, r.box) > 0 or _inside(o.box, r.box, 0.3):
-                    r.people.append(o.label)
-            elif o.kind == "color" and r in whole:
-                r.colors.append(o.label)
-            elif o.kind == "caption" and r in whole:
-                r.caption = r.caption or o.label
+            labels += _observe(r, o, r in whole)
         r.labels = list(dict.fromkeys(x for x in labels if x))
         r.words = list(dict.fromkeys(w for w in r.words if w.strip()))
         r.people = list(dict.fromkeys(r.people))
         if not r.colors and r.crop is not None:
             r.colors = dominant_colors(r.crop)
     return regions
+
+
+def _object_regions(observations: list[Observation], max_regions: int, min_score: float) -> list[Region]:
+    """The most confident detected objects, one region each (a same-label near-duplicate box is skipped)."""
+    objects = sorted(
+        (o for o in observations if o.kind == "object" and o.box and o.score >= min_score),
+        key=lambda o: -o.score,
+    )
+    chosen: list[Observation] = []
+    for o in objects:
+        if all(_iou(o.box, c.box) < 0.6 or o.label != c.label for c in chosen):
+            chosen.append(o)
+        if len(chosen) >= max_regions:
+            break
+    return [Region(index=i, box=list(o.box), label=o.label, score=o.score) for i, o in enumerate(chosen)]
+
+
+def _observe(r: Region, o: Observation, whole: bool) -> list[str]:
+    """Record what one observation says about region `r` (a `whole` region also takes the photo-level
+    ones); returns the labels it adds."""
+    if o.kind in ("object", "tag"):
+        return _labels_in(r, o, whole)
+    if o.kind == "text":
+        if (o.box is None and whole) or (o.box is not None and _inside(o.box, r.box)):
+            r.words += o.label.split()
+    elif o.kind == "person":
+        if o.box is None or _iou(o.box, r.box) > 0 or _inside(o.box, r.box, 0.3):
+            r.people.append(o.label)
+    elif o.kind == "color" and whole:
+        r.colors.append(o.label)
+    elif o.kind == "caption" and whole:
+        r.caption = r.caption or o.label
+    return []
+
+
+def _labels_in(r: Region, o: Observation, whole: bool) -> list[str]:
+    """An object's or tag's label and hypernyms, when it lies in `r` (a box-less tag: in a whole region)."""
+    if o.box is None and not whole:
+        return []
+    if o.box is not None and not (_iou(o.box, r.box) >= 0.5 or _inside(o.box, r.box, 0.8)):
+        return []
+    if o.kind == "tag" and o.score < 0.05:
+        return []
+    return [o.label, *_hypernyms(o)]
 
 
 # ---- describers ------------------------------------------------------------------------------

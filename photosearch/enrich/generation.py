@@ -19,7 +19,7 @@ from photosearch.enrich.answering import (
     unsupported_names,
 )
 from photosearch.enrich.chain import ChainResult, SourceBook
-from photosearch.enrich.stats import MeteredLLM, call_json, verdict
+from photosearch.enrich.stats import call_json, call_text, is_chat, verdict
 from photosearch.enrich.textutil import content_tokens, grounded, rank
 from photosearch.enrich.types import Region
 
@@ -95,10 +95,8 @@ def _llm_answer(llm, question: str, want: Intent, results: list[ChainResult], so
     prefix = answer_prefix(question, want, entity_form(subject, plain))
     prompt = ("Facts:\n" + "\n".join(f"- {strip_citations(u).strip()}" for _, u in facts)
               + f"\nQuestion: {question.strip()}\nAnswer: {prefix}")
-    complete = getattr(llm, "complete", None)
-    if complete is not None:
-        kw = {"role": "answer"} if isinstance(llm, MeteredLLM) else {}
-        rest = complete(prompt, 40, stop=["\n", "Question:", "Facts:"], **kw)
+    if not is_chat(llm):  # a base model continues the answer's first words
+        rest = call_text(llm, prompt, 40, ["\n", "Question:", "Facts:"], "answer")
         text = f"{prefix} {rest.strip()}" if rest and rest.strip() else ""
     else:
         out = call_json(llm, [{"role": "user", "content": prompt + ' ... (JSON {"answer": ...})'}],

@@ -18,7 +18,7 @@ from photosearch.catalog.models import Analysis, Embedding, Fact, Photo
 from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.enrich.agents import _units, strip_citations
 from photosearch.enrich.chain import ChainResult, SourceBook
-from photosearch.enrich.stats import Meter, MeteredLLM, verdict
+from photosearch.enrich.stats import Meter, MeteredLLM, call_text, verdict
 from photosearch.enrich.textutil import content_tokens, is_semantic, product_like
 from photosearch.enrich.types import Region
 
@@ -136,8 +136,7 @@ def llm_category(llm, entity: str, knowledge: str) -> str | None:
     start = f"The {entity}" if re.search(r"\d", entity) else entity
     prompt = (f"Text: {text[:1500]}\nQ: In one or two words, what kind of thing is {start}?\n"
               f"A: {start} is a kind of")
-    kw = {"role": "learn"} if isinstance(llm, MeteredLLM) else {}
-    out = llm.complete(prompt, 8, stop=["\n", ".", ","], **kw) if hasattr(llm, "complete") else None
+    out = call_text(llm, prompt, 8, ["\n", ".", ","], "learn")
     cat = " ".join((out or "").lower().split()).strip(" .,;:\"'")
     cat = re.sub(r"^(an?|the)\s+", "", cat)
     ok = (bool(cat) and len(cat.split()) <= 3 and re.search(r"\b" + re.escape(cat) + r"\b", text.lower()) is not None

@@ -65,6 +65,10 @@ class MeteredLLM:
     def name(self) -> str:
         return getattr(self.llm, "name", "llm")
 
+    @property
+    def is_chat(self) -> bool:
+        return is_chat(self.llm)
+
     RESERVED = ("answer", "learn")  # one call each per photo, outside the budget: the final outputs
 
     def _call(self, role: str, fn, *args, **kwargs):
@@ -85,10 +89,10 @@ class MeteredLLM:
                       *, role: str = "other") -> dict | None:
         return self._call(role, self.llm.complete_json, messages, schema, max_tokens, temperature)
 
-    def complete(self, prompt: str, max_tokens: int = 48, *, stop: list[str] | None = None,
-                 role: str = "other") -> str | None:
-        """A plain completion (the bundled model is a base model: it continues text, it does not chat)."""
-        fn = getattr(self.llm, "complete", None)
+    def complete_text(self, prompt: str, max_tokens: int = 48, *, stop: list[str] | None = None,
+                      role: str = "other") -> str | None:
+        """A plain completion (what a base model does well: it continues text)."""
+        fn = getattr(self.llm, "complete_text", None)
         if fn is None:
             return None
         return self._call(role, fn, prompt, max_tokens, stop=stop)
@@ -105,8 +109,22 @@ def verdict(llm, role: str, accepted: bool) -> None:
         fn(role, accepted)
 
 
+def is_chat(llm) -> bool:
+    """An instruction-tuned model (JSON answers to chat prompts) rather than a base model (completions)."""
+    return bool(getattr(llm, "is_chat", False))
+
+
 def call_json(llm, messages: list[dict], schema: dict, max_tokens: int, role: str) -> dict | None:
     """complete_json with the role passed when the LLM is metered."""
     if isinstance(llm, MeteredLLM):
         return llm.complete_json(messages, schema, max_tokens, role=role)
     return llm.complete_json(messages, schema, max_tokens)
+
+
+def call_text(llm, prompt: str, max_tokens: int, stop: list[str], role: str) -> str | None:
+    """complete_text (a plain completion) with the role passed when the LLM is metered; None when the LLM
+    cannot complete text."""
+    if isinstance(llm, MeteredLLM):
+        return llm.complete_text(prompt, max_tokens, stop=stop, role=role)
+    fn = getattr(llm, "complete_text", None)
+    return fn(prompt, max_tokens, stop=stop) if fn is not None else None

@@ -6,9 +6,10 @@ import hashlib
 import logging
 import re
 from collections.abc import Sequence
-from typing import Protocol
 
 import numpy as np
+
+from photosearch.models.base import TextEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -66,12 +67,6 @@ def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a = a / (np.linalg.norm(a, axis=1, keepdims=True) + 1e-9)
     b = b / (np.linalg.norm(b, axis=1, keepdims=True) + 1e-9)
     return a @ b.T
-
-
-class TextEmbedder(Protocol):
-    dim: int
-
-    def embed(self, texts: list[str]) -> np.ndarray: ...
 
 
 class HashingEmbedder:

@@ -87,7 +87,7 @@ class Budget:
     max_seconds: float = 90.0
     max_llm_calls: int | None = 6  # per photo: the bundled LLM takes seconds a call on 2 cores
     # roles that ask the LLM; the bundled gemma3-270m is a base model: completions for planning,
-    # the answer and the learned category; None (every role) for an instruction-tuned llm_model
+    # the answer and the learned category; None (every role) for an instruction-tuned LLM (LocalLLM.is_chat)
     llm_roles: tuple[str, ...] | None = BASE_MODEL_ROLES
 
 

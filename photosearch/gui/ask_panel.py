@@ -341,7 +341,7 @@ class AskPanel(QWidget):
 
 def _default_llm(settings):
     try:
-        from photosearch.enrich.llm import get_llm
+        from photosearch.models.llm import get_llm
 
         return get_llm(settings)
     except Exception:

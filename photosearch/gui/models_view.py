@@ -49,7 +49,7 @@ def verify_one(settings, row: ModelRow) -> list[str]:
         from photosearch.hub import verify_model
 
         return verify_model(settings, row.name)
-    from photosearch.vision.manifest import get_manifest
+    from photosearch.models.manifest import get_manifest
 
     problems = []
     for st in get_manifest(row.name, settings).verify(settings):

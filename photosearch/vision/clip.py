@@ -34,6 +34,10 @@ from PIL import Image
 from photosearch.catalog.store import AnalysisResult
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
+from photosearch.models.arrays import l2_normalize
+from photosearch.models.base import Model
+from photosearch.models.manifest import get_manifest, installed_with_role
+from photosearch.models.runtimes.onnx import create_session
 from photosearch.vision.analyzer import PhotoImage
 
 OPENAI_MEAN = (0.48145466, 0.4578275, 0.40821073)
@@ -53,12 +57,6 @@ class ClipModelError(PhotoSearchError):
 
 def space_name(model_name: str) -> str:
     return f"clip:{model_name}"
-
-
-def l2_normalize(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float32)
-    n = np.linalg.norm(x, axis=axis, keepdims=True)
-    return x / np.maximum(n, 1e-12)
 
 
 # ---- preprocessing (pure functions; parameters come from preprocess_cfg.json) -----------------
@@ -141,20 +139,70 @@ def _np_int_type(ort_type: str):
     return np.int64 if "int64" in ort_type else np.int32
 
 
+class ClipTower(Model):
+    """One ONNX tower of a CLIP model (``visual`` or ``textual``), loaded on first use; the textual one also
+    loads its tokenizer. Thread-safe (ONNX Runtime sessions are)."""
+
+    thread_safe = True
+
+    def __init__(self, encoder: ClipEncoder, tower: str):
+        super().__init__(encoder.settings, name=f"{encoder.name}/{tower}")
+        self.encoder = encoder
+        self.tower = tower
+        self.session: Any = None
+        self.tokenizer: Any = None
+
+    @property
+    def path(self) -> Path:
+        return self.encoder.model_dir / self.tower / "model.onnx"
+
+    def available(self) -> bool:
+        return self.path.is_file()
+
+    def _load(self) -> None:
+        if not self.path.is_file():
+            raise ClipModelError(
+                f"{self.path} is missing; run `photosearch models pull {self.encoder.name}` (or check the folder layout)"
+            )
+        if self.tower == "textual":
+            self.tokenizer = self.encoder.load_tokenizer()
+        self.session = create_session(self.path, self.settings)
+
+    def _predict(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
+        """L2-normalised embeddings, run in chunks of what the graph accepts (Immich exports take 1)."""
+        sess = self.session
+        n = next(iter(feeds.values())).shape[0]
+        limit = _batch_limit(sess) or max(1, int(getattr(self.settings, "batch_size", 32) or 32))
+        out_name = sess.get_outputs()[0].name
+        chunks = []
+        for i in range(0, n, limit):
+            part = {k: v[i:i + limit] for k, v in feeds.items()}
+            rows = len(next(iter(part.values())))
+            chunks.append(np.asarray(sess.run([out_name], part)[0], dtype=np.float32).reshape(rows, -1))
+        return l2_normalize(np.concatenate(chunks, axis=0))
+
+    def _close(self) -> None:
+        self.session = self.tokenizer = None
+
+
+def _batch_limit(sess) -> int | None:
+    dim = sess.get_inputs()[0].shape[0]
+    return dim if isinstance(dim, int) and dim > 0 else None
+
+
 class ClipEncoder:
-    """Loads the two ONNX towers lazily; thread-safe (ONNX Runtime sessions are)."""
+    """A CLIP model folder: two `ClipTower` models that load separately (indexing needs only the image
+    tower, search only the text tower)."""
 
     def __init__(self, model_dir: Path | str, settings: Settings | None = None, *,
                  name: str | None = None, preprocess: dict[str, Any] | None = None, language: str | None = None):
         self.model_dir = Path(model_dir)
-        self.settings = settings
+        self.settings = settings if settings is not None else Settings()
         self.name = name or self.model_dir.name
         self._overrides = dict(preprocess or {})
         self.language = language or self._overrides.get("language")
-        self._lock = threading.Lock()
-        self._visual = None
-        self._textual = None
-        self._tokenizer = None
+        self.visual = ClipTower(self, "visual")
+        self.textual = ClipTower(self, "textual")
 
     # ---- configuration ----------------------------------------------------------------------
     @cached_property
@@ -177,36 +225,10 @@ class ClipEncoder:
 
     @property
     def providers(self) -> list[str]:
-        sess = self._visual or self._textual
+        sess = self.visual.session or self.textual.session
         return list(sess.get_providers()) if sess is not None else []
 
-    # ---- loading -------------------------------------------------------------------------------
-    def _session(self, tower: str):
-        path = self.model_dir / tower / "model.onnx"
-        if not path.is_file():
-            raise ClipModelError(
-                f"{path} is missing; run `photosearch models pull {self.name}` (or check the folder layout)"
-            )
-        from photosearch.hub.runtime import onnx_session_for
-
-        return onnx_session_for(path, self.settings)
-
-    def _visual_session(self):
-        if self._visual is None:
-            with self._lock:
-                if self._visual is None:
-                    self._visual = self._session("visual")
-        return self._visual
-
-    def _textual_session(self):
-        if self._textual is None:
-            with self._lock:
-                if self._textual is None:
-                    self._tokenizer = self._load_tokenizer()
-                    self._textual = self._session("textual")
-        return self._textual
-
-    def _load_tokenizer(self):
+    def load_tokenizer(self):
         from tokenizers import Tokenizer
 
         tdir = self.model_dir / "textual"
@@ -225,56 +247,44 @@ class ClipEncoder:
         tok.enable_truncation(max_length=self.context_length)
         return tok
 
+    def close(self) -> None:
+        self.visual.close()
+        self.textual.close()
+
     # ---- inference -----------------------------------------------------------------------------
-    @staticmethod
-    def _batch_limit(sess) -> int | None:
-        dim = sess.get_inputs()[0].shape[0]
-        return dim if isinstance(dim, int) and dim > 0 else None
-
-    def _run(self, sess, feeds: dict[str, np.ndarray]) -> np.ndarray:
-        n = next(iter(feeds.values())).shape[0]
-        limit = self._batch_limit(sess) or max(1, int(getattr(self.settings, "batch_size", 32) or 32))
-        out_name = sess.get_outputs()[0].name
-        chunks = []
-        for i in range(0, n, limit):
-            part = {k: v[i:i + limit] for k, v in feeds.items()}
-            chunks.append(np.asarray(sess.run([out_name], part)[0], dtype=np.float32).reshape(len(part[next(iter(part))]), -1))
-        return l2_normalize(np.concatenate(chunks, axis=0))
-
     def preprocess(self, rgb: np.ndarray) -> np.ndarray:
         return preprocess_image(rgb, self.image_config)
 
     def encode_images(self, images: list[np.ndarray]) -> np.ndarray:
         """L2-normalised image embeddings, one row per RGB uint8 image."""
-        sess = self._visual_session()
+        self.visual.load()
         if not images:
             return np.zeros((0, self.dim), dtype=np.float32)
         pixels = np.stack([self.preprocess(im) for im in images])
-        return self._run(sess, {sess.get_inputs()[0].name: pixels})
+        return self.visual.predict({self.visual.session.get_inputs()[0].name: pixels})
 
     def tokenize(self, texts: list[str]) -> dict[str, np.ndarray]:
-        sess = self._textual_session()
+        self.textual.load()
         prefix = ""
         if self.language and self.name.startswith("nllb"):
             prefix = self.language  # NLLB-CLIP expects a FLORES-200 code before the text
-        encs = self._tokenizer.encode_batch([prefix + clean_text(t, self.canonicalize) for t in texts])
+        encs = self.textual.tokenizer.encode_batch([prefix + clean_text(t, self.canonicalize) for t in texts])
         feeds: dict[str, np.ndarray] = {}
-        for inp in sess.get_inputs():
+        for inp in self.textual.session.get_inputs():
             dtype = _np_int_type(inp.type)
             if inp.name == "attention_mask":
                 feeds[inp.name] = np.array([e.attention_mask for e in encs], dtype=dtype)
             elif inp.name in ("text", "input_ids", "input"):
                 feeds[inp.name] = np.array([e.ids for e in encs], dtype=dtype)
             else:
-                raise ClipModelError(f"{self.model_dir / 'textual/model.onnx'}: unexpected input {inp.name!r}")
+                raise ClipModelError(f"{self.textual.path}: unexpected input {inp.name!r}")
         return feeds
 
     def encode_texts(self, texts: list[str]) -> np.ndarray:
         """L2-normalised text embeddings, one row per text."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        sess = self._textual_session()
-        return self._run(sess, self.tokenize(list(texts)))
+        return self.textual.predict(self.tokenize(list(texts)))
 
     def encode_text(self, text: str) -> np.ndarray:
         return self.encode_texts([text])[0]
@@ -284,8 +294,8 @@ class ClipEncoder:
         d = self.model_config.get("embed_dim")
         if d:
             return int(d)
-        sess = self._visual_session()
-        shape = sess.get_outputs()[0].shape
+        self.visual.load()
+        shape = self.visual.session.get_outputs()[0].shape
         return int(shape[-1]) if isinstance(shape[-1], int) else 0
 
 
@@ -300,19 +310,11 @@ def load_clip(settings: Settings, model_name: str) -> ClipEncoder:
     with _encoders_lock:
         enc = _encoders.get(key)
         if enc is None:
-            from photosearch.hub.manifest import get_manifest
-            from photosearch.hub.pull import is_installed, model_dir
-
-            overrides: dict[str, Any] = {}
-            try:
-                manifest = get_manifest(settings, model_name)
-                overrides = dict(manifest.preprocess)
-                overrides.pop("embedding_dim", None)
-            except PhotoSearchError:
-                manifest = None
-            if not is_installed(settings, model_name) and manifest is not None:
-                raise ClipModelError(f"CLIP model {model_name!r} is not pulled; run `photosearch models pull {model_name}`")
-            enc = ClipEncoder(model_dir(settings, model_name), settings, name=model_name, preprocess=overrides)
+            manifest = get_manifest(model_name, settings, tier="hub")
+            overrides = dict(manifest.preprocess)
+            overrides.pop("embedding_dim", None)
+            root = manifest.require_installed(settings)
+            enc = ClipEncoder(root, settings, name=model_name, preprocess=overrides)
             _encoders[key] = enc
         return enc
 
@@ -324,11 +326,8 @@ def clip_text_embedding(settings: Settings, model_name: str, text: str) -> np.nd
 
 
 def installed_clip_models(settings: Settings) -> list[str]:
-    """Pulled hub models with role ``clip`` (manifest order is alphabetical)."""
-    from photosearch.hub.manifest import hub_manifests
-    from photosearch.hub.pull import is_installed
-
-    return [n for n, m in sorted(hub_manifests(settings).items()) if m.role == "clip" and is_installed(settings, n)]
+    """Pulled hub models with role ``clip``, by name."""
+    return [m.name for m in installed_with_role(settings, "clip")]
 
 
 def rank_by_text(query: np.ndarray, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

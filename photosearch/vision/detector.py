@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from photosearch.catalog.store import AnalysisResult, FactRecord
+from photosearch.models.base import Model
+from photosearch.models.runtimes.opencv_dnn import read_tensorflow
 from photosearch.vision.analyzer import PhotoImage
 from photosearch.vision.preprocess import clip_box, ensure_rgb
-from photosearch.vision.runtime import Model
 
 # The TF Object Detection API's 90-id COCO label map (ids missing in COCO 2017 are absent).
 COCO_LABELS: dict[int, str] = {
@@ -63,18 +64,9 @@ class SsdMobileNetDetector(Model):
     thread_safe = False  # a cv2.dnn.Net is not re-entrant
 
     def _load(self) -> None:
-        import cv2
-
         pb = self.manifest.require("model", self.settings)
         pbtxt = self.manifest.require("config", self.settings)
-        if hasattr(cv2.dnn, "ENGINE_CLASSIC"):  # OpenCV 5: the classic engine runs this graph well
-            self._net = cv2.dnn.readNetFromTensorflow(str(pb), str(pbtxt), engine=cv2.dnn.ENGINE_CLASSIC)
-        else:
-            self._net = cv2.dnn.readNetFromTensorflow(str(pb), str(pbtxt))
-        self._net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        self._net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
-        # cv2's thread pool is process-wide: size it like the rest of the model runtime.
-        cv2.setNumThreads(max(1, self.settings.threads))
+        self._net = read_tensorflow(pb, pbtxt, self.settings)
 
     def _predict(self, rgb: np.ndarray) -> np.ndarray:
         import cv2

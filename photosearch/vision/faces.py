@@ -19,50 +19,12 @@ import numpy as np
 
 from photosearch.catalog.store import AnalysisResult, FaceRecord
 from photosearch.config import Settings
+from photosearch.models.base import Model
+from photosearch.models.manifest import ModelManifest
 from photosearch.vision.analyzer import PhotoImage
-from photosearch.vision.manifest import ManifestError, ModelManifest, get_manifest
-from photosearch.vision.runtime import Model
 
 MANIFEST_NAME = "faces-dlib-resnet-v1"
 DESCRIPTOR_DIM = 128
-
-BUILTIN_MANIFEST: dict[str, Any] = {
-    "name": MANIFEST_NAME,
-    "role": "faces",
-    "tier": "bundled",
-    "runtime": "dlib",
-    "version": 1,
-    "licence": "CC0-1.0 (dlib models by Davis King); dlib: BSL-1.0",
-    "description": "dlib HOG frontal face detector + 5-point shape predictor + ResNet face descriptor (128-d)",
-    "source": {
-        "package": "face-recognition-models",
-        "module": "face_recognition_models",
-        "package_version": "0.3.0",
-        "extra_packages": ["dlib-bin"],
-    },
-    "files": [
-        {"key": "landmarks", "path": "models/shape_predictor_5_face_landmarks.dat",
-         "sha256": "c4b1e9804792707d3a405c2c16a80a20269e6675021f64a41d30fffafbc41888", "size": 9150489},
-        {"key": "descriptor", "path": "models/dlib_face_recognition_resnet_model_v1.dat",
-         "sha256": "55533b28a95800a551ba546ba62fe69625c7e95a7061c338adffead08719da30", "size": 22466066},
-    ],
-    "preprocess": {
-        "upsample_below": 640,
-        "upsampled_min_score": 0.3,
-        "min_score": 0.0,
-        "chip_size": 150,
-        "chip_padding": 0.25,
-        "same_person_distance": 0.6,
-    },
-}
-
-
-def faces_manifest(settings: Settings | None = None) -> ModelManifest:
-    try:
-        return get_manifest(MANIFEST_NAME, settings)
-    except ManifestError:
-        return ModelManifest.from_dict(BUILTIN_MANIFEST)
-
 
 def margin_to_score(margin: float) -> float:
     """The detector's SVM margin (0 = on the boundary, ~1-3 = clear face) squashed to 0..1."""
@@ -76,14 +38,14 @@ class FaceModel(Model):
     thread_safe = False  # dlib objects are not safe to share between threads
 
     def __init__(self, settings: Settings | None = None, manifest: ModelManifest | None = None):
-        super().__init__(settings, manifest or faces_manifest(settings))
+        super().__init__(settings, manifest)
         self._detector: Any = None
         self._shape: Any = None
         self._encoder: Any = None
 
     @property
     def params(self) -> dict[str, Any]:
-        return {**BUILTIN_MANIFEST["preprocess"], **self.manifest.preprocess}
+        return self.manifest.preprocess
 
     def _load(self) -> None:
         landmarks = self.manifest.require("landmarks", self.settings)

@@ -21,8 +21,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from photosearch.catalog.store import AnalysisResult, FactRecord
+from photosearch.models.base import TextEmbedder
 from photosearch.vision.analyzer import PhotoImage
-from photosearch.vision.text_embedder import TextEmbedder, get_text_embedder
+from photosearch.vision.text_embedder import get_text_embedder
 
 SPACE = "facts_text"
 MAX_TAGS = 8

@@ -35,59 +35,15 @@ import numpy as np
 import photosearch  # noqa: F401 - sets ORT_DISABLE_TELEMETRY before onnxruntime loads
 from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.config import Settings
+from photosearch.models.base import Model
+from photosearch.models.manifest import ModelManifest
+from photosearch.models.runtimes.onnx import CUDA, choose_providers
 from photosearch.vision.analyzer import PhotoImage
-from photosearch.vision.manifest import ManifestError, ModelManifest, get_manifest
-from photosearch.vision.runtime import Model
+from photosearch.vision.preprocess import resize_max_side
 
 log = logging.getLogger(__name__)
 
 MANIFEST_NAME = "ocr-rapidocr-ppocrv4"
-
-# Used when models/ has no manifest for OCR (the lead may add this same content as JSON there).
-BUILTIN_MANIFEST: dict[str, Any] = {
-    "name": MANIFEST_NAME,
-    "role": "ocr",
-    "tier": "bundled",
-    "runtime": "onnx",
-    "version": 1,
-    "licence": "Apache-2.0 (PaddleOCR PP-OCRv4 models via RapidOCR)",
-    "description": "PP-OCRv4 text detector (DB) + recogniser (SVTR, Chinese/English) in ONNX, run by rapidocr-onnxruntime",
-    "source": {
-        "package": "rapidocr-onnxruntime",
-        "module": "rapidocr_onnxruntime",
-        "package_version": "1.4.4",
-        "extra_packages": ["pyclipper", "shapely", "six", "PyYAML", "opencv-python-headless"],
-        "install": "pip install --no-deps rapidocr-onnxruntime==1.4.4",
-    },
-    "files": [
-        {"key": "det", "path": "models/ch_PP-OCRv4_det_infer.onnx",
-         "sha256": "d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9", "size": 4745517},
-        {"key": "rec", "path": "models/ch_PP-OCRv4_rec_infer.onnx",
-         "sha256": "48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b", "size": 10857958},
-    ],
-    "preprocess": {
-        "max_side": 1280,
-        "det_limit_type": "max",
-        "use_angle_cls": False,
-        "text_score": 0.5,
-        "probe_side": 384,
-        "probe_threshold": 0.5,
-        "probe_min_px": 20,
-        "flat_side": 256,
-        "flat_min_edge_fraction": 0.0004,
-        "screen_mode_band": 0.5,
-        "screen_flat": 0.4,
-    },
-}
-
-
-def ocr_manifest(settings: Settings | None = None) -> ModelManifest:
-    """The OCR manifest from models/ when there is one, else the built-in one."""
-    try:
-        return get_manifest(MANIFEST_NAME, settings)
-    except ManifestError:
-        return ModelManifest.from_dict(BUILTIN_MANIFEST)
-
 
 # ---- the gate: pure functions -------------------------------------------------------------------
 def to_bgr(rgb: np.ndarray) -> np.ndarray:
@@ -99,24 +55,16 @@ def to_bgr(rgb: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(rgb[..., ::-1])
 
 
-def resize_max_side(img: np.ndarray, side: int) -> np.ndarray:
-    h, w = img.shape[:2]
-    scale = side / max(h, w)
-    if scale >= 1:
-        return img
-    return cv2.resize(img, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-
-
 def edge_fraction(bgr: np.ndarray, side: int = 256) -> float:
     """Fraction of strong-edge pixels on a small grey image (Canny 60/160): ~0 for flat images."""
-    grey = cv2.cvtColor(resize_max_side(bgr, side), cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(resize_max_side(bgr, side, enlarge=False), cv2.COLOR_BGR2GRAY)
     return float(np.count_nonzero(cv2.Canny(grey, 60, 160))) / grey.size
 
 
 def page_stats(bgr: np.ndarray, side: int = 256) -> tuple[float, float]:
     """(share of pixels within ±4 grey levels of the commonest one, share in flat 3x3 neighbourhoods).
     Screenshots and documents are high on both; natural photos are not."""
-    grey = cv2.cvtColor(resize_max_side(bgr, side), cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(resize_max_side(bgr, side, enlarge=False), cv2.COLOR_BGR2GRAY)
     hist = np.bincount(grey.ravel(), minlength=256)
     mode = int(hist.argmax())
     band = float(hist[max(0, mode - 4): mode + 5].sum()) / grey.size
@@ -231,19 +179,17 @@ class OcrModel(Model):
     thread_safe = False  # RapidOCR's detector keeps per-call state (its resize op): one call at a time
 
     def __init__(self, settings: Settings | None = None, manifest: ModelManifest | None = None):
-        super().__init__(settings, manifest or ocr_manifest(settings))
+        super().__init__(settings, manifest)
         self._engine: Any = None
 
     @property
     def params(self) -> dict[str, Any]:
-        return {**BUILTIN_MANIFEST["preprocess"], **self.manifest.preprocess}
+        return self.manifest.preprocess
 
     def _load(self) -> None:
         for key in ("det", "rec"):
             self.manifest.require(key, self.settings)
         from rapidocr_onnxruntime import RapidOCR
-
-        from photosearch.vision.onnx_session import CUDA, choose_providers
 
         p = self.params
         use_cuda = choose_providers(self.settings)[0] == CUDA

@@ -18,7 +18,6 @@ from the padded square to the photo (normalised x0, y0, x1, y1), per-label NMS.
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -27,6 +26,9 @@ from PIL import Image
 
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
+from photosearch.models.base import Model
+from photosearch.models.manifest import get_manifest
+from photosearch.models.runtimes.onnx import create_session
 from photosearch.vision.detector import nms  # one greedy NMS for every detector
 
 CLIP_MEAN = (0.48145466, 0.4578275, 0.40821073)
@@ -118,35 +120,36 @@ def postprocess_owl(
     return out[: int(cfg["top_k"])]
 
 
-class OwlDetector:
-    """``detect(image_rgb, queries) -> [Detection(label, score, box)]``. Thread-safe after the first load."""
+class OwlDetector(Model):
+    """``detect(image_rgb, queries) -> [Detection(label, score, box)]``. Loads on first use; thread-safe
+    (ONNX Runtime sessions are)."""
+
+    thread_safe = True
 
     def __init__(self, model_dir: Path | str, settings: Settings | None = None, *, name: str | None = None,
                  preprocess: dict[str, Any] | None = None):
         self.model_dir = Path(model_dir)
-        self.settings = settings
-        self.name = name or self.model_dir.name
+        super().__init__(settings, name=name or self.model_dir.name)
         self.config = owl_config(self.model_dir, preprocess)
-        self._session = None
-        self._tokenizer = None
-        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
 
-    def _load(self):
-        if self._session is None:
-            with self._lock:
-                if self._session is None:
-                    path = self.model_dir / "model.onnx"
-                    if not path.is_file():
-                        raise DetectorError(f"{path} is missing; run `photosearch models pull {self.name}`")
-                    self._tokenizer = self._load_tokenizer()
-                    from photosearch.hub.runtime import onnx_session_for
+    def available(self) -> bool:
+        return (self.model_dir / "model.onnx").is_file()
 
-                    sess = onnx_session_for(path, self.settings)
-                    names = {i.name for i in sess.get_inputs()}
-                    if not {"input_ids", "pixel_values"} <= names:
-                        raise DetectorError(f"{path}: expected inputs input_ids and pixel_values, found {sorted(names)}")
-                    self._session = sess
-        return self._session
+    def _load(self) -> None:
+        path = self.model_dir / "model.onnx"
+        if not path.is_file():
+            raise DetectorError(f"{path} is missing; run `photosearch models pull {self.name}`")
+        tokenizer = self._load_tokenizer()
+        sess = create_session(path, self.settings)
+        names = {i.name for i in sess.get_inputs()}
+        if not {"input_ids", "pixel_values"} <= names:
+            raise DetectorError(f"{path}: expected inputs input_ids and pixel_values, found {sorted(names)}")
+        self._session, self._tokenizer = sess, tokenizer
+
+    def _close(self) -> None:
+        self._session = self._tokenizer = None
 
     def _load_tokenizer(self):
         from tokenizers import Tokenizer
@@ -166,10 +169,10 @@ class OwlDetector:
         return tok
 
     def tokenize(self, queries: list[str]) -> dict[str, np.ndarray]:
-        sess = self._load()
+        self.load()
         template = str(self.config["query_template"])
         encs = self._tokenizer.encode_batch([template.format(q.strip()) for q in queries])
-        types = {i.name: i.type for i in sess.get_inputs()}
+        types = {i.name: i.type for i in self._session.get_inputs()}
         out = {"input_ids": np.array([e.ids for e in encs])}
         if "attention_mask" in types:
             out["attention_mask"] = np.array([e.attention_mask for e in encs])
@@ -181,7 +184,10 @@ class OwlDetector:
         queries = [q for q in (q.strip() for q in queries) if q]
         if not queries:
             return []
-        sess = self._load()
+        return self.predict(image_rgb, queries, threshold)
+
+    def _predict(self, image_rgb: np.ndarray, queries: list[str], threshold: float | None) -> list[Detection]:
+        sess = self._session
         pixels, hw = preprocess_owl(image_rgb, self.config)
         feeds = {"pixel_values": pixels, **self.tokenize(queries)}
         outs = {o.name: o for o in sess.get_outputs()}
@@ -195,10 +201,6 @@ class OwlDetector:
 
 def load_owl(settings: Settings, model_name: str = "owlv2-base-patch16") -> OwlDetector:
     """The detector for a pulled hub model (manifest ``preprocess`` overrides the shipped config)."""
-    from photosearch.hub.manifest import get_manifest
-    from photosearch.hub.pull import is_installed, model_dir
-
-    manifest = get_manifest(settings, model_name)
-    if not is_installed(settings, model_name):
-        raise DetectorError(f"detector {model_name!r} is not pulled; run `photosearch models pull {model_name}`")
-    return OwlDetector(model_dir(settings, model_name), settings, name=model_name, preprocess=manifest.preprocess)
+    manifest = get_manifest(model_name, settings, tier="hub")
+    root = manifest.require_installed(settings)
+    return OwlDetector(root, settings, name=model_name, preprocess=manifest.preprocess)

@@ -1,4 +1,6 @@
-"""Small pure image functions; their parameters come from a model's manifest `preprocess`."""
+"""Small pure image and vector functions shared by the models; parameters come from a manifest's
+`preprocess`. One copy of each: `resize_max_side` and friends live only here (`l2_normalize`:
+`photosearch.models.arrays`)."""
 
 from __future__ import annotations
 
@@ -28,11 +30,13 @@ def resize(rgb: np.ndarray, size: Sequence[int], interpolation: str = "area") ->
     return cv2.resize(rgb, (w, h), interpolation=_interp(interpolation, shrinking))
 
 
-def resize_max_side(img: np.ndarray, max_side: int, interpolation: str = "area") -> np.ndarray:
-    """Scale so the longest side is `max_side` (up or down), keeping aspect ratio."""
+def resize_max_side(img: np.ndarray, max_side: int, interpolation: str = "area", *,
+                    enlarge: bool = True) -> np.ndarray:
+    """Scale so the longest side is `max_side`, keeping aspect ratio; a smaller image is enlarged only
+    with `enlarge`."""
     h, w = img.shape[:2]
     scale = max_side / max(h, w)
-    if scale == 1:
+    if scale == 1 or (scale > 1 and not enlarge):
         return img
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
     return cv2.resize(img, size, interpolation=_interp(interpolation, scale < 1))
@@ -115,12 +119,6 @@ def gray(rgb: np.ndarray, max_side: int | None = None) -> np.ndarray:
     """uint8 grey image, optionally scaled so the longest side is `max_side`."""
     g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if rgb.ndim == 3 else rgb
     return resize_max_side(g, max_side) if max_side else g
-
-
-def l2_normalize(v: np.ndarray, axis: int = -1) -> np.ndarray:
-    v = np.asarray(v, dtype=np.float32)
-    norm = np.linalg.norm(v, axis=axis, keepdims=True)
-    return v / np.maximum(norm, 1e-12)
 
 
 def ensure_rgb(img: np.ndarray) -> np.ndarray:

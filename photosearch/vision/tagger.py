@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import logging
 import threading
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from photosearch.catalog.store import AnalysisResult, FactRecord
+from photosearch.models.arrays import l2_normalize
+from photosearch.models.base import Model
+from photosearch.models.manifest import ModelUnavailable, get_manifest
+from photosearch.models.runtimes.litert import open_interpreter
 from photosearch.vision.analyzer import PhotoImage
-from photosearch.vision.manifest import ModelUnavailable, get_manifest
-from photosearch.vision.preprocess import ensure_rgb, l2_normalize, prepare
-from photosearch.vision.runtime import Model
+from photosearch.vision.preprocess import ensure_rgb, prepare
 from photosearch.vision.wordnet import WordNet, get_wordnet
 
 log = logging.getLogger(__name__)
@@ -39,24 +40,13 @@ class EfficientNetTagger(Model):
     thread_safe = False  # a TFLite interpreter runs one invoke at a time
 
     def _load(self) -> None:
-        try:
-            from ai_edge_litert.interpreter import Interpreter
-        except ImportError as exc:
-            raise ModelUnavailable("the tagger needs ai-edge-litert: pip install ai-edge-litert") from exc
         path = self.manifest.require("model", self.settings)
         labels_path = self.manifest.require("labels", self.settings)
         self.labels = [
             line.strip() for line in labels_path.read_text(encoding="utf-8").splitlines() if line.strip()
         ]
-        with warnings.catch_warnings():
-            # preserve_all_tensors warns that it is "for debugging"; we need one intermediate tensor.
-            warnings.simplefilter("ignore")
-            interp = Interpreter(
-                model_path=str(path),
-                num_threads=max(1, self.settings.threads),
-                experimental_preserve_all_tensors=True,
-            )
-        interp.allocate_tensors()
+        # every tensor kept readable: the 1280-d feature layer is an intermediate one
+        interp = open_interpreter(path, self.settings, preserve_all_tensors=True)
         self._interp = interp
         inp = interp.get_input_details()[0]
         out = interp.get_output_details()[0]

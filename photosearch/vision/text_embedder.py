@@ -12,14 +12,17 @@ from collections import OrderedDict
 import numpy as np
 
 from photosearch.config import Settings
-from photosearch.vision.manifest import ModelUnavailable
-from photosearch.vision.runtime import Model
+from photosearch.models.arrays import l2_normalize
+from photosearch.models.base import Model
+from photosearch.models.manifest import ModelUnavailable
+from photosearch.models.runtimes.onnx import create_session
 
 DIM = 384
 
 
-class TextEmbedder(Model):
-    """`embed(texts) -> (n, 384)` float32, rows L2-normalised. Single strings are LRU-cached."""
+class MiniLmEmbedder(Model):
+    """`embed(texts) -> (n, 384)` float32, rows L2-normalised. Single strings are LRU-cached. A
+    `photosearch.models.TextEmbedder`."""
 
     manifest_name = "text-minilm-l6-v2-int8"
     thread_safe = True  # ONNX Runtime sessions allow concurrent runs
@@ -39,9 +42,7 @@ class TextEmbedder(Model):
         try:
             from tokenizers import Tokenizer
         except ImportError as exc:
-            raise ModelUnavailable("the text embedder needs tokenizers: pip install tokenizers") from exc
-        from photosearch.vision.onnx_session import create_session
-
+            raise ModelUnavailable("the text embedder needs tokenizers; pip install tokenizers") from exc
         model = self.manifest.require("model", self.settings)
         tok = Tokenizer.from_file(str(self.manifest.require("tokenizer", self.settings)))
         tok.enable_truncation(max_length=self.max_length)
@@ -65,8 +66,7 @@ class TextEmbedder(Model):
         hidden = self._session.run(None, feeds)[0]
         m = mask[:, :, None].astype(np.float32)
         pooled = (hidden * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
-        pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return pooled.astype(np.float32)
+        return l2_normalize(pooled, axis=1)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Embed many texts; batches are length-sorted so padding stays short."""
@@ -109,15 +109,15 @@ class TextEmbedder(Model):
             self._cache.clear()
 
 
-_shared: dict[tuple, TextEmbedder] = {}
+_shared: dict[tuple, MiniLmEmbedder] = {}
 _shared_lock = threading.Lock()
 
 
-def get_text_embedder(settings: Settings | None = None) -> TextEmbedder:
+def get_text_embedder(settings: Settings | None = None) -> MiniLmEmbedder:
     """The process-wide text embedder for these settings (threads, models dir, GPU choice)."""
     settings = settings if settings is not None else Settings()
     key = (str(settings.models_dir), int(settings.threads), bool(settings.gpu))
     with _shared_lock:
         if key not in _shared:
-            _shared[key] = TextEmbedder(settings)
+            _shared[key] = MiniLmEmbedder(settings)
         return _shared[key]

@@ -1,9 +1,9 @@
 """A local VLM (GGUF + mmproj through llama-cpp-python's multimodal chat handlers): captions and answers.
 
-One `Llama` instance is not thread-safe, so each `VlmCaptioner` owns a worker thread and a queue; every
-call (from the indexer, the GUI, the Chain of Search) is a job on that queue and waits for its result.
-Images go to the model as downscaled JPEG data URIs. Structured answers use ``response_format`` with a
-JSON schema (llama.cpp turns it into a grammar), so the output always parses.
+The model is a `VisionLLM`: the one local LLM class (`photosearch.models.llm.LocalLLM`: lazy load, one
+lock, so calls from the indexer, the GUI and the Chain of Search run one at a time) with the family's
+chat handler and projector. `VlmCaptioner` asks it: images go as downscaled JPEG data URIs; structured
+answers use a JSON schema (llama.cpp turns it into a grammar), so the output always parses.
 
 The manifest's ``family`` picks the chat handler: ``qwen2.5-vl`` → `Qwen25VLChatHandler`, ``moondream`` →
 `MoondreamChatHandler`, ``llava-1.5`` → `Llava15ChatHandler`, ``llava-1.6`` → `Llava16ChatHandler`,
@@ -17,10 +17,6 @@ import base64
 import io
 import json
 import logging
-import queue
-import threading
-from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Any
 
 import numpy as np
@@ -29,6 +25,9 @@ from PIL import Image
 from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
+from photosearch.models.llm import LlmChoice, LocalLLM
+from photosearch.models.manifest import ModelManifest, get_manifest
+from photosearch.models.runtimes import llama
 from photosearch.vision.analyzer import PhotoImage
 
 log = logging.getLogger(__name__)
@@ -79,43 +78,35 @@ def image_data_uri(rgb: np.ndarray, max_side: int = 768, quality: int = 88) -> s
     return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def load_vlm_llama(settings: Settings, manifest, verbose: bool = False):
-    """A `llama_cpp.Llama` with the family's chat handler, GGUF and mmproj from a pulled hub manifest."""
-    try:
-        import llama_cpp  # noqa: F401 - fail early with a clear message
+class VisionLLM(LocalLLM):
+    """A pulled hub VLM: its GGUF (file key ``model``) and projector (``mmproj``) through the family's chat
+    handler. Always a chat model."""
+
+    def __init__(self, settings: Settings | None, manifest: ModelManifest):
+        if manifest.role != "vlm":
+            raise VlmError(f"{manifest.name!r} is a {manifest.role} model, not a VLM")
+        super().__init__(settings, LlmChoice(manifest.name, "hub", None, dict(manifest.options), True, manifest))
+
+    def available(self) -> bool:
+        return llama.available() and self.manifest.present(self.settings)
+
+    def _load(self) -> None:
+        llama.require(f"the VLM {self.name!r}")
         from llama_cpp import llama_chat_format
-    except ImportError as exc:
-        raise VlmError("the VLM needs llama-cpp-python (pip install llama-cpp-python)") from exc
-    from photosearch.hub.pull import is_installed, model_dir
-    from photosearch.hub.runtime import llama_gpu_layers
 
-    if not is_installed(settings, manifest.name):
-        raise VlmError(f"VLM {manifest.name!r} is not pulled; run `photosearch models pull {manifest.name}`")
-    root = model_dir(settings, manifest.name)
-    model_f = manifest.file_by_key("model")
-    mmproj_f = manifest.file_by_key("mmproj")
-    if model_f is None or mmproj_f is None:
-        raise VlmError(f"manifest {manifest.name!r} needs files with keys 'model' and 'mmproj'")
-    cls = getattr(llama_chat_format, handler_class_name(manifest.family))
-    handler = cls(clip_model_path=str(root / mmproj_f.path), verbose=verbose)
-    opts = manifest.options
-    from photosearch.vision.llm_models import open_llama
-
-    return open_llama(
-        root / model_f.path,
-        chat_handler=handler,
-        n_ctx=int(opts.get("n_ctx", 4096)),
-        n_gpu_layers=llama_gpu_layers(settings, opts),
-        n_threads=max(1, int(settings.threads)),
-        verbose=verbose,
-    )
+        manifest = self.manifest
+        root = manifest.require_installed(self.settings)
+        model_f, mmproj_f = manifest.find_file("model"), manifest.find_file("mmproj")
+        if model_f is None or mmproj_f is None:
+            raise VlmError(f"manifest {manifest.name!r} needs files with keys 'model' and 'mmproj'")
+        cls = getattr(llama_chat_format, handler_class_name(manifest.family))
+        handler = cls(clip_model_path=str(root / mmproj_f.path), verbose=False)
+        self._llama = llama.open_llama(root / model_f.path, chat_handler=handler, **self.open_kwargs())
 
 
 class VlmCaptioner:
-    """Captioner/answerer over one llama.cpp chat model, serialised on its own worker thread.
-
-    ``llama`` is anything with ``create_chat_completion(messages=..., ...)`` (a `llama_cpp.Llama`); or pass
-    ``loader`` to build it lazily on the worker thread (the default loads the pulled hub model).
+    """Captioner/answerer over a chat model with vision: the pulled hub VLM ``model_name``, or ``llm`` (a
+    `LocalLLM`), or ``llama`` (a `llama_cpp.Llama` or anything with ``create_chat_completion``).
     Also an analyzer: ``name = "vlm"``, writing `Fact(kind="caption")`.
     """
 
@@ -127,92 +118,35 @@ class VlmCaptioner:
         settings: Settings | None = None,
         model_name: str | None = None,
         *,
+        llm: LocalLLM | None = None,
         llama: Any = None,
-        loader: Callable[[], Any] | None = None,
         max_image_side: int | None = None,
         max_tokens: int = 160,
         temperature: float = 0.1,
     ):
         self.settings = settings or Settings()
         self.model_name = model_name or "vlm"
-        self._llama = llama
-        self._manifest = None
-        if llama is None and loader is None:
-            from photosearch.hub.manifest import get_manifest
-
+        if llm is None and llama is not None:
+            llm = LocalLLM.wrap(llama, name=self.model_name, settings=self.settings)
+        if llm is None:
             if model_name is None:
-                raise VlmError("VlmCaptioner needs a model name, a llama object or a loader")
-            self._manifest = get_manifest(self.settings, model_name)
-            if self._manifest.role != "vlm":
-                raise VlmError(f"{model_name!r} is a {self._manifest.role} model, not a VLM")
-            loader = lambda: load_vlm_llama(self.settings, self._manifest)  # noqa: E731
-        self._loader = loader
-        opts = self._manifest.options if self._manifest is not None else {}
-        self.max_image_side = int(max_image_side or opts.get("max_image_side", 768))
+                raise VlmError("VlmCaptioner needs a model name, an LLM or a llama object")
+            llm = VisionLLM(self.settings, get_manifest(model_name, self.settings, tier="hub"))
+        self.llm = llm
+        self.max_image_side = int(max_image_side or llm.options.get("max_image_side", 768))
         self.max_tokens = max_tokens
         self.temperature = temperature
-        self._jobs: queue.Queue = queue.Queue()
-        self._thread: threading.Thread | None = None
-        self._start_lock = threading.Lock()
-        self._closed = False
-
-    # ---- the worker ----------------------------------------------------------------------------
-    def _ensure_worker(self) -> None:
-        with self._start_lock:
-            if self._closed:
-                raise VlmError("the VLM was closed")
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name=f"vlm:{self.model_name}", daemon=True)
-                self._thread.start()
-
-    def _work(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                break
-            fn, fut = job
-            if not fut.set_running_or_notify_cancel():
-                continue
-            try:
-                if self._llama is None:
-                    self._llama = self._loader()
-                fut.set_result(fn(self._llama))
-            except BaseException as exc:  # delivered to the caller
-                fut.set_exception(exc)
-        self._llama = None
-
-    def submit(self, fn: Callable[[Any], Any]) -> Future:
-        """Run ``fn(llama)`` on the worker; returns a Future."""
-        self._ensure_worker()
-        fut: Future = Future()
-        self._jobs.put((fn, fut))
-        return fut
 
     def close(self) -> None:
-        with self._start_lock:
-            self._closed = True
-            if self._thread is not None:
-                self._jobs.put(None)
-                self._thread.join(timeout=30)
-                self._thread = None
+        """Free the model; a later request loads it again."""
+        self.llm.close()
 
     # ---- requests ------------------------------------------------------------------------------
     def chat(self, messages: list[dict], *, schema: dict | None = None, max_tokens: int | None = None) -> str:
-        """One chat completion on the worker; with ``schema`` the output is JSON matching it."""
-        kwargs: dict[str, Any] = {
-            "messages": messages,
-            "max_tokens": max_tokens or self.max_tokens,
-            "temperature": self.temperature,
-        }
-        if schema is not None:
-            kwargs["response_format"] = {"type": "json_object", "schema": schema}
-
-        def run(llama):
-            out = llama.create_chat_completion(**kwargs)
-            return (out["choices"][0]["message"].get("content") or "").strip()
-
+        """One chat completion; with ``schema`` the output is JSON matching it."""
         try:
-            return self.submit(run).result()
+            return self.llm.chat(messages, schema=schema, max_tokens=max_tokens or self.max_tokens,
+                                 temperature=self.temperature).strip()
         except PhotoSearchError:
             raise
         except Exception as exc:
@@ -275,10 +209,3 @@ class VlmCaptioner:
             return AnalysisResult()
         return AnalysisResult(facts=[FactRecord(kind="caption", label=text[:512], score=1.0,
                                                 data={"model": self.model_name})])
-
-    def __del__(self):  # pragma: no cover - best effort
-        try:
-            if self._thread is not None and not self._closed:
-                self._jobs.put(None)
-        except Exception:
-            pass

@@ -225,7 +225,8 @@ def embedder(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def real_llm(tmp_path_factory):
-    from photosearch.enrich.llm import get_llm, llm_available
+    from photosearch.models.llm import get_llm
+    from photosearch.models.runtimes.llama import available as llm_available
 
     if not llm_available():
         pytest.skip("llama-cpp-python is not installed")

@@ -109,9 +109,9 @@ def run(mode: str, use_llm: bool, corpus: dict, *, log=print) -> dict:
     from photosearch.enrich.backends import make_backend
     from photosearch.enrich.fetch import Fetcher
     from photosearch.enrich.knowledge import enrich
-    from photosearch.enrich.llm import get_llm
     from photosearch.enrich.stats import Meter
     from photosearch.enrich.textutil import get_embedder
+    from photosearch.models.llm import get_llm
 
     web = EvalWeb(corpus, mode)
     with tempfile.TemporaryDirectory(prefix="ps-eval-enrich-") as tmp:

@@ -22,9 +22,9 @@ from photosearch.enrich.cache import DiskCache
 from photosearch.enrich.chain import ChainOfSearch, SourceBook
 from photosearch.enrich.fetch import Fetcher
 from photosearch.enrich.formulation import Observation, TextBridgeDescriber, build_regions, formulate
-from photosearch.enrich.llm import validate
 from photosearch.enrich.textutil import HashingEmbedder, product_like
 from photosearch.enrich.types import Budget, Page, Region, SearchHit
+from photosearch.models.llm import validate
 
 
 class MemoryBackend:

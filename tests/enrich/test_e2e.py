@@ -122,9 +122,9 @@ def test_enrich_learns_ebike_without_llm(capsys, settings, web, library, embedde
 
 @pytest.mark.slow
 def test_enrich_learns_ebike_with_bundled_llm(capsys, settings, web, library, embedder, real_llm, monkeypatch):
-    import photosearch.enrich.llm as llm_mod
+    import photosearch.models.llm as llm_mod
 
-    monkeypatch.setattr(llm_mod, "get_llm", lambda _settings=None: real_llm)
+    monkeypatch.setattr(llm_mod, "get_llm", lambda _settings=None, **_kw: real_llm)
     calls = real_llm.calls
     res = _e2e(capsys, settings, web, library, embedder, ["--max-rounds", "1"])  # the 270M model is slow on CPU
     assert real_llm.calls > calls  # the LLM path really ran

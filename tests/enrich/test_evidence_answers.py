@@ -126,7 +126,7 @@ class SoupLLM:
 
     name = "soup"
 
-    def complete(self, prompt, max_tokens=48, *, stop=None):
+    def complete_text(self, prompt, max_tokens=48, *, stop=None):
         return "Question: how heavy is this? Question: how heavy is this? Question: how heavy"
 
     def complete_json(self, *a, **k):
@@ -147,7 +147,7 @@ def test_llm_call_budget_keeps_the_final_answer_call():
     llm = MeteredLLM(SoupLLM(), meter, max_calls=1)
     llm.complete_json([], {}, role="plan")
     llm.complete_json([], {}, role="select")  # over budget: not made
-    assert llm.complete("x", role="answer")  # the answer call is reserved
+    assert llm.complete_text("x", role="answer")  # the answer call is reserved
     assert meter.llm_calls == 2 and meter.llm_skipped == 1
 
 

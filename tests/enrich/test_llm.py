@@ -1,4 +1,4 @@
-"""The shared LLM wrapper: schema-validated JSON or None; and the real gemma3-270m once."""
+"""The local LLM: schema-validated JSON or None; base models continue text; and the real gemma3-270m once."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import pytest
 
 from photosearch.enrich.agents import Agents
-from photosearch.enrich.llm import LLM
+from photosearch.models.llm import LocalLLM
 
 SCHEMA = {"type": "object", "required": ["questions"], "properties": {
     "questions": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 3}}}}
@@ -17,16 +17,20 @@ class FakeLlama:
     def __init__(self, replies):
         self.replies = list(replies)
         self.kwargs = []
+        self.prompts = []
 
     def create_chat_completion(self, **kw):
         self.kwargs.append(kw)
         return {"choices": [{"message": {"content": self.replies.pop(0)}}]}
 
+    def create_completion(self, prompt, **kw):
+        self.prompts.append(prompt)
+        self.kwargs.append(kw)
+        return {"choices": [{"text": self.replies.pop(0)}]}
 
-def make(replies) -> LLM:
-    llm = LLM("fake.gguf")
-    llm._llama = FakeLlama(replies)
-    return llm
+
+def make(replies, chat=True) -> LocalLLM:
+    return LocalLLM.wrap(FakeLlama(replies), name="fake", chat=chat)
 
 
 def test_complete_json_validates_and_never_raises():
@@ -38,6 +42,35 @@ def test_complete_json_validates_and_never_raises():
     kw = llm._llama.kwargs[0]
     assert kw["response_format"] == {"type": "json_object", "schema": SCHEMA}
     assert all(m["role"] != "system" for m in kw["messages"])
+    assert llm.failures == 3 and llm.calls == 4
+
+
+def test_a_base_model_continues_the_flattened_messages_under_a_grammar():
+    """The bundled gemma3-270m is a base model: chat prompts echo, so it gets one prompt to continue."""
+    pytest.importorskip("llama_cpp")
+    llm = make([json.dumps({"questions": ["What is X9?"]}), " the blanket"], chat=False)
+    out = llm.complete_json([{"role": "system", "content": "Plan searches."}, {"role": "user", "content": "X9?"}],
+                            SCHEMA)
+    assert out == {"questions": ["What is X9?"]}
+    fake = llm._llama
+    assert fake.prompts[0] == "Plan searches.\n\nX9?" and fake.kwargs[0]["grammar"] is not None
+    assert llm.complete_text("A cat sitting on") == "the blanket"
+    assert fake.kwargs[1]["stop"] == ["\n"] and "grammar" not in fake.kwargs[1]
+
+
+def test_failures_reach_chat_callers_and_become_none_for_the_rest():
+    class Broken:
+        def create_chat_completion(self, **kw):
+            raise RuntimeError("boom")
+
+        def create_completion(self, prompt, **kw):
+            raise RuntimeError("boom")
+
+    llm = LocalLLM.wrap(Broken())
+    with pytest.raises(RuntimeError, match="boom"):
+        llm.chat([{"role": "user", "content": "hi"}])
+    assert llm.complete_json([{"role": "user", "content": "hi"}], SCHEMA) is None
+    assert llm.complete_text("hi") is None
     assert llm.failures == 3
 
 

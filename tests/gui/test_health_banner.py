@@ -31,7 +31,7 @@ def test_failed_analyses_show_a_banner_with_details(qtbot, make_window, indexed)
 
 
 def test_a_model_that_is_not_installed_shows_with_its_fix(qtbot, make_window, indexed):
-    from photosearch.vision.manifest import BUNDLED_MANIFEST_DIR
+    from photosearch.models.manifest import BUNDLED_MANIFEST_DIR
 
     core, _ids = indexed
     name = "detector-ssd-mobilenet-v2-coco"

@@ -34,7 +34,7 @@ def test_every_bundled_model_loads_and_answers_on_a_real_photo(tmp_path, capsys)
 
 def _break_detector_manifest(data_dir) -> None:
     """A user manifest (it overrides the bundled one by name) whose weights file does not exist."""
-    from photosearch.vision.manifest import BUNDLED_MANIFEST_DIR
+    from photosearch.models.manifest import BUNDLED_MANIFEST_DIR
 
     manifest = json.loads((BUNDLED_MANIFEST_DIR / f"{DETECTOR_MANIFEST}.json").read_text())
     manifest["files"][0]["path"] = "models/missing-frozen-graph.pb"

@@ -177,7 +177,7 @@ def test_clip_analyzer_batch_equals_single(pulled_clip, gallery_images):
 def test_doctor_checks_a_pulled_clip_model_and_names_a_damaged_one(pulled_clip, monkeypatch):
     """`photosearch doctor` runs pulled hub models too; a damaged pull is FAILED with a fix."""
     from photosearch.health import check_models, format_report
-    from photosearch.hub.pull import model_dir
+    from photosearch.models.manifest import model_dir
     from photosearch.vision import clip
 
     (check,) = check_models(pulled_clip, include=["tiny-clip"])

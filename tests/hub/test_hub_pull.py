@@ -10,15 +10,14 @@ import pytest
 from photosearch.errors import Cancelled
 from photosearch.hub import (
     DownloadError,
-    ManifestError,
     VerifyError,
-    hub_manifests,
     install_record,
     installed_models,
     pull_model,
     remove_model,
     verify_model,
 )
+from photosearch.models.manifest import ManifestError, hub_manifests
 from tests.hub.conftest import write_manifest
 
 

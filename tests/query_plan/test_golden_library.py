@@ -39,7 +39,7 @@ def test_ngram_nearest(ngram_library):
 
 @pytest.mark.slow
 def test_minilm_nearest(golden_examples, tmp_path):
-    from photosearch.vision.manifest import ModelUnavailable
+    from photosearch.models.manifest import ModelUnavailable
     from photosearch.vision.text_embedder import get_text_embedder
 
     try:

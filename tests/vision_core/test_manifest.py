@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from photosearch.vision.manifest import (
+from photosearch.models.manifest import (
     ManifestError,
     ModelManifest,
     ModelUnavailable,
@@ -137,7 +137,7 @@ def test_a_hub_manifest_with_a_shorthand_source_does_not_disable_bundled_models(
 
     from photosearch.config import Settings
     from photosearch.health import missing_analyzers
-    from photosearch.vision.manifest import get_manifest
+    from photosearch.models.manifest import get_manifest
 
     settings = Settings(data_dir=tmp_path)
     manifests = settings.models_dir / "manifests"

@@ -6,7 +6,8 @@ import logging
 
 import pytest
 
-from photosearch.vision import manifest, registry
+from photosearch.models import manifest
+from photosearch.vision import registry
 from photosearch.vision.wordnet import get_wordnet, parse_data_line
 
 

@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from photosearch.config import Settings
-from photosearch.hub import provider_for
+from photosearch.models.arrays import l2_normalize
+from photosearch.models.base import Model
+from photosearch.models.manifest import ModelManifest, ModelUnavailable
+from photosearch.models.runtimes import provider_for
+from photosearch.models.runtimes.onnx import CPU, choose_providers, create_session
 from photosearch.vision import preprocess as pp
-from photosearch.vision.manifest import ModelManifest, ModelUnavailable
-from photosearch.vision.onnx_session import CPU, choose_providers, create_session
-from photosearch.vision.runtime import Model
 
 
 class SlowModel(Model):
@@ -68,7 +69,7 @@ def test_missing_bundled_package_gives_install_hint(tmp_path):
 def test_provider_choice_and_thread_settings():
     s = Settings(threads=1, gpu=False)
     assert choose_providers(s) == [CPU]
-    from photosearch.vision.manifest import get_manifest
+    from photosearch.models.manifest import get_manifest
 
     man = get_manifest("text-minilm-l6-v2-int8", s)
     assert man.present(s), "MiniLM is part of the bundled tier: bash installer/install.sh installs it"
@@ -99,5 +100,5 @@ def test_prepare_modes_and_normalise():
     assert n.dtype == np.float32 and np.allclose(n, 1.0)
     assert pp.to_nchw(img).shape == (1, 3, 60, 80)
     assert pp.resize_max_side(img, 40).shape == (30, 40, 3)
-    v = pp.l2_normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))
+    v = l2_normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))
     assert np.allclose(v[0], [0.6, 0.8]) and np.all(np.isfinite(v[1]))

@@ -24,15 +24,6 @@ log = logging.getLogger(__name__)
 CUDA = "CUDAExecutionProvider"
 CPU = "CPUExecutionProvider"
 
-# What non-ONNX runtimes run on, for `photosearch models list`.
-RUNTIME_PROVIDERS = {
-    "tflite": "LiteRT CPU (XNNPACK)",
-    "opencv-dnn": "OpenCV DNN CPU",
-    "dlib": "dlib CPU",
-    "gguf": "llama.cpp",
-    "data": "-",
-}
-
 
 def available_providers() -> list[str]:
     try:
@@ -61,7 +52,7 @@ def gpu_present() -> bool:
 
 
 def choose_providers(settings: Settings | None = None) -> list[str]:
-    """CUDA first when onnxruntime-gpu is installed, a GPU is present and settings allow it."""
+    """CUDA first when onnxruntime-gpu is installed, a GPU is present and settings allow it; CPU always last."""
     use_gpu = settings.gpu if settings is not None else True
     if use_gpu and CUDA in available_providers() and gpu_present():
         return [CUDA, CPU]
@@ -96,3 +87,10 @@ def create_session(
             raise
         log.warning("cannot start %s on %s (%s); using CPU", path, providers[0], exc)
         return ort.InferenceSession(str(path), sess_options=opts, providers=[CPU])
+
+
+def provider(settings: Settings | None = None) -> str:
+    """What an ONNX model would run on here, for `models list`."""
+    if not available_providers():
+        return "unavailable (pip install onnxruntime)"
+    return choose_providers(settings)[0]
