@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
 
@@ -376,7 +377,7 @@ def atom_key(atom: dict) -> str:
     return next(iter(atom))
 
 
-def walk(node: dict):
+def walk(node: dict) -> Iterator[dict]:
     """Yield every node (operators and atoms), depth first, parents before children."""
     yield node
     ((key, value),) = node.items()
@@ -389,8 +390,58 @@ def walk(node: dict):
 
 def atoms(plan: dict) -> list[dict]:
     """All atoms of a plan (or of a node) in reading order."""
-    root = plan["where"] if "where" in plan and "version" in plan else plan
-    return [n for n in walk(root) if is_atom(n)]
+    return [n for n in walk(_root(plan)) if is_atom(n)]
+
+
+def _root(plan: dict) -> dict:
+    """The `where` node of a plan (or of a plan-like {"where": ...}), else the node itself."""
+    return plan.get("where", plan)
+
+
+def signed_atoms(plan: dict) -> Iterator[tuple[dict, bool]]:
+    """Each atom of a plan (or node) in reading order with its polarity: True under an odd number of
+    `not`s (an excluded condition), False otherwise."""
+
+    def visit(node: dict, negated: bool) -> Iterator[tuple[dict, bool]]:
+        ((key, value),) = node.items()
+        if key in ("and", "or"):
+            for child in value:
+                yield from visit(child, negated)
+        elif key == "not":
+            yield from visit(value, not negated)
+        else:
+            yield node, negated
+
+    return visit(_root(plan), False)
+
+
+def map_nodes(node: dict, replace: Callable[[dict], dict | None]) -> dict:
+    """The tree rebuilt top-down: where `replace(n)` returns a node it stands for all of `n`;
+    where it returns None, an operator is rebuilt from its children and an atom kept as is."""
+    new = replace(node)
+    if new is not None:
+        return new
+    ((key, value),) = node.items()
+    if key in ("and", "or"):
+        return {key: [map_nodes(child, replace) for child in value]}
+    if key == "not":
+        return {"not": map_nodes(value, replace)}
+    return node
+
+
+def filter_atoms(node: dict, keep: Callable[[dict], bool]) -> dict | None:
+    """The tree with only the atoms `keep` accepts; an operator left without children goes too and
+    an and/or left with one child becomes that child. None when nothing is left."""
+    ((key, value),) = node.items()
+    if key in ("and", "or"):
+        kids = [c for c in (filter_atoms(x, keep) for x in value) if c is not None]
+        if not kids:
+            return None
+        return kids[0] if len(kids) == 1 else {key: kids}
+    if key == "not":
+        inner = filter_atoms(value, keep)
+        return None if inner is None else {"not": inner}
+    return node if keep(node) else None
 
 
 def _atom_text(atom: dict) -> str:

@@ -13,9 +13,12 @@ from photosearch.query.plan import (
     canonical_plan,
     default_compose,
     dumps_plan,
+    filter_atoms,
     make_plan,
+    map_nodes,
     plan_to_text,
     plans_equal,
+    signed_atoms,
     validate_plan,
 )
 
@@ -98,3 +101,33 @@ def test_month_atom_is_validated_and_shown():
     for bad in ([], [0], [13], ["7"], [True]):
         with pytest.raises(PlanError, match="month"):
             validate_plan({"version": 1, "where": {"month": bad}})
+
+
+TREE = {"and": [{"person": "Anna"}, {"not": {"or": [{"concept": "dog"}, {"not": {"place": "Rome"}}]}},
+                {"or": [{"date": {"from": "2020-01-01", "to": "2020-01-01"}}, {"kind": "photo"}]}]}
+
+
+def test_signed_atoms_give_each_atom_its_polarity():
+    got = list(signed_atoms({"version": 1, "where": TREE}))
+    assert got == [({"person": "Anna"}, False), ({"concept": "dog"}, True), ({"place": "Rome"}, False),
+                   ({"date": {"from": "2020-01-01", "to": "2020-01-01"}}, False), ({"kind": "photo"}, False)]
+    assert list(signed_atoms({"where": {"not": {"tag": "x"}}})) == [({"tag": "x"}, True)]
+    assert list(signed_atoms({"and": []})) == []
+
+
+def test_map_nodes_replaces_whole_subtrees_and_keeps_the_shape():
+    date_or = TREE["and"][2]
+    out = map_nodes(TREE, lambda n: {"month": [7]} if n == date_or else
+                    {"person": "Tom"} if n == {"person": "Anna"} else None)
+    assert out == {"and": [{"person": "Tom"}, TREE["and"][1], {"month": [7]}]}
+    assert TREE["and"][0] == {"person": "Anna"}  # the input is not changed
+    assert map_nodes({"and": []}, lambda n: None) == {"and": []}
+
+
+def test_filter_atoms_drops_emptied_operators_and_collapses_single_children():
+    assert filter_atoms(TREE, lambda a: "concept" not in a and "kind" not in a) == {
+        "and": [{"person": "Anna"}, {"not": {"not": {"place": "Rome"}}},
+                {"date": {"from": "2020-01-01", "to": "2020-01-01"}}]}
+    assert filter_atoms(TREE, lambda a: "person" in a) == {"person": "Anna"}
+    assert filter_atoms(TREE, lambda a: False) is None
+    assert filter_atoms({"and": []}, lambda a: True) is None
