@@ -176,56 +176,76 @@ def _check_int(value: Any, path: str, *, nullable: bool, minimum: int) -> int | 
     return value
 
 
+def _validate_string(key: str, value: Any, p: str) -> dict:
+    if isinstance(value, int) and not isinstance(value, bool) and key == "similar":
+        value = str(value)
+    if not isinstance(value, str) or not value.strip():
+        raise _err(p, f"expected a non-empty string, got {value!r:.80}")
+    if len(value) > MAX_ATOM_CHARS:
+        raise _err(p, f"{len(value)} characters; an atom holds at most {MAX_ATOM_CHARS}")
+    return {key: " ".join(value.split())}
+
+
+def _validate_date(value: Any, p: str) -> dict:
+    if not isinstance(value, dict):
+        raise _err(p, 'expected {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}')
+    extra = set(value) - {"from", "to"}
+    if extra:
+        raise _err(p, f"unknown field(s) {sorted(extra)}; a date has only 'from' and 'to'")
+    if "from" not in value or "to" not in value:
+        raise _err(p, "a date needs both 'from' and 'to'")
+    lo, hi = _check_date(value["from"], p + ".from"), _check_date(value["to"], p + ".to")
+    if lo > hi:
+        raise _err(p, f"'from' {lo} is after 'to' {hi}")
+    return {"date": {"from": lo, "to": hi}}
+
+
+def _validate_month(value: Any, p: str) -> dict:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(
+            isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12 for m in value):
+        raise _err(p, f"expected a list of months 1..12, got {value!r}")
+    return {"month": sorted(set(value))}
+
+
+def _validate_faces(value: Any, p: str) -> dict:
+    if not isinstance(value, dict):
+        raise _err(p, 'expected {"min": int, "max": int|null}')
+    extra = set(value) - {"min", "max"}
+    if extra:
+        raise _err(p, f"unknown field(s) {sorted(extra)}; faces has only 'min' and 'max'")
+    if not value:
+        raise _err(p, "faces needs 'min' and/or 'max'")
+    lo = _check_int(value.get("min", 0), p + ".min", nullable=False, minimum=0)
+    hi = _check_int(value.get("max"), p + ".max", nullable=True, minimum=0)
+    if hi is not None and lo > hi:
+        raise _err(p, f"min {lo} is greater than max {hi}")
+    return {"faces": {"min": lo, "max": hi}}
+
+
+def _enum_validator(key: str, allowed: tuple[str, ...]) -> Callable[[Any, str], dict]:
+    def validate(value: Any, p: str) -> dict:
+        if value not in allowed:
+            raise _err(p, f"expected one of {list(allowed)}, got {value!r}")
+        return {key: value}
+
+    return validate
+
+
+#: The validator of each non-string atom: (value, path) → the normalised atom.
+_ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
+    "date": _validate_date, "month": _validate_month, "faces": _validate_faces,
+    "kind": _enum_validator("kind", KINDS), "quality": _enum_validator("quality", QUALITIES),
+}
+
+
 def _validate_atom(key: str, value: Any, path: str) -> dict:
     p = f"{path}.{key}"
     if key in STRING_ATOMS:
-        if isinstance(value, int) and not isinstance(value, bool) and key == "similar":
-            value = str(value)
-        if not isinstance(value, str) or not value.strip():
-            raise _err(p, f"expected a non-empty string, got {value!r:.80}")
-        if len(value) > MAX_ATOM_CHARS:
-            raise _err(p, f"{len(value)} characters; an atom holds at most {MAX_ATOM_CHARS}")
-        return {key: " ".join(value.split())}
-    if key == "date":
-        if not isinstance(value, dict):
-            raise _err(p, 'expected {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}')
-        extra = set(value) - {"from", "to"}
-        if extra:
-            raise _err(p, f"unknown field(s) {sorted(extra)}; a date has only 'from' and 'to'")
-        if "from" not in value or "to" not in value:
-            raise _err(p, "a date needs both 'from' and 'to'")
-        lo, hi = _check_date(value["from"], p + ".from"), _check_date(value["to"], p + ".to")
-        if lo > hi:
-            raise _err(p, f"'from' {lo} is after 'to' {hi}")
-        return {"date": {"from": lo, "to": hi}}
-    if key == "month":
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = [value]
-        if not isinstance(value, list) or not value or not all(
-                isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12 for m in value):
-            raise _err(p, f"expected a list of months 1..12, got {value!r}")
-        return {"month": sorted(set(value))}
-    if key == "faces":
-        if not isinstance(value, dict):
-            raise _err(p, 'expected {"min": int, "max": int|null}')
-        extra = set(value) - {"min", "max"}
-        if extra:
-            raise _err(p, f"unknown field(s) {sorted(extra)}; faces has only 'min' and 'max'")
-        if not value:
-            raise _err(p, "faces needs 'min' and/or 'max'")
-        lo = _check_int(value.get("min", 0), p + ".min", nullable=False, minimum=0)
-        hi = _check_int(value.get("max"), p + ".max", nullable=True, minimum=0)
-        if hi is not None and lo > hi:
-            raise _err(p, f"min {lo} is greater than max {hi}")
-        return {"faces": {"min": lo, "max": hi}}
-    if key == "kind":
-        if value not in KINDS:
-            raise _err(p, f"expected one of {list(KINDS)}, got {value!r}")
-        return {"kind": value}
-    if key == "quality":
-        if value not in QUALITIES:
-            raise _err(p, f"expected one of {list(QUALITIES)}, got {value!r}")
-        return {"quality": value}
+        return _validate_string(key, value, p)
+    if key in _ATOM_VALIDATORS:
+        return _ATOM_VALIDATORS[key](value, p)
     raise _err(path, f"unknown atom {key!r}")  # pragma: no cover - guarded by caller
 
 
