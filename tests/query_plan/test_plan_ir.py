@@ -131,3 +131,35 @@ def test_filter_atoms_drops_emptied_operators_and_collapses_single_children():
     assert filter_atoms(TREE, lambda a: "person" in a) == {"person": "Anna"}
     assert filter_atoms(TREE, lambda a: False) is None
     assert filter_atoms({"and": []}, lambda a: True) is None
+
+
+@pytest.mark.parametrize(("atom", "message"), [
+    ({"person": "  "}, "expected a non-empty string"),
+    ({"concept": "x" * 40000}, "an atom holds at most"),
+    ({"date": "2020"}, 'expected {"from"'),
+    ({"date": {"from": "2020-01-01", "to": "2020-01-02", "at": 1}}, "unknown field(s) ['at']"),
+    ({"date": {"from": "2020-01-01"}}, "needs both 'from' and 'to'"),
+    ({"date": {"from": "2020-02-01", "to": "2020-01-01"}}, "'from' 2020-02-01 is after 'to' 2020-01-01"),
+    ({"date": {"from": "2020-02-30", "to": "2020-03-01"}}, "is not a valid date"),
+    ({"month": [0, 5]}, "expected a list of months 1..12"),
+    ({"month": []}, "expected a list of months 1..12"),
+    ({"faces": 3}, 'expected {"min": int'),
+    ({"faces": {}}, "faces needs 'min' and/or 'max'"),
+    ({"faces": {"min": 1, "most": 2}}, "unknown field(s) ['most']"),
+    ({"faces": {"min": 3, "max": 2}}, "min 3 is greater than max 2"),
+    ({"faces": {"min": True}}, "expected an integer"),
+    ({"kind": "video"}, "expected one of ['photo', 'screenshot', 'document']"),
+    ({"quality": "ok"}, "expected one of ['sharp', 'blurry']"),
+])
+def test_each_atom_validator_rejects_what_its_schema_does_not_allow(atom, message):
+    with pytest.raises(PlanError, match="invalid plan at where") as err:
+        validate_plan({"where": atom})
+    assert message in str(err.value)
+
+
+def test_atom_validators_normalise():
+    where = {"and": [{"similar": 42}, {"month": 7}, {"month": [8, 6, 8]}, {"faces": {"max": 2}},
+                     {"place": "  New   York "}, {"date": {"from": " 2020-01-01", "to": "2020-01-01"}}]}
+    assert validate_plan({"where": where})["where"]["and"] == [
+        {"similar": "42"}, {"month": [7]}, {"month": [6, 8]}, {"faces": {"min": 0, "max": 2}},
+        {"place": "New York"}, {"date": {"from": "2020-01-01", "to": "2020-01-01"}}]
