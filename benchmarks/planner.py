@@ -3,42 +3,23 @@
     python -m benchmarks.planner [--llm gemma3-270m] [--llm-sample 40]
 
 Accuracy is leave-one-out: a golden pair never steers its own request. Exact match compares plans
-with children order ignored; atom-F1 compares the multisets of (polarity, atom).
+with children order ignored; atom-F1 (`evaluate.metrics.atom_prf`) compares
+the multisets of (polarity, atom).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
+from photosearch.evaluate.metrics import atom_prf
 from photosearch.query.golden import GoldenLibrary, load_bundled
 from photosearch.query.parser import LOW_CONFIDENCE, parse_detailed
 from photosearch.query.plan import plans_equal
-
-
-def _signed_atoms(node: dict, neg: bool = False) -> list[str]:
-    ((k, v),) = node.items()
-    if k in ("and", "or"):
-        return [a for c in v for a in _signed_atoms(c, neg)]
-    if k == "not":
-        return _signed_atoms(v, not neg)
-    return [("-" if neg else "+") + json.dumps(node, sort_keys=True)]
-
-
-def atom_f1(pred: dict, gold: dict) -> float:
-    p, g = Counter(_signed_atoms(pred["where"])), Counter(_signed_atoms(gold["where"]))
-    if not p and not g:
-        return 1.0
-    tp = sum((p & g).values())
-    if tp == 0:
-        return 0.0
-    prec, rec = tp / sum(p.values()), tp / sum(g.values())
-    return 2 * prec * rec / (prec + rec)
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -54,7 +35,7 @@ def evaluate(plan_fn, examples) -> dict:
         times.append((time.perf_counter() - t) * 1000)
         sources[source] += 1
         exact += plans_equal(plan, ex.plan)
-        f1s.append(atom_f1(plan, ex.plan))
+        f1s.append(atom_prf(plan, ex.plan)[2])
     return {"n": len(examples), "exact": exact / max(len(examples), 1), "atom_f1": statistics.mean(f1s) if f1s else 0,
             "p50_ms": _pct(times, 0.5), "p95_ms": _pct(times, 0.95), "sources": dict(sources)}
 

@@ -13,6 +13,7 @@ import time
 from sqlalchemy import select
 
 from photosearch.catalog.models import Fact, Photo
+from photosearch.query.plan import signed_atoms
 
 STOP = {"a", "an", "the", "of", "with", "in", "on", "at", "from", "photos", "photo", "pictures", "picture",
         "taken", "ones", "and", "word", "words", "me", "my", "show", "all", "some", "to", "by"}
@@ -27,15 +28,12 @@ def _singular(w: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
-def _plan_words(node: dict, negated: bool, pos: list[str], neg: list[str]) -> None:
-    ((key, value),) = node.items()
-    if key in ("and", "or"):
-        for c in value:
-            _plan_words(c, negated, pos, neg)
-    elif key == "not":
-        _plan_words(value, not negated, pos, neg)
-    elif isinstance(value, str):
-        (neg if negated else pos).extend(_words(value))
+def _plan_words(plan: dict, pos: list[str], neg: list[str]) -> None:
+    """The words of the plan's string atoms, into `neg` when excluded and `pos` otherwise."""
+    for atom, negated in signed_atoms(plan):
+        value = next(iter(atom.values()))
+        if isinstance(value, str):
+            (neg if negated else pos).extend(_words(value))
 
 
 def baseline_search(store, settings, request: str | None = None, plan: dict | None = None, limit: int = 50,
@@ -44,7 +42,7 @@ def baseline_search(store, settings, request: str | None = None, plan: dict | No
     pos: list[str] = []
     neg: list[str] = []
     if plan is not None:
-        _plan_words(plan.get("where", plan), False, pos, neg)
+        _plan_words(plan, pos, neg)
     elif request:
         words = _words(request)
         i = 0

@@ -11,6 +11,8 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from photosearch.query.plan import canonical_node, signed_atoms, validate_compose, validate_plan
+
 Grades = Mapping[str, float]
 
 
@@ -91,21 +93,8 @@ def _atom_key(atom: dict) -> str:
 
 
 def atom_multiset(node: dict) -> Counter:
-    """The atoms of a plan (or node) as a multiset; `not` wraps its atoms as `{"not": atom}`."""
-    out: Counter = Counter()
-
-    def walk(n: dict, negated: bool) -> None:
-        ((key, value),) = n.items()
-        if key in ("and", "or"):
-            for child in value:
-                walk(child, negated)
-        elif key == "not":
-            walk(value, not negated)
-        else:
-            out[_atom_key({"not": n} if negated else n)] += 1
-
-    walk(node.get("where", node) if "where" in node else node, False)
-    return out
+    """The atoms of a plan (or node) as a multiset; a negated atom counts as `{"not": atom}`."""
+    return Counter(_atom_key({"not": atom} if negated else atom) for atom, negated in signed_atoms(node))
 
 
 def atom_prf(predicted: dict | None, expected: dict) -> tuple[float, float, float]:
@@ -125,10 +114,6 @@ def plan_exact_match(predicted: dict | None, expected: dict) -> bool:
     """Same meaning (order of and/or children ignored); compose compared only when expected sets it."""
     if not predicted:
         return False
-    try:
-        from photosearch.query.plan import canonical_node, validate_compose, validate_plan
-    except ImportError:  # pragma: no cover - the plan module ships with the core
-        return _canon(predicted) == _canon(expected)
     exp = validate_plan({"version": 1, "where": expected.get("where", expected), "compose": expected.get("compose")})
     pred = validate_plan(predicted)
     same_where = json.dumps(canonical_node(pred["where"]), sort_keys=True) == json.dumps(
@@ -137,7 +122,3 @@ def plan_exact_match(predicted: dict | None, expected: dict) -> bool:
     if "compose" in expected:
         return same_where and validate_compose(expected["compose"]) == pred["compose"]
     return same_where
-
-
-def _canon(plan: dict) -> str:
-    return json.dumps(plan.get("where", plan), sort_keys=True)

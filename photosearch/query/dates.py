@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
@@ -292,7 +292,7 @@ class DateFinder:
         """All non-overlapping date expressions in `text` (lower case), left to right."""
         found: list[DateMatch] = []
         taken: list[tuple[int, int]] = []
-        birthdays = {k.lower(): v for k, v in (birthdays or {}).items()}
+        ask = _Ask(self, now, years, {k.lower(): v for k, v in (birthdays or {}).items()}, owner)
 
         def free(a: int, b: int) -> bool:
             return all(b <= s or a >= e for s, e in taken)
@@ -301,143 +301,196 @@ class DateFinder:
             for m in pattern.finditer(text):
                 if not free(m.start(), m.end()):
                     continue
-                match = self._interpret(name, m, now, years, birthdays, owner)
+                match = _HANDLERS[name](m, ask)
                 if match is None:
                     continue
                 found.append(match)
                 taken.append((match.start, match.end))
         return sorted(found, key=lambda d: d.start)
 
-    def _interpret(self, name, m, now, years, birthdays, owner) -> DateMatch | None:
-        s, e = m.start(), m.end()
-        if name == "monthspan":
-            return DateMatch(s, e, [month_span(now, MONTHS[m.group("a")], MONTHS[m.group("b")],
-                                               int(m.group("y")) if m.group("y") else None)])
-        if name in ("between", "fromto"):
-            a = self.simple_range(m.group("a"), now)
-            b = self.simple_range(m.group("b"), now)
-            if not a or not b:
-                return None
-            lo, hi = min(a[0], b[0]), max(a[1], b[1])
-            return DateMatch(s, e, [(lo, hi)])
-        if name == "since":
-            arg = m.group("a")
-            r = self.simple_range(arg, now) or (recent_month(now, MONTHS[arg]) if arg in MONTHS else None)
-            if not r:
-                return None
-            op = m.group("op")
-            if op in ("since",):
-                return DateMatch(s, e, [(r[0], max(now, r[0]))])
-            if op == "after":
-                return DateMatch(s, e, [(r[1] + timedelta(days=1), max(now, r[1] + timedelta(days=1)))])
-            if op in ("until", "till"):
-                return DateMatch(s, e, [(OPEN_START, r[1])])
-            return DateMatch(s, e, [(OPEN_START, r[0] - timedelta(days=1))])
-        if name == "simple":
-            r = self.simple_range(m.group(0), now)
-            return DateMatch(s, e, [r]) if r else None
-        if name == "relseason":
-            rel, season = m.group("rel"), m.group("s")
-            if rel in ("last", "past", "previous"):
-                return DateMatch(s, e, [last_season(now, season)])
-            if rel == "next":
-                return None
-            return DateMatch(s, e, [this_season(now, season)])
-        if name == "relmonth":
-            rel, month = m.group("rel"), MONTHS[m.group("m")]
-            if m.group("m") in ("may", "mar", "jan", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "feb", "apr") \
-                    and rel in ("of",):
-                return None
-            if rel == "from" and m.group("m") not in _FULL_MONTHS:  # "photos from Jan": more likely a person
-                return None
-            if rel == "this":
-                return DateMatch(s, e, [month_range(now.year, month)])
-            if rel in ("last", "past", "previous"):
-                lo, hi = recent_month(now, month)
-                if lo.month == now.month and lo.year == now.year:
-                    lo, hi = month_range(now.year - 1, month)
-                return DateMatch(s, e, [(lo, hi)])
-            # "in July", "every July": July of any year
-            return DateMatch(s, e, [recent_month(now, month)], recurring=True, months=(month,))
-        if name == "relunit":
-            rel = m.group("rel")
-            monday = now - timedelta(days=now.weekday())
-            table = {
-                "today": (now, now),
-                "tonight": (now, now),
-                "this morning": (now, now),
-                "this afternoon": (now, now),
-                "this evening": (now, now),
-                "last night": (now - timedelta(days=1),) * 2,
-                "yesterday": (now - timedelta(days=1),) * 2,
-                "this week": (monday, now),
-                "last week": (monday - timedelta(days=7), monday - timedelta(days=1)),
-                "previous week": (monday - timedelta(days=7), monday - timedelta(days=1)),
-                "past week": period_back(now, 7, "day"),
-                "this month": (now.replace(day=1), now),
-                "last month": month_range(*_prev_month(now)),
-                "previous month": month_range(*_prev_month(now)),
-                "past month": period_back(now, 1, "month"),
-                "this year": (date(now.year, 1, 1), now),
-                "last year": year_range(now.year - 1),
-                "last year's": year_range(now.year - 1),
-                "previous year": year_range(now.year - 1),
-                "past year": period_back(now, 1, "year"),
-            }
-            if rel in ("this weekend", "last weekend"):
-                sat = now - timedelta(days=(now.weekday() - 5) % 7)
-                if rel == "last weekend" and sat + timedelta(days=1) >= now:
-                    sat -= timedelta(days=7)
-                return DateMatch(s, e, [(sat, sat + timedelta(days=1))])
-            return DateMatch(s, e, [table[rel]])
-        if name == "back":
-            return DateMatch(s, e, [period_back(now, _num(m.group("n")), m.group("u"))])
-        if name == "ago":
-            return DateMatch(s, e, [ago(now, _num(m.group("n")), m.group("u"))])
-        if name == "holiday":
-            month, day, n = HOLIDAYS[m.group("h")]
-            rel = (m.group("rel") or "").strip()
 
-            def make(y: int) -> tuple[date, date]:
-                lo = date(y, month, day)
-                return lo, lo + timedelta(days=n - 1)
+# ---------------------------------------------------------------- one handler per pattern
 
-            if rel == "this":
-                return DateMatch(s, e, [make(now.year)])
-            if rel == "last":
-                y = now.year if make(now.year)[1] < now else now.year - 1
-                return DateMatch(s, e, [make(y)])
-            ranges, span = _recurring(now, years, make)
-            return DateMatch(s, e, ranges, recurring=True,
-                             notes=[f"'{m.group('h')}' means every year {span}"])
-        if name == "birthday":
-            who = m.group("who")
-            key = (owner or "me") if who == "my" else who.rstrip("s").rstrip("'").removesuffix("'")
-            if who.endswith("'s"):
-                key = who[:-2]
-            bday = birthdays.get(key.lower())
-            if bday is None:
-                return DateMatch(s, e, [], notes=[f"no birthday known for {'you' if who == 'my' else key}"])
-            first = max(bday.year, years[0] if years else now.year - 9)
 
-            def make_b(y: int) -> tuple[date, date]:
-                try:
-                    d = date(y, bday.month, bday.day)
-                except ValueError:  # 29 February
-                    d = date(y, 2, 28)
-                return d, d
+@dataclass(frozen=True)
+class _Ask:
+    """What a handler reads besides its match: the finder (for simple ranges) and the request's
+    reference date, catalog years, known birthdays (lower-case names) and owner."""
 
-            ranges, span = _recurring(now, (first, years[1] if years else now.year), make_b)
-            return DateMatch(s, e, ranges, recurring=True, notes=[f"birthday: every year {span}"])
-        if name == "weekend":
-            return DateMatch(s, e, [], weekend=True)
-        if name == "season":
-            season = m.group("s")
-            first = SEASONS[season]
-            months = tuple(sorted((first - 1 + i) % 12 + 1 for i in range(3)))
-            return DateMatch(s, e, [season_range(now.year, season)], recurring=True, months=months,
-                             notes=[f"'{season}' means {season} of any year"])
+    finder: DateFinder
+    now: date
+    years: tuple[int, int] | None
+    birthdays: dict[str, date]
+    owner: str | None
+
+
+def _monthspan(m: re.Match, q: _Ask) -> DateMatch | None:
+    year = int(m.group("y")) if m.group("y") else None
+    return DateMatch(m.start(), m.end(), [month_span(q.now, MONTHS[m.group("a")], MONTHS[m.group("b")], year)])
+
+
+def _two_ends(m: re.Match, q: _Ask) -> DateMatch | None:
+    """"between A and B", "from A to B": from the earlier start to the later end."""
+    a = q.finder.simple_range(m.group("a"), q.now)
+    b = q.finder.simple_range(m.group("b"), q.now)
+    if not a or not b:
         return None
+    return DateMatch(m.start(), m.end(), [(min(a[0], b[0]), max(a[1], b[1]))])
+
+
+def _open_ended(m: re.Match, q: _Ask) -> DateMatch | None:
+    """"since/after/before/until X": X's range extended to `now` or back to OPEN_START."""
+    arg, now = m.group("a"), q.now
+    r = q.finder.simple_range(arg, now) or (recent_month(now, MONTHS[arg]) if arg in MONTHS else None)
+    if not r:
+        return None
+    op = m.group("op")
+    if op == "since":
+        span = (r[0], max(now, r[0]))
+    elif op == "after":
+        day_after = r[1] + timedelta(days=1)
+        span = (day_after, max(now, day_after))
+    elif op in ("until", "till"):
+        span = (OPEN_START, r[1])
+    else:  # before, prior to
+        span = (OPEN_START, r[0] - timedelta(days=1))
+    return DateMatch(m.start(), m.end(), [span])
+
+
+def _simple(m: re.Match, q: _Ask) -> DateMatch | None:
+    r = q.finder.simple_range(m.group(0), q.now)
+    return DateMatch(m.start(), m.end(), [r]) if r else None
+
+
+def _relseason(m: re.Match, q: _Ask) -> DateMatch | None:
+    rel, season = m.group("rel"), m.group("s")
+    if rel == "next":
+        return None
+    span = last_season(q.now, season) if rel in ("last", "past", "previous") else this_season(q.now, season)
+    return DateMatch(m.start(), m.end(), [span])
+
+
+_SHORT_MONTHS = ("may", "mar", "jan", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "feb", "apr")
+
+
+def _relmonth(m: re.Match, q: _Ask) -> DateMatch | None:
+    rel, word, now = m.group("rel"), m.group("m"), q.now
+    month = MONTHS[word]
+    if rel == "of" and word in _SHORT_MONTHS:
+        return None
+    if rel == "from" and word not in _FULL_MONTHS:  # "photos from Jan": more likely a person
+        return None
+    if rel == "this":
+        return DateMatch(m.start(), m.end(), [month_range(now.year, month)])
+    if rel in ("last", "past", "previous"):
+        lo, hi = recent_month(now, month)
+        if lo.month == now.month and lo.year == now.year:
+            lo, hi = month_range(now.year - 1, month)
+        return DateMatch(m.start(), m.end(), [(lo, hi)])
+    # "in July", "every July": July of any year
+    return DateMatch(m.start(), m.end(), [recent_month(now, month)], recurring=True, months=(month,))
+
+
+def _relative_units(now: date) -> dict[str, tuple[date, date]]:
+    """The ranges of "today", "last week", "this year"... relative to `now`."""
+    monday = now - timedelta(days=now.weekday())
+    day_before = now - timedelta(days=1)
+    last_week = (monday - timedelta(days=7), monday - timedelta(days=1))
+    last_month = month_range(*_prev_month(now))
+    last_year = year_range(now.year - 1)
+    return {
+        **dict.fromkeys(("today", "tonight", "this morning", "this afternoon", "this evening"), (now, now)),
+        "last night": (day_before, day_before),
+        "yesterday": (day_before, day_before),
+        "this week": (monday, now),
+        "last week": last_week,
+        "previous week": last_week,
+        "past week": period_back(now, 7, "day"),
+        "this month": (now.replace(day=1), now),
+        "last month": last_month,
+        "previous month": last_month,
+        "past month": period_back(now, 1, "month"),
+        "this year": (date(now.year, 1, 1), now),
+        "last year": last_year,
+        "last year's": last_year,
+        "previous year": last_year,
+        "past year": period_back(now, 1, "year"),
+    }
+
+
+def _relunit(m: re.Match, q: _Ask) -> DateMatch | None:
+    rel, now = m.group("rel"), q.now
+    if rel in ("this weekend", "last weekend"):
+        sat = now - timedelta(days=(now.weekday() - 5) % 7)
+        if rel == "last weekend" and sat + timedelta(days=1) >= now:
+            sat -= timedelta(days=7)
+        return DateMatch(m.start(), m.end(), [(sat, sat + timedelta(days=1))])
+    return DateMatch(m.start(), m.end(), [_relative_units(now)[rel]])
+
+
+def _back(m: re.Match, q: _Ask) -> DateMatch | None:
+    return DateMatch(m.start(), m.end(), [period_back(q.now, _num(m.group("n")), m.group("u"))])
+
+
+def _ago(m: re.Match, q: _Ask) -> DateMatch | None:
+    return DateMatch(m.start(), m.end(), [ago(q.now, _num(m.group("n")), m.group("u"))])
+
+
+def _holiday(m: re.Match, q: _Ask) -> DateMatch | None:
+    month, day, n = HOLIDAYS[m.group("h")]
+    rel, now = (m.group("rel") or "").strip(), q.now
+
+    def make(y: int) -> tuple[date, date]:
+        lo = date(y, month, day)
+        return lo, lo + timedelta(days=n - 1)
+
+    if rel == "this":
+        return DateMatch(m.start(), m.end(), [make(now.year)])
+    if rel == "last":
+        return DateMatch(m.start(), m.end(), [make(now.year if make(now.year)[1] < now else now.year - 1)])
+    ranges, span = _recurring(now, q.years, make)
+    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"'{m.group('h')}' means every year {span}"])
+
+
+def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
+    who, now, years = m.group("who"), q.now, q.years
+    key = (q.owner or "me") if who == "my" else who.rstrip("s").rstrip("'").removesuffix("'")
+    if who.endswith("'s"):
+        key = who[:-2]
+    bday = q.birthdays.get(key.lower())
+    if bday is None:
+        return DateMatch(m.start(), m.end(), [], notes=[f"no birthday known for {'you' if who == 'my' else key}"])
+    first = max(bday.year, years[0] if years else now.year - 9)
+
+    def make(y: int) -> tuple[date, date]:
+        try:
+            d = date(y, bday.month, bday.day)
+        except ValueError:  # 29 February
+            d = date(y, 2, 28)
+        return d, d
+
+    ranges, span = _recurring(now, (first, years[1] if years else now.year), make)
+    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"birthday: every year {span}"])
+
+
+def _weekend(m: re.Match, q: _Ask) -> DateMatch | None:
+    return DateMatch(m.start(), m.end(), [], weekend=True)
+
+
+def _season(m: re.Match, q: _Ask) -> DateMatch | None:
+    season = m.group("s")
+    first = SEASONS[season]
+    months = tuple(sorted((first - 1 + i) % 12 + 1 for i in range(3)))
+    return DateMatch(m.start(), m.end(), [season_range(q.now.year, season)], recurring=True, months=months,
+                     notes=[f"'{season}' means {season} of any year"])
+
+
+#: The handler of each DateFinder pattern, by the pattern's name.
+_HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
+    "monthspan": _monthspan, "between": _two_ends, "fromto": _two_ends, "since": _open_ended,
+    "simple": _simple, "relseason": _relseason, "relmonth": _relmonth, "relunit": _relunit, "back": _back,
+    "ago": _ago, "holiday": _holiday, "birthday": _birthday, "weekend": _weekend, "season": _season,
+}
 
 
 def _modify(text: str, lo: date, hi: date) -> tuple[date, date]:

@@ -27,6 +27,7 @@ import numpy as np
 
 from photosearch.errors import PhotoSearchError
 from photosearch.query.atoms import resolve_atom
+from photosearch.query.plan import atoms
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 
 OPERATORS = ("and", "or", "not")
@@ -222,12 +223,5 @@ class Executor:
 
 
 def plan_atoms(node: dict) -> list[dict]:
-    """Every atom in a node tree."""
-    if not isinstance(node, dict) or len(node) != 1:
-        return []
-    ((key, value),) = node.items()
-    if key in ("and", "or"):
-        return [a for c in value for a in plan_atoms(c)]
-    if key == "not":
-        return plan_atoms(value)
-    return [node]
+    """Every atom in a node tree (none in a malformed node)."""
+    return atoms(node) if isinstance(node, dict) and len(node) == 1 else []

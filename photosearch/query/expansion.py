@@ -86,19 +86,38 @@ def expand(word: str, wordnet=None) -> tuple[Route, ...]:
     wn = wordnet or _wordnet()
     if wn is None or not key:
         return ()
-    best: dict[str, Route] = {}
+    routes = _routes(wn, key)
+    if wordnet is None:
+        with _lock:
+            _cache[key] = routes
+    return routes
 
-    def add(term: str, route: str, weight: float, narrow: bool = True, sense_of: int | None = None) -> None:
+
+class _BestRoutes:
+    """The routes found so far from `key`, the best weight kept per term."""
+
+    def __init__(self, wn, key: str):
+        self.wn, self.key = wn, key
+        self.best: dict[str, Route] = {}
+
+    def add(self, term: str, route: str, weight: float, narrow: bool = True, sense_of: int | None = None) -> None:
         t = _term(term)
-        if t == key:
+        if t == self.key:
             return
-        senses = wn.lookup(term)
+        senses = self.wn.lookup(term)
         if sense_of is not None and senses and senses[0] != sense_of:
             return  # the term mostly means something else ("cat" is also a Caterpillar vehicle)
-        old = best.get(t)
+        old = self.best.get(t)
         if old is None or weight > old.weight:
-            best[t] = Route(key, t, route, round(weight, 3), narrow)
+            self.best[t] = Route(self.key, t, route, round(weight, 3), narrow)
 
+    def sorted(self) -> tuple[Route, ...]:
+        return tuple(sorted(self.best.values(), key=lambda r: (-r.weight, r.term)))
+
+
+def _routes(wn, key: str) -> tuple[Route, ...]:
+    """Synonyms of every sense of `key` worth following, and the kinds and parents of the related ones."""
+    found = _BestRoutes(wn, key)
     bases = wn.base_forms(key)
     offsets: list[int] = []
     for base in bases:
@@ -112,30 +131,28 @@ def expand(word: str, wordnet=None) -> tuple[Route, ...]:
         if rank and not own & {lemma.lower() for lemma in syn.lemmas[:OTHER_SENSE_LEMMAS]}:
             continue
         sense = 1.0 if rank == 0 else OTHER_SENSE
-        related = rank == 0 or syn.lemmas[0].lower() in own  # kinds of it / what it is a kind of
         for lemma in syn.lemmas:
             if lemma.lower() not in own:
-                add(lemma, "synonym", SYNONYM * sense, sense_of=off)
-        if not related:
+                found.add(lemma, "synonym", SYNONYM * sense, sense_of=off)
+        if rank == 0 or syn.lemmas[0].lower() in own:  # kinds of it / what it is a kind of
+            _add_kinds_and_parents(found, wn, off, rank, sense)
+    return found.sorted()
+
+
+def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: float) -> None:
+    for child, depth in wn.descendants(off).items():
+        w = max(HYPONYM_FLOOR, HYPONYM - HYPONYM_DECAY * (depth - 1)) * sense
+        for lemma in wn.synset(child).lemmas:
+            found.add(lemma, "hyponym", w, sense_of=child)
+    for parent, depth in wn.ancestors(off).items():
+        if depth > (len(HYPERNYM) if rank == 0 else 1):  # rarer senses reach their parent only
             continue
-        for child, depth in wn.descendants(off).items():
-            w = max(HYPONYM_FLOOR, HYPONYM - HYPONYM_DECAY * (depth - 1)) * sense
-            for lemma in wn.synset(child).lemmas:
-                add(lemma, "hyponym", w, sense_of=child)
-        for parent, depth in wn.ancestors(off).items():
-            if depth > (len(HYPERNYM) if rank == 0 else 1):  # rarer senses reach their parent only
-                continue
-            psyn = wn.synset(parent)
-            if psyn.abstract:
-                continue
-            narrow = len(wn.descendants(parent, limit=NARROW_KINDS + 1)) <= NARROW_KINDS
-            for lemma in psyn.lemmas:
-                add(lemma, "hypernym", HYPERNYM[depth - 1] * sense, narrow, sense_of=parent)
-    routes = tuple(sorted(best.values(), key=lambda r: (-r.weight, r.term)))
-    if wordnet is None:
-        with _lock:
-            _cache[key] = routes
-    return routes
+        psyn = wn.synset(parent)
+        if psyn.abstract:
+            continue
+        narrow = len(wn.descendants(parent, limit=NARROW_KINDS + 1)) <= NARROW_KINDS
+        for lemma in psyn.lemmas:
+            found.add(lemma, "hypernym", HYPERNYM[depth - 1] * sense, narrow, sense_of=parent)
 
 
 def compound_of(word: str, label_word: str) -> bool:

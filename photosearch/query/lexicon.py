@@ -35,6 +35,8 @@ NOT_PHRASES = (
     "without", "except", "excluding", "exclude", "minus", "not", "no", "nor", "neither", "never", "none of",
     "w/o", "sans", "leave out", "leaving out", "skip", "hide",
 )
+#: Prepositions before a place ("in Rome"); a word after them is not text in the photo either.
+PLACE_PREPS = ("in", "at", "near", "around", "from", "to", "visiting", "outside", "across")
 ONLY_WORDS = frozenset({"only", "just", "solely", "exclusively"})
 
 #: Concept words that are NOT place names in lower case (GeoNames has towns called "Beach", "Orange"...).

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from photosearch.errors import PhotoSearchError
-from photosearch.query.plan import PLAN_SCHEMA, PlanError, atoms, validate_plan
+from photosearch.query.plan import PLAN_SCHEMA, PlanError, atoms, filter_atoms, signed_atoms, validate_plan
 
 log = logging.getLogger(__name__)
 
@@ -95,19 +95,6 @@ def _key(atom: dict) -> str:
     return json.dumps(atom, sort_keys=True)
 
 
-def _filter(node: dict, keep: Callable[[dict], bool]) -> dict | None:
-    ((k, v),) = node.items()
-    if k in ("and", "or"):
-        kids = [c for c in (_filter(x, keep) for x in v) if c is not None]
-        if not kids:
-            return None
-        return kids[0] if len(kids) == 1 else {k: kids}
-    if k == "not":
-        inner = _filter(v, keep)
-        return None if inner is None else {"not": inner}
-    return node if keep(node) else None
-
-
 def merge(llm_plan: dict, parsed_plan: dict, request: str) -> dict | None:
     """LLM structure + parser's slot atoms + parser's compose; None when nothing sensible is left."""
     parsed_atoms = atoms(parsed_plan)
@@ -122,11 +109,11 @@ def merge(llm_plan: dict, parsed_plan: dict, request: str) -> dict | None:
             return all(w in low or w.rstrip("s") in low for w in str(value).lower().split())
         return False
 
-    where = _filter(llm_plan["where"], keep)
-    present = {_key(a) for a in (atoms({"where": where, "version": 1}) if where else [])}
+    where = filter_atoms(llm_plan["where"], keep)
+    present = {_key(a) for a in atoms(where)} if where else set()
     missing = [a for a in parsed_atoms if next(iter(a)) in SLOT_TYPES and _key(a) not in present]
     # a missing slot atom keeps its parser polarity (negated in the parse → negated here)
-    negated = {_key(a) for n in _negated_nodes(parsed_plan["where"]) for a in atoms({"where": n, "version": 1})}
+    negated = {_key(a) for a, is_negated in signed_atoms(parsed_plan) if is_negated}
     extra = [{"not": a} if _key(a) in negated else a for a in missing]
     parts = ([where] if where is not None else []) + extra
     if not parts:
@@ -136,15 +123,6 @@ def merge(llm_plan: dict, parsed_plan: dict, request: str) -> dict | None:
         return validate_plan({"version": 1, "where": node, "compose": parsed_plan["compose"]})
     except PlanError:
         return None
-
-
-def _negated_nodes(node: dict):
-    ((k, v),) = node.items()
-    if k == "not":
-        yield v
-    elif k in ("and", "or"):
-        for c in v:
-            yield from _negated_nodes(c)
 
 
 def plan_with_llm(request: str, parsed_plan: dict, examples: list, llm: LLMCallable, *,

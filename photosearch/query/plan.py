@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
 
@@ -175,56 +176,76 @@ def _check_int(value: Any, path: str, *, nullable: bool, minimum: int) -> int | 
     return value
 
 
+def _validate_string(key: str, value: Any, p: str) -> dict:
+    if isinstance(value, int) and not isinstance(value, bool) and key == "similar":
+        value = str(value)
+    if not isinstance(value, str) or not value.strip():
+        raise _err(p, f"expected a non-empty string, got {value!r:.80}")
+    if len(value) > MAX_ATOM_CHARS:
+        raise _err(p, f"{len(value)} characters; an atom holds at most {MAX_ATOM_CHARS}")
+    return {key: " ".join(value.split())}
+
+
+def _validate_date(value: Any, p: str) -> dict:
+    if not isinstance(value, dict):
+        raise _err(p, 'expected {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}')
+    extra = set(value) - {"from", "to"}
+    if extra:
+        raise _err(p, f"unknown field(s) {sorted(extra)}; a date has only 'from' and 'to'")
+    if "from" not in value or "to" not in value:
+        raise _err(p, "a date needs both 'from' and 'to'")
+    lo, hi = _check_date(value["from"], p + ".from"), _check_date(value["to"], p + ".to")
+    if lo > hi:
+        raise _err(p, f"'from' {lo} is after 'to' {hi}")
+    return {"date": {"from": lo, "to": hi}}
+
+
+def _validate_month(value: Any, p: str) -> dict:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(
+            isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12 for m in value):
+        raise _err(p, f"expected a list of months 1..12, got {value!r}")
+    return {"month": sorted(set(value))}
+
+
+def _validate_faces(value: Any, p: str) -> dict:
+    if not isinstance(value, dict):
+        raise _err(p, 'expected {"min": int, "max": int|null}')
+    extra = set(value) - {"min", "max"}
+    if extra:
+        raise _err(p, f"unknown field(s) {sorted(extra)}; faces has only 'min' and 'max'")
+    if not value:
+        raise _err(p, "faces needs 'min' and/or 'max'")
+    lo = _check_int(value.get("min", 0), p + ".min", nullable=False, minimum=0)
+    hi = _check_int(value.get("max"), p + ".max", nullable=True, minimum=0)
+    if hi is not None and lo > hi:
+        raise _err(p, f"min {lo} is greater than max {hi}")
+    return {"faces": {"min": lo, "max": hi}}
+
+
+def _enum_validator(key: str, allowed: tuple[str, ...]) -> Callable[[Any, str], dict]:
+    def validate(value: Any, p: str) -> dict:
+        if value not in allowed:
+            raise _err(p, f"expected one of {list(allowed)}, got {value!r}")
+        return {key: value}
+
+    return validate
+
+
+#: The validator of each non-string atom: (value, path) → the normalised atom.
+_ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
+    "date": _validate_date, "month": _validate_month, "faces": _validate_faces,
+    "kind": _enum_validator("kind", KINDS), "quality": _enum_validator("quality", QUALITIES),
+}
+
+
 def _validate_atom(key: str, value: Any, path: str) -> dict:
     p = f"{path}.{key}"
     if key in STRING_ATOMS:
-        if isinstance(value, int) and not isinstance(value, bool) and key == "similar":
-            value = str(value)
-        if not isinstance(value, str) or not value.strip():
-            raise _err(p, f"expected a non-empty string, got {value!r:.80}")
-        if len(value) > MAX_ATOM_CHARS:
-            raise _err(p, f"{len(value)} characters; an atom holds at most {MAX_ATOM_CHARS}")
-        return {key: " ".join(value.split())}
-    if key == "date":
-        if not isinstance(value, dict):
-            raise _err(p, 'expected {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}')
-        extra = set(value) - {"from", "to"}
-        if extra:
-            raise _err(p, f"unknown field(s) {sorted(extra)}; a date has only 'from' and 'to'")
-        if "from" not in value or "to" not in value:
-            raise _err(p, "a date needs both 'from' and 'to'")
-        lo, hi = _check_date(value["from"], p + ".from"), _check_date(value["to"], p + ".to")
-        if lo > hi:
-            raise _err(p, f"'from' {lo} is after 'to' {hi}")
-        return {"date": {"from": lo, "to": hi}}
-    if key == "month":
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = [value]
-        if not isinstance(value, list) or not value or not all(
-                isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12 for m in value):
-            raise _err(p, f"expected a list of months 1..12, got {value!r}")
-        return {"month": sorted(set(value))}
-    if key == "faces":
-        if not isinstance(value, dict):
-            raise _err(p, 'expected {"min": int, "max": int|null}')
-        extra = set(value) - {"min", "max"}
-        if extra:
-            raise _err(p, f"unknown field(s) {sorted(extra)}; faces has only 'min' and 'max'")
-        if not value:
-            raise _err(p, "faces needs 'min' and/or 'max'")
-        lo = _check_int(value.get("min", 0), p + ".min", nullable=False, minimum=0)
-        hi = _check_int(value.get("max"), p + ".max", nullable=True, minimum=0)
-        if hi is not None and lo > hi:
-            raise _err(p, f"min {lo} is greater than max {hi}")
-        return {"faces": {"min": lo, "max": hi}}
-    if key == "kind":
-        if value not in KINDS:
-            raise _err(p, f"expected one of {list(KINDS)}, got {value!r}")
-        return {"kind": value}
-    if key == "quality":
-        if value not in QUALITIES:
-            raise _err(p, f"expected one of {list(QUALITIES)}, got {value!r}")
-        return {"quality": value}
+        return _validate_string(key, value, p)
+    if key in _ATOM_VALIDATORS:
+        return _ATOM_VALIDATORS[key](value, p)
     raise _err(path, f"unknown atom {key!r}")  # pragma: no cover - guarded by caller
 
 
@@ -376,7 +397,7 @@ def atom_key(atom: dict) -> str:
     return next(iter(atom))
 
 
-def walk(node: dict):
+def walk(node: dict) -> Iterator[dict]:
     """Yield every node (operators and atoms), depth first, parents before children."""
     yield node
     ((key, value),) = node.items()
@@ -389,8 +410,58 @@ def walk(node: dict):
 
 def atoms(plan: dict) -> list[dict]:
     """All atoms of a plan (or of a node) in reading order."""
-    root = plan["where"] if "where" in plan and "version" in plan else plan
-    return [n for n in walk(root) if is_atom(n)]
+    return [n for n in walk(_root(plan)) if is_atom(n)]
+
+
+def _root(plan: dict) -> dict:
+    """The `where` node of a plan (or of a plan-like {"where": ...}), else the node itself."""
+    return plan.get("where", plan)
+
+
+def signed_atoms(plan: dict) -> Iterator[tuple[dict, bool]]:
+    """Each atom of a plan (or node) in reading order with its polarity: True under an odd number of
+    `not`s (an excluded condition), False otherwise."""
+
+    def visit(node: dict, negated: bool) -> Iterator[tuple[dict, bool]]:
+        ((key, value),) = node.items()
+        if key in ("and", "or"):
+            for child in value:
+                yield from visit(child, negated)
+        elif key == "not":
+            yield from visit(value, not negated)
+        else:
+            yield node, negated
+
+    return visit(_root(plan), False)
+
+
+def map_nodes(node: dict, replace: Callable[[dict], dict | None]) -> dict:
+    """The tree rebuilt top-down: where `replace(n)` returns a node it stands for all of `n`;
+    where it returns None, an operator is rebuilt from its children and an atom kept as is."""
+    new = replace(node)
+    if new is not None:
+        return new
+    ((key, value),) = node.items()
+    if key in ("and", "or"):
+        return {key: [map_nodes(child, replace) for child in value]}
+    if key == "not":
+        return {"not": map_nodes(value, replace)}
+    return node
+
+
+def filter_atoms(node: dict, keep: Callable[[dict], bool]) -> dict | None:
+    """The tree with only the atoms `keep` accepts; an operator left without children goes too and
+    an and/or left with one child becomes that child. None when nothing is left."""
+    ((key, value),) = node.items()
+    if key in ("and", "or"):
+        kids = [c for c in (filter_atoms(x, keep) for x in value) if c is not None]
+        if not kids:
+            return None
+        return kids[0] if len(kids) == 1 else {key: kids}
+    if key == "not":
+        inner = filter_atoms(value, keep)
+        return None if inner is None else {"not": inner}
+    return node if keep(node) else None
 
 
 def _atom_text(atom: dict) -> str:

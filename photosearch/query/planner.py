@@ -16,7 +16,7 @@ from datetime import date, datetime
 from photosearch.query.golden import GoldenExample, GoldenLibrary, get_library, normalize_request
 from photosearch.query.llm_planner import LLMCallable, plan_with_llm, planner_llm
 from photosearch.query.parser import LOW_CONFIDENCE, ParseResult, PlanContext, parse_detailed
-from photosearch.query.plan import MAX_REQUEST_CHARS, PlanError, default_compose, validate_plan
+from photosearch.query.plan import MAX_REQUEST_CHARS, PlanError, default_compose, map_nodes, validate_plan
 
 
 @dataclass
@@ -78,19 +78,6 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
 # --------------------------------------------------------------------------- golden patterns
 
 
-def _replace_atoms(node, mapping: dict[str, dict]):
-    if isinstance(node, dict) and len(node) == 1:
-        key = json.dumps(node, sort_keys=True)
-        if key in mapping:
-            return copy.deepcopy(mapping[key])
-        ((k, v),) = node.items()
-        if k in ("and", "or"):
-            return {k: [_replace_atoms(c, mapping) for c in v]}
-        if k == "not":
-            return {"not": _replace_atoms(v, mapping)}
-    return node
-
-
 def adapt_example(example: GoldenExample, example_parse: ParseResult, parse: ParseResult) -> dict | None:
     """The example's verified plan with its slot values replaced by this request's (same shape)."""
     old, new = example_parse.slots, parse.slots
@@ -102,7 +89,7 @@ def adapt_example(example: GoldenExample, example_parse: ParseResult, parse: Par
         if key in mapping and mapping[key] != b.node:
             return None  # one golden value maps to two new ones: ambiguous
         mapping[key] = b.node
-    where = _replace_atoms(example.plan["where"], mapping)
+    where = map_nodes(example.plan["where"], lambda n: copy.deepcopy(mapping.get(json.dumps(n, sort_keys=True))))
     compose = dict(parse.plan["compose"])
     base = example_parse.plan["compose"]
     for k, v in example.plan["compose"].items():

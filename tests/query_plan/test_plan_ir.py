@@ -13,9 +13,12 @@ from photosearch.query.plan import (
     canonical_plan,
     default_compose,
     dumps_plan,
+    filter_atoms,
     make_plan,
+    map_nodes,
     plan_to_text,
     plans_equal,
+    signed_atoms,
     validate_plan,
 )
 
@@ -98,3 +101,65 @@ def test_month_atom_is_validated_and_shown():
     for bad in ([], [0], [13], ["7"], [True]):
         with pytest.raises(PlanError, match="month"):
             validate_plan({"version": 1, "where": {"month": bad}})
+
+
+TREE = {"and": [{"person": "Anna"}, {"not": {"or": [{"concept": "dog"}, {"not": {"place": "Rome"}}]}},
+                {"or": [{"date": {"from": "2020-01-01", "to": "2020-01-01"}}, {"kind": "photo"}]}]}
+
+
+def test_signed_atoms_give_each_atom_its_polarity():
+    got = list(signed_atoms({"version": 1, "where": TREE}))
+    assert got == [({"person": "Anna"}, False), ({"concept": "dog"}, True), ({"place": "Rome"}, False),
+                   ({"date": {"from": "2020-01-01", "to": "2020-01-01"}}, False), ({"kind": "photo"}, False)]
+    assert list(signed_atoms({"where": {"not": {"tag": "x"}}})) == [({"tag": "x"}, True)]
+    assert list(signed_atoms({"and": []})) == []
+
+
+def test_map_nodes_replaces_whole_subtrees_and_keeps_the_shape():
+    date_or = TREE["and"][2]
+    out = map_nodes(TREE, lambda n: {"month": [7]} if n == date_or else
+                    {"person": "Tom"} if n == {"person": "Anna"} else None)
+    assert out == {"and": [{"person": "Tom"}, TREE["and"][1], {"month": [7]}]}
+    assert TREE["and"][0] == {"person": "Anna"}  # the input is not changed
+    assert map_nodes({"and": []}, lambda n: None) == {"and": []}
+
+
+def test_filter_atoms_drops_emptied_operators_and_collapses_single_children():
+    assert filter_atoms(TREE, lambda a: "concept" not in a and "kind" not in a) == {
+        "and": [{"person": "Anna"}, {"not": {"not": {"place": "Rome"}}},
+                {"date": {"from": "2020-01-01", "to": "2020-01-01"}}]}
+    assert filter_atoms(TREE, lambda a: "person" in a) == {"person": "Anna"}
+    assert filter_atoms(TREE, lambda a: False) is None
+    assert filter_atoms({"and": []}, lambda a: True) is None
+
+
+@pytest.mark.parametrize(("atom", "message"), [
+    ({"person": "  "}, "expected a non-empty string"),
+    ({"concept": "x" * 40000}, "an atom holds at most"),
+    ({"date": "2020"}, 'expected {"from"'),
+    ({"date": {"from": "2020-01-01", "to": "2020-01-02", "at": 1}}, "unknown field(s) ['at']"),
+    ({"date": {"from": "2020-01-01"}}, "needs both 'from' and 'to'"),
+    ({"date": {"from": "2020-02-01", "to": "2020-01-01"}}, "'from' 2020-02-01 is after 'to' 2020-01-01"),
+    ({"date": {"from": "2020-02-30", "to": "2020-03-01"}}, "is not a valid date"),
+    ({"month": [0, 5]}, "expected a list of months 1..12"),
+    ({"month": []}, "expected a list of months 1..12"),
+    ({"faces": 3}, 'expected {"min": int'),
+    ({"faces": {}}, "faces needs 'min' and/or 'max'"),
+    ({"faces": {"min": 1, "most": 2}}, "unknown field(s) ['most']"),
+    ({"faces": {"min": 3, "max": 2}}, "min 3 is greater than max 2"),
+    ({"faces": {"min": True}}, "expected an integer"),
+    ({"kind": "video"}, "expected one of ['photo', 'screenshot', 'document']"),
+    ({"quality": "ok"}, "expected one of ['sharp', 'blurry']"),
+])
+def test_each_atom_validator_rejects_what_its_schema_does_not_allow(atom, message):
+    with pytest.raises(PlanError, match="invalid plan at where") as err:
+        validate_plan({"where": atom})
+    assert message in str(err.value)
+
+
+def test_atom_validators_normalise():
+    where = {"and": [{"similar": 42}, {"month": 7}, {"month": [8, 6, 8]}, {"faces": {"max": 2}},
+                     {"place": "  New   York "}, {"date": {"from": " 2020-01-01", "to": "2020-01-01"}}]}
+    assert validate_plan({"where": where})["where"]["and"] == [
+        {"similar": "42"}, {"month": [7]}, {"month": [6, 8]}, {"faces": {"min": 0, "max": 2}},
+        {"place": "New York"}, {"date": {"from": "2020-01-01", "to": "2020-01-01"}}]

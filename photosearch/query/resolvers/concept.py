@@ -180,6 +180,10 @@ def _near(scores: np.ndarray, keep: np.ndarray) -> ScoredSet:
     return ScoredSet(cand, np.clip(scores[cand], 0.0, 1.0).astype(np.float32), graded=True)
 
 
+#: Per embedding space: the rows it found, their similarities and z-scores.
+_SpaceHits = dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
 def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     value = str(atom["concept"])
     snap = ctx.snapshot
@@ -191,10 +195,36 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     except Exception as exc:  # noqa: BLE001 - labels above the threshold still answer
         ctx.notes.append(f"class distributions unavailable: {exc}")
         dist, dist_explain = np.zeros(snap.n, np.float32), {}
-    emb_hits: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-    emb_below: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-    infos = []
     miss_below = miss.copy()  # the same fusion with the evidence below each cut-off too
+    emb_hits, emb_below, infos = _fuse_embeddings(value, ctx, miss, miss_below)
+    fused = 1.0 - miss
+    keep = fused >= ctx.calibration.min_fused
+    result = ScoredSet.from_dense(fused, keep)
+    near = _near(1.0 - miss_below, keep)
+
+    def explain(row: int) -> list[dict]:
+        out = _lexical_whys(row, value, matched)
+        if dist[row] > 0:
+            for why in explain_row(row, value, dist_explain):
+                if why not in out:
+                    out.append(why)
+        return out + _embedding_whys(row, value, emb_hits, emb_below)
+
+    return AtomResult(atom, result, explain, near=near, info={
+        "lexical_hits": int((lexical > 0).sum()),
+        "distribution_hits": int((dist > 0).sum()),
+        "embedding": infos,
+        "min_fused": ctx.calibration.min_fused,
+    })
+
+
+def _fuse_embeddings(value: str, ctx: ExecContext, miss: np.ndarray,
+                     miss_below: np.ndarray) -> tuple[_SpaceHits, _SpaceHits, list[dict]]:
+    """Each embedding signal's evidence multiplied into `miss` (hits) and `miss_below` (hits and
+    closest matches below the cut-off), in place; returns the hits, the matches below and infos."""
+    emb_hits: _SpaceHits = {}
+    emb_below: _SpaceHits = {}
+    infos = []
     for signal in ctx.signals:
         try:
             (rows, ev, sims, z, info), (rows_below, ev_below, sims_below, z_below) = _embedding(value, signal, ctx)
@@ -207,45 +237,39 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         miss_below[rows_below] *= 1.0 - np.clip(ev_below, 0, 1)
         emb_hits[signal.space] = (rows, sims, z)
         emb_below[signal.space] = (rows_below, sims_below, z_below)
-    fused = 1.0 - miss
-    keep = fused >= ctx.calibration.min_fused
-    result = ScoredSet.from_dense(fused, keep)
-    near = _near(1.0 - miss_below, keep)
+    return emb_hits, emb_below, infos
 
-    def explain(row: int) -> list[dict]:
-        out = []
-        for _tok, hits in matched.items():
-            found = []
-            for g, w, route in hits:
-                i = np.searchsorted(g.rows, row)
-                if i < g.rows.size and g.rows[i] == row:
-                    found.append((float(g.scores[i]) * w, g, float(g.scores[i]), route))
-            found.sort(key=lambda t: -t[0])
-            for _ws, g, s, route in found[:MAX_WHY_PER_WORD]:
-                why = {"atom": "concept", "query": value, "fact": g.kind, "label": g.label, "score": round(s, 3)}
-                if g.hypernym:
-                    why["hypernym"] = True
-                if route is not None and fold(route.word) != fold(g.label):  # never "cat ≈ cat"
-                    why |= {"route": route.route, "weight": route.weight,
-                            "text": f"{route.word} ≈ {g.label} ({route.route})"}
-                if why not in out:
-                    out.append(why)
-        if dist[row] > 0:
-            for why in explain_row(row, value, dist_explain):
-                if why not in out:
-                    out.append(why)
-        for hits, below in ((emb_hits, False), (emb_below, True)):
-            for space, (rows, sims, z) in hits.items():
-                i = np.flatnonzero(rows == row)
-                if i.size:
-                    why = {"atom": "concept", "query": value, "fact": space,
-                           "similarity": round(float(sims[i[0]]), 3), "z": round(float(z[i[0]]), 2)}
-                    out.append(why | ({"below_cutoff": True} if below else {}))
-        return out
 
-    return AtomResult(atom, result, explain, near=near, info={
-        "lexical_hits": int((lexical > 0).sum()),
-        "distribution_hits": int((dist > 0).sum()),
-        "embedding": infos,
-        "min_fused": ctx.calibration.min_fused,
-    })
+def _lexical_whys(row: int, value: str, matched: dict) -> list[dict]:
+    """Why `row` matched lexically: its best facts per query word, with the route that reached them."""
+    out: list[dict] = []
+    for _tok, hits in matched.items():
+        found = []
+        for g, w, route in hits:
+            i = np.searchsorted(g.rows, row)
+            if i < g.rows.size and g.rows[i] == row:
+                found.append((float(g.scores[i]) * w, g, float(g.scores[i]), route))
+        found.sort(key=lambda t: -t[0])
+        for _ws, g, s, route in found[:MAX_WHY_PER_WORD]:
+            why = {"atom": "concept", "query": value, "fact": g.kind, "label": g.label, "score": round(s, 3)}
+            if g.hypernym:
+                why["hypernym"] = True
+            if route is not None and fold(route.word) != fold(g.label):  # never "cat ≈ cat"
+                why |= {"route": route.route, "weight": route.weight,
+                        "text": f"{route.word} ≈ {g.label} ({route.route})"}
+            if why not in out:
+                out.append(why)
+    return out
+
+
+def _embedding_whys(row: int, value: str, emb_hits: _SpaceHits, emb_below: _SpaceHits) -> list[dict]:
+    """Why `row` matched by embedding: its similarity in each space, marked when below the cut-off."""
+    out = []
+    for hits, below in ((emb_hits, False), (emb_below, True)):
+        for space, (rows, sims, z) in hits.items():
+            i = np.flatnonzero(rows == row)
+            if i.size:
+                why = {"atom": "concept", "query": value, "fact": space,
+                       "similarity": round(float(sims[i[0]]), 3), "z": round(float(z[i[0]]), 2)}
+                out.append(why | ({"below_cutoff": True} if below else {}))
+    return out

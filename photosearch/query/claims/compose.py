@@ -1,0 +1,97 @@
+"""Compose claims: the words that shape the result rather than select photos — "one per day",
+"no duplicates", "top 10", "newest first", "a mix of" — set the plan's compose block and are dropped."""
+
+from __future__ import annotations
+
+import re
+
+from photosearch.query import lexicon as lx
+from photosearch.query.parse_state import ClaimState
+
+
+class ComposeClaims:
+    """Claims per-group, de-duplication, limit, sort and diversity phrases (in that order)."""
+
+    def __init__(self):
+        n = lx.NUMBER_RE
+        units = r"(?:days?|weeks?|months?|years?)"
+        self.limit_patterns = [
+            (re.compile(rf"\b(?:the\s+)?(?:best|top|greatest|nicest|finest)\s+(?P<n>{n})\b"), "relevance"),
+            (re.compile(rf"\b(?P<n>{n})\s+(?:best|top|nicest|greatest|finest)\b"), "relevance"),
+            (re.compile(rf"\b(?:the\s+)?(?:latest|newest|most\s+recent|last)\s+(?P<n>{n})\b(?!\s*{units})"), "date_desc"),
+            (re.compile(rf"\b(?P<n>{n})\s+(?:latest|newest|most\s+recent)\b"), "date_desc"),
+            (re.compile(rf"\b(?:the\s+)?(?:oldest|earliest|first)\s+(?P<n>{n})\b(?!\s*{units})"), "date_asc"),
+            (re.compile(rf"\b(?:limit|max(?:imum)?|at\s+most|up\s+to)\s+(?P<n>{n})\s+(?:photos?|pictures?|pics|images?|shots?|results?)\b"), None),
+            (re.compile(rf"\b(?P<n>\d+|{'|'.join(k for k in lx.NUMBER_WORDS if k != 'one')})\s+(?:photos|pictures|pics|images|shots|snaps|photographs|results)\b"), None),
+            (re.compile(r"\blimit\s*(?:to\s*)?(?P<n>\d+)\b"), None),
+        ]
+        group = r"(?P<g>days?|months?|places?|locations?|cit(?:y|ies)|countr(?:y|ies)|persons?|people|spots?)"
+        self.per_patterns = [
+            re.compile(rf"\b(?:(?:at\s+most\s+)?(?:one|1|a\s+single)\s+(?:(?:photo|picture|pic|shot|image)s?\s+)?|a\s+(?:photo|picture|pic|shot|image)\s+)(?:per|each|from\s+each|for\s+each|from\s+every|every|a|of\s+each)\s+{group}\b"),
+            re.compile(rf"\bper\s+{group}\b"),
+            re.compile(rf"\b(?:from|for|of)\s+(?:each|every)\s+{group}\b"),
+            re.compile(rf"\b(?:each|every)\s+{group}\s+(?:at\s+least\s+once|once|covered|represented)\b"),
+            re.compile(r"\b(?:everyone|everybody|each\s+of\s+them|all\s+of\s+them|each\s+one)\s+(?:at\s+least\s+once|once|represented)\b"),
+            re.compile(r"\b(?P<daily>daily|monthly)\b"),
+        ]
+        self.dedupe = re.compile(
+            r"\b(?:no|without|exclude|excluding|skip|drop|remove|hide|minus|not)\s+(?:the\s+|any\s+)?(?:near[- ]?)?"
+            r"(?:duplicates?|dupes?|doubles|repeats|copies|similar\s+ones|near[- ]duplicates?)\b"
+            r"|\bde-?dup(?:e|ed|licated|licate)?\b|\b(?:unique|distinct)(?:\s+ones)?\b|\bno\s+near[- ]dups?\b"
+        )
+        self.sort_desc = re.compile(
+            r"\b(?:(?:newest|latest|most\s+recent|recent)\s+(?:ones\s+)?first|newest\s+to\s+oldest|"
+            r"reverse\s+chronological(?:ly)?(?:\s+order)?|(?:sorted|ordered|sort)\s+by\s+(?:date|time)\s+(?:descending|desc)|"
+            r"(?:sorted|ordered|sort)\s+newest\s+first|most\s+recent|newest|latest|recent(?:ly)?)\b"
+        )
+        self.sort_asc = re.compile(
+            r"\b(?:(?:oldest|earliest)\s+(?:ones\s+)?first|oldest\s+to\s+newest|in\s+chronological\s+order|"
+            r"chronological(?:ly)?(?:\s+order)?|(?:sorted|ordered|sort)\s+by\s+(?:date|time)(?:\s+ascending)?|"
+            r"in\s+date\s+order|by\s+date|in\s+order|oldest|earliest)\b"
+        )
+        self.diverse = re.compile(
+            r"\b(?:diverse|diversity|variety|varied|various|a\s+mix|mix\s+of|mixed|different\s+ones|assorted|"
+            r"a\s+range\s+of|all\s+different)\b"
+        )
+
+    def __call__(self, st: ClaimState) -> None:
+        for pat in self.per_patterns:
+            for m in pat.finditer(st.low):
+                if not st.free(m.start(), m.end()):
+                    continue
+                g = (m.groupdict().get("g") or m.groupdict().get("daily") or "person")
+                per = {"daily": "day", "monthly": "month"}.get(g) or _per_value(g)
+                st.compose["per"] = per
+                st.claim(m.start(), m.end(), "drop", text=f"<per:{per}>")
+        for m in self.dedupe.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.compose["exclude_near_duplicates"] = True
+                st.claim(m.start(), m.end(), "drop", text="<nodup>")
+        for pat, sort in self.limit_patterns:
+            for m in pat.finditer(st.low):
+                if not st.free(m.start(), m.end()):
+                    continue
+                st.compose["limit"] = lx.to_int(m.group("n").replace("a dozen", "dozen"))
+                if sort and sort != "relevance":
+                    st.compose["sort"] = sort
+                st.claim(m.start(), m.end(), "drop", text="<limit>" + (f"<{sort}>" if sort else ""))
+        for pat, sort in ((self.sort_asc, "date_asc"), (self.sort_desc, "date_desc")):
+            for m in pat.finditer(st.low):
+                if st.free(m.start(), m.end()):
+                    st.compose["sort"] = sort
+                    st.claim(m.start(), m.end(), "drop", text=f"<{sort}>")
+        for m in self.diverse.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.compose["diverse"] = True
+                st.claim(m.start(), m.end(), "drop", text="<diverse>")
+
+
+def _per_value(g: str) -> str:
+    g = g.rstrip("s")
+    if g.startswith(("day",)):
+        return "day"
+    if g.startswith("month"):
+        return "month"
+    if g.startswith(("person", "people")):
+        return "person"
+    return "place"

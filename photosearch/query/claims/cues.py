@@ -1,0 +1,151 @@
+"""Cue claims: values the request marks explicitly — quoted text with its lead-in ("folder
+'Trips'"), `key:value` and "learned: X" syntax, "similar to 42", "in the Trips folder", camera
+brands and models."""
+
+from __future__ import annotations
+
+import re
+
+from photosearch.query import lexicon as lx
+from photosearch.query.parse_state import ClaimState
+from photosearch.query.places import fold
+
+_QUOTE_RE = re.compile(r"(?:(?<=^)|(?<=[\s(:=,]))([\"“”'‘’])(.+?)([\"“”'‘’])(?=$|[\s),.;:!?])")
+_LEAD_IN_CHARS = 64  # longest lead-in ("in the folder called", "that says") with room for spaces
+_IMG_EXT = r"(?:jpe?g|png|heic|heif|webp|tiff?|gif|bmp|dng|cr2|nef|arw|raf|orf)"
+#: Brand words that are everyday nouns: a camera only with a model, a cue ("shot on"), or when the
+#: catalog has that camera (the words its model names contain).
+AMBIGUOUS_BRANDS = {"apple": ("iphone", "ipad", "apple"), "galaxy": ("galaxy",), "pixel": ("pixel",)}
+
+
+def claim_quotes(st: ClaimState) -> None:
+    """Quoted values, typed by their lead-in ("folder 'Trips'", "says 'EXIT'"); text otherwise."""
+    for m in _QUOTE_RE.finditer(st.text):
+        open_q, value, close_q = m.group(1), m.group(2).strip(), m.group(3)
+        if (open_q in "'‘") != (close_q in "'’"):
+            continue
+        if not value:
+            continue
+        # Lead-in words sit just before the quote and trailing ones just after: bounded windows
+        # keep parsing linear in the request (whole-prefix searches made it quadratic).
+        before = st.low[max(0, m.start() - _LEAD_IN_CHARS): m.start()]
+        after = st.low[m.end(): m.end() + _LEAD_IN_CHARS]
+        start = m.start()
+        end = m.end()
+        kind = "text"
+        for key, pat in (
+            ("folder", r"(?:in\s+|from\s+)?(?:the\s+|my\s+)?(?:folder|album|directory)\s*(?:called\s+|named\s+|:\s*)?$"),
+            ("tag", r"(?:tagged(?:\s+as|\s+with)?|with\s+(?:the\s+)?tag|tag\s*:?)\s*$"),
+            ("knowledge", r"(?:learned|learnt|knowledge|web)\s*:?\s*(?:about\s+)?$"),
+            ("camera", r"(?:taken\s+with|shot\s+on|camera\s*:?)\s*(?:the\s+|my\s+)?$"),
+            ("person", r"person\s*:?\s*$"),
+            ("place", r"place\s*:?\s*$"),
+            ("concept", r"concept\s*:?\s*$"),
+            ("similar", r"(?:similar\s+to|like)\s*$"),
+            ("text", r"(?:(?:that\s+|which\s+)?(?:says?|saying|reads?|reading)|written|with\s+(?:the\s+)?(?:words?|text)|text\s*:?)\s*$"),
+        ):
+            mm = re.search(pat, before)
+            if mm:
+                kind = key
+                start = m.start() - len(before) + mm.start()
+                break
+        ma = re.match(r"\s*(?:folder|album|directory)\b", after)
+        if ma and kind == "text":
+            kind = "folder"
+            end = m.end() + ma.end()
+            mb = re.search(r"(?:in\s+|from\s+)?(?:the\s+|my\s+)?$", before)
+            if mb:
+                start = m.start() - len(before) + mb.start()
+        st.claim(start, end, "atom", {kind: value}, slot=kind)
+
+
+class CueClaims:
+    """The cue passes that need compiled patterns: prefix syntax, similar, folders, cameras."""
+
+    def __init__(self):
+        self.knowledge = re.compile(
+            r"\b(?:learned|knowledge|web|learnt)\s*:\s*(?P<v>[^,;]+?)(?=$|[,;]|\s+(?:and|or|not|but|with|without)\b)"
+        )
+        self.prefix = re.compile(
+            r"\b(?P<k>concept|person|place|text|camera|folder|album|similar|tag|kind|quality)\s*:\s*(?P<v>[^\s,;]+)"
+        )
+        self.similar = re.compile(
+            rf"\b(?:similar\s+to|look(?:s|ing)?\s+like|like|resembling|same\s+as|close\s+to)\s+(?:the\s+)?"
+            rf"(?:(?:photo|picture|image|pic|shot)\s+)?(?:(?:number|no\.?|id|#)\s*)?#?"
+            rf"(?P<v>\d+\b|[~/.][^\s,;]+|[^\s,;]+\.{_IMG_EXT}\b)"
+        )
+        self.folder_patterns = [
+            re.compile(r"\b(?:in|from|inside|within)?\s*(?:the\s+|my\s+)?(?:folder|album|directory|dir)\s+(?:called\s+|named\s+)?(?P<v>[\w][\w-]*(?:\s+\d{4})?)"),
+            re.compile(r"\b(?:in|from|inside|within)\s+(?:the\s+|my\s+)?(?P<v>[\w][\w-]*(?:\s+[\w][\w-]*){0,2}?)\s+(?:folder|album|directory)\b"),
+        ]
+        brands = "|".join(re.escape(b) for b in sorted({**lx.CAMERA_BRANDS, "google pixel": 1, "apple iphone": 1,
+                                                         "samsung galaxy": 1}, key=len, reverse=True))
+        model_words = "|".join(sorted(lx.CAMERA_MODEL_WORDS, key=len, reverse=True))
+        self.camera = re.compile(
+            rf"(?:\b(?:(?:taken|shot|captured|made|photographed)\s+(?:with|on|by|using)|with|on|using|from|by)\s+)?"
+            rf"(?:(?:my|the|a|an|our|his|her)\s+(?:old\s+|new\s+)?)?\b(?P<b>{brands})\b"
+            rf"(?P<m>(?:\s+(?:[a-z]*\d[\w]*|(?:{model_words})\b))*)"
+        )
+
+    def claim_prefix(self, st: ClaimState) -> None:
+        """"learned: X" and `key:value` syntax."""
+        for m in self.knowledge.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"knowledge": st.orig(m, "v")}, slot="knowledge")
+        for m in self.prefix.finditer(st.low):
+            if not st.free(m.start(), m.end()):
+                continue
+            key = "folder" if m.group("k") == "album" else m.group("k")
+            value = st.orig(m, "v")
+            if key in ("kind", "quality"):
+                value = value.lower().rstrip("s") if key == "kind" else lx.QUALITY_WORDS.get(value.lower(), value.lower())
+            st.claim(m.start(), m.end(), "atom", {key: value}, slot=key)
+
+    def claim_similar(self, st: ClaimState) -> None:
+        """"similar to 42", "like ~/a.jpg": a photo id or path."""
+        for m in self.similar.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"similar": st.orig(m, "v")}, slot="similar")
+
+    def claim_folders(self, st: ClaimState) -> None:
+        """"in the Trips folder", "album Summer 2020" (named as the catalog spells it)."""
+        for pat in self.folder_patterns:
+            for m in pat.finditer(st.low):
+                s = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
+                if not st.free(s, m.end()):
+                    continue
+                value = st.orig(m, "v")
+                if value.lower() in lx.STOP_WORDS:
+                    continue
+                for known in st.ctx.folders:
+                    if fold(known) == fold(value) or fold(known).endswith("/" + fold(value)):
+                        value = known.rsplit("/", 1)[-1]
+                        break
+                st.claim(s, m.end(), "atom", {"folder": value}, slot="folder")
+
+    def claim_cameras(self, st: ClaimState) -> None:
+        """A camera brand and model words ("shot on a Pixel 7")."""
+        for m in self.camera.finditer(st.low):
+            if not st.free(m.start(), m.end()):
+                continue
+            brand = m.group("b")
+            shown = lx.CAMERA_BRANDS.get(brand) or lx.CAMERA_BRANDS[brand.split()[-1]]
+            models = [_model_word(w) for w in m.group("m").split()]
+            if brand in AMBIGUOUS_BRANDS and not models and m.start("b") == m.start() \
+                    and not any(w in fold(c) for c in st.ctx.cameras for w in AMBIGUOUS_BRANDS[brand]):
+                continue  # "apple" alone is the fruit unless the catalog has such a camera
+            value = " ".join([shown, *models])
+            for known in st.ctx.cameras:
+                if fold(known) == fold(value):
+                    value = known
+            st.claim(m.start(), m.end(), "atom", {"camera": value}, slot="camera")
+
+
+def _model_word(w: str) -> str:
+    if w.isdigit():
+        return w
+    if any(c.isdigit() for c in w):
+        return w.upper()
+    if w in ("ii", "iii", "iv", "xl", "se", "zv"):
+        return w.upper()
+    return w.capitalize()

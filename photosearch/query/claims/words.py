@@ -1,0 +1,46 @@
+"""The last claims: negation phrases, then every unclaimed word — separators, and/or/only
+connectives, stop words (dropped) and content words (read later as concept phrases)."""
+
+from __future__ import annotations
+
+import re
+
+from photosearch.query import lexicon as lx
+from photosearch.query.parse_state import ClaimState
+
+
+class NegationClaims:
+    """Claims "not", "without", "except"... as NOT connectives."""
+
+    def __init__(self):
+        self.not_re = re.compile(
+            r"\b(?:" + "|".join(re.escape(p) for p in sorted(lx.NOT_PHRASES, key=len, reverse=True)) + r")\b"
+        )
+
+    def __call__(self, st: ClaimState) -> None:
+        for m in self.not_re.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "not", text=m.group(0))
+
+
+def claim_words(st: ClaimState) -> None:
+    """Every word left: separators, connectives, stop words (dropped) and content words."""
+    for m in re.finditer(r"[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
+        s, e = m.start(), m.end()
+        if not st.free(s, e):
+            continue
+        w = m.group(0)
+        if w in (",", ";"):
+            st.claim(s, e, "sep", text=w)
+        elif w in lx.AND_WORDS or w in ("but", "&", "+"):
+            st.claim(s, e, "and", text=w)
+        elif w in lx.OR_WORDS or w == "/":
+            st.claim(s, e, "or", text=w)
+        elif w in lx.ONLY_WORDS:
+            st.claim(s, e, "only", text=w)
+        elif w in lx.SEPARATORS:
+            st.claim(s, e, "and", text=w)
+        elif w in lx.STOP_WORDS or w.rstrip("'s") in lx.STOP_WORDS and w.endswith("'s"):
+            st.claim(s, e, "drop", text="")
+        else:
+            st.claim(s, e, "word", text=st.text[s:e])

@@ -1,0 +1,98 @@
+"""What the request parser works on: the request's context, the spans claimed so far (tokens),
+notes with their confidence penalties, the compose block being filled in; and the parse result."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from photosearch.query.places import fold
+from photosearch.query.plan import default_compose
+
+
+@dataclass
+class PlanContext:
+    """What the parser knows beyond the request: the catalog's people, owner, birthdays, years..."""
+
+    people: list[str] = field(default_factory=list)
+    owner: str | None = None  # the person "me" refers to
+    birthdays: dict[str, date] = field(default_factory=dict)  # person name → birthday
+    years: tuple[int, int] | None = None  # first and last year with photos
+    cameras: list[str] = field(default_factory=list)
+    folders: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Slot:
+    """One recognised value in the request (used for golden pattern matching)."""
+
+    type: str
+    node: dict
+    start: int
+    end: int
+
+
+@dataclass
+class ParseResult:
+    plan: dict
+    confidence: float
+    notes: list[str]
+    slots: list[Slot]
+    skeleton: str
+
+
+@dataclass
+class Token:
+    """One claimed span of the request."""
+
+    start: int
+    end: int
+    kind: str  # atom | word | and | or | not | sep | only | drop
+    node: dict | None = None
+    text: str = ""
+    slot: str = ""
+
+
+class ClaimState:
+    """The request (original, lower-case and accent-folded, offsets aligned) and its claimed spans."""
+
+    def __init__(self, text: str, now: date, ctx: PlanContext):
+        self.text = " ".join(text.split()) if len(text.lower()) != len(text) else text
+        low = self.text.lower()
+        if len(low) != len(self.text):  # rare Unicode case changes length; keep offsets aligned
+            low = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.text)
+        self.low = low.replace("’", "'").replace("‘", "'")
+        self.fold = "".join(fold(c) or c if len(fold(c) or c) == 1 else c for c in self.low)
+        self.now = now
+        self.ctx = ctx
+        self.toks: list[Token] = []
+        self.mask = bytearray(len(self.text))
+        self.compose = default_compose()
+        self.notes: list[str] = []
+        self.penalty = 0.0
+
+    def free(self, s: int, e: int) -> bool:
+        return s < e and not any(self.mask[s:e])
+
+    def claim(self, s: int, e: int, kind: str, node: dict | None = None, *, text: str = "", slot: str = "") -> None:
+        for i in range(s, e):
+            self.mask[i] = 1
+        self.toks.append(Token(s, e, kind, node, text, slot))
+
+    def orig(self, m: re.Match, group: str) -> str:
+        return self.text[m.start(group): m.end(group)].strip()
+
+    def token_at(self, start: int) -> Token | None:
+        return next((t for t in self.toks if t.start == start), None)
+
+    def note(self, text: str, penalty: float) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+        self.penalty += penalty
+
+
+def sentence_start(text: str, i: int) -> bool:
+    """True when position `i` of `text` starts a sentence (a capital there says nothing)."""
+    before = text[:i].rstrip()
+    return not before or before[-1] in ".!?:;\"'(“"

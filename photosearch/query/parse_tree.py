@@ -1,0 +1,255 @@
+"""From claimed tokens to the plan: content words merged into concept phrases, comma lists read
+as OR, clauses AND-ed, and inside a clause the boolean tree: OR binds tighter than AND; NOT takes
+the following OR-chain (and following same-type operands joined by "and")."""
+
+from __future__ import annotations
+
+import re
+
+from photosearch.query import lexicon as lx
+from photosearch.query.parse_state import ClaimState, ParseResult, Slot, Token, sentence_start
+from photosearch.query.plan import default_compose, make_plan
+
+
+def build_result(st: ClaimState) -> ParseResult:
+    """The plan, confidence, notes, slots and skeleton of a request whose spans are all claimed."""
+    toks = sorted(st.toks, key=lambda t: t.start)
+    seq = _phrases(toks, st)
+    seq = _lists(seq)
+    where = _build_clauses(seq, st)
+    if st.compose["per"] == "person" and "and" in where and len(where["and"]) > 1 \
+            and all("person" in t for t in where["and"]):
+        where = {"or": where["and"]}  # "Anna, Tom and Lisa, each at least once": any of them, all covered
+    plan = make_plan(where, st.compose)
+    slots = [Slot(t.slot, t.node, t.start, t.end) for t in seq if t.kind == "atom" and t.node is not None]
+    skeleton = _skeleton(toks, seq)
+    has_atoms = bool(slots)
+    conf = 1.0 - st.penalty
+    if not has_atoms and st.compose == default_compose():
+        st.note("nothing in the request was understood", 0.8)
+        conf = 1.0 - st.penalty
+    return ParseResult(plan, round(max(0.0, min(1.0, conf)), 3), st.notes, slots, skeleton)
+
+
+def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
+    """Merge adjacent content words into concept phrases (drops do not split them)."""
+    out: list[Token] = []
+    run: list[Token] = []
+
+    def flush():
+        if not run:
+            return
+        words = [t.text for t in run]
+        _check_words(run, st)
+        head = lx.singular(words[-1])
+        phrase = " ".join([*(w.lower() for w in words[:-1]), head.lower()]).strip(" .'-")
+        phrase = re.sub(r"'s$", "", phrase)
+        if len(words) > 3:
+            st.note(f"long phrase '{phrase}' searched as one concept", 0.2)
+        out.append(Token(run[0].start, run[-1].end, "atom", {"concept": phrase}, phrase, "concept"))
+        run.clear()
+
+    for t in toks:
+        if t.kind == "word":
+            run.append(t)
+        elif t.kind == "drop":
+            continue
+        else:
+            flush()
+            out.append(t)
+    flush()
+    return out
+
+
+def _check_words(run: list[Token], st: ClaimState) -> None:
+    for t in run:
+        w = t.text
+        if w[:1].isupper() and not sentence_start(st.text, t.start) and w.lower() not in lx.COMMON_WORDS:
+            st.note(f"'{w}' is not a known person or place; searched as a concept", 0.35)
+
+
+def _lists(seq: list[Token]) -> list[Token]:
+    """"Anna, Tom or Lisa": commas in a same-type list that ends with 'or' become 'or'."""
+    out = list(seq)
+    i = 0
+    while i < len(out):
+        if out[i].kind != "or":
+            i += 1
+            continue
+        j = i - 1
+        if j < 0 or out[j].kind != "atom":
+            i += 1
+            continue
+        typ = out[j].slot
+        k = j
+        while k - 2 >= 0 and out[k - 1].kind == "sep" and out[k - 2].kind == "atom" and out[k - 2].slot == typ:
+            out[k - 1] = Token(out[k - 1].start, out[k - 1].end, "or", text=",")
+            k -= 2
+        if i - 1 >= 0 and out[i - 1].kind == "sep":
+            out.pop(i - 1)
+            i -= 1
+        i += 1
+    return out
+
+
+def _skeleton(toks: list[Token], seq: list[Token]) -> str:
+    """The request's shape for golden pattern matching, e.g. "<person> and <concept> <limit>"."""
+    parts = []
+    for t in seq:
+        if t.kind == "atom":
+            parts.append(f"<{t.slot}>")
+        elif t.kind in ("and", "or", "not", "only"):
+            parts.append(t.text or t.kind)
+        elif t.kind == "sep":
+            parts.append(",")
+    for t in toks:
+        if t.kind == "drop" and t.text.startswith("<"):
+            parts.append(t.text)
+    return " ".join(parts)
+
+
+def _build_clauses(seq: list[Token], st: ClaimState) -> dict:
+    """Comma clauses AND-ed; inside a clause an 'or' between different kinds of things splits it
+    ("Tom at the beach or Lisa in the snow" → (Tom AND beach) OR (Lisa AND snow))."""
+    clauses: list[list[Token]] = [[]]
+    for t in seq:
+        if t.kind == "sep":
+            clauses.append([])
+        else:
+            clauses[-1].append(t)
+    parts: list[dict] = []
+    for clause in clauses:
+        atoms_at = [i for i, t in enumerate(clause) if t.kind == "atom"]
+        cuts = []
+        for i, t in enumerate(clause):
+            if t.kind != "or" or t.text == ",":
+                continue
+            prev = [j for j in atoms_at if j < i]
+            nxt = [j for j in atoms_at if j > i]
+            if prev and nxt and clause[prev[-1]].slot != clause[nxt[0]].slot \
+                    and (len(prev) > 1 or len(nxt) > 1) and not any(clause[j].kind == "not" for j in range(i)):
+                cuts.append(i)
+        if cuts:
+            pieces, last = [], 0
+            for c in cuts:
+                pieces.append(clause[last:c])
+                last = c + 1
+            pieces.append(clause[last:])
+            nodes = [_TreeBuilder(p, st).build() for p in pieces if any(t.kind == "atom" for t in p)]
+            parts.append(nodes[0] if len(nodes) == 1 else {"or": nodes})
+        elif any(t.kind in ("atom", "only") for t in clause):
+            parts.append(_TreeBuilder(clause, st).build())
+    flat: list[dict] = []
+    for p in parts:
+        if "and" in p:
+            flat.extend(p["and"])
+        else:
+            flat.append(p)
+    return flat[0] if len(flat) == 1 else {"and": flat}
+
+
+class _TreeBuilder:
+    """OR binds tighter than AND; NOT takes the following OR-chain (and same-type 'and' followers)."""
+
+    def __init__(self, seq: list[Token], st: ClaimState):
+        self.seq = [t for t in seq if t.kind in ("atom", "and", "or", "not", "sep", "only")]
+        self.st = st
+        self.i = 0
+
+    def peek(self, k: int = 0) -> Token | None:
+        j = self.i + k
+        return self.seq[j] if j < len(self.seq) else None
+
+    def build(self) -> dict:
+        terms: list[dict] = []
+        explicit_and = False
+        saw_or_after_and = False
+        while self.peek() is not None:
+            t = self.peek()
+            if t.kind in ("and", "sep"):
+                explicit_and = explicit_and or t.kind == "and" and t.text in ("and", "&", "+", "plus")
+                self.i += 1
+                continue
+            if t.kind == "or":  # dangling 'or' / 'either'
+                self.i += 1
+                continue
+            before = len(terms)
+            self._unit(terms)
+            if len(terms) > before and self._last_was_or and explicit_and:
+                saw_or_after_and = True
+        if saw_or_after_and:
+            self._check_mixed()
+        if len(terms) == 1:
+            return terms[0]
+        return {"and": terms}
+
+    _last_was_or = False
+
+    def _check_mixed(self) -> None:
+        seq = self.seq
+        for i, t in enumerate(seq):
+            if t.kind == "or" and t.text != ",":
+                prev = [x for x in seq[:i] if x.kind == "atom"]
+                nxt = [x for x in seq[i + 1:] if x.kind == "atom"]
+                if len(prev) >= 2 and nxt and prev[-1].slot == prev[-2].slot == nxt[0].slot:
+                    between = [x for x in seq[seq.index(prev[-2]) + 1: i] if x.kind == "and"]
+                    if between:
+                        self.st.note("'and' and 'or' mixed: read as A and (B or C)", 0.35)
+                        return
+
+    def _unit(self, terms: list[dict]) -> None:
+        t = self.peek()
+        self._last_was_or = False
+        if t.kind == "only":
+            self.i += 1
+            if self.peek() is None or self.peek().kind != "atom":
+                return
+            start = len(terms)
+            self._unit(terms)
+            people = [x for x in terms[start:] if "person" in x]
+            while self.peek() is not None and self.peek().kind in ("and", "sep") and self.peek(1) is not None \
+                    and self.peek(1).kind == "atom" and self.peek(1).slot == "person":
+                self.i += 1
+                self._unit(terms)
+                people = [x for x in terms[start:] if "person" in x]
+            if people and not any("faces" in x for x in terms):  # "only Anna and Tom": exactly them
+                terms.append({"faces": {"min": len(people), "max": len(people)}})
+            return
+        if t.kind == "not":
+            self.i += 1
+            while self.peek() is not None and self.peek().kind in ("not", "and") and (
+                    self.peek().text != "with" or self.peek(1) is not None and self.peek(1).kind == "atom"):
+                self.i += 1
+            if self.peek() is None or self.peek().kind != "atom":
+                self.st.note(f"'{t.text}' is not followed by anything to exclude; ignored", 0.3)
+                return
+            first_slot = self.peek().slot
+            terms.append({"not": self._or_chain(nor=True)})
+            while self.peek() is not None and self.peek().kind == "and" and self.peek().text in ("and", "or", "nor") \
+                    and self.peek(1) is not None and self.peek(1).kind == "atom" and self.peek(1).slot == first_slot:
+                self.i += 1
+                terms.append({"not": self._or_chain(nor=True)})
+            return
+        if t.kind != "atom":
+            self.i += 1
+            return
+        node = self._or_chain()
+        terms.append(node)
+
+    def _or_chain(self, nor: bool = False) -> dict:
+        items = [self.peek().node]
+        self.i += 1
+        while self.peek() is not None and (self.peek().kind == "or" or nor and self.peek().text == "nor"):
+            nxt = self.peek(1)
+            if nxt is None:
+                self.i += 1
+                break
+            if nxt.kind == "not":  # "or not X" → leave for the caller
+                break
+            if nxt.kind != "atom":
+                self.i += 1
+                continue
+            self.i += 2
+            items.append(nxt.node)
+            self._last_was_or = True
+        return items[0] if len(items) == 1 else {"or": items}
