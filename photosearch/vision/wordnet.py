@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from photosearch.cache_files import derived
 from photosearch.errors import PhotoSearchError
 
 DEFAULT_DIRS = ("/usr/share/wordnet", "/usr/local/share/wordnet", "/usr/share/WordNet-3.0/dict")
@@ -111,6 +112,21 @@ def parse_data_line(line: str) -> Synset:
     return Synset(offset, lemmas, tuple(hypers), gloss.strip(), tuple(hypos))
 
 
+def _parse_index(path: Path) -> tuple[dict[str, tuple[int, ...]], dict[str, int]]:
+    """index.noun as (lemma -> synset offsets, lemma -> tagged sense count)."""
+    index: dict[str, tuple[int, ...]] = {}
+    tagged: dict[str, int] = {}
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            if line.startswith(" "):
+                continue  # licence header
+            parts = line.split()
+            synset_cnt = int(parts[2])
+            index[parts[0]] = tuple(int(p) for p in parts[-synset_cnt:])
+            tagged[parts[0]] = int(parts[-synset_cnt - 1])
+    return index, tagged
+
+
 class WordNet:
     """Random-access reader of the noun database. Thread-safe; synsets are cached."""
 
@@ -147,18 +163,9 @@ class WordNet:
 
     def _load_index(self) -> dict[str, tuple[int, ...]]:
         if self._index is None:
-            index: dict[str, tuple[int, ...]] = {}
-            tagged: dict[str, int] = {}
-            with open(self.dir / "index.noun", encoding="utf-8", errors="replace") as fh:
-                for line in fh:
-                    if line.startswith(" "):
-                        continue  # licence header
-                    parts = line.split()
-                    synset_cnt = int(parts[2])
-                    index[parts[0]] = tuple(int(p) for p in parts[-synset_cnt:])
-                    tagged[parts[0]] = int(parts[-synset_cnt - 1])
-            self._tagged = tagged
-            self._index = index
+            source = self.dir / "index.noun"
+            # parsed once, then loaded from the user cache dir (~20 ms instead of ~0.5 s per process)
+            self._index, self._tagged = derived("wordnet-index", [source], lambda: _parse_index(source))
         return self._index
 
     def ancestors(self, offset: int) -> dict[int, int]:
