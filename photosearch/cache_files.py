@@ -2,8 +2,8 @@
 
 `derived(kind, sources, build)` returns what `build()` makes from the `sources` files, read from a
 pickle in the user cache dir when that pickle was made from the same sources (path, size and
-mtime of each, and this app's version); otherwise it builds and saves a new one. The golden
-library's YAML and WordNet's noun index use it. A cache dir that cannot be written only costs the
+mtime of each, and this app's version); otherwise it builds and saves a new one (the golden
+library's YAML uses it). A cache dir that cannot be written only costs the
 rebuild. The pickle is trusted like any file of the user's own cache dir.
 """
 

@@ -100,25 +100,3 @@ def test_derived_rebuilds_a_damaged_file_and_survives_an_unwritable_dir(tmp_path
 def test_user_cache_dir_follows_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("PHOTOSEARCH_CACHE_DIR", str(tmp_path / "x"))
     assert cache_files.user_cache_dir() == tmp_path / "x"
-
-
-def test_wordnet_index_loads_from_its_cache(tmp_path, monkeypatch):
-    from photosearch.vision import wordnet
-
-    monkeypatch.setenv("PHOTOSEARCH_CACHE_DIR", str(tmp_path / "cache"))
-    try:
-        directory = wordnet.find_wordnet_dir()
-    except wordnet.WordNetUnavailable:
-        pytest.fail("WordNet is a bundled model: it must be installed")
-    first = wordnet.WordNet(directory)
-    assert first.lookup("tabby cat") and first.base_forms("cats") == ["cat"]
-    assert list((tmp_path / "cache").glob("wordnet-index-*.pickle"))
-    def parse_again(path):
-        raise AssertionError(f"{path} was parsed again")
-
-    monkeypatch.setattr(wordnet, "_parse_index", parse_again)
-    second = wordnet.WordNet(directory)
-    assert second.lookup("tabby cat") == first.lookup("tabby cat")
-    assert second.tagged_senses("cat") == first.tagged_senses("cat") > 0
-    first.close()
-    second.close()
