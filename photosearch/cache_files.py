@@ -1,10 +1,10 @@
 """Rebuildable files derived from source files, so a cold command loads them in milliseconds.
 
 `derived(kind, sources, build)` returns what `build()` makes from the `sources` files, read from a
-pickle in the user cache dir when that pickle was made from the same sources (path, size and
-mtime of each, and this app's version); otherwise it builds and saves a new one (the golden
-library's YAML uses it). A cache dir that cannot be written only costs the
-rebuild. The pickle is trusted like any file of the user's own cache dir.
+pickle in the user cache dir when that pickle was made from the same sources (path, size and mtime
+of each, and this app's version); otherwise it builds and saves a new one. The golden library's
+YAML uses it. A cache dir that cannot be written only costs the rebuild. The pickle is trusted like
+any file of the user's own cache dir.
 """
 
 from __future__ import annotations

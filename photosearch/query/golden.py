@@ -105,7 +105,7 @@ def example_from_dict(d: dict, *, source: str, where: str) -> GoldenExample:
     return GoldenExample(
         request=str(d["request"]),
         plan=plan,
-        now=_as_date(d.get("now", date.today()), where),
+        now=_as_date(d["now"] if "now" in d else date.today(), where),
         people=[str(p) for p in d.get("people") or []],
         owner=d.get("owner"),
         birthdays={k: _as_date(v, where) for k, v in (d.get("birthdays") or {}).items()},
