@@ -6,11 +6,7 @@ import os as _os
 _os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 _os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
-# Importing onnxruntime after usearch.index segfaults the process (their bundled runtimes clash;
-# the reverse order is fine). Every entry point imports this package first, so load it here.
-try:
-    import onnxruntime as _onnxruntime  # noqa: F401
-except ImportError:  # the core still works without the ONNX models
-    pass
+# onnxruntime must load before usearch (the reverse order segfaults): photosearch/vectors/index.py
+# imports it first, so `import photosearch` stays light for the CLI's start-up.
 
 __version__ = "0.1.0"

@@ -1,4 +1,8 @@
-"""The `photosearch` command. Each command group lives in its own module with `register()`."""
+"""The `photosearch` command. Each command group lives in its own module with `register()`.
+
+Start-up stays light: command modules import their heavy dependencies (SQLAlchemy, numpy, the
+models) inside the functions that run a command, so `--help` and argument errors are instant.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,6 @@ import importlib
 import logging
 import sys
 
-from sqlalchemy.exc import DBAPIError
-
-from photosearch.catalog.store import explain_catalog_error
 from photosearch.cli.context import Context
 from photosearch.errors import PhotoSearchError
 
@@ -74,14 +75,30 @@ def main(argv: list[str] | None = None) -> int:
     except PhotoSearchError as exc:
         ctx.fail(str(exc))
         return 1
-    except DBAPIError as exc:  # a catalog error that escaped the store's mapping is still no traceback
-        ctx.fail(str(explain_catalog_error(exc, ctx.settings.database_url)))
-        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        message = _catalog_error_message(exc, ctx)
+        if message is None:
+            raise
+        ctx.fail(message)
+        return 1
     finally:
         ctx.close()
+
+
+def _catalog_error_message(exc: Exception, ctx: Context) -> str | None:
+    """A catalog error that escaped the store's mapping, explained (still no traceback); else None.
+
+    SQLAlchemy is imported here, not at start-up: only a command that opened the catalog can raise it."""
+    from sqlalchemy.exc import DBAPIError
+
+    if not isinstance(exc, DBAPIError):
+        return None
+    from photosearch.catalog.store import explain_catalog_error
+
+    return str(explain_catalog_error(exc, ctx.settings.database_url))
 
 
 if __name__ == "__main__":

@@ -6,10 +6,12 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from photosearch.catalog import Store
 from photosearch.config import Settings
+
+if TYPE_CHECKING:
+    from photosearch.catalog import Store
 
 
 @dataclass
@@ -26,6 +28,9 @@ class Context:
     @property
     def store(self) -> Store:
         if self._store is None:
+            # imported here: only the commands that open the catalog pay for SQLAlchemy
+            from photosearch.catalog import Store
+
             self.settings.ensure_dirs()
             self._store = Store(self.settings.database_url)
         return self._store

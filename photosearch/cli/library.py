@@ -6,7 +6,6 @@ import sys
 import time
 from pathlib import Path
 
-from photosearch.app import build_indexer, default_analyzers
 from photosearch.errors import PhotoSearchError
 
 
@@ -65,6 +64,8 @@ def cmd_folders(ctx, args) -> int:
 
 
 def _indexer(ctx, args):
+    from photosearch.app import build_indexer, default_analyzers
+
     settings = ctx.settings
     if args.no_analyze:
         analyzers = []

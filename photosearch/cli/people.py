@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from photosearch import people as P
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from photosearch import people as P
 
 
 def register(sub) -> None:
@@ -54,7 +57,7 @@ def register(sub) -> None:
 
     p = cmds.add_parser("cluster", help="group faces without a person (runs after `index` anyway)")
     p.add_argument("--recluster", action="store_true", help="start over for unnamed people (pinned faces stay)")
-    p.add_argument("--threshold", type=float, default=P.ASSIGN_THRESHOLD, help="max descriptor distance")
+    p.add_argument("--threshold", type=float, help="max descriptor distance (default: people.ASSIGN_THRESHOLD)")
     p.set_defaults(func=cmd_cluster)
 
 
@@ -64,6 +67,8 @@ def _label(p: P.PersonSummary | dict) -> str:
 
 
 def cmd_list(ctx, args) -> int:
+    from photosearch import people as P
+
     people = P.list_people(ctx.store, include_hidden=args.all, min_faces=args.min_faces, named_only=args.named)
     data = {"people": [p.as_dict() for p in people]}
 
@@ -83,6 +88,8 @@ def cmd_list(ctx, args) -> int:
 
 
 def cmd_show(ctx, args) -> int:
+    from photosearch import people as P
+
     pid = P.resolve_person(ctx.store, args.person)
     person = P.get_person(ctx.store, pid)
     faces = P.person_faces(ctx.store, pid)
@@ -95,6 +102,8 @@ def cmd_show(ctx, args) -> int:
 
 
 def cmd_name(ctx, args) -> int:
+    from photosearch import people as P
+
     pid = P.resolve_person(ctx.store, args.person)
     result = P.name_person(ctx.store, pid, args.name, merge=not args.no_merge)
     data = result.as_dict()
@@ -112,6 +121,8 @@ def cmd_name(ctx, args) -> int:
 
 
 def cmd_merge(ctx, args) -> int:
+    from photosearch import people as P
+
     keep = P.resolve_person(ctx.store, args.keep)
     other = P.resolve_person(ctx.store, args.other)
     moved = P.merge_people(ctx.store, keep, other)
@@ -121,6 +132,8 @@ def cmd_merge(ctx, args) -> int:
 
 
 def cmd_split(ctx, args) -> int:
+    from photosearch import people as P
+
     pid = P.split_faces(ctx.store, args.faces, name=args.name)
     ctx.emit({"person_id": pid, "faces": sorted(set(args.faces))},
              f"moved {len(set(args.faces))} faces to new person #{pid}")
@@ -128,6 +141,8 @@ def cmd_split(ctx, args) -> int:
 
 
 def cmd_move(ctx, args) -> int:
+    from photosearch import people as P
+
     pid = P.resolve_person(ctx.store, args.person)
     n = P.move_faces(ctx.store, args.faces, pid)
     ctx.emit({"person_id": pid, "faces_moved": n}, f"moved {n} faces to #{pid}")
@@ -135,6 +150,8 @@ def cmd_move(ctx, args) -> int:
 
 
 def cmd_hide(ctx, args) -> int:
+    from photosearch import people as P
+
     pid = P.resolve_person(ctx.store, args.person)
     P.set_hidden(ctx.store, pid, args.hidden)
     ctx.emit({"person_id": pid, "hidden": args.hidden}, f"#{pid} {'hidden' if args.hidden else 'shown'}")
@@ -142,6 +159,8 @@ def cmd_hide(ctx, args) -> int:
 
 
 def cmd_birthday(ctx, args) -> int:
+    from photosearch import people as P
+
     if not args.clear and not args.date:
         raise P.PeopleError("give a date like 1990-05-17, or --clear")
     pid = P.resolve_person(ctx.store, args.person)
@@ -151,7 +170,10 @@ def cmd_birthday(ctx, args) -> int:
 
 
 def cmd_cluster(ctx, args) -> int:
-    report = P.cluster_faces(ctx.store, recluster=args.recluster, assign_threshold=args.threshold)
+    from photosearch import people as P
+
+    threshold = P.ASSIGN_THRESHOLD if args.threshold is None else args.threshold
+    report = P.cluster_faces(ctx.store, recluster=args.recluster, assign_threshold=threshold)
     data = report.as_dict()
     ctx.emit(data, lambda d: (f"{d['considered']} faces: {d['assigned']} joined people, {d['clustered']} in "
                               f"{d['new_people']} new people, {d['unassigned']} left alone"))

@@ -7,8 +7,6 @@ import sys
 from datetime import date
 from pathlib import Path
 
-import yaml
-
 from photosearch.errors import PhotoSearchError
 
 
@@ -91,6 +89,8 @@ def cmd_plan(ctx, args) -> int:
 
 
 def _read_plan(path: str) -> dict:
+    import yaml
+
     try:
         raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:

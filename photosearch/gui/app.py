@@ -6,6 +6,10 @@ import argparse
 import logging
 import sys
 
+# The models' native runtimes load in a fixed order, onnxruntime first (importing it after usearch
+# segfaults, see vectors/index.py); the GUI's worker threads would otherwise import them in any order.
+import onnxruntime  # noqa: F401
+
 from photosearch import __version__
 
 

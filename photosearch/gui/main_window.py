@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 
 ORG, APP = "PhotoSearch", "PhotoSearch"
 PAGE_WELCOME, PAGE_LIBRARY, PAGE_PHOTO, PAGE_PEOPLE = range(4)
+SEARCHING = "Searching…"
+#: What a search started while the background warm-up is still loading the models says meanwhile.
+SEARCHING_WHILE_LOADING = "Searching… (loading models…)"
 FULL_IMAGE = QSize(2400, 2400)
 
 
@@ -59,6 +62,7 @@ class MainWindow(QMainWindow):
         self.errors = ErrorReporter(self)
         self.search_generation = 0
         self.search_task = None
+        self.warm_up_task = None
         self.last_request = ""
         self.last_result: dict | None = None
         self.current_photo: int | None = None
@@ -261,8 +265,19 @@ class MainWindow(QMainWindow):
         if not self.core.has_folders():
             return None
         return self.runner.submit(lambda _p, _c: self.core.warm_up(), name="warm-up",
-                                  on_result=lambda s: log.info("warm-up took %.1f s", s),
-                                  on_error=lambda info: log.warning("warm-up failed: %s", info.message))
+                                  on_result=lambda s: self._warm_up_ended(logging.INFO, f"took {s:.1f} s"),
+                                  on_error=lambda info: self._warm_up_ended(logging.WARNING,
+                                                                            f"failed: {info.message}"))
+
+    @property
+    def warming_up(self) -> bool:
+        """The background warm-up is still loading models (a search now waits for them)."""
+        return self.warm_up_task is not None and not self.warm_up_task.done
+
+    def _warm_up_ended(self, level: int, outcome: str) -> None:
+        log.log(level, "warm-up %s", outcome)
+        if self.search_info.text() == SEARCHING_WHILE_LOADING:  # the waiting search runs on now
+            self.search_info.setText(SEARCHING)
 
     def refresh_health(self) -> None:
         """Show the banner when a model is missing or failed on photos (checked off the GUI thread)."""
@@ -344,7 +359,7 @@ class MainWindow(QMainWindow):
         core, request = self.core, (text if text is not None else self.last_request)
         if self.search_task is not None and not self.search_task.done:
             self.search_task.cancel()
-        self.search_info.setText("Searching…")
+        self.search_info.setText(SEARCHING_WHILE_LOADING if self.warming_up else SEARCHING)
 
         def job(_p, cancel):
             if plan is not None:

@@ -72,6 +72,11 @@ class Core:
         t0 = time.perf_counter()
         for request in ("cat", "photos in Paris"):  # a concept (text model, null model), a place (index)
             self.search(request=request)
+        from photosearch.vision.text_embedder import get_text_embedder
+
+        embedder = get_text_embedder(self.settings)
+        if embedder.available():  # remembered query vectors may have spared it; a new request needs it
+            embedder.load()
         return time.perf_counter() - t0
 
     # ---- library ---------------------------------------------------------------------------

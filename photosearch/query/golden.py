@@ -27,16 +27,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
+from photosearch.cache_files import derived
 from photosearch.errors import PhotoSearchError
 from photosearch.query.plan import PlanError, validate_plan
 
 log = logging.getLogger(__name__)
 
 USER_FILE = "user.yaml"
-# libyaml's safe loader (in PyYAML's wheels) reads the library ~10x faster than the pure-Python one.
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def bundled_dir() -> Path:
@@ -107,7 +105,7 @@ def example_from_dict(d: dict, *, source: str, where: str) -> GoldenExample:
     return GoldenExample(
         request=str(d["request"]),
         plan=plan,
-        now=_as_date(d.get("now", date.today()), where),
+        now=_as_date(d["now"] if "now" in d else date.today(), where),
         people=[str(p) for p in d.get("people") or []],
         owner=d.get("owner"),
         birthdays={k: _as_date(v, where) for k, v in (d.get("birthdays") or {}).items()},
@@ -116,22 +114,37 @@ def example_from_dict(d: dict, *, source: str, where: str) -> GoldenExample:
     )
 
 
-def load_file(path: Path, *, source: str) -> list[GoldenExample]:
-    """All pairs of one YAML file (a list, or a mapping with an `examples` list)."""
+def read_yaml(path: Path) -> Any:
+    """A golden file as YAML data (libyaml's safe loader: ~10x faster than the pure-Python one)."""
+    import yaml  # here, not at start-up: a cold search reads the bundled library from its cache
+
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or []
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         raise PhotoSearchError(f"{path}: not valid YAML: {exc}") from None
+
+
+def examples_from_data(data: Any, path: Path, *, source: str) -> list[GoldenExample]:
+    """The pairs of one file's YAML data (a list, or a mapping with an `examples` list)."""
+    data = data or []
     if isinstance(data, dict):
         data = data.get("examples", [])
     return [example_from_dict(d, source=source, where=f"{path}[{i}]") for i, d in enumerate(data)]
 
 
+def load_file(path: Path, *, source: str) -> list[GoldenExample]:
+    """All pairs of one YAML file."""
+    return examples_from_data(read_yaml(path), path, source=source)
+
+
 def load_bundled(directory: Path | None = None) -> list[GoldenExample]:
+    """Every bundled pair. The parsed YAML is cached (`cache_files.derived`, rebuilt when a file changes)."""
     directory = directory or bundled_dir()
+    paths = sorted(directory.glob("*.yaml"))
+    data = derived("golden", paths, lambda: [read_yaml(p) for p in paths])
     out: list[GoldenExample] = []
-    for path in sorted(directory.glob("*.yaml")):
-        out.extend(load_file(path, source="bundled"))
+    for path, file_data in zip(paths, data, strict=True):
+        out.extend(examples_from_data(file_data, path, source="bundled"))
     return out
 
 
@@ -143,6 +156,8 @@ def load_user(settings) -> list[GoldenExample]:
 
 
 def _dump(examples: list[GoldenExample]) -> str:
+    import yaml
+
     return yaml.safe_dump([e.to_yaml() for e in examples], sort_keys=False, allow_unicode=True,
                           default_flow_style=None, width=110)
 

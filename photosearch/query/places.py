@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from photosearch.cache_files import user_cache_dir
+
 log = logging.getLogger(__name__)
 INDEX_VERSION = 1  # bump when the index layout or the way rows are made changes
 
@@ -168,7 +170,7 @@ class Gazetteer:
         stat = path.stat() if path is not None and path.is_file() else None
         key = hashlib.sha256(repr((INDEX_VERSION, COUNTRIES, CITY_ALIASES, str(path),
                                    stat and (stat.st_size, stat.st_mtime_ns))).encode()).hexdigest()[:16]
-        base = self._cache_dir or cache_dir()
+        base = self._cache_dir or user_cache_dir()
         return base / f"gazetteer-{key}.sqlite" if base is not None else None
 
     def _build(self, db: sqlite3.Connection) -> None:
@@ -219,19 +221,6 @@ class Gazetteer:
 
     def __contains__(self, name: str) -> bool:
         return bool(self.lookup(name))
-
-
-def cache_dir() -> Path | None:
-    """Where derived, rebuildable files go: $PHOTOSEARCH_CACHE_DIR or the platform's user cache dir."""
-    env = os.environ.get("PHOTOSEARCH_CACHE_DIR")
-    if env:
-        return Path(env)
-    try:
-        import platformdirs
-
-        return Path(platformdirs.user_cache_dir("photosearch", appauthor=False))
-    except Exception:  # no home directory: no cache, the index is built in memory
-        return None
 
 
 def _default_csv() -> Path | None:

@@ -97,6 +97,10 @@ def default_signals(store, settings, text_embedder=None) -> list[EmbeddingSignal
             emb = None
     if emb is not None:
         fn = emb.embed if hasattr(emb, "embed") else emb
+        if text_embedder is None:  # the shared model: its vectors are remembered on disk
+            from photosearch.query.embedding_cache import cached_text_encoder
+
+            fn = cached_text_encoder(emb, settings)
         signals.append(EmbeddingSignal(FACTS_SPACE, fn))
     try:
         spaces = vector_indexes(store, settings).spaces()

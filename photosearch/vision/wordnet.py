@@ -2,12 +2,13 @@
 
 ImageNet classes are WordNet noun synsets, so a classifier label ("tabby") can be expanded
 to its hypernyms ("cat", "feline", "carnivore", "mammal", "animal"). WordNet's synset offset
-is the byte offset of the synset's line in `data.noun`, so a synset is read with one seek;
-only `index.noun` (lemma -> synsets) is parsed whole, and only when labels must be matched.
+is the byte offset of the synset's line in `data.noun`, so a synset is read with one seek, and
+`index.noun` (lemma -> synsets, sorted by lemma) is binary-searched in place: nothing is parsed whole.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
 import sys
 import threading
@@ -111,6 +112,52 @@ def parse_data_line(line: str) -> Synset:
     return Synset(offset, lemmas, tuple(hypers), gloss.strip(), tuple(hypos))
 
 
+class NounIndex:
+    """index.noun searched in place: its lines are sorted by lemma, so a lookup is a binary search of
+    the memory-mapped file (~17 probes) instead of parsing 118k lines (~0.5 s) in every process."""
+
+    def __init__(self, path: Path):
+        with open(path, "rb") as fh:
+            self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        self._start = 0
+        while self._map[self._start:self._start + 1] == b" ":  # the licence header's lines
+            self._start = self._map.find(b"\n", self._start) + 1
+
+    def close(self) -> None:
+        self._map.close()
+
+    def _line(self, lemma: str) -> list[str] | None:
+        """The fields of `lemma`'s line, or None."""
+        key, mm = lemma.encode("utf-8"), self._map
+        lo, hi = self._start, len(mm)  # both are line starts
+        while lo < hi:
+            mid = (lo + hi) // 2
+            start = mm.rfind(b"\n", lo, mid) + 1 or lo
+            end = mm.find(b"\n", start, hi)
+            end = hi if end < 0 else end
+            word = mm[start:end].split(b" ", 1)[0]
+            if word == key:
+                return mm[start:end].decode("utf-8", "replace").split()
+            if word < key:
+                lo = end + 1
+            else:
+                hi = start
+        return None
+
+    def __contains__(self, lemma: str) -> bool:
+        return self._line(lemma) is not None
+
+    def get(self, lemma: str, default: tuple[int, ...] = ()) -> tuple[int, ...]:
+        """The lemma's noun synset offsets, most frequent sense first."""
+        parts = self._line(lemma)
+        return tuple(int(p) for p in parts[-int(parts[2]):]) if parts else default
+
+    def tagged(self, lemma: str) -> int:
+        """How many of the lemma's senses are sense-tagged (0: unknown lemma)."""
+        parts = self._line(lemma)
+        return int(parts[-int(parts[2]) - 1]) if parts else 0
+
+
 class WordNet:
     """Random-access reader of the noun database. Thread-safe; synsets are cached."""
 
@@ -118,14 +165,16 @@ class WordNet:
         self.dir = find_wordnet_dir(directory)
         self._lock = threading.Lock()
         self._cache: dict[int, Synset] = {}
-        self._index: dict[str, tuple[int, ...]] | None = None
+        self._index: NounIndex | None = None
         self._exc: dict[str, tuple[str, ...]] | None = None
-        self._tagged: dict[str, int] = {}
         self._fh = open(self.dir / "data.noun", "rb")  # noqa: SIM115 - kept open for seeks
 
     def close(self) -> None:
         with self._lock:
             self._fh.close()
+            if self._index is not None:
+                self._index.close()
+                self._index = None
 
     def synset(self, offset: int) -> Synset:
         with self._lock:
@@ -145,21 +194,11 @@ class WordNet:
         index = self._load_index()
         return index.get(lemma.strip().lower().replace(" ", "_"), ())
 
-    def _load_index(self) -> dict[str, tuple[int, ...]]:
-        if self._index is None:
-            index: dict[str, tuple[int, ...]] = {}
-            tagged: dict[str, int] = {}
-            with open(self.dir / "index.noun", encoding="utf-8", errors="replace") as fh:
-                for line in fh:
-                    if line.startswith(" "):
-                        continue  # licence header
-                    parts = line.split()
-                    synset_cnt = int(parts[2])
-                    index[parts[0]] = tuple(int(p) for p in parts[-synset_cnt:])
-                    tagged[parts[0]] = int(parts[-synset_cnt - 1])
-            self._tagged = tagged
-            self._index = index
-        return self._index
+    def _load_index(self) -> NounIndex:
+        with self._lock:
+            if self._index is None:
+                self._index = NounIndex(self.dir / "index.noun")
+            return self._index
 
     def ancestors(self, offset: int) -> dict[int, int]:
         """All hypernyms (every path) of a synset with their shortest distance (1 = parent)."""
@@ -179,8 +218,7 @@ class WordNet:
 
     def tagged_senses(self, lemma: str) -> int:
         """How many of a lemma's senses occur in WordNet's sense-tagged corpus (0: no frequency data)."""
-        self._load_index()
-        return self._tagged.get(lemma.strip().lower().replace(" ", "_"), 0)
+        return self._load_index().tagged(lemma.strip().lower().replace(" ", "_"))
 
     def descendants(self, offset: int, max_depth: int = 8, limit: int = 4000) -> dict[int, int]:
         """All hyponyms of a synset with their shortest distance (1 = child), breadth first."""

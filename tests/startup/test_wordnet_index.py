@@ -1,0 +1,57 @@
+"""WordNet's noun index is binary-searched in place; it answers exactly what a full parse answers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from photosearch.vision.wordnet import NounIndex, WordNet, WordNetUnavailable, find_wordnet_dir
+
+
+def _parse_whole(path) -> dict[str, tuple[tuple[int, ...], int]]:
+    """The reference: every line of index.noun as lemma -> (offsets, tagged sense count)."""
+    out = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith(" "):
+                continue
+            parts = line.split()
+            n = int(parts[2])
+            out[parts[0]] = (tuple(int(p) for p in parts[-n:]), int(parts[-n - 1]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def wordnet_dir():
+    try:
+        return find_wordnet_dir()
+    except WordNetUnavailable:
+        pytest.fail("WordNet is a bundled model: it must be installed")
+
+
+def test_the_search_finds_every_lemma_and_nothing_else(wordnet_dir):
+    whole = _parse_whole(wordnet_dir / "index.noun")
+    index = NounIndex(wordnet_dir / "index.noun")
+    try:
+        lemmas = sorted(whole)
+        sample = lemmas[:50] + lemmas[-50:] + random.Random(7).sample(lemmas, 3000)
+        for lemma in sample:
+            assert index.get(lemma) == whole[lemma][0], lemma
+            assert index.tagged(lemma) == whole[lemma][1], lemma
+        for missing in ("", "zzzzz", "aaaaaa_not_a_word", "tabby_catz", "'", "cat s", "~"):
+            assert missing not in index
+            assert index.get(missing) == () and index.tagged(missing) == 0
+    finally:
+        index.close()
+
+
+def test_wordnet_answers_through_the_index(wordnet_dir):
+    wn = WordNet(wordnet_dir)
+    try:
+        assert wn.lookup("tabby cat") == wn.lookup("tabby_cat") != ()
+        assert wn.base_forms("cats") == ["cat"]
+        assert wn.base_forms("mice") == ["mouse"]
+        assert wn.tagged_senses("cat") > 0
+    finally:
+        wn.close()
