@@ -54,10 +54,10 @@ def test_an_unusable_cache_file_only_costs_the_model(tmp_path):
 
 def test_the_real_text_model_is_not_needed_for_a_text_it_has_embedded(tmp_path):
     from photosearch.config import Settings
-    from photosearch.vision.text_embedder import TextEmbedder
+    from photosearch.vision.text_embedder import MiniLmEmbedder
 
     settings = Settings(data_dir=tmp_path / "data")
-    model = TextEmbedder(settings)
+    model = MiniLmEmbedder(settings)
     if not model.available():
         pytest.fail("the bundled text model must be installed")
     cached = cached_text_encoder(model, settings)
@@ -66,7 +66,7 @@ def test_the_real_text_model_is_not_needed_for_a_text_it_has_embedded(tmp_path):
     assert np.allclose(via_cache, direct, atol=1e-5)
     model.close()
 
-    fresh = TextEmbedder(settings)  # as in the next process: nothing loaded
+    fresh = MiniLmEmbedder(settings)  # as in the next process: nothing loaded
     again = cached_text_encoder(fresh, settings)(["quarterly tax invoice", "tabby cat"])
     assert not fresh.loaded
     assert np.array_equal(again, via_cache[::-1])
