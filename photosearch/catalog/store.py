@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -33,33 +32,9 @@ from photosearch.catalog.models import (
     utcnow,
 )
 from photosearch.errors import CatalogError
+from photosearch.vision.analyzer import AnalysisResult, FaceRecord, FactRecord
 
-
-@dataclass
-class FactRecord:
-    """A fact an analyzer found; see `Fact`."""
-
-    kind: str
-    label: str
-    score: float = 1.0
-    box: list[float] | None = None
-    data: dict | None = None
-
-
-@dataclass
-class FaceRecord:
-    box: list[float]
-    score: float = 1.0
-    descriptor: np.ndarray | None = None
-
-
-@dataclass
-class AnalysisResult:
-    """What one analyzer saw in one photo."""
-
-    facts: list[FactRecord] = field(default_factory=list)
-    faces: list[FaceRecord] = field(default_factory=list)
-    embeddings: dict[str, np.ndarray] = field(default_factory=dict)
+__all__ = ["AnalysisResult", "FaceRecord", "FactRecord", "Store", "explain_catalog_error"]
 
 
 def explain_catalog_error(exc: Exception, url: str) -> CatalogError:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from photosearch.catalog.store import AnalysisResult, FactRecord
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import clip_box, ensure_rgb
 from photosearch.vision.runtime import Model
 

@@ -17,9 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from photosearch.catalog.store import AnalysisResult, FaceRecord
 from photosearch.config import Settings
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.analyzer import AnalysisResult, FaceRecord, PhotoImage
 from photosearch.vision.manifest import ManifestError, ModelManifest, get_manifest
 from photosearch.vision.runtime import Model
 

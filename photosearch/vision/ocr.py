@@ -33,9 +33,8 @@ import cv2
 import numpy as np
 
 import photosearch  # noqa: F401 - sets ORT_DISABLE_TELEMETRY before onnxruntime loads
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.config import Settings
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.manifest import ManifestError, ModelManifest, get_manifest
 from photosearch.vision.runtime import Model
 

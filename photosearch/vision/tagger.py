@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from photosearch.catalog.store import AnalysisResult, FactRecord
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.manifest import ModelUnavailable, get_manifest
 from photosearch.vision.preprocess import ensure_rgb, l2_normalize, prepare
 from photosearch.vision.runtime import Model
