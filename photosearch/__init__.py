@@ -8,9 +8,6 @@ _os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
 # Importing onnxruntime after usearch.index segfaults the process (their bundled runtimes clash;
 # the reverse order is fine). Every entry point imports this package first, so load it here.
-try:
-    import onnxruntime as _onnxruntime  # noqa: F401
-except ImportError:  # the core still works without the ONNX models
-    pass
+import onnxruntime as _onnxruntime  # noqa: E402, F401 - a core dependency (pyproject.toml)
 
 __version__ = "0.1.0"

@@ -160,7 +160,7 @@ def cmd_watch(ctx, args) -> int:
 
 
 def cmd_status(ctx, args) -> int:
-    data = ctx.store.status()
+    data = ctx.core.status()
     ctx.emit(data, _status_text)
     return 0
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 
 from photosearch.config import Settings
 from photosearch.vision.analyzer import Analyzer
+from photosearch.vision.facts_text import FactsTextAnalyzer
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +64,9 @@ def bundled_analyzers(settings: Settings, include: Iterable[str] | None = None) 
     return out
 
 
-def facts_text_analyzer(settings: Settings):
+def facts_text_analyzer(settings: Settings) -> FactsTextAnalyzer | None:
     """The facts_text analyzer (run last, with the photo's facts), or None when MiniLM is missing."""
     try:
-        from photosearch.vision.facts_text import FactsTextAnalyzer
-
         analyzer = FactsTextAnalyzer(settings)
         if not analyzer.available():
             log.warning("skipping analyzer facts_text: the text embedder is not installed")
