@@ -176,11 +176,3 @@ class Thumbnail(Base):
     height: Mapped[int] = mapped_column(Integer)
     format: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-
-
-class KeyValue(Base):
-    """Small persistent state (index generations, calibration data, …)."""
-
-    __tablename__ = "kv"
-    key: Mapped[str] = mapped_column(String(128), primary_key=True)
-    value: Mapped[dict | list | str | int | float | None] = mapped_column(JSON)
