@@ -193,21 +193,3 @@ def cluster_faces(
         if progress:
             progress(total, total)
     return report
-
-
-def person_centroids(s: Session, person_ids: list[int] | None = None) -> dict[int, np.ndarray]:
-    """Mean descriptor of each person's faces on active photos."""
-    q = (
-        select(Face.person_id, Face.descriptor)
-        .join(Photo, Photo.id == Face.photo_id)
-        .where(Photo.state == "active", Face.person_id.is_not(None))
-    )
-    if person_ids is not None:
-        q = q.where(Face.person_id.in_(person_ids))
-    vecs: dict[int, list[np.ndarray]] = defaultdict(list)
-    for pid, blob in s.execute(q):
-        v = descriptor_array(blob)
-        if v is not None:
-            vecs[pid].append(v)
-    return {pid: np.mean(v, axis=0) for pid, v in vecs.items()}
-

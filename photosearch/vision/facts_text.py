@@ -92,10 +92,6 @@ class FactsTextAnalyzer:
     def available(self) -> bool:
         return self.embedder.available()
 
-    def embed_facts(self, facts: Sequence) -> np.ndarray:
-        """(384,) float32 unit vector; zeros when there are no facts to describe."""
-        return self.embed_facts_batch([facts])[0]
-
     def embed_facts_batch(self, fact_lists: Sequence[Sequence]) -> np.ndarray:
         texts = [facts_to_text(f) for f in fact_lists]
         idx = [i for i, t in enumerate(texts) if t]
