@@ -36,7 +36,7 @@ def register(sub) -> None:
     p.add_argument("--no-analyze", action="store_true")
     p.add_argument("--no-initial-index", action="store_true", help="skip the catch-up index at start")
     p.add_argument("--duration", type=float, default=None, help="stop after N seconds (default: until Ctrl-C)")
-    p.set_defaults(func=cmd_watch)
+    p.set_defaults(func=cmd_watch, analyzers=None)  # watch runs every analyzer
 
     p = sub.add_parser("status", help="counts: photos, analysed, failed by reason, offline folders")
     p.set_defaults(func=cmd_status)
@@ -69,7 +69,7 @@ def _indexer(ctx, args):
     if args.no_analyze:
         analyzers = []
     else:
-        include = args.analyzers.split(",") if getattr(args, "analyzers", None) else None
+        include = args.analyzers.split(",") if args.analyzers else None
         try:
             analyzers = default_analyzers(settings, include=include)
         except ValueError as exc:  # unknown analyzer name
