@@ -290,6 +290,15 @@ class Store:
         row.duration_ms = duration_ms
         row.ran_at = utcnow()
 
+    def record_skipped(self, s: Session, photo_id: int, analyzer: str, version: int, reason: str) -> None:
+        """Record that a gate kept an analyzer off a photo (nothing for it to find): a re-run does not
+        retry it; what the analyzer found in an earlier run stays."""
+        row = s.scalar(select(Analysis).where(Analysis.photo_id == photo_id, Analysis.analyzer == analyzer))
+        if row is None:
+            row = Analysis(photo_id=photo_id, analyzer=analyzer)
+            s.add(row)
+        row.version, row.status, row.error, row.duration_ms, row.ran_at = version, "skipped", reason, 0.0, utcnow()
+
     # ---- status --------------------------------------------------------------------------
     def status(self) -> dict:
         with self.session() as s:

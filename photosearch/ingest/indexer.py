@@ -21,7 +21,13 @@ from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import Cancelled
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
-from photosearch.ingest.pipeline import AnalysisPipeline, pixel_analyzers, run_pixel_analyzers
+from photosearch.ingest.pipeline import (
+    DEFAULT_GATES,
+    AnalysisPipeline,
+    Gate,
+    pixel_analyzers,
+    run_pixel_analyzers,
+)
 from photosearch.ingest.reconcile import Reconciler
 from photosearch.ingest.report import IndexProgress, IndexReport
 from photosearch.ingest.scanner import ScanPlan, plan_scan
@@ -41,7 +47,8 @@ class _WorkItem:
 
 
 class Indexer:
-    """`Indexer(store, settings, analyzers).run()`; post steps (people clustering, vector sync) run after."""
+    """`Indexer(store, settings, analyzers).run()`; post steps (people clustering, vector sync) run after.
+    `gates=()` runs every analyzer on every photo (see `pipeline.DEFAULT_GATES`)."""
 
     def __init__(
         self,
@@ -49,12 +56,14 @@ class Indexer:
         settings: Settings,
         analyzers: Sequence[Analyzer | FactsAnalyzer] = (),
         post_steps: Sequence[tuple[str, PostStep]] = (),
+        gates: Sequence[Gate] = DEFAULT_GATES,
     ):
         self.store = store
         self.settings = settings
         self.analyzers = list(analyzers)
         self.pipeline = AnalysisPipeline.of(store, self.analyzers)
         self.post_steps = list(post_steps)
+        self.gates = tuple(gates)  # costly analyzers only where a cheaper one saw something to find
         settings.thumbs_dir.mkdir(parents=True, exist_ok=True)
         self.options = LoadOptions(
             thumbs_dir=str(settings.thumbs_dir),
@@ -216,7 +225,7 @@ class Indexer:
             images = [PhotoImage(pid, loaded.path, loaded.rgb, loaded.width or loaded.rgb.shape[1],
                                  loaded.height or loaded.rgb.shape[0]) for pid, loaded in ready]
             wanted = [self.pipeline.wanted(recorded, pid, retry_failed) for pid, _ in ready]
-            outcomes = run_pixel_analyzers(pixel_analyzers(self.analyzers), images, wanted)
+            outcomes = run_pixel_analyzers(pixel_analyzers(self.analyzers), images, wanted, self.gates)
             t1 = time.perf_counter()
             with self.store.session() as s:
                 touched = {pid for (pid, _), got in zip(ready, outcomes, strict=True)

@@ -5,6 +5,12 @@ The serial `Indexer` runs the pixel analyzers in its own process; the Ray engine
 its actors (`run_pixel_analyzers` there too) and writes on the driver. Both record each
 analyzer's outcome per photo the same way, so a re-run, `--retry-failed` or a version bump
 finds exactly the work that is left.
+
+Gates keep a costly analyzer off photos where a cheaper one already ran and saw it has nothing
+to find (`DEFAULT_GATES`: face detection only where the object detector sees a person, even
+faintly). A gated-off analyzer is recorded as `skipped` at its version: a re-run does not try
+again, a version bump does (gated again), and what it found before is kept. Where the gate is
+unsure (the detector did not run in this batch, or failed), the analyzer runs.
 """
 
 from __future__ import annotations
@@ -12,7 +18,8 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -32,13 +39,59 @@ from photosearch.vision.analyzer import (
     analyze_batch,
     is_facts_analyzer,
 )
+from photosearch.vision.detector import COCO_CLASS_IDS, DISTRIBUTION_SPACE, decode_scores
 
 log = logging.getLogger(__name__)
 
 #: (photo id, analyzer) -> (version, status) as the catalog records it.
 Recorded = dict[tuple[int, str], tuple[int, str]]
-#: analyzer name -> (result, error, milliseconds) for one photo.
-Outcomes = dict[str, tuple[AnalysisResult | None, str | None, float]]
+
+
+@dataclass
+class AnalyzerRun:
+    """One analyzer on one photo: its result, or why not (an error, or the gate that kept it off)."""
+
+    result: AnalysisResult | None
+    error: str | None = None
+    ms: float = 0.0
+    gated: str | None = None  # the gate's reason when it did not run
+
+
+#: analyzer name -> what it did on one photo.
+Outcomes = dict[str, AnalyzerRun]
+
+
+@dataclass(frozen=True)
+class Gate:
+    """Run `analyzer` on a photo only if `wants(result of `after` on that photo)` says so.
+
+    `wants` returns None to run, or the reason it need not (recorded with the skip)."""
+
+    analyzer: str
+    after: str
+    wants: Callable[[AnalysisResult], str | None]
+
+
+#: The detector's best person score (its "coco" distribution, scores >= 0.05) below which a photo
+#: gets no face detection. Measured on the example gallery and the real set: every photo where
+#: dlib found a face has a person score far above it (see docs/ARCHITECTURE.md, Indexing cost).
+PERSON_GATE_SCORE = 0.10
+
+
+def person_score(detector_result: AnalysisResult) -> float:
+    """The detector's best score for a person anywhere in the photo (0 when it saw none)."""
+    vec = detector_result.embeddings.get(DISTRIBUTION_SPACE)
+    if vec is None:
+        return 1.0  # no distribution to judge by: unsure, so the faces analyzer runs
+    return float(decode_scores(vec)[0][COCO_CLASS_IDS.index(1)])
+
+
+def _faces_wanted(detector_result: AnalysisResult) -> str | None:
+    score = person_score(detector_result)
+    return None if score >= PERSON_GATE_SCORE else f"no person seen (detector person score {score:.2f})"
+
+
+DEFAULT_GATES: tuple[Gate, ...] = (Gate("faces", "detector", _faces_wanted),)
 
 
 def needs_run(got: tuple[int, str] | None, version: int, retry_failed: bool) -> bool:
@@ -55,20 +108,41 @@ def facts_analyzers(analyzers: Sequence[Analyzer | FactsAnalyzer]) -> list[Facts
 
 
 def run_pixel_analyzers(analyzers: Sequence[Analyzer], images: Sequence[PhotoImage],
-                        wanted: Sequence[Collection[str] | None]) -> list[Outcomes]:
-    """Run each analyzer over the images that want it (None: every analyzer), one batch per
-    analyzer in run order; returns each image's outcomes. One photo failing fails only itself."""
+                        wanted: Sequence[Collection[str] | None],
+                        gates: Sequence[Gate] = DEFAULT_GATES) -> list[Outcomes]:
+    """Run each analyzer over the images that want it (None: every analyzer) and that its gate
+    lets through, one batch per analyzer in run order; returns each image's outcomes. One photo
+    failing fails only itself."""
     outcomes: list[Outcomes] = [{} for _ in images]
+    gate_of = {g.analyzer: g for g in gates}
     for analyzer in analyzers:
-        todo = [i for i, names in enumerate(wanted) if names is None or analyzer.name in names]
+        todo = []
+        for i, names in enumerate(wanted):
+            if names is not None and analyzer.name not in names:
+                continue
+            reason = _gated(gate_of.get(analyzer.name), outcomes[i])
+            if reason is None:
+                todo.append(i)
+            else:
+                outcomes[i][analyzer.name] = AnalyzerRun(None, gated=reason)
         if not todo:
             continue
         t0 = time.perf_counter()
         results = _safe_batch(analyzer, [images[i] for i in todo])
         per_photo = (time.perf_counter() - t0) * 1000 / len(todo)
         for i, (result, error) in zip(todo, results, strict=True):
-            outcomes[i][analyzer.name] = (result, error, per_photo)
+            outcomes[i][analyzer.name] = AnalyzerRun(result, error, per_photo)
     return outcomes
+
+
+def _gated(gate: Gate | None, so_far: Outcomes) -> str | None:
+    """Why the gate keeps its analyzer off this photo, or None (no gate, or unsure: run)."""
+    if gate is None:
+        return None
+    before = so_far.get(gate.after)
+    if before is None or before.result is None:
+        return None
+    return gate.wants(before.result)
 
 
 def _safe_batch(analyzer: Analyzer, images: list[PhotoImage]) -> list[tuple[AnalysisResult | None, str | None]]:
@@ -158,13 +232,17 @@ class AnalysisPipeline:
         """Write the outcomes the photo still needs (a move or a twin may already carry them);
         True when anything was written."""
         wrote = False
-        for name, (result, error, ms) in outcomes.items():
-            report.stage_ms[f"model:{name}"] += ms
+        for name, run in outcomes.items():
+            report.stage_ms[f"model:{name}"] += run.ms
             version = self.versions[name]
             if not needs_run(recorded.get((photo_id, name)), version, retry_failed):
                 continue
-            self.store.write_analysis(s, photo_id, name, version, result, error=error, duration_ms=ms)
-            report.count_analysis(name, error)
+            if run.gated is not None:
+                self.store.record_skipped(s, photo_id, name, version, run.gated)
+                report.gated[name] = report.gated.get(name, 0) + 1
+                continue
+            self.store.write_analysis(s, photo_id, name, version, run.result, error=run.error, duration_ms=run.ms)
+            report.count_analysis(name, run.error)
             wrote = True
         return wrote
 

@@ -81,7 +81,7 @@ def copy_from_twin(s: Session, photo: Photo) -> int:
     )
     if twin is None:
         return 0
-    analyses = list(s.scalars(select(Analysis).where(Analysis.photo_id == twin.id, Analysis.status == "ok")))
+    analyses = list(s.scalars(select(Analysis).where(Analysis.photo_id == twin.id, Analysis.status != "failed")))
     if not analyses:
         return 0
     for a in analyses:

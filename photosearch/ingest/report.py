@@ -40,6 +40,8 @@ class IndexReport:
     post: dict[str, object] = field(default_factory=dict)
     # analyzer name -> {"ok": n, "failed": n, "first_error": str | None}: what each model did this run
     analyzers: dict[str, dict] = field(default_factory=dict)
+    # analyzer name -> photos its gate kept it off (nothing for it to find; recorded as skipped)
+    gated: dict[str, int] = field(default_factory=dict)
 
     def count_analysis(self, analyzer: str, error: str | None) -> None:
         """Count one analyzer's outcome on one photo (the summary `index` ends with)."""

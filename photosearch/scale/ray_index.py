@@ -29,7 +29,9 @@ from photosearch.errors import PhotoSearchError
 from photosearch.ingest.indexer import CancelFn, Indexer, IndexProgress, IndexReport, PostStep, ProgressFn
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
 from photosearch.ingest.pipeline import (
+    DEFAULT_GATES,
     AnalysisPipeline,
+    Gate,
     Outcomes,
     facts_analyzers,
     pixel_analyzers,
@@ -66,9 +68,10 @@ class AnalysisWorker:
     """Holds the pixel analyzers (loaded once per actor) and processes chunks of files."""
 
     def __init__(self, settings: Settings, options: LoadOptions, factory: AnalyzerFactory | None,
-                 include: Sequence[str] | None):
+                 include: Sequence[str] | None, gates: Sequence[Gate] = DEFAULT_GATES):
         os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
         self.options = options
+        self.gates = tuple(gates)
         # Facts analyzers read the catalog, so they run on the driver, over what these wrote.
         self.analyzers = pixel_analyzers(factory(settings) if factory else _bundled_factory(settings, include))
 
@@ -88,7 +91,7 @@ class AnalysisWorker:
             loaded_all.append((kind, loaded, wanted))
         ok = [i for i, (_, loaded, _) in enumerate(loaded_all) if loaded.error is None and loaded.rgb is not None]
         images = [_image(loaded_all[i][1]) for i in ok]
-        results = run_pixel_analyzers(self.analyzers, images, [loaded_all[i][2] for i in ok])
+        results = run_pixel_analyzers(self.analyzers, images, [loaded_all[i][2] for i in ok], self.gates)
         by_index = dict(zip(ok, results, strict=True))
         out = []
         for i, (kind, loaded, _) in enumerate(loaded_all):
@@ -129,8 +132,8 @@ class RayIndexer(Indexer):
     def __init__(self, store: Store, settings: Settings, num_workers: int = 2, *,
                  analyzer_factory: AnalyzerFactory | None = None, include: Sequence[str] | None = None,
                  analyze: bool = True, post_steps: Sequence[tuple[str, PostStep]] = (), chunk_size: int = 4,
-                 address: str | None = None):
-        super().__init__(store, settings, [], post_steps)
+                 address: str | None = None, gates: Sequence[Gate] = DEFAULT_GATES):
+        super().__init__(store, settings, [], post_steps, gates)
         self.num_workers = max(1, int(num_workers))
         self.factory = analyzer_factory
         self.include = include
@@ -147,7 +150,7 @@ class RayIndexer(Indexer):
         self.started_ray = ensure_ray(self.num_workers, self.address)
         actor = ray.remote(num_cpus=1)(AnalysisWorker)
         factory = self.factory if self.analyze else (lambda _s: [])
-        self.workers = [actor.remote(self.settings, self.options, factory, self.include)
+        self.workers = [actor.remote(self.settings, self.options, factory, self.include, self.gates)
                         for _ in range(self.num_workers)]
         versions = ray.get(self.workers[0].describe.remote())
         # Pixel analyzers run on the workers: the driver's pipeline only needs their names and
