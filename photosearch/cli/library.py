@@ -114,6 +114,8 @@ def _index_text(d: dict) -> str:
         lines.append(f"  WARNING: {warning}")
     lines += [analysis_failure_line(name, row["failed"], row["first_error"], of=row["ok"] + row["failed"])
               for name, row in sorted(d["analyzers"].items()) if row["failed"]]
+    lines += [f"  {name} not needed on {n} photo(s) (the gate saw nothing for it to find)"
+              for name, n in sorted(d.get("gated", {}).items())]
     if d["broken_analyzers"]:
         lines.append(f"{', '.join(d['broken_analyzers'])} failed on every photo: run `photosearch doctor` "
                      "for the reason and the fix, then `photosearch index --retry-failed`")

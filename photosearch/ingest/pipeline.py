@@ -74,7 +74,7 @@ class Gate:
 
 #: The detector's best person score (its "coco" distribution, scores >= 0.05) below which a photo
 #: gets no face detection. Measured on the example gallery and the real set: every photo where
-#: dlib found a face has a person score far above it (see docs/ARCHITECTURE.md, Indexing cost).
+#: dlib found a real face has a person score of 0.70 or more (docs/ARCHITECTURE.md, Indexing cost).
 PERSON_GATE_SCORE = 0.10
 
 
