@@ -3,12 +3,14 @@
     report = run_ray_index(store, settings, num_workers=4, progress=..., cancel=...)
 
 * Listing (mark-and-sweep) runs on the driver, exactly as in the serial indexer.
-* Each Ray actor loads the analyzers once and processes chunks of files: read + hash, decode,
-  EXIF, thumbnail (written to `settings.thumbs_dir`, which must be shared storage on a
-  multi-node cluster), then every analyzer. Pixels never travel back; only facts, faces and
+* Each Ray actor loads the pixel analyzers once and processes chunks of files: read + hash,
+  decode, EXIF, thumbnail (written to `settings.thumbs_dir`, which must be shared storage on a
+  multi-node cluster), then the analyzers each photo needs, gated as in the serial engine
+  (`ingest.pipeline.run_pixel_analyzers`). Pixels never travel back; only facts, faces and
   embeddings do.
-* The driver applies results through the serial indexer's own catalog code (moves, byte-identical
-  twins, file issues, analysis versions), commits in batches and runs the post steps (people
+* The driver applies results with the serial indexer's own modules (`ingest.reconcile`: moves,
+  byte-identical twins, file issues; `ingest.pipeline`: analysis versions, then the facts
+  analyzers over what was written), commits in batches and runs the post steps (people
   clustering, vector sync). The catalog can be any SQLAlchemy URL (PostgreSQL for a cluster).
 
 Ray is found at `address` / `RAY_ADDRESS` when given, else a local Ray is started with
