@@ -49,8 +49,8 @@ def one_run(data_dir: str, mode: str) -> tuple[float, str]:
     from PySide6.QtWidgets import QApplication
 
     from photosearch.config import Settings
+    from photosearch.core import Core
     from photosearch.gui.main_window import MainWindow
-    from photosearch.gui.services import Core
 
     app = QApplication([])
     window = MainWindow(Core(Settings(data_dir=Path(data_dir))), watch=False, warm_up=mode != "cold",

@@ -4,27 +4,31 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import asdict
 
 import numpy as np
 
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
+from photosearch.ingest.decode import open_image
 from photosearch.ingest.indexer import Indexer, PostStep
-from photosearch.vision.analyzer import Analyzer
+from photosearch.models.manifest import installed_with_role
+from photosearch.people import cluster_faces
+from photosearch.query.resolvers.places import ensure_place_facts
+from photosearch.vectors import VectorIndexes
+from photosearch.vision.analyzer import Analyzer, FactsAnalyzer, PhotoImage
+from photosearch.vision.clip import ClipAnalyzer, installed_clip_models
+from photosearch.vision.registry import bundled_analyzers, facts_text_analyzer
+from photosearch.vision.vlm import VlmCaptioner
 
 log = logging.getLogger(__name__)
 
 
-def default_analyzers(settings: Settings, include: Sequence[str] | None = None) -> list[Analyzer]:
+def default_analyzers(settings: Settings, include: Sequence[str] | None = None) -> list[Analyzer | FactsAnalyzer]:
     """The bundled analyzers that can load here (missing model packages are skipped with a warning)."""
-    try:
-        from photosearch.vision.registry import bundled_analyzers, facts_text_analyzer
-    except ImportError as exc:
-        log.warning("no analyzers available: %s", exc)
-        return []
     pixel = [n for n in include if n != "facts_text"] if include is not None else None
-    analyzers: list[Analyzer] = list(bundled_analyzers(settings, include=pixel)) if pixel != [] else []
+    analyzers: list[Analyzer | FactsAnalyzer] = list(bundled_analyzers(settings, include=pixel)) if pixel != [] else []
     if include is None:
         analyzers.extend(hub_analyzers(settings))
     if include is None or "facts_text" in include:
@@ -38,15 +42,10 @@ def hub_analyzers(settings: Settings) -> list[Analyzer]:
     """Analyzers for pulled hub models: CLIP/SigLIP image embeddings, VLM captions."""
     out: list[Analyzer] = []
     try:
-        from photosearch.vision.clip import ClipAnalyzer, installed_clip_models
-
         out.extend(ClipAnalyzer(settings, name) for name in installed_clip_models(settings))
     except Exception as exc:  # a broken pull must not stop indexing
         log.warning("skipping CLIP analyzers: %s", exc)
     try:
-        from photosearch.models.manifest import installed_with_role
-        from photosearch.vision.vlm import VlmCaptioner
-
         vlms = installed_with_role(settings, "vlm")
         if vlms:  # one VLM captions; more would only repeat the work
             out.append(VlmCaptioner(settings, vlms[0].name))
@@ -57,45 +56,26 @@ def hub_analyzers(settings: Settings) -> list[Analyzer]:
 
 def default_post_steps(settings: Settings) -> list[tuple[str, PostStep]]:
     """After indexing: cluster new faces into people, bring vector indexes in line."""
-    steps: list[tuple[str, PostStep]] = []
-    try:
-        from photosearch.people import cluster_faces
 
-        def people_step(store: Store, _report, progress, cancel):
-            result = cluster_faces(store, progress=None, cancel=cancel)
-            return getattr(result, "__dict__", result)
+    def people_step(store: Store, _report, progress, cancel):
+        return asdict(cluster_faces(store, progress=None, cancel=cancel))
 
-        steps.append(("people", people_step))
-    except ImportError:
-        pass
-    try:
-        from photosearch.query.resolvers.places import ensure_place_facts
+    def places_step(store: Store, _report, progress, cancel):
+        # At index time, so the first place search never geocodes the whole library.
+        return {"geocoded": ensure_place_facts(store)}
 
-        def places_step(store: Store, _report, progress, cancel):
-            # At index time, so the first place search never geocodes the whole library.
-            return {"geocoded": ensure_place_facts(store)}
+    def vectors_step(store: Store, _report, progress, cancel):
+        # Bring every space's usearch index in line now, so the first search after indexing is fast.
+        indexes = VectorIndexes(store, settings)
+        sizes = {}
+        for space in indexes.spaces():
+            if cancel and cancel():
+                break
+            index = indexes.get(space)
+            sizes[space] = len(index) if index is not None else 0
+        return sizes
 
-        steps.append(("places", places_step))
-    except ImportError:
-        pass
-    try:
-        from photosearch.vectors import VectorIndexes
-
-        def vectors_step(store: Store, _report, progress, cancel):
-            # Bring every space's usearch index in line now, so the first search after indexing is fast.
-            indexes = VectorIndexes(store, settings)
-            sizes = {}
-            for space in indexes.spaces():
-                if cancel and cancel():
-                    break
-                index = indexes.get(space)
-                sizes[space] = len(index) if index is not None else 0
-            return sizes
-
-        steps.append(("vectors", vectors_step))
-    except ImportError:
-        pass
-    return steps
+    return [("people", people_step), ("places", places_step), ("vectors", vectors_step)]
 
 
 def image_embedder(settings: Settings):
@@ -103,9 +83,6 @@ def image_embedder(settings: Settings):
     state: dict = {}
 
     def embed(path: str):
-        from photosearch.ingest.decode import open_image
-        from photosearch.vision.analyzer import PhotoImage
-
         if "tagger" not in state:
             found = default_analyzers(settings, include=["tagger"])
             if not found:
@@ -122,7 +99,7 @@ def image_embedder(settings: Settings):
 def build_indexer(
     store: Store,
     settings: Settings,
-    analyzers: Sequence[Analyzer] | None = None,
+    analyzers: Sequence[Analyzer | FactsAnalyzer] | None = None,
     post_steps: Sequence[tuple[str, PostStep]] | None = None,
 ) -> Indexer:
     if analyzers is None:

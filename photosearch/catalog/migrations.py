@@ -49,10 +49,17 @@ def _folder_device_and_app_version(conn: Connection) -> None:
     _add_column_if_missing(conn, "schema_version", "app_version", "VARCHAR(32)")
 
 
+def _drop_unused_kv(conn: Connection) -> None:
+    """The `kv` table never held anything: nothing wrote or read it."""
+    if inspect(conn).has_table("kv"):
+        conn.execute(text("DROP TABLE kv"))
+
+
 MIGRATIONS: list[Migration] = [
     (1, "initial catalog", _create_tables),
     (2, "people.birthday for 'on my birthday' requests", _person_birthday),
     (3, "folders.device (offline vs emptied), schema_version.app_version", _folder_device_and_app_version),
+    (4, "drop the unused kv table", _drop_unused_kv),
 ]
 
 LATEST = MIGRATIONS[-1][0]

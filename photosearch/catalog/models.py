@@ -105,7 +105,7 @@ class Analysis(Base):
     photo_id: Mapped[int] = mapped_column(ForeignKey("photos.id", ondelete="CASCADE"), index=True)
     analyzer: Mapped[str] = mapped_column(String(64), index=True)
     version: Mapped[int] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(16))  # ok | failed
+    status: Mapped[str] = mapped_column(String(16))  # ok | failed | skipped (a gate: nothing to find)
     error: Mapped[str | None] = mapped_column(Text)
     duration_ms: Mapped[float | None] = mapped_column(Float)
     ran_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
@@ -176,11 +176,3 @@ class Thumbnail(Base):
     height: Mapped[int] = mapped_column(Integer)
     format: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-
-
-class KeyValue(Base):
-    """Small persistent state (index generations, calibration data, …)."""
-
-    __tablename__ = "kv"
-    key: Mapped[str] = mapped_column(String(128), primary_key=True)
-    value: Mapped[dict | list | str | int | float | None] = mapped_column(JSON)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -33,33 +32,9 @@ from photosearch.catalog.models import (
     utcnow,
 )
 from photosearch.errors import CatalogError
+from photosearch.vision.analyzer import AnalysisResult, FaceRecord, FactRecord
 
-
-@dataclass
-class FactRecord:
-    """A fact an analyzer found; see `Fact`."""
-
-    kind: str
-    label: str
-    score: float = 1.0
-    box: list[float] | None = None
-    data: dict | None = None
-
-
-@dataclass
-class FaceRecord:
-    box: list[float]
-    score: float = 1.0
-    descriptor: np.ndarray | None = None
-
-
-@dataclass
-class AnalysisResult:
-    """What one analyzer saw in one photo."""
-
-    facts: list[FactRecord] = field(default_factory=list)
-    faces: list[FaceRecord] = field(default_factory=list)
-    embeddings: dict[str, np.ndarray] = field(default_factory=dict)
+__all__ = ["AnalysisResult", "FaceRecord", "FactRecord", "Store", "explain_catalog_error"]
 
 
 def explain_catalog_error(exc: Exception, url: str) -> CatalogError:
@@ -314,6 +289,15 @@ class Store:
         row.error = error.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if error else None
         row.duration_ms = duration_ms
         row.ran_at = utcnow()
+
+    def record_skipped(self, s: Session, photo_id: int, analyzer: str, version: int, reason: str) -> None:
+        """Record that a gate kept an analyzer off a photo (nothing for it to find): a re-run does not
+        retry it; what the analyzer found in an earlier run stays."""
+        row = s.scalar(select(Analysis).where(Analysis.photo_id == photo_id, Analysis.analyzer == analyzer))
+        if row is None:
+            row = Analysis(photo_id=photo_id, analyzer=analyzer)
+            s.add(row)
+        row.version, row.status, row.error, row.duration_ms, row.ran_at = version, "skipped", reason, 0.0, utcnow()
 
     # ---- status --------------------------------------------------------------------------
     def status(self) -> dict:

@@ -1,4 +1,4 @@
-"""What every command gets: settings, a lazily opened store, and output helpers."""
+"""What every command gets: settings, a lazily opened store and `Core`, and output helpers."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from photosearch.config import Settings
+from photosearch.core import Core
 
 if TYPE_CHECKING:
     from photosearch.catalog import Store
@@ -19,6 +20,7 @@ class Context:
     settings: Settings
     json_output: bool = False
     _store: Store | None = field(default=None, repr=False)
+    _core: Core | None = field(default=None, repr=False)
 
     @classmethod
     def from_args(cls, args) -> Context:
@@ -34,6 +36,13 @@ class Context:
             self.settings.ensure_dirs()
             self._store = Store(self.settings.database_url)
         return self._store
+
+    @property
+    def core(self) -> Core:
+        """What the GUI asks of the library too: search, similar photos, status."""
+        if self._core is None:
+            self._core = Core(self.settings, self.store)
+        return self._core
 
     def emit(self, data: Any, text: Callable[[Any], str] | str | None = None) -> None:
         """Print `data` as JSON with --json, else the human text."""

@@ -35,7 +35,7 @@ def register(sub) -> None:
     p.add_argument("--no-analyze", action="store_true")
     p.add_argument("--no-initial-index", action="store_true", help="skip the catch-up index at start")
     p.add_argument("--duration", type=float, default=None, help="stop after N seconds (default: until Ctrl-C)")
-    p.set_defaults(func=cmd_watch)
+    p.set_defaults(func=cmd_watch, analyzers=None)  # watch runs every analyzer
 
     p = sub.add_parser("status", help="counts: photos, analysed, failed by reason, offline folders")
     p.set_defaults(func=cmd_status)
@@ -70,7 +70,7 @@ def _indexer(ctx, args):
     if args.no_analyze:
         analyzers = []
     else:
-        include = args.analyzers.split(",") if getattr(args, "analyzers", None) else None
+        include = args.analyzers.split(",") if args.analyzers else None
         try:
             analyzers = default_analyzers(settings, include=include)
         except ValueError as exc:  # unknown analyzer name
@@ -115,6 +115,8 @@ def _index_text(d: dict) -> str:
         lines.append(f"  WARNING: {warning}")
     lines += [analysis_failure_line(name, row["failed"], row["first_error"], of=row["ok"] + row["failed"])
               for name, row in sorted(d["analyzers"].items()) if row["failed"]]
+    lines += [f"  {name} not needed on {n} photo(s) (the gate saw nothing for it to find)"
+              for name, n in sorted(d.get("gated", {}).items())]
     if d["broken_analyzers"]:
         lines.append(f"{', '.join(d['broken_analyzers'])} failed on every photo: run `photosearch doctor` "
                      "for the reason and the fix, then `photosearch index --retry-failed`")
@@ -161,7 +163,7 @@ def cmd_watch(ctx, args) -> int:
 
 
 def cmd_status(ctx, args) -> int:
-    data = ctx.store.status()
+    data = ctx.core.status()
     ctx.emit(data, _status_text)
     return 0
 

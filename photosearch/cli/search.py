@@ -60,8 +60,6 @@ def _results_text(data: dict) -> str:
 
 
 def _search(ctx, args) -> int:
-    from photosearch.query.search import search
-
     plan = None
     if args.plan:
         path = Path(args.plan)
@@ -82,10 +80,11 @@ def _search(ctx, args) -> int:
     request = " ".join(args.request) if args.request else None
     if plan is None and not request:
         raise PhotoSearchError("give a request (photosearch search \"tabby cat\") or --plan FILE")
-    from photosearch.app import image_embedder
-
-    data = search(ctx.store, ctx.settings, request=request, plan=plan, limit=args.limit,
-                  explain=args.explain, now=now, image_embedder=image_embedder(ctx.settings))
+    if args.limit is not None and args.limit < 1:
+        raise PhotoSearchError("--limit must be at least 1")
+    if plan is not None and args.limit is not None:  # --limit wins over the plan's own
+        plan.setdefault("compose", {})["limit"] = args.limit
+    data = ctx.core.search(request, plan, args.limit, explain=args.explain, now=now)
     if not args.explain:
         data.pop("explain", None)
     ctx.emit(data, _results_text)
@@ -93,10 +92,7 @@ def _search(ctx, args) -> int:
 
 
 def _similar(ctx, args) -> int:
-    from photosearch.app import image_embedder
-    from photosearch.query.search import similar
-
-    data = similar(ctx.store, ctx.settings, args.photo, limit=args.limit, image_embedder=image_embedder(ctx.settings))
+    data = ctx.core.similar(args.photo, limit=args.limit)
     ctx.emit(data, lambda d: "\n".join(f"{r['score']:.3f}  {r['path']}" for r in d["results"]) or "nothing similar")
     return 0
 

@@ -54,10 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from photosearch.config import Settings
+    from photosearch.core import Core
     from photosearch.gui.bridge import ErrorInfo
     from photosearch.gui.errors import ErrorReporter
     from photosearch.gui.main_window import APP, ORG, MainWindow
-    from photosearch.gui.services import Core
     from photosearch.gui.theme import app_icon, apply_theme, follow_system
 
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])

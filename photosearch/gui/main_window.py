@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from photosearch.core import Core
 from photosearch.gui.ask_panel import AskPanel
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.errors import ErrorReporter
@@ -30,7 +31,6 @@ from photosearch.gui.people_view import PeopleView
 from photosearch.gui.photo_view import PhotoView
 from photosearch.gui.plan_chips import PlanChips
 from photosearch.gui.search_bar import SearchBar
-from photosearch.gui.services import Core
 from photosearch.gui.settings_view import SettingsDialog
 from photosearch.gui.theme import app_icon
 from photosearch.gui.thumbs import ThumbnailCache, load_image

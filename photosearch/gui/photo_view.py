@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from photosearch.gui.services import PhotoDetails
+from photosearch.core import PhotoDetails
 
 OBJECT_COLOR = QColor(255, 170, 0)
 FACE_COLOR = QColor(0, 200, 255)

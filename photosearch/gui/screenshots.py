@@ -91,7 +91,7 @@ def build_demo(root: Path):
     from photosearch.catalog.models import Face, Person, Photo
     from photosearch.catalog.store import AnalysisResult, FaceRecord, FactRecord
     from photosearch.config import Settings
-    from photosearch.gui.services import Core
+    from photosearch.core import Core
 
     gallery = root / "Pictures" / "Holidays"
     write_gallery(gallery)
@@ -161,8 +161,8 @@ def take_screenshots(outdir: Path | str, workdir: Path | str | None = None, size
     from PySide6.QtWidgets import QApplication
 
     from photosearch.config import Settings
+    from photosearch.core import Core
     from photosearch.gui.main_window import MainWindow
-    from photosearch.gui.services import Core
     from photosearch.gui.theme import apply_theme
 
     outdir = Path(outdir)

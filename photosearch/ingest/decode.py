@@ -103,30 +103,7 @@ def open_image(
     if is_raw_name(path):
         return _open_raw(path, data, max_side, max_pixels)
     try:  # the pixel cap is checked below from the header, per call (Pillow's own cap is process-wide)
-        img = Image.open(io.BytesIO(data) if data is not None else path)
-        fmt = (img.format or "").upper()
-        full_w, full_h = img.size
-        if full_w < 1 or full_h < 1:
-            raise DecodeError("no_pixels", f"{path} has no pixels ({full_w}x{full_h})")
-        if full_w * full_h > max_pixels:
-            raise DecodeError(
-                "too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}"
-            )
-        exif = img.getexif()
-        orientation = exif.get(0x0112, 1) if exif else 1
-        if max_side and fmt == "JPEG":
-            # Draft picks a DCT scale >= the requested size: a big speed-up on 12 MP photos.
-            img.draft("RGB", (max_side, max_side))
-        img.seek(0)  # GIF/animated: first frame
-        img.load()
-        img = ImageOps.exif_transpose(img) if orientation not in (None, 1) else img
-        if orientation in (5, 6, 7, 8):
-            full_w, full_h = full_h, full_w
-        if img.mode != "RGB":
-            img = _to_rgb(img)
-        if max_side and max(img.size) > max_side:
-            img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
-        return Decoded(image=img, width=full_w, height=full_h, format=fmt, exif=exif)
+        return _decode_with_pillow(path, data, max_side, max_pixels)
     except DecodeError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -142,14 +119,45 @@ def open_image(
     except FileNotFoundError as exc:
         raise DecodeError("vanished", f"{path} disappeared while reading") from exc
     except OSError as exc:
-        text = str(exc).lower()
-        if "truncated" in text or "broken data stream" in text or "image file is truncated" in text:
-            raise DecodeError("truncated", f"{path} is truncated or damaged: {exc}") from exc
-        if exc.errno is not None:
-            raise DecodeError(_reason_for_oserror(exc), f"cannot read {path}: {exc}") from exc
-        raise DecodeError("corrupt", f"{path} could not be decoded: {exc}") from exc
+        raise _os_decode_error(path, exc) from exc
     except (ValueError, SyntaxError, EOFError, MemoryError) as exc:
         raise DecodeError("corrupt", f"{path} could not be decoded: {exc}") from exc
+
+
+def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max_pixels: int) -> Decoded:
+    """Pillow's decode (first frame, EXIF orientation, RGB, downscaled); raises what Pillow raises."""
+    img = Image.open(io.BytesIO(data) if data is not None else path)
+    fmt = (img.format or "").upper()
+    full_w, full_h = img.size
+    if full_w < 1 or full_h < 1:
+        raise DecodeError("no_pixels", f"{path} has no pixels ({full_w}x{full_h})")
+    if full_w * full_h > max_pixels:
+        raise DecodeError("too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}")
+    exif = img.getexif()
+    orientation = exif.get(0x0112, 1) if exif else 1
+    if max_side and fmt == "JPEG":
+        # Draft picks a DCT scale >= the requested size: a big speed-up on 12 MP photos.
+        img.draft("RGB", (max_side, max_side))
+    img.seek(0)  # GIF/animated: first frame
+    img.load()
+    img = ImageOps.exif_transpose(img) if orientation not in (None, 1) else img
+    if orientation in (5, 6, 7, 8):
+        full_w, full_h = full_h, full_w
+    if img.mode != "RGB":
+        img = _to_rgb(img)
+    if max_side and max(img.size) > max_side:
+        img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
+    return Decoded(image=img, width=full_w, height=full_h, format=fmt, exif=exif)
+
+
+def _os_decode_error(path: str, exc: OSError) -> DecodeError:
+    """Pillow reports damaged files as OSError too: tell those apart from real I/O errors."""
+    text = str(exc).lower()
+    if "truncated" in text or "broken data stream" in text or "image file is truncated" in text:
+        return DecodeError("truncated", f"{path} is truncated or damaged: {exc}")
+    if exc.errno is not None:
+        return DecodeError(_reason_for_oserror(exc), f"cannot read {path}: {exc}")
+    return DecodeError("corrupt", f"{path} could not be decoded: {exc}")
 
 
 def _open_raw(path: str, data: bytes | None, max_side: int | None, max_pixels: int) -> Decoded:

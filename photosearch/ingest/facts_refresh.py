@@ -10,10 +10,11 @@ from sqlalchemy.orm import Session
 
 from photosearch.catalog.models import Fact
 from photosearch.catalog.store import Store
+from photosearch.vision.analyzer import FactsAnalyzer
 
 
-def refresh_facts_text(store: Store, s: Session, photo_ids: Sequence[int], analyzer) -> int:
-    """Run a facts analyzer (`needs_facts = True`, `analyze_facts_batch`) over the photos' current facts.
+def refresh_facts_text(store: Store, s: Session, photo_ids: Sequence[int], analyzer: FactsAnalyzer) -> int:
+    """Run a facts analyzer over the photos' current facts (every writer's: analyzers, user, enrichment).
 
     Must run inside the caller's session so it sees facts written but not yet committed.
     Returns how many photos were re-embedded.

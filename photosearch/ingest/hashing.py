@@ -11,20 +11,6 @@ CHUNK = 1 << 20
 KEEP_IN_MEMORY_BYTES = 64 << 20
 
 
-def hash_bytes(data: bytes) -> str:
-    """BLAKE2b-256 hex digest (fast in CPython, collision-safe)."""
-    return hashlib.blake2b(data, digest_size=32).hexdigest()
-
-
-def hash_file(path: str | Path) -> str:
-    """BLAKE2b-256 of a file, streamed in 1 MiB chunks (memory stays flat for any size)."""
-    digest = hashlib.blake2b(digest_size=32)
-    with open(path, "rb") as fh:
-        while chunk := fh.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def read_and_hash(path: str | Path, keep_limit: int = KEEP_IN_MEMORY_BYTES) -> tuple[str, bytes | None]:
     """Hash a file by streaming; also return its bytes when it is at most `keep_limit` long
     (decoded next without a second read), else None (decode reads the file itself)."""

@@ -169,6 +169,10 @@ def _reason(exc: OSError) -> str:
     return "unreadable"
 
 
+#: db path -> (photo id, size, mtime, state, folder id) of every catalogued photo.
+Known = dict[str, tuple[int, int, float, str, int | None]]
+
+
 def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_failed: bool = False) -> ScanPlan:
     """List registered folders (or just `only_paths`) and compare with the catalog.
 
@@ -178,21 +182,8 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
     plan = ScanPlan()
     with store.session() as s:
         folders = list(s.scalars(select(Folder)))
-        populated = {
-            fid for (fid,) in s.execute(select(Photo.folder_id).where(Photo.state == "active").distinct())
-        }
-        for folder in folders:
-            online, device = _folder_state(folder.path, folder.id in populated, folder.device)
-            if folder.online != online:
-                folder.online = online
-            if device is not None and folder.device != device:
-                folder.device = device
-            if online:
-                plan.online_folder_ids.append(folder.id)
-            else:
-                plan.offline_folders.append(folder.path)
-        online_ids = set(plan.online_folder_ids)
-        known = {
+        _check_folders(s, folders, plan)
+        known: Known = {
             row.path: (row.id, row.size, row.mtime, row.state, row.folder_id)
             for row in s.execute(select(Photo.path, Photo.id, Photo.size, Photo.mtime, Photo.state, Photo.folder_id))
         }
@@ -201,45 +192,80 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
             for row in s.execute(select(FileIssue.path, FileIssue.size, FileIssue.mtime, FileIssue.reason))
             if row.reason in STICKY_REASONS
         }
+    online_ids = set(plan.online_folder_ids)
     online_folders = [f for f in folders if f.id in online_ids]
-    library = [f.path for f in online_folders]
-
     seen: dict[str, FileEntry] = {}
     if only_paths is None:
         for folder in online_folders:
-            for item in walk_images(folder.path, folder.id, library):
+            for item in walk_images(folder.path, folder.id, [f.path for f in online_folders]):
                 _collect(item, seen, plan, online_folders)
         candidates = {p: v for p, v in known.items() if v[3] == "active" and v[4] in online_ids}
     else:
-        candidates = {}
-        active_known = {p for p, v in known.items() if v[3] == "active"}
-        active_sorted = sorted(active_known)
-        for raw in only_paths:
-            path = os.path.abspath(raw)
-            folder = owning_folder(path, online_folders)
-            if folder is None:
-                continue
-            db_path = to_db_path(path)
-            if db_path in active_known:
-                candidates[db_path] = known[db_path]
-            prefix = db_path.rstrip(os.sep) + os.sep  # everything under a vanished or new directory
-            for i in range(bisect.bisect_left(active_sorted, prefix), len(active_sorted)):
-                if not active_sorted[i].startswith(prefix):
-                    break
-                candidates[active_sorted[i]] = known[active_sorted[i]]
-            if os.path.isdir(path):
-                for item in walk_images(path, folder.id, library):
-                    _collect(item, seen, plan, online_folders)
-            elif is_image_name(os.path.basename(path)):
-                try:
-                    st = os.stat(path)
-                except FileNotFoundError:
-                    continue
-                except OSError as exc:
-                    plan.issues.append(ListingIssue(path, folder.id, _reason(exc), f"cannot stat {path}: {exc}"))
-                    continue
-                _collect(FileEntry(path, folder.id, st.st_size, st.st_mtime), seen, plan, online_folders)
+        candidates = _list_paths(only_paths, known, online_folders, seen, plan)
+    _compare(seen, known, failed, candidates, plan)
+    _find_vanished(candidates, plan)
+    plan.seen = len(seen)
+    return plan
 
+
+def _check_folders(s, folders: list[Folder], plan: ScanPlan) -> None:
+    """Which registered folders are online now (recording it, and the device they are on)."""
+    populated = {fid for (fid,) in s.execute(select(Photo.folder_id).where(Photo.state == "active").distinct())}
+    for folder in folders:
+        online, device = _folder_state(folder.path, folder.id in populated, folder.device)
+        if folder.online != online:
+            folder.online = online
+        if device is not None and folder.device != device:
+            folder.device = device
+        if online:
+            plan.online_folder_ids.append(folder.id)
+        else:
+            plan.offline_folders.append(folder.path)
+
+
+def _list_paths(only_paths: Iterable[str], known: Known, online_folders: list[Folder],
+                seen: dict[str, FileEntry], plan: ScanPlan) -> Known:
+    """List just these paths (the watcher's events); returns the catalogued photos they cover."""
+    candidates: Known = {}
+    library = [f.path for f in online_folders]
+    active_sorted = sorted(p for p, v in known.items() if v[3] == "active")
+    for raw in only_paths:
+        path = os.path.abspath(raw)
+        folder = owning_folder(path, online_folders)
+        if folder is None:
+            continue
+        db_path = to_db_path(path)
+        if db_path in known and known[db_path][3] == "active":
+            candidates[db_path] = known[db_path]
+        prefix = db_path.rstrip(os.sep) + os.sep  # everything under a vanished or new directory
+        for i in range(bisect.bisect_left(active_sorted, prefix), len(active_sorted)):
+            if not active_sorted[i].startswith(prefix):
+                break
+            candidates[active_sorted[i]] = known[active_sorted[i]]
+        if os.path.isdir(path):
+            for item in walk_images(path, folder.id, library):
+                _collect(item, seen, plan, online_folders)
+        elif is_image_name(os.path.basename(path)):
+            _collect_file(path, folder, seen, plan, online_folders)
+    return candidates
+
+
+def _collect_file(path: str, folder: Folder, seen: dict[str, FileEntry], plan: ScanPlan,
+                  online_folders: list[Folder]) -> None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        plan.issues.append(ListingIssue(path, folder.id, _reason(exc), f"cannot stat {path}: {exc}"))
+        return
+    _collect(FileEntry(path, folder.id, st.st_size, st.st_mtime), seen, plan, online_folders)
+
+
+def _compare(seen: dict[str, FileEntry], known: Known, failed: dict[str, tuple], candidates: Known,
+             plan: ScanPlan) -> None:
+    """Each listed file is unchanged, a known failure, or work (new or changed); what was seen
+    is no candidate for vanishing."""
     for path, entry in seen.items():
         db_path = to_db_path(path)
         row = known.get(db_path)
@@ -252,8 +278,11 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
             if row and row[3] == "active":
                 plan.changed_paths.add(db_path)
         candidates.pop(db_path, None)
-    # A subfolder or linked drive that could not be read (unplugged, EACCES, EIO) is offline like a
-    # root: its photos are kept, not swept.
+
+
+def _find_vanished(candidates: Known, plan: ScanPlan) -> None:
+    """Catalogued photos not listed and gone from disk vanished. A subfolder or linked drive that
+    could not be read (unplugged, EACCES, EIO) is offline like a root: its photos are kept."""
     unreachable = {to_db_path(i.path) for i in plan.issues}
     plan.vanished = {}
     for p, v in candidates.items():
@@ -263,8 +292,6 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
                 plan.offline_folders.append(root)
         elif not os.path.lexists(from_db_path(p)):
             plan.vanished[p] = v[0]
-    plan.seen = len(seen)
-    return plan
 
 
 def _collect(item, seen: dict[str, FileEntry], plan: ScanPlan, folders: list[Folder]) -> None:

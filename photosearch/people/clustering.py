@@ -116,54 +116,17 @@ def cluster_faces(
     report = ClusterReport()
     with store.session() as s:
         if recluster:
-            kept = select(Person.id).where(or_(Person.name.is_not(None), Person.hidden.is_(True)))
-            res = s.execute(
-                update(Face)
-                .where(Face.pinned.is_(False), Face.person_id.is_not(None), Face.person_id.not_in(kept))
-                .values(person_id=None)
-            )
-            report.reset = int(res.rowcount or 0)
-            s.flush()
-        rows = _active_faces(s)
-        members: dict[int, list[np.ndarray]] = defaultdict(list)
-        free: list[tuple[int, np.ndarray]] = []
-        for face_id, person_id, pinned, blob in rows:
-            vec = descriptor_array(blob)
-            if vec is None:
-                continue
-            if person_id is not None:
-                members[person_id].append(vec)
-            elif not pinned:
-                free.append((face_id, vec))
-        report.considered = len(free)
-        total = len(free)
+            report.reset = _forget_unnamed_clusters(s)
+        members, free = _people_and_free_faces(s)
+        report.considered = total = len(free)
         if progress:
             progress(0, total)
-        if cancel():
+        assignment = None if cancel() else _assign_to_people(members, free, assign_threshold, progress, cancel)
+        if assignment is None:
             report.cancelled = True
             s.rollback()
             return report
-
-        assignment: dict[int, int] = {}  # face id -> existing person id
-        if free and members:
-            person_ids = [pid for pid, vecs in members.items() if vecs and len(vecs[0]) == len(free[0][1])]
-            if person_ids:
-                centroids = np.stack([np.mean(members[pid], axis=0) for pid in person_ids])
-                vecs = np.stack([v for _, v in free])
-                for start in range(0, len(vecs), 4096):
-                    d = pairwise_distances(vecs[start:start + 4096], centroids)
-                    best = d.argmin(axis=1)
-                    for i, (j, dist) in enumerate(zip(best, d[np.arange(len(best)), best], strict=True)):
-                        if dist < assign_threshold:
-                            assignment[free[start + i][0]] = person_ids[int(j)]
-                    if progress:
-                        progress(min(start + 4096, total), total)
-                    if cancel():
-                        report.cancelled = True
-                        s.rollback()
-                        return report
         report.assigned = len(assignment)
-
         leftover = [(fid, v) for fid, v in free if fid not in assignment]
         labels = chinese_whispers(np.stack([v for _, v in leftover]), cluster_threshold) if leftover else []
         if cancel():
@@ -173,41 +136,79 @@ def cluster_faces(
         groups: dict[int, list[int]] = defaultdict(list)
         for (fid, _), label in zip(leftover, labels, strict=True):
             groups[label].append(fid)
-
-        by_person: dict[int, list[int]] = defaultdict(list)
-        for fid, pid in assignment.items():
-            by_person[pid].append(fid)
-        for pid, fids in by_person.items():
-            s.execute(update(Face).where(Face.id.in_(fids), Face.pinned.is_(False)).values(person_id=pid))
-        for fids in sorted(groups.values(), key=lambda g: (-len(g), g[0])):
-            if len(fids) < max(1, min_faces):
-                report.unassigned += len(fids)
-                continue
-            person = Person(name=None)
-            s.add(person)
-            s.flush()
-            s.execute(update(Face).where(Face.id.in_(fids)).values(person_id=person.id))
-            report.new_people += 1
-            report.clustered += len(fids)
+        _write_people(s, assignment, groups, min_faces, report)
         report.removed_people = remove_empty_people(s)
         if progress:
             progress(total, total)
     return report
 
 
-def person_centroids(s: Session, person_ids: list[int] | None = None) -> dict[int, np.ndarray]:
-    """Mean descriptor of each person's faces on active photos."""
-    q = (
-        select(Face.person_id, Face.descriptor)
-        .join(Photo, Photo.id == Face.photo_id)
-        .where(Photo.state == "active", Face.person_id.is_not(None))
+def _forget_unnamed_clusters(s: Session) -> int:
+    """Re-clustering starts over for people nobody named or hid (pinned faces stay)."""
+    kept = select(Person.id).where(or_(Person.name.is_not(None), Person.hidden.is_(True)))
+    res = s.execute(
+        update(Face)
+        .where(Face.pinned.is_(False), Face.person_id.is_not(None), Face.person_id.not_in(kept))
+        .values(person_id=None)
     )
-    if person_ids is not None:
-        q = q.where(Face.person_id.in_(person_ids))
-    vecs: dict[int, list[np.ndarray]] = defaultdict(list)
-    for pid, blob in s.execute(q):
-        v = descriptor_array(blob)
-        if v is not None:
-            vecs[pid].append(v)
-    return {pid: np.mean(v, axis=0) for pid, v in vecs.items()}
+    s.flush()
+    return int(res.rowcount or 0)
 
+
+def _people_and_free_faces(s: Session) -> tuple[dict[int, list[np.ndarray]], list[tuple[int, np.ndarray]]]:
+    """(person id -> descriptors of their faces, [(face id, descriptor)] of faces with no person)."""
+    members: dict[int, list[np.ndarray]] = defaultdict(list)
+    free: list[tuple[int, np.ndarray]] = []
+    for face_id, person_id, pinned, blob in _active_faces(s):
+        vec = descriptor_array(blob)
+        if vec is None:
+            continue
+        if person_id is not None:
+            members[person_id].append(vec)
+        elif not pinned:
+            free.append((face_id, vec))
+    return members, free
+
+
+def _assign_to_people(members: dict[int, list[np.ndarray]], free: list[tuple[int, np.ndarray]],
+                      threshold: float, progress: ProgressFn | None, cancel: CancelFn) -> dict[int, int] | None:
+    """Face id -> the existing person whose centroid is nearest, within `threshold`; None if cancelled."""
+    assignment: dict[int, int] = {}
+    if not (free and members):
+        return assignment
+    person_ids = [pid for pid, vecs in members.items() if vecs and len(vecs[0]) == len(free[0][1])]
+    if not person_ids:
+        return assignment
+    centroids = np.stack([np.mean(members[pid], axis=0) for pid in person_ids])
+    vecs = np.stack([v for _, v in free])
+    for start in range(0, len(vecs), 4096):
+        d = pairwise_distances(vecs[start:start + 4096], centroids)
+        best = d.argmin(axis=1)
+        for i, (j, dist) in enumerate(zip(best, d[np.arange(len(best)), best], strict=True)):
+            if dist < threshold:
+                assignment[free[start + i][0]] = person_ids[int(j)]
+        if progress:
+            progress(min(start + 4096, len(free)), len(free))
+        if cancel():
+            return None
+    return assignment
+
+
+def _write_people(s: Session, assignment: dict[int, int], groups: dict[int, list[int]], min_faces: int,
+                  report: ClusterReport) -> None:
+    """Assigned faces join their person; each big enough new cluster becomes a new (unnamed) person."""
+    by_person: dict[int, list[int]] = defaultdict(list)
+    for fid, pid in assignment.items():
+        by_person[pid].append(fid)
+    for pid, fids in by_person.items():
+        s.execute(update(Face).where(Face.id.in_(fids), Face.pinned.is_(False)).values(person_id=pid))
+    for fids in sorted(groups.values(), key=lambda g: (-len(g), g[0])):
+        if len(fids) < max(1, min_faces):
+            report.unassigned += len(fids)
+            continue
+        person = Person(name=None)
+        s.add(person)
+        s.flush()
+        s.execute(update(Face).where(Face.id.in_(fids)).values(person_id=person.id))
+        report.new_people += 1
+        report.clustered += len(fids)

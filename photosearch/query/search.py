@@ -1,7 +1,7 @@
 """The search API the CLI and GUI share: `search`, `similar`, `duplicates`.
 
-`search(store, settings, request=..., plan=...)` plans the request (the parser/planner when
-present, else a single `{"concept": request}` atom), executes the plan's `where` tree over an
+`search(store, settings, request=..., plan=...)` plans the request (query.planner: golden
+library, parser, optional LLM), executes the plan's `where` tree over an
 in-memory snapshot of the catalog and the vector indexes, composes the result (HiGHS) and
 returns `{"plan", "results": [{"id","path","score","why","partial","below_cutoff"}], "timing_ms",
 "composer", "explain"}`.
@@ -15,7 +15,6 @@ at most `CLOSEST_MAX`) — never an empty page when something plausible exists. 
 from __future__ import annotations
 
 import copy
-import inspect
 import logging
 import os
 import time
@@ -30,11 +29,14 @@ from photosearch.ingest.decode import is_raw_name
 from photosearch.query.calibration import CalibrationConfig
 from photosearch.query.composer import ComposeOptions, compose, hamming
 from photosearch.query.executor import Executor, plan_atoms
+from photosearch.query.plan import validate_plan
+from photosearch.query.planner import plan_request, planning_context
 from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot, get_snapshot
 from photosearch.vectors import VectorIndexes
+from photosearch.vision.text_embedder import get_text_embedder
 
 log = logging.getLogger(__name__)
 
@@ -57,104 +59,38 @@ def vector_indexes(store, settings) -> VectorIndexes:
 # ------------------------------------------------------------------------------ encoders
 
 
-def _clip_signals(settings, spaces: list[str]) -> list[EmbeddingSignal]:
-    """CLIP text→image signals for clip:* spaces whose text encoder is installed (pluggable)."""
-    out = []
-    try:
-        from photosearch.vision import clip as clip_mod  # type: ignore[attr-defined]
-    except ImportError:
-        return out
-    factory = getattr(clip_mod, "get_clip_text_encoder", None)
-    if factory is None:
-        return out
-    for space in spaces:
-        if not space.startswith("clip:"):
-            continue
-        try:
-            enc = factory(settings, space.split(":", 1)[1])
-        except Exception as exc:  # noqa: BLE001 - model not pulled
-            log.info("no text encoder for %s: %s", space, exc)
-            continue
-        if enc is not None:
-            fn = enc.embed if hasattr(enc, "embed") else enc
-            out.append(EmbeddingSignal(space, fn, weight=1.0, min_similarity=0.15))
-    return out
-
-
 def default_signals(store, settings, text_embedder=None) -> list[EmbeddingSignal]:
-    """facts_text via the MiniLM text embedder (injected or shared) plus any CLIP spaces."""
-    signals = []
+    """facts_text via the MiniLM text embedder (injected, or the shared one when installed)."""
     emb = text_embedder
     if emb is None:
         try:
-            from photosearch.vision.text_embedder import get_text_embedder
-
-            emb = get_text_embedder(settings)
-            if hasattr(emb, "available") and not emb.available():
-                emb = None
+            shared = get_text_embedder(settings)
+            emb = shared if shared.available() else None
         except Exception as exc:  # noqa: BLE001 - search still works lexically
             log.info("text embedder unavailable: %s", exc)
             emb = None
-    if emb is not None:
-        fn = emb.embed if hasattr(emb, "embed") else emb
-        if text_embedder is None:  # the shared model: its vectors are remembered on disk
-            from photosearch.query.embedding_cache import cached_text_encoder
+    if emb is None:
+        return []
+    fn = emb.embed
+    if text_embedder is None:  # the shared model: its vectors are remembered on disk
+        from photosearch.query.embedding_cache import cached_text_encoder
 
-            fn = cached_text_encoder(emb, settings)
-        signals.append(EmbeddingSignal(FACTS_SPACE, fn))
-    try:
-        spaces = vector_indexes(store, settings).spaces()
-    except Exception:  # noqa: BLE001
-        spaces = []
-    return signals + _clip_signals(settings, spaces)
+        fn = cached_text_encoder(emb, settings)
+    return [EmbeddingSignal(FACTS_SPACE, fn)]
 
 
 # ------------------------------------------------------------------------------ planning
 
 
-def fallback_plan(request: str) -> dict:
-    """The first-search plan: the whole request as one concept."""
-    return {"version": 1, "where": {"concept": " ".join(request.split())},
-            "compose": {"limit": None, "sort": "relevance", "diverse": False, "per": None,
-                        "exclude_near_duplicates": False}}
-
-
 def plan_for(request: str, store, settings, now: date | None = None) -> tuple[dict, dict]:
-    """(plan, planner info) from the planner when present, else the fallback plan."""
+    """(plan, planner info): the planner, told what the catalog knows (people, places)."""
     try:
-        from photosearch.query.planner import plan_request
-    except ImportError:
-        return fallback_plan(request), {"source": "fallback"}
-    params = inspect.signature(plan_request).parameters
-    kwargs: dict = {}
-    if "now" in params:
-        kwargs["now"] = now
-    if "settings" in params:
-        kwargs["settings"] = settings
-    if "context" in params:
-        try:
-            from photosearch.query.planner import planning_context
-
-            kwargs["context"] = planning_context(store, settings)
-        except Exception as exc:  # noqa: BLE001 - plan without catalog knowledge
-            log.warning("planning without catalog context: %s", exc)
-    elif "store" in params:
-        kwargs["store"] = store
-    args = [request]
-    res = plan_request(*args, **kwargs)
-    plan = getattr(res, "plan", res)
-    info = {k: getattr(res, k) for k in ("confidence", "notes", "source") if hasattr(res, k)}
-    return plan, info
-
-
-def _validate(plan: dict) -> dict:
-    try:
-        from photosearch.query.plan import validate_plan
-    except ImportError:
-        if not isinstance(plan, dict) or "where" not in plan:
-            raise PhotoSearchError("a plan needs a 'where' node") from None
-        return plan
-    return validate_plan(plan)
+        context = planning_context(store, settings)
+    except Exception as exc:  # noqa: BLE001 - plan without catalog knowledge
+        log.warning("planning without catalog context: %s", exc)
+        context = None
+    res = plan_request(request, settings=settings, now=now, context=context)
+    return res.plan, {"confidence": res.confidence, "notes": res.notes, "source": res.source}
 
 
 # ------------------------------------------------------------------------------ context
@@ -201,7 +137,7 @@ def search(store, settings, request: str | None = None, plan: dict | None = None
         if not request or not request.strip():
             raise PhotoSearchError("nothing to search for: give a request or a plan")
         plan, planner = plan_for(request, store, settings, now)
-    plan = _validate(copy.deepcopy(plan))
+    plan = validate_plan(copy.deepcopy(plan))
     if limit is not None:
         if int(limit) < 1:
             raise PhotoSearchError("--limit must be at least 1")

@@ -1,1 +1,1 @@
-"""Scale-out: indexing fanned out over Ray, vector indexes in shards (see docs/SCALE.md)."""
+"""Scale-out: indexing fanned out over Ray (see docs/SCALE.md)."""

@@ -3,12 +3,14 @@
     report = run_ray_index(store, settings, num_workers=4, progress=..., cancel=...)
 
 * Listing (mark-and-sweep) runs on the driver, exactly as in the serial indexer.
-* Each Ray actor loads the analyzers once and processes chunks of files: read + hash, decode,
-  EXIF, thumbnail (written to `settings.thumbs_dir`, which must be shared storage on a
-  multi-node cluster), then every analyzer. Pixels never travel back; only facts, faces and
+* Each Ray actor loads the pixel analyzers once and processes chunks of files: read + hash,
+  decode, EXIF, thumbnail (written to `settings.thumbs_dir`, which must be shared storage on a
+  multi-node cluster), then the analyzers each photo needs, gated as in the serial engine
+  (`ingest.pipeline.run_pixel_analyzers`). Pixels never travel back; only facts, faces and
   embeddings do.
-* The driver applies results through the serial indexer's own catalog code (moves, byte-identical
-  twins, file issues, analysis versions), commits in batches and runs the post steps (people
+* The driver applies results with the serial indexer's own modules (`ingest.reconcile`: moves,
+  byte-identical twins, file issues; `ingest.pipeline`: analysis versions, then the facts
+  analyzers over what was written), commits in batches and runs the post steps (people
   clustering, vector sync). The catalog can be any SQLAlchemy URL (PostgreSQL for a cluster).
 
 Ray is found at `address` / `RAY_ADDRESS` when given, else a local Ray is started with
@@ -23,16 +25,26 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from photosearch.catalog.store import AnalysisResult, Store
+from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
 from photosearch.ingest.indexer import CancelFn, Indexer, IndexProgress, IndexReport, PostStep, ProgressFn
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
-from photosearch.vision.analyzer import Analyzer, PhotoImage, needs_facts
+from photosearch.ingest.pipeline import (
+    DEFAULT_GATES,
+    AnalysisPipeline,
+    Gate,
+    Outcomes,
+    facts_analyzers,
+    pixel_analyzers,
+    run_pixel_analyzers,
+)
+from photosearch.ingest.reconcile import Reconciler
+from photosearch.vision.analyzer import Analyzer, FactsAnalyzer, PhotoImage
 
 log = logging.getLogger(__name__)
 
-AnalyzerFactory = Callable[[Settings], Sequence[Analyzer]]
+AnalyzerFactory = Callable[[Settings], Sequence[Analyzer | FactsAnalyzer]]
 
 
 class RayUnavailable(PhotoSearchError):
@@ -45,55 +57,55 @@ class Outcome:
 
     kind: str  # ingest | analyze
     loaded: Loaded
-    results: dict[str, tuple[AnalysisResult | None, str | None, float]]  # name -> (result, error, ms)
+    results: Outcomes
 
 
-def _bundled_factory(settings: Settings, include: Sequence[str] | None = None) -> list[Analyzer]:
+def _bundled_factory(settings: Settings, include: Sequence[str] | None = None) -> list[Analyzer | FactsAnalyzer]:
     from photosearch.app import default_analyzers
 
     return default_analyzers(settings, include=include)
 
 
 class AnalysisWorker:
-    """Holds the models (loaded once per actor) and processes chunks of files."""
+    """Holds the pixel analyzers (loaded once per actor) and processes chunks of files."""
 
     def __init__(self, settings: Settings, options: LoadOptions, factory: AnalyzerFactory | None,
-                 include: Sequence[str] | None):
+                 include: Sequence[str] | None, gates: Sequence[Gate] = DEFAULT_GATES):
         os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
         self.options = options
-        self.analyzers = list(factory(settings) if factory else _bundled_factory(settings, include))
+        self.gates = tuple(gates)
+        # Facts analyzers read the catalog, so they run on the driver, over what these wrote.
+        self.analyzers = pixel_analyzers(factory(settings) if factory else _bundled_factory(settings, include))
 
-    def describe(self) -> list[tuple[str, int]]:
-        """Name and version of each pixel analyzer this worker runs."""
-        return [(a.name, a.version) for a in self.analyzers if not needs_facts(a)]
+    def describe(self) -> dict[str, int]:
+        """Name -> version of each pixel analyzer this worker runs."""
+        return {a.name: a.version for a in self.analyzers}
 
-    def process(self, chunk: list[tuple[str, object, tuple[str, ...] | None]]) -> list[Outcome]:
-        out = []
+    def process(self, chunk: list[tuple[str, object, frozenset[str] | None]]) -> list[Outcome]:
+        """Load each file, then run the analyzers each wants (None: all), in batches over the chunk."""
+        loaded_all: list[tuple[str, Loaded, frozenset[str] | None]] = []
         for kind, payload, wanted in chunk:
             if kind == "ingest":
                 loaded = load_for_ingest(payload, self.options)
-                pid = 0
             else:
                 pid, path = payload
                 loaded = load_for_analysis(pid, path, self.options)
-            results: dict = {}
-            if loaded.error is None and loaded.rgb is not None:
-                image = PhotoImage(pid, loaded.path, loaded.rgb, loaded.width or loaded.rgb.shape[1],
-                                   loaded.height or loaded.rgb.shape[0])
-                for a in self.analyzers:
-                    if needs_facts(a) or (wanted is not None and a.name not in wanted):
-                        continue  # facts analyzers run on the driver, over what the pixel analyzers wrote
-                    t0 = time.perf_counter()
-                    try:
-                        results[a.name] = (a.analyze(image), None, 0.0)
-                    except Exception as exc:  # one photo failing fails only itself
-                        log.warning("%s failed on %s: %s", a.name, loaded.path, exc)
-                        results[a.name] = (None, f"{type(exc).__name__}: {exc}", 0.0)
-                    res, err, _ = results[a.name]
-                    results[a.name] = (res, err, (time.perf_counter() - t0) * 1000)
+            loaded_all.append((kind, loaded, wanted))
+        ok = [i for i, (_, loaded, _) in enumerate(loaded_all) if loaded.error is None and loaded.rgb is not None]
+        images = [_image(loaded_all[i][1]) for i in ok]
+        results = run_pixel_analyzers(self.analyzers, images, [loaded_all[i][2] for i in ok], self.gates)
+        by_index = dict(zip(ok, results, strict=True))
+        out = []
+        for i, (kind, loaded, _) in enumerate(loaded_all):
             loaded.rgb = None  # pixels stay on the worker
-            out.append(Outcome(kind, loaded, results))
+            out.append(Outcome(kind, loaded, by_index.get(i, {})))
         return out
+
+
+def _image(loaded: Loaded) -> PhotoImage:
+    rgb = loaded.rgb
+    assert rgb is not None
+    return PhotoImage(loaded.photo_id or 0, loaded.path, rgb, loaded.width or rgb.shape[1], loaded.height or rgb.shape[0])
 
 
 def ensure_ray(num_workers: int, address: str | None = None) -> bool:
@@ -122,8 +134,8 @@ class RayIndexer(Indexer):
     def __init__(self, store: Store, settings: Settings, num_workers: int = 2, *,
                  analyzer_factory: AnalyzerFactory | None = None, include: Sequence[str] | None = None,
                  analyze: bool = True, post_steps: Sequence[tuple[str, PostStep]] = (), chunk_size: int = 4,
-                 address: str | None = None):
-        super().__init__(store, settings, [], post_steps)
+                 address: str | None = None, gates: Sequence[Gate] = DEFAULT_GATES):
+        super().__init__(store, settings, [], post_steps, gates)
         self.num_workers = max(1, int(num_workers))
         self.factory = analyzer_factory
         self.include = include
@@ -140,14 +152,15 @@ class RayIndexer(Indexer):
         self.started_ray = ensure_ray(self.num_workers, self.address)
         actor = ray.remote(num_cpus=1)(AnalysisWorker)
         factory = self.factory if self.analyze else (lambda _s: [])
-        self.workers = [actor.remote(self.settings, self.options, factory, self.include)
+        self.workers = [actor.remote(self.settings, self.options, factory, self.include, self.gates)
                         for _ in range(self.num_workers)]
-        described = ray.get(self.workers[0].describe.remote())
-        # Pixel analyzers run on the workers: the driver's catalog code only needs their names and
+        versions = ray.get(self.workers[0].describe.remote())
+        # Pixel analyzers run on the workers: the driver's pipeline only needs their names and
         # versions. Facts analyzers (facts_text) read the catalog, so they run here, as in `Indexer`.
         built = (self.factory(self.settings) if self.factory else _bundled_factory(self.settings, self.include)) \
             if self.analyze else []
-        self.analyzers = [_Versioned(n, v) for n, v in described] + [a for a in built if needs_facts(a)]
+        self.analyzers = facts_analyzers(built)
+        self.pipeline = AnalysisPipeline(self.store, versions, self.analyzers)
 
     def close(self, shutdown: bool | None = None) -> None:
         import ray
@@ -169,9 +182,9 @@ class RayIndexer(Indexer):
         if not self.workers:
             self._start()
         report.stage_ms["ray_start"] += (time.perf_counter() - t0) * 1000
-        plan, backlog, vanished = self._begin(only_paths, retry_failed, report, progress)
-        items: list[tuple[str, object, tuple[str, ...] | None]] = [("ingest", e, None) for e in plan.to_ingest]
-        items += [("analyze", b, None) for b in backlog]
+        plan, backlog, reconciler = self._begin(only_paths, retry_failed, report, progress)
+        items: list[tuple[str, object, frozenset[str] | None]] = [("ingest", e, None) for e in plan.to_ingest]
+        items += [("analyze", (pid, path), wanted) for pid, path, wanted in backlog]
         total, done = len(items), 0
         chunks = [items[i : i + self.chunk_size] for i in range(0, len(items), self.chunk_size)]
         pending: dict = {}
@@ -184,7 +197,7 @@ class RayIndexer(Indexer):
                 el = time.perf_counter() - started
                 progress(IndexProgress(stage, done, total, path, done / el if el else 0.0, self._counts(report)))
 
-        emit("analyze" if self.analyzers else "ingest")
+        emit("analyze" if self.pipeline.active else "ingest")
         while next_chunk < len(chunks) or pending:
             while not cancel() and next_chunk < len(chunks) and len(pending) < window:
                 worker = self.workers[next_chunk % len(self.workers)]
@@ -202,70 +215,43 @@ class RayIndexer(Indexer):
                 pending.pop(ref)
                 ready.extend(ray.get(ref))
             if len(ready) >= self.settings.batch_size or not pending:
-                self._write(ready, vanished, report, retry_failed)
+                self._write(ready, reconciler, report, retry_failed)
                 done += len(ready)
-                emit("analyze" if self.analyzers else "ingest", ready[-1].loaded.path if ready else None)
+                emit("analyze" if self.pipeline.active else "ingest", ready[-1].loaded.path if ready else None)
                 ready = []
         if ready:
-            self._write(ready, vanished, report, retry_failed)
+            self._write(ready, reconciler, report, retry_failed)
             done += len(ready)
-        self._finish(plan, only_paths, vanished, report, progress, cancel)
+        self._finish(plan, only_paths, reconciler, report, progress, cancel)
         report.elapsed_s = time.perf_counter() - started
         emit("done")
         return report
 
-    def _write(self, outcomes: list[Outcome], vanished: dict[str, int], report: IndexReport, retry_failed: bool) -> None:
+    def _write(self, outcomes: list[Outcome], reconciler: Reconciler, report: IndexReport, retry_failed: bool) -> None:
         """Apply a batch of worker outcomes in one transaction (the driver is the only writer)."""
-        from sqlalchemy import select
-
-        from photosearch.catalog.models import Analysis
-
         t0 = time.perf_counter()
-        versions = {a.name: a.version for a in self.analyzers}
-        ready: list[tuple[int, Loaded]] = []
-        touched: set[int] = set()
+        ready: list[tuple[int, Outcomes]] = []
         with self.store.session() as s:
             for o in outcomes:
                 for k, v in o.loaded.timings.items():
                     report.stage_ms[k] += v
                 if o.kind == "ingest":
-                    pid = self._apply_ingest(s, o.loaded, vanished, report)
+                    pid = reconciler.apply(s, o.loaded, report)
+                elif o.loaded.error is not None:
+                    self.pipeline.fail_all(s, o.loaded.photo_id, o.loaded.error, report)
+                    pid = None
                 else:
                     pid = o.loaded.photo_id
-                    if o.loaded.error is not None:
-                        self._fail_all(s, pid, o.loaded.error, report)
-                        pid = None
-                if pid is None or o.loaded.error is not None:
-                    continue
-                ready.append((pid, o.loaded))
-                have = dict(s.execute(select(Analysis.analyzer, Analysis.version).where(Analysis.photo_id == pid)).all())
-                status = dict(s.execute(select(Analysis.analyzer, Analysis.status).where(Analysis.photo_id == pid)).all())
-                for name, (result, error, ms) in o.results.items():
-                    report.stage_ms[f"model:{name}"] += ms
-                    if have.get(name) == versions.get(name) and not (retry_failed and status.get(name) == "failed"):
-                        continue  # a move or a twin already carries this analysis
-                    self.store.write_analysis(s, pid, name, versions[name], result, error=error, duration_ms=ms)
-                    touched.add(pid)
-                    report.count_analysis(name, error)
+                if pid is not None and o.loaded.error is None:
+                    ready.append((pid, o.results))
+            s.flush()
+            ids = [pid for pid, _ in ready]
+            recorded = self.pipeline.recorded(s, ids)
+            touched = {pid for pid, results in ready
+                       if self.pipeline.write(s, pid, results, recorded, report, retry_failed)}
             report.stage_ms["db"] += (time.perf_counter() - t0) * 1000
-            if ready and any(needs_facts(a) for a in self.analyzers):
-                have_all = {
-                    (pid, name): (version, state)
-                    for pid, name, version, state in s.execute(
-                        select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status)
-                        .where(Analysis.photo_id.in_([pid for pid, _ in ready]))
-                    )
-                }
-                touched |= self._run_facts_analyzers(s, ready, have_all, touched, report, retry_failed)
+            touched |= self.pipeline.run_facts(s, ids, recorded, touched, report, retry_failed)
         report.analysed += len(touched)
-
-
-@dataclass
-class _Versioned:
-    """Name and version of an analyzer that runs remotely (what the driver's catalog code needs)."""
-
-    name: str
-    version: int
 
 
 def run_ray_index(store: Store, settings: Settings, num_workers: int = 2, progress: ProgressFn | None = None,

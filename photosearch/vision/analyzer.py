@@ -1,18 +1,47 @@
-"""The analyzer protocol the indexer drives.
+"""The analyzer protocols the indexing pipeline drives, and what analyzers return.
 
-An analyzer looks at a decoded, downscaled photo and returns an `AnalysisResult`
-(facts, faces, embeddings). It is versioned: bumping `version` makes the indexer
-re-run only that analyzer. Models load lazily on first use.
+A pixel analyzer looks at a decoded, downscaled photo and returns an `AnalysisResult`
+(facts, faces, embeddings). A facts analyzer (facts_text) reads what the pixel analyzers
+found instead of pixels, so it runs after them. Both are versioned: bumping `version` makes
+the indexer re-run only that analyzer. Models load lazily on first use.
+
+This module imports no database code: analyzers depend on it, the catalog writes its results.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from photosearch.catalog.store import AnalysisResult
+
+@dataclass
+class FactRecord:
+    """A fact an analyzer found; see `catalog.models.Fact`."""
+
+    kind: str
+    label: str
+    score: float = 1.0
+    box: list[float] | None = None
+    data: dict | None = None
+
+
+@dataclass
+class FaceRecord:
+    box: list[float]
+    score: float = 1.0
+    descriptor: np.ndarray | None = None
+
+
+@dataclass
+class AnalysisResult:
+    """What one analyzer saw in one photo."""
+
+    facts: list[FactRecord] = field(default_factory=list)
+    faces: list[FaceRecord] = field(default_factory=list)
+    embeddings: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 @dataclass
@@ -29,20 +58,39 @@ class PhotoImage:
 
 @runtime_checkable
 class Analyzer(Protocol):
+    """Reads pixels (a `BatchAnalyzer` also reads many at once)."""
+
     name: str
     version: int
 
     def analyze(self, image: PhotoImage) -> AnalysisResult: ...
 
 
-def needs_facts(analyzer: object) -> bool:
-    """True for analyzers that read the photo's facts (facts_text), not its pixels: they run last."""
-    return bool(getattr(analyzer, "needs_facts", False))
+@runtime_checkable
+class BatchAnalyzer(Analyzer, Protocol):
+    """A pixel analyzer with its own (faster) batch path."""
+
+    def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]: ...
+
+
+@runtime_checkable
+class FactsAnalyzer(Protocol):
+    """Reads a photo's facts (any writer's: analyzers, the user, enrichment), not its pixels;
+    runs after the pixel analyzers, where the catalog is."""
+
+    name: str
+    version: int
+
+    def analyze_facts_batch(self, fact_lists: Sequence[Sequence]) -> list[AnalysisResult]: ...
+
+
+def is_facts_analyzer(analyzer: object) -> bool:
+    """True for analyzers of facts (they run last, over what the others wrote)."""
+    return isinstance(analyzer, FactsAnalyzer)
 
 
 def analyze_batch(analyzer: Analyzer, images: list[PhotoImage]) -> list[AnalysisResult]:
     """Use the analyzer's own batch path when it has one."""
-    batch = getattr(analyzer, "analyze_batch", None)
-    if callable(batch):
-        return list(batch(images))
+    if isinstance(analyzer, BatchAnalyzer):
+        return list(analyzer.analyze_batch(images))
     return [analyzer.analyze(img) for img in images]

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.models.base import Model
 from photosearch.models.runtimes.opencv_dnn import read_tensorflow
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import clip_box, ensure_rgb
 
 # The TF Object Detection API's 90-id COCO label map (ids missing in COCO 2017 are absent).

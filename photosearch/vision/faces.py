@@ -17,11 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from photosearch.catalog.store import AnalysisResult, FaceRecord
 from photosearch.config import Settings
 from photosearch.models.base import Model
 from photosearch.models.manifest import ModelManifest
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.analyzer import AnalysisResult, FaceRecord, PhotoImage
 
 MANIFEST_NAME = "faces-dlib-resnet-v1"
 DESCRIPTOR_DIM = 128

@@ -1,7 +1,7 @@
 """A photo's facts as one short text, embedded with MiniLM -> embedding space "facts_text".
 
-It runs after every other analyzer, because it reads their facts. The Analyzer protocol only
-passes pixels, so the indexer drives it explicitly:
+It runs after every other analyzer, because it reads their facts: it is a `FactsAnalyzer`
+(vision/analyzer.py), not a pixel analyzer, and the indexing pipeline drives it explicitly:
 
     ft = FactsTextAnalyzer(settings)                 # registry.facts_text_analyzer(settings)
     # after the photo's other analyzers wrote their results (and again when knowledge or
@@ -9,20 +9,17 @@ passes pixels, so the indexer drives it explicitly:
     result = ft.analyze_facts(facts)                 # or ft.analyze_facts_batch([facts, ...])
     store.write_analysis(s, photo_id, ft.name, ft.version, result)
 
-`facts_digest(facts)` is a stable hash of the text; store it (e.g. in Analysis or KeyValue) to
-skip re-embedding when nothing changed. An empty fact list yields an empty result.
+An empty fact list yields an empty result.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.models.base import TextEmbedder
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.analyzer import AnalysisResult
 from photosearch.vision.text_embedder import get_text_embedder
 
 SPACE = "facts_text"
@@ -84,16 +81,11 @@ def facts_to_text(facts: Sequence) -> str:
     return " ".join(parts)
 
 
-def facts_digest(facts: Sequence) -> str:
-    return hashlib.sha256(facts_to_text(facts).encode("utf-8")).hexdigest()[:16]
-
-
 class FactsTextAnalyzer:
     """Embeds `facts_to_text(facts)`; see the module docstring for how the indexer runs it."""
 
     name = "facts_text"
     version = 1
-    needs_facts = True  # marker for the indexer: call analyze_facts(), after the other analyzers
 
     def __init__(self, settings=None, embedder: TextEmbedder | None = None):
         self.embedder = embedder or get_text_embedder(settings)
@@ -101,15 +93,11 @@ class FactsTextAnalyzer:
     def available(self) -> bool:
         return self.embedder.available()
 
-    def embed_facts(self, facts: Sequence) -> np.ndarray:
-        """(384,) float32 unit vector; zeros when there are no facts to describe."""
-        return self.embed_facts_batch([facts])[0]
-
     def embed_facts_batch(self, fact_lists: Sequence[Sequence]) -> np.ndarray:
         texts = [facts_to_text(f) for f in fact_lists]
         idx = [i for i, t in enumerate(texts) if t]
         vecs = np.asarray(self.embedder.embed([texts[i] for i in idx]), dtype=np.float32) if idx else None
-        dim = vecs.shape[1] if vecs is not None else int(getattr(self.embedder, "dim", 384))
+        dim = vecs.shape[1] if vecs is not None else self.embedder.dim
         out = np.zeros((len(texts), dim), dtype=np.float32)
         if vecs is not None:
             out[idx] = vecs
@@ -124,11 +112,3 @@ class FactsTextAnalyzer:
             AnalysisResult(embeddings={SPACE: vecs[i]}) if facts_to_text(f) else AnalysisResult()
             for i, f in enumerate(fact_lists)
         ]
-
-    def analyze(self, image: PhotoImage) -> AnalysisResult:
-        """Uses `image.facts` when the indexer attached them; pixels alone say nothing here."""
-        facts: list[FactRecord] | None = getattr(image, "facts", None)
-        if facts is None:
-            raise ValueError("facts_text needs the photo's facts: call analyze_facts(facts) after the "
-                             "other analyzers (or set image.facts)")
-        return self.analyze_facts(facts)

@@ -33,12 +33,11 @@ import cv2
 import numpy as np
 
 import photosearch  # noqa: F401 - sets ORT_DISABLE_TELEMETRY before onnxruntime loads
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.config import Settings
 from photosearch.models.base import Model
 from photosearch.models.manifest import ModelManifest
 from photosearch.models.runtimes.onnx import CUDA, choose_providers
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import resize_max_side
 
 log = logging.getLogger(__name__)

@@ -5,11 +5,20 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from photosearch.config import Settings
 from photosearch.vision.analyzer import Analyzer
+from photosearch.vision.facts_text import FactsTextAnalyzer
 
 log = logging.getLogger(__name__)
+
+
+class BundledAnalyzer(Analyzer, Protocol):
+    """A bundled pixel analyzer: says whether its model is installed here."""
+
+    def available(self) -> bool: ...
+
 
 # name -> (module, class). Order is run order: cheap/global first, OCR late (it may use the
 # others' signals), quality last among pixel analyzers. facts_text is not here: it needs the
@@ -23,7 +32,7 @@ BUNDLED: dict[str, tuple[str, str]] = {
 }
 
 
-def load_analyzer_class(entry: tuple[str, str]) -> Callable[[Settings], Analyzer]:
+def load_analyzer_class(entry: tuple[str, str]) -> Callable[[Settings], BundledAnalyzer]:
     """The analyzer class a `BUNDLED` entry names (raises what importing it raises)."""
     module_name, cls_name = entry
     return getattr(importlib.import_module(module_name), cls_name)
@@ -38,8 +47,7 @@ def _build(name: str, settings: Settings) -> Analyzer | None:
         return None
     try:
         analyzer = cls(settings)
-        available = getattr(analyzer, "available", None)
-        if callable(available) and not available():
+        if not analyzer.available():
             log.warning("skipping analyzer %s: its model is not installed (run `photosearch doctor`)", name)
             return None
     except Exception as exc:  # noqa: BLE001
@@ -63,11 +71,9 @@ def bundled_analyzers(settings: Settings, include: Iterable[str] | None = None) 
     return out
 
 
-def facts_text_analyzer(settings: Settings):
+def facts_text_analyzer(settings: Settings) -> FactsTextAnalyzer | None:
     """The facts_text analyzer (run last, with the photo's facts), or None when MiniLM is missing."""
     try:
-        from photosearch.vision.facts_text import FactsTextAnalyzer
-
         analyzer = FactsTextAnalyzer(settings)
         if not analyzer.available():
             log.warning("skipping analyzer facts_text: the text embedder is not installed")

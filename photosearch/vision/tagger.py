@@ -11,12 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.models.arrays import l2_normalize
 from photosearch.models.base import Model
 from photosearch.models.manifest import ModelUnavailable, get_manifest
 from photosearch.models.runtimes.litert import open_interpreter
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import ensure_rgb, prepare
 from photosearch.vision.wordnet import WordNet, get_wordnet
 

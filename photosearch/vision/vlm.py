@@ -22,13 +22,12 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
 from photosearch.models.llm import LlmChoice, LocalLLM
 from photosearch.models.manifest import ModelManifest, get_manifest
 from photosearch.models.runtimes import llama
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
 
 log = logging.getLogger(__name__)
 

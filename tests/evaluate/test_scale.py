@@ -1,4 +1,4 @@
-"""Scale-out: Ray fan-out indexing (local Ray; SQLite and PostgreSQL) and sharded vector indexes."""
+"""Scale-out: Ray fan-out indexing (local Ray; SQLite and PostgreSQL), the same catalog as the serial engine."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from sqlalchemy import func, select, text
 from photosearch.catalog import Store
 from photosearch.catalog.models import Analysis, Base, Fact, Photo
 from photosearch.config import Settings
-from photosearch.scale.shards import ShardedIndex, build_from_catalog, build_with_ray, merge_topk
-from photosearch.vectors.index import VectorIndex
 
 PG_URL = os.environ.get("PHOTOSEARCH_TEST_PG_URL")
 
@@ -110,101 +108,63 @@ def test_ray_index_postgres(tmp_path, example_gallery, local_ray):
     store.close()
 
 
-def _clustered(n: int, dim: int, seed: int = 0):
-    from photosearch.evaluate.synth import clustered_vectors
-
-    _, v = clustered_vectors(n, dim, seed=seed)
-    return np.arange(1, n + 1), v
-
-
-def test_sharded_search_equals_single_index(tmp_path):
-    ids, vecs = _clustered(4000, 48)
-    single = VectorIndex("image", 48)
-    single.add(ids, vecs)
-    sharded = ShardedIndex("image", 48, 4)
-    sharded.add(ids, vecs)
-    assert len(sharded) == 4000 and all(len(s) > 800 for s in sharded.shards)
-    rng = np.random.default_rng(3)
-    merged = sharded.merge()
-    assert len(merged) == 4000
-    sharded.save(tmp_path / "shards")
-    reloaded = ShardedIndex.load(tmp_path / "shards")
-    for q in rng.normal(size=(25, 48)).astype(np.float32):
-        want_ids, want_sims = single.search(q, 10, exact=True)
-        for index in (sharded, merged, reloaded):
-            got_ids, got_sims = index.search(q, 10, exact=True)
-            assert got_ids.tolist() == want_ids.tolist()
-            assert np.allclose(got_sims, want_sims, atol=1e-5)
-    # approximate (HNSW) search over shards finds nearly the same neighbours
-    overlap = np.mean([len(set(sharded.search(q, 10)[0]) & set(single.search(q, 10, exact=True)[0])) / 10
-                       for q in rng.normal(size=(25, 48)).astype(np.float32)])
-    assert overlap >= 0.9
-    assert sharded.remove([1, 2, 3]) == 3 and len(sharded) == 3997
-
-
-def test_merge_topk_orders_by_similarity_then_id():
-    ids, sims = merge_topk([(np.array([5, 1]), np.array([0.9, 0.5])), (np.array([2, 7]), np.array([0.9, 0.7]))], 3)
-    assert ids.tolist() == [2, 5, 7] and np.allclose(sims, [0.9, 0.9, 0.7])
-
-
-def test_shards_from_catalog(tmp_path):
-    from photosearch.evaluate.synth import generate_catalog
-
-    settings = Settings(data_dir=tmp_path / "d")
-    settings.ensure_dirs()
-    store = Store(settings.database_url)
-    generate_catalog(store, 600, spaces={"facts_text": 32})
-    sharded = build_from_catalog(store, settings, "facts_text", 3, directory=tmp_path / "s")
-    assert len(sharded) == 600 and (tmp_path / "s" / "manifest.json").is_file()
-    with pytest.raises(ValueError, match="no vectors"):
-        build_from_catalog(store, settings, "clip:none", 2)
-    store.close()
-
-
-@pytest.mark.slow
-def test_shards_built_by_ray_tasks(tmp_path, local_ray):
-    ids, vecs = _clustered(1500, 32, seed=5)
-    sharded = build_with_ray(ids, vecs, "image", 3, tmp_path / "rs")
-    single = VectorIndex("image", 32)
-    single.add(ids, vecs)
-    q = vecs[17]
-    assert sharded.search(q, 10, exact=True)[0].tolist() == single.search(q, 10, exact=True)[0].tolist()
-
-
-def quality_and_facts_text(settings):
-    """A pixel analyzer and the facts analyzer (real MiniLM), as the bundled tier pairs them."""
+def detector_quality_and_facts_text(settings):
+    """Two pixel analyzers and the facts analyzer (real MiniLM), as the bundled tier pairs them."""
     from photosearch.app import default_analyzers
 
-    return default_analyzers(settings, include=["quality", "facts_text"])
+    return default_analyzers(settings, include=["detector", "quality", "facts_text"])
+
+
+def catalog_contents(store: Store) -> dict[str, dict]:
+    """Per photo (by file name in its folder): its analyses, facts and embeddings, engine-neutral."""
+    from photosearch.catalog.models import Embedding
+
+    out: dict[str, dict] = {}
+    with store.session() as s:
+        names = {pid: "/".join(path.rsplit("/", 2)[-2:]) for pid, path in s.execute(select(Photo.id, Photo.path))}
+        for name in names.values():
+            out[name] = {"analyses": set(), "facts": set(), "embeddings": {}}
+        for pid, analyzer, version, status in s.execute(
+                select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status)):
+            out[names[pid]]["analyses"].add((analyzer, version, status))
+        for pid, analyzer, kind, label in s.execute(select(Fact.photo_id, Fact.analyzer, Fact.kind, Fact.label)):
+            out[names[pid]]["facts"].add((analyzer, kind, label))
+        for pid, space, vector in s.execute(select(Embedding.photo_id, Embedding.space, Embedding.vector)):
+            out[names[pid]]["embeddings"][space] = np.frombuffer(vector, dtype=np.float32)
+    return out
 
 
 @pytest.mark.slow
-def test_ray_index_runs_facts_text_on_the_driver(tmp_path, example_gallery, local_ray):
-    """Regression: workers called analyze() on facts_text, which failed on every photo."""
-    from photosearch.catalog.models import Embedding
+def test_ray_and_serial_engines_write_the_same_catalog(tmp_path, example_gallery, local_ray):
+    """One pipeline: Ray (pixel analyzers on actors, facts_text on the driver) and the serial
+    indexer record the same analyses, facts and embeddings for every photo."""
+    from photosearch.app import build_indexer
     from photosearch.scale.ray_index import run_ray_index
 
     settings = Settings(data_dir=tmp_path / "data")
     settings.ensure_dirs()
     store = Store(settings.database_url)
     store.add_folder(example_gallery)
-    report = run_ray_index(store, settings, 2, analyzer_factory=quality_and_facts_text, post_steps=[])
+    report = run_ray_index(store, settings, 2, analyzer_factory=detector_quality_and_facts_text, post_steps=[])
     assert report.broken_analyzers() == [] and report.analysis_failed == 0
-    assert report.analyzers["facts_text"]["ok"] == 21 and report.analyzers["quality"]["ok"] == 21
+    assert {name: row["ok"] for name, row in report.analyzers.items()} == {
+        "detector": 21, "quality": 21, "facts_text": 21}
     serial_settings = Settings(data_dir=tmp_path / "serial")
     serial_settings.ensure_dirs()
     serial = Store(serial_settings.database_url)
     serial.add_folder(example_gallery)
-    from photosearch.app import build_indexer
-
-    build_indexer(serial, serial_settings, analyzers=quality_and_facts_text(serial_settings), post_steps=[]).run()
-
-    def embedded(st: Store) -> set[str]:
-        with st.session() as s:
-            assert s.scalar(select(func.count()).select_from(Analysis).where(Analysis.status == "failed")) == 0
-            return set(s.scalars(select(Photo.path).join(Embedding, Embedding.photo_id == Photo.id)
-                                 .where(Embedding.space == "facts_text")))
-
-    assert embedded(store) == embedded(serial) != set()  # the same photos embedded as the serial engine
+    build_indexer(serial, serial_settings, analyzers=detector_quality_and_facts_text(serial_settings),
+                  post_steps=[]).run()
+    by_ray, by_serial = catalog_contents(store), catalog_contents(serial)
+    assert by_ray.keys() == by_serial.keys() and len(by_ray) == 21
+    embedded = 0
+    for name, want in by_serial.items():
+        got = by_ray[name]
+        assert got["analyses"] == want["analyses"] and got["facts"] == want["facts"], name
+        assert got["embeddings"].keys() == want["embeddings"].keys(), name
+        for space, vec in want["embeddings"].items():
+            assert np.allclose(got["embeddings"][space], vec, atol=1e-4), (name, space)
+        embedded += "facts_text" in want["embeddings"]
+    assert embedded >= 10  # facts_text embedded what the detector and quality wrote (objects, kinds)
     store.close()
     serial.close()

@@ -54,7 +54,6 @@ class FactCountAnalyzer:
 
     name = "factcount"
     version = 1
-    needs_facts = True
 
     def __init__(self):
         self.seen: list[list[str]] = []

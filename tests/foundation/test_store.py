@@ -146,3 +146,26 @@ def test_reanalysing_faces_keeps_who_people_are(tmp_path):
         owners = {tuple(f.box[:1]): (f.person_id, f.pinned) for f in faces}
     assert owners[(0.11,)] == (anna_id, True)
     assert owners[(0.6,)] == (None, False) and owners[(0.4,)] == (None, False)
+
+
+def test_a_version_3_catalog_loses_its_unused_kv_table_and_stays_usable(tmp_path):
+    from sqlalchemy import create_engine, inspect
+
+    from photosearch.catalog.models import Base
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    with engine.begin() as conn:  # what PhotoSearch wrote at schema version 3
+        Base.metadata.create_all(conn)
+        conn.execute(text("CREATE TABLE kv (key VARCHAR(128) PRIMARY KEY, value JSON)"))
+        for version in (1, 2, 3):
+            conn.execute(text("INSERT INTO schema_version (version, applied_at) VALUES (:v, '2026-01-01')"),
+                         {"v": version})
+    engine.dispose()
+    store = Store(url, create=False)
+    assert store.migrate() == [4] == [LATEST]
+    with store.engine.connect() as conn:
+        assert not inspect(conn).has_table("kv") and current_version(conn) == 4
+    pid = _photo(store)
+    assert store.photo(pid) is not None
+    store.close()

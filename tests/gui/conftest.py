@@ -36,7 +36,7 @@ def gallery(tmp_path: Path, small_photos) -> Path:
 @pytest.fixture
 def core(tmp_path: Path):
     from photosearch.config import Settings
-    from photosearch.gui.services import Core
+    from photosearch.core import Core
 
     c = Core(Settings(data_dir=tmp_path / "data"))
     yield c

@@ -133,7 +133,7 @@ def test_people_naming_and_hiding(qtbot, make_window, indexed):
 
 def test_settings_persist_across_restart(qtbot, make_window, tmp_path, qsettings):
     from photosearch.config import Settings
-    from photosearch.gui.services import Core
+    from photosearch.core import Core
 
     core1 = Core(Settings(data_dir=tmp_path / "d"))
     w1 = make_window(core1)

@@ -20,7 +20,7 @@ from tests.reliability.helpers import index_as_nobody, issues, make_env, open_to
 
 def _fill(directory) -> None:
     """Write until the file system says ENOSPC."""
-    with open(directory / "filler", "wb") as fh:
+    with open(directory / "filler", "wb", buffering=0) as fh:  # unbuffered: closing flushes nothing
         try:
             while True:
                 fh.write(b"\0" * 65536)

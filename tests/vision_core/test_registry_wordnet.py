@@ -8,6 +8,7 @@ import pytest
 
 from photosearch.models import manifest
 from photosearch.vision import registry
+from photosearch.vision.analyzer import is_facts_analyzer
 from photosearch.vision.wordnet import get_wordnet, parse_data_line
 
 
@@ -32,7 +33,7 @@ def test_broken_or_missing_analyzers_are_skipped(vsettings, monkeypatch, tmp_pat
 
 def test_facts_text_analyzer_available(vsettings, embedder):
     ft = registry.facts_text_analyzer(vsettings)
-    assert ft is not None and ft.name == "facts_text" and ft.needs_facts
+    assert ft is not None and ft.name == "facts_text" and is_facts_analyzer(ft)
 
 
 def test_wordnet_hierarchy():

@@ -1,7 +1,8 @@
-"""The GUI's view of the core (no Qt here): search, plans, photo details, completions, people.
+"""`Core`: what both front ends ask of the library (no Qt here): search, similar photos, plans,
+photo details, status, completions, people, model health.
 
-Parts of the core are optional (being built in parallel or not installed); each call imports
-defensively and falls back to something simpler that still works on the catalog.
+The GUI calls it from its bridge's worker threads; the CLI's commands call it through
+`cli.context.Context.core`.
 """
 
 from __future__ import annotations
@@ -10,14 +11,22 @@ import logging
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 from sqlalchemy import func, select
 
+from photosearch.app import image_embedder
 from photosearch.catalog.models import Face, Fact, Folder, Person, Photo, Thumbnail
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
+from photosearch.health import check_models, format_report, missing_analyzers
+from photosearch.query.golden import add_user_example, user_file
+from photosearch.query.places import FAMOUS_CITIES
+from photosearch.query.plan import validate_plan
+from photosearch.query.search import search as core_search
+from photosearch.query.search import similar
 
 log = logging.getLogger(__name__)
 
@@ -52,18 +61,19 @@ class Core:
         settings.ensure_dirs()
         self.store = store or Store(settings.database_url)
         self._thumbs: OrderedDict[int, str | None] = OrderedDict()
+        self._image_embedder = image_embedder(settings)  # loads the tagger on first use only
 
     # ---- health ----------------------------------------------------------------------------
     def health(self) -> tuple[dict[str, dict], dict[str, tuple[str, str]]]:
         """(analysis failures per analyzer in the catalog, bundled analyzers not installed here)."""
-        from photosearch.health import missing_analyzers
+        return self.status()["analysis_failures"], missing_analyzers(self.settings)
 
-        return self.store.status()["analysis_failures"], missing_analyzers(self.settings)
+    def status(self) -> dict:
+        """Photos, analysed, failed files by reason, analysis failures per analyzer, folders."""
+        return self.store.status()
 
     def model_check_report(self) -> str:
         """Load and run every model on a test photo: the text of `photosearch doctor`."""
-        from photosearch.health import check_models, format_report
-
         return format_report(check_models(self.settings))
 
     def warm_up(self) -> float:
@@ -119,35 +129,29 @@ class Core:
         return path
 
     # ---- search ------------------------------------------------------------------------------
-    def search(self, request: str | None = None, plan: dict | None = None, limit: int | None = 5000) -> dict:
-        """{"plan", "results":[{"id","path","score","why"}], "timing_ms"} for a request or a plan."""
-        from photosearch.query.plan import validate_plan
+    def search(self, request: str | None = None, plan: dict | None = None, limit: int | None = 5000, *,
+               explain: bool = True, now: date | None = None) -> dict:
+        """{"plan", "results":[{"id","path","score","why"}], "timing_ms"} for a request or a plan.
 
+        A plan's own `compose.limit` wins; `limit` caps plans that have none (and every request).
+        No request and no plan: the newest photos."""
         if plan is not None:
             plan = validate_plan(plan)
         if not (request or "").strip() and plan is None:
             t0 = time.perf_counter()
             return {"plan": None, "results": self.all_photos(limit), "timing_ms": {"total": _ms(t0)},
                     "composer": "newest"}
-        from photosearch.query.search import search as core_search
+        cap = None if plan is not None and (plan.get("compose") or {}).get("limit") else limit
+        return core_search(self.store, self.settings, request=request, plan=plan, limit=cap, explain=explain,
+                           now=now, image_embedder=self._image_embedder)
 
-        # the plan's own compose.limit wins; `limit` only caps plans that have none
-        cap = None if plan is None or (plan.get("compose") or {}).get("limit") else limit
-        return core_search(self.store, self.settings, request=request, plan=plan, limit=cap, explain=True)
-
-    def similar(self, photo_id: int, limit: int = 200) -> dict:
-        from photosearch.query.search import similar
-
-        return similar(self.store, self.settings, photo_id, limit=limit)
+    def similar(self, photo: int | str, limit: int = 200) -> dict:
+        """Photos that look like a catalogued photo (id or path) or a file outside the catalog."""
+        return similar(self.store, self.settings, photo, limit=limit, image_embedder=self._image_embedder)
 
     def save_example(self, request: str, plan: dict) -> str:
         """Add a verified request → plan pair to the user's golden library; returns where it went."""
-        from photosearch.query.plan import validate_plan
-
-        plan = validate_plan(plan)
-        from photosearch.query.golden import add_user_example, user_file
-
-        add_user_example(self.settings, request, plan)
+        add_user_example(self.settings, request, validate_plan(plan))
         return str(user_file(self.settings))
 
     # ---- completion --------------------------------------------------------------------------
@@ -171,12 +175,7 @@ class Core:
             words += [label for label, _n in rows]
             folders = [Path(p).name for p in s.scalars(select(Folder.path))]
         words += folders
-        try:
-            from photosearch.query.places import FAMOUS_CITIES  # type: ignore
-
-            words += list(FAMOUS_CITIES)[:500]
-        except Exception:
-            pass
+        words += list(FAMOUS_CITIES)[:500]
         seen: dict[str, str] = {}
         for w in words:
             if w and w.lower() not in seen:
