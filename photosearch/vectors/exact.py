@@ -83,10 +83,12 @@ class _Batch:
         return BatchMatches(o._keys[top], (1.0 - np.take_along_axis(sims, top, axis=1)).astype(np.float32))
 
 
-def top_k(scores: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the k highest scores, best first, ties by index (as a full stable sort), in O(n + k log k)."""
+def top_k(scores: np.ndarray, k: int, ties: np.ndarray | None = None) -> np.ndarray:
+    """Indices of the k highest scores, best first, equal scores by `ties` (default: the index), as
+    a full stable sort would order them, in O(n + k log k)."""
     n = scores.size
     k = min(int(k), n)
+    ties = np.arange(n) if ties is None else np.asarray(ties)
     if k <= 0:
         return np.zeros(0, np.int64)
     if k == n:
@@ -94,5 +96,9 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     else:
         kth = np.partition(scores, n - k)[n - k]  # the k-th highest score
         above = np.flatnonzero(scores > kth)
-        cand = np.concatenate([above, np.flatnonzero(scores == kth)[: k - above.size]])
-    return cand[np.lexsort((cand, -scores[cand]))]
+        level = np.flatnonzero(scores == kth)
+        need = k - above.size
+        if level.size > need:
+            level = level[np.argpartition(ties[level], need - 1)[:need]]
+        cand = np.concatenate([above, level])
+    return cand[np.lexsort((ties[cand], -scores[cand]))]

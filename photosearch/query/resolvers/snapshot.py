@@ -69,6 +69,7 @@ class Snapshot:
     token_index: dict[str, list[Group]]  # token -> groups of concept kinds
     place_code: np.ndarray  # int32 into places, -1 unknown
     places: list[dict]  # {"city","admin1","cc","country"}
+    camera_models: list[str] = field(default_factory=list)  # distinct EXIF models, as written
     loaded_at: float = field(default_factory=time.time)
     cache: dict = field(default_factory=dict)  # per-snapshot memo (calibration, indexes...)
 
@@ -85,6 +86,18 @@ class Snapshot:
         pos = np.clip(pos, 0, self.n - 1)
         ok = self.ids[pos] == pid
         return pos[ok].astype(np.int32)
+
+    def lacks_places(self) -> bool:
+        """Whether an active photo with GPS has no place fact yet."""
+        return bool(np.any(~np.isnan(self.lat) & (self.place_code < 0)))
+
+    def year_range(self) -> tuple[int, int] | None:
+        """First and last year with a dated photo, or None (computed once per snapshot)."""
+        if "year_range" not in self.cache:
+            known = self.taken[self.taken != NO_DATE]
+            years = known[[known.argmin(), known.argmax()]].astype("datetime64[s]").astype("datetime64[Y]")
+            self.cache["year_range"] = tuple(int(y) + 1970 for y in years.astype(np.int64)) if known.size else None
+        return self.cache["year_range"]
 
     def group(self, kind: str, label: str) -> Group | None:
         return self.groups.get(kind, {}).get(fold(label))
@@ -183,6 +196,7 @@ def load_snapshot(conn) -> Snapshot:
         folder_code=folder_code, folders=folders, lat=lat, lon=lon, phash=phash, has_phash=has_phash,
         face_count=face_count, people=people_arr, person_names=person_names, person_of_row=person_of_row,
         groups=groups, token_index=token_index, place_code=place_code, places=places,
+        camera_models=sorted({r[4] for r in rows if r[4]}),
     )
     log.info("catalog snapshot: %d photos loaded in %.0f ms", n, (time.perf_counter() - t0) * 1000)
     return snap
@@ -333,6 +347,18 @@ def get_snapshot(store, *, check_interval: float = 1.0) -> Snapshot:
             with store.connect() as conn:
                 entry.snapshot = load_snapshot(conn)
             entry.version = version
+        return entry.snapshot
+
+
+def current_snapshot(store) -> Snapshot | None:
+    """The loaded snapshot of a store when it is still current; None otherwise (loads nothing)."""
+    with _entries_lock:
+        entry = _entries.get(store)
+    if entry is None or entry.snapshot is None:
+        return None
+    with entry.lock:
+        if entry.snapshot is None or _version(store, entry) != entry.version:
+            return None
         return entry.snapshot
 
 
