@@ -203,6 +203,25 @@ def load_snapshot(conn) -> Snapshot:
 
 
 def _load_facts(conn, rows_for, n: int):
+    """(groups, token index, place code per row, places) from the facts of active photos."""
+    groups = _fact_groups(conn, rows_for)
+    _add_knowledge_text(conn, groups)
+    place_code, places = _load_places(conn, rows_for, n)
+    return groups, _token_index(groups), place_code, places
+
+
+def _fact_names(names, hyper, sqlite: bool) -> tuple[str | None, bool]:
+    """(names JSON text, hypernym flag) of one fact row, on SQLite (json_extract) or elsewhere (whole data)."""
+    if names and not sqlite and isinstance(names, (dict, str)):
+        data = names if isinstance(names, dict) else _json(names)
+        if isinstance(data, dict):
+            return json.dumps(data.get("names") or []), bool(data.get("hypernym"))
+        return None, bool(hyper)
+    return names, bool(hyper)
+
+
+def _fact_groups(conn, rows_for) -> dict[str, dict[str, Group]]:
+    """Every (kind, folded label) of the active photos' facts (not colors or places) as a `Group`."""
     sqlite = conn.dialect.name == "sqlite"
     names_expr = "json_extract(f.data, '$.names')" if sqlite else "f.data"
     hyper_expr = "json_extract(f.data, '$.hypernym')" if sqlite else "NULL"
@@ -221,17 +240,12 @@ def _load_facts(conn, rows_for, n: int):
             meta[key] = [label, (), False]
         entry[0].append(pid)
         entry[1].append(score if score is not None else 1.0)
+        names, hyper = _fact_names(names, hyper, sqlite)
         if names:
-            if not sqlite and isinstance(names, (dict, str)):
-                data = names if isinstance(names, dict) else _json(names)
-                names = json.dumps(data.get("names") or []) if isinstance(data, dict) else None
-                if not sqlite and isinstance(data, dict) and data.get("hypernym"):
-                    meta[key][2] = True
-            if names and names not in parsed_names:
+            if names not in parsed_names:
                 val = _json(names)
                 parsed_names[names] = tuple(str(x) for x in val) if isinstance(val, list) else ()
-            if names:
-                meta[key][1] = parsed_names[names]
+            meta[key][1] = parsed_names[names]
         if hyper:
             meta[key][2] = True
     groups: dict[str, dict[str, Group]] = {}
@@ -244,12 +258,15 @@ def _load_facts(conn, rows_for, n: int):
         first[1:] = r[1:] != r[:-1]
         label, names, hyper = meta[key]
         groups.setdefault(key[0], {})[key[1]] = Group(key[0], label, r[first], s[first], names, hyper)
-    # knowledge: category and fact text are searchable too
-    for pid_label_data in conn.execute(text(
+    return groups
+
+
+def _add_knowledge_text(conn, groups: dict[str, dict[str, Group]]) -> None:
+    """Knowledge facts' category and fact text are searchable too (`Group.extra`)."""
+    for label, data in conn.execute(text(
         "SELECT f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
         "WHERE p.state = 'active' AND f.kind = 'knowledge'"
     )):
-        label, data = pid_label_data
         data = _json(data) if isinstance(data, str) else (data or {})
         g = groups.get("knowledge", {}).get(fold(label))
         if g is not None and isinstance(data, dict):
@@ -257,6 +274,10 @@ def _load_facts(conn, rows_for, n: int):
             facts = data.get("facts")
             bits.extend(str(x) for x in facts) if isinstance(facts, list) else bits.append(str(facts or ""))
             g.extra = (g.extra + " " + " ".join(bits)).strip()
+
+
+def _token_index(groups: dict[str, dict[str, Group]]) -> dict[str, list[Group]]:
+    """Word token -> the concept kinds' groups whose label, names or extra text carry it."""
     token_index: dict[str, list[Group]] = {}
     for kind in CONCEPT_KINDS:
         for g in groups.get(kind, {}).values():
@@ -267,23 +288,30 @@ def _load_facts(conn, rows_for, n: int):
                 toks.update(tokens(g.extra))
             for t in toks:
                 token_index.setdefault(t, []).append(g)
-    # places (facts of kind "place", written lazily by the place resolver)
+    return token_index
+
+
+def _load_places(conn, rows_for, n: int) -> tuple[np.ndarray, list[dict]]:
+    """Place code per row (-1 unknown) and the places (facts of kind "place", written by the places step)."""
     place_code = np.full(n, -1, np.int32)
     places: list[dict] = []
     seen: dict[str, int] = {}
+    pids: list[int] = []
+    codes: list[int] = []
     for pid, label, data in conn.execute(text(
         "SELECT f.photo_id, f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
         "WHERE p.state = 'active' AND f.kind = 'place'"
     )):
-        pos, ok = rows_for(np.array([pid], dtype=np.int64))
-        if not ok[0]:
-            continue
         if label not in seen:
             d = _json(data) if isinstance(data, str) else (data or {})
             seen[label] = len(places)
             places.append({k: (d or {}).get(k, "") for k in ("city", "admin1", "cc", "country")} | {"label": label})
-        place_code[pos[0]] = seen[label]
-    return groups, token_index, place_code, places
+        pids.append(pid)
+        codes.append(seen[label])
+    if pids:
+        pos, ok = rows_for(np.array(pids, dtype=np.int64))
+        place_code[pos[ok]] = np.array(codes, dtype=np.int32)[ok]
+    return place_code, places
 
 
 def _json(value):
