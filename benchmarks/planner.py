@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from benchmarks.stats import percentile
 from photosearch.query.golden import GoldenLibrary, load_bundled
 from photosearch.query.parser import LOW_CONFIDENCE, parse_detailed
 from photosearch.query.plan import plans_equal
@@ -41,11 +42,6 @@ def atom_f1(pred: dict, gold: dict) -> float:
     return 2 * prec * rec / (prec + rec)
 
 
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
-
-
 def evaluate(plan_fn, examples) -> dict:
     times, exact, f1s, sources = [], 0, [], Counter()
     for ex in examples:
@@ -56,7 +52,7 @@ def evaluate(plan_fn, examples) -> dict:
         exact += plans_equal(plan, ex.plan)
         f1s.append(atom_f1(plan, ex.plan))
     return {"n": len(examples), "exact": exact / max(len(examples), 1), "atom_f1": statistics.mean(f1s) if f1s else 0,
-            "p50_ms": _pct(times, 0.5), "p95_ms": _pct(times, 0.95), "sources": dict(sources)}
+            "p50_ms": percentile(times, 50), "p95_ms": percentile(times, 95), "sources": dict(sources)}
 
 
 def main(argv: list[str] | None = None) -> int:
