@@ -51,6 +51,9 @@ class ScoredSet:
         parts = [p for p in parts if p.rows.size]
         if not parts:
             return cls.empty()
+        if len(parts) == 1:  # rows already sorted unique: nothing to merge (no sort of 1M rows)
+            return cls(parts[0].rows.astype(np.int32, copy=False), parts[0].scores.astype(np.float32, copy=False),
+                       graded=graded)
         rows = np.concatenate([p.rows for p in parts])
         scores = np.concatenate([p.scores for p in parts])
         order = np.lexsort((-scores, rows))
