@@ -111,13 +111,32 @@ def query_encoder(store, settings, dim: int) -> Callable[[list[str]], np.ndarray
     return HashEmbedder(dim).embed
 
 
+def vector_search_ms(store, settings, encode, requests: list[str], repeat: int, k: int = 1024) -> dict | None:
+    """The usearch index's share of a concept atom: one k-nearest search (k as the concept resolver's first)."""
+    from photosearch.query.search import vector_indexes
+
+    index = vector_indexes(store, settings).open(SPACE)
+    if index is None:
+        return None
+    queries = [encode([r])[0] for r in requests]
+    samples = []
+    for _ in range(repeat):
+        for q in queries:
+            t = time.perf_counter()
+            index.search(q, k, exact=len(index) <= 20000)
+            samples.append((time.perf_counter() - t) * 1000)
+    return latency_ms(samples)
+
+
 def bench_size(store, settings, fn, n: int, repeat: int, dim: int) -> dict:
     build_s = build_vector_indexes(store, settings)
     ours = photosearch_runs(store, settings, fn, repeat)
     requests = [q["request"] for q in QUERIES if q.get("request")]
-    base = rclip_baseline(store, query_encoder(store, settings, dim), requests, repeat)
+    encode = query_encoder(store, settings, dim)
+    base = rclip_baseline(store, encode, requests, repeat)
     ratio = ours["warm_ms"]["p50"] / max(base["warm_ms"]["p50"], 1e-9)
     return {"photos": n, "vectors_build_s": round(build_s, 2), **ours, "baseline": base,
+            "vector_search_ms": vector_search_ms(store, settings, encode, requests, repeat),
             "ratio_p50": round(ratio, 2)}
 
 
@@ -130,7 +149,9 @@ def print_size(row: dict, previous: dict | None) -> None:
           flush=True)
     stages = ", ".join(f"{k} {row['stage_ms_mean'].get(k, 0):.1f}" for k in STAGES)
     atoms = ", ".join(f"{k} {v:.1f}" for k, v in sorted(row["atom_ms_mean"].items(), key=lambda kv: -kv[1]))
-    print(f"      mean ms per stage: {stages}; atoms: {atoms}", flush=True)
+    vs = row["vector_search_ms"]
+    vs_text = f"; usearch k=1024 p50 {vs['p50']:.1f} ms" if vs else "; no usearch index (exact search)"
+    print(f"      mean ms per stage: {stages}; atoms: {atoms}{vs_text}", flush=True)
     for key, q in row["per_query"].items():
         print(f"      {key[:60]:<60} p50 {q['ms']['p50']:7.1f} p95 {q['ms']['p95']:7.1f} ({q['results']} results)"
               + (f"  notes: {q['notes']}" if q["notes"] else ""), flush=True)
