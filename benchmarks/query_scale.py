@@ -128,14 +128,14 @@ def vector_search_ms(store, settings, encode, requests: list[str], repeat: int, 
     return latency_ms(samples)
 
 
-def bench_size(store, settings, fn, n: int, repeat: int, dim: int) -> dict:
-    build_s = build_vector_indexes(store, settings)
+def bench_size(store, settings, fn, n: int, repeat: int, dim: int, build: bool = True) -> dict:
+    build_s = build_vector_indexes(store, settings) if build else None
     ours = photosearch_runs(store, settings, fn, repeat)
     requests = [q["request"] for q in QUERIES if q.get("request")]
     encode = query_encoder(store, settings, dim)
     base = rclip_baseline(store, encode, requests, repeat)
     ratio = ours["warm_ms"]["p50"] / max(base["warm_ms"]["p50"], 1e-9)
-    return {"photos": n, "vectors_build_s": round(build_s, 2), **ours, "baseline": base,
+    return {"photos": n, "vectors_build_s": None if build_s is None else round(build_s, 2), **ours, "baseline": base,
             "vector_search_ms": vector_search_ms(store, settings, encode, requests, repeat),
             "ratio_p50": round(ratio, 2)}
 
@@ -145,7 +145,8 @@ def print_size(row: dict, previous: dict | None) -> None:
     grow = f", x{w['p50'] / previous['warm_ms']['p50']:.1f} vs {previous['photos']:,}" if previous else ""
     print(f"  {row['photos']:>9,} photos: PhotoSearch p50 {w['p50']:.1f} ms, p95 {w['p95']:.1f} ms{grow} | "
           f"rclip-style baseline p50 {b['p50']:.1f} ms, p95 {b['p95']:.1f} ms (+ {row['baseline']['load_s']:.2f} s "
-          f"to read the vectors) | ratio {row['ratio_p50']:.2f} | index built in {row['vectors_build_s']} s",
+          f"to read the vectors) | ratio {row['ratio_p50']:.2f} | index built in {row['vectors_build_s']} s"
+          + (" (not built: exact fallback)" if row["vectors_build_s"] is None else ""),
           flush=True)
     stages = ", ".join(f"{k} {row['stage_ms_mean'].get(k, 0):.1f}" for k in STAGES)
     atoms = ", ".join(f"{k} {v:.1f}" for k, v in sorted(row["atom_ms_mean"].items(), key=lambda kv: -kv[1]))
@@ -158,8 +159,9 @@ def print_size(row: dict, previous: dict | None) -> None:
 
 
 def bench_query(sizes: list[int], repeat: int, fn, root: Path, keep: bool, dim: int, db_url: str | None,
-                settings_for: Callable) -> list[dict]:
-    """Every size in turn (catalogs kept under `root` when `keep`, and reused when they match)."""
+                settings_for: Callable, build: bool = True) -> list[dict]:
+    """Every size in turn (catalogs kept under `root` when `keep`, and reused when they match).
+    Without `build`, no vector index is built: search runs its exact fallback over the catalog's vectors."""
     from photosearch.catalog import Store
     from photosearch.evaluate.synth import generate_catalog
 
@@ -173,7 +175,7 @@ def bench_query(sizes: list[int], repeat: int, fn, root: Path, keep: bool, dim: 
             if have:
                 raise SystemExit(f"{settings.data_dir} holds {have} photos, not {n}: use another --data-dir")
             gen = generate_catalog(store, n, spaces={SPACE: dim})
-        row = {"generate": gen, **bench_size(store, settings, fn, n, repeat, dim)}
+        row = {"generate": gen, **bench_size(store, settings, fn, n, repeat, dim, build)}
         store.close()
         print_size(row, rows[-1] if rows else None)
         rows.append(row)

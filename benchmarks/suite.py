@@ -1,7 +1,7 @@
 """Benchmarks: print figures and write JSON; never assert times.
 
     python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N]
-    python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline]
+    python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline] [--no-index-build]
     python -m benchmarks.suite vectors [--n 100000] [--dim 384] [--queries 200]
     python -m benchmarks.suite watch   [--files 8] [--analyze]
     python -m benchmarks.suite rss     [--size 10000]
@@ -114,14 +114,15 @@ def _resolve(search: str):
     return resolve_search(search)
 
 
-def bench_query(sizes: list[int], repeat: int, search: str, dim: int, data_dir: str | None, db_url: str | None) -> dict:
+def bench_query(sizes: list[int], repeat: int, search: str, dim: int, data_dir: str | None, db_url: str | None,
+                build: bool = True) -> dict:
     """PhotoSearch beside the rclip-style baseline at each size (see `benchmarks.query_scale`)."""
     from benchmarks import query_scale
 
     name, fn = _resolve(search)
     with _workdir(data_dir) as root:
-        rows = query_scale.bench_query(sizes, repeat, fn, root, bool(data_dir), dim, db_url, _settings)
-    return {"search": name, "repeat": repeat, "dim": dim, "sizes": rows}
+        rows = query_scale.bench_query(sizes, repeat, fn, root, bool(data_dir), dim, db_url, _settings, build)
+    return {"search": name, "repeat": repeat, "dim": dim, "index_built": build, "sizes": rows}
 
 
 # ---- vectors -------------------------------------------------------------------------------------
@@ -255,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--search", default="auto", choices=["auto", "real", "baseline"])
     p.add_argument("--dim", type=int, default=384, help="vector size of the synthetic facts_text space")
     p.add_argument("--db-url", help="catalog URL (e.g. PostgreSQL); default SQLite in the data dir")
+    p.add_argument("--no-index-build", action="store_true",
+                   help="skip the vectors post step: search uses its exact fallback (a catalog not yet indexed)")
     p = sub.add_parser("vectors", parents=[common])
     p.add_argument("--n", type=int, default=100_000)
     p.add_argument("--dim", type=int, default=384)
@@ -278,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    {k:<18} {v:>9.2f} ms/photo")
     elif args.cmd == "query":
         sizes = [200] if args.smoke else [int(s) for s in args.sizes.split(",") if s.strip()]
-        result = bench_query(sizes, 1 if args.smoke else args.repeat, args.search, args.dim, args.data_dir, args.db_url)
+        result = bench_query(sizes, 1 if args.smoke else args.repeat, args.search, args.dim, args.data_dir, args.db_url,
+                             not args.no_index_build)
     elif args.cmd == "vectors":
         result = bench_vectors(500 if args.smoke else args.n, 32 if args.smoke else args.dim, 10 if args.smoke else args.queries)
     elif args.cmd == "watch":
