@@ -16,15 +16,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from benchmarks.stats import percentile
 from photosearch.evaluate.metrics import atom_prf
 from photosearch.query.golden import GoldenLibrary, load_bundled
 from photosearch.query.parser import LOW_CONFIDENCE, parse_detailed
 from photosearch.query.plan import plans_equal
-
-
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
 def evaluate(plan_fn, examples) -> dict:
@@ -37,7 +33,7 @@ def evaluate(plan_fn, examples) -> dict:
         exact += plans_equal(plan, ex.plan)
         f1s.append(atom_prf(plan, ex.plan)[2])
     return {"n": len(examples), "exact": exact / max(len(examples), 1), "atom_f1": statistics.mean(f1s) if f1s else 0,
-            "p50_ms": _pct(times, 0.5), "p95_ms": _pct(times, 0.95), "sources": dict(sources)}
+            "p50_ms": percentile(times, 50), "p95_ms": percentile(times, 95), "sources": dict(sources)}
 
 
 def main(argv: list[str] | None = None) -> int:

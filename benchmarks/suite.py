@@ -1,7 +1,7 @@
 """Benchmarks: print figures and write JSON; never assert times.
 
     python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N]
-    python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline]
+    python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline] [--no-index-build]
     python -m benchmarks.suite vectors [--n 100000] [--dim 384] [--queries 200]
     python -m benchmarks.suite watch   [--files 8] [--analyze]
     python -m benchmarks.suite rss     [--size 10000]
@@ -16,7 +16,6 @@ import multiprocessing
 import platform
 import resource
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -27,19 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from photosearch.evaluate.metrics import percentile
-
-QUERIES = [
-    {"request": "dog"}, {"request": "cat on the beach"}, {"request": "photos with the word EXIT"},
-    {"request": "screenshots"}, {"request": "pizza from 2019"}, {"request": "taken with a Pixel 7"},
-    {"request": "mountains, not the blurry ones"}, {"request": "photos in Paris"},
-    {"plan": {"version": 1, "where": {"and": [{"concept": "animal"}, {"not": {"quality": "blurry"}}]}}},
-]
-
-
-def _ms(samples: list[float]) -> dict:
-    return {"p50": round(percentile(samples, 50), 3), "p95": round(percentile(samples, 95), 3),
-            "mean": round(statistics.fmean(samples), 3) if samples else 0.0, "n": len(samples)}
+from benchmarks.query_scale import QUERIES  # noqa: F401 - the request mix, re-exported for tests
+from benchmarks.stats import latency_ms, percentile
 
 
 @contextmanager
@@ -126,40 +114,15 @@ def _resolve(search: str):
     return resolve_search(search)
 
 
-def bench_query(sizes: list[int], repeat: int, search: str, dim: int, data_dir: str | None, db_url: str | None) -> dict:
-    from photosearch.catalog import Store
-    from photosearch.evaluate.synth import generate_catalog
+def bench_query(sizes: list[int], repeat: int, search: str, dim: int, data_dir: str | None, db_url: str | None,
+                build: bool = True) -> dict:
+    """PhotoSearch beside the rclip-style baseline at each size (see `benchmarks.query_scale`)."""
+    from benchmarks import query_scale
 
     name, fn = _resolve(search)
-    rows = []
     with _workdir(data_dir) as root:
-        for n in sizes:
-            settings = _settings(root / f"catalog-{n}", db_url)
-            store = Store(settings.database_url)
-            have = len(store.active_photo_ids()) if data_dir else 0
-            gen = {"photos": have, "seconds": 0.0, "reused": True}
-            if have != n:
-                if have:
-                    raise SystemExit(f"{settings.data_dir} holds {have} photos, not {n}: use another --data-dir")
-                gen = generate_catalog(store, n, spaces={"facts_text": dim})
-            cold, warm, per_query = [], [], {}
-            for q in QUERIES:
-                key = q.get("request") or json.dumps(q["plan"]["where"])
-                t0 = time.perf_counter()
-                fn(store, settings, request=q.get("request"), plan=q.get("plan"), limit=50, explain=False)
-                cold.append((time.perf_counter() - t0) * 1000)
-                samples = []
-                for _ in range(repeat):
-                    t0 = time.perf_counter()
-                    out = fn(store, settings, request=q.get("request"), plan=q.get("plan"), limit=50, explain=False)
-                    samples.append((time.perf_counter() - t0) * 1000)
-                warm += samples
-                per_query[key] = {"ms": _ms(samples), "results": len(out.get("results", []))}
-            store.close()
-            rows.append({"photos": n, "generate": gen, "cold_ms": _ms(cold), "warm_ms": _ms(warm), "per_query": per_query})
-            print(f"  {n:>9,} photos: warm p50 {rows[-1]['warm_ms']['p50']:.1f} ms, p95 {rows[-1]['warm_ms']['p95']:.1f} ms "
-                  f"(first call p50 {rows[-1]['cold_ms']['p50']:.1f} ms; catalog built in {gen['seconds']} s)", flush=True)
-    return {"search": name, "repeat": repeat, "dim": dim, "sizes": rows}
+        rows = query_scale.bench_query(sizes, repeat, fn, root, bool(data_dir), dim, db_url, _settings, build)
+    return {"search": name, "repeat": repeat, "dim": dim, "index_built": build, "sizes": rows}
 
 
 # ---- vectors -------------------------------------------------------------------------------------
@@ -186,7 +149,7 @@ def bench_vectors(n: int, dim: int, queries: int, k: int = 10) -> dict:
             lat.append((time.perf_counter() - t0) * 1000)
             recall.append(len(set(got.tolist()) & set(exact[i].tolist())) / k)
         mem = int(index.index.memory_usage) if hasattr(index.index, "memory_usage") else None
-        out.append({"dtype": dtype, "recall_at_10": round(float(np.mean(recall)), 4), "search_ms": _ms(lat),
+        out.append({"dtype": dtype, "recall_at_10": round(float(np.mean(recall)), 4), "search_ms": latency_ms(lat),
                     "build_s": round(build, 3), "memory_bytes": mem})
         print(f"  {dtype}: recall@{k} {out[-1]['recall_at_10']:.4f}, search p50 {out[-1]['search_ms']['p50']:.3f} ms "
               f"p95 {out[-1]['search_ms']['p95']:.3f} ms, build {build:.2f} s, memory {mem and mem / 2**20:.1f} MiB",
@@ -293,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--search", default="auto", choices=["auto", "real", "baseline"])
     p.add_argument("--dim", type=int, default=384, help="vector size of the synthetic facts_text space")
     p.add_argument("--db-url", help="catalog URL (e.g. PostgreSQL); default SQLite in the data dir")
+    p.add_argument("--no-index-build", action="store_true",
+                   help="skip the vectors post step: search uses its exact fallback (a catalog not yet indexed)")
     p = sub.add_parser("vectors", parents=[common])
     p.add_argument("--n", type=int, default=100_000)
     p.add_argument("--dim", type=int, default=384)
@@ -316,8 +281,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    {k:<18} {v:>9.2f} ms/photo")
     elif args.cmd == "query":
         sizes = [200] if args.smoke else [int(s) for s in args.sizes.split(",") if s.strip()]
-        result = bench_query(sizes, 1 if args.smoke else args.repeat, args.search, 32 if args.smoke else args.dim,
-                             args.data_dir, args.db_url)
+        result = bench_query(sizes, 1 if args.smoke else args.repeat, args.search, args.dim, args.data_dir, args.db_url,
+                             not args.no_index_build)
     elif args.cmd == "vectors":
         result = bench_vectors(500 if args.smoke else args.n, 32 if args.smoke else args.dim, 10 if args.smoke else args.queries)
     elif args.cmd == "watch":

@@ -1,4 +1,5 @@
-"""Synthetic catalogs for benchmarks: realistic photo rows, facts and vectors, bulk-inserted.
+"""Synthetic catalogs for benchmarks and tests: photo rows, facts, faces and vectors, bulk-inserted;
+and `HashEmbedder`, the model-free text embedder that goes with them.
 
 Facts follow a Zipf-like concept distribution with WordNet-style hypernyms, detector objects,
 OCR text on some photos, screenshots, blurry photos, dates over 15 years, a handful of cameras
@@ -17,7 +18,7 @@ from datetime import datetime, timedelta
 import numpy as np
 from sqlalchemy import insert
 
-from photosearch.catalog.models import Analysis, Embedding, Fact, Folder, Photo
+from photosearch.catalog.models import Analysis, Embedding, Face, Fact, Folder, Person, Photo
 
 CONCEPTS: dict[str, list[str]] = {
     "cat": ["feline", "mammal", "animal"], "dog": ["canine", "mammal", "animal"], "horse": ["equine", "mammal", "animal"],
@@ -35,8 +36,30 @@ OBJECTS = {"cat": "cat", "dog": "dog", "horse": "horse", "bird": "bird", "car": 
 WORDS = ["EXIT", "OPEN", "STOP", "SALE", "CAFE", "HOTEL", "PARKING", "WELCOME", "MENU", "TICKET"]
 CAMERAS = [("Apple", "iPhone 12"), ("Apple", "iPhone 15 Pro"), ("Google", "Pixel 7"), ("Samsung", "SM-S911B"),
            ("Canon", "Canon EOS 5D Mark IV"), ("Sony", "ILCE-7M3"), ("Fujifilm", "X-T4"), (None, None)]
+PEOPLE = ["Anna", "Tom", "Eve", "Max", "Lena", "Paul", "Mia", "Ben"]
 CITIES = [(43.7696, 11.2558), (48.8566, 2.3522), (39.9042, 116.4074), (40.7128, -74.0060), (35.6762, 139.6503),
           (-33.8688, 151.2093), (52.5200, 13.4050), (41.3874, 2.1686)]
+
+
+class HashEmbedder:
+    """Deterministic bag-of-words text vectors, no model: each word (lower case, a plural "s" dropped)
+    hashes to a random vector; a text is the normalised sum of its words' vectors."""
+
+    def __init__(self, dim: int = 384):
+        self.dim = dim
+
+    def _word(self, w: str) -> np.ndarray:
+        seed = int.from_bytes(hashlib.sha1(w.encode()).digest()[:4], "little")
+        return np.random.default_rng(seed).standard_normal(self.dim).astype(np.float32)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), np.float32)
+        for i, t in enumerate(texts):
+            for w in t.lower().replace(",", " ").split():
+                out[i] += self._word(w.rstrip("s"))
+            n = np.linalg.norm(out[i])
+            out[i] /= n if n else 1
+        return out
 
 
 def concept_centroids(dim: int, seed: int = 7) -> dict[str, np.ndarray]:
@@ -57,9 +80,21 @@ def clustered_vectors(n: int, dim: int, seed: int = 0, noise: float = 0.6) -> tu
     return concept, vecs.astype(np.float32)
 
 
+def _faces(rng, lo: int, m: int, first_id: int) -> list[dict]:
+    """Poisson(0.8) faces per photo, 70% of them named (`PEOPLE`, person ids 1..8)."""
+    faces = []
+    for j, count in enumerate(rng.poisson(0.8, size=m).tolist()):
+        for _ in range(count):
+            person = int(rng.integers(1, len(PEOPLE) + 1)) if rng.random() < 0.7 else None
+            faces.append({"id": first_id + len(faces), "photo_id": lo + j + 1, "analyzer": "faces",
+                          "box": [0.1, 0.1, 0.3, 0.3], "score": 0.99, "person_id": person})
+    return faces
+
+
 def generate_catalog(store, n: int, *, seed: int = 0, spaces: dict[str, int] | None = None, chunk: int = 20_000,
-                     progress: Callable[[int, int], None] | None = None) -> dict:
-    """Insert `n` synthetic photos (ids 1..n) with facts and vectors into an empty catalog."""
+                     people: bool = False, progress: Callable[[int, int], None] | None = None) -> dict:
+    """Insert `n` synthetic photos (ids 1..n) with facts and vectors into an empty catalog
+    (with `people`: named people and faces too)."""
     spaces = {"facts_text": 384} if spaces is None else spaces
     rng = np.random.default_rng(seed)
     names = list(CONCEPTS)
@@ -69,6 +104,9 @@ def generate_catalog(store, n: int, *, seed: int = 0, spaces: dict[str, int] | N
     now = datetime(2024, 6, 1)
     with store.begin() as conn:
         folder_id = conn.execute(insert(Folder).values(path="/synthetic", online=True)).inserted_primary_key[0]
+        if people:
+            conn.execute(insert(Person), [{"id": i + 1, "name": name} for i, name in enumerate(PEOPLE)])
+    face_id = 1
     # Place facts as `photosearch index` writes them (its places step), so a place query at 1M
     # measures the search, not a first-time geocoding of the whole catalog.
     from photosearch.query.resolvers.places import PLACE_ANALYZER, PLACE_VERSION, place_label, reverse_geocode
@@ -136,12 +174,16 @@ def generate_catalog(store, n: int, *, seed: int = 0, spaces: dict[str, int] | N
             vecs = vecs.astype(np.float32)
             embeds += [{"photo_id": lo + j + 1, "space": space, "analyzer": space.split(":")[0], "dim": dim,
                         "vector": vecs[j].tobytes(), "updated_at": now} for j in range(m)]
+        faces = _faces(rng, lo, m, face_id) if people else []
+        face_id += len(faces)
         with store.begin() as conn:
             conn.execute(insert(Photo), photos)
             conn.execute(insert(Fact), facts)
             conn.execute(insert(Analysis), analyses)
             if embeds:
                 conn.execute(insert(Embedding), embeds)
+            if faces:
+                conn.execute(insert(Face), faces)
         counts["photos"] += m
         counts["facts"] += len(facts)
         counts["embeddings"] += len(embeds)

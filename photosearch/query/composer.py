@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot
+from photosearch.vectors.exact import top_k
 
 
 @dataclass
@@ -316,12 +317,11 @@ def compose(rows: np.ndarray, scores: np.ndarray, block: dict | None, snap: Snap
     diverse = bool(block.get("diverse"))
     dedupe = bool(block.get("exclude_near_duplicates"))
     sort = block.get("sort") or "relevance"
-    rows, scores = sort_rows(rows, scores, "relevance", snap)
     info: dict = {"solver": "topk", "solve_ms": 0.0, "fallback_reason": None, "candidates": int(rows.size)}
     limit_n = int(limit) if limit else int(rows.size)
     if not (per or diverse or dedupe) or rows.size == 0:
-        rows, scores = rows[:limit_n], scores[:limit_n]
-        rows, scores = sort_rows(rows, scores, sort, snap)
+        best = top_k(scores, limit_n, ties=rows)  # the page only: no sort of every candidate
+        rows, scores = sort_rows(rows[best], scores[best], sort, snap)
         info["solve_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return rows, scores, info
     if per and not limit:
@@ -330,6 +330,7 @@ def compose(rows: np.ndarray, scores: np.ndarray, block: dict | None, snap: Snap
         if n_groups:
             limit_n = n_groups
             info["limit_from_groups"] = n_groups
+    rows, scores = sort_rows(rows, scores, "relevance", snap)
     cap = max(opts.max_candidates, 4 * limit_n) if limit else opts.max_candidates
     if rows.size > cap:
         keep = np.arange(cap)

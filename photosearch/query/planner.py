@@ -45,9 +45,10 @@ def known_people(store) -> list[str]:
 
 def planning_context(store, settings=None, *, people: list[str] | None = None) -> PlanContext:
     """Everything the parser can know from the catalog: people, "me", birthdays, years, cameras, folders."""
-    from sqlalchemy import func, select
+    from sqlalchemy import select
 
-    from photosearch.catalog.models import Folder, Person, Photo
+    from photosearch.catalog.models import Folder, Person
+    from photosearch.query.resolvers.snapshot import get_snapshot
 
     ctx = PlanContext(people=list(people or []))
     with store.session() as s:
@@ -59,12 +60,8 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
             ctx.people.append(name)
             if bday is not None:
                 ctx.birthdays[name] = bday.date() if isinstance(bday, datetime) else bday
-        lo, hi = s.execute(select(func.min(Photo.taken_at), func.max(Photo.taken_at)).where(
-            Photo.state == "active")).one()
-        if lo is not None and hi is not None:
-            ctx.years = (lo.year, hi.year)
-        ctx.cameras = [r[0] for r in s.execute(select(Photo.camera_model).distinct().where(
-            Photo.camera_model.is_not(None))).all() if r[0]]
+        snap = get_snapshot(store)  # years and cameras from the search's columns, not two table scans
+        ctx.years, ctx.cameras = snap.year_range(), list(snap.camera_models)
         ctx.folders = [r[0] for r in s.execute(select(Folder.path)).all()]
     ctx.people = list(dict.fromkeys(ctx.people))
     owner = getattr(settings, "owner", None) if settings is not None else None

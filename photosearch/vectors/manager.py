@@ -2,8 +2,14 @@
 
 Spaces are the `embeddings.space` values (`image`, `facts_text`, `clip:<model>`, keyed by photo
 id) plus `face` (face descriptors from the faces table, keyed by face id). Only active photos are
-indexed. `get(space)` returns an index that matches the catalog: a missing or damaged file is
-rebuilt; a stale one (ids or `updated_at` differ from the sidecar) is synced incrementally.
+indexed. Two doors, one per kind of caller:
+
+* writers (the indexer's `vectors` post step, `update_photos`, `remove_photos`): `get(space)`
+  returns an index that matches the catalog: a missing or damaged file is rebuilt; a stale one
+  (ids or `updated_at` differ from the sidecar) is synced incrementally and saved;
+* searches: `open(space)` returns the saved index only when it matches the catalog (one aggregate
+  query: count and newest `updated_at`) and never builds, syncs or writes; otherwise
+  `exact(space)` gives an exact brute-force search over the catalog's vectors instead.
 """
 
 from __future__ import annotations
@@ -14,9 +20,10 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 import numpy as np
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from photosearch.catalog.models import Embedding, Face, Photo
+from photosearch.vectors.exact import ExactVectors
 from photosearch.vectors.index import VectorIndex, ids_checksum, space_filename
 
 log = logging.getLogger(__name__)
@@ -42,14 +49,31 @@ class VectorIndexes:
         self.expansion_add = expansion_add
         self.threads = int(threads if threads is not None else getattr(settings, "threads", 0) or 0)
         self._loaded: dict[str, VectorIndex] = {}
+        self._opened: dict[str, int] = {}  # space -> sidecar mtime of the file `open` last loaded
         self._lock = threading.RLock()
 
     # ---- catalog readers -------------------------------------------------------------------
     def spaces(self) -> list[str]:
+        """Embedding spaces in the catalog (+ `face`): one index probe per space, not a table scan."""
+        names: list[str] = []
         with self.store.session() as s:
-            names = sorted(set(s.scalars(select(Embedding.space).distinct())))
+            while (name := s.scalar(select(func.min(Embedding.space)).where(Embedding.space > (names or [""])[-1]))):
+                names.append(name)
             has_faces = s.scalar(select(Face.id).where(Face.descriptor.is_not(None)).limit(1)) is not None
         return names + ([FACE_SPACE] if has_faces else [])
+
+    def catalog_state(self, space: str) -> tuple[int, str | None]:
+        """(count, newest `updated_at`) of a space's active vectors, in one aggregate query."""
+        with self.store.session() as s:
+            if space == FACE_SPACE:
+                n = s.scalar(select(func.count(Face.id)).join(Photo, Photo.id == Face.photo_id)
+                             .where(Photo.state == "active", Face.descriptor.is_not(None)))
+                return int(n or 0), None
+            n, newest = s.execute(
+                select(func.count(Embedding.photo_id), func.max(Embedding.updated_at))
+                .join(Photo, Photo.id == Embedding.photo_id).where(Photo.state == "active", Embedding.space == space)
+            ).one()
+        return int(n or 0), _ts(newest)
 
     def catalog_keys(self, space: str) -> tuple[np.ndarray, np.ndarray | None]:
         """Ids of active vectors of a space and (for photo spaces) their updated_at strings."""
@@ -98,6 +122,43 @@ class VectorIndexes:
             return np.zeros(0, np.int64), np.zeros((0, dim or 0), np.float32)
         return np.array(out_ids, dtype=np.int64), np.vstack(out_vecs)
 
+    # ---- search time: open, never build ------------------------------------------------------
+    def open(self, space: str) -> VectorIndex | None:
+        """The index of a space when it matches the catalog (in memory, else loaded from disk, e.g.
+        after another process's post step saved it); None when it is missing, damaged or stale.
+        Never builds, syncs or writes anything."""
+        with self._lock:
+            count, newest = self.catalog_state(space)
+            index = self._loaded.get(space)
+            if index is not None and len(index) == count and index.max_updated == newest:
+                return index
+            saved_at = self.saved_at(space)
+            if saved_at is None or (index is not None and self._opened.get(space) == saved_at):
+                return None  # nothing newer on disk than what is in memory
+            loaded = VectorIndex.load(self.directory, space)
+            self._opened[space] = saved_at
+            if loaded is None:
+                return None
+            index, side = loaded
+            index._ids_sha1 = side.ids_sha1  # type: ignore[attr-defined]
+            self._loaded[space] = index  # a writer's `get` syncs it from here
+            if len(index) != count or index.max_updated != newest:
+                log.info("vector index %s is stale (%d vectors, the catalog has %d)", space, len(index), count)
+                return None
+            return index
+
+    def saved_at(self, space: str) -> int | None:
+        """When a space's index was last saved (sidecar mtime, ns), or None: tells a search to reopen."""
+        try:
+            return (self.directory / space_filename(space)).with_suffix(".json").stat().st_mtime_ns
+        except OSError:
+            return None
+
+    def exact(self, space: str) -> ExactVectors | None:
+        """Exact search over a space's catalog vectors (read now); None when it has none."""
+        ids, vecs = self.catalog_vectors(space)
+        return ExactVectors(space, ids, vecs) if ids.size else None
+
     # ---- lifecycle -------------------------------------------------------------------------
     def get(self, space: str) -> VectorIndex | None:
         """The index of a space, consistent with the catalog; None when the space has no vectors."""
@@ -117,13 +178,14 @@ class VectorIndexes:
             if ids.size == 0:
                 self._loaded.pop(space, None)
                 return None
+            changed = index is None or side_sha != checksum or index.max_updated != max_updated
             if index is None:
                 index = self._rebuild(space)
-            elif side_sha != checksum or index.max_updated != max_updated:
+            elif changed:
                 self._sync(index, ids, stamps)
             index.max_updated = max_updated
             index._ids_sha1 = ids_checksum(index.keys())  # type: ignore[attr-defined]
-            if side_sha != index._ids_sha1 or index.max_updated != max_updated or not self._saved(space):
+            if changed or not self._saved(space):  # a replaced vector (same ids) is saved too
                 index.save(self.directory, index._ids_sha1)
             self._loaded[space] = index
             return index

@@ -36,6 +36,11 @@ def test_query_smoke(tmp_path, search):
     assert size["photos"] == 200 and size["generate"]["facts"] > 200
     assert size["warm_ms"]["n"] == len(bench.QUERIES)
     assert size["per_query"]["dog"]["results"] > 0
+    if search == "auto":  # PhotoSearch beside the rclip-style baseline, in one run, with its stages
+        assert size["baseline"]["vectors"] == 200 and size["baseline"]["warm_ms"]["n"] == 8
+        assert size["ratio_p50"] > 0 and size["vectors_build_s"] >= 0
+        assert {"plan", "execute", "compose", "why"} <= set(size["stage_ms_mean"]) and "concept" in size["atom_ms_mean"]
+        assert not any("missing or stale" in n for q in size["per_query"].values() for n in q["notes"])
 
 
 @pytest.mark.slow

@@ -9,30 +9,19 @@ import numpy as np
 
 from photosearch.catalog.models import Folder, Person, Photo
 from photosearch.catalog.store import AnalysisResult, FaceRecord, FactRecord, Store
+from photosearch.evaluate.synth import HashEmbedder
 
 
-class FakeEmbedder:
-    """Deterministic bag-of-words embedder: each word hashes to a random unit vector; a text is the
-    normalised sum of its words' vectors (similar words share nothing; same words match)."""
-
-    dim = 384
+class FakeEmbedder(HashEmbedder):
+    """The synthetic catalogs' hash embedder, counting its calls."""
 
     def __init__(self):
+        super().__init__(384)
         self.calls = 0
-
-    def _word(self, w: str) -> np.ndarray:
-        seed = int.from_bytes(hashlib.sha1(w.encode()).digest()[:4], "little")
-        return np.random.default_rng(seed).standard_normal(self.dim).astype(np.float32)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         self.calls += 1
-        out = np.zeros((len(texts), self.dim), np.float32)
-        for i, t in enumerate(texts):
-            for w in t.lower().replace(",", " ").split():
-                out[i] += self._word(w.rstrip("s"))
-            n = np.linalg.norm(out[i])
-            out[i] /= n if n else 1
-        return out
+        return super().embed(texts)
 
 
 def add_photo(s, folder: Folder, name: str, *, taken=None, camera=("", ""), gps=None, phash=None,

@@ -125,3 +125,20 @@ def test_duplicates_groups(store, settings):
     for pid, _d, b, _h in rows:
         by_burst.setdefault(b, set()).add(pid)
     assert sorted(map(sorted, by_burst.values())) == sorted(sorted(p["id"] for p in g["photos"]) for g in groups)
+
+
+def test_page_without_constraints_is_the_full_sort_head():
+    """The plain top-k page (partial selection) equals the head of the full relevance sort, ties by row."""
+    from types import SimpleNamespace
+
+    from photosearch.query.composer import compose
+
+    rng = np.random.default_rng(5)
+    rows = np.sort(rng.choice(10_000, 3000, replace=False)).astype(np.int32)
+    scores = rng.choice([1.0, 0.5, 0.25, 0.125], rows.size).astype(np.float32)  # many ties
+    snap = SimpleNamespace(taken=np.zeros(10_000, np.int64))
+    for limit in (1, 7, 50, 2999, 3000, 5000):
+        got, got_scores, info = compose(rows, scores, {"limit": limit}, snap)
+        order = np.lexsort((rows, -scores))[:limit]
+        assert got.tolist() == rows[order].tolist() and info["solver"] == "topk"
+        assert got_scores.tolist() == scores[order].tolist()

@@ -51,6 +51,9 @@ class ScoredSet:
         parts = [p for p in parts if p.rows.size]
         if not parts:
             return cls.empty()
+        if len(parts) == 1:  # rows already sorted unique: nothing to merge (no sort of 1M rows)
+            return cls(parts[0].rows.astype(np.int32, copy=False), parts[0].scores.astype(np.float32, copy=False),
+                       graded=graded)
         rows = np.concatenate([p.rows for p in parts])
         scores = np.concatenate([p.scores for p in parts])
         order = np.lexsort((-scores, rows))
@@ -107,17 +110,37 @@ class ExecContext:
     atom_cache: dict[str, AtomResult] = field(default_factory=dict)  # one search's resolved atoms
 
     def index(self, space: str):
-        """The vector index of a space (cached per snapshot), or None."""
+        """A space's vectors for search (cached per snapshot), or None when it has none.
+
+        The saved usearch index when it matches the catalog; while it is missing or stale, exact
+        search over the catalog's vectors, and a note says so. A search never builds an index:
+        the indexer's `vectors` post step does."""
         if self.indexes is None:
             return None
         key = ("index", space)
-        if key not in self.snapshot.cache:
+        cache = self.snapshot.cache
+        hit = cache.get(key)
+        if hit is None or (hit[1] and hit[2] != self.indexes.saved_at(space)):  # a fallback, and a new file
+            saved_at = self.indexes.saved_at(space)
             try:
-                self.snapshot.cache[key] = self.indexes.get(space)
+                index, note = self._open(space)
             except Exception as exc:  # noqa: BLE001 - a broken cache must not break search
-                self.notes.append(f"vector index {space} unavailable: {exc}")
-                self.snapshot.cache[key] = None
-        return self.snapshot.cache[key]
+                index, note = None, f"vector index {space} unavailable: {exc}"
+            hit = cache[key] = (index, note, saved_at)
+        index, note, _ = hit
+        if note and note not in self.notes:
+            self.notes.append(note)
+        return index
+
+    def _open(self, space: str) -> tuple[Any, str | None]:
+        index = self.indexes.open(space)
+        if index is not None:
+            return index, None
+        exact = self.indexes.exact(space)
+        if exact is None:
+            return None, None
+        return exact, (f"vector index {space} is missing or stale: exact search over {len(exact)} catalog "
+                       "vectors (`photosearch index` builds it)")
 
     def universe(self) -> ScoredSet:
         n = self.snapshot.n

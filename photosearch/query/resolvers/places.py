@@ -16,6 +16,7 @@ from sqlalchemy import text
 
 from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
+from photosearch.query.resolvers.snapshot import current_snapshot
 from photosearch.query.resolvers.text import fold
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,9 @@ def place_label(p: dict) -> str:
 
 def ensure_place_facts(store) -> int:
     """Geocode active photos with GPS that have no place fact yet; returns how many were written."""
+    snap = current_snapshot(store)
+    if snap is not None and not snap.lacks_places():
+        return 0  # the search's columns say every photo with GPS has its place: no query
     with store.connect() as conn:
         todo = conn.execute(text(
             "SELECT p.id, p.gps_lat, p.gps_lon FROM photos p LEFT JOIN analyses a "
@@ -81,6 +85,21 @@ def _haversine_km(lat, lon, lat0, lon0):
     lat, lon, lat0, lon0 = map(np.radians, (lat, lon, lat0, lon0))
     a = np.sin((lat - lat0) / 2) ** 2 + np.cos(lat) * np.cos(lat0) * np.sin((lon - lon0) / 2) ** 2
     return 6371.0 * 2 * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
+
+
+def near_mask(snap, lat: float, lon: float) -> np.ndarray:
+    """Photos within `CITY_RADIUS_KM` of a point (cached per snapshot: the next search is free)."""
+    key = ("near", lat, lon)
+    if key not in snap.cache:
+        has = np.flatnonzero(~np.isnan(snap.lat))
+        # a bounding box first (cheap), then the great-circle distance of what is inside it
+        dlat = CITY_RADIUS_KM / 111.0
+        dlon = dlat / max(np.cos(np.radians(lat)), 1e-6)
+        box = has[(np.abs(snap.lat[has] - lat) <= dlat) & (np.abs(snap.lon[has] - lon) <= dlon)]
+        near = np.zeros(snap.n, bool)
+        near[box] = _haversine_km(snap.lat[box], snap.lon[box], lat, lon) <= CITY_RADIUS_KM
+        snap.cache[key] = near
+    return snap.cache[key]
 
 
 def _matches(place: dict, head: str, qualifier: str) -> bool:
@@ -109,11 +128,8 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
         cities = [p for p in known if p.kind == "city" and p.lat is not None]
         if qual:
             cities = [p for p in cities if qual in {fold(c) for c in _country_names(p.cc)} | {fold(p.cc)}]
-        has = ~np.isnan(snap.lat)
         for city in cities[:5]:
-            near = np.zeros(snap.n, bool)
-            near[has] = _haversine_km(snap.lat[has], snap.lon[has], city.lat, city.lon) <= CITY_RADIUS_KM
-            mask |= near
+            mask |= near_mask(snap, city.lat, city.lon)
     except ImportError:
         pass
 

@@ -69,6 +69,7 @@ class Snapshot:
     token_index: dict[str, list[Group]]  # token -> groups of concept kinds
     place_code: np.ndarray  # int32 into places, -1 unknown
     places: list[dict]  # {"city","admin1","cc","country"}
+    camera_models: list[str] = field(default_factory=list)  # distinct EXIF models, as written
     loaded_at: float = field(default_factory=time.time)
     cache: dict = field(default_factory=dict)  # per-snapshot memo (calibration, indexes...)
 
@@ -85,6 +86,18 @@ class Snapshot:
         pos = np.clip(pos, 0, self.n - 1)
         ok = self.ids[pos] == pid
         return pos[ok].astype(np.int32)
+
+    def lacks_places(self) -> bool:
+        """Whether an active photo with GPS has no place fact yet."""
+        return bool(np.any(~np.isnan(self.lat) & (self.place_code < 0)))
+
+    def year_range(self) -> tuple[int, int] | None:
+        """First and last year with a dated photo, or None (computed once per snapshot)."""
+        if "year_range" not in self.cache:
+            known = self.taken[self.taken != NO_DATE]
+            years = known[[known.argmin(), known.argmax()]].astype("datetime64[s]").astype("datetime64[Y]")
+            self.cache["year_range"] = tuple(int(y) + 1970 for y in years.astype(np.int64)) if known.size else None
+        return self.cache["year_range"]
 
     def group(self, kind: str, label: str) -> Group | None:
         return self.groups.get(kind, {}).get(fold(label))
@@ -183,12 +196,32 @@ def load_snapshot(conn) -> Snapshot:
         folder_code=folder_code, folders=folders, lat=lat, lon=lon, phash=phash, has_phash=has_phash,
         face_count=face_count, people=people_arr, person_names=person_names, person_of_row=person_of_row,
         groups=groups, token_index=token_index, place_code=place_code, places=places,
+        camera_models=sorted({r[4] for r in rows if r[4]}),
     )
     log.info("catalog snapshot: %d photos loaded in %.0f ms", n, (time.perf_counter() - t0) * 1000)
     return snap
 
 
 def _load_facts(conn, rows_for, n: int):
+    """(groups, token index, place code per row, places) from the facts of active photos."""
+    groups = _fact_groups(conn, rows_for)
+    _add_knowledge_text(conn, groups)
+    place_code, places = _load_places(conn, rows_for, n)
+    return groups, _token_index(groups), place_code, places
+
+
+def _fact_names(names, hyper, sqlite: bool) -> tuple[str | None, bool]:
+    """(names JSON text, hypernym flag) of one fact row, on SQLite (json_extract) or elsewhere (whole data)."""
+    if names and not sqlite and isinstance(names, (dict, str)):
+        data = names if isinstance(names, dict) else _json(names)
+        if isinstance(data, dict):
+            return json.dumps(data.get("names") or []), bool(data.get("hypernym"))
+        return None, bool(hyper)
+    return names, bool(hyper)
+
+
+def _fact_groups(conn, rows_for) -> dict[str, dict[str, Group]]:
+    """Every (kind, folded label) of the active photos' facts (not colors or places) as a `Group`."""
     sqlite = conn.dialect.name == "sqlite"
     names_expr = "json_extract(f.data, '$.names')" if sqlite else "f.data"
     hyper_expr = "json_extract(f.data, '$.hypernym')" if sqlite else "NULL"
@@ -207,17 +240,12 @@ def _load_facts(conn, rows_for, n: int):
             meta[key] = [label, (), False]
         entry[0].append(pid)
         entry[1].append(score if score is not None else 1.0)
+        names, hyper = _fact_names(names, hyper, sqlite)
         if names:
-            if not sqlite and isinstance(names, (dict, str)):
-                data = names if isinstance(names, dict) else _json(names)
-                names = json.dumps(data.get("names") or []) if isinstance(data, dict) else None
-                if not sqlite and isinstance(data, dict) and data.get("hypernym"):
-                    meta[key][2] = True
-            if names and names not in parsed_names:
+            if names not in parsed_names:
                 val = _json(names)
                 parsed_names[names] = tuple(str(x) for x in val) if isinstance(val, list) else ()
-            if names:
-                meta[key][1] = parsed_names[names]
+            meta[key][1] = parsed_names[names]
         if hyper:
             meta[key][2] = True
     groups: dict[str, dict[str, Group]] = {}
@@ -230,12 +258,15 @@ def _load_facts(conn, rows_for, n: int):
         first[1:] = r[1:] != r[:-1]
         label, names, hyper = meta[key]
         groups.setdefault(key[0], {})[key[1]] = Group(key[0], label, r[first], s[first], names, hyper)
-    # knowledge: category and fact text are searchable too
-    for pid_label_data in conn.execute(text(
+    return groups
+
+
+def _add_knowledge_text(conn, groups: dict[str, dict[str, Group]]) -> None:
+    """Knowledge facts' category and fact text are searchable too (`Group.extra`)."""
+    for label, data in conn.execute(text(
         "SELECT f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
         "WHERE p.state = 'active' AND f.kind = 'knowledge'"
     )):
-        label, data = pid_label_data
         data = _json(data) if isinstance(data, str) else (data or {})
         g = groups.get("knowledge", {}).get(fold(label))
         if g is not None and isinstance(data, dict):
@@ -243,6 +274,10 @@ def _load_facts(conn, rows_for, n: int):
             facts = data.get("facts")
             bits.extend(str(x) for x in facts) if isinstance(facts, list) else bits.append(str(facts or ""))
             g.extra = (g.extra + " " + " ".join(bits)).strip()
+
+
+def _token_index(groups: dict[str, dict[str, Group]]) -> dict[str, list[Group]]:
+    """Word token -> the concept kinds' groups whose label, names or extra text carry it."""
     token_index: dict[str, list[Group]] = {}
     for kind in CONCEPT_KINDS:
         for g in groups.get(kind, {}).values():
@@ -253,23 +288,30 @@ def _load_facts(conn, rows_for, n: int):
                 toks.update(tokens(g.extra))
             for t in toks:
                 token_index.setdefault(t, []).append(g)
-    # places (facts of kind "place", written lazily by the place resolver)
+    return token_index
+
+
+def _load_places(conn, rows_for, n: int) -> tuple[np.ndarray, list[dict]]:
+    """Place code per row (-1 unknown) and the places (facts of kind "place", written by the places step)."""
     place_code = np.full(n, -1, np.int32)
     places: list[dict] = []
     seen: dict[str, int] = {}
+    pids: list[int] = []
+    codes: list[int] = []
     for pid, label, data in conn.execute(text(
         "SELECT f.photo_id, f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
         "WHERE p.state = 'active' AND f.kind = 'place'"
     )):
-        pos, ok = rows_for(np.array([pid], dtype=np.int64))
-        if not ok[0]:
-            continue
         if label not in seen:
             d = _json(data) if isinstance(data, str) else (data or {})
             seen[label] = len(places)
             places.append({k: (d or {}).get(k, "") for k in ("city", "admin1", "cc", "country")} | {"label": label})
-        place_code[pos[0]] = seen[label]
-    return groups, token_index, place_code, places
+        pids.append(pid)
+        codes.append(seen[label])
+    if pids:
+        pos, ok = rows_for(np.array(pids, dtype=np.int64))
+        place_code[pos[ok]] = np.array(codes, dtype=np.int32)[ok]
+    return place_code, places
 
 
 def _json(value):
@@ -333,6 +375,18 @@ def get_snapshot(store, *, check_interval: float = 1.0) -> Snapshot:
             with store.connect() as conn:
                 entry.snapshot = load_snapshot(conn)
             entry.version = version
+        return entry.snapshot
+
+
+def current_snapshot(store) -> Snapshot | None:
+    """The loaded snapshot of a store when it is still current; None otherwise (loads nothing)."""
+    with _entries_lock:
+        entry = _entries.get(store)
+    if entry is None or entry.snapshot is None:
+        return None
+    with entry.lock:
+        if entry.snapshot is None or _version(store, entry) != entry.version:
+            return None
         return entry.snapshot
 
 
