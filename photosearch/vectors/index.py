@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import zlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -29,7 +30,9 @@ from usearch.index import Index  # noqa: E402
 
 log = logging.getLogger(__name__)
 
-DTYPES = ("f32", "f16", "i8")
+DTYPES = ("f32", "bf16", "f16", "i8")
+#: Vectors per `Index.add` call: each call runs on `threads` cores; batches bound the float32 copy.
+ADD_BATCH = 100_000
 SIDECAR_VERSION = 1
 
 
@@ -89,26 +92,33 @@ class VectorIndex:
     def keys(self) -> np.ndarray:
         return np.asarray(self.index.keys, dtype=np.int64) if len(self.index) else np.zeros(0, np.int64)
 
-    def add(self, keys, vectors: np.ndarray, *, threads: int = 0) -> None:
-        """Add (or replace) vectors under catalog ids."""
+    def add(self, keys, vectors: np.ndarray, *, threads: int = 0,
+            progress: Callable[[int, int], None] | None = None) -> None:
+        """Add (or replace) vectors under catalog ids: one multi-threaded usearch call per batch of
+        `ADD_BATCH` vectors (`threads` 0: every core), `progress(done, total)` after each."""
         keys = np.asarray(keys, dtype=np.uint64).ravel()
         if keys.size == 0:
             return
         vecs = np.asarray(vectors, dtype=np.float32).reshape(keys.size, -1)
         if vecs.shape[1] != self.dim:
             raise ValueError(f"{self.space}: vectors have {vecs.shape[1]} dims, the index {self.dim}")
-        present = [int(k) for k in keys if self.index.contains(int(k))]
-        if present:
-            self.index.remove(present)
-        self.index.add(keys, normalise(vecs), threads=threads)
+        if len(self.index):
+            self.remove(keys)
+        for lo in range(0, keys.size, ADD_BATCH):
+            hi = min(keys.size, lo + ADD_BATCH)
+            self.index.add(keys[lo:hi], normalise(vecs[lo:hi]), threads=threads)
+            if progress:
+                progress(hi, keys.size)
 
     def remove(self, keys) -> int:
         """Remove ids (missing ones are ignored); returns how many were present."""
-        keys = [int(k) for k in np.asarray(keys, dtype=np.int64).ravel() if self.index.contains(int(k))]
-        if not keys:
+        keys = np.asarray(keys, dtype=np.uint64).ravel()
+        if keys.size == 0 or not len(self.index):
             return 0
-        self.index.remove(keys)
-        return len(keys)
+        present = keys[np.asarray(self.index.contains(keys), dtype=bool).reshape(-1)]
+        if present.size:
+            self.index.remove(present)
+        return int(present.size)
 
     def get(self, key: int) -> np.ndarray | None:
         if not self.index.contains(int(key)):

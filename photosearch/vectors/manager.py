@@ -29,6 +29,14 @@ from photosearch.vectors.index import VectorIndex, ids_checksum, space_filename
 log = logging.getLogger(__name__)
 
 FACE_SPACE = "face"
+#: How the post step builds an index (measured at 100k and 1M: docs/SCALE.md "Query speed"):
+#: bfloat16 vectors (half the memory of float32, the same exponent range, hardware dot products),
+#: 16 links per node, 64 candidates while linking (usearch's default 128 doubles the build time).
+DEFAULT_DTYPE = "bf16"
+DEFAULT_CONNECTIVITY = 16
+DEFAULT_EXPANSION_ADD = 64
+#: Catalog rows read per chunk when loading a space's vectors.
+READ_CHUNK = 50_000
 
 
 def _ts(value: datetime | str | None) -> str | None:
@@ -37,11 +45,24 @@ def _ts(value: datetime | str | None) -> str | None:
     return value.isoformat() if isinstance(value, datetime) else str(value)
 
 
+def _vector_chunk(space: str, rows, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, float32 matrix) of (id, blob) rows; rows whose vector is not `dim` floats are skipped."""
+    sizes = np.fromiter((len(r[1]) for r in rows), np.int64, len(rows))
+    good = sizes == dim * 4
+    if dim == 0:
+        good[:] = False
+    for i in np.flatnonzero(~good):
+        log.warning("%s: id %s has a %d-d vector, expected %s; skipped", space, rows[i][0], sizes[i] // 4, dim)
+    ids = np.fromiter((r[0] for r, ok in zip(rows, good, strict=True) if ok), np.int64, int(good.sum()))
+    blob = b"".join(r[1] for r, ok in zip(rows, good, strict=True) if ok)
+    return ids, np.frombuffer(blob, np.float32).reshape(ids.size, dim)
+
+
 class VectorIndexes:
     """Owns the usearch indexes of one catalog (a rebuildable cache of its vectors)."""
 
-    def __init__(self, store, settings, *, dtype: str = "f32", connectivity: int | None = None,
-                 expansion_add: int | None = None, threads: int | None = None):
+    def __init__(self, store, settings, *, dtype: str = DEFAULT_DTYPE, connectivity: int = DEFAULT_CONNECTIVITY,
+                 expansion_add: int = DEFAULT_EXPANSION_ADD, threads: int | None = None):
         self.store = store
         self.directory = settings.vectors_dir
         self.dtype = dtype
@@ -93,34 +114,31 @@ class VectorIndexes:
         return ids, stamps
 
     def catalog_vectors(self, space: str, ids: Iterable[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(ids, float32 matrix) of active vectors of a space, optionally only some ids."""
+        """(ids, float32 matrix) of active vectors of a space, optionally only some ids; read in
+        chunks of `READ_CHUNK` rows, each turned into one matrix (no per-vector Python objects)."""
         wanted = None if ids is None else [int(i) for i in ids]
-        out_ids: list[int] = []
-        out_vecs: list[np.ndarray] = []
-        dim = None
+        if space == FACE_SPACE:
+            q = (select(Face.id, Face.descriptor).join(Photo, Photo.id == Face.photo_id)
+                 .where(Photo.state == "active", Face.descriptor.is_not(None)))
+            if wanted is not None:
+                q = q.where(Face.id.in_(wanted))
+        else:
+            q = (select(Embedding.photo_id, Embedding.vector).join(Photo, Photo.id == Embedding.photo_id)
+                 .where(Photo.state == "active", Embedding.space == space))
+            if wanted is not None:
+                q = q.where(Embedding.photo_id.in_(wanted))
+        id_parts: list[np.ndarray] = []
+        vec_parts: list[np.ndarray] = []
+        dim: int | None = None
         with self.store.session() as s:
-            if space == FACE_SPACE:
-                q = (select(Face.id, Face.descriptor).join(Photo, Photo.id == Face.photo_id)
-                     .where(Photo.state == "active", Face.descriptor.is_not(None)))
-                if wanted is not None:
-                    q = q.where(Face.id.in_(wanted))
-            else:
-                q = (select(Embedding.photo_id, Embedding.vector).join(Photo, Photo.id == Embedding.photo_id)
-                     .where(Photo.state == "active", Embedding.space == space))
-                if wanted is not None:
-                    q = q.where(Embedding.photo_id.in_(wanted))
-            for key, blob in s.execute(q):
-                vec = np.frombuffer(blob, dtype=np.float32)
-                if dim is None:
-                    dim = vec.size
-                if vec.size != dim or vec.size == 0:
-                    log.warning("%s: id %s has a %d-d vector, expected %s; skipped", space, key, vec.size, dim)
-                    continue
-                out_ids.append(int(key))
-                out_vecs.append(vec)
-        if not out_vecs:
+            for rows in s.execute(q.execution_options(yield_per=READ_CHUNK)).partitions():
+                dim = dim or len(rows[0][1]) // 4
+                part_ids, part_vecs = _vector_chunk(space, rows, dim)
+                id_parts.append(part_ids)
+                vec_parts.append(part_vecs)
+        if not id_parts or not sum(p.size for p in id_parts):
             return np.zeros(0, np.int64), np.zeros((0, dim or 0), np.float32)
-        return np.array(out_ids, dtype=np.int64), np.vstack(out_vecs)
+        return np.concatenate(id_parts), np.concatenate(vec_parts)
 
     # ---- search time: open, never build ------------------------------------------------------
     def open(self, space: str) -> VectorIndex | None:
