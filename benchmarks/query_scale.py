@@ -16,6 +16,8 @@ Used by `python -m benchmarks.suite query`; prints figures and returns them, nev
 from __future__ import annotations
 
 import json
+import os
+import resource
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -130,14 +132,23 @@ def vector_search_ms(store, settings, encode, requests: list[str], repeat: int, 
 
 def bench_size(store, settings, fn, n: int, repeat: int, dim: int, build: bool = True) -> dict:
     build_s = build_vector_indexes(store, settings) if build else None
+    build_rss = peak_rss_mb()
     ours = photosearch_runs(store, settings, fn, repeat)
+    search_rss = peak_rss_mb()  # before the baseline reads every vector
     requests = [q["request"] for q in QUERIES if q.get("request")]
     encode = query_encoder(store, settings, dim)
     base = rclip_baseline(store, encode, requests, repeat)
     ratio = ours["warm_ms"]["p50"] / max(base["warm_ms"]["p50"], 1e-9)
     return {"photos": n, "vectors_build_s": None if build_s is None else round(build_s, 2), **ours, "baseline": base,
             "vector_search_ms": vector_search_ms(store, settings, encode, requests, repeat),
-            "ratio_p50": round(ratio, 2)}
+            "ratio_p50": round(ratio, 2), "peak_rss_mb": search_rss, "peak_rss_after_build_mb": build_rss,
+            "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far (MiB; Linux reports KiB): after the build, and
+    after PhotoSearch's searches (the build's peak included when it ran in the same process)."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def print_size(row: dict, previous: dict | None) -> None:
@@ -152,7 +163,8 @@ def print_size(row: dict, previous: dict | None) -> None:
     atoms = ", ".join(f"{k} {v:.1f}" for k, v in sorted(row["atom_ms_mean"].items(), key=lambda kv: -kv[1]))
     vs = row["vector_search_ms"]
     vs_text = f"; usearch k=1024 p50 {vs['p50']:.1f} ms" if vs else "; no usearch index (exact search)"
-    print(f"      mean ms per stage: {stages}; atoms: {atoms}{vs_text}", flush=True)
+    print(f"      mean ms per stage: {stages}; atoms: {atoms}{vs_text}; peak RSS {row['peak_rss_mb']:,.0f} MiB; "
+          f"load average {row['load_average']}", flush=True)
     for key, q in row["per_query"].items():
         print(f"      {key[:60]:<60} p50 {q['ms']['p50']:7.1f} p95 {q['ms']['p95']:7.1f} ({q['results']} results)"
               + (f"  notes: {q['notes']}" if q["notes"] else ""), flush=True)
