@@ -26,6 +26,8 @@ from photosearch.query.resolvers.text import content_tokens, fold
 HYPERNYM_WEIGHT = 0.9
 EXACT_SEARCH_MAX = 20000
 MAX_WHY_PER_WORD = 4
+#: Embedding neighbours searched first per signal, widened x4 while the last one still passes the cut.
+FIRST_NEIGHBOURS = 1024
 #: Embedding neighbours examined at most per signal; beyond this, lexical evidence still counts.
 MAX_NEIGHBOURS = 4096
 
@@ -145,7 +147,7 @@ def _embedding(value: str, signal: EmbeddingSignal, ctx: ExecContext):
     q = _normalise(signal.encode([value]))[0]
     offset = null.offset(q)
     total = len(index)
-    k = min(total, 1024)
+    k = min(total, FIRST_NEIGHBOURS)
     while True:
         keys, sims = index.search(q, k, exact=total <= EXACT_SEARCH_MAX)
         ok = np.isin(keys, snap.ids)
