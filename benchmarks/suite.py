@@ -130,15 +130,16 @@ def bench_query(sizes: list[int], repeat: int, search: str, dim: int, data_dir: 
 
 def bench_vectors(n: int, dim: int, queries: int, k: int = 10) -> dict:
     from photosearch.evaluate.synth import clustered_vectors
-    from photosearch.vectors.index import VectorIndex, normalise
+    from photosearch.vectors.index import DTYPES, VectorIndex, normalise
+    from photosearch.vectors.manager import DEFAULT_CONNECTIVITY, DEFAULT_EXPANSION_ADD
 
     _, vecs = clustered_vectors(n + queries, dim, seed=1)
     base, qs = normalise(vecs[:n]), normalise(vecs[n:])
     ids = np.arange(1, n + 1)
     exact = np.argsort(-(qs @ base.T), axis=1)[:, :k] + 1  # brute-force f32 ground truth
     out = []
-    for dtype in ("f32", "f16", "i8"):
-        index = VectorIndex("bench", dim, dtype)
+    for dtype in DTYPES:  # built as the indexer's post step builds (connectivity, expansion)
+        index = VectorIndex("bench", dim, dtype, connectivity=DEFAULT_CONNECTIVITY, expansion_add=DEFAULT_EXPANSION_ADD)
         t0 = time.perf_counter()
         index.add(ids, base, threads=0)
         build = time.perf_counter() - t0

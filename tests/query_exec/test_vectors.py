@@ -67,7 +67,7 @@ def test_stale_index_syncs_and_delete_removes(store, settings, gallery):
     assert gallery["cat1.jpg"] not in idx and len(idx) == 8
 
 
-@pytest.mark.parametrize("dtype", ["f32", "f16", "i8"])
+@pytest.mark.parametrize("dtype", ["f32", "bf16", "f16", "i8"])
 def test_dtypes(tmp_path, dtype):
     rng = np.random.default_rng(1)
     vecs = rng.standard_normal((50, 32)).astype(np.float32)
