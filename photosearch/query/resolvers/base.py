@@ -66,10 +66,17 @@ class ScoredSet:
         return int(self.rows.size)
 
     def score_of(self, row: int) -> float | None:
-        i = np.searchsorted(self.rows, row)
+        i = position(self.rows, row)
         if i < self.rows.size and self.rows[i] == row:
             return float(self.scores[i])
         return None
+
+
+def position(sorted_rows: np.ndarray, row: int) -> int:
+    """Where `row` is (or would go) in a sorted row array: searched as the array's own dtype, since
+    numpy casts the whole array to the key's type otherwise (a Python int vs int32 rows: a copy of
+    the array per call, ~0.3 ms at 1M rows instead of ~2 µs)."""
+    return int(np.searchsorted(sorted_rows, sorted_rows.dtype.type(row)))
 
 
 @dataclass

@@ -18,7 +18,7 @@ import numpy as np
 
 from photosearch.query.calibration import build_null, evidence, select
 from photosearch.query.expansion import COMPOUND, Route, compound_of, expand
-from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet
+from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.distributions import distribution_evidence, explain_row
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
 from photosearch.query.resolvers.text import content_tokens, fold
@@ -248,7 +248,7 @@ def _lexical_whys(row: int, value: str, matched: dict) -> list[dict]:
     for _tok, hits in matched.items():
         found = []
         for g, w, route in hits:
-            i = np.searchsorted(g.rows, row)
+            i = position(g.rows, row)
             if i < g.rows.size and g.rows[i] == row:
                 found.append((float(g.scores[i]) * w, g, float(g.scores[i]), route))
         found.sort(key=lambda t: -t[0])
