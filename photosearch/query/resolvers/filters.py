@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta
 
 import numpy as np
 
-from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
+from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.snapshot import EPOCH, Group
 from photosearch.query.resolvers.text import content_tokens, fold, fuzzy_budget, tokens, within_edits
 
@@ -25,7 +25,7 @@ def _group_explainer(groups: list[Group], atom_name: str, value: str, **extra):
     def explain(row: int) -> list[dict]:
         out = []
         for g in groups:
-            i = np.searchsorted(g.rows, row)
+            i = position(g.rows, row)
             if i < g.rows.size and g.rows[i] == row:
                 out.append({"atom": atom_name, "query": value, "fact": g.kind, "label": g.label,
                             "score": round(float(g.scores[i]), 3), **extra})
