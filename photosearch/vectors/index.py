@@ -166,8 +166,10 @@ class VectorIndex:
         return path
 
     @classmethod
-    def load(cls, directory: Path, space: str) -> tuple[VectorIndex, Sidecar] | None:
-        """Load a saved index (writable copy). None when missing, damaged or inconsistent."""
+    def load(cls, directory: Path, space: str, *, expansion_add: int | None = None) -> tuple[VectorIndex, Sidecar] | None:
+        """Load a saved index (writable copy). None when missing, damaged or inconsistent.
+        The file does not keep the build's `expansion_add` (usearch restores its default, 128): a
+        writer passes its own for the vectors it adds later."""
         base = directory / space_filename(space)
         path, side_path = base.with_suffix(".usearch"), base.with_suffix(".json")
         if not path.is_file() or not side_path.is_file():
@@ -191,6 +193,8 @@ class VectorIndex:
         obj = cls.__new__(cls)
         obj.space, obj.dim, obj.dtype = space, side.dim, side.dtype
         obj.index = index
+        if expansion_add:
+            index.expansion_add = int(expansion_add)
         obj.max_updated = side.max_updated
         return obj, side
 

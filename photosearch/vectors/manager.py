@@ -187,7 +187,7 @@ class VectorIndexes:
             index = self._loaded.get(space)
             side_sha = getattr(index, "_ids_sha1", None) if index is not None else None
             if index is None:
-                loaded = VectorIndex.load(self.directory, space)
+                loaded = VectorIndex.load(self.directory, space, expansion_add=self.expansion_add)
                 if loaded is not None:
                     index, side = loaded
                     side_sha = side.ids_sha1

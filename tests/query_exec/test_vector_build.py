@@ -76,3 +76,11 @@ def test_catalog_vectors_read_in_chunks_skip_bad_rows(store, settings, gallery, 
     assert "expected" in caplog.text
     some_ids, some = VectorIndexes(store, settings).catalog_vectors("image", [gallery["dog1.jpg"]])
     assert some_ids.tolist() == [gallery["dog1.jpg"]] and some.shape == (1, whole.shape[1])
+
+
+def test_a_writer_loads_with_its_own_expansion(store, settings, gallery):
+    """usearch files do not keep the build's expansion: the post step's later adds use its own."""
+    VectorIndexes(store, settings, expansion_add=40).get("image")
+    index = VectorIndexes(store, settings, expansion_add=40).get("image")  # loaded from disk
+    assert index.index.expansion_add == 40
+    assert VectorIndex.load(settings.vectors_dir, "image")[0].index.expansion_add != 40
