@@ -18,7 +18,7 @@ def test_vectors_smoke(tmp_path, capsys):
     assert bench.main(["vectors", "--smoke", "--out", str(tmp_path / "v.json")]) == 0
     doc = json.loads((tmp_path / "v.json").read_text())
     rows = {r["dtype"]: r for r in doc["result"]["results"]}
-    assert set(rows) == {"f32", "f16", "i8"} and doc["smoke"]
+    assert set(rows) == {"f32", "bf16", "f16", "i8"} and doc["smoke"]
     assert rows["f32"]["recall_at_10"] >= 0.9 and 0 <= rows["i8"]["recall_at_10"] <= 1
     assert "recall@10" in capsys.readouterr().out
 
