@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 FACE_SPACE = "face"
 #: How the post step builds an index (measured at 100k and 1M: docs/SCALE.md "Query speed"):
 #: bfloat16 vectors (half the memory of float32, the same exponent range, hardware dot products),
-#: 16 links per node, 64 candidates while linking (usearch's default 128 doubles the build time).
+#: 16 links per node, 64 candidates while linking (usearch's default, 128, makes the build slower).
 DEFAULT_DTYPE = "bf16"
 DEFAULT_CONNECTIVITY = 16
 DEFAULT_EXPANSION_ADD = 64
