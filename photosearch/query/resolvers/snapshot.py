@@ -95,8 +95,11 @@ class Snapshot:
         """First and last year with a dated photo, or None (computed once per snapshot)."""
         if "year_range" not in self.cache:
             known = self.taken[self.taken != NO_DATE]
-            years = known[[known.argmin(), known.argmax()]].astype("datetime64[s]").astype("datetime64[Y]")
-            self.cache["year_range"] = tuple(int(y) + 1970 for y in years.astype(np.int64)) if known.size else None
+            if known.size == 0:  # no dated photo (yet)
+                self.cache["year_range"] = None
+            else:
+                years = known[[known.argmin(), known.argmax()]].astype("datetime64[s]").astype("datetime64[Y]")
+                self.cache["year_range"] = tuple(int(y) + 1970 for y in years.astype(np.int64))
         return self.cache["year_range"]
 
     def group(self, kind: str, label: str) -> Group | None:
