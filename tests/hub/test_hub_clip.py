@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
@@ -188,3 +189,30 @@ def test_doctor_checks_a_pulled_clip_model_and_names_a_damaged_one(pulled_clip, 
     (check,) = check_models(pulled_clip, include=["tiny-clip"])
     assert not check.ok and check.fix
     assert "FAILED  tiny-clip" in format_report([check])
+
+
+def test_a_pulled_clip_model_ranks_a_text_request(pulled_clip, gallery_images, tmp_path):
+    """`search` matches a request against what the photos look like through every pulled CLIP model:
+    the tiny model maps the word "red" nearest to the all-red image (raw cosine); the result's `why`
+    names the CLIP space. (The page order is the calibrated z against each photo's own null, which a
+    two-layer toy model cannot make meaningful, so the raw similarity is what is checked.)"""
+    from photosearch.ingest.indexer import Indexer
+    from photosearch.query.search import clip_signals, search
+
+    assert [s.space for s in clip_signals(pulled_clip)] == ["clip:tiny-clip"]
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for name, img in gallery_images.items():
+        Image.fromarray(img).save(folder / f"{name}.jpg", quality=95)
+    store = Store(pulled_clip.database_url)
+    store.add_folder(folder)
+    Indexer(store, pulled_clip, analyzers=[ClipAnalyzer(pulled_clip, "tiny-clip")]).run()
+    try:
+        for word in ("red", "blue"):
+            out = search(store, pulled_clip, request=word)
+            similarity = {Path(r["path"]).stem: w["similarity"] for r in out["results"] for w in r["why"]
+                          if w.get("fact") == "clip:tiny-clip"}
+            assert similarity, out["results"]  # without the CLIP signal nothing matches (no other facts)
+            assert max(similarity, key=similarity.get) == word, similarity
+    finally:
+        store.close()
