@@ -229,11 +229,11 @@ def real_llm(tmp_path_factory):
     from photosearch.models.runtimes.llama import available as llm_available
 
     if not llm_available():
-        pytest.skip("llama-cpp-python is not installed")
+        pytest.fail("llama-cpp-python is not installed")
     models = Path.home() / ".cache" / "photosearch-test-models"
     s = Settings(data_dir=models)
     s.ensure_dirs()
     llm = get_llm(s)
     if llm is None:
-        pytest.skip("the bundled gemma3-270m GGUF package is not installed")
+        pytest.fail("the bundled gemma3-270m GGUF package is not installed")
     return llm

@@ -8,6 +8,7 @@ import pytest
 
 from photosearch.enrich.agents import Agents
 from photosearch.models.llm import LocalLLM
+from tests.required import require
 
 SCHEMA = {"type": "object", "required": ["questions"], "properties": {
     "questions": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 3}}}}
@@ -47,7 +48,7 @@ def test_complete_json_validates_and_never_raises():
 
 def test_a_base_model_continues_the_flattened_messages_under_a_grammar():
     """The bundled gemma3-270m is a base model: chat prompts echo, so it gets one prompt to continue."""
-    pytest.importorskip("llama_cpp")
+    require("llama_cpp")
     llm = make([json.dumps({"questions": ["What is X9?"]}), " the blanket"], chat=False)
     out = llm.complete_json([{"role": "system", "content": "Plan searches."}, {"role": "user", "content": "X9?"}],
                             SCHEMA)

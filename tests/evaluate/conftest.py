@@ -9,6 +9,7 @@ import pytest
 
 from photosearch.catalog import Store
 from photosearch.config import Settings
+from tests.required import require
 
 
 @pytest.fixture(scope="session")
@@ -40,7 +41,7 @@ def indexed_example(tmp_path_factory, example_gallery):
 @pytest.fixture(scope="session")
 def local_ray():
     """A local Ray (2 CPUs, no dashboard) shared by the Ray tests; skipped where Ray is missing."""
-    ray = pytest.importorskip("ray")
+    ray = require("ray")
     os.environ.setdefault("RAY_DISABLE_USAGE_STATS", "1")
     started = False
     if not ray.is_initialized():

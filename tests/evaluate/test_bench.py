@@ -25,11 +25,6 @@ def test_vectors_smoke(tmp_path, capsys):
 
 @pytest.mark.parametrize("search", ["baseline", "auto"])
 def test_query_smoke(tmp_path, search):
-    if search == "auto":
-        from photosearch.evaluate.runner import real_search
-
-        if real_search() is None:
-            pytest.skip("photosearch.query.search is not built yet")
     assert bench.main(["query", "--smoke", "--search", search, "--out", str(tmp_path / "q.json")]) == 0
     doc = json.loads((tmp_path / "q.json").read_text())
     size = doc["result"]["sizes"][0]

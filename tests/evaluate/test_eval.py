@@ -155,8 +155,6 @@ def test_baseline_end_to_end_report_and_comparison(tmp_path, indexed_example):
 def test_real_search_end_to_end(tmp_path, indexed_example):
     """The app's search (planner + executor) on the shipped example set."""
     search = real_search()
-    if search is None:
-        pytest.skip("photosearch.query.search is not built yet")
     store, settings, golden = indexed_example
     run = run_eval(golden, store, settings, search_fn=search, search_name="real", reuse_catalog=True)
     s = run["summary"]

