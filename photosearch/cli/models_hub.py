@@ -63,18 +63,12 @@ def cmd_pull(ctx, args) -> int:
         ctx.json_output = True
     manifest = get_manifest(args.name, ctx.settings, tier="hub")  # unknown -> a clear error listing the known
     bar = _Bar(manifest.name) if not ctx.json_output else None
-    try:
-        from photosearch.cli.progress import CancelOnInterrupt
+    from photosearch.cli.progress import CancelOnInterrupt
 
-        cancel_cm = CancelOnInterrupt()
-    except ImportError:  # pragma: no cover
-        cancel_cm = None
+    cancel_cm = CancelOnInterrupt()
     try:
-        if cancel_cm is not None:
-            with cancel_cm:
-                report = pull_model(ctx.settings, manifest, progress=bar, cancel=cancel_cm, force=args.force)
-        else:
-            report = pull_model(ctx.settings, manifest, progress=bar, force=args.force)
+        with cancel_cm:
+            report = pull_model(ctx.settings, manifest, progress=bar, cancel=cancel_cm, force=args.force)
     finally:
         if bar is not None:
             bar.close()

@@ -28,26 +28,18 @@ SearchFn = Callable[..., dict]
 ProgressFn = Callable[[str, int, int], None]
 
 
-def real_search() -> SearchFn | None:
-    """`photosearch.query.search.search`, or None while it is not installed."""
-    try:
-        from photosearch.query.search import search
-    except ImportError as exc:
-        log.debug("real search unavailable: %s", exc)
-        return None
+def real_search() -> SearchFn:
+    """`photosearch.query.search.search` (imported when asked for: it loads the query engine)."""
+    from photosearch.query.search import search
+
     return search
 
 
 def resolve_search(name: str = "auto") -> tuple[str, SearchFn]:
     """`auto`/`real`: the app's search; `baseline`: lexical fact matching."""
     if name in ("auto", "real"):
-        fn = real_search()
-        if fn is not None:
-            return "real", fn
-        if name == "real":
-            raise PhotoSearchError("the search engine (photosearch.query.search) is not installed in this build")
-        log.warning("photosearch.query.search is not available; evaluating the lexical baseline instead")
-    elif name != "baseline":
+        return "real", real_search()
+    if name != "baseline":
         raise PhotoSearchError(f"unknown search {name!r}; use auto, real or baseline")
     from photosearch.evaluate.baseline import baseline_search
 

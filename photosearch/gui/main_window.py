@@ -293,10 +293,8 @@ class MainWindow(QMainWindow):
             self.start_watching()
 
     def start_watching(self) -> None:
-        try:
-            from photosearch.ingest.watcher import FolderWatcher
-        except ImportError:
-            return
+        from photosearch.ingest.watcher import FolderWatcher
+
         if self.watcher is not None:
             return
         try:

@@ -21,10 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-try:  # onnxruntime must be loaded before usearch: importing it after usearch segfaults (ORT 1.32, usearch 2.26)
-    import onnxruntime  # noqa: F401
-except ImportError:  # pragma: no cover - onnxruntime is a core dependency
-    pass
+# onnxruntime must be loaded before usearch: importing it after usearch segfaults (ORT 1.32, usearch 2.26)
+import onnxruntime  # noqa: F401, I001 - a core dependency; the order is the point
 from usearch.index import Index  # noqa: E402
 
 log = logging.getLogger(__name__)

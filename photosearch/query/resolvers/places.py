@@ -29,10 +29,8 @@ _geo_lock = threading.Lock()
 
 
 def _country_names(cc: str) -> tuple[str, ...]:
-    try:
-        from photosearch.query.places import COUNTRIES
-    except ImportError:  # the parser's module is optional here
-        return (cc,)
+    from photosearch.query.places import COUNTRIES
+
     return COUNTRIES.get(cc.upper(), (cc,))
 
 
@@ -119,19 +117,17 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
     codes = np.array([i for i, p in enumerate(snap.places) if _matches(p, head, qual)], dtype=np.int32)
     mask = np.isin(snap.place_code, codes) if codes.size else np.zeros(snap.n, bool)
     info: dict = {"places": [snap.places[i]["label"] for i in codes[:10]]}
-    try:  # a typed city also covers nearby towns the geocoder named instead
-        from photosearch.query.places import resolve_place as lookup
+    # a typed city also covers nearby towns the geocoder named instead
+    from photosearch.query.places import resolve_place as lookup
 
-        known = lookup(value)
-        if known and known[0].kind in ("country", "region"):
-            known = []  # a country or region is matched by name above, not by distance
-        cities = [p for p in known if p.kind == "city" and p.lat is not None]
-        if qual:
-            cities = [p for p in cities if qual in {fold(c) for c in _country_names(p.cc)} | {fold(p.cc)}]
-        for city in cities[:5]:
-            mask |= near_mask(snap, city.lat, city.lon)
-    except ImportError:
-        pass
+    known = lookup(value)
+    if known and known[0].kind in ("country", "region"):
+        known = []  # a country or region is matched by name above, not by distance
+    cities = [p for p in known if p.kind == "city" and p.lat is not None]
+    if qual:
+        cities = [p for p in cities if qual in {fold(c) for c in _country_names(p.cc)} | {fold(p.cc)}]
+    for city in cities[:5]:
+        mask |= near_mask(snap, city.lat, city.lon)
 
     def explain(row: int) -> list[dict]:
         code = snap.place_code[row]
