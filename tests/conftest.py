@@ -15,6 +15,8 @@ import piexif
 import pytest
 from PIL import Image
 
+from photosearch.config import Settings
+
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -162,3 +164,19 @@ def unmount(mount_point: Path) -> None:
     """Unmount if mounted (a test may unplug the drive itself)."""
     if os.path.ismount(mount_point):
         subprocess.run(["umount", "-l", str(mount_point)], check=True)
+
+
+@pytest.fixture(scope="session")
+def example_gallery(tmp_path_factory) -> Path:
+    from photosearch.evaluate.example import write_example_gallery
+
+    root = tmp_path_factory.mktemp("example") / "gallery"
+    write_example_gallery(root)
+    return root
+
+
+@pytest.fixture(scope="session")
+def vsettings(tmp_path_factory) -> Settings:
+    s = Settings(data_dir=tmp_path_factory.mktemp("model_data"), threads=2, gpu=False)
+    s.ensure_dirs()
+    return s

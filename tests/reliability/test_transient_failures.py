@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from photosearch.catalog.models import Analysis
 from photosearch.ingest.indexer import Indexer
 from tests.conftest import run_cli, save_photo, tmpfs
-from tests.foundation.fakes import MeanColourAnalyzer
+from tests.fakes import MeanColourAnalyzer
 from tests.reliability.helpers import index_as_nobody, issues, make_env, open_to_everyone, photos
 
 

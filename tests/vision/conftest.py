@@ -1,4 +1,5 @@
-"""Vision-core fixtures: real bundled models loaded once per session, isolated settings."""
+"""Vision fixtures: real bundled models loaded once per session, isolated settings; the OCR and
+face fixtures come from `face_ocr_fixtures` (the people tests use them too)."""
 
 from __future__ import annotations
 
@@ -6,20 +7,22 @@ import numpy as np
 import pytest
 
 import photosearch  # noqa: F401 - telemetry env before onnxruntime
-from photosearch.config import Settings
 from photosearch.vision.analyzer import PhotoImage
+from tests.vision.face_ocr_fixtures import (  # noqa: F401 - fixtures
+    astronaut,
+    face_results,
+    face_variants,
+    faces,
+    grace,
+    model_settings,
+    ocr,
+    store,
+)
 
 
 def photo(rgb: np.ndarray, path: str = "photo.jpg", photo_id: int = 1) -> PhotoImage:
     return PhotoImage(photo_id=photo_id, path=path, rgb=np.ascontiguousarray(rgb),
                       full_width=rgb.shape[1], full_height=rgb.shape[0])
-
-
-@pytest.fixture(scope="session")
-def vsettings(tmp_path_factory) -> Settings:
-    s = Settings(data_dir=tmp_path_factory.mktemp("vision_core_data"), threads=2, gpu=False)
-    s.ensure_dirs()
-    return s
 
 
 @pytest.fixture(scope="session")

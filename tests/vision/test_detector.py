@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from photosearch.vision.detector import nms
-from tests.vision_core.conftest import photo
+from tests.vision.conftest import photo
 
 pytestmark = pytest.mark.slow
 

@@ -22,8 +22,7 @@ from photosearch.people import (
     split_faces,
 )
 from photosearch.people.clustering import chinese_whispers, pairwise_distances
-
-from .helpers import add_faces, add_photo, person_of
+from tests.vision.helpers import add_faces, add_photo, person_of
 
 RNG = np.random.default_rng(7)
 

@@ -15,7 +15,7 @@ from photosearch.catalog.models import Photo
 from photosearch.config import Settings
 from photosearch.ingest.indexer import Indexer
 from photosearch.ingest.watcher import FolderWatcher
-from tests.foundation.fakes import MeanColourAnalyzer
+from tests.fakes import MeanColourAnalyzer
 
 
 def _wait_for(predicate, timeout=15.0):

@@ -36,7 +36,7 @@ def test_sigkill_mid_index_then_rerun_completes(tmp_path, real_photos):
     store.add_folder(gallery)
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "tests.foundation.crash_worker", str(data), "0.08"]
+    cmd = [sys.executable, "-m", "tests.ingest.crash_worker", str(data), "0.08"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     committed = 0

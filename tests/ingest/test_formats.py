@@ -15,7 +15,7 @@ from photosearch.config import Settings
 from photosearch.errors import DecodeError
 from photosearch.ingest.decode import IMAGE_EXTENSIONS, RAW_EXTENSIONS, is_image_name, open_image
 from photosearch.ingest.indexer import Indexer
-from tests.foundation.dng import write_dng
+from tests.ingest.dng import write_dng
 
 PILLOW_FORMATS = {  # suffix -> how to save
     ".jp2": {}, ".j2k": {}, ".ppm": {}, ".pnm": {}, ".pgm": {"mode": "L"}, ".pbm": {"mode": "1"},

@@ -13,7 +13,7 @@ from photosearch.query.parser import RequestParser
 from photosearch.query.plan import MAX_JSON_DEPTH, MAX_PLAN_BYTES, PlanError, validate_plan
 from photosearch.query.resolvers.filters import MAX_TEXT_WORDS
 from tests.conftest import run_cli
-from tests.query_exec.test_atoms_algebra import names, run
+from tests.query.test_atoms_algebra import names, run
 
 
 def test_a_long_text_atom_is_deduplicated_and_capped(store, settings, gallery, fake_embedder):

@@ -16,7 +16,7 @@ from photosearch.config import Settings
 from photosearch.ingest.indexer import Indexer
 from photosearch.ingest.paths import from_db_path, to_db_path
 from tests.conftest import save_photo, tmpfs, unmount
-from tests.foundation.fakes import MeanColourAnalyzer, SizeAnalyzer
+from tests.fakes import MeanColourAnalyzer, SizeAnalyzer
 
 
 @pytest.fixture
@@ -252,7 +252,7 @@ def test_cancel_stops_after_a_batch_and_rerun_completes(env):
 
 def test_facts_analyzer_runs_last_and_again_when_facts_change(env):
     from photosearch.catalog.models import Embedding
-    from tests.foundation.fakes import FactCountAnalyzer
+    from tests.fakes import FactCountAnalyzer
 
     settings, store, gallery = env
     facts = FactCountAnalyzer()

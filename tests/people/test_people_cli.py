@@ -14,8 +14,7 @@ from sqlalchemy import select
 from photosearch.catalog.models import Face
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
-
-from .helpers import add_photo
+from tests.vision.helpers import add_photo
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from photosearch.vision.quality import QualityAnalyzer, blur_score, dominant_colors
-from tests.vision_core.conftest import photo
+from tests.vision.conftest import photo
 
 
 def facts(result, kind):

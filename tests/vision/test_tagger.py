@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from photosearch.vision.wordnet import WordNetUnavailable
-from tests.vision_core.conftest import photo
+from tests.vision.conftest import photo
 
 pytestmark = pytest.mark.slow
 

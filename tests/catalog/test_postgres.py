@@ -11,7 +11,7 @@ from photosearch.catalog import Store
 from photosearch.catalog.models import Base
 from photosearch.config import Settings
 from photosearch.ingest.indexer import Indexer
-from tests.foundation.fakes import MeanColourAnalyzer
+from tests.fakes import MeanColourAnalyzer
 
 PG_URL = os.environ.get("PHOTOSEARCH_TEST_PG_URL")
 pytestmark = [

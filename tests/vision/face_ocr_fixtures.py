@@ -1,4 +1,4 @@
-"""Fixtures for OCR, faces and people: real models loaded once per session, small real photos."""
+"""Fixtures for OCR, faces and people (imported by tests/vision and tests/people conftests): real models loaded once per session, small real photos."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import pytest
 import photosearch  # noqa: F401  (sets ORT_DISABLE_TELEMETRY before onnxruntime loads)
 from photosearch.catalog.store import AnalysisResult, Store
 from photosearch.config import Settings
-
-from .helpers import photo_image, resize
+from tests.vision.helpers import photo_image, resize
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from photosearch.ingest.decode import load_rgb
-from tests.foundation.dng import write_dng
+from tests.ingest.dng import write_dng
 
 from .conftest import photo
 
