@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -109,6 +109,7 @@ class Model(ABC):
         return None
 
 
+@runtime_checkable
 class TextEmbedder(Protocol):
     """What ranks and embeds text: the bundled MiniLM (`photosearch.vision.text_embedder`) or a stand-in."""
 
