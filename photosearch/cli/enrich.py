@@ -57,7 +57,7 @@ def _photo_id(ctx, ref: str) -> int:
 
 def build(ctx, args):
     """(assistant, backend, embedder) for these options."""
-    from photosearch.enrich.assistant import Assistant
+    from photosearch.enrich.assistant import Assistant, default_describer
     from photosearch.enrich.backends import RecordingBackend, make_backend
     from photosearch.enrich.detect import open_detector
     from photosearch.enrich.fetch import Fetcher
@@ -85,7 +85,7 @@ def build(ctx, args):
     if llm is not None and llm.is_chat:  # an instruction-tuned model: every agent role may use it
         budget.llm_roles = None
     assistant = Assistant(ctx.store, backend, llm=llm, embedder=embedder, fetcher=fetcher, budget=budget,
-                          detector=open_detector(settings))
+                          detector=open_detector(settings), describer=default_describer(settings, llm))
     return assistant, backend, embedder, settings
 
 

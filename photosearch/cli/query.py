@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import date
 from pathlib import Path
@@ -57,7 +56,7 @@ def _catalog_exists(settings) -> bool:
 
 def cmd_plan(ctx, args) -> int:
     from photosearch.query.parser import PlanContext
-    from photosearch.query.plan import plan_to_text
+    from photosearch.query.plan import dumps_plan, plan_to_text
     from photosearch.query.planner import Planner, planning_context
 
     if args.local_json:
@@ -76,7 +75,7 @@ def cmd_plan(ctx, args) -> int:
     def text(r) -> str:
         lines = [plan_to_text(r.plan), f"(source: {r.source}, confidence {r.confidence:.2f})"]
         lines += [f"note: {n}" for n in r.notes]
-        lines.append(json.dumps(r.plan, ensure_ascii=False))
+        lines.append(dumps_plan(r.plan))  # stable key order: edit it and run `search --plan`
         return "\n".join(lines)
 
     if ctx.json_output:

@@ -21,6 +21,7 @@ from photosearch.enrich.formulation import (
     Describer,
     Observation,
     TextBridgeDescriber,
+    VlmDescriber,
     build_regions,
     formulate,
 )
@@ -137,6 +138,18 @@ class AskResult:
             "seconds": round(self.seconds, 3),
             "stats": {**self.meter.to_json(), "stage_seconds": {k: round(v, 3) for k, v in self.stage_seconds.items()}},
         }
+
+
+def default_describer(settings, llm=None) -> Describer:
+    """The first pulled vision-language model describes regions from their pixels; without one, the
+    text bridge describes them from what the bundled analyzers saw (phrased by `llm` when given)."""
+    from photosearch.models.manifest import installed_with_role
+    from photosearch.vision.vlm import VlmCaptioner
+
+    vlms = installed_with_role(settings, "vlm")
+    if vlms:
+        return VlmDescriber(VlmCaptioner(settings, vlms[0].name))
+    return TextBridgeDescriber(llm)
 
 
 class Assistant:

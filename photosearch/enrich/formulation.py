@@ -239,6 +239,27 @@ class TextBridgeDescriber:
         return text if ok else template
 
 
+class RegionDescriber(Protocol):
+    """What a vision-language model offers for one region: `VlmCaptioner.describe_region`."""
+
+    def describe_region(self, image_rgb: np.ndarray, question: str) -> str: ...
+
+
+class VlmDescriber:
+    """Describes a region's pixels with a pulled vision-language model, conditioned on the question
+    (the paper's X_r); a region without pixels (the photo is offline) gets the text bridge."""
+
+    is_visual = True
+
+    def __init__(self, vlm: RegionDescriber):
+        self.vlm = vlm
+
+    def describe(self, region: Region, prompt: str, question: str) -> str:
+        if region.crop is None:
+            return bridge_description(region, question)
+        return self.vlm.describe_region(region.crop, question).strip() or bridge_description(region, question)
+
+
 def faithful(text: str, region: Region, source: str) -> bool:
     """An LLM phrasing is kept only if it keeps every name/model word and adds little."""
     low = text.lower()

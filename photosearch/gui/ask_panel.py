@@ -62,13 +62,13 @@ class Approval:
 
 def local_answer(core, photo_id: int, question: str, llm=None, embedder=None) -> dict:
     """The local pipeline: regions and formulations from the photo's own facts; no search."""
-    from photosearch.enrich.assistant import Assistant, local_knowledge
+    from photosearch.enrich.assistant import Assistant, default_describer, local_knowledge
     from photosearch.enrich.chain import SourceBook
     from photosearch.enrich.detect import open_detector
     from photosearch.enrich.generation import generate
 
     assistant = Assistant(core.store, backend=None, llm=llm, embedder=embedder,
-                          detector=open_detector(core.settings))
+                          detector=open_detector(core.settings), describer=default_describer(core.settings, llm))
     regions, rgb = assistant.regions_for(photo_id, question)
     answer = generate(question, regions, [], SourceBook(), llm=llm, describer=assistant.describer, image=rgb,
                       embedder=embedder, local=local_knowledge(core.store, photo_id, regions))
@@ -197,7 +197,7 @@ class AskPanel(QWidget):
                         return False
                 return item.ok
 
-            from photosearch.enrich.assistant import Assistant
+            from photosearch.enrich.assistant import Assistant, default_describer
             from photosearch.enrich.fetch import Fetcher
 
             settings = dataclasses.replace(core.settings)
@@ -212,7 +212,7 @@ class AskPanel(QWidget):
             from photosearch.enrich.detect import open_detector
 
             assistant = Assistant(core.store, backend, llm=llm, embedder=embedder, fetcher=fetcher,
-                                  detector=open_detector(settings))
+                                  detector=open_detector(settings), describer=default_describer(settings, llm))
             result = assistant.ask(pid, question, progress=lambda msg: progress(("step", str(msg), "")),
                                    cancel=cancel)
             data = result.to_json()

@@ -4,7 +4,6 @@ people, and the composition options. Every edit emits `plan_edited` with a new v
 from __future__ import annotations
 
 import copy
-import json
 from datetime import date
 
 from PySide6.QtCore import QDate, Qt, Signal
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.gui.flow import FlowLayout
+from photosearch.query.plan import dumps_plan
 
 STRING_KEYS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
 ATOM_TITLES = {
@@ -389,7 +389,7 @@ class PlanChips(QWidget):
         dlg = QDialog(self)
         dlg.setWindowTitle("Edit plan")
         lay = QVBoxLayout(dlg)
-        edit = QPlainTextEdit(json.dumps(self.plan, indent=2, ensure_ascii=False), dlg)
+        edit = QPlainTextEdit(dumps_plan(self.plan, indent=2), dlg)
         edit.setMinimumSize(520, 360)
         lay.addWidget(edit)
         err = QLabel("", dlg)

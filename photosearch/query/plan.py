@@ -393,10 +393,6 @@ def is_atom(node: dict) -> bool:
     return len(node) == 1 and next(iter(node)) in ATOM_KEYS
 
 
-def atom_key(atom: dict) -> str:
-    return next(iter(atom))
-
-
 def walk(node: dict) -> Iterator[dict]:
     """Yield every node (operators and atoms), depth first, parents before children."""
     yield node
@@ -530,11 +526,6 @@ def dumps_plan(plan: dict, *, indent: int | None = None) -> str:
         ordered["required"] = list(plan["required"])
     sep = (",", ": ") if indent else (",", ":")
     return json.dumps(ordered, ensure_ascii=False, indent=indent, separators=sep)
-
-
-def loads_plan(text: str) -> dict:
-    """Parse and validate a plan from JSON text."""
-    return validate_plan(text)
 
 
 # --------------------------------------------------------------------------- comparison

@@ -318,46 +318,9 @@ def load_clip(settings: Settings, model_name: str) -> ClipEncoder:
         return enc
 
 
-def clip_text_embedding(settings: Settings, model_name: str, text: str) -> np.ndarray:
-    """The L2-normalised text vector in space ``clip:<model_name>`` (for `concept` atoms): cosine
-    similarity with the photos' stored ``clip:<model_name>`` embeddings is a dot product."""
-    return load_clip(settings, model_name).encode_text(text)
-
-
 def installed_clip_models(settings: Settings) -> list[str]:
     """Pulled hub models with role ``clip``, by name."""
     return [m.name for m in installed_with_role(settings, "clip")]
-
-
-def rank_by_text(query: np.ndarray, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Order rows of ``vectors`` (normalised) by cosine similarity to ``query``: (indices, scores)."""
-    if len(vectors) == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-    scores = l2_normalize(vectors) @ l2_normalize(query)
-    order = np.argsort(-scores, kind="stable")
-    return order, scores[order]
-
-
-def search_catalog(store, settings: Settings, model_name: str, text: str, limit: int = 50) -> list[tuple[int, float]]:
-    """Brute-force text→image search over the catalog's ``clip:<model>`` embeddings: [(photo_id, score)].
-    The executor's usearch index gives the same ranking; this is the reference path and the fallback."""
-    from sqlalchemy import select
-
-    from photosearch.catalog.models import Embedding, Photo
-
-    space = space_name(model_name)
-    with store.session() as s:
-        rows = s.execute(
-            select(Embedding.photo_id, Embedding.vector)
-            .join(Photo, Photo.id == Embedding.photo_id)
-            .where(Embedding.space == space, Photo.state == "active")
-        ).all()
-    if not rows:
-        return []
-    ids = np.array([r[0] for r in rows])
-    vecs = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
-    order, scores = rank_by_text(clip_text_embedding(settings, model_name, text), vecs)
-    return [(int(ids[i]), float(sc)) for i, sc in zip(order[:limit], scores[:limit], strict=True)]
 
 
 class ClipAnalyzer:

@@ -43,11 +43,6 @@ HANDLERS = {
     "smolvlm": "MTMDChatHandler",
 }
 CAPTION_PROMPT = "Describe this photo in one or two plain sentences: the main subjects, the place and what is happening."
-CAPTION_SCHEMA = {
-    "type": "object",
-    "properties": {"caption": {"type": "string"}, "objects": {"type": "array", "items": {"type": "string"}}},
-    "required": ["caption", "objects"],
-}
 
 
 class VlmError(PhotoSearchError):
@@ -177,10 +172,6 @@ class VlmCaptioner:
 
     def caption(self, rgb: np.ndarray) -> str:
         return self.chat(self._image_messages(rgb, CAPTION_PROMPT))
-
-    def caption_structured(self, rgb: np.ndarray) -> dict:
-        """``{"caption": str, "objects": [str]}`` (schema-constrained)."""
-        return self.ask_json(rgb, CAPTION_PROMPT + " Also list the visible objects.", CAPTION_SCHEMA)
 
     def describe_region(self, image_rgb: np.ndarray, question: str) -> str:
         """A caption of a region crop conditioned on the user's question (Chain of Search, X_r)."""

@@ -17,10 +17,8 @@ from photosearch.vision.clip import (
     ClipAnalyzer,
     ClipEncoder,
     clean_text,
-    clip_text_embedding,
     load_clip,
     preprocess_image,
-    search_catalog,
 )
 from tests.hub import tiny_models as tm
 from tests.hub.conftest import write_manifest
@@ -128,7 +126,7 @@ def test_missing_model_gives_clear_error(settings):
 
 
 @pytest.mark.slow
-def test_index_gallery_and_search_text_to_image(pulled_clip, gallery_images, tmp_path):
+def test_index_gallery_stores_normalised_clip_vectors(pulled_clip, gallery_images, tmp_path):
     from photosearch.ingest.indexer import Indexer
 
     folder = tmp_path / "photos"
@@ -152,18 +150,6 @@ def test_index_gallery_and_search_text_to_image(pulled_clip, gallery_images, tmp
     stored = {r[0].rsplit("/", 1)[-1][:-4]: np.frombuffer(r[1], np.float32) for r in rows}
     assert all(np.isclose(np.linalg.norm(v), 1.0, atol=1e-5) for v in stored.values())
 
-    for word, expected_first in (("red", "red"), ("blue", "blue")):
-        hits = search_catalog(store, pulled_clip, "tiny-clip", f"a photo of {word}", limit=10)
-        with store.session() as s:
-            paths = {p.id: p.path.rsplit("/", 1)[-1][:-4] for p in s.scalars(select(Photo))}
-        names = [paths[i] for i, _ in hits]
-        assert names[0] == expected_first
-        # ranking = descending dot product of the stored image vectors with the text vector
-        q = clip_text_embedding(pulled_clip, "tiny-clip", f"a photo of {word}")
-        expected = sorted(stored, key=lambda n: -float(stored[n] @ q))
-        assert names == expected
-        scores = [sc for _, sc in hits]
-        assert scores == sorted(scores, reverse=True)
     store.close()
 
 

@@ -203,3 +203,34 @@ def test_a_hub_vlm_is_a_local_llm_with_the_family_handler(settings):
     assert cap.llm.is_chat and cap.max_image_side == 512  # the manifest's options
     with pytest.raises(Exception, match="models pull smolvlm-500m"):
         cap.caption(np.zeros((8, 8, 3), np.uint8))
+
+
+def test_a_pulled_vlm_describes_regions_from_their_pixels(vlm, photo):
+    """Visual content formulation (paper §3.1): the region's crop goes to the VLM with the question;
+    a region without pixels (an offline photo) gets the text bridge."""
+    from photosearch.enrich.formulation import VlmDescriber, bridge_description
+    from photosearch.enrich.types import Region
+
+    describer = VlmDescriber(vlm)
+    region = Region(index=0, label="cat", box=[0.2, 0.1, 0.7, 0.7], crop=photo[30:210, 90:320])
+    text = describer.describe(region, "", "What breed is this cat?")
+    assert text == vlm.fake.canned and describer.is_visual
+    assert "What breed is this cat?" in vlm.fake.prompts[-1]
+    assert vlm.fake.images[-1][:2] == (230, 180)
+    offline = Region(index=1, label="cat", box=[0.2, 0.1, 0.7, 0.7], labels=["tabby"])
+    assert describer.describe(offline, "", "What breed?") == bridge_description(offline, "What breed?")
+
+
+def test_the_assistant_describes_with_a_pulled_vlm_else_the_text_bridge(settings):
+    from photosearch.enrich.assistant import default_describer
+    from photosearch.enrich.formulation import TextBridgeDescriber, VlmDescriber
+    from photosearch.models.manifest import installed_with_role
+
+    assert not installed_with_role(settings, "vlm")
+    assert isinstance(default_describer(settings), TextBridgeDescriber)
+    from photosearch.models.manifest import INSTALL_RECORD, model_dir
+
+    model_dir(settings, "smolvlm-500m").mkdir(parents=True)
+    (model_dir(settings, "smolvlm-500m") / INSTALL_RECORD).write_text("{}")  # what a completed pull leaves
+    describer = default_describer(settings)
+    assert isinstance(describer, VlmDescriber) and describer.vlm.llm.manifest.name == "smolvlm-500m"
