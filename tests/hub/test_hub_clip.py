@@ -126,19 +126,23 @@ def test_missing_model_gives_clear_error(settings):
 
 
 @pytest.mark.slow
-def test_index_gallery_stores_normalised_clip_vectors(pulled_clip, gallery_images, tmp_path):
+def _index_with_clip(settings, gallery_images: dict, folder: Path) -> Store:
+    """The gallery written as JPEGs and indexed with the pulled CLIP model only."""
     from photosearch.ingest.indexer import Indexer
 
-    folder = tmp_path / "photos"
     folder.mkdir()
     for name, img in gallery_images.items():
         Image.fromarray(img).save(folder / f"{name}.jpg", quality=95)
-    store = Store(pulled_clip.database_url)
+    store = Store(settings.database_url)
     store.add_folder(folder)
-    analyzer = ClipAnalyzer(pulled_clip, "tiny-clip")
+    analyzer = ClipAnalyzer(settings, "tiny-clip")
     assert analyzer.name == "clip:tiny-clip"
-    report = Indexer(store, pulled_clip, analyzers=[analyzer]).run()
-    assert report.as_dict()  # ran
+    assert Indexer(store, settings, analyzers=[analyzer]).run().added == len(gallery_images)
+    return store
+
+
+def test_index_gallery_stores_normalised_clip_vectors(pulled_clip, gallery_images, tmp_path):
+    store = _index_with_clip(pulled_clip, gallery_images, tmp_path / "photos")
     from sqlalchemy import select
 
     from photosearch.catalog.models import Embedding, Photo
@@ -182,17 +186,10 @@ def test_a_pulled_clip_model_ranks_a_text_request(pulled_clip, gallery_images, t
     the tiny model maps the word "red" nearest to the all-red image (raw cosine); the result's `why`
     names the CLIP space. (The page order is the calibrated z against each photo's own null, which a
     two-layer toy model cannot make meaningful, so the raw similarity is what is checked.)"""
-    from photosearch.ingest.indexer import Indexer
     from photosearch.query.search import clip_signals, search
 
     assert [s.space for s in clip_signals(pulled_clip)] == ["clip:tiny-clip"]
-    folder = tmp_path / "photos"
-    folder.mkdir()
-    for name, img in gallery_images.items():
-        Image.fromarray(img).save(folder / f"{name}.jpg", quality=95)
-    store = Store(pulled_clip.database_url)
-    store.add_folder(folder)
-    Indexer(store, pulled_clip, analyzers=[ClipAnalyzer(pulled_clip, "tiny-clip")]).run()
+    store = _index_with_clip(pulled_clip, gallery_images, tmp_path / "photos")
     try:
         for word in ("red", "blue"):
             out = search(store, pulled_clip, request=word)
