@@ -35,11 +35,19 @@ print(json.dumps({"imported": names, "failed": failed, "qt": [m for m in sys.mod
 
 
 def test_every_core_module_imports_without_qt():
-    done = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["failed"] == {} and found["qt"] == []
     # the walk really covered the package: the core, both front ends' shared Core, the CLI
-    assert {"photosearch.core", "photosearch.app", "photosearch.cli", "photosearch.ingest.pipeline",
-            "photosearch.scale.ray_index", "photosearch.query.search"} <= set(found["imported"])
+    assert {
+        "photosearch.core",
+        "photosearch.app",
+        "photosearch.cli",
+        "photosearch.ingest.pipeline",
+        "photosearch.scale.ray_index",
+        "photosearch.query.search",
+    } <= set(found["imported"])
     assert len(found["imported"]) > 80

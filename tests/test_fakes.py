@@ -23,13 +23,16 @@ def _parameters(fn) -> list[tuple[str, object]]:
     return [(p.name, p.kind) for p in inspect.signature(fn).parameters.values() if p.name != "self"]
 
 
-@pytest.mark.parametrize("fake, protocol, real, method", [
-    (MeanColourAnalyzer(), Analyzer, TaggerAnalyzer, "analyze"),
-    (SizeAnalyzer(), Analyzer, TaggerAnalyzer, "analyze"),
-    (FactCountAnalyzer(), FactsAnalyzer, FactsTextAnalyzer, "analyze_facts_batch"),
-    (FakeEmbedder(), TextEmbedder, MiniLmEmbedder, "embed"),
-    (HashEmbedder(), TextEmbedder, MiniLmEmbedder, "embed"),
-])
+@pytest.mark.parametrize(
+    "fake, protocol, real, method",
+    [
+        (MeanColourAnalyzer(), Analyzer, TaggerAnalyzer, "analyze"),
+        (SizeAnalyzer(), Analyzer, TaggerAnalyzer, "analyze"),
+        (FactCountAnalyzer(), FactsAnalyzer, FactsTextAnalyzer, "analyze_facts_batch"),
+        (FakeEmbedder(), TextEmbedder, MiniLmEmbedder, "embed"),
+        (HashEmbedder(), TextEmbedder, MiniLmEmbedder, "embed"),
+    ],
+)
 def test_a_fake_has_the_real_parts_protocol_and_signature(fake, protocol, real, method):
     assert isinstance(fake, protocol)
     assert _parameters(getattr(type(fake), method)) == _parameters(getattr(real, method))

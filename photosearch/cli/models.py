@@ -16,8 +16,9 @@ log = logging.getLogger(__name__)
 SUBPARSERS: argparse._SubParsersAction | None = None
 
 
-def add_subcommand(name: str, func: Callable[[Any, argparse.Namespace], int], help: str,
-                   json_flag: bool = True) -> argparse.ArgumentParser:
+def add_subcommand(
+    name: str, func: Callable[[Any, argparse.Namespace], int], help: str, json_flag: bool = True
+) -> argparse.ArgumentParser:
     """Add `photosearch models NAME`; returns its parser for arguments."""
     if SUBPARSERS is None:
         raise RuntimeError("photosearch.cli.models.register() has not run")
@@ -50,7 +51,15 @@ def _json_mode(ctx, args) -> None:
 def _list_text(rows: list[dict[str, Any]]) -> str:
     header = ("NAME", "ROLE", "TIER", "PRESENT", "SIZE", "PROVIDER", "CHECKED BY")
     table = [header] + [
-        (r["name"], r["role"], r["tier"], "yes" if r["present"] else "no", r["size"], r["provider"], r["integrity"])
+        (
+            r["name"],
+            r["role"],
+            r["tier"],
+            "yes" if r["present"] else "no",
+            r["size"],
+            r["provider"],
+            r["integrity"],
+        )
         for r in rows
     ]
     widths = [max(len(str(row[i])) for row in table) for i in range(len(header))]

@@ -11,7 +11,8 @@ import sys
 
 def register_subcommands(models_subparsers: argparse._SubParsersAction) -> None:
     pull = models_subparsers.add_parser(
-        "pull", help="download a hub model (resumable, sha256-checked)",
+        "pull",
+        help="download a hub model (resumable, sha256-checked)",
         description="Download a hub model's files from its manifest source into the data dir. "
         "Interrupted downloads resume; HF_ENDPOINT selects a Hugging Face mirror.",
     )
@@ -103,6 +104,8 @@ def cmd_remove(ctx, args) -> int:
     if getattr(args, "local_json", False):
         ctx.json_output = True
     removed = remove_model(ctx.settings, args.name)
-    ctx.emit({"name": args.name, "removed": removed},
-             f"removed {args.name}" if removed else f"{args.name} was not installed")
+    ctx.emit(
+        {"name": args.name, "removed": removed},
+        f"removed {args.name}" if removed else f"{args.name} was not installed",
+    )
     return 0 if removed else 1

@@ -91,8 +91,10 @@ def clip_signals(settings) -> list[EmbeddingSignal]:
     def encoder(name: str) -> Callable[[list[str]], np.ndarray]:
         return lambda texts: load_clip(settings, name).encode_texts(texts)
 
-    return [EmbeddingSignal(space_name(name), encoder(name), min_similarity=CLIP_MIN_SIMILARITY)
-            for name in installed_clip_models(settings)]
+    return [
+        EmbeddingSignal(space_name(name), encoder(name), min_similarity=CLIP_MIN_SIMILARITY)
+        for name in installed_clip_models(settings)
+    ]
 
 
 # ------------------------------------------------------------------------------ planning
@@ -112,9 +114,16 @@ def plan_for(request: str, store, settings, now: date | None = None) -> tuple[di
 # ------------------------------------------------------------------------------ context
 
 
-def make_context(store, settings, *, plan: dict | None = None, text_embedder=None,
-                 signals: list[EmbeddingSignal] | None = None, calibration: CalibrationConfig | None = None,
-                 image_embedder: Callable[[str], np.ndarray] | None = None) -> ExecContext:
+def make_context(
+    store,
+    settings,
+    *,
+    plan: dict | None = None,
+    text_embedder=None,
+    signals: list[EmbeddingSignal] | None = None,
+    calibration: CalibrationConfig | None = None,
+    image_embedder: Callable[[str], np.ndarray] | None = None,
+) -> ExecContext:
     if plan is not None:
         needs_places = any("place" in a for a in plan_atoms(plan.get("where", {})))
         if needs_places or (plan.get("compose") or {}).get("per") == "place":
@@ -126,9 +135,15 @@ def make_context(store, settings, *, plan: dict | None = None, text_embedder=Non
     if signals is None:
         needs_concept = plan is None or any("concept" in a for a in plan_atoms(plan.get("where", {})))
         signals = default_signals(store, settings, text_embedder) if needs_concept else []
-    return ExecContext(snapshot=snap, store=store, settings=settings, indexes=vector_indexes(store, settings),
-                       signals=signals, calibration=calibration or CalibrationConfig(),
-                       image_embedder=image_embedder)
+    return ExecContext(
+        snapshot=snap,
+        store=store,
+        settings=settings,
+        indexes=vector_indexes(store, settings),
+        signals=signals,
+        calibration=calibration or CalibrationConfig(),
+        image_embedder=image_embedder,
+    )
 
 
 def _taken(snap: Snapshot, row: int) -> str | None:
@@ -141,8 +156,9 @@ def _taken(snap: Snapshot, row: int) -> str | None:
 # ------------------------------------------------------------------------------ API
 
 
-def _checked_plan(store, settings, request: str | None, plan: dict | None, limit: int | None,
-                  now: date | None) -> tuple[dict, dict]:
+def _checked_plan(
+    store, settings, request: str | None, plan: dict | None, limit: int | None, now: date | None
+) -> tuple[dict, dict]:
     """(validated plan with the limit applied, planner info): the given plan, or the request's."""
     planner: dict = {}
     if plan is None:
@@ -171,27 +187,51 @@ def _result_entries(pages: list, snap: Snapshot) -> list[dict]:
     results = []
     for p_rows, p_scores, ex, kind in pages:
         for r, sc in zip(p_rows.tolist(), p_scores.tolist(), strict=True):
-            entry = {"id": int(snap.ids[r]), "path": snap.paths[r], "score": round(float(sc), 4),
-                     "taken_at": _taken(snap, int(r)), "why": ex.why(int(r)),
-                     "partial": kind in ("partial", "closest_partial"), "below_cutoff": kind.startswith("closest")}
+            entry = {
+                "id": int(snap.ids[r]),
+                "path": snap.paths[r],
+                "score": round(float(sc), 4),
+                "taken_at": _taken(snap, int(r)),
+                "why": ex.why(int(r)),
+                "partial": kind in ("partial", "closest_partial"),
+                "below_cutoff": kind.startswith("closest"),
+            }
             if entry["partial"]:
                 entry["missing"] = ex.missing(int(r))
             results.append(entry)
     return results
 
 
-def search(store, settings, request: str | None = None, plan: dict | None = None, limit: int | None = None,
-           explain: bool = False, *, now: date | None = None, text_embedder=None,
-           signals: list[EmbeddingSignal] | None = None, calibration: CalibrationConfig | None = None,
-           compose_options: ComposeOptions | None = None, image_embedder=None) -> dict:
+def search(
+    store,
+    settings,
+    request: str | None = None,
+    plan: dict | None = None,
+    limit: int | None = None,
+    explain: bool = False,
+    *,
+    now: date | None = None,
+    text_embedder=None,
+    signals: list[EmbeddingSignal] | None = None,
+    calibration: CalibrationConfig | None = None,
+    compose_options: ComposeOptions | None = None,
+    image_embedder=None,
+) -> dict:
     """Run a request or a plan. See the module docstring for the result's shape."""
     t0 = time.perf_counter()
     timing: dict[str, float] = {}
     plan, planner = _checked_plan(store, settings, request, plan, limit, now)
     timing["plan"] = (time.perf_counter() - t0) * 1000
     t1 = time.perf_counter()
-    ctx = make_context(store, settings, plan=plan, text_embedder=text_embedder, signals=signals,
-                       calibration=calibration, image_embedder=image_embedder)
+    ctx = make_context(
+        store,
+        settings,
+        plan=plan,
+        text_embedder=text_embedder,
+        signals=signals,
+        calibration=calibration,
+        image_embedder=image_embedder,
+    )
     timing["load"] = (time.perf_counter() - t1) * 1000
     t2 = time.perf_counter()
     required = plan.get("required") or []
@@ -205,8 +245,14 @@ def search(store, settings, request: str | None = None, plan: dict | None = None
         rows_in, scores_in = found.rows, found.scores
         keep = ~np.isin(rows_in, shown)
         sub = dict(block, limit=limit_n) if limit_n is not None else block
-        return compose(rows_in[keep], scores_in[keep], sub, ctx.snapshot, image_index=image_index,
-                       options=compose_options)
+        return compose(
+            rows_in[keep],
+            scores_in[keep],
+            sub,
+            ctx.snapshot,
+            image_index=image_index,
+            options=compose_options,
+        )
 
     shown = np.zeros(0, np.int32)
     rows, scores, composer = pick(execution.result, block.get("limit"))
@@ -233,13 +279,21 @@ def search(store, settings, request: str | None = None, plan: dict | None = None
     results = link_raw_pairs(_result_entries(pages, snap))
     timing["why"] = (time.perf_counter() - t4) * 1000
     timing["total"] = (time.perf_counter() - t0) * 1000
-    out = {"plan": plan, "results": results, "matched": len(execution.result),
-           "partial": sum(r["partial"] for r in results), "below_cutoff": sum(r["below_cutoff"] for r in results),
-           "timing_ms": {k: round(v, 2) for k, v in timing.items()}, "composer": composer}
+    out = {
+        "plan": plan,
+        "results": results,
+        "matched": len(execution.result),
+        "partial": sum(r["partial"] for r in results),
+        "below_cutoff": sum(r["below_cutoff"] for r in results),
+        "timing_ms": {k: round(v, 2) for k, v in timing.items()},
+        "composer": composer,
+    }
     if planner:
         out["planner"] = planner
     ex = {"atoms": execution.explain(), "matched": len(execution.result), "notes": ctx.notes}
-    out["explain"] = ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
+    out["explain"] = (
+        ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
+    )
     return out
 
 
@@ -268,7 +322,8 @@ def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedde
     vec, pid = query_vector(photo_path_or_id, ctx)
     if vec is None:
         raise PhotoSearchError(
-            f"no image embedding for {photo_path_or_id!r}: index it first (`photosearch index`)")
+            f"no image embedding for {photo_path_or_id!r}: index it first (`photosearch index`)"
+        )
     index = ctx.index(IMAGE_SPACE)
     snap = ctx.snapshot
     cal_rows, _, info = neighbours(vec, ctx, exclude=pid)
@@ -279,11 +334,21 @@ def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedde
         if key == pid or rows.size == 0:
             continue
         r = int(rows[0])
-        results.append({"id": int(key), "path": snap.paths[r], "score": round(float(sim), 4),
-                        "calibrated": bool(np.isin(r, cal_rows)),
-                        "why": [{"atom": "similar", "to": str(photo_path_or_id), "similarity": round(float(sim), 3)}]})
-    return {"query": str(photo_path_or_id), "results": results[: int(limit)], "cutoff": info,
-            "timing_ms": {"total": round((time.perf_counter() - t0) * 1000, 2)}}
+        results.append(
+            {
+                "id": int(key),
+                "path": snap.paths[r],
+                "score": round(float(sim), 4),
+                "calibrated": bool(np.isin(r, cal_rows)),
+                "why": [{"atom": "similar", "to": str(photo_path_or_id), "similarity": round(float(sim), 3)}],
+            }
+        )
+    return {
+        "query": str(photo_path_or_id),
+        "results": results[: int(limit)],
+        "cutoff": info,
+        "timing_ms": {"total": round((time.perf_counter() - t0) * 1000, 2)},
+    }
 
 
 def _chunks(h: np.ndarray, parts: int = 5) -> list[np.ndarray]:
@@ -295,7 +360,9 @@ def _chunks(h: np.ndarray, parts: int = 5) -> list[np.ndarray]:
     return out
 
 
-def duplicates(store, settings, *, options: ComposeOptions | None = None, neighbours_k: int = 10) -> list[dict]:
+def duplicates(
+    store, settings, *, options: ComposeOptions | None = None, neighbours_k: int = 10
+) -> list[dict]:
     """Near-duplicate groups over the whole catalog: image-embedding neighbours and phash.
 
     A pair is a near-duplicate when cosine ≥ dup_cosine, or phash Hamming ≤ dup_hamming (found
@@ -343,20 +410,26 @@ class _DuplicateLinks:
             if len(rs) < 2:
                 continue
             why = sorted({w for (a, _b), w in self.reason.items() if self.find(a) == root})
-            groups.append({"photos": [{"id": int(snap.ids[r]), "path": snap.paths[r]} for r in sorted(rs)],
-                           "why": why[:5]})
+            groups.append(
+                {
+                    "photos": [{"id": int(snap.ids[r]), "path": snap.paths[r]} for r in sorted(rs)],
+                    "why": why[:5],
+                }
+            )
         groups.sort(key=lambda g: (-len(g["photos"]), g["photos"][0]["id"]))
         return groups
 
 
-def _link_by_embedding(links: _DuplicateLinks, index, snap: Snapshot, opts: ComposeOptions, neighbours_k: int) -> None:
+def _link_by_embedding(
+    links: _DuplicateLinks, index, snap: Snapshot, opts: ComposeOptions, neighbours_k: int
+) -> None:
     """Link each photo to its image-embedding neighbours that are close enough (cosine, or cosine + phash)."""
     keys = index.keys()
     keys = keys[np.isin(keys, snap.ids)]
     vecs = index.get_many(keys)
     k = min(neighbours_k + 1, len(index))
     for start in range(0, keys.size, 2048):
-        m = index.index.search(vecs[start:start + 2048], k)
+        m = index.index.search(vecs[start : start + 2048], k)
         nk, nd = np.atleast_2d(np.asarray(m.keys)), np.atleast_2d(np.asarray(m.distances))
         for qi in range(nk.shape[0]):
             a = int(snap.rows_of([keys[start + qi]])[0])
@@ -369,11 +442,13 @@ def _link_by_embedding(links: _DuplicateLinks, index, snap: Snapshot, opts: Comp
                     _link_pair(links, snap, opts, a, int(rb[0]), cos)
 
 
-def _link_pair(links: _DuplicateLinks, snap: Snapshot, opts: ComposeOptions, a: int, b: int, cos: float) -> None:
+def _link_pair(
+    links: _DuplicateLinks, snap: Snapshot, opts: ComposeOptions, a: int, b: int, cos: float
+) -> None:
     if cos >= opts.dup_cosine:
         links.link(a, b, f"image cosine {cos:.3f}")
     elif snap.has_phash[a] and snap.has_phash[b]:
-        ham = int(hamming(snap.phash[a:a + 1], snap.phash[b:b + 1])[0])
+        ham = int(hamming(snap.phash[a : a + 1], snap.phash[b : b + 1])[0])
         if ham <= opts.both_hamming:
             links.link(a, b, f"image cosine {cos:.3f} + phash distance {ham}")
 

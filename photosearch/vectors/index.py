@@ -66,15 +66,23 @@ def space_filename(space: str) -> str:
 class VectorIndex:
     """A cosine usearch index over L2-normalised vectors of one space."""
 
-    def __init__(self, space: str, dim: int, dtype: str = "f32", *, connectivity: int | None = None,
-                 expansion_add: int | None = None):
+    def __init__(
+        self,
+        space: str,
+        dim: int,
+        dtype: str = "f32",
+        *,
+        connectivity: int | None = None,
+        expansion_add: int | None = None,
+    ):
         if dtype not in DTYPES:
             raise ValueError(f"unknown vector dtype {dtype!r}; use one of {', '.join(DTYPES)}")
         self.space = space
         self.dim = int(dim)
         self.dtype = dtype
-        self.index = Index(ndim=self.dim, metric="cos", dtype=dtype, connectivity=connectivity,
-                           expansion_add=expansion_add)
+        self.index = Index(
+            ndim=self.dim, metric="cos", dtype=dtype, connectivity=connectivity, expansion_add=expansion_add
+        )
         self.max_updated: str | None = None
 
     # ---- content ---------------------------------------------------------------------------
@@ -123,7 +131,9 @@ class VectorIndex:
             return got.astype(np.float32, copy=False)
         return np.vstack([np.asarray(g, dtype=np.float32).reshape(1, -1) for g in got])
 
-    def search(self, vector: np.ndarray, k: int = 10, *, exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def search(
+        self, vector: np.ndarray, k: int = 10, *, exact: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Nearest ids and their cosine similarities (1 = identical direction), best first."""
         n = len(self.index)
         if n == 0 or k <= 0:
@@ -144,9 +154,14 @@ class VectorIndex:
         self.index.save(str(tmp))
         os.replace(tmp, path)
         side = Sidecar(
-            space=self.space, dim=self.dim, dtype=self.dtype, count=len(self),
-            ids_sha1=ids_sha1 or ids_checksum(self.keys()), max_updated=self.max_updated,
-            file_size=path.stat().st_size, file_crc32=file_crc32(path),
+            space=self.space,
+            dim=self.dim,
+            dtype=self.dtype,
+            count=len(self),
+            ids_sha1=ids_sha1 or ids_checksum(self.keys()),
+            max_updated=self.max_updated,
+            file_size=path.stat().st_size,
+            file_crc32=file_crc32(path),
         )
         side_tmp = base.with_suffix(".json.tmp")
         side_tmp.write_text(json.dumps(asdict(side)), encoding="utf-8")

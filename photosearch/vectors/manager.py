@@ -40,8 +40,16 @@ def _ts(value: datetime | str | None) -> str | None:
 class VectorIndexes:
     """Owns the usearch indexes of one catalog (a rebuildable cache of its vectors)."""
 
-    def __init__(self, store, settings, *, dtype: str = "f32", connectivity: int | None = None,
-                 expansion_add: int | None = None, threads: int | None = None):
+    def __init__(
+        self,
+        store,
+        settings,
+        *,
+        dtype: str = "f32",
+        connectivity: int | None = None,
+        expansion_add: int | None = None,
+        threads: int | None = None,
+    ):
         self.store = store
         self.directory = settings.vectors_dir
         self.dtype = dtype
@@ -57,7 +65,9 @@ class VectorIndexes:
         """Embedding spaces in the catalog (+ `face`): one index probe per space, not a table scan."""
         names: list[str] = []
         with self.store.session() as s:
-            while (name := s.scalar(select(func.min(Embedding.space)).where(Embedding.space > (names or [""])[-1]))):
+            while name := s.scalar(
+                select(func.min(Embedding.space)).where(Embedding.space > (names or [""])[-1])
+            ):
                 names.append(name)
             has_faces = s.scalar(select(Face.id).where(Face.descriptor.is_not(None)).limit(1)) is not None
         return names + ([FACE_SPACE] if has_faces else [])
@@ -66,12 +76,16 @@ class VectorIndexes:
         """(count, newest `updated_at`) of a space's active vectors, in one aggregate query."""
         with self.store.session() as s:
             if space == FACE_SPACE:
-                n = s.scalar(select(func.count(Face.id)).join(Photo, Photo.id == Face.photo_id)
-                             .where(Photo.state == "active", Face.descriptor.is_not(None)))
+                n = s.scalar(
+                    select(func.count(Face.id))
+                    .join(Photo, Photo.id == Face.photo_id)
+                    .where(Photo.state == "active", Face.descriptor.is_not(None))
+                )
                 return int(n or 0), None
             n, newest = s.execute(
                 select(func.count(Embedding.photo_id), func.max(Embedding.updated_at))
-                .join(Photo, Photo.id == Embedding.photo_id).where(Photo.state == "active", Embedding.space == space)
+                .join(Photo, Photo.id == Embedding.photo_id)
+                .where(Photo.state == "active", Embedding.space == space)
             ).one()
         return int(n or 0), _ts(newest)
 
@@ -80,12 +94,14 @@ class VectorIndexes:
         with self.store.session() as s:
             if space == FACE_SPACE:
                 rows = s.execute(
-                    select(Face.id).join(Photo, Photo.id == Face.photo_id)
+                    select(Face.id)
+                    .join(Photo, Photo.id == Face.photo_id)
                     .where(Photo.state == "active", Face.descriptor.is_not(None))
                 ).all()
                 return np.array([r[0] for r in rows], dtype=np.int64), None
             rows = s.execute(
-                select(Embedding.photo_id, Embedding.updated_at).join(Photo, Photo.id == Embedding.photo_id)
+                select(Embedding.photo_id, Embedding.updated_at)
+                .join(Photo, Photo.id == Embedding.photo_id)
                 .where(Photo.state == "active", Embedding.space == space)
             ).all()
         ids = np.array([r[0] for r in rows], dtype=np.int64)
@@ -100,13 +116,19 @@ class VectorIndexes:
         dim = None
         with self.store.session() as s:
             if space == FACE_SPACE:
-                q = (select(Face.id, Face.descriptor).join(Photo, Photo.id == Face.photo_id)
-                     .where(Photo.state == "active", Face.descriptor.is_not(None)))
+                q = (
+                    select(Face.id, Face.descriptor)
+                    .join(Photo, Photo.id == Face.photo_id)
+                    .where(Photo.state == "active", Face.descriptor.is_not(None))
+                )
                 if wanted is not None:
                     q = q.where(Face.id.in_(wanted))
             else:
-                q = (select(Embedding.photo_id, Embedding.vector).join(Photo, Photo.id == Embedding.photo_id)
-                     .where(Photo.state == "active", Embedding.space == space))
+                q = (
+                    select(Embedding.photo_id, Embedding.vector)
+                    .join(Photo, Photo.id == Embedding.photo_id)
+                    .where(Photo.state == "active", Embedding.space == space)
+                )
                 if wanted is not None:
                     q = q.where(Embedding.photo_id.in_(wanted))
             for key, blob in s.execute(q):
@@ -114,7 +136,9 @@ class VectorIndexes:
                 if dim is None:
                     dim = vec.size
                 if vec.size != dim or vec.size == 0:
-                    log.warning("%s: id %s has a %d-d vector, expected %s; skipped", space, key, vec.size, dim)
+                    log.warning(
+                        "%s: id %s has a %d-d vector, expected %s; skipped", space, key, vec.size, dim
+                    )
                     continue
                 out_ids.append(int(key))
                 out_vecs.append(vec)
@@ -143,7 +167,9 @@ class VectorIndexes:
             index._ids_sha1 = side.ids_sha1  # type: ignore[attr-defined]
             self._loaded[space] = index  # a writer's `get` syncs it from here
             if len(index) != count or index.max_updated != newest:
-                log.info("vector index %s is stale (%d vectors, the catalog has %d)", space, len(index), count)
+                log.info(
+                    "vector index %s is stale (%d vectors, the catalog has %d)", space, len(index), count
+                )
                 return None
             return index
 
@@ -204,7 +230,9 @@ class VectorIndexes:
             return self.get(space)
 
     def _new(self, space: str, dim: int) -> VectorIndex:
-        return VectorIndex(space, dim, self.dtype, connectivity=self.connectivity, expansion_add=self.expansion_add)
+        return VectorIndex(
+            space, dim, self.dtype, connectivity=self.connectivity, expansion_add=self.expansion_add
+        )
 
     def _rebuild(self, space: str) -> VectorIndex:
         ids, vecs = self.catalog_vectors(space)

@@ -61,8 +61,14 @@ def space_name(model_name: str) -> str:
 # ---- preprocessing (pure functions; parameters come from preprocess_cfg.json) -----------------
 def preprocess_config(model_dir: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Merge ``visual/preprocess_cfg.json`` (or the root ``config.json`` vision_cfg) with defaults."""
-    cfg: dict[str, Any] = {"size": 224, "mean": list(OPENAI_MEAN), "std": list(OPENAI_STD),
-                           "interpolation": "bicubic", "resize_mode": "shortest", "fill_color": 0}
+    cfg: dict[str, Any] = {
+        "size": 224,
+        "mean": list(OPENAI_MEAN),
+        "std": list(OPENAI_STD),
+        "interpolation": "bicubic",
+        "resize_mode": "shortest",
+        "fill_color": 0,
+    }
     root_cfg = _read_json(model_dir / "config.json") or {}
     vision = root_cfg.get("vision_cfg") or {}
     if vision.get("image_size"):
@@ -175,7 +181,7 @@ class ClipTower(Model):
         out_name = sess.get_outputs()[0].name
         chunks = []
         for i in range(0, n, limit):
-            part = {k: v[i:i + limit] for k, v in feeds.items()}
+            part = {k: v[i : i + limit] for k, v in feeds.items()}
             rows = len(next(iter(part.values())))
             chunks.append(np.asarray(sess.run([out_name], part)[0], dtype=np.float32).reshape(rows, -1))
         return l2_normalize(np.concatenate(chunks, axis=0))
@@ -193,8 +199,15 @@ class ClipEncoder:
     """A CLIP model folder: two `ClipTower` models that load separately (indexing needs only the image
     tower, search only the text tower)."""
 
-    def __init__(self, model_dir: Path | str, settings: Settings | None = None, *,
-                 name: str | None = None, preprocess: dict[str, Any] | None = None, language: str | None = None):
+    def __init__(
+        self,
+        model_dir: Path | str,
+        settings: Settings | None = None,
+        *,
+        name: str | None = None,
+        preprocess: dict[str, Any] | None = None,
+        language: str | None = None,
+    ):
         self.model_dir = Path(model_dir)
         self.settings = settings if settings is not None else Settings()
         self.name = name or self.model_dir.name

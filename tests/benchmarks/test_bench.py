@@ -34,7 +34,9 @@ def test_query_smoke(tmp_path, search):
     if search == "auto":  # PhotoSearch beside the rclip-style baseline, in one run, with its stages
         assert size["baseline"]["vectors"] == 200 and size["baseline"]["warm_ms"]["n"] == 8
         assert size["ratio_p50"] > 0 and size["vectors_build_s"] >= 0
-        assert {"plan", "execute", "compose", "why"} <= set(size["stage_ms_mean"]) and "concept" in size["atom_ms_mean"]
+        assert {"plan", "execute", "compose", "why"} <= set(size["stage_ms_mean"]) and "concept" in size[
+            "atom_ms_mean"
+        ]
         assert not any("missing or stale" in n for q in size["per_query"].values() for n in q["notes"])
 
 
@@ -48,14 +50,44 @@ def test_index_smoke(tmp_path):
 
 @pytest.mark.slow
 def test_watch_and_rss_smoke(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.suite", "watch", "--smoke", "--search", "baseline",
-                           "--out", str(tmp_path / "w.json")], capture_output=True, text=True, timeout=300, cwd=REPO)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.suite",
+            "watch",
+            "--smoke",
+            "--search",
+            "baseline",
+            "--out",
+            str(tmp_path / "w.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr
     w = json.loads((tmp_path / "w.json").read_text())["result"]
     assert w["catalog"]["files"] == 2 and w["searchable"]["latency_s_max"] < 30  # found, not timed out
     assert "write → searchable" in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.suite", "rss", "--smoke", "--phases", "vectors",
-                           "--out", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300, cwd=REPO)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.suite",
+            "rss",
+            "--smoke",
+            "--phases",
+            "vectors",
+            "--out",
+            str(tmp_path / "r.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr
     phases = json.loads((tmp_path / "r.json").read_text())["result"]["phases"]
     assert [p["phase"] for p in phases] == ["vectors"]

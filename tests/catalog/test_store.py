@@ -128,8 +128,18 @@ def test_reanalysing_faces_keeps_who_people_are(tmp_path):
     pid = _photo(store)
     desc = np.ones(128, np.float32)
     with store.session() as s:
-        store.write_analysis(s, pid, "faces", 1, AnalysisResult(faces=[
-            FaceRecord([0.1, 0.1, 0.3, 0.3], 0.9, desc), FaceRecord([0.6, 0.6, 0.8, 0.8], 0.9, desc)]))
+        store.write_analysis(
+            s,
+            pid,
+            "faces",
+            1,
+            AnalysisResult(
+                faces=[
+                    FaceRecord([0.1, 0.1, 0.3, 0.3], 0.9, desc),
+                    FaceRecord([0.6, 0.6, 0.8, 0.8], 0.9, desc),
+                ]
+            ),
+        )
     with store.session() as s:
         anna = Person(name="Anna")
         s.add(anna)
@@ -138,9 +148,19 @@ def test_reanalysing_faces_keeps_who_people_are(tmp_path):
         first.person_id, first.pinned = anna.id, True
         anna_id = anna.id
     with store.session() as s:  # a new detector version finds slightly shifted boxes and a third face
-        store.write_analysis(s, pid, "faces", 2, AnalysisResult(faces=[
-            FaceRecord([0.11, 0.1, 0.31, 0.3], 0.9, desc), FaceRecord([0.6, 0.6, 0.8, 0.8], 0.9, desc),
-            FaceRecord([0.4, 0.0, 0.5, 0.1], 0.9, desc)]))
+        store.write_analysis(
+            s,
+            pid,
+            "faces",
+            2,
+            AnalysisResult(
+                faces=[
+                    FaceRecord([0.11, 0.1, 0.31, 0.3], 0.9, desc),
+                    FaceRecord([0.6, 0.6, 0.8, 0.8], 0.9, desc),
+                    FaceRecord([0.4, 0.0, 0.5, 0.1], 0.9, desc),
+                ]
+            ),
+        )
     with store.session() as s:
         faces = s.scalars(select(Face).order_by(Face.box)).all()
         owners = {tuple(f.box[:1]): (f.person_id, f.pinned) for f in faces}
@@ -159,8 +179,10 @@ def test_a_version_3_catalog_loses_its_unused_kv_table_and_stays_usable(tmp_path
         Base.metadata.create_all(conn)
         conn.execute(text("CREATE TABLE kv (key VARCHAR(128) PRIMARY KEY, value JSON)"))
         for version in (1, 2, 3):
-            conn.execute(text("INSERT INTO schema_version (version, applied_at) VALUES (:v, '2026-01-01')"),
-                         {"v": version})
+            conn.execute(
+                text("INSERT INTO schema_version (version, applied_at) VALUES (:v, '2026-01-01')"),
+                {"v": version},
+            )
     engine.dispose()
     store = Store(url, create=False)
     assert store.migrate() == [4] == [LATEST]

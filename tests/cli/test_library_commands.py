@@ -71,9 +71,22 @@ def test_watch_command_catches_up_then_follows_new_files(tmp_path, gallery, cli,
     cli(data, "add", str(gallery))
     env = {k: v for k, v in os.environ.items() if k not in ("PHOTOSEARCH_DB_URL", "PHOTOSEARCH_DATA_DIR")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "photosearch", "--data-dir", str(data), "--json", "watch", "--no-analyze",
-         "--duration", "12"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        [
+            sys.executable,
+            "-m",
+            "photosearch",
+            "--data-dir",
+            str(data),
+            "--json",
+            "watch",
+            "--no-analyze",
+            "--duration",
+            "12",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     time.sleep(4)
     save_photo(gallery / "new" / "flower.jpg", real_photos["flower"])

@@ -25,18 +25,35 @@ import json, sys
 {code}
 print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))
 """
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PHOTOSEARCH_DATA_DIR": str(tmp_path / "data"),
-           "PHOTOSEARCH_CACHE_DIR": str(tmp_path / "cache")}
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120,
-                         cwd=ROOT)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "PHOTOSEARCH_DATA_DIR": str(tmp_path / "data"),
+        "PHOTOSEARCH_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT
+    )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("argv", [["search", "tabby cat"], ["status"], ["plan", "photos in Paris"],
-                                  ["people", "list"], ["index"], ["doctor"], ["models", "list"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["search", "tabby cat"],
+        ["status"],
+        ["plan", "photos in Paris"],
+        ["people", "list"],
+        ["index"],
+        ["doctor"],
+        ["models", "list"],
+    ],
+)
 def test_parsing_a_command_imports_nothing_heavy(argv, tmp_path):
-    loaded = _imported_after(f"import photosearch.cli as cli\ncli.build_parser().parse_args({argv!r})", tmp_path)
+    loaded = _imported_after(
+        f"import photosearch.cli as cli\ncli.build_parser().parse_args({argv!r})", tmp_path
+    )
     assert "photosearch" in loaded  # the probe did import the package
     assert not [m for m in HEAVY + RUN_TIME if m in loaded]
 
@@ -45,7 +62,9 @@ def test_help_imports_nothing_heavy(tmp_path):
     loaded = _imported_after(
         "import contextlib, io\nimport photosearch.cli as cli\n"
         "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
-        "    cli.main(['--help'])", tmp_path)
+        "    cli.main(['--help'])",
+        tmp_path,
+    )
     assert not [m for m in HEAVY + RUN_TIME if m in loaded]
 
 
@@ -54,6 +73,8 @@ def test_a_search_imports_no_gui_no_geocoder_no_cluster_engine(tmp_path):
     loaded = _imported_after(
         "import contextlib, io\nimport photosearch.cli as cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    assert cli.main(['search', 'tabby cat']) == 0", tmp_path)
+        "    assert cli.main(['search', 'tabby cat']) == 0",
+        tmp_path,
+    )
     assert "sqlalchemy" in loaded and "numpy" in loaded  # it did search
     assert not [m for m in ("scipy", "reverse_geocoder", "torch", "ray", "PySide6") if m in loaded]

@@ -26,9 +26,16 @@ from tests.hub.conftest import write_manifest
 
 def _clip_manifest(name: str, repo: str, files: dict[str, bytes], family="openclip") -> dict:
     return {
-        "name": name, "role": "clip", "tier": "hub", "runtime": "onnx", "family": family, "licence": "test",
+        "name": name,
+        "role": "clip",
+        "tier": "hub",
+        "runtime": "onnx",
+        "family": family,
+        "licence": "test",
         "source": {"type": "hf", "repo": repo, "revision": "main"},
-        "files": [{"path": p, "sha256": hashlib.sha256(d).hexdigest(), "size": len(d)} for p, d in files.items()],
+        "files": [
+            {"path": p, "sha256": hashlib.sha256(d).hexdigest(), "size": len(d)} for p, d in files.items()
+        ],
     }
 
 
@@ -59,7 +66,13 @@ def gallery_images():
 def test_preprocess_follows_config_modes():
     rgb = np.zeros((100, 200, 3), np.uint8)
     rgb[:, :100, 0] = 255  # left half red
-    cfg = {"size": 32, "mean": [0, 0, 0], "std": [1, 1, 1], "interpolation": "bilinear", "resize_mode": "shortest"}
+    cfg = {
+        "size": 32,
+        "mean": [0, 0, 0],
+        "std": [1, 1, 1],
+        "interpolation": "bilinear",
+        "resize_mode": "shortest",
+    }
     x = preprocess_image(rgb, cfg)
     assert x.shape == (3, 32, 32) and x.dtype == np.float32
     # centre crop of a 2:1 image keeps the middle: left quarter red, right quarter black
@@ -68,7 +81,9 @@ def test_preprocess_follows_config_modes():
     assert abs(sq[0].mean() - 0.5) < 0.05
     lg = preprocess_image(rgb, {**cfg, "resize_mode": "longest", "fill_color": 0})
     assert lg[0, 0, 16] == 0 and lg[0, 16, 2] > 0.9  # padded top row, red left of centre
-    norm = preprocess_image(np.full((10, 10, 3), 255, np.uint8), {**cfg, "mean": [0.5] * 3, "std": [0.25] * 3})
+    norm = preprocess_image(
+        np.full((10, 10, 3), 255, np.uint8), {**cfg, "mean": [0.5] * 3, "std": [0.25] * 3}
+    )
     assert np.allclose(norm, 2.0)
     assert clean_text("  A  Photo, of a CAT! ", canonicalize=True) == "a photo of a cat"
 
@@ -148,8 +163,11 @@ def test_index_gallery_stores_normalised_clip_vectors(pulled_clip, gallery_image
     from photosearch.catalog.models import Embedding, Photo
 
     with store.session() as s:
-        rows = s.execute(select(Photo.path, Embedding.vector, Embedding.dim).join(
-            Embedding, Embedding.photo_id == Photo.id).where(Embedding.space == "clip:tiny-clip")).all()
+        rows = s.execute(
+            select(Photo.path, Embedding.vector, Embedding.dim)
+            .join(Embedding, Embedding.photo_id == Photo.id)
+            .where(Embedding.space == "clip:tiny-clip")
+        ).all()
     assert len(rows) == len(gallery_images)
     stored = {r[0].rsplit("/", 1)[-1][:-4]: np.frombuffer(r[1], np.float32) for r in rows}
     assert all(np.isclose(np.linalg.norm(v), 1.0, atol=1e-5) for v in stored.values())
@@ -159,7 +177,10 @@ def test_index_gallery_stores_normalised_clip_vectors(pulled_clip, gallery_image
 
 def test_clip_analyzer_batch_equals_single(pulled_clip, gallery_images):
     an = ClipAnalyzer(pulled_clip, "tiny-clip")
-    imgs = [PhotoImage(i, f"{n}.jpg", im, im.shape[1], im.shape[0]) for i, (n, im) in enumerate(gallery_images.items())]
+    imgs = [
+        PhotoImage(i, f"{n}.jpg", im, im.shape[1], im.shape[0])
+        for i, (n, im) in enumerate(gallery_images.items())
+    ]
     batch = an.analyze_batch(imgs)
     single = an.analyze(imgs[1])
     assert np.allclose(batch[1].embeddings["clip:tiny-clip"], single.embeddings["clip:tiny-clip"], atol=1e-6)
@@ -193,8 +214,12 @@ def test_a_pulled_clip_model_ranks_a_text_request(pulled_clip, gallery_images, t
     try:
         for word in ("red", "blue"):
             out = search(store, pulled_clip, request=word)
-            similarity = {Path(r["path"]).stem: w["similarity"] for r in out["results"] for w in r["why"]
-                          if w.get("fact") == "clip:tiny-clip"}
+            similarity = {
+                Path(r["path"]).stem: w["similarity"]
+                for r in out["results"]
+                for w in r["why"]
+                if w.get("fact") == "clip:tiny-clip"
+            }
             assert similarity, out["results"]  # without the CLIP signal nothing matches (no other facts)
             assert max(similarity, key=similarity.get) == word, similarity
     finally:

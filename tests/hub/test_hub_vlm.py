@@ -62,9 +62,19 @@ class FakeVisionHandler:
                 flat.append({"role": m["role"], "content": content})
             if self.canned is None:
                 return self.base(llama=llama, messages=flat, **kwargs)
-            return {"id": "fake", "object": "chat.completion", "created": 0, "model": "fake",
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": self.canned}}]}
+            return {
+                "id": "fake",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "fake",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": self.canned},
+                    }
+                ],
+            }
         finally:
             with self._lock:
                 self.active -= 1
@@ -77,7 +87,9 @@ def gemma_llama(tmp_path_factory):
     from photosearch.models.llm import bundled_llm_path
 
     path = bundled_llm_path(Settings(data_dir=tmp_path_factory.mktemp("vlm")))
-    llm = llama_cpp.Llama(model_path=str(path), n_ctx=1024, n_threads=2, verbose=False, seed=1, chat_format="gemma")
+    llm = llama_cpp.Llama(
+        model_path=str(path), n_ctx=1024, n_threads=2, verbose=False, seed=1, chat_format="gemma"
+    )
     return llm
 
 
@@ -85,8 +97,9 @@ def gemma_llama(tmp_path_factory):
 def vlm(gemma_llama):
     from llama_cpp import llama_chat_format
 
-    base = gemma_llama._chat_handlers.get(gemma_llama.chat_format) or llama_chat_format.get_chat_completion_handler(
-        gemma_llama.chat_format)
+    base = gemma_llama._chat_handlers.get(
+        gemma_llama.chat_format
+    ) or llama_chat_format.get_chat_completion_handler(gemma_llama.chat_format)
     fake = FakeVisionHandler(base)
     gemma_llama.chat_handler = fake
     cap = VlmCaptioner(llama=gemma_llama, max_image_side=256, max_tokens=16, temperature=0.0)
@@ -109,7 +122,10 @@ def test_data_uri_is_downscaled_jpeg(photo):
     assert img.format == "JPEG" and max(img.size) == 128
     assert abs(img.width / img.height - photo.shape[1] / photo.shape[0]) < 0.02
     small = np.zeros((10, 20, 3), np.uint8)
-    assert Image.open(io.BytesIO(base64.b64decode(image_data_uri(small, 128).split(",", 1)[1]))).size == (20, 10)
+    assert Image.open(io.BytesIO(base64.b64decode(image_data_uri(small, 128).split(",", 1)[1]))).size == (
+        20,
+        10,
+    )
 
 
 def test_handler_choice_by_family():
@@ -172,9 +188,16 @@ def test_text_only_json_schema_chat_with_real_llama(gemma_llama):
     gemma_llama.chat_handler = None
     out = gemma_llama.create_chat_completion(
         messages=[{"role": "user", "content": "Give a JSON object with a colour name."}],
-        response_format={"type": "json_object", "schema": {
-            "type": "object", "properties": {"colour": {"enum": ["red", "green", "blue"]}}, "required": ["colour"]}},
-        max_tokens=16, temperature=0.0,
+        response_format={
+            "type": "json_object",
+            "schema": {
+                "type": "object",
+                "properties": {"colour": {"enum": ["red", "green", "blue"]}},
+                "required": ["colour"],
+            },
+        },
+        max_tokens=16,
+        temperature=0.0,
     )
     data = json.loads(out["choices"][0]["message"]["content"])
     assert data["colour"] in {"red", "green", "blue"}

@@ -31,8 +31,14 @@ def write_dng(path: Path, rgb: np.ndarray, preview: np.ndarray | None = None) ->
     cfa[1::2, 0::2], cfa[1::2, 1::2] = v[1::2, 0::2, 1], v[1::2, 1::2, 2]
     with tifffile.TiffWriter(path) as tw:
         if preview is not None:
-            tw.write(np.ascontiguousarray(preview), photometric="rgb", subfiletype=1, subifds=1,
-                     extratags=_DNG_TAGS, metadata=None)
+            tw.write(
+                np.ascontiguousarray(preview),
+                photometric="rgb",
+                subfiletype=1,
+                subifds=1,
+                extratags=_DNG_TAGS,
+                metadata=None,
+            )
             tw.write(cfa, photometric=32803, subfiletype=0, extratags=_CFA_TAGS, metadata=None)
         else:
             tw.write(cfa, photometric=32803, subfiletype=0, extratags=_DNG_TAGS + _CFA_TAGS, metadata=None)

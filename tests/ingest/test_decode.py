@@ -52,8 +52,14 @@ def test_draft_mode_downscales_big_jpeg(tmp_path, real_photos):
 def test_exif_orientation_applied_and_read(tmp_path, real_photos):
     # Stored landscape 451x300 with orientation 6 (rotate 90 CW): shown as portrait 300x451.
     path = save_photo(
-        tmp_path / "o.jpg", real_photos["chelsea"], orientation=6, taken_at=datetime(2022, 8, 1, 9, 30),
-        make="Google", model="Pixel 7", gps=(48.8584, -2.2945), lens="wide",
+        tmp_path / "o.jpg",
+        real_photos["chelsea"],
+        orientation=6,
+        taken_at=datetime(2022, 8, 1, 9, 30),
+        make="Google",
+        model="Pixel 7",
+        gps=(48.8584, -2.2945),
+        lens="wide",
     )
     d = open_image(path)
     assert d.image.size == (300, 451) and (d.width, d.height) == (300, 451)

@@ -18,8 +18,18 @@ from photosearch.ingest.indexer import Indexer
 from tests.ingest.dng import write_dng
 
 PILLOW_FORMATS = {  # suffix -> how to save
-    ".jp2": {}, ".j2k": {}, ".ppm": {}, ".pnm": {}, ".pgm": {"mode": "L"}, ".pbm": {"mode": "1"},
-    ".bmp": {}, ".tiff": {}, ".webp": {}, ".png": {}, ".jpeg": {}, ".avif": {},
+    ".jp2": {},
+    ".j2k": {},
+    ".ppm": {},
+    ".pnm": {},
+    ".pgm": {"mode": "L"},
+    ".pbm": {"mode": "1"},
+    ".bmp": {},
+    ".tiff": {},
+    ".webp": {},
+    ".png": {},
+    ".jpeg": {},
+    ".avif": {},
 }
 
 
@@ -28,7 +38,9 @@ def _save(path, rgb, mode=None):
     if mode:
         img = img.convert(mode)
     if path.suffix == ".avif":
-        pillow_heif.from_pillow(img).save(path, format="AVIF", quality=80) if not _pil_avif() else img.save(path)
+        pillow_heif.from_pillow(img).save(path, format="AVIF", quality=80) if not _pil_avif() else img.save(
+            path
+        )
     else:
         img.save(path)
     return path
@@ -63,7 +75,9 @@ def test_dng_with_preview_decodes_the_preview(tmp_path, real_photos):
     assert is_image_name(path.name) and ".dng" in RAW_EXTENSIONS and RAW_EXTENSIONS <= IMAGE_EXTENSIONS
     d = open_image(path)
     assert d.format == "RAW" and (d.width, d.height) == (450, 300)
-    assert np.abs(np.asarray(d.image).astype(int) - cat[:, :450].astype(int)).mean() < 1  # exactly the preview
+    assert (
+        np.abs(np.asarray(d.image).astype(int) - cat[:, :450].astype(int)).mean() < 1
+    )  # exactly the preview
 
 
 def test_dng_without_preview_is_demosaiced(tmp_path, real_photos):
@@ -122,8 +136,12 @@ def test_raw_and_jpeg_of_one_shot_are_one_result(tmp_path, real_photos):
     Indexer(store, settings, []).run()
     with store.session() as s:
         for p in s.scalars(select(Photo)):
-            store.write_analysis(s, p.id, "tagger", 2, AnalysisResult(facts=[FactRecord("tag", "tabby", 0.9)]))
-    res = search(store, settings, plan={"version": 1, "where": {"concept": "tabby"}, "compose": {}}, signals=[])
+            store.write_analysis(
+                s, p.id, "tagger", 2, AnalysisResult(facts=[FactRecord("tag", "tabby", 0.9)])
+            )
+    res = search(
+        store, settings, plan={"version": 1, "where": {"concept": "tabby"}, "compose": {}}, signals=[]
+    )
     names = sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"])
     assert names == ["IMG_0042.JPG", "IMG_0043.DNG"]
     jpg = next(r for r in res["results"] if r["path"].endswith(".JPG"))

@@ -61,12 +61,20 @@ def env(tmp_path, gallery):
 def faces_status(store: Store) -> dict[str, tuple[str, int, int]]:
     """file name -> (status of the faces analysis, its version, faces in the photo)."""
     with store.session() as s:
-        names = {pid: from_db_path(p).rsplit("/", 1)[-1] for pid, p in s.execute(select(Photo.id, Photo.path))}
+        names = {
+            pid: from_db_path(p).rsplit("/", 1)[-1] for pid, p in s.execute(select(Photo.id, Photo.path))
+        }
         counts = {pid: 0 for pid in names}
         for (pid,) in s.execute(select(Face.photo_id)):
             counts[pid] += 1
-        return {names[pid]: (status, version, counts[pid]) for pid, status, version in s.execute(
-            select(Analysis.photo_id, Analysis.status, Analysis.version).where(Analysis.analyzer == "faces"))}
+        return {
+            names[pid]: (status, version, counts[pid])
+            for pid, status, version in s.execute(
+                select(Analysis.photo_id, Analysis.status, Analysis.version).where(
+                    Analysis.analyzer == "faces"
+                )
+            )
+        }
 
 
 def test_faces_run_only_where_the_detector_sees_a_person_and_skips_are_recorded(env):
@@ -75,10 +83,18 @@ def test_faces_run_only_where_the_detector_sees_a_person_and_skips_are_recorded(
     report = Indexer(store, settings, [FakeDetector(fail_on="rocket"), faces]).run()
     # the detector failed on the rocket: the gate is unsure there, so faces ran
     assert sorted(faces.calls) == ["astronaut.webp", "grace.gif", "rocket.tif"]
-    assert report.gated == {"faces": 4} and report.analyzers["faces"] == {"ok": 3, "failed": 0, "first_error": None}
+    assert report.gated == {"faces": 4} and report.analyzers["faces"] == {
+        "ok": 3,
+        "failed": 0,
+        "first_error": None,
+    }
     status = faces_status(store)
     assert {n for n, (st, _, _) in status.items() if st == "skipped"} == {
-        "chelsea.jpg", "chelsea_small.png", "coffee.jpg", "china.jpg"}
+        "chelsea.jpg",
+        "chelsea_small.png",
+        "coffee.jpg",
+        "china.jpg",
+    }
     with store.session() as s:
         reason = s.scalar(select(Analysis.error).where(Analysis.status == "skipped").limit(1))
     assert "no person" in reason
@@ -96,6 +112,7 @@ def test_a_version_bump_gates_again_and_keeps_faces_found_before(env):
     Indexer(store, settings, [FakeDetector(), faces]).run()
     # only the faces analyzer is new: the detector did not run this time, so the gate is unsure
     assert len(faces.calls) == 7
+
     # a new detector version runs both: now the gate decides, and what faces found before stays
     class NewDetector(FakeDetector):
         version = 2

@@ -48,7 +48,9 @@ def test_first_index_adds_everything_with_metadata_and_thumbnails(env):
     with store.session() as s:
         thumbs = s.scalars(select(Thumbnail)).all()
         assert len(thumbs) == 7
-        assert all((settings.thumbs_dir / t.rel_path).is_file() and max(t.width, t.height) <= 256 for t in thumbs)
+        assert all(
+            (settings.thumbs_dir / t.rel_path).is_file() and max(t.width, t.height) <= 256 for t in thumbs
+        )
         assert s.scalar(select(func.count()).select_from(Fact)) == 7
     assert progress[-1].stage == "done" and progress[-1].done == 7
 
@@ -181,7 +183,12 @@ def test_bad_files_are_recorded_and_skipped(env, real_photos):
     settings.max_image_pixels = 10_000_000
     _make_bad_files(gallery, real_photos)
     report = Indexer(store, settings, [MeanColourAnalyzer()]).run()
-    assert report.failed_by_reason == {"empty_file": 1, "truncated": 1, "not_an_image": 1, "too_many_pixels": 1}
+    assert report.failed_by_reason == {
+        "empty_file": 1,
+        "truncated": 1,
+        "not_an_image": 1,
+        "too_many_pixels": 1,
+    }
     with store.session() as s:
         issues = {from_db_path(i.path): i.reason for i in s.scalars(select(FileIssue))}
     assert issues[str(gallery / "bad" / "self.jpg")] == "symlink_loop"
@@ -259,7 +266,9 @@ def test_facts_analyzer_runs_last_and_again_when_facts_change(env):
     Indexer(store, settings, [facts, MeanColourAnalyzer(), SizeAnalyzer()]).run()
     assert len(facts.seen) == 7 and all(len(labels) == 2 for labels in facts.seen)
     with store.session() as s:
-        assert s.scalar(select(func.count()).select_from(Embedding).where(Embedding.space == "facts_text")) == 7
+        assert (
+            s.scalar(select(func.count()).select_from(Embedding).where(Embedding.space == "facts_text")) == 7
+        )
     facts.seen.clear()
     Indexer(store, settings, [MeanColourAnalyzer(), SizeAnalyzer(), facts]).run()
     assert facts.seen == []  # nothing changed: nothing re-embedded
@@ -276,7 +285,9 @@ def _tag(store, path, label):
 
 def _user_tags(store, photo_id):
     with store.session() as s:
-        return {f.label for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id, Fact.kind == "user_tag"))}
+        return {
+            f.label for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id, Fact.kind == "user_tag"))
+        }
 
 
 def test_swapping_two_names_swaps_the_photos_not_their_facts(env):
@@ -341,7 +352,9 @@ def test_removing_a_parent_folder_keeps_photos_of_a_registered_subfolder(env):
     store.remove_folder(gallery)
     photos = _photos(store)
     assert set(photos) == {str(gallery / "cats" / "chelsea.jpg"), str(gallery / "cats" / "chelsea_small.png")}
-    assert photos[str(gallery / "cats" / "chelsea.jpg")].id == inner.id and _user_tags(store, inner.id) == {"keep me"}
+    assert photos[str(gallery / "cats" / "chelsea.jpg")].id == inner.id and _user_tags(store, inner.id) == {
+        "keep me"
+    }
 
 
 def test_empty_mount_point_is_offline_not_a_mass_delete(env, tmp_path):

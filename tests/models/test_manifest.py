@@ -20,7 +20,12 @@ from photosearch.models.manifest import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-BUNDLED = ("tagger-efficientnet-lite3", "detector-ssd-mobilenet-v2-coco", "text-minilm-l6-v2-int8", "wordnet-3.0")
+BUNDLED = (
+    "tagger-efficientnet-lite3",
+    "detector-ssd-mobilenet-v2-coco",
+    "text-minilm-l6-v2-int8",
+    "wordnet-3.0",
+)
 
 
 def test_bundled_manifests_are_complete(vsettings):
@@ -48,10 +53,20 @@ def _hub_manifest(settings, payload: Path) -> ModelManifest:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(payload.read_bytes())
     data = {
-        "name": "tiny-hub-model", "role": "clip", "tier": "hub", "runtime": "onnx",
+        "name": "tiny-hub-model",
+        "role": "clip",
+        "tier": "hub",
+        "runtime": "onnx",
         "source": {"repo": "example/tiny", "revision": "abc123"},
-        "files": [{"key": "model", "path": "weights.bin", "sha256": sha256_file(payload),
-                   "size": payload.stat().st_size, "url": "https://example.invalid/weights.bin"}],
+        "files": [
+            {
+                "key": "model",
+                "path": "weights.bin",
+                "sha256": sha256_file(payload),
+                "size": payload.stat().st_size,
+                "url": "https://example.invalid/weights.bin",
+            }
+        ],
     }
     mdir = settings.models_dir / "manifests"
     mdir.mkdir(parents=True, exist_ok=True)
@@ -62,8 +77,14 @@ def _hub_manifest(settings, payload: Path) -> ModelManifest:
 def _run_cli(data_dir: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     env.pop("PHOTOSEARCH_DATA_DIR", None)
-    return subprocess.run([sys.executable, "-m", "photosearch.cli", "--data-dir", str(data_dir), *args],
-                          capture_output=True, text=True, env=env, cwd=REPO, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "photosearch.cli", "--data-dir", str(data_dir), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=120,
+    )
 
 
 @pytest.mark.slow
@@ -142,10 +163,24 @@ def test_a_hub_manifest_with_a_shorthand_source_does_not_disable_bundled_models(
     settings = Settings(data_dir=tmp_path)
     manifests = settings.models_dir / "manifests"
     manifests.mkdir(parents=True)
-    (manifests / "my-clip.json").write_text(json.dumps({
-        "name": "my-clip", "role": "clip", "tier": "hub", "runtime": "onnx",
-        "source": "hf:immich-app/ViT-B-32__openai@0123abc", "files": [{"path": "visual/model.onnx"}]}))
-    (manifests / "broken.json").write_text(json.dumps({"name": "broken", "role": "x", "tier": "hub", "source": 42}))
-    assert get_manifest("my-clip", settings).source == {"type": "hf", "repo": "immich-app/ViT-B-32__openai",
-                                                         "revision": "0123abc"}
+    (manifests / "my-clip.json").write_text(
+        json.dumps(
+            {
+                "name": "my-clip",
+                "role": "clip",
+                "tier": "hub",
+                "runtime": "onnx",
+                "source": "hf:immich-app/ViT-B-32__openai@0123abc",
+                "files": [{"path": "visual/model.onnx"}],
+            }
+        )
+    )
+    (manifests / "broken.json").write_text(
+        json.dumps({"name": "broken", "role": "x", "tier": "hub", "source": 42})
+    )
+    assert get_manifest("my-clip", settings).source == {
+        "type": "hf",
+        "repo": "immich-app/ViT-B-32__openai",
+        "revision": "0123abc",
+    }
     assert missing_analyzers(settings) == {}  # every bundled analyzer is still available

@@ -56,11 +56,15 @@ def test_model_loads_once_under_concurrency_and_serialises_unsafe_runtimes():
 
 
 def test_missing_bundled_package_gives_install_hint(tmp_path):
-    man = ModelManifest.from_dict({
-        "name": "ghost", "role": "tagger", "tier": "bundled",
-        "source": {"package": "ghost-models", "module": "ghost_models_not_installed"},
-        "files": [{"key": "model", "path": "m.onnx"}],
-    })
+    man = ModelManifest.from_dict(
+        {
+            "name": "ghost",
+            "role": "tagger",
+            "tier": "bundled",
+            "source": {"package": "ghost-models", "module": "ghost_models_not_installed"},
+            "files": [{"key": "model", "path": "m.onnx"}],
+        }
+    )
     assert not man.present()
     with pytest.raises(ModelUnavailable, match="pip install ghost-models"):
         man.require("model")

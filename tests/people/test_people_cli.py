@@ -26,7 +26,11 @@ def cli(data_dir: Path, *args: str, expect: int = 0) -> dict:
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.run(
         [sys.executable, "-m", "photosearch.cli", "--data-dir", str(data_dir), "--json", "people", *args],
-        capture_output=True, text=True, env=env, cwd=ROOT, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
     )
     assert proc.returncode == expect, proc.stderr + proc.stdout
     return json.loads(proc.stdout) if proc.stdout.strip() else {}
@@ -67,7 +71,11 @@ def test_people_commands_end_to_end(catalog):
     assert by_face[faces["astronaut_mirror"]] == astro and by_face[faces["grace_crop"]] == grace != astro
 
     assert cli(data_dir, "name", str(grace), "Grace Hopper") == {
-        "person_id": grace, "name": "Grace Hopper", "merged": [], "same_name": []}
+        "person_id": grace,
+        "name": "Grace Hopper",
+        "merged": [],
+        "same_name": [],
+    }
     assert cli(data_dir, "birthday", "grace hopper", "1906-12-09")["birthday"] == "1906-12-09"
     listed = {p["id"]: p for p in cli(data_dir, "list", "--named")["people"]}
     assert list(listed) == [grace] and listed[grace]["birthday"] == "1906-12-09"

@@ -48,7 +48,9 @@ def test_clusters_new_faces_and_assigns_later_ones_to_existing_people(store):
     a = photo_with(store, "a1", view(anna)) + photo_with(store, "a2", view(anna))
     b = photo_with(store, "b1", view(ben))
     report = cluster_faces(store)
-    assert report.considered == 3 and report.new_people == 2 and report.clustered == 3 and report.assigned == 0
+    assert (
+        report.considered == 3 and report.new_people == 2 and report.clustered == 3 and report.assigned == 0
+    )
     assert person_of(store, a[0]) == person_of(store, a[1]) != person_of(store, b[0])
 
     later = photo_with(store, "a3", view(anna)) + photo_with(store, "c1", view(identity()))

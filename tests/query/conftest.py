@@ -19,8 +19,12 @@ NOW = date(2024, 5, 15)
 
 @pytest.fixture
 def ctx() -> PlanContext:
-    return PlanContext(people=["Anna", "Tom", "Lisa", "Mark Smith", "me"], owner="me",
-                       birthdays={"me": date(1990, 6, 3)}, years=(2015, 2024))
+    return PlanContext(
+        people=["Anna", "Tom", "Lisa", "Mark Smith", "me"],
+        owner="me",
+        birthdays={"me": date(1990, 6, 3)},
+        years=(2015, 2024),
+    )
 
 
 @pytest.fixture(scope="session")

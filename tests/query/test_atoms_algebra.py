@@ -13,35 +13,46 @@ def names(res) -> list[str]:
 
 
 def run(store, settings, where, emb, **compose):
-    return search(store, settings, plan={"version": 1, "where": where, "compose": compose}, text_embedder=emb,
-                  explain=True)
+    return search(
+        store,
+        settings,
+        plan={"version": 1, "where": where, "compose": compose},
+        text_embedder=emb,
+        explain=True,
+    )
 
 
-@pytest.mark.parametrize("where,expected", [
-    ({"person": "anna"}, ["dog1.jpg", "dog2.jpg", "group.jpg"]),
-    ({"person": "Nobody"}, []),
-    ({"date": {"from": "2023-01-01", "to": "2023-07-01"}}, ["cat1.jpg", "dog1.jpg", "dog2.jpg"]),
-    ({"month": [7]}, ["dog1.jpg", "dog2.jpg"]),  # July of any year
-    ({"month": [12, 1, 2]}, ["cat2.jpg", "coffee.jpg", "doc.jpg"]),  # winter of any year
-    ({"place": "Italy"}, ["dog1.jpg", "dog2.jpg"]),
-    ({"place": "Paris"}, ["car.jpg", "sign.jpg"]),
-    ({"place": "Berlin, Germany"}, ["cat1.jpg"]),
-    ({"text": "exit"}, ["sign.jpg"]),
-    ({"text": "EX1T"}, ["sign.jpg"]),  # OCR error, fuzzy
-    ({"text": "platform 9"}, ["sign.jpg"]),
-    ({"camera": "Pixel 7"}, ["dog1.jpg", "dog2.jpg", "group.jpg"]),
-    ({"camera": "canon"}, ["car.jpg", "rocket.jpg", "sign.jpg"]),
-    ({"folder": "Trips"}, ["dog1.jpg", "dog2.jpg", "rocket.jpg"]),
-    ({"folder": "beach"}, ["dog1.jpg", "dog2.jpg"]),
-    ({"knowledge": "NASA orbiter"}, ["rocket.jpg"]),
-    ({"tag": "favorite"}, ["dog1.jpg"]),
-    ({"faces": {"min": 2, "max": None}}, ["dog2.jpg", "group.jpg"]),
-    ({"faces": {"min": 0, "max": 0}}, ["car.jpg", "cat1.jpg", "coffee.jpg", "doc.jpg", "rocket.jpg", "sign.jpg"]),
-    ({"kind": "document"}, ["doc.jpg"]),
-    ({"quality": "blurry"}, ["cat2.jpg"]),
-    ({"concept": "tabby cat"}, ["cat1.jpg", "cat2.jpg"]),
-    ({"concept": "vehicle"}, ["car.jpg", "rocket.jpg"]),  # WordNet: a space shuttle is a craft, a vehicle
-])
+@pytest.mark.parametrize(
+    "where,expected",
+    [
+        ({"person": "anna"}, ["dog1.jpg", "dog2.jpg", "group.jpg"]),
+        ({"person": "Nobody"}, []),
+        ({"date": {"from": "2023-01-01", "to": "2023-07-01"}}, ["cat1.jpg", "dog1.jpg", "dog2.jpg"]),
+        ({"month": [7]}, ["dog1.jpg", "dog2.jpg"]),  # July of any year
+        ({"month": [12, 1, 2]}, ["cat2.jpg", "coffee.jpg", "doc.jpg"]),  # winter of any year
+        ({"place": "Italy"}, ["dog1.jpg", "dog2.jpg"]),
+        ({"place": "Paris"}, ["car.jpg", "sign.jpg"]),
+        ({"place": "Berlin, Germany"}, ["cat1.jpg"]),
+        ({"text": "exit"}, ["sign.jpg"]),
+        ({"text": "EX1T"}, ["sign.jpg"]),  # OCR error, fuzzy
+        ({"text": "platform 9"}, ["sign.jpg"]),
+        ({"camera": "Pixel 7"}, ["dog1.jpg", "dog2.jpg", "group.jpg"]),
+        ({"camera": "canon"}, ["car.jpg", "rocket.jpg", "sign.jpg"]),
+        ({"folder": "Trips"}, ["dog1.jpg", "dog2.jpg", "rocket.jpg"]),
+        ({"folder": "beach"}, ["dog1.jpg", "dog2.jpg"]),
+        ({"knowledge": "NASA orbiter"}, ["rocket.jpg"]),
+        ({"tag": "favorite"}, ["dog1.jpg"]),
+        ({"faces": {"min": 2, "max": None}}, ["dog2.jpg", "group.jpg"]),
+        (
+            {"faces": {"min": 0, "max": 0}},
+            ["car.jpg", "cat1.jpg", "coffee.jpg", "doc.jpg", "rocket.jpg", "sign.jpg"],
+        ),
+        ({"kind": "document"}, ["doc.jpg"]),
+        ({"quality": "blurry"}, ["cat2.jpg"]),
+        ({"concept": "tabby cat"}, ["cat1.jpg", "cat2.jpg"]),
+        ({"concept": "vehicle"}, ["car.jpg", "rocket.jpg"]),  # WordNet: a space shuttle is a craft, a vehicle
+    ],
+)
 def test_every_atom_resolves(store, settings, gallery, fake_embedder, where, expected):
     res = run(store, settings, where, fake_embedder)
     assert names(res) == expected
@@ -82,10 +93,12 @@ def test_and_with_empty_is_empty(store, settings, gallery, fake_embedder):
 
 
 def test_nested_or_and_not(store, settings, gallery, fake_embedder):
-    where = {"and": [
-        {"or": [{"concept": "dog"}, {"or": [{"concept": "cat"}, {"kind": "document"}]}]},
-        {"not": {"person": "Tom"}},
-    ]}
+    where = {
+        "and": [
+            {"or": [{"concept": "dog"}, {"or": [{"concept": "cat"}, {"kind": "document"}]}]},
+            {"not": {"person": "Tom"}},
+        ]
+    }
     assert names(run(store, settings, where, fake_embedder)) == ["cat1.jpg", "doc.jpg", "dog1.jpg"]
 
 
@@ -114,8 +127,9 @@ def test_snapshot_sees_new_facts(store, settings, gallery, fake_embedder):
 
     assert run(store, settings, {"tag": "holiday"}, fake_embedder)["results"] == []
     with store.session() as s:
-        store.write_analysis(s, gallery["car.jpg"], "user", 1,
-                             AnalysisResult(facts=[FactRecord("user_tag", "holiday")]))
+        store.write_analysis(
+            s, gallery["car.jpg"], "user", 1, AnalysisResult(facts=[FactRecord("user_tag", "holiday")])
+        )
     assert names(run(store, settings, {"tag": "holiday"}, fake_embedder)) == ["car.jpg"]
 
 

@@ -15,10 +15,18 @@ def _caption_gallery(store, emb):
     """10 photos described only by captions (no tags): the embedding signal must decide."""
     from photosearch.catalog.models import Folder
 
-    captions = ["a puppy dog on the grass", "a black dog with a ball", "a tabby cat sleeping on a sofa",
-                "a red sports car parked outside", "a cup of espresso on a table", "mountain lake at sunrise",
-                "a crowd at a concert", "a bowl of ramen noodles", "a city skyline at night",
-                "a sailing boat on the sea"]
+    captions = [
+        "a puppy dog on the grass",
+        "a black dog with a ball",
+        "a tabby cat sleeping on a sofa",
+        "a red sports car parked outside",
+        "a cup of espresso on a table",
+        "mountain lake at sunrise",
+        "a crowd at a concert",
+        "a bowl of ramen noodles",
+        "a city skyline at night",
+        "a sailing boat on the sea",
+    ]
     ids = []
     with store.session() as s:
         f = Folder(path="/g")
@@ -27,16 +35,29 @@ def _caption_gallery(store, emb):
         for i, cap in enumerate(captions):
             p = add_photo(s, f, f"p{i}.jpg")
             ids.append(p.id)
-            store.write_analysis(s, p.id, "captioner", 1, AnalysisResult(
-                facts=[FactRecord("caption", cap, 0.9)], embeddings={"facts_text": emb.embed([cap])[0]}))
+            store.write_analysis(
+                s,
+                p.id,
+                "captioner",
+                1,
+                AnalysisResult(
+                    facts=[FactRecord("caption", cap, 0.9)], embeddings={"facts_text": emb.embed([cap])[0]}
+                ),
+            )
     return ids
 
 
 def test_dog_returns_only_the_dogs_not_a_tail(store, settings, fake_embedder):
     ids = _caption_gallery(store, fake_embedder)
     cfg = CalibrationConfig()
-    res = search(store, settings, plan={"version": 1, "where": {"concept": "dog"}, "compose": {}},
-                 text_embedder=fake_embedder, explain=True, calibration=cfg)
+    res = search(
+        store,
+        settings,
+        plan={"version": 1, "where": {"concept": "dog"}, "compose": {}},
+        text_embedder=fake_embedder,
+        explain=True,
+        calibration=cfg,
+    )
     assert sorted(r["id"] for r in res["results"]) == ids[:2]
     detail = res["explain"]["atoms"][0]["details"]["embedding"][0]
     assert detail["z0"] >= cfg.z_min and detail["kept"] == 2
@@ -44,8 +65,12 @@ def test_dog_returns_only_the_dogs_not_a_tail(store, settings, fake_embedder):
 
 def test_unrelated_query_returns_nothing(store, settings, fake_embedder):
     _caption_gallery(store, fake_embedder)
-    res = search(store, settings, plan={"version": 1, "where": {"concept": "zebra"}, "compose": {}},
-                 text_embedder=fake_embedder)
+    res = search(
+        store,
+        settings,
+        plan={"version": 1, "where": {"concept": "zebra"}, "compose": {}},
+        text_embedder=fake_embedder,
+    )
     assert [r for r in res["results"] if not r["below_cutoff"]] == []  # at most closest matches
     assert res["matched"] == 0
 

@@ -12,14 +12,28 @@ import pytest
 
 def run(tmp_path, *args, stdin=None):
     env = {**os.environ, "PHOTOSEARCH_DATA_DIR": str(tmp_path)}
-    return subprocess.run([sys.executable, "-m", "photosearch.cli", *args], capture_output=True, text=True,
-                          env=env, input=stdin, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "photosearch.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        input=stdin,
+        timeout=120,
+    )
 
 
 @pytest.mark.slow
 def test_plan_and_golden_commands(tmp_path):
-    r = run(tmp_path, "--json", "plan", "Anna and the dog at the beach last summer, not the blurry ones",
-            "--now", "2024-05-15", "--person", "Anna")
+    r = run(
+        tmp_path,
+        "--json",
+        "plan",
+        "Anna and the dog at the beach last summer, not the blurry ones",
+        "--now",
+        "2024-05-15",
+        "--person",
+        "Anna",
+    )
     assert r.returncode == 0, r.stderr
     plan = json.loads(r.stdout)
     assert {"person": "Anna"} in plan["where"]["and"]

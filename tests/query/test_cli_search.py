@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cli(data_dir: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT), PHOTOSEARCH_DATA_DIR=str(data_dir))
-    return subprocess.run([sys.executable, "-m", "photosearch.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "photosearch.cli", *args], capture_output=True, text=True, env=env, timeout=180
+    )
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +49,11 @@ def test_search_json(data_dir):
 
 @pytest.mark.slow
 def test_search_plan_file_explain(data_dir, tmp_path):
-    plan = {"version": 1, "where": {"and": [{"person": "Anna"}, {"not": {"person": "Tom"}}]},
-            "compose": {"limit": 10, "sort": "date_desc"}}
+    plan = {
+        "version": 1,
+        "where": {"and": [{"person": "Anna"}, {"not": {"person": "Tom"}}]},
+        "compose": {"limit": 10, "sort": "date_desc"},
+    }
     f = tmp_path / "plan.json"
     f.write_text(json.dumps(plan))
     out = cli(data_dir, "--json", "search", "--plan", str(f), "--explain")
@@ -82,5 +86,8 @@ def test_search_text_marks_partial_and_closest(data_dir):
     assert "0 of 0 matches + 2 partial" in lines[-1]
     out = cli(data_dir, "search", "kitty", "--json")
     data = json.loads(out.stdout)
-    assert {r["path"].rsplit("/", 1)[-1] for r in data["results"] if not r["below_cutoff"]} == {"cat1.jpg", "cat2.jpg"}
+    assert {r["path"].rsplit("/", 1)[-1] for r in data["results"] if not r["below_cutoff"]} == {
+        "cat1.jpg",
+        "cat2.jpg",
+    }
     assert any(w.get("text") == "kitty ≈ cat (hypernym)" for w in data["results"][0]["why"])

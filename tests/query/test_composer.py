@@ -54,9 +54,13 @@ def _burst_gallery(store):
             day = i // 4
             burst = i // 2  # pairs share a phash -> near-duplicates
             ph = f"{(0x0F0F0F0F0F0F0F0F * (burst + 1)) & 0xFFFFFFFFFFFFFFFF:016x}"
-            p = add_photo(s, f, f"b{i}.jpg", taken=datetime(2024, 5, 1 + day, 10) + timedelta(minutes=i), phash=ph)
+            p = add_photo(
+                s, f, f"b{i}.jpg", taken=datetime(2024, 5, 1 + day, 10) + timedelta(minutes=i), phash=ph
+            )
             score = 0.95 - 0.05 * i if day < 2 else 0.3
-            store.write_analysis(s, p.id, "tagger", 1, AnalysisResult(facts=[FactRecord("tag", "beach", score)]))
+            store.write_analysis(
+                s, p.id, "tagger", 1, AnalysisResult(facts=[FactRecord("tag", "beach", score)])
+            )
             faces = [FaceRecord([0, 0, 0.1, 0.1])] if i in (3, 11) else []
             store.write_analysis(s, p.id, "faces", 1, AnalysisResult(faces=faces))
             rows.append((p.id, day, burst, ph))
@@ -109,8 +113,11 @@ def test_per_person_and_date_sort(store, settings):
 
 def test_timeout_falls_back_to_greedy(store, settings):
     _burst_gallery(store)
-    plan = {"version": 1, "where": {"concept": "beach"},
-            "compose": {"limit": 3, "per": "day", "exclude_near_duplicates": True}}
+    plan = {
+        "version": 1,
+        "where": {"concept": "beach"},
+        "compose": {"limit": 3, "per": "day", "exclude_near_duplicates": True},
+    }
     res = search(store, settings, plan=plan, signals=[], compose_options=ComposeOptions(time_limit_s=1e-9))
     comp = res["composer"]
     assert comp["solver"] == "greedy" and "time limit" in comp["fallback_reason"]
@@ -124,7 +131,9 @@ def test_duplicates_groups(store, settings):
     by_burst = {}
     for pid, _d, b, _h in rows:
         by_burst.setdefault(b, set()).add(pid)
-    assert sorted(map(sorted, by_burst.values())) == sorted(sorted(p["id"] for p in g["photos"]) for g in groups)
+    assert sorted(map(sorted, by_burst.values())) == sorted(
+        sorted(p["id"] for p in g["photos"]) for g in groups
+    )
 
 
 def test_page_without_constraints_is_the_full_sort_head():

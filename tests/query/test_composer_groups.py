@@ -16,10 +16,19 @@ from .test_composer import _burst_gallery, _run
 
 def _snap(day: np.ndarray, person_of_row: dict | None = None) -> SimpleNamespace:
     n = day.size
-    return SimpleNamespace(taken=day.astype(np.int64) * 86400, day=day, month=np.where(day >= 0, day // 30, -1),
-                           ids=np.arange(n), has_phash=np.zeros(n, bool), phash=np.zeros(n, np.uint64),
-                           place_code=-np.ones(n, np.int32), lat=np.full(n, np.nan), lon=np.full(n, np.nan),
-                           person_of_row=person_of_row or {}, places=[])
+    return SimpleNamespace(
+        taken=day.astype(np.int64) * 86400,
+        day=day,
+        month=np.where(day >= 0, day // 30, -1),
+        ids=np.arange(n),
+        has_phash=np.zeros(n, bool),
+        phash=np.zeros(n, np.uint64),
+        place_code=-np.ones(n, np.int32),
+        lat=np.full(n, np.nan),
+        lon=np.full(n, np.nan),
+        person_of_row=person_of_row or {},
+        places=[],
+    )
 
 
 def _skewed(n: int = 1000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -31,12 +40,20 @@ def _skewed(n: int = 1000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @pytest.mark.parametrize("force_greedy", [False, True])
-@pytest.mark.parametrize("block", [{"per": "day"}, {"per": "day", "limit": 10},
-                                   {"per": "day", "limit": 10, "diverse": True},
-                                   {"per": "day", "exclude_near_duplicates": True}])
+@pytest.mark.parametrize(
+    "block",
+    [
+        {"per": "day"},
+        {"per": "day", "limit": 10},
+        {"per": "day", "limit": 10, "diverse": True},
+        {"per": "day", "exclude_near_duplicates": True},
+    ],
+)
 def test_per_day_covers_every_day_of_1000_candidates(block, force_greedy):
     rows, scores, day = _skewed()
-    out, out_scores, info = compose(rows, scores, block, _snap(day), options=ComposeOptions(force_greedy=force_greedy))
+    out, out_scores, info = compose(
+        rows, scores, block, _snap(day), options=ComposeOptions(force_greedy=force_greedy)
+    )
     assert len(out) == 10, info
     assert sorted(day[out].tolist()) == list(range(10))
     assert info["covered_groups"] == 10 and info["groups"] == 10
@@ -94,7 +111,9 @@ def test_100k_candidates_stay_fast(capsys):
     t = time.perf_counter()
     out, _, info = compose(np.arange(n, dtype=np.int32), scores, {"per": "day"}, _snap(day))
     with capsys.disabled():
-        print(f"\ncompose per day, 100k candidates, 365 days: {time.perf_counter() - t:.3f}s ({info['solver']})")
+        print(
+            f"\ncompose per day, 100k candidates, 365 days: {time.perf_counter() - t:.3f}s ({info['solver']})"
+        )
     assert len(out) == 365 and len(set(day[out].tolist())) == 365
 
 

@@ -19,8 +19,16 @@ class CountingEncoder:
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         self.asked.append(list(texts))
-        return np.stack([np.random.default_rng(zlib.crc32(t.encode())).random(self.dim, dtype=np.float32)
-                         for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
+        return (
+            np.stack(
+                [
+                    np.random.default_rng(zlib.crc32(t.encode())).random(self.dim, dtype=np.float32)
+                    for t in texts
+                ]
+            )
+            if texts
+            else np.zeros((0, self.dim), np.float32)
+        )
 
     def embed(self, texts: list[str]) -> np.ndarray:  # the TextEmbedder protocol
         return self(texts)
@@ -90,7 +98,9 @@ def test_search_remembers_the_query_vectors_of_the_shared_model(tmp_path):
         signal.encode(["tabby cat"])
         assert (settings.cache_dir / FILE_NAME).is_file()
         injected = CountingEncoder()  # an embedder passed in is used as given (tests, benchmarks)
-        (signal,) = [s for s in default_signals(store, settings, text_embedder=injected) if s.space == FACTS_SPACE]
+        (signal,) = [
+            s for s in default_signals(store, settings, text_embedder=injected) if s.space == FACTS_SPACE
+        ]
         assert signal.encode == injected.embed
     finally:
         store.close()

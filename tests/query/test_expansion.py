@@ -59,12 +59,19 @@ def _names(res):
 
 
 def test_synonym_near_term_and_hypernym_find_the_photo_and_why_names_the_route(store, settings):
-    _catalog(store, {
-        "lake.jpg": [_tag("lakeside", 0.4), _tag("shore", 0.5, True)],
-        "cat.jpg": [_tag("tabby", 0.5), _tag("domestic cat", 0.8, True), _tag("domestic animal", 0.8, True)],
-        "dog.jpg": [_tag("beagle", 0.6), _tag("dog", 0.7, True), _tag("domestic animal", 0.7, True)],
-        "car.jpg": [_tag("sports car", 0.7), FactRecord("object", "car", 0.9)],
-    })
+    _catalog(
+        store,
+        {
+            "lake.jpg": [_tag("lakeside", 0.4), _tag("shore", 0.5, True)],
+            "cat.jpg": [
+                _tag("tabby", 0.5),
+                _tag("domestic cat", 0.8, True),
+                _tag("domestic animal", 0.8, True),
+            ],
+            "dog.jpg": [_tag("beagle", 0.6), _tag("dog", 0.7, True), _tag("domestic animal", 0.7, True)],
+            "car.jpg": [_tag("sports car", 0.7), FactRecord("object", "car", 0.9)],
+        },
+    )
     plan = {"version": 1, "where": {"concept": "kitty"}, "compose": {}}
     res = search(store, settings, plan=plan, signals=[])
     assert _names(res) == ["cat.jpg"]  # not the dog: "domestic animal" is too broad a parent
@@ -79,10 +86,13 @@ def test_synonym_near_term_and_hypernym_find_the_photo_and_why_names_the_route(s
 
 
 def test_exact_outranks_routes(store, settings):
-    _catalog(store, {
-        "exact.jpg": [FactRecord("object", "dog", 0.6)],
-        "breed.jpg": [_tag("beagle", 0.6)],
-    })
+    _catalog(
+        store,
+        {
+            "exact.jpg": [FactRecord("object", "dog", 0.6)],
+            "breed.jpg": [_tag("beagle", 0.6)],
+        },
+    )
     res = search(store, settings, plan={"version": 1, "where": {"concept": "dog"}, "compose": {}}, signals=[])
     assert _names(res) == ["exact.jpg", "breed.jpg"]
     assert res["results"][0]["score"] > res["results"][1]["score"]

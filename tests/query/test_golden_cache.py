@@ -67,13 +67,16 @@ def test_a_broken_golden_file_still_fails_loudly(golden_dir):
 
 def test_the_bundled_library_from_the_cache_equals_a_fresh_parse(tmp_path, monkeypatch):
     monkeypatch.setenv("PHOTOSEARCH_CACHE_DIR", str(tmp_path / "cache"))
-    fresh = [e for p in sorted(golden.bundled_dir().glob("*.yaml")) for e in golden.load_file(p, source="bundled")]
+    fresh = [
+        e for p in sorted(golden.bundled_dir().glob("*.yaml")) for e in golden.load_file(p, source="bundled")
+    ]
     golden.load_bundled()  # builds the cache
     _forbid_yaml(monkeypatch)
     cached = golden.load_bundled()
     assert len(cached) == len(fresh) > 100
-    assert [(e.request, e.plan, e.now, e.people) for e in cached] == [(e.request, e.plan, e.now, e.people)
-                                                                      for e in fresh]
+    assert [(e.request, e.plan, e.now, e.people) for e in cached] == [
+        (e.request, e.plan, e.now, e.people) for e in fresh
+    ]
 
 
 def test_derived_rebuilds_a_damaged_file_and_survives_an_unwritable_dir(tmp_path):

@@ -17,7 +17,9 @@ def test_user_library_round_trip(tmp_path, golden_examples):
     settings = Settings(data_dir=tmp_path)
     plan = make_plan({"or": [{"person": "Anna"}, {"concept": "cake"}]}, {"limit": 5})
     add_user_example(settings, "Anna stuff", plan, now=NOW, people=["Anna"])
-    add_user_example(settings, "anna  stuff!", make_plan({"person": "Anna"}), now=NOW)  # same request: replaces
+    add_user_example(
+        settings, "anna  stuff!", make_plan({"person": "Anna"}), now=NOW
+    )  # same request: replaces
     loaded = load_user(settings)
     assert len(loaded) == 1 and loaded[0].plan["where"] == {"person": "Anna"} and loaded[0].source == "user"
     assert user_file(settings).is_file()
@@ -55,7 +57,9 @@ def test_minilm_nearest(golden_examples, tmp_path):
 def test_pattern_steering_reuses_verified_structure(ngram_library):
     """'X and Y or Z' is ambiguous for the parser; the verified pair's structure is reused."""
     people = ["Anna", "Tom", "Lisa", "Mark Smith"]
-    r = Planner(library=ngram_library, use_llm=False).plan("Lisa and Mark Smith or Tom", now=NOW, people=people)
+    r = Planner(library=ngram_library, use_llm=False).plan(
+        "Lisa and Mark Smith or Tom", now=NOW, people=people
+    )
     assert r.source == "pattern" and r.examples == ["Anna and Tom or Lisa"]
     expected = make_plan({"or": [{"and": [{"person": "Lisa"}, {"person": "Mark Smith"}]}, {"person": "Tom"}]})
     assert plans_equal(r.plan, expected)

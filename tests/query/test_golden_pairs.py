@@ -28,7 +28,9 @@ def test_library_is_big_and_covers_everything():
     assert any(c["limit"] for c in composes)
 
 
-@pytest.mark.parametrize("ex", [e for e in EXAMPLES if e.request not in NEEDS_PLANNER], ids=lambda e: e.request[:60])
+@pytest.mark.parametrize(
+    "ex", [e for e in EXAMPLES if e.request not in NEEDS_PLANNER], ids=lambda e: e.request[:60]
+)
 def test_parser_reproduces_golden(ex):
     plan, confidence, notes = parse_request(ex.request, now=ex.now, people=ex.people, context=ex.context())
     assert plans_equal(plan, ex.plan), f"{plan_to_text(plan)}  !=  {plan_to_text(ex.plan)}  ({notes})"

@@ -29,7 +29,9 @@ def _planner(lib, answer):
     return Planner(library=lib, llm=fake), calls
 
 
-@pytest.mark.parametrize("answer", ["not json at all", '{"where": {"dog": 1}}', "[1,2]", '{"where": {"or": []}}'])
+@pytest.mark.parametrize(
+    "answer", ["not json at all", '{"where": {"dog": 1}}', "[1,2]", '{"where": {"or": []}}']
+)
 def test_invalid_llm_output_falls_back_to_parser(ngram_library, answer):
     planner, calls = _planner(ngram_library, answer)
     r = planner.plan(REQUEST, now=NOW, people=PEOPLE)
@@ -39,8 +41,11 @@ def test_invalid_llm_output_falls_back_to_parser(ngram_library, answer):
 
 
 def test_valid_llm_output_is_merged_with_parser_slots(ngram_library):
-    answer = {"where": {"and": [{"person": "Anna"}, {"person": "Zed"}, {"concept": "red kite"},
-                                {"concept": "unicorn"}]}}
+    answer = {
+        "where": {
+            "and": [{"person": "Anna"}, {"person": "Zed"}, {"concept": "red kite"}, {"concept": "unicorn"}]
+        }
+    }
     planner, calls = _planner(ngram_library, answer)
     r = planner.plan(REQUEST, now=NOW, people=PEOPLE)
     assert r.source == "llm"
@@ -54,7 +59,9 @@ def test_valid_llm_output_is_merged_with_parser_slots(ngram_library):
 def test_merge_restores_dropped_slots_with_polarity():
     parsed = validate_plan({"where": {"and": [{"person": "Anna"}, {"not": {"quality": "blurry"}}]}})
     merged = merge(validate_plan({"where": {"concept": "kite"}}), parsed, "anna kite not blurry")
-    assert {"not": {"quality": "blurry"}} in merged["where"]["and"] and {"person": "Anna"} in merged["where"]["and"]
+    assert {"not": {"quality": "blurry"}} in merged["where"]["and"] and {"person": "Anna"} in merged["where"][
+        "and"
+    ]
     assert plan_with_llm("x", parsed, [], lambda m: 1 / 0, now_text="2024-05-15")[0] is None
 
 
@@ -78,8 +85,9 @@ def gemma(tmp_path_factory):
 @pytest.mark.slow
 def test_real_gemma_plans_are_valid(gemma, ngram_library):
     shots = [e for e, _ in ngram_library.nearest(REQUEST, k=2)]
-    plan, notes = plan_with_llm(REQUEST, parse_request(REQUEST, now=NOW, people=PEOPLE)[0], shots, gemma,
-                                now_text=NOW.isoformat())
+    plan, notes = plan_with_llm(
+        REQUEST, parse_request(REQUEST, now=NOW, people=PEOPLE)[0], shots, gemma, now_text=NOW.isoformat()
+    )
     if plan is not None:  # constrained JSON from a real model, validated and merged
         assert validate_plan(plan) == plan and "Anna" in json.dumps(plan)
     else:

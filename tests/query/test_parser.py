@@ -17,21 +17,24 @@ def _dates(text, now):
     return [(a.isoformat(), b.isoformat()) for m in finder().find(text, now) for a, b in m.ranges]
 
 
-@pytest.mark.parametrize("text, now, expected", [
-    ("last summer", date(2024, 7, 10), [("2023-06-01", "2023-08-31")]),  # during summer: the previous one
-    ("last summer", date(2024, 9, 1), [("2024-06-01", "2024-08-31")]),  # just ended
-    ("last winter", date(2024, 1, 15), [("2022-12-01", "2023-02-28")]),
-    ("winter 2023", NOW, [("2023-12-01", "2024-02-29")]),  # leap year
-    ("last month", date(2024, 1, 10), [("2023-12-01", "2023-12-31")]),
-    ("in march", date(2024, 2, 1), [("2023-03-01", "2023-03-31")]),  # not yet this year
-    ("yesterday", date(2024, 3, 1), [("2024-02-29", "2024-02-29")]),
-    ("last week", date(2024, 5, 13), [("2024-05-06", "2024-05-12")]),  # Monday
-    ("2019-2021", NOW, [("2019-01-01", "2021-12-31")]),
-    ("between march 2020 and june 2020", NOW, [("2020-03-01", "2020-06-30")]),
-    ("since march 2021", NOW, [("2021-03-01", "2024-05-15")]),
-    ("the 90s", NOW, [("1990-01-01", "1999-12-31")]),
-    ("last christmas", date(2024, 12, 30), [("2024-12-24", "2024-12-26")]),
-])
+@pytest.mark.parametrize(
+    "text, now, expected",
+    [
+        ("last summer", date(2024, 7, 10), [("2023-06-01", "2023-08-31")]),  # during summer: the previous one
+        ("last summer", date(2024, 9, 1), [("2024-06-01", "2024-08-31")]),  # just ended
+        ("last winter", date(2024, 1, 15), [("2022-12-01", "2023-02-28")]),
+        ("winter 2023", NOW, [("2023-12-01", "2024-02-29")]),  # leap year
+        ("last month", date(2024, 1, 10), [("2023-12-01", "2023-12-31")]),
+        ("in march", date(2024, 2, 1), [("2023-03-01", "2023-03-31")]),  # not yet this year
+        ("yesterday", date(2024, 3, 1), [("2024-02-29", "2024-02-29")]),
+        ("last week", date(2024, 5, 13), [("2024-05-06", "2024-05-12")]),  # Monday
+        ("2019-2021", NOW, [("2019-01-01", "2021-12-31")]),
+        ("between march 2020 and june 2020", NOW, [("2020-03-01", "2020-06-30")]),
+        ("since march 2021", NOW, [("2021-03-01", "2024-05-15")]),
+        ("the 90s", NOW, [("1990-01-01", "1999-12-31")]),
+        ("last christmas", date(2024, 12, 30), [("2024-12-24", "2024-12-26")]),
+    ],
+)
 def test_date_edges(text, now, expected):
     assert _dates(text, now) == expected
 
@@ -59,8 +62,13 @@ def test_places():
     assert lookup("tuscany")[0].kind == "region"
     assert any(p.cc == "FR" for p in lookup("Paris"))
     assert {p.cc for p in resolve_place("Paris, France")} == {"FR"}
-    for text, place in [("beach in spain", "Spain"), ("in Zürich", "Zurich"), ("photos in Kyoto", "Kyoto"),
-                        ("snow in Bavaria", "Bavaria"), ("in the USA", "United States")]:
+    for text, place in [
+        ("beach in spain", "Spain"),
+        ("in Zürich", "Zurich"),
+        ("photos in Kyoto", "Kyoto"),
+        ("snow in Bavaria", "Bavaria"),
+        ("in the USA", "United States"),
+    ]:
         plan, _, _ = parse_request(text, now=NOW, people=[])
         assert {"place": place} in [plan["where"], *plan["where"].get("and", [])], (text, plan)
     # common words that are also GeoNames towns stay concepts

@@ -29,8 +29,9 @@ def test_birthday_pair_without_a_known_birthday_gives_no_golden_dates(ngram_libr
 
 
 def test_birthday_pair_adapts_to_the_owners_birthday(ngram_library):
-    ctx = PlanContext(people=["Anna", "Oleg"], owner="Oleg", birthdays={"Oleg": date(1985, 1, 20)},
-                      years=(2020, 2024))
+    ctx = PlanContext(
+        people=["Anna", "Oleg"], owner="Oleg", birthdays={"Oleg": date(1985, 1, 20)}, years=(2020, 2024)
+    )
     r = _planner(ngram_library).plan("on my birthday", now=LATER, context=ctx)
     dates = [c["date"]["from"] for c in r.plan["where"]["or"]]
     assert dates == [f"{y}-01-20" for y in range(2020, 2025)] and r.source == "golden"
@@ -52,4 +53,6 @@ def test_me_and_anna_with_an_owner_uses_the_owner(ngram_library):
 
 def test_exact_pair_in_its_own_context_is_still_reused(ngram_library, ctx):
     r = _planner(ngram_library).plan("on my birthday", now=NOW, context=ctx)
-    assert r.source == "golden" and r.plan["where"]["or"][0] == {"date": {"from": "2015-06-03", "to": "2015-06-03"}}
+    assert r.source == "golden" and r.plan["where"]["or"][0] == {
+        "date": {"from": "2015-06-03", "to": "2015-06-03"}
+    }

@@ -56,8 +56,9 @@ def test_required_concept_is_hard(store, settings, gallery, fake_embedder):
 
 
 def test_required_is_validated_and_shown():
-    plan = validate_plan({"version": 1, "where": {"and": [{"concept": "dog"}, {"concept": "woman"}]},
-                          "required": ["  woman "]})
+    plan = validate_plan(
+        {"version": 1, "where": {"and": [{"concept": "dog"}, {"concept": "woman"}]}, "required": ["  woman "]}
+    )
     assert plan["required"] == ["woman"]
     assert plan_to_text(plan).endswith('[required: "woman"]')
     assert "required" not in validate_plan({"version": 1, "where": {"concept": "dog"}, "required": []})
@@ -71,8 +72,13 @@ def test_closest_matches_fill_an_empty_page(store, settings, gallery, fake_embed
     from photosearch.catalog.store import AnalysisResult, FactRecord
 
     with store.session() as s:  # a weak tag, below the calibrated cut-off
-        store.write_analysis(s, gallery["coffee.jpg"], "tagger2", 1, AnalysisResult(
-            facts=[FactRecord("tag", "teapot", 0.1, data={"names": ["teapot"]})]))
+        store.write_analysis(
+            s,
+            gallery["coffee.jpg"],
+            "tagger2",
+            1,
+            AnalysisResult(facts=[FactRecord("tag", "teapot", 0.1, data={"names": ["teapot"]})]),
+        )
     plan = {"version": 1, "where": {"concept": "teapot"}, "compose": {"limit": 5}}
     res = search(store, settings, plan=plan, signals=[])  # lexical evidence only
     assert res["matched"] == 0
@@ -94,11 +100,23 @@ def test_cli_text_puts_closest_under_a_separator(store, settings, gallery):
     from photosearch.cli.search import BELOW_CUTOFF_SEPARATOR, CLOSEST_SEPARATOR, _results_text
 
     with store.session() as s:
-        store.write_analysis(s, gallery["coffee.jpg"], "tagger2", 1, AnalysisResult(
-            facts=[FactRecord("tag", "teapot", 0.1, data={"names": ["teapot"]})]))
-    plan = {"version": 1, "where": {"or": [{"concept": "teapot"}, {"concept": "tabby"}]}, "compose": {"limit": 5}}
-    lines = [ln for ln in _results_text(search(store, settings, plan=plan, signals=[])).splitlines()
-             if not ln.startswith(("plan:", "  "))]
+        store.write_analysis(
+            s,
+            gallery["coffee.jpg"],
+            "tagger2",
+            1,
+            AnalysisResult(facts=[FactRecord("tag", "teapot", 0.1, data={"names": ["teapot"]})]),
+        )
+    plan = {
+        "version": 1,
+        "where": {"or": [{"concept": "teapot"}, {"concept": "tabby"}]},
+        "compose": {"limit": 5},
+    }
+    lines = [
+        ln
+        for ln in _results_text(search(store, settings, plan=plan, signals=[])).splitlines()
+        if not ln.startswith(("plan:", "  "))
+    ]
     sep = lines.index(BELOW_CUTOFF_SEPARATOR)  # confident matches stand before it: not "no confident match"
     assert CLOSEST_SEPARATOR not in lines
     assert all("cat" in ln for ln in lines[:sep]) and "coffee.jpg" in lines[sep + 1]

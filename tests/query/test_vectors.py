@@ -134,6 +134,10 @@ def test_exact_vectors_match_the_index():
     assert ids[5] in exact and 5 not in exact and len(exact) == 300
     np.testing.assert_allclose(exact.get_many([ids[3]])[0], vecs[3] / np.linalg.norm(vecs[3]), rtol=1e-5)
     batch = exact.index.search(vecs[:2], 3)
-    assert batch.keys.shape == (2, 3) and batch.keys[1, 0] == ids[1] and batch.distances[0, 0] == pytest.approx(0, abs=1e-5)
+    assert (
+        batch.keys.shape == (2, 3)
+        and batch.keys[1, 0] == ids[1]
+        and batch.distances[0, 0] == pytest.approx(0, abs=1e-5)
+    )
     scores = np.array([0.5, 0.9, 0.9, 0.1, 0.7], np.float32)
     assert top_k(scores, 3).tolist() == [1, 2, 4] and top_k(scores, 10).tolist() == [1, 2, 4, 0, 3]

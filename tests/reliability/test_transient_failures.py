@@ -93,7 +93,9 @@ def test_a_photo_unreadable_during_analysis_is_retried_next_run(real_photos):
         report = index_as_nobody(settings, [MeanColourAnalyzer()])
         assert report["analysis_failed"] == 1 and report["analysed"] == 1
         with store.session() as s:
-            assert s.scalar(select(func.count()).select_from(Analysis).where(Analysis.status == "failed")) == 0
+            assert (
+                s.scalar(select(func.count()).select_from(Analysis).where(Analysis.status == "failed")) == 0
+            )
         report = Indexer(store, settings, [MeanColourAnalyzer()]).run()  # no --retry-failed
         assert report.analysed == 1 and report.analysis_failed == 0
     finally:

@@ -16,7 +16,9 @@ def local_ray():
     os.environ.setdefault("RAY_DISABLE_USAGE_STATS", "1")
     started = False
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 1024 * 1024)
+        ray.init(
+            num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 1024 * 1024
+        )
         started = True
     yield ray
     if started:

@@ -25,13 +25,28 @@ def quality_only(settings):
 def _check_catalog(store: Store, expected_photos: int) -> None:
     with store.session() as s:
         assert s.scalar(select(func.count()).select_from(Photo)) == expected_photos
-        assert s.scalar(select(func.count()).select_from(Analysis).where(Analysis.status == "ok")) == expected_photos
-        blurry = set(s.scalars(select(Photo.path).join(Fact, Fact.photo_id == Photo.id)
-                               .where(Fact.kind == "quality", Fact.label == "blurry")))
-        shots = set(s.scalars(select(Photo.path).join(Fact, Fact.photo_id == Photo.id)
-                              .where(Fact.kind == "kind", Fact.label == "screenshot")))
+        assert (
+            s.scalar(select(func.count()).select_from(Analysis).where(Analysis.status == "ok"))
+            == expected_photos
+        )
+        blurry = set(
+            s.scalars(
+                select(Photo.path)
+                .join(Fact, Fact.photo_id == Photo.id)
+                .where(Fact.kind == "quality", Fact.label == "blurry")
+            )
+        )
+        shots = set(
+            s.scalars(
+                select(Photo.path)
+                .join(Fact, Fact.photo_id == Photo.id)
+                .where(Fact.kind == "kind", Fact.label == "screenshot")
+            )
+        )
     assert {p.rsplit("/", 2)[-2] + "/" + p.rsplit("/", 1)[-1] for p in blurry} == {
-        "cats/chelsea_blurry.jpg", "kitchen/coffee_blurry.jpg"}
+        "cats/chelsea_blurry.jpg",
+        "kitchen/coffee_blurry.jpg",
+    }
     assert {p.rsplit("/", 1)[-1] for p in shots} == {"settings.png", "chat.png"}
 
 
@@ -44,7 +59,9 @@ def test_ray_index_sqlite(tmp_path, example_gallery, local_ray):
     store = Store(settings.database_url)
     store.add_folder(example_gallery)
     events = []
-    report = run_ray_index(store, settings, 2, progress=events.append, analyzer_factory=quality_only, post_steps=[])
+    report = run_ray_index(
+        store, settings, 2, progress=events.append, analyzer_factory=quality_only, post_steps=[]
+    )
     assert report.added == 21 and report.analysed == 21 and report.failed == 0
     assert report.stage_ms["model:quality"] > 0 and events[-1].stage == "done"
     _check_catalog(store, 21)
@@ -121,13 +138,18 @@ def catalog_contents(store: Store) -> dict[str, dict]:
 
     out: dict[str, dict] = {}
     with store.session() as s:
-        names = {pid: "/".join(path.rsplit("/", 2)[-2:]) for pid, path in s.execute(select(Photo.id, Photo.path))}
+        names = {
+            pid: "/".join(path.rsplit("/", 2)[-2:]) for pid, path in s.execute(select(Photo.id, Photo.path))
+        }
         for name in names.values():
             out[name] = {"analyses": set(), "facts": set(), "embeddings": {}}
         for pid, analyzer, version, status in s.execute(
-                select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status)):
+            select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status)
+        ):
             out[names[pid]]["analyses"].add((analyzer, version, status))
-        for pid, analyzer, kind, label in s.execute(select(Fact.photo_id, Fact.analyzer, Fact.kind, Fact.label)):
+        for pid, analyzer, kind, label in s.execute(
+            select(Fact.photo_id, Fact.analyzer, Fact.kind, Fact.label)
+        ):
             out[names[pid]]["facts"].add((analyzer, kind, label))
         for pid, space, vector in s.execute(select(Embedding.photo_id, Embedding.space, Embedding.vector)):
             out[names[pid]]["embeddings"][space] = np.frombuffer(vector, dtype=np.float32)
@@ -145,16 +167,22 @@ def test_ray_and_serial_engines_write_the_same_catalog(tmp_path, example_gallery
     settings.ensure_dirs()
     store = Store(settings.database_url)
     store.add_folder(example_gallery)
-    report = run_ray_index(store, settings, 2, analyzer_factory=detector_quality_and_facts_text, post_steps=[])
+    report = run_ray_index(
+        store, settings, 2, analyzer_factory=detector_quality_and_facts_text, post_steps=[]
+    )
     assert report.broken_analyzers() == [] and report.analysis_failed == 0
     assert {name: row["ok"] for name, row in report.analyzers.items()} == {
-        "detector": 21, "quality": 21, "facts_text": 21}
+        "detector": 21,
+        "quality": 21,
+        "facts_text": 21,
+    }
     serial_settings = Settings(data_dir=tmp_path / "serial")
     serial_settings.ensure_dirs()
     serial = Store(serial_settings.database_url)
     serial.add_folder(example_gallery)
-    build_indexer(serial, serial_settings, analyzers=detector_quality_and_facts_text(serial_settings),
-                  post_steps=[]).run()
+    build_indexer(
+        serial, serial_settings, analyzers=detector_quality_and_facts_text(serial_settings), post_steps=[]
+    ).run()
     by_ray, by_serial = catalog_contents(store), catalog_contents(serial)
     assert by_ray.keys() == by_serial.keys() and len(by_ray) == 21
     embedded = 0

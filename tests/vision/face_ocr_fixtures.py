@@ -65,7 +65,10 @@ def face_variants(astronaut, grace) -> dict[str, np.ndarray]:
 
 @pytest.fixture(scope="session")
 def face_results(faces, face_variants) -> dict[str, AnalysisResult]:
-    return {name: faces.analyze(photo_image(rgb, i + 1, name)) for i, (name, rgb) in enumerate(face_variants.items())}
+    return {
+        name: faces.analyze(photo_image(rgb, i + 1, name))
+        for i, (name, rgb) in enumerate(face_variants.items())
+    }
 
 
 @pytest.fixture

@@ -12,11 +12,16 @@ from photosearch.vision.analyzer import PhotoImage
 
 
 def photo_image(rgb: np.ndarray, photo_id: int = 1, path: str = "mem.jpg") -> PhotoImage:
-    return PhotoImage(photo_id=photo_id, path=path, rgb=rgb, full_width=rgb.shape[1], full_height=rgb.shape[0])
+    return PhotoImage(
+        photo_id=photo_id, path=path, rgb=rgb, full_width=rgb.shape[1], full_height=rgb.shape[0]
+    )
 
 
 def font_path() -> str:
-    for p in ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"):
+    for p in (
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    ):
         if Path(p).is_file():
             return p
     from matplotlib import font_manager
@@ -24,7 +29,9 @@ def font_path() -> str:
     return font_manager.findfont("DejaVu Sans")
 
 
-def render_sign(lines: list[str], size=(900, 600), font_size=64, bg=(30, 90, 160), fg=(255, 255, 255)) -> np.ndarray:
+def render_sign(
+    lines: list[str], size=(900, 600), font_size=64, bg=(30, 90, 160), fg=(255, 255, 255)
+) -> np.ndarray:
     from PIL import Image, ImageDraw, ImageFont
 
     img = Image.new("RGB", size, bg)
@@ -45,20 +52,28 @@ def resize(rgb: np.ndarray, w: int, h: int) -> np.ndarray:
 
 def add_photo(store: Store, path: str, state: str = "active") -> int:
     with store.session() as s:
-        photo = Photo(path=path, content_hash=f"h-{path}", size=1, mtime=0.0, state=state, width=100, height=100)
+        photo = Photo(
+            path=path, content_hash=f"h-{path}", size=1, mtime=0.0, state=state, width=100, height=100
+        )
         s.add(photo)
         s.flush()
         return photo.id
 
 
-def add_faces(store: Store, photo_id: int, descriptors: list[np.ndarray], analyzer: str = "faces") -> list[int]:
+def add_faces(
+    store: Store, photo_id: int, descriptors: list[np.ndarray], analyzer: str = "faces"
+) -> list[int]:
     """Write faces for a photo the way the indexer does; returns their ids."""
     from sqlalchemy import select
 
     from photosearch.catalog.models import Face
 
-    result = AnalysisResult(faces=[FaceRecord(box=[0.1 * i, 0.1, 0.1 * i + 0.1, 0.3], score=0.9, descriptor=d)
-                                   for i, d in enumerate(descriptors)])
+    result = AnalysisResult(
+        faces=[
+            FaceRecord(box=[0.1 * i, 0.1, 0.1 * i + 0.1, 0.3], score=0.9, descriptor=d)
+            for i, d in enumerate(descriptors)
+        ]
+    )
     with store.session() as s:
         store.write_analysis(s, photo_id, analyzer, 1, result)
         s.flush()

@@ -30,9 +30,15 @@ def receipt_photo(seed: int, angle: float) -> np.ndarray:
     paper = Image.new("RGB", (380, 760), (238, 236, 228))
     d = ImageDraw.Draw(paper)
     d.text((60, 30), "SUPERMARKET", font=_font("DejaVuSansMono-Bold.ttf", 28), fill=(30, 30, 30))
-    for i, item in enumerate(["MILK 1L", "BREAD", "APPLES 1KG", "COFFEE", "BUTTER", "EGGS x12", "CHEESE", "RICE"]):
-        d.text((20, 90 + 40 * i), f"{item:<14}{rng.integers(1, 20)}.{rng.integers(0, 99):02d}",
-               font=_font("DejaVuSansMono.ttf", 20), fill=(40, 40, 40))
+    for i, item in enumerate(
+        ["MILK 1L", "BREAD", "APPLES 1KG", "COFFEE", "BUTTER", "EGGS x12", "CHEESE", "RICE"]
+    ):
+        d.text(
+            (20, 90 + 40 * i),
+            f"{item:<14}{rng.integers(1, 20)}.{rng.integers(0, 99):02d}",
+            font=_font("DejaVuSansMono.ttf", 20),
+            fill=(40, 40, 40),
+        )
     d.text((20, 440), "TOTAL        42.17", font=_font("DejaVuSansMono.ttf", 20), fill=(20, 20, 20))
     table = Image.new("RGB", (1200, 900), (110, 80, 50))
     table.paste(paper.rotate(angle, expand=True, fillcolor=(110, 80, 50)), (400, 60))
@@ -44,9 +50,29 @@ def page_photo(seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     img = Image.new("RGB", (1000, 1300), (225, 222, 215))
     d = ImageDraw.Draw(img)
-    words = ["the", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog", "while", "more", "words", "follow", "here"]
+    words = [
+        "the",
+        "quick",
+        "brown",
+        "fox",
+        "jumps",
+        "over",
+        "the",
+        "lazy",
+        "dog",
+        "while",
+        "more",
+        "words",
+        "follow",
+        "here",
+    ]
     for i in range(30):
-        d.text((80, 80 + 38 * i), " ".join(rng.choice(words, 9)), font=_font("DejaVuSerif.ttf", 24), fill=(35, 35, 35))
+        d.text(
+            (80, 80 + 38 * i),
+            " ".join(rng.choice(words, 9)),
+            font=_font("DejaVuSerif.ttf", 24),
+            fill=(35, 35, 35),
+        )
     a = np.asarray(img).astype(np.float32) * np.linspace(0.75, 1.0, 1300)[:, None, None]
     return np.clip(a + rng.normal(0, 6, a.shape), 0, 255).astype(np.uint8)
 
@@ -67,7 +93,10 @@ def test_photographed_and_scanned_pages_are_documents(real_photos):
     assert kind_of(page_photo(0)) == "document"
     assert kind_of(np.stack([data.page()] * 3, axis=-1)) == "document"
     if (OPENCV / "imageTextN.png").is_file():
-        assert kind_of(np.asarray(Image.open(OPENCV / "imageTextN.png").convert("RGB")), "scan.jpg") == "document"
+        assert (
+            kind_of(np.asarray(Image.open(OPENCV / "imageTextN.png").convert("RGB")), "scan.jpg")
+            == "document"
+        )
 
 
 def test_natural_photos_and_objects_on_white_are_not_documents(real_photos):

@@ -30,7 +30,11 @@ def test_astronaut_has_exactly_one_face_with_a_descriptor(face_results):
 
 def test_every_variant_has_one_face(face_results):
     assert {name: len(r.faces) for name, r in face_results.items()} == {
-        "astronaut": 1, "astronaut_mirror": 1, "grace": 1, "grace_crop": 1}
+        "astronaut": 1,
+        "astronaut_mirror": 1,
+        "grace": 1,
+        "grace_crop": 1,
+    }
 
 
 def test_descriptors_separate_people(face_results):

@@ -15,8 +15,11 @@ CAT = [
     FactRecord("object", "cat", 0.9, box=[0, 0, 1, 1]),
     FactRecord("quality", "sharp", 1.0, data={"blur": 300}),
 ]
-SIGN = [FactRecord("text", "OPEN 24 HOURS", 0.9), FactRecord("object", "car", 0.7),
-        FactRecord("knowledge", "Route 66", 0.8, data={"category": "road", "facts": "historic US highway"})]
+SIGN = [
+    FactRecord("text", "OPEN 24 HOURS", 0.9),
+    FactRecord("object", "car", 0.7),
+    FactRecord("knowledge", "Route 66", 0.8, data={"category": "road", "facts": "historic US highway"}),
+]
 
 
 def test_text_lists_facts_in_order_and_skips_noise():

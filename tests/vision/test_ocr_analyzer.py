@@ -111,7 +111,9 @@ def test_gate_runs_on_a_screenshot_with_small_text(ocr):
     draw = ImageDraw.Draw(img)
     font = ImageFont.truetype(font_path(), 15)
     for i in range(6):
-        draw.text((30, 60 + i * 28), f"Invoice line {i}: delivered parcels {i * 37}", font=font, fill=(20, 20, 20))
+        draw.text(
+            (30, 60 + i * 28), f"Invoice line {i}: delivered parcels {i * 37}", font=font, fill=(20, 20, 20)
+        )
     bgr = to_bgr(np.asarray(img))
     assert ocr.decide(bgr).run
 
@@ -168,4 +170,7 @@ def test_respace_puts_back_dropped_spaces_from_ink_gaps():
     info = [100, [["a", "b", "c", "d"]], [cols]]
     assert respace("abcd", info, crop) == "ab cd"
     assert respace("abcd", None, crop) == "abcd"  # no positions: unchanged
-    assert respace("ab cd", [100, [["a", "b", " ", "c", "d"]], [cols[:2] + [cols[2] - 1] + cols[2:]]], crop) == "ab cd"
+    assert (
+        respace("ab cd", [100, [["a", "b", " ", "c", "d"]], [cols[:2] + [cols[2] - 1] + cols[2:]]], crop)
+        == "ab cd"
+    )

@@ -21,7 +21,9 @@ def test_gate_recall_on_text_bearing_photos(ocr):
 
 def test_one_large_word_and_one_small_word_both_reach_ocr(ocr):
     for share in (0.04, 0.9):
-        d = ocr.decide(to_bgr(sign("EXIT", "DejaVuSans-Bold.ttf", ((250, 250, 245), (20, 20, 20)), (640, 480), share)))
+        d = ocr.decide(
+            to_bgr(sign("EXIT", "DejaVuSans-Bold.ttf", ((250, 250, 245), (20, 20, 20)), (640, 480), share))
+        )
         assert d.run, (share, d)
 
 

@@ -28,7 +28,11 @@ def render_screenshot(w=1280, h=800) -> np.ndarray:
     for i in range(12):
         d.text((20, 60 + i * 30), f"Menu item {i}", fill=(20, 20, 20))
     for i in range(20):
-        d.text((250, 60 + i * 24), "Lorem ipsum dolor sit amet, consectetur adipiscing elit " * 2, fill=(30, 30, 30))
+        d.text(
+            (250, 60 + i * 24),
+            "Lorem ipsum dolor sit amet, consectetur adipiscing elit " * 2,
+            fill=(30, 30, 30),
+        )
     d.rectangle([w - 200, h - 70, w - 40, h - 30], fill=(40, 120, 220))
     return np.asarray(im)
 

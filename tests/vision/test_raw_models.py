@@ -24,6 +24,15 @@ def test_tagger_sees_the_cat_in_a_dng(tmp_path, tagger, real_photos, with_previe
     if with_preview:
         assert "tabby" in labels or "tiger cat" in labels, labels
     else:  # the test DNG has no colour calibration: the demosaic is tinted, yet still an animal
-        assert labels & {"tabby", "tiger cat", "egyptian cat", "cat", "domestic cat", "feline", "animal",
-                         "carnivore", "mammal"}, labels
+        assert labels & {
+            "tabby",
+            "tiger cat",
+            "egyptian cat",
+            "cat",
+            "domestic cat",
+            "feline",
+            "animal",
+            "carnivore",
+            "mammal",
+        }, labels
     assert np.isclose(result.embeddings["imagenet"].sum(), 1.0, atol=0.1)

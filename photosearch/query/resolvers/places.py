@@ -48,8 +48,17 @@ def reverse_geocode(coords: list[tuple[float, float]]) -> list[dict]:
     out = []
     for (lat, lon), hit in zip(coords, found, strict=True):
         cc = hit.get("cc", "")
-        out.append({"city": hit.get("name", ""), "admin1": hit.get("admin1", ""), "admin2": hit.get("admin2", ""),
-                    "cc": cc, "country": _country_names(cc)[0], "lat": lat, "lon": lon})
+        out.append(
+            {
+                "city": hit.get("name", ""),
+                "admin1": hit.get("admin1", ""),
+                "admin2": hit.get("admin2", ""),
+                "cc": cc,
+                "country": _country_names(cc)[0],
+                "lat": lat,
+                "lon": lon,
+            }
+        )
     return out
 
 
@@ -63,11 +72,14 @@ def ensure_place_facts(store) -> int:
     if snap is not None and not snap.lacks_places():
         return 0  # the search's columns say every photo with GPS has its place: no query
     with store.connect() as conn:
-        todo = conn.execute(text(
-            "SELECT p.id, p.gps_lat, p.gps_lon FROM photos p LEFT JOIN analyses a "
-            "ON a.photo_id = p.id AND a.analyzer = :an WHERE p.state = 'active' AND p.gps_lat IS NOT NULL "
-            "AND p.gps_lon IS NOT NULL AND a.id IS NULL"
-        ), {"an": PLACE_ANALYZER}).all()
+        todo = conn.execute(
+            text(
+                "SELECT p.id, p.gps_lat, p.gps_lon FROM photos p LEFT JOIN analyses a "
+                "ON a.photo_id = p.id AND a.analyzer = :an WHERE p.state = 'active' AND p.gps_lat IS NOT NULL "
+                "AND p.gps_lon IS NOT NULL AND a.id IS NULL"
+            ),
+            {"an": PLACE_ANALYZER},
+        ).all()
     if not todo:
         return 0
     places = reverse_geocode([(float(r[1]), float(r[2])) for r in todo])
