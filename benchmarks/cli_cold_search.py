@@ -29,8 +29,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def _env(source: Path, data: Path, tmp: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     tag = source.name or "root"
-    return {**env, "PYTHONPATH": str(source), "PHOTOSEARCH_DATA_DIR": str(data),
-            "PHOTOSEARCH_CACHE_DIR": str(tmp / f"cache-{tag}"), "PYTHONPYCACHEPREFIX": str(tmp / f"pyc-{tag}")}
+    return {
+        **env,
+        "PYTHONPATH": str(source),
+        "PHOTOSEARCH_DATA_DIR": str(data),
+        "PHOTOSEARCH_CACHE_DIR": str(tmp / f"cache-{tag}"),
+        "PYTHONPYCACHEPREFIX": str(tmp / f"pyc-{tag}"),
+    }
 
 
 def _timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, str]:
@@ -47,10 +52,15 @@ def _timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float
 
 def heaviest_imports(cmd: list[str], env: dict[str, str], cwd: Path, n: int = 10) -> list[tuple[float, str]]:
     """The top-level imports of one cold start with the most cumulative time (ms)."""
-    prof = subprocess.run([sys.executable, "-X", "importtime", *cmd[1:]], env=env, cwd=cwd, capture_output=True,
-                          text=True)
+    prof = subprocess.run(
+        [sys.executable, "-X", "importtime", *cmd[1:]], env=env, cwd=cwd, capture_output=True, text=True
+    )
     rows = [line.split("|") for line in prof.stderr.splitlines() if line.startswith("import time:")][1:]
-    top = [(int(r[1]) / 1000, r[2].rstrip()) for r in rows if r[1].strip().isdigit() and len(r[2]) - len(r[2].lstrip()) <= 3]
+    top = [
+        (int(r[1]) / 1000, r[2].rstrip())
+        for r in rows
+        if r[1].strip().isdigit() and len(r[2]) - len(r[2].lstrip()) <= 3
+    ]
     return sorted(top, reverse=True)[:n]
 
 
@@ -67,22 +77,34 @@ def main() -> None:
         envs = {name: _env(src, data, Path(tmp)) for name, src in sources.items()}
         for name, src in sources.items():  # first use builds the caches and the bytecode
             for argv in commands.values():
-                subprocess.run([sys.executable, "-m", "photosearch", *argv], env=envs[name], cwd=src,
-                               capture_output=True, check=True)
+                subprocess.run(
+                    [sys.executable, "-m", "photosearch", *argv],
+                    env=envs[name],
+                    cwd=src,
+                    capture_output=True,
+                    check=True,
+                )
         figures: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for _ in range(args.repeat):
             for cname, argv in commands.items():
                 for name, src in sources.items():
                     wall, cpu, last = _timed([sys.executable, "-m", "photosearch", *argv], envs[name], src)
                     figures.setdefault((name, cname), []).append((wall, cpu))
-                    print(f"{name:7} {cname:6} wall {wall:5.2f} s  cpu {cpu:5.2f} s  load {os.getloadavg()[0]:4.1f}"
-                          + (f"  ({last})" if cname == "search" else ""), flush=True)
+                    print(
+                        f"{name:7} {cname:6} wall {wall:5.2f} s  cpu {cpu:5.2f} s  load {os.getloadavg()[0]:4.1f}"
+                        + (f"  ({last})" if cname == "search" else ""),
+                        flush=True,
+                    )
         for (name, cname), values in figures.items():
-            print(f"median {name:7} {cname:6} wall {statistics.median(v[0] for v in values):5.2f} s  "
-                  f"cpu {statistics.median(v[1] for v in values):5.2f} s  ({len(values)} runs)")
+            print(
+                f"median {name:7} {cname:6} wall {statistics.median(v[0] for v in values):5.2f} s  "
+                f"cpu {statistics.median(v[1] for v in values):5.2f} s  ({len(values)} runs)"
+            )
         for name, src in sources.items():
             print(f"heaviest imports of a cold search, {name} ({src}), cumulative ms:")
-            for ms, mod in heaviest_imports([sys.executable, "-m", "photosearch", *commands["search"]], envs[name], src):
+            for ms, mod in heaviest_imports(
+                [sys.executable, "-m", "photosearch", *commands["search"]], envs[name], src
+            ):
                 print(f"  {ms:7.1f}  {mod.strip()}")
 
 

@@ -53,8 +53,12 @@ def one_run(data_dir: str, mode: str) -> tuple[float, str]:
     from photosearch.gui.main_window import MainWindow
 
     app = QApplication([])
-    window = MainWindow(Core(Settings(data_dir=Path(data_dir))), watch=False, warm_up=mode != "cold",
-                        qsettings=QSettings(str(Path(data_dir) / "bench.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(
+        Core(Settings(data_dir=Path(data_dir))),
+        watch=False,
+        warm_up=mode != "cold",
+        qsettings=QSettings(str(Path(data_dir) / "bench.ini"), QSettings.Format.IniFormat),
+    )
     window.show()
     until = time.perf_counter() + (0.0 if mode == "early" else 5.0)
     while time.perf_counter() < until:
@@ -85,15 +89,25 @@ def main() -> None:
         times: dict[str, list[float]] = {"cold": [], "warm": [], "early": []}
         for _ in range(args.repeat):
             for mode in times:
-                out = subprocess.run([sys.executable, __file__, "--run", str(data), mode], capture_output=True,
-                                     text=True, check=True).stdout.strip().splitlines()[-1]
+                out = (
+                    subprocess.run(
+                        [sys.executable, __file__, "--run", str(data), mode],
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                    )
+                    .stdout.strip()
+                    .splitlines()[-1]
+                )
                 ms, said = out.split("\t", 1)
                 times[mode].append(float(ms))
                 print(f"{mode:5}  first search {float(ms):8.1f} ms  (meanwhile: {said!r})", flush=True)
         for mode, values in times.items():
             print(f"median {mode:5} {statistics.median(values):8.1f} ms  ({len(values)} runs)")
-        print(f"warm-up makes the first search {statistics.median(times['cold']) / statistics.median(times['warm']):.0f}x "
-              "faster")
+        print(
+            f"warm-up makes the first search {statistics.median(times['cold']) / statistics.median(times['warm']):.0f}x "
+            "faster"
+        )
 
 
 if __name__ == "__main__":

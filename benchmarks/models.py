@@ -52,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--side", type=int, default=1280)
     args = ap.parse_args(argv)
     settings = Settings(data_dir=Path(tempfile.mkdtemp(prefix="ps-bench-")), threads=args.threads)
-    photos = [PhotoImage(i, f"p{i}.jpg", p, p.shape[1], p.shape[0]) for i, p in enumerate(sample_photos(args.side))]
+    photos = [
+        PhotoImage(i, f"p{i}.jpg", p, p.shape[1], p.shape[0]) for i, p in enumerate(sample_photos(args.side))
+    ]
     print(f"{len(photos)} photos, longest side {args.side}, threads {args.threads}")
     print(f"{'model':<14}{'load ms':>10}{'ms/photo':>10}")
 

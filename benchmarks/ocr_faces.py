@@ -23,7 +23,10 @@ from photosearch.vision.analyzer import PhotoImage
 def _font(size: int):
     from PIL import ImageFont
 
-    for p in ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"):
+    for p in (
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    ):
         if Path(p).is_file():
             return ImageFont.truetype(p, size)
     from matplotlib import font_manager
@@ -65,12 +68,18 @@ def text_photos() -> dict[str, np.ndarray]:
     from skimage import data
 
     sign = Image.new("RGB", (900, 600), (30, 90, 160))
-    ImageDraw.Draw(sign).multiline_text((60, 150), "OPEN DAILY 9 TO 5\nFRESH COFFEE", font=_font(60),
-                                        fill=(255, 255, 255), spacing=30)
+    ImageDraw.Draw(sign).multiline_text(
+        (60, 150), "OPEN DAILY 9 TO 5\nFRESH COFFEE", font=_font(60), fill=(255, 255, 255), spacing=30
+    )
     shot = Image.new("RGB", (1280, 800), (245, 245, 245))
     d = ImageDraw.Draw(shot)
     for i in range(12):
-        d.text((30, 60 + i * 28), f"Item {i}: the quick brown fox jumps over the lazy dog", font=_font(15), fill=(20, 20, 20))
+        d.text(
+            (30, 60 + i * 28),
+            f"Item {i}: the quick brown fox jumps over the lazy dog",
+            font=_font(15),
+            fill=(20, 20, 20),
+        )
     photo = Image.fromarray(data.coffee()).resize((1200, 800))
     d = ImageDraw.Draw(photo)
     d.rectangle((700, 80, 1150, 220), fill=(200, 30, 30))
@@ -124,8 +133,10 @@ def main(argv: list[str] | None = None) -> int:
         total_ms, total_cpu, result = _time(lambda img=img: ocr.analyze(img), args.repeat)
         words = " | ".join(text_of(result))[:50]
         size = f"{rgb.shape[1]}x{rgb.shape[0]}"
-        print(f"{name:<32}{size:>10}{gate_ms:>7.0f}{gate_cpu:>7.0f}{total_ms:>8.0f}{total_cpu:>8.0f}  "
-              f"{decision.reason}: {words}")
+        print(
+            f"{name:<32}{size:>10}{gate_ms:>7.0f}{gate_cpu:>7.0f}{total_ms:>8.0f}{total_cpu:>8.0f}  "
+            f"{decision.reason}: {words}"
+        )
 
     print(f"\n{'Faces':<32}{'size':>10}{'ms':>7}{'cpu':>7}  faces")
     for name, rgb in natural.items():

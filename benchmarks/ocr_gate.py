@@ -25,14 +25,48 @@ from PIL import Image, ImageDraw, ImageFont
 
 from photosearch.config import Settings
 
-WORDS = ("EXIT", "STOP", "OPEN", "SALE", "CAFE", "HOTEL", "PARKING", "PIZZA", "BAKERY", "TAXI", "NO ENTRY",
-         "WELCOME", "Platform 9", "Station", "Books", "SOLD OUT", "Park", "Beach", "Zoo", "Gift Shop")
+WORDS = (
+    "EXIT",
+    "STOP",
+    "OPEN",
+    "SALE",
+    "CAFE",
+    "HOTEL",
+    "PARKING",
+    "PIZZA",
+    "BAKERY",
+    "TAXI",
+    "NO ENTRY",
+    "WELCOME",
+    "Platform 9",
+    "Station",
+    "Books",
+    "SOLD OUT",
+    "Park",
+    "Beach",
+    "Zoo",
+    "Gift Shop",
+)
 FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono-Bold.ttf")
-COLOURS = (((250, 250, 245), (20, 20, 20)), ((20, 60, 140), (255, 255, 255)), ((200, 30, 30), (255, 255, 255)),
-           ((30, 110, 50), (250, 250, 250)), ((250, 210, 30), (10, 10, 10)), ((0, 0, 0), (255, 200, 0)))
+COLOURS = (
+    ((250, 250, 245), (20, 20, 20)),
+    ((20, 60, 140), (255, 255, 255)),
+    ((200, 30, 30), (255, 255, 255)),
+    ((30, 110, 50), (250, 250, 250)),
+    ((250, 210, 30), (10, 10, 10)),
+    ((0, 0, 0), (255, 200, 0)),
+)
 OPENCV = Path("/usr/share/doc/opencv-doc/examples")
-REAL_TEXT = ("text/scenetext01.jpg", "text/scenetext02.jpg", "text/scenetext03.jpg", "text/scenetext04.jpg",
-             "text/scenetext05.jpg", "text/scenetext06.jpg", "data/imageTextN.png", "data/imageTextR.png")
+REAL_TEXT = (
+    "text/scenetext01.jpg",
+    "text/scenetext02.jpg",
+    "text/scenetext03.jpg",
+    "text/scenetext04.jpg",
+    "text/scenetext05.jpg",
+    "text/scenetext06.jpg",
+    "data/imageTextN.png",
+    "data/imageTextR.png",
+)
 
 
 def _font(name: str, size: int) -> ImageFont.FreeTypeFont:
@@ -44,8 +78,14 @@ def _font(name: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(font_manager.findfont("DejaVu Sans:bold"), size)
 
 
-def sign(word: str, font: str, colours, size: tuple[int, int], height_share: float,
-         backdrop: np.ndarray | None = None) -> np.ndarray:
+def sign(
+    word: str,
+    font: str,
+    colours,
+    size: tuple[int, int],
+    height_share: float,
+    backdrop: np.ndarray | None = None,
+) -> np.ndarray:
     """A word whose letters are `height_share` of the frame's height (capped by its width)."""
     w, h = size
     bg, fg = colours
@@ -60,8 +100,15 @@ def sign(word: str, font: str, colours, size: tuple[int, int], height_share: flo
         img = Image.new("RGB", (w, h), bg)
     else:
         img = Image.fromarray(backdrop).convert("RGB").resize((w, h))
-        ImageDraw.Draw(img).rectangle(((w - tw) // 2 - px // 3, (h - th) // 2 - px // 3,
-                                       (w + tw) // 2 + px // 3, (h + th) // 2 + px // 3), fill=bg)
+        ImageDraw.Draw(img).rectangle(
+            (
+                (w - tw) // 2 - px // 3,
+                (h - th) // 2 - px // 3,
+                (w + tw) // 2 + px // 3,
+                (h + th) // 2 + px // 3,
+            ),
+            fill=bg,
+        )
     ImageDraw.Draw(img).text(((w - tw) // 2 - x0, (h - th) // 2 - y0), word, font=f, fill=fg)
     return np.asarray(img)
 
@@ -79,9 +126,11 @@ def text_set() -> Iterator[tuple[str, np.ndarray]]:
         for size in ((640, 480), (1280, 960), (480, 640)):
             word = WORDS[i % len(WORDS)]
             backdrop = photos[i % len(photos)] if i % 3 == 2 else None
-            yield (f"sign {word!r} {int(share * 100)}% {size[0]}x{size[1]}"
-                   + (" on a photo" if backdrop is not None else ""),
-                   sign(word, FONTS[i % len(FONTS)], COLOURS[i % len(COLOURS)], size, share, backdrop))
+            yield (
+                f"sign {word!r} {int(share * 100)}% {size[0]}x{size[1]}"
+                + (" on a photo" if backdrop is not None else ""),
+                sign(word, FONTS[i % len(FONTS)], COLOURS[i % len(COLOURS)], size, share, backdrop),
+            )
             i += 1
     for word in WORDS[:10]:  # the reported case: one big clear word is all the photo holds
         yield f"big word {word!r}", sign(word, FONTS[0], COLOURS[i % len(COLOURS)], (1024, 768), 0.6)
@@ -108,7 +157,6 @@ def measure(analyzer, images) -> list[dict]:
 
     out = []
     for name, rgb in images:
-
         t0 = time.perf_counter()
         decision = analyzer.decide(to_bgr(rgb))
         gate_ms = (time.perf_counter() - t0) * 1000
@@ -118,8 +166,16 @@ def measure(analyzer, images) -> list[dict]:
             t1 = time.perf_counter()
             lines = [t for _q, t, _s in analyzer.model.predict(to_bgr(rgb))]
             ocr_ms = (time.perf_counter() - t1) * 1000
-        out.append({"name": name, "run": decision.run, "reason": decision.reason, "gate_ms": gate_ms,
-                    "ocr_ms": ocr_ms, "lines": lines[:3]})
+        out.append(
+            {
+                "name": name,
+                "run": decision.run,
+                "reason": decision.reason,
+                "gate_ms": gate_ms,
+                "ocr_ms": ocr_ms,
+                "lines": lines[:3],
+            }
+        )
     return out
 
 
@@ -138,10 +194,15 @@ def main(argv: list[str] | None = None) -> int:
     missed = [r["name"] + f" ({r['reason']})" for r in texts if not r["run"]]
     everything = texts + plain
     summary = {
-        "text_photos": len(texts), "recall": round(recall, 4), "missed": missed,
-        "text_free_photos": len(plain), "false_run_rate": round(sum(r["run"] for r in plain) / len(plain), 4),
+        "text_photos": len(texts),
+        "recall": round(recall, 4),
+        "missed": missed,
+        "text_free_photos": len(plain),
+        "false_run_rate": round(sum(r["run"] for r in plain) / len(plain), 4),
         "gate_ms_mean": round(statistics.mean(r["gate_ms"] for r in everything), 2),
-        "ocr_ms_mean_when_run": round(statistics.mean([r["ocr_ms"] for r in everything if r["run"]] or [0]), 1),
+        "ocr_ms_mean_when_run": round(
+            statistics.mean([r["ocr_ms"] for r in everything if r["run"]] or [0]), 1
+        ),
         "ms_per_text_photo": round(statistics.mean(r["gate_ms"] + r["ocr_ms"] for r in texts), 1),
         "ms_per_text_free_photo": round(statistics.mean(r["gate_ms"] + r["ocr_ms"] for r in plain), 1),
     }

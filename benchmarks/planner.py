@@ -32,8 +32,14 @@ def evaluate(plan_fn, examples) -> dict:
         sources[source] += 1
         exact += plans_equal(plan, ex.plan)
         f1s.append(atom_prf(plan, ex.plan)[2])
-    return {"n": len(examples), "exact": exact / max(len(examples), 1), "atom_f1": statistics.mean(f1s) if f1s else 0,
-            "p50_ms": percentile(times, 50), "p95_ms": percentile(times, 95), "sources": dict(sources)}
+    return {
+        "n": len(examples),
+        "exact": exact / max(len(examples), 1),
+        "atom_f1": statistics.mean(f1s) if f1s else 0,
+        "p50_ms": percentile(times, 50),
+        "p95_ms": percentile(times, 95),
+        "sources": dict(sources),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,11 +72,16 @@ def main(argv: list[str] | None = None) -> int:
         r = planner.plan(ex.request, now=ex.now, context=ex.context(), exclude_self=True)
         return r.plan, r.source
 
-    low = [ex for ex in examples if parse_detailed(ex.request, now=ex.now, context=ex.context()).confidence
-           < LOW_CONFIDENCE]
+    low = [
+        ex
+        for ex in examples
+        if parse_detailed(ex.request, now=ex.now, context=ex.context()).confidence < LOW_CONFIDENCE
+    ]
     print(f"golden pairs: {len(examples)}  (low-confidence parses: {len(low)}); warm-up {warm_ms:.0f} ms")
-    rows = [("parser only", evaluate(parser_only, examples)),
-            ("parser + golden (no LLM)", evaluate(planned, examples))]
+    rows = [
+        ("parser only", evaluate(parser_only, examples)),
+        ("parser + golden (no LLM)", evaluate(planned, examples)),
+    ]
 
     if args.llm:
         from photosearch.query.llm_planner import planner_llm
@@ -100,8 +111,10 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"{'planner':44s} {'n':>4s} {'exact':>7s} {'atomF1':>7s} {'p50 ms':>8s} {'p95 ms':>8s}  sources")
     for name, r in rows:
-        print(f"{name:44s} {r['n']:4d} {r['exact']:7.1%} {r['atom_f1']:7.3f} {r['p50_ms']:8.2f} {r['p95_ms']:8.2f}"
-              f"  {r['sources']}")
+        print(
+            f"{name:44s} {r['n']:4d} {r['exact']:7.1%} {r['atom_f1']:7.3f} {r['p50_ms']:8.2f} {r['p95_ms']:8.2f}"
+            f"  {r['sources']}"
+        )
     print(f"nearest-example backend: {library.backend}")
     return 0
 

@@ -28,7 +28,9 @@ PLANS = {
     "concept sports car": {"concept": "sports car"},
     "dog AND Anna": {"and": [{"concept": "dog"}, {"person": "Anna"}]},
     "Anna AND Tom NOT Eve": {"and": [{"person": "Anna"}, {"person": "Tom"}, {"not": {"person": "Eve"}}]},
-    "beach AND summer 2021": {"and": [{"concept": "beach"}, {"date": {"from": "2021-06-01", "to": "2021-08-31"}}]},
+    "beach AND summer 2021": {
+        "and": [{"concept": "beach"}, {"date": {"from": "2021-06-01", "to": "2021-08-31"}}]
+    },
     "cat OR dog": {"or": [{"concept": "cat"}, {"concept": "dog"}]},
     "place Italy": {"place": "Italy"},
     "text EXIT": {"text": "EXIT"},
@@ -36,8 +38,10 @@ PLANS = {
     "NOT animal": {"not": {"concept": "animal"}},
 }
 COMPOSE = {
-    "dog, best 20 one per day, no dups": ({"concept": "dog"},
-                                          {"limit": 20, "per": "day", "exclude_near_duplicates": True}),
+    "dog, best 20 one per day, no dups": (
+        {"concept": "dog"},
+        {"limit": 20, "per": "day", "exclude_near_duplicates": True},
+    ),
     "Italy, 30 diverse by month": ({"place": "Italy"}, {"limit": 30, "diverse": True, "per": "month"}),
 }
 
@@ -82,17 +86,29 @@ def main(argv: list[str] | None = None) -> int:
             ms.append(tm["execute"] + tm["compose"] + tm["load"] + tm["why"])
         all_ms += ms
         lat = latency_ms(ms)
-        rows.append({"plan": name, "matched": out["matched"], "returned": len(out["results"]),
-                     "solver": out["composer"]["solver"], "p50_ms": lat["p50"], "p95_ms": lat["p95"]})
+        rows.append(
+            {
+                "plan": name,
+                "matched": out["matched"],
+                "returned": len(out["results"]),
+                "solver": out["composer"]["solver"],
+                "p50_ms": lat["p50"],
+                "p95_ms": lat["p95"],
+            }
+        )
     lat = latency_ms(all_ms)
     summary = {"photos": args.photos, "p50_ms": lat["p50"], "p95_ms": lat["p95"], "plans": rows}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         for r in rows:
-            print(f"{r['plan']:<38} matched {r['matched']:>7}  returned {r['returned']:>3}  {r['solver']:<6} "
-                  f"p50 {r['p50_ms']:>7.2f} ms  p95 {r['p95_ms']:>7.2f} ms")
-        print(f"ALL plans at {args.photos} photos: p50 {summary['p50_ms']:.2f} ms, p95 {summary['p95_ms']:.2f} ms")
+            print(
+                f"{r['plan']:<38} matched {r['matched']:>7}  returned {r['returned']:>3}  {r['solver']:<6} "
+                f"p50 {r['p50_ms']:>7.2f} ms  p95 {r['p95_ms']:>7.2f} ms"
+            )
+        print(
+            f"ALL plans at {args.photos} photos: p50 {summary['p50_ms']:.2f} ms, p95 {summary['p95_ms']:.2f} ms"
+        )
     store.close()
     return 0
 

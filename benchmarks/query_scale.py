@@ -33,9 +33,14 @@ SPACE = "facts_text"
 STAGES = ("plan", "load", "execute", "compose", "why")
 
 QUERIES = [
-    {"request": "dog"}, {"request": "cat on the beach"}, {"request": "photos with the word EXIT"},
-    {"request": "screenshots"}, {"request": "pizza from 2019"}, {"request": "taken with a Pixel 7"},
-    {"request": "mountains, not the blurry ones"}, {"request": "photos in Paris"},
+    {"request": "dog"},
+    {"request": "cat on the beach"},
+    {"request": "photos with the word EXIT"},
+    {"request": "screenshots"},
+    {"request": "pizza from 2019"},
+    {"request": "taken with a Pixel 7"},
+    {"request": "mountains, not the blurry ones"},
+    {"request": "photos in Paris"},
     {"plan": {"version": 1, "where": {"and": [{"concept": "animal"}, {"not": {"quality": "blurry"}}]}}},
 ]
 
@@ -53,14 +58,19 @@ def build_vector_indexes(store, settings) -> float:
     return time.perf_counter() - t0
 
 
-def rclip_baseline(store, encode: Callable[[list[str]], np.ndarray], requests: list[str], repeat: int,
-                   k: int = 50) -> dict:
+def rclip_baseline(
+    store, encode: Callable[[list[str]], np.ndarray], requests: list[str], repeat: int, k: int = 50
+) -> dict:
     """rclip's search: all vectors from SQLite into a matrix (timed once), then encode + dot + top-k."""
     t0 = time.perf_counter()
     with store.connect() as conn:
-        rows = conn.execute(text(
-            "SELECT e.photo_id, e.vector FROM embeddings e JOIN photos p ON p.id = e.photo_id "
-            "WHERE p.state = 'active' AND e.space = :space"), {"space": SPACE}).all()
+        rows = conn.execute(
+            text(
+                "SELECT e.photo_id, e.vector FROM embeddings e JOIN photos p ON p.id = e.photo_id "
+                "WHERE p.state = 'active' AND e.space = :space"
+            ),
+            {"space": SPACE},
+        ).all()
     ids = np.fromiter((r[0] for r in rows), np.int64, len(rows))
     matrix = np.frombuffer(b"".join(r[1] for r in rows), np.float32).reshape(len(rows), -1)
     load_s = time.perf_counter() - t0
@@ -94,12 +104,19 @@ def photosearch_runs(store, settings, fn, repeat: int) -> dict:
             for atom in (out.get("explain") or {}).get("atoms", []):
                 atoms[next(iter(atom["atom"]))].append(atom.get("ms", 0.0))
         warm += samples
-        per_query[query_key(q)] = {"ms": latency_ms(samples), "results": len(out.get("results", [])),
-                                   "notes": (out.get("explain") or {}).get("notes", [])}
+        per_query[query_key(q)] = {
+            "ms": latency_ms(samples),
+            "results": len(out.get("results", [])),
+            "notes": (out.get("explain") or {}).get("notes", []),
+        }
     n = max(len(warm), 1)
-    return {"cold_ms": latency_ms(cold), "warm_ms": latency_ms(warm), "per_query": per_query,
-            "stage_ms_mean": {k: round(sum(v) / n, 3) for k, v in stages.items() if k != "total"},
-            "atom_ms_mean": {k: round(sum(v) / n, 3) for k, v in atoms.items()}}
+    return {
+        "cold_ms": latency_ms(cold),
+        "warm_ms": latency_ms(warm),
+        "per_query": per_query,
+        "stage_ms_mean": {k: round(sum(v) / n, 3) for k, v in stages.items() if k != "total"},
+        "atom_ms_mean": {k: round(sum(v) / n, 3) for k, v in atoms.items()},
+    }
 
 
 def query_encoder(store, settings, dim: int) -> Callable[[list[str]], np.ndarray]:
@@ -139,10 +156,17 @@ def bench_size(store, settings, fn, n: int, repeat: int, dim: int, build: bool =
     encode = query_encoder(store, settings, dim)
     base = rclip_baseline(store, encode, requests, repeat)
     ratio = ours["warm_ms"]["p50"] / max(base["warm_ms"]["p50"], 1e-9)
-    return {"photos": n, "vectors_build_s": None if build_s is None else round(build_s, 2), **ours, "baseline": base,
-            "vector_search_ms": vector_search_ms(store, settings, encode, requests, repeat),
-            "ratio_p50": round(ratio, 2), "peak_rss_mb": search_rss, "peak_rss_after_build_mb": build_rss,
-            "load_average": [round(x, 2) for x in os.getloadavg()]}
+    return {
+        "photos": n,
+        "vectors_build_s": None if build_s is None else round(build_s, 2),
+        **ours,
+        "baseline": base,
+        "vector_search_ms": vector_search_ms(store, settings, encode, requests, repeat),
+        "ratio_p50": round(ratio, 2),
+        "peak_rss_mb": search_rss,
+        "peak_rss_after_build_mb": build_rss,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 def peak_rss_mb() -> float:
@@ -154,24 +178,41 @@ def peak_rss_mb() -> float:
 def print_size(row: dict, previous: dict | None) -> None:
     w, b = row["warm_ms"], row["baseline"]["warm_ms"]
     grow = f", x{w['p50'] / previous['warm_ms']['p50']:.1f} vs {previous['photos']:,}" if previous else ""
-    print(f"  {row['photos']:>9,} photos: PhotoSearch p50 {w['p50']:.1f} ms, p95 {w['p95']:.1f} ms{grow} | "
-          f"rclip-style baseline p50 {b['p50']:.1f} ms, p95 {b['p95']:.1f} ms (+ {row['baseline']['load_s']:.2f} s "
-          f"to read the vectors) | ratio {row['ratio_p50']:.2f} | index built in {row['vectors_build_s']} s"
-          + (" (not built: exact fallback)" if row["vectors_build_s"] is None else ""),
-          flush=True)
+    print(
+        f"  {row['photos']:>9,} photos: PhotoSearch p50 {w['p50']:.1f} ms, p95 {w['p95']:.1f} ms{grow} | "
+        f"rclip-style baseline p50 {b['p50']:.1f} ms, p95 {b['p95']:.1f} ms (+ {row['baseline']['load_s']:.2f} s "
+        f"to read the vectors) | ratio {row['ratio_p50']:.2f} | index built in {row['vectors_build_s']} s"
+        + (" (not built: exact fallback)" if row["vectors_build_s"] is None else ""),
+        flush=True,
+    )
     stages = ", ".join(f"{k} {row['stage_ms_mean'].get(k, 0):.1f}" for k in STAGES)
     atoms = ", ".join(f"{k} {v:.1f}" for k, v in sorted(row["atom_ms_mean"].items(), key=lambda kv: -kv[1]))
     vs = row["vector_search_ms"]
     vs_text = f"; usearch k=1024 p50 {vs['p50']:.1f} ms" if vs else "; no usearch index (exact search)"
-    print(f"      mean ms per stage: {stages}; atoms: {atoms}{vs_text}; peak RSS {row['peak_rss_mb']:,.0f} MiB; "
-          f"load average {row['load_average']}", flush=True)
+    print(
+        f"      mean ms per stage: {stages}; atoms: {atoms}{vs_text}; peak RSS {row['peak_rss_mb']:,.0f} MiB; "
+        f"load average {row['load_average']}",
+        flush=True,
+    )
     for key, q in row["per_query"].items():
-        print(f"      {key[:60]:<60} p50 {q['ms']['p50']:7.1f} p95 {q['ms']['p95']:7.1f} ({q['results']} results)"
-              + (f"  notes: {q['notes']}" if q["notes"] else ""), flush=True)
+        print(
+            f"      {key[:60]:<60} p50 {q['ms']['p50']:7.1f} p95 {q['ms']['p95']:7.1f} ({q['results']} results)"
+            + (f"  notes: {q['notes']}" if q["notes"] else ""),
+            flush=True,
+        )
 
 
-def bench_query(sizes: list[int], repeat: int, fn, root: Path, keep: bool, dim: int, db_url: str | None,
-                settings_for: Callable, build: bool = True) -> list[dict]:
+def bench_query(
+    sizes: list[int],
+    repeat: int,
+    fn,
+    root: Path,
+    keep: bool,
+    dim: int,
+    db_url: str | None,
+    settings_for: Callable,
+    build: bool = True,
+) -> list[dict]:
     """Every size in turn (catalogs kept under `root` when `keep`, and reused when they match).
     Without `build`, no vector index is built: search runs its exact fallback over the catalog's vectors."""
     from photosearch.catalog import Store

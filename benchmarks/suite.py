@@ -1,11 +1,11 @@
 """Benchmarks: print figures and write JSON; never assert times.
 
-    python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N]
-    python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline] [--no-index-build]
-    python -m benchmarks.suite vectors [--n 100000] [--dim 384] [--queries 200]
-    python -m benchmarks.suite watch   [--files 8] [--analyze]
-    python -m benchmarks.suite rss     [--size 10000]
-    common: --out FILE.json  --smoke (tiny sizes, for tests)  --data-dir DIR (keep catalogs; default: a temp dir)
+python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N]
+python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline] [--no-index-build]
+python -m benchmarks.suite vectors [--n 100000] [--dim 384] [--queries 200]
+python -m benchmarks.suite watch   [--files 8] [--analyze]
+python -m benchmarks.suite rss     [--size 10000]
+common: --out FILE.json  --smoke (tiny sizes, for tests)  --data-dir DIR (keep catalogs; default: a temp dir)
 """
 
 from __future__ import annotations
@@ -67,8 +67,15 @@ def _copies(gallery: Path, dest: Path, copies: int) -> None:
                 im.save(target.with_suffix(".jpg"), "JPEG", quality=90)
 
 
-def bench_index(gallery: str | None, copies: int, engine: str, workers: int, analyzers: str | None,
-                data_dir: str | None, smoke: bool) -> dict:
+def bench_index(
+    gallery: str | None,
+    copies: int,
+    engine: str,
+    workers: int,
+    analyzers: str | None,
+    data_dir: str | None,
+    smoke: bool,
+) -> dict:
     from photosearch.app import build_indexer, default_analyzers
     from photosearch.catalog import Store
     from photosearch.evaluate.example import write_example_gallery
@@ -97,12 +104,19 @@ def bench_index(gallery: str | None, copies: int, engine: str, workers: int, ana
     model_ms = sum(v for k, v in per_photo.items() if k.startswith("model:"))
     e2e = n / report.elapsed_s if report.elapsed_s else 0.0
     limit = 1000.0 / model_ms if model_ms else None
-    return {"photos": n, "engine": engine, "workers": workers if engine == "ray" else 1,
-            "elapsed_s": round(report.elapsed_s, 3), "end_to_end_photos_per_s": round(e2e, 3),
-            "stage_ms_total": d["stage_ms"], "stage_ms_per_photo": per_photo,
-            "model_ms_per_photo": round(model_ms, 2), "model_bound_photos_per_s": round(limit, 3) if limit else None,
-            "ratio_to_model_bound": round(e2e / limit, 3) if limit else None,
-            "note": "model-bound limit = 1000 / sum of per-model ms per photo (one process running models serially)"}
+    return {
+        "photos": n,
+        "engine": engine,
+        "workers": workers if engine == "ray" else 1,
+        "elapsed_s": round(report.elapsed_s, 3),
+        "end_to_end_photos_per_s": round(e2e, 3),
+        "stage_ms_total": d["stage_ms"],
+        "stage_ms_per_photo": per_photo,
+        "model_ms_per_photo": round(model_ms, 2),
+        "model_bound_photos_per_s": round(limit, 3) if limit else None,
+        "ratio_to_model_bound": round(e2e / limit, 3) if limit else None,
+        "note": "model-bound limit = 1000 / sum of per-model ms per photo (one process running models serially)",
+    }
 
 
 # ---- query ---------------------------------------------------------------------------------------
@@ -114,8 +128,15 @@ def _resolve(search: str):
     return resolve_search(search)
 
 
-def bench_query(sizes: list[int], repeat: int, search: str, dim: int, data_dir: str | None, db_url: str | None,
-                build: bool = True) -> dict:
+def bench_query(
+    sizes: list[int],
+    repeat: int,
+    search: str,
+    dim: int,
+    data_dir: str | None,
+    db_url: str | None,
+    build: bool = True,
+) -> dict:
     """PhotoSearch beside the rclip-style baseline at each size (see `benchmarks.query_scale`)."""
     from benchmarks import query_scale
 
@@ -139,7 +160,9 @@ def bench_vectors(n: int, dim: int, queries: int, k: int = 10) -> dict:
     exact = np.argsort(-(qs @ base.T), axis=1)[:, :k] + 1  # brute-force f32 ground truth
     out = []
     for dtype in DTYPES:  # built as the indexer's post step builds (connectivity, expansion)
-        index = VectorIndex("bench", dim, dtype, connectivity=DEFAULT_CONNECTIVITY, expansion_add=DEFAULT_EXPANSION_ADD)
+        index = VectorIndex(
+            "bench", dim, dtype, connectivity=DEFAULT_CONNECTIVITY, expansion_add=DEFAULT_EXPANSION_ADD
+        )
         t0 = time.perf_counter()
         index.add(ids, base, threads=0)
         build = time.perf_counter() - t0
@@ -150,11 +173,20 @@ def bench_vectors(n: int, dim: int, queries: int, k: int = 10) -> dict:
             lat.append((time.perf_counter() - t0) * 1000)
             recall.append(len(set(got.tolist()) & set(exact[i].tolist())) / k)
         mem = int(index.index.memory_usage) if hasattr(index.index, "memory_usage") else None
-        out.append({"dtype": dtype, "recall_at_10": round(float(np.mean(recall)), 4), "search_ms": latency_ms(lat),
-                    "build_s": round(build, 3), "memory_bytes": mem})
-        print(f"  {dtype}: recall@{k} {out[-1]['recall_at_10']:.4f}, search p50 {out[-1]['search_ms']['p50']:.3f} ms "
-              f"p95 {out[-1]['search_ms']['p95']:.3f} ms, build {build:.2f} s, memory {mem and mem / 2**20:.1f} MiB",
-              flush=True)
+        out.append(
+            {
+                "dtype": dtype,
+                "recall_at_10": round(float(np.mean(recall)), 4),
+                "search_ms": latency_ms(lat),
+                "build_s": round(build, 3),
+                "memory_bytes": mem,
+            }
+        )
+        print(
+            f"  {dtype}: recall@{k} {out[-1]['recall_at_10']:.4f}, search p50 {out[-1]['search_ms']['p50']:.3f} ms "
+            f"p95 {out[-1]['search_ms']['p95']:.3f} ms, build {build:.2f} s, memory {mem and mem / 2**20:.1f} MiB",
+            flush=True,
+        )
     return {"n": n, "dim": dim, "queries": queries, "k": k, "results": out}
 
 
@@ -187,15 +219,28 @@ def bench_watch(files: int, analyze: bool, search: str) -> dict:
                 _save(target, src[:, i:], make="Bench", model=model)
                 written = time.monotonic()
                 while time.monotonic() - written < 30:
-                    out = fn(store, settings, request=f"taken with a {model}", plan={"version": 1, "where": {"camera": model}},
-                             limit=5, explain=False)
+                    out = fn(
+                        store,
+                        settings,
+                        request=f"taken with a {model}",
+                        plan={"version": 1, "where": {"camera": model}},
+                        limit=5,
+                        explain=False,
+                    )
                     if any(Path(r["path"]).name == target.name for r in out.get("results", [])):
                         break
                     time.sleep(0.05)
                 lat.append(time.monotonic() - written)
         store.close()
-    return {"catalog": catalog, "searchable": {"search": name, "files": files, "latency_s_p50": round(percentile(lat, 50), 3),
-                                               "latency_s_max": round(max(lat), 3)}}
+    return {
+        "catalog": catalog,
+        "searchable": {
+            "search": name,
+            "files": files,
+            "latency_s_p50": round(percentile(lat, 50), 3),
+            "latency_s_max": round(max(lat), 3),
+        },
+    }
 
 
 # ---- rss -----------------------------------------------------------------------------------------
@@ -213,8 +258,15 @@ def _rss_child(phase: str, size: int, q) -> None:
             bench_vectors(size, 384, 20)
         peak_py = tracemalloc.get_traced_memory()[1]
         ru = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        q.put({"phase": phase, "size": size, "peak_rss_mib": round(ru / 1024, 1),
-               "python_heap_peak_mib": round(peak_py / 2**20, 1), "seconds": round(time.perf_counter() - t0, 2)})
+        q.put(
+            {
+                "phase": phase,
+                "size": size,
+                "peak_rss_mib": round(ru / 1024, 1),
+                "python_heap_peak_mib": round(peak_py / 2**20, 1),
+                "seconds": round(time.perf_counter() - t0, 2),
+            }
+        )
     except BaseException as exc:
         q.put({"phase": phase, "error": f"{type(exc).__name__}: {exc}"})
 
@@ -230,8 +282,15 @@ def bench_rss(size: int, phases: list[str]) -> dict:
         res = q.get()
         p.join()
         out.append(res)
-        print(f"  {phase}: " + (res.get("error") or f"peak RSS {res['peak_rss_mib']} MiB, python heap peak "
-                                f"{res['python_heap_peak_mib']} MiB ({res['seconds']} s)"), flush=True)
+        print(
+            f"  {phase}: "
+            + (
+                res.get("error")
+                or f"peak RSS {res['peak_rss_mib']} MiB, python heap peak "
+                f"{res['python_heap_peak_mib']} MiB ({res['seconds']} s)"
+            ),
+            flush=True,
+        )
     return {"size": size, "phases": out}
 
 
@@ -243,7 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--out", type=Path, help="write the figures as JSON here")
-    common.add_argument("--smoke", action="store_true", help="tiny sizes (a test of the script, not a measurement)")
+    common.add_argument(
+        "--smoke", action="store_true", help="tiny sizes (a test of the script, not a measurement)"
+    )
     common.add_argument("--data-dir", help="keep catalogs here (default: a temp dir, removed afterwards)")
     p = sub.add_parser("index", parents=[common])
     p.add_argument("--gallery", help="photo folder (default: the example gallery)")
@@ -257,8 +318,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--search", default="auto", choices=["auto", "real", "baseline"])
     p.add_argument("--dim", type=int, default=384, help="vector size of the synthetic facts_text space")
     p.add_argument("--db-url", help="catalog URL (e.g. PostgreSQL); default SQLite in the data dir")
-    p.add_argument("--no-index-build", action="store_true",
-                   help="skip the vectors post step: search uses its exact fallback (a catalog not yet indexed)")
+    p.add_argument(
+        "--no-index-build",
+        action="store_true",
+        help="skip the vectors post step: search uses its exact fallback (a catalog not yet indexed)",
+    )
     p = sub.add_parser("vectors", parents=[common])
     p.add_argument("--n", type=int, default=100_000)
     p.add_argument("--dim", type=int, default=384)
@@ -274,28 +338,52 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"bench {args.cmd}{' (smoke)' if args.smoke else ''}:", flush=True)
     if args.cmd == "index":
-        result = bench_index(args.gallery, args.copies, args.engine, args.workers, args.analyzers, args.data_dir, args.smoke)
-        print(f"  {result['photos']} photos in {result['elapsed_s']} s: {result['end_to_end_photos_per_s']} photos/s end to end; "
-              f"models {result['model_ms_per_photo']} ms/photo → model-bound {result['model_bound_photos_per_s']} photos/s "
-              f"(ratio {result['ratio_to_model_bound']})")
+        result = bench_index(
+            args.gallery, args.copies, args.engine, args.workers, args.analyzers, args.data_dir, args.smoke
+        )
+        print(
+            f"  {result['photos']} photos in {result['elapsed_s']} s: {result['end_to_end_photos_per_s']} photos/s end to end; "
+            f"models {result['model_ms_per_photo']} ms/photo → model-bound {result['model_bound_photos_per_s']} photos/s "
+            f"(ratio {result['ratio_to_model_bound']})"
+        )
         for k, v in sorted(result["stage_ms_per_photo"].items(), key=lambda kv: -kv[1]):
             print(f"    {k:<18} {v:>9.2f} ms/photo")
     elif args.cmd == "query":
         sizes = [200] if args.smoke else [int(s) for s in args.sizes.split(",") if s.strip()]
-        result = bench_query(sizes, 1 if args.smoke else args.repeat, args.search, args.dim, args.data_dir, args.db_url,
-                             not args.no_index_build)
+        result = bench_query(
+            sizes,
+            1 if args.smoke else args.repeat,
+            args.search,
+            args.dim,
+            args.data_dir,
+            args.db_url,
+            not args.no_index_build,
+        )
     elif args.cmd == "vectors":
-        result = bench_vectors(500 if args.smoke else args.n, 32 if args.smoke else args.dim, 10 if args.smoke else args.queries)
+        result = bench_vectors(
+            500 if args.smoke else args.n, 32 if args.smoke else args.dim, 10 if args.smoke else args.queries
+        )
     elif args.cmd == "watch":
         result = bench_watch(2 if args.smoke else args.files, args.analyze, args.search)
         c, s = result["catalog"], result["searchable"]
-        print(f"  write → catalog: p50 {c['latency_s_p50']} s, max {c['latency_s_max']} s; write → searchable "
-              f"({s['search']}): p50 {s['latency_s_p50']} s, max {s['latency_s_max']} s")
+        print(
+            f"  write → catalog: p50 {c['latency_s_p50']} s, max {c['latency_s_max']} s; write → searchable "
+            f"({s['search']}): p50 {s['latency_s_p50']} s, max {s['latency_s_max']} s"
+        )
     else:
         result = bench_rss(200 if args.smoke else args.size, args.phases.split(","))
-    doc = {"benchmark": args.cmd, "smoke": args.smoke, "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-           "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                       "cpus": multiprocessing.cpu_count()}, "argv": sys.argv[1:], "result": result}
+    doc = {
+        "benchmark": args.cmd,
+        "smoke": args.smoke,
+        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": multiprocessing.cpu_count(),
+        },
+        "argv": sys.argv[1:],
+        "result": result,
+    }
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")

@@ -25,10 +25,14 @@ from photosearch.vision.vlm import VlmCaptioner
 log = logging.getLogger(__name__)
 
 
-def default_analyzers(settings: Settings, include: Sequence[str] | None = None) -> list[Analyzer | FactsAnalyzer]:
+def default_analyzers(
+    settings: Settings, include: Sequence[str] | None = None
+) -> list[Analyzer | FactsAnalyzer]:
     """The bundled analyzers that can load here (missing model packages are skipped with a warning)."""
     pixel = [n for n in include if n != "facts_text"] if include is not None else None
-    analyzers: list[Analyzer | FactsAnalyzer] = list(bundled_analyzers(settings, include=pixel)) if pixel != [] else []
+    analyzers: list[Analyzer | FactsAnalyzer] = (
+        list(bundled_analyzers(settings, include=pixel)) if pixel != [] else []
+    )
     if include is None:
         analyzers.extend(hub_analyzers(settings))
     if include is None or "facts_text" in include:

@@ -53,8 +53,14 @@ def source_stamp(sources: Sequence[Path]) -> tuple:
     return (FORMAT, __version__, tuple(stamps))
 
 
-def derived(kind: str, sources: Sequence[Path], build: Callable[[], T], *, directory: Path | None = None,
-            variant: str = "") -> T:
+def derived(
+    kind: str,
+    sources: Sequence[Path],
+    build: Callable[[], T],
+    *,
+    directory: Path | None = None,
+    variant: str = "",
+) -> T:
     """`build()`, or the saved result of an earlier `build()` from the same `sources`.
 
     `kind` names the file (`<kind>-<hash>.pickle`); `variant` keeps different builds from the same

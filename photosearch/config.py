@@ -63,7 +63,9 @@ def parse_settings_file(path: Path) -> dict:
     try:
         values = json.loads(raw)
     except ValueError as exc:
-        raise SettingsError(f"{path} is not valid JSON ({exc}); fix or remove it (it was not changed)") from None
+        raise SettingsError(
+            f"{path} is not valid JSON ({exc}); fix or remove it (it was not changed)"
+        ) from None
     if not isinstance(values, dict):
         raise SettingsError(f"{path} must hold a JSON object of settings, not {type(values).__name__}")
     hints = typing.get_type_hints(Settings)

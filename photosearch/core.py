@@ -94,7 +94,9 @@ class Core:
         return bool(self.store.folders())
 
     def folders(self) -> list[dict]:
-        return [{"path": f.path, "online": bool(f.online) and Path(f.path).is_dir()} for f in self.store.folders()]
+        return [
+            {"path": f.path, "online": bool(f.online) and Path(f.path).is_dir()} for f in self.store.folders()
+        ]
 
     def photo_count(self) -> int:
         with self.store.session() as s:
@@ -119,7 +121,8 @@ class Core:
             return self._thumbs[photo_id]
         with self.store.session() as s:
             rel = s.scalar(
-                select(Thumbnail.rel_path).join(Photo, Photo.content_hash == Thumbnail.content_hash)
+                select(Thumbnail.rel_path)
+                .join(Photo, Photo.content_hash == Thumbnail.content_hash)
                 .where(Photo.id == photo_id)
             )
         path = str(self.settings.thumbs_dir / rel) if rel else None
@@ -129,8 +132,15 @@ class Core:
         return path
 
     # ---- search ------------------------------------------------------------------------------
-    def search(self, request: str | None = None, plan: dict | None = None, limit: int | None = 5000, *,
-               explain: bool = True, now: date | None = None) -> dict:
+    def search(
+        self,
+        request: str | None = None,
+        plan: dict | None = None,
+        limit: int | None = 5000,
+        *,
+        explain: bool = True,
+        now: date | None = None,
+    ) -> dict:
         """{"plan", "results":[{"id","path","score","why"}], "timing_ms"} for a request or a plan.
 
         A plan's own `compose.limit` wins; `limit` caps plans that have none (and every request).
@@ -139,11 +149,23 @@ class Core:
             plan = validate_plan(plan)
         if not (request or "").strip() and plan is None:
             t0 = time.perf_counter()
-            return {"plan": None, "results": self.all_photos(limit), "timing_ms": {"total": _ms(t0)},
-                    "composer": "newest"}
+            return {
+                "plan": None,
+                "results": self.all_photos(limit),
+                "timing_ms": {"total": _ms(t0)},
+                "composer": "newest",
+            }
         cap = None if plan is not None and (plan.get("compose") or {}).get("limit") else limit
-        return core_search(self.store, self.settings, request=request, plan=plan, limit=cap, explain=explain,
-                           now=now, image_embedder=self._image_embedder)
+        return core_search(
+            self.store,
+            self.settings,
+            request=request,
+            plan=plan,
+            limit=cap,
+            explain=explain,
+            now=now,
+            image_embedder=self._image_embedder,
+        )
 
     def similar(self, photo: int | str, limit: int = 200) -> dict:
         """Photos that look like a catalogued photo (id or path) or a file outside the catalog."""
@@ -158,7 +180,10 @@ class Core:
     def people_names(self) -> list[str]:
         with self.store.session() as s:
             return sorted(
-                n for n in s.scalars(select(Person.name).where(Person.name.is_not(None), Person.hidden.is_(False)))
+                n
+                for n in s.scalars(
+                    select(Person.name).where(Person.name.is_not(None), Person.hidden.is_(False))
+                )
             )
 
     def completions(self, limit: int = 3000) -> list[str]:
@@ -204,13 +229,27 @@ class Core:
             facts: dict[str, list[dict]] = {}
             for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id).order_by(Fact.score.desc())):
                 facts.setdefault(f.kind, []).append(
-                    {"label": f.label, "score": f.score, "box": f.box, "data": f.data or {}, "analyzer": f.analyzer}
+                    {
+                        "label": f.label,
+                        "score": f.score,
+                        "box": f.box,
+                        "data": f.data or {},
+                        "analyzer": f.analyzer,
+                    }
                 )
             faces = [
-                {"id": face.id, "box": face.box, "score": face.score, "person_id": face.person_id, "name": name}
+                {
+                    "id": face.id,
+                    "box": face.box,
+                    "score": face.score,
+                    "person_id": face.person_id,
+                    "name": name,
+                }
                 for face, name in s.execute(
-                    select(Face, Person.name).outerjoin(Person, Person.id == Face.person_id)
-                    .where(Face.photo_id == photo_id).order_by(Face.id)
+                    select(Face, Person.name)
+                    .outerjoin(Person, Person.id == Face.person_id)
+                    .where(Face.photo_id == photo_id)
+                    .order_by(Face.id)
                 )
             ]
             rel = s.scalar(select(Thumbnail.rel_path).where(Thumbnail.content_hash == p.content_hash))

@@ -107,7 +107,9 @@ def build_analyzer(settings: Settings, name: str):
     from photosearch.vision.facts_text import FactsTextAnalyzer
     from photosearch.vision.registry import BUNDLED, load_analyzer_class
 
-    analyzer = FactsTextAnalyzer(settings) if name == "facts_text" else load_analyzer_class(BUNDLED[name])(settings)
+    analyzer = (
+        FactsTextAnalyzer(settings) if name == "facts_text" else load_analyzer_class(BUNDLED[name])(settings)
+    )
     available = getattr(analyzer, "available", None)
     if callable(available) and not available():
         model = getattr(analyzer, "model", None) or getattr(analyzer, "embedder", None)
@@ -152,16 +154,18 @@ def _check_wordnet(run: _Run) -> str:
 def _check_detector(run: _Run) -> str:
     objects = _labels(_analyze(run, "detector"), "object")
     if "person" not in objects:
-        raise CheckFailed(f"no person found on the astronaut photo (found: {', '.join(objects) or 'nothing'})",
-                          REINSTALL)
+        raise CheckFailed(
+            f"no person found on the astronaut photo (found: {', '.join(objects) or 'nothing'})", REINSTALL
+        )
     return f"objects: {', '.join(dict.fromkeys(objects))}"
 
 
 def _check_ocr(run: _Run) -> str:
     lines = _labels(_analyze(run, "ocr"), "text")
     if not any(SELF_CHECK_WORD in line.upper().replace(" ", "") for line in lines):
-        raise CheckFailed(f"did not read {SELF_CHECK_WORD!r} on the test photo (read: {lines or 'nothing'})",
-                          REINSTALL)
+        raise CheckFailed(
+            f"did not read {SELF_CHECK_WORD!r} on the test photo (read: {lines or 'nothing'})", REINSTALL
+        )
     return f"read: {', '.join(lines[:3])}"
 
 
@@ -272,7 +276,9 @@ def check_models(
     progress: Callable[[str], None] | None = None,
 ) -> list[ModelCheck]:
     """Run every check (or those named in `include`) and return one `ModelCheck` each."""
-    checks: list[tuple[str, str, Callable[[_Run], str]]] = [("bundled", n, c) for n, c in BUNDLED_CHECKS.items()]
+    checks: list[tuple[str, str, Callable[[_Run], str]]] = [
+        ("bundled", n, c) for n, c in BUNDLED_CHECKS.items()
+    ]
     try:
         checks += [("hub", n, c) for n, c in _hub_checks(settings).items()]
     except Exception as exc:  # a broken hub folder is itself a finding, not a crash of the doctor
@@ -280,8 +286,10 @@ def check_models(
     if include is not None:
         unknown = set(include) - {n for _, n, _ in checks}
         if unknown:
-            raise ValueError(f"unknown model check(s): {', '.join(sorted(unknown))}; known: "
-                             f"{', '.join(n for _, n, _ in checks)}")
+            raise ValueError(
+                f"unknown model check(s): {', '.join(sorted(unknown))}; known: "
+                f"{', '.join(n for _, n, _ in checks)}"
+            )
         checks = [c for c in checks if c[1] in include]
     run = _Run(settings, self_check_image())
     out = []
@@ -320,16 +328,17 @@ def explain_failure(name: str, exc: BaseException) -> tuple[str, str]:
     if "readNetFromTensorflow" in str(exc) or "readNetFromCaffe" in str(exc):
         import cv2
 
-        return (f"OpenCV {cv2.__version__} cannot read the detector's TensorFlow model ({exc})",
-                "pip install 'opencv-python-headless>=4.8,<5' (OpenCV 5 dropped the TensorFlow importer); "
-                f"or {REINSTALL}")
+        return (
+            f"OpenCV {cv2.__version__} cannot read the detector's TensorFlow model ({exc})",
+            "pip install 'opencv-python-headless>=4.8,<5' (OpenCV 5 dropped the TensorFlow importer); "
+            f"or {REINSTALL}",
+        )
     if isinstance(exc, ModelUnavailable):
         reason, _, fix = str(exc).partition("; ")
         return reason, fix or REINSTALL
     if isinstance(exc, ImportError):
         missing = getattr(exc, "name", None) or str(exc)
-        return (f"cannot import {missing} ({exc})",
-                f"pip install {packages}" if packages else REINSTALL)
+        return (f"cannot import {missing} ({exc})", f"pip install {packages}" if packages else REINSTALL)
     return text, (f"pip install --force-reinstall {packages}; or {REINSTALL}" if packages else REINSTALL)
 
 

@@ -53,7 +53,12 @@ def model_rows(settings: Settings) -> list[dict[str, Any]]:
                 "description": m.description,
                 "source": m.source,
                 "files": [
-                    {"key": s.key, "path": str(s.path) if s.path else None, "present": s.present, "size": s.size}
+                    {
+                        "key": s.key,
+                        "path": str(s.path) if s.path else None,
+                        "present": s.present,
+                        "size": s.size,
+                    }
                     for s in m.file_status(settings)
                 ],
                 "missing": None if present else m.missing_message(),

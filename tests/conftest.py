@@ -15,6 +15,8 @@ import piexif
 import pytest
 from PIL import Image
 
+from photosearch.config import Settings
+
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -63,6 +65,7 @@ def exif_bytes(
     if lens:
         exif[piexif.ExifIFD.LensModel] = lens.encode()
     if gps:
+
         def dms(value: float):
             value = abs(value)
             d = int(value)
@@ -86,9 +89,12 @@ def save_photo(path: Path, rgb: np.ndarray, fmt: str | None = None, **exif) -> P
     kwargs = {}
     if exif:
         kwargs["exif"] = exif_bytes(**exif)
-    fmt = fmt or {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".webp": "WEBP", ".tif": "TIFF", ".gif": "GIF"}[
-        path.suffix.lower()
-    ]
+    fmt = (
+        fmt
+        or {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".webp": "WEBP", ".tif": "TIFF", ".gif": "GIF"}[
+            path.suffix.lower()
+        ]
+    )
     if fmt == "JPEG":
         kwargs["quality"] = 90
     img.save(path, fmt, **kwargs)
@@ -99,22 +105,39 @@ def save_photo(path: Path, rgb: np.ndarray, fmt: str | None = None, **exif) -> P
 def gallery(tmp_path, real_photos) -> Path:
     """A small real gallery: nested folders, EXIF dates/cameras/GPS, several formats."""
     root = tmp_path / "Pictures"
-    save_photo(root / "cats" / "chelsea.jpg", real_photos["chelsea"], taken_at=datetime(2023, 7, 14, 10, 0),
-               make="Google", model="Pixel 7", gps=(43.7696, 11.2558))
+    save_photo(
+        root / "cats" / "chelsea.jpg",
+        real_photos["chelsea"],
+        taken_at=datetime(2023, 7, 14, 10, 0),
+        make="Google",
+        model="Pixel 7",
+        gps=(43.7696, 11.2558),
+    )
     save_photo(root / "cats" / "chelsea_small.png", real_photos["chelsea"][::2, ::2])
-    save_photo(root / "kitchen" / "coffee.jpg", real_photos["coffee"], taken_at=datetime(2021, 3, 2, 8, 30),
-               make="Apple", model="iPhone 12")
+    save_photo(
+        root / "kitchen" / "coffee.jpg",
+        real_photos["coffee"],
+        taken_at=datetime(2021, 3, 2, 8, 30),
+        make="Apple",
+        model="iPhone 12",
+    )
     save_photo(root / "space" / "astronaut.webp", real_photos["astronaut"])
     save_photo(root / "space" / "rocket.tif", real_photos["rocket"])
-    save_photo(root / "trips" / "china.jpg", real_photos["china"], taken_at=datetime(2019, 5, 1, 12, 0),
-               gps=(39.9042, 116.4074))
+    save_photo(
+        root / "trips" / "china.jpg",
+        real_photos["china"],
+        taken_at=datetime(2019, 5, 1, 12, 0),
+        gps=(39.9042, 116.4074),
+    )
     save_photo(root / "people" / "grace.gif", real_photos["grace_hopper"])
     return root
 
 
 def run_cli(data_dir: Path, *args: str, check: bool = True, env: dict | None = None, timeout: float = 300):
     """Run `python -m photosearch --data-dir DATA ARGS` as a user would; returns CompletedProcess."""
-    inherited = {k: v for k, v in os.environ.items() if k not in ("PHOTOSEARCH_DB_URL", "PHOTOSEARCH_DATA_DIR")}
+    inherited = {
+        k: v for k, v in os.environ.items() if k not in ("PHOTOSEARCH_DB_URL", "PHOTOSEARCH_DATA_DIR")
+    }
     full_env = {**inherited, "PYTHONIOENCODING": "utf-8", **(env or {})}
     proc = subprocess.run(
         [sys.executable, "-m", "photosearch", "--data-dir", str(data_dir), *args],
@@ -124,7 +147,9 @@ def run_cli(data_dir: Path, *args: str, check: bool = True, env: dict | None = N
         timeout=timeout,
     )
     if check and proc.returncode != 0:
-        raise AssertionError(f"photosearch {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+        raise AssertionError(
+            f"photosearch {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+        )
     return proc
 
 
@@ -148,8 +173,11 @@ def tmpfs(mount_point: Path, size: str = "4m"):
     """A real, small tmpfs at `mount_point` (for disk-full and unplugged-drive tests); needs root
     (CI and the dev machine run as root); elsewhere the test is skipped and says why."""
     mount_point.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.strip()}")
     try:
@@ -162,3 +190,19 @@ def unmount(mount_point: Path) -> None:
     """Unmount if mounted (a test may unplug the drive itself)."""
     if os.path.ismount(mount_point):
         subprocess.run(["umount", "-l", str(mount_point)], check=True)
+
+
+@pytest.fixture(scope="session")
+def example_gallery(tmp_path_factory) -> Path:
+    from photosearch.evaluate.example import write_example_gallery
+
+    root = tmp_path_factory.mktemp("example") / "gallery"
+    write_example_gallery(root)
+    return root
+
+
+@pytest.fixture(scope="session")
+def vsettings(tmp_path_factory) -> Settings:
+    s = Settings(data_dir=tmp_path_factory.mktemp("model_data"), threads=2, gpu=False)
+    s.ensure_dirs()
+    return s

@@ -25,8 +25,13 @@ class CatalogBusy(CatalogError):
 
 def _holder_note() -> str:
     command = " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(sys.argv[:4]))
-    return json.dumps({"pid": os.getpid(), "command": command or "python",
-                       "since": datetime.now(timezone.utc).isoformat(timespec="seconds")})
+    return json.dumps(
+        {
+            "pid": os.getpid(),
+            "command": command or "python",
+            "since": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
+    )
 
 
 def describe_holder(text: str) -> str:
@@ -41,9 +46,15 @@ def describe_holder(text: str) -> str:
 class WriterLock:
     """`with WriterLock(path, on_wait=print):` — blocks until this process is the only writer."""
 
-    def __init__(self, path: Path | str, *, timeout_s: float | None = None,
-                 on_wait: Callable[[str], None] | None = None, cancel: Callable[[], bool] | None = None,
-                 poll_s: float = 0.1):
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        timeout_s: float | None = None,
+        on_wait: Callable[[str], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+        poll_s: float = 0.1,
+    ):
         self.path = Path(path)
         self.timeout_s = timeout_s
         self.on_wait = on_wait

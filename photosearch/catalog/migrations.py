@@ -77,9 +77,7 @@ def _written_by(conn: Connection) -> str | None:
     columns = {c["name"] for c in inspect(conn).get_columns(SchemaVersion.__tablename__)}
     if "app_version" not in columns:
         return None
-    return conn.execute(
-        text("SELECT app_version FROM schema_version ORDER BY version DESC LIMIT 1")
-    ).scalar()
+    return conn.execute(text("SELECT app_version FROM schema_version ORDER BY version DESC LIMIT 1")).scalar()
 
 
 def check_not_newer(conn: Connection) -> int:

@@ -67,7 +67,9 @@ class Store:
         try:
             parsed = make_url(url)
         except Exception as exc:
-            raise CatalogError(f"{url!r} is not a database URL (e.g. sqlite:///path/catalog.db): {exc}") from None
+            raise CatalogError(
+                f"{url!r} is not a database URL (e.g. sqlite:///path/catalog.db): {exc}"
+            ) from None
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         kwargs: dict = {"future": True}
         if self.is_sqlite:
@@ -165,7 +167,9 @@ class Store:
             folder = s.scalar(select(Folder).where(Folder.path == resolved))
             if folder is None:
                 is_dir = Path(resolved).is_dir()
-                folder = Folder(path=resolved, online=is_dir, device=os.stat(resolved).st_dev if is_dir else None)
+                folder = Folder(
+                    path=resolved, online=is_dir, device=os.stat(resolved).st_dev if is_dir else None
+                )
                 s.add(folder)
                 s.flush()
             return folder
@@ -179,17 +183,38 @@ class Store:
             if folder is None:
                 return {"photos": 0, "user_tags": 0, "named_faces": 0, "knowledge": 0}
             others = [f for f in s.scalars(select(Folder)) if f.id != folder.id]
-            ids = [pid for pid, p in s.execute(select(Photo.id, Photo.path).where(Photo.folder_id == folder.id))
-                   if owning_folder(p, others) is None]
+            ids = [
+                pid
+                for pid, p in s.execute(select(Photo.id, Photo.path).where(Photo.folder_id == folder.id))
+                if owning_folder(p, others) is None
+            ]
             impact = {"photos": len(ids), "user_tags": 0, "named_faces": 0, "knowledge": 0}
             for i in range(0, len(ids), 500):  # bounded IN lists on any backend
-                chunk = ids[i:i + 500]
-                impact["user_tags"] += s.scalar(select(func.count()).select_from(Fact).where(
-                    Fact.photo_id.in_(chunk), Fact.analyzer == "user")) or 0
-                impact["named_faces"] += s.scalar(select(func.count()).select_from(Face).where(
-                    Face.photo_id.in_(chunk), Face.person_id.is_not(None))) or 0
-                impact["knowledge"] += s.scalar(select(func.count()).select_from(Fact).where(
-                    Fact.photo_id.in_(chunk), Fact.kind == "knowledge")) or 0
+                chunk = ids[i : i + 500]
+                impact["user_tags"] += (
+                    s.scalar(
+                        select(func.count())
+                        .select_from(Fact)
+                        .where(Fact.photo_id.in_(chunk), Fact.analyzer == "user")
+                    )
+                    or 0
+                )
+                impact["named_faces"] += (
+                    s.scalar(
+                        select(func.count())
+                        .select_from(Face)
+                        .where(Face.photo_id.in_(chunk), Face.person_id.is_not(None))
+                    )
+                    or 0
+                )
+                impact["knowledge"] += (
+                    s.scalar(
+                        select(func.count())
+                        .select_from(Fact)
+                        .where(Fact.photo_id.in_(chunk), Fact.kind == "knowledge")
+                    )
+                    or 0
+                )
             return impact
 
     def remove_folder(self, path: Path | str) -> bool:
@@ -241,12 +266,12 @@ class Store:
         """Replace one analyzer's facts, faces and embeddings for one photo, and record the run."""
         s.execute(delete(Fact).where(Fact.photo_id == photo_id, Fact.analyzer == analyzer))
         s.execute(delete(Embedding).where(Embedding.photo_id == photo_id, Embedding.analyzer == analyzer))
-        old_faces = list(
-            s.scalars(select(Face).where(Face.photo_id == photo_id, Face.analyzer == analyzer))
-        )
+        old_faces = list(s.scalars(select(Face).where(Face.photo_id == photo_id, Face.analyzer == analyzer)))
         # Re-analysis must not lose who people are: new faces inherit the person (and the user's pin)
         # of the old face they overlap most.
-        carried = [(list(f.box), f.person_id, f.pinned, f.descriptor) for f in old_faces if f.person_id is not None]
+        carried = [
+            (list(f.box), f.person_id, f.pinned, f.descriptor) for f in old_faces if f.person_id is not None
+        ]
         for face in old_faces:
             s.delete(face)
         if result is not None:
@@ -279,7 +304,11 @@ class Store:
                 )
             for space, vec in result.embeddings.items():
                 arr = np.asarray(vec, dtype=np.float32).ravel()
-                s.add(Embedding(photo_id=photo_id, space=space, analyzer=analyzer, dim=arr.size, vector=arr.tobytes()))
+                s.add(
+                    Embedding(
+                        photo_id=photo_id, space=space, analyzer=analyzer, dim=arr.size, vector=arr.tobytes()
+                    )
+                )
         row = s.scalar(select(Analysis).where(Analysis.photo_id == photo_id, Analysis.analyzer == analyzer))
         if row is None:
             row = Analysis(photo_id=photo_id, analyzer=analyzer)
@@ -297,7 +326,13 @@ class Store:
         if row is None:
             row = Analysis(photo_id=photo_id, analyzer=analyzer)
             s.add(row)
-        row.version, row.status, row.error, row.duration_ms, row.ran_at = version, "skipped", reason, 0.0, utcnow()
+        row.version, row.status, row.error, row.duration_ms, row.ran_at = (
+            version,
+            "skipped",
+            reason,
+            0.0,
+            utcnow(),
+        )
 
     # ---- status --------------------------------------------------------------------------
     def status(self) -> dict:
@@ -342,7 +377,9 @@ def owning_folder(path: str, folders):
     best = None
     for folder in folders:
         prefix = folder.path.rstrip(os.sep) + os.sep
-        if (path == folder.path or path.startswith(prefix)) and (best is None or len(folder.path) > len(best.path)):
+        if (path == folder.path or path.startswith(prefix)) and (
+            best is None or len(folder.path) > len(best.path)
+        ):
             best = folder
     return best
 

@@ -29,7 +29,9 @@ COMMAND_MODULES = [
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="photosearch", description="Private, offline-first photo search.")
-    parser.add_argument("--data-dir", help="where the catalog, thumbnails and indexes live (env PHOTOSEARCH_DATA_DIR)")
+    parser.add_argument(
+        "--data-dir", help="where the catalog, thumbnails and indexes live (env PHOTOSEARCH_DATA_DIR)"
+    )
     parser.add_argument("--db-url", help="any SQLAlchemy URL for the catalog (env PHOTOSEARCH_DB_URL)")
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
@@ -44,8 +46,9 @@ def _accept_json_everywhere(subparsers: argparse._SubParsersAction) -> None:
     """`photosearch status --json` works as well as `photosearch --json status`."""
     for parser in set(subparsers.choices.values()):
         if "--json" not in parser._option_string_actions:
-            parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                                help="print machine-readable JSON")
+            parser.add_argument(
+                "--json", action="store_true", default=argparse.SUPPRESS, help="print machine-readable JSON"
+            )
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
                 _accept_json_everywhere(action)

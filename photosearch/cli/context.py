@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from photosearch.config import Settings
-from photosearch.core import Core
 
 if TYPE_CHECKING:
     from photosearch.catalog import Store
+    from photosearch.core import Core
 
 
 @dataclass
@@ -41,6 +41,8 @@ class Context:
     def core(self) -> Core:
         """What the GUI asks of the library too: search, similar photos, status."""
         if self._core is None:
+            from photosearch.core import Core  # the query engine: only the commands that search
+
             self._core = Core(self.settings, self.store)
         return self._core
 

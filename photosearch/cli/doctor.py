@@ -8,7 +8,9 @@ from photosearch.errors import PhotoSearchError
 
 
 def register(sub) -> None:
-    p = sub.add_parser("doctor", help="load and run every bundled and pulled model; OK or FAILED with the fix")
+    p = sub.add_parser(
+        "doctor", help="load and run every bundled and pulled model; OK or FAILED with the fix"
+    )
     p.add_argument("models", nargs="*", metavar="NAME", help="check only these (default: every model)")
     p.set_defaults(func=cmd_doctor)
 

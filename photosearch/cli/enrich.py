@@ -15,8 +15,11 @@ from photosearch.errors import PhotoSearchError
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--web", action="store_true", help="allow web search for this command (opt-in)")
-    p.add_argument("--backend", choices=["searxng", "wikipedia", "duckduckgo", "local"],
-                   help="search backend (default: settings search_backend; local with --corpus)")
+    p.add_argument(
+        "--backend",
+        choices=["searxng", "wikipedia", "duckduckgo", "local"],
+        help="search backend (default: settings search_backend; local with --corpus)",
+    )
     p.add_argument("--search-url", help="SearxNG base URL (its JSON API must be enabled)")
     p.add_argument("--corpus", help="offline folder of HTML/Markdown/text pages to search instead of the web")
     p.add_argument("--no-llm", action="store_true", help="use the non-LLM agents only")
@@ -34,7 +37,9 @@ def register(sub) -> None:
     _common(p)
     p.set_defaults(func=cmd_ask)
 
-    p = sub.add_parser("enrich", help="learn what the local models are unsure about, through the web (opt-in)")
+    p = sub.add_parser(
+        "enrich", help="learn what the local models are unsure about, through the web (opt-in)"
+    )
     p.add_argument("--limit", type=int, help="at most N photos")
     p.add_argument("--photo", action="append", default=[], help="only this photo (id or path; repeatable)")
     p.add_argument("--force", action="store_true", help="also photos enriched before")
@@ -57,7 +62,7 @@ def _photo_id(ctx, ref: str) -> int:
 
 def build(ctx, args):
     """(assistant, backend, embedder) for these options."""
-    from photosearch.enrich.assistant import Assistant
+    from photosearch.enrich.assistant import Assistant, default_describer
     from photosearch.enrich.backends import RecordingBackend, make_backend
     from photosearch.enrich.detect import open_detector
     from photosearch.enrich.fetch import Fetcher
@@ -79,22 +84,37 @@ def build(ctx, args):
         backend = RecordingBackend()
     else:
         backend = make_backend(settings, args.backend, corpus=args.corpus, embedder=embedder, fetcher=fetcher)
-    llm = None if args.no_llm else local_llm.get_llm(settings)  # settings.llm_model, a pulled hub LLM, bundled
-    budget = Budget(max_rounds=max(1, args.max_rounds), max_pages=max(0, args.max_pages),
-                    max_seconds=max(1.0, args.max_seconds))
+    llm = (
+        None if args.no_llm else local_llm.get_llm(settings)
+    )  # settings.llm_model, a pulled hub LLM, bundled
+    budget = Budget(
+        max_rounds=max(1, args.max_rounds),
+        max_pages=max(0, args.max_pages),
+        max_seconds=max(1.0, args.max_seconds),
+    )
     if llm is not None and llm.is_chat:  # an instruction-tuned model: every agent role may use it
         budget.llm_roles = None
-    assistant = Assistant(ctx.store, backend, llm=llm, embedder=embedder, fetcher=fetcher, budget=budget,
-                          detector=open_detector(settings))
+    assistant = Assistant(
+        ctx.store,
+        backend,
+        llm=llm,
+        embedder=embedder,
+        fetcher=fetcher,
+        budget=budget,
+        detector=open_detector(settings),
+        describer=default_describer(settings, llm),
+    )
     return assistant, backend, embedder, settings
 
 
 def stage_line(st: dict, seconds: float | None = None, stages: dict | None = None) -> str:
     """Per-stage figures: queries, fetches, snippets, filtered evidence, LLM calls (accepted), seconds."""
-    line = (f"queries {st.get('queries', 0)} ({st.get('query_seconds', 0):.1f}s), fetches {st.get('fetches', 0)} "
-            f"({st.get('fetch_failures', 0)} failed, {st.get('fetch_seconds', 0):.1f}s), snippets "
-            f"{st.get('snippets', 0)}, filtered {st.get('filtered', 0)}, LLM calls {st.get('llm_calls', 0)} "
-            f"({st.get('llm_accepted', 0)} accepted, {st.get('llm_seconds', 0):.1f}s)")
+    line = (
+        f"queries {st.get('queries', 0)} ({st.get('query_seconds', 0):.1f}s), fetches {st.get('fetches', 0)} "
+        f"({st.get('fetch_failures', 0)} failed, {st.get('fetch_seconds', 0):.1f}s), snippets "
+        f"{st.get('snippets', 0)}, filtered {st.get('filtered', 0)}, LLM calls {st.get('llm_calls', 0)} "
+        f"({st.get('llm_accepted', 0)} accepted, {st.get('llm_seconds', 0):.1f}s)"
+    )
     if stages:
         line += "; " + ", ".join(f"{k} {v:.1f}s" for k, v in stages.items())
     if seconds is not None:
@@ -121,9 +141,14 @@ def cmd_ask(ctx, args) -> int:
     result = assistant.ask(pid, args.question, progress=_progress(ctx))
     data = result.to_json()
     if args.dry_run:
-        data = {"dry_run": True, "queries": list(getattr(backend, "queries_sent", [])),
-                "regions": data["regions"]}
-        ctx.emit(data, lambda d: "would send (nothing was sent):\n" + "\n".join(f"  {q}" for q in d["queries"]))
+        data = {
+            "dry_run": True,
+            "queries": list(getattr(backend, "queries_sent", [])),
+            "regions": data["regions"],
+        }
+        ctx.emit(
+            data, lambda d: "would send (nothing was sent):\n" + "\n".join(f"  {q}" for q in d["queries"])
+        )
         return 0
     ctx.emit(data, _ask_text)
     return 0
@@ -134,20 +159,32 @@ def cmd_enrich(ctx, args) -> int:
 
     assistant, backend, embedder, settings = build(ctx, args)
     ids = [_photo_id(ctx, r) for r in args.photo] or None
-    report = enrich(ctx.store, assistant, limit=args.limit, photo_ids=ids, force=args.force or bool(ids),
-                    dry_run=args.dry_run, embedder=embedder, settings=settings, progress=_progress(ctx))
+    report = enrich(
+        ctx.store,
+        assistant,
+        limit=args.limit,
+        photo_ids=ids,
+        force=args.force or bool(ids),
+        dry_run=args.dry_run,
+        embedder=embedder,
+        settings=settings,
+        progress=_progress(ctx),
+    )
     data = dataclasses.asdict(report)
     if args.dry_run:
         data["queries"] = list(getattr(backend, "queries_sent", []))
 
     def text(d: dict) -> str:
         if d["dry_run"]:
-            return (f"{d['candidates']} photo(s) to enrich; would send (nothing was sent):\n"
-                    + "\n".join(f"  {q}" for q in d["queries"]))
+            return f"{d['candidates']} photo(s) to enrich; would send (nothing was sent):\n" + "\n".join(
+                f"  {q}" for q in d["queries"]
+            )
         lines = [f"{d['candidates']} candidate(s), {d['searched']} searched, {len(d['learned'])} learned"]
         for item in d["learned"]:
             src = item["sources"][0]["url"] if item["sources"] else "no source"
-            lines.append(f"  photo {item['photo_id']}: {item['entity']} — {', '.join(item['categories'])} ({src})")
+            lines.append(
+                f"  photo {item['photo_id']}: {item['entity']} — {', '.join(item['categories'])} ({src})"
+            )
         for s in d["skipped"]:
             lines.append(f"  skipping photo {s['photo_id']}: {s['reason']}")
         for p in d.get("photos", []):
@@ -158,4 +195,3 @@ def cmd_enrich(ctx, args) -> int:
 
     ctx.emit(data, text)
     return 0
-

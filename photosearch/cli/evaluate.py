@@ -12,12 +12,22 @@ from photosearch.errors import PhotoSearchError
 def register(sub) -> None:
     p = sub.add_parser("eval", help="evaluate search on a golden set: metrics, JSON and an HTML report")
     p.add_argument("golden", type=Path, help="golden set (YAML/JSON; see docs/EVALUATION.md)")
-    p.add_argument("--report", type=Path, required=True, help="output folder (eval.json, report.html, plots/)")
-    p.add_argument("--reuse-catalog", action="store_true", help="do not index when the gallery is already in the catalog")
-    p.add_argument("--compare", type=Path, metavar="OTHER_RUN", help="eval.json of another run: also write compare.html")
+    p.add_argument(
+        "--report", type=Path, required=True, help="output folder (eval.json, report.html, plots/)"
+    )
+    p.add_argument(
+        "--reuse-catalog", action="store_true", help="do not index when the gallery is already in the catalog"
+    )
+    p.add_argument(
+        "--compare", type=Path, metavar="OTHER_RUN", help="eval.json of another run: also write compare.html"
+    )
     p.add_argument("--gallery", type=Path, help="photo root (overrides the golden set's `gallery`)")
-    p.add_argument("--search", default="auto", choices=["auto", "real", "baseline"],
-                   help="search to evaluate: the app's (real), the lexical baseline, or auto (real if installed)")
+    p.add_argument(
+        "--search",
+        default="auto",
+        choices=["auto", "real", "baseline"],
+        help="search to evaluate: the app's (real), the lexical baseline, or auto (real if installed)",
+    )
     p.add_argument("--label", help="name of this run in reports (e.g. the model tier)")
     p.add_argument("--repeat", type=int, default=1, help="run each query N times for latency figures")
     p.add_argument("--analyzers", help="comma-separated analyzers for indexing (default: all bundled)")
@@ -38,8 +48,12 @@ def register(sub) -> None:
 
 def _eval_context(ctx, args):
     """The user's catalog when they named one (--data-dir/--db-url/env), else a private one under OUT."""
-    named = getattr(args, "data_dir", None) or getattr(args, "db_url", None) or os.environ.get(
-        "PHOTOSEARCH_DATA_DIR") or os.environ.get("PHOTOSEARCH_DB_URL")
+    named = (
+        getattr(args, "data_dir", None)
+        or getattr(args, "db_url", None)
+        or os.environ.get("PHOTOSEARCH_DATA_DIR")
+        or os.environ.get("PHOTOSEARCH_DB_URL")
+    )
     if named:
         return ctx.store, ctx.settings
     from photosearch.catalog import Store
@@ -73,8 +87,18 @@ def cmd_eval(ctx, args) -> int:
             print(f"\r{stage} {done}/{total}", end="", file=sys.stderr, flush=True)
 
     try:
-        run = run_eval(golden, store, settings, search_fn=fn, search_name=name, reuse_catalog=args.reuse_catalog,
-                       analyzers=analyzers, repeat=args.repeat, label=args.label, progress=progress)
+        run = run_eval(
+            golden,
+            store,
+            settings,
+            search_fn=fn,
+            search_name=name,
+            reuse_catalog=args.reuse_catalog,
+            analyzers=analyzers,
+            repeat=args.repeat,
+            label=args.label,
+            progress=progress,
+        )
     finally:
         if store is not ctx._store:
             store.close()
@@ -91,11 +115,19 @@ def cmd_eval(ctx, args) -> int:
 def _summary_text(out: dict) -> str:
     s = out["summary"]
     picked = [k for k in s if k.startswith(("P@", "R@", "nDCG@", "hit@"))] + [
-        "MRR", "mAP", "empty_result_rate", "plan_exact_match", "atom_f1"]
+        "MRR",
+        "mAP",
+        "empty_result_rate",
+        "plan_exact_match",
+        "atom_f1",
+    ]
     parts = [f"{k} {s[k]:.3f}" for k in picked if isinstance(s.get(k), float)]
-    lines = [f"{s['queries']} queries ({s['failed_queries']} failed): " + ", ".join(parts),
-             f"latency p50 {s['latency_ms_p50']:.1f} ms, p95 {s['latency_ms_p95']:.1f} ms",
-             f"report: {out['html']}", f"json:   {out['json']}"]
+    lines = [
+        f"{s['queries']} queries ({s['failed_queries']} failed): " + ", ".join(parts),
+        f"latency p50 {s['latency_ms_p50']:.1f} ms, p95 {s['latency_ms_p95']:.1f} ms",
+        f"report: {out['html']}",
+        f"json:   {out['json']}",
+    ]
     if "compare_html" in out:
         lines.append(f"comparison: {out['compare_html']}")
     return "\n".join(lines)
@@ -116,7 +148,12 @@ def cmd_example(ctx, args) -> int:
     if args.directory.exists() and not args.directory.is_dir():
         raise PhotoSearchError(f"{args.directory} exists and is not a folder")
     info = write_example_gallery(args.directory, overwrite=args.overwrite)
-    ctx.emit(info, lambda d: f"wrote {d['written']} of {d['photos']} example photos to {d['directory']}\n"
-                             f"golden set: {d['golden']}\n"
-                             f"next: photosearch eval {d['golden']} --report REPORT_DIR")
+    ctx.emit(
+        info,
+        lambda d: (
+            f"wrote {d['written']} of {d['photos']} example photos to {d['directory']}\n"
+            f"golden set: {d['golden']}\n"
+            f"next: photosearch eval {d['golden']} --report REPORT_DIR"
+        ),
+    )
     return 0

@@ -26,15 +26,21 @@ def register(sub) -> None:
     p.add_argument("--analyzers", help="comma-separated analyzer names to run (default: all bundled)")
     p.add_argument("--retry-failed", action="store_true", help="re-run analyses that failed before")
     p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--engine", choices=["serial", "ray"], default="serial",
-                   help="ray: fan decoding and analysis out over a Ray cluster (local by default)")
+    p.add_argument(
+        "--engine",
+        choices=["serial", "ray"],
+        default="serial",
+        help="ray: fan decoding and analysis out over a Ray cluster (local by default)",
+    )
     p.add_argument("--workers", type=int, default=2, help="Ray workers (with --engine ray)")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("watch", help="watch registered folders and keep the catalog in line")
     p.add_argument("--no-analyze", action="store_true")
     p.add_argument("--no-initial-index", action="store_true", help="skip the catch-up index at start")
-    p.add_argument("--duration", type=float, default=None, help="stop after N seconds (default: until Ctrl-C)")
+    p.add_argument(
+        "--duration", type=float, default=None, help="stop after N seconds (default: until Ctrl-C)"
+    )
     p.set_defaults(func=cmd_watch, analyzers=None)  # watch runs every analyzer
 
     p = sub.add_parser("status", help="counts: photos, analysed, failed by reason, offline folders")
@@ -53,7 +59,9 @@ def cmd_add(ctx, args) -> int:
 
 def cmd_remove(ctx, args) -> int:
     removed = [str(f) for f in args.folders if ctx.store.remove_folder(f)]
-    ctx.emit({"removed": removed}, lambda d: "\n".join(f"removed {p}" for p in d["removed"]) or "nothing removed")
+    ctx.emit(
+        {"removed": removed}, lambda d: "\n".join(f"removed {p}" for p in d["removed"]) or "nothing removed"
+    )
     return 0 if removed else 1
 
 
@@ -89,8 +97,16 @@ def cmd_index(ctx, args) -> int:
             from photosearch.scale.ray_index import run_ray_index
 
             include = args.analyzers.split(",") if args.analyzers else None
-            report = run_ray_index(ctx.store, ctx.settings, args.workers, progress=printer, cancel=cancel,
-                                   include=include, analyze=not args.no_analyze, retry_failed=args.retry_failed)
+            report = run_ray_index(
+                ctx.store,
+                ctx.settings,
+                args.workers,
+                progress=printer,
+                cancel=cancel,
+                include=include,
+                analyze=not args.no_analyze,
+                retry_failed=args.retry_failed,
+            )
         else:
             report = _indexer(ctx, args).run(progress=printer, cancel=cancel, retry_failed=args.retry_failed)
     data = report.as_dict()
@@ -113,13 +129,20 @@ def _index_text(d: dict) -> str:
         lines.append(f"  offline (photos kept): {folder}")
     for warning in d.get("warnings", []):
         lines.append(f"  WARNING: {warning}")
-    lines += [analysis_failure_line(name, row["failed"], row["first_error"], of=row["ok"] + row["failed"])
-              for name, row in sorted(d["analyzers"].items()) if row["failed"]]
-    lines += [f"  {name} not needed on {n} photo(s) (the gate saw nothing for it to find)"
-              for name, n in sorted(d.get("gated", {}).items())]
+    lines += [
+        analysis_failure_line(name, row["failed"], row["first_error"], of=row["ok"] + row["failed"])
+        for name, row in sorted(d["analyzers"].items())
+        if row["failed"]
+    ]
+    lines += [
+        f"  {name} not needed on {n} photo(s) (the gate saw nothing for it to find)"
+        for name, n in sorted(d.get("gated", {}).items())
+    ]
     if d["broken_analyzers"]:
-        lines.append(f"{', '.join(d['broken_analyzers'])} failed on every photo: run `photosearch doctor` "
-                     "for the reason and the fix, then `photosearch index --retry-failed`")
+        lines.append(
+            f"{', '.join(d['broken_analyzers'])} failed on every photo: run `photosearch doctor` "
+            "for the reason and the fix, then `photosearch index --retry-failed`"
+        )
     if d["cancelled"]:
         lines.append("cancelled: run `photosearch index` again to continue")
     return "\n".join(lines)
@@ -152,8 +175,13 @@ def cmd_watch(ctx, args) -> int:
                 flush=True,
             )
 
-    watcher = FolderWatcher(ctx.store, indexer, on_update=on_update, initial_index=not args.no_initial_index,
-                            progress=IndexProgressPrinter())
+    watcher = FolderWatcher(
+        ctx.store,
+        indexer,
+        on_update=on_update,
+        initial_index=not args.no_initial_index,
+        progress=IndexProgressPrinter(),
+    )
     with CancelOnInterrupt() as cancel, watcher:
         print(f"watching {len(watcher.watched)} folder(s); Ctrl-C to stop", file=sys.stderr, flush=True)
         deadline = time.monotonic() + args.duration if args.duration else None
@@ -169,11 +197,15 @@ def cmd_status(ctx, args) -> int:
 
 
 def _status_text(d: dict) -> str:
-    lines = [f"photos {d['photos']} (analysed {d['analysed']}, deleted {d['deleted']}), failed files {d['failed']}"]
+    lines = [
+        f"photos {d['photos']} (analysed {d['analysed']}, deleted {d['deleted']}), failed files {d['failed']}"
+    ]
     for reason, n in sorted(d["failed_by_reason"].items()):
         lines.append(f"  {reason}: {n}")
-    lines += [analysis_failure_line(name, row["count"], row["first_error"])
-              for name, row in sorted(d["analysis_failures"].items())]
+    lines += [
+        analysis_failure_line(name, row["count"], row["first_error"])
+        for name, row in sorted(d["analysis_failures"].items())
+    ]
     for f in d["folders"]:
         lines.append(f"  {'online ' if f['online'] else 'OFFLINE'} {f['path']}")
     return "\n".join(lines)

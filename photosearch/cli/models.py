@@ -1,27 +1,24 @@
 """`photosearch models ...`: list models and verify their files.
 
-`register()` creates the `models` group and keeps its sub-parsers in `SUBPARSERS`; more
-subcommands (e.g. `pull`, `remove`) are added by a module listed in `EXTENSIONS` that defines
-`register_subcommands(models_subparsers)`, or by calling `add_subcommand()`.
+`register()` creates the `models` group and keeps its sub-parsers in `SUBPARSERS`; the hub's
+subcommands (`pull`, `remove`) are added by `cli/models_hub.py` through `add_subcommand()`.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger(__name__)
 
-# Modules that add more `models` subcommands; missing ones are skipped.
-EXTENSIONS = ["photosearch.cli.models_hub"]
 SUBPARSERS: argparse._SubParsersAction | None = None
 
 
-def add_subcommand(name: str, func: Callable[[Any, argparse.Namespace], int], help: str,
-                   json_flag: bool = True) -> argparse.ArgumentParser:
+def add_subcommand(
+    name: str, func: Callable[[Any, argparse.Namespace], int], help: str, json_flag: bool = True
+) -> argparse.ArgumentParser:
     """Add `photosearch models NAME`; returns its parser for arguments."""
     if SUBPARSERS is None:
         raise RuntimeError("photosearch.cli.models.register() has not run")
@@ -40,14 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse._SubParsersActi
     add_subcommand("list", cmd_list, "every model: role, tier, present, size, provider it would run on")
     verify = add_subcommand("verify", cmd_verify, "check models' files against their sha256")
     verify.add_argument("names", nargs="*", metavar="NAME", help="models to check (default: all present)")
-    for module_name in EXTENSIONS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                log.warning("cannot load %s: %s", module_name, exc)
-            continue
-        module.register_subcommands(SUBPARSERS)
+    from photosearch.cli import models_hub  # it imports add_subcommand from here
+
+    models_hub.register_subcommands(SUBPARSERS)
     return SUBPARSERS
 
 
@@ -59,7 +51,15 @@ def _json_mode(ctx, args) -> None:
 def _list_text(rows: list[dict[str, Any]]) -> str:
     header = ("NAME", "ROLE", "TIER", "PRESENT", "SIZE", "PROVIDER", "CHECKED BY")
     table = [header] + [
-        (r["name"], r["role"], r["tier"], "yes" if r["present"] else "no", r["size"], r["provider"], r["integrity"])
+        (
+            r["name"],
+            r["role"],
+            r["tier"],
+            "yes" if r["present"] else "no",
+            r["size"],
+            r["provider"],
+            r["integrity"],
+        )
         for r in rows
     ]
     widths = [max(len(str(row[i])) for row in table) for i in range(len(header))]

@@ -11,7 +11,8 @@ import sys
 
 def register_subcommands(models_subparsers: argparse._SubParsersAction) -> None:
     pull = models_subparsers.add_parser(
-        "pull", help="download a hub model (resumable, sha256-checked)",
+        "pull",
+        help="download a hub model (resumable, sha256-checked)",
         description="Download a hub model's files from its manifest source into the data dir. "
         "Interrupted downloads resume; HF_ENDPOINT selects a Hugging Face mirror.",
     )
@@ -63,18 +64,12 @@ def cmd_pull(ctx, args) -> int:
         ctx.json_output = True
     manifest = get_manifest(args.name, ctx.settings, tier="hub")  # unknown -> a clear error listing the known
     bar = _Bar(manifest.name) if not ctx.json_output else None
-    try:
-        from photosearch.cli.progress import CancelOnInterrupt
+    from photosearch.cli.progress import CancelOnInterrupt
 
-        cancel_cm = CancelOnInterrupt()
-    except ImportError:  # pragma: no cover
-        cancel_cm = None
+    cancel_cm = CancelOnInterrupt()
     try:
-        if cancel_cm is not None:
-            with cancel_cm:
-                report = pull_model(ctx.settings, manifest, progress=bar, cancel=cancel_cm, force=args.force)
-        else:
-            report = pull_model(ctx.settings, manifest, progress=bar, force=args.force)
+        with cancel_cm:
+            report = pull_model(ctx.settings, manifest, progress=bar, cancel=cancel_cm, force=args.force)
     finally:
         if bar is not None:
             bar.close()
@@ -109,6 +104,8 @@ def cmd_remove(ctx, args) -> int:
     if getattr(args, "local_json", False):
         ctx.json_output = True
     removed = remove_model(ctx.settings, args.name)
-    ctx.emit({"name": args.name, "removed": removed},
-             f"removed {args.name}" if removed else f"{args.name} was not installed")
+    ctx.emit(
+        {"name": args.name, "removed": removed},
+        f"removed {args.name}" if removed else f"{args.name} was not installed",
+    )
     return 0 if removed else 1

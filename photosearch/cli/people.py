@@ -16,7 +16,9 @@ def register(sub) -> None:
     p = cmds.add_parser("list", help="people with face and photo counts, most faces first")
     p.add_argument("--all", action="store_true", help="include hidden people")
     p.add_argument("--named", action="store_true", help="only people with a name")
-    p.add_argument("--min-faces", type=int, default=1, help="hide unnamed clusters with fewer faces (default 1)")
+    p.add_argument(
+        "--min-faces", type=int, default=1, help="hide unnamed clusters with fewer faces (default 1)"
+    )
     p.set_defaults(func=cmd_list)
 
     p = cmds.add_parser("show", help="one person's faces (ids for split/move)")
@@ -26,7 +28,9 @@ def register(sub) -> None:
     p = cmds.add_parser("name", help="name a person (a cluster); an existing name merges into that person")
     p.add_argument("person", help="person id (or current name)")
     p.add_argument("name", help='the name, e.g. "Anna"; "" removes the name')
-    p.add_argument("--no-merge", action="store_true", help="keep apart from another person with the same name")
+    p.add_argument(
+        "--no-merge", action="store_true", help="keep apart from another person with the same name"
+    )
     p.set_defaults(func=cmd_name)
 
     p = cmds.add_parser("merge", help="merge OTHER into KEEP (same person)")
@@ -45,7 +49,9 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_move)
 
     for action, hidden in (("hide", True), ("unhide", False)):
-        p = cmds.add_parser(action, help=("hide a person from lists" if hidden else "show a hidden person again"))
+        p = cmds.add_parser(
+            action, help=("hide a person from lists" if hidden else "show a hidden person again")
+        )
         p.add_argument("person", help="person id or name")
         p.set_defaults(func=cmd_hide, hidden=hidden)
 
@@ -56,8 +62,12 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_birthday)
 
     p = cmds.add_parser("cluster", help="group faces without a person (runs after `index` anyway)")
-    p.add_argument("--recluster", action="store_true", help="start over for unnamed people (pinned faces stay)")
-    p.add_argument("--threshold", type=float, help="max descriptor distance (default: people.ASSIGN_THRESHOLD)")
+    p.add_argument(
+        "--recluster", action="store_true", help="start over for unnamed people (pinned faces stay)"
+    )
+    p.add_argument(
+        "--threshold", type=float, help="max descriptor distance (default: people.ASSIGN_THRESHOLD)"
+    )
     p.set_defaults(func=cmd_cluster)
 
 
@@ -69,7 +79,9 @@ def _label(p: P.PersonSummary | dict) -> str:
 def cmd_list(ctx, args) -> int:
     from photosearch import people as P
 
-    people = P.list_people(ctx.store, include_hidden=args.all, min_faces=args.min_faces, named_only=args.named)
+    people = P.list_people(
+        ctx.store, include_hidden=args.all, min_faces=args.min_faces, named_only=args.named
+    )
     data = {"people": [p.as_dict() for p in people]}
 
     def text(d: dict) -> str:
@@ -79,8 +91,10 @@ def cmd_list(ctx, args) -> int:
         for p in d["people"]:
             extra = " [hidden]" if p["hidden"] else ""
             extra += f" born {p['birthday']}" if p["birthday"] else ""
-            lines.append(f"{_label(p):<32} {p['face_count']:>5} faces {p['photo_count']:>5} photos  "
-                         f"face {p['face_id']}{extra}")
+            lines.append(
+                f"{_label(p):<32} {p['face_count']:>5} faces {p['photo_count']:>5} photos  "
+                f"face {p['face_id']}{extra}"
+            )
         return "\n".join(lines)
 
     ctx.emit(data, text)
@@ -94,10 +108,16 @@ def cmd_show(ctx, args) -> int:
     person = P.get_person(ctx.store, pid)
     faces = P.person_faces(ctx.store, pid)
     data = {"person": person.as_dict(), "faces": [f.as_dict() for f in faces]}
-    ctx.emit(data, lambda d: "\n".join(
-        [f"{_label(d['person'])}: {len(d['faces'])} faces"]
-        + [f"  face {f['id']:>6}{' (pinned)' if f['pinned'] else ''}  {f['photo_path']}" for f in d["faces"]]
-    ))
+    ctx.emit(
+        data,
+        lambda d: "\n".join(
+            [f"{_label(d['person'])}: {len(d['faces'])} faces"]
+            + [
+                f"  face {f['id']:>6}{' (pinned)' if f['pinned'] else ''}  {f['photo_path']}"
+                for f in d["faces"]
+            ]
+        ),
+    )
     return 0
 
 
@@ -126,8 +146,10 @@ def cmd_merge(ctx, args) -> int:
     keep = P.resolve_person(ctx.store, args.keep)
     other = P.resolve_person(ctx.store, args.other)
     moved = P.merge_people(ctx.store, keep, other)
-    ctx.emit({"person_id": keep, "merged": other, "faces_moved": moved},
-             f"merged #{other} into #{keep} ({moved} faces moved)")
+    ctx.emit(
+        {"person_id": keep, "merged": other, "faces_moved": moved},
+        f"merged #{other} into #{keep} ({moved} faces moved)",
+    )
     return 0
 
 
@@ -135,8 +157,10 @@ def cmd_split(ctx, args) -> int:
     from photosearch import people as P
 
     pid = P.split_faces(ctx.store, args.faces, name=args.name)
-    ctx.emit({"person_id": pid, "faces": sorted(set(args.faces))},
-             f"moved {len(set(args.faces))} faces to new person #{pid}")
+    ctx.emit(
+        {"person_id": pid, "faces": sorted(set(args.faces))},
+        f"moved {len(set(args.faces))} faces to new person #{pid}",
+    )
     return 0
 
 
@@ -175,6 +199,11 @@ def cmd_cluster(ctx, args) -> int:
     threshold = P.ASSIGN_THRESHOLD if args.threshold is None else args.threshold
     report = P.cluster_faces(ctx.store, recluster=args.recluster, assign_threshold=threshold)
     data = report.as_dict()
-    ctx.emit(data, lambda d: (f"{d['considered']} faces: {d['assigned']} joined people, {d['clustered']} in "
-                              f"{d['new_people']} new people, {d['unassigned']} left alone"))
+    ctx.emit(
+        data,
+        lambda d: (
+            f"{d['considered']} faces: {d['assigned']} joined people, {d['clustered']} in "
+            f"{d['new_people']} new people, {d['unassigned']} left alone"
+        ),
+    )
     return 0

@@ -66,7 +66,9 @@ class IndexProgressPrinter:
             return
         if self.tty:
             if self._bar is None:
-                self._bar = tqdm(total=event.total, unit="photo", file=self.stream, desc="indexing", dynamic_ncols=True)
+                self._bar = tqdm(
+                    total=event.total, unit="photo", file=self.stream, desc="indexing", dynamic_ncols=True
+                )
             self._bar.n = event.done
             self._bar.set_postfix({k: v for k, v in event.counts.items() if v}, refresh=False)
             self._bar.refresh()

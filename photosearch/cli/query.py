@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import date
 from pathlib import Path
@@ -11,16 +10,28 @@ from photosearch.errors import PhotoSearchError
 
 
 def register(sub) -> None:
-    p = sub.add_parser("plan", help="show the plan a request compiles to (edit it and run with search --plan)")
+    p = sub.add_parser(
+        "plan", help="show the plan a request compiles to (edit it and run with search --plan)"
+    )
     p.add_argument("request", help='e.g. "Anna and the dog at the beach last summer, not the blurry ones"')
     p.add_argument("--now", help="today's date for relative dates (YYYY-MM-DD)")
-    p.add_argument("--person", action="append", default=[], metavar="NAME",
-                   help="a known person (repeatable); with a catalog, its named people are known too")
+    p.add_argument(
+        "--person",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a known person (repeatable); with a catalog, its named people are known too",
+    )
     p.add_argument("--no-catalog", action="store_true", help="do not read people/years from the catalog")
-    p.add_argument("--llm", metavar="MODEL",
-                   help="LLM for low-confidence requests: a pulled hub LLM's name, a GGUF path, or 'bundled'")
+    p.add_argument(
+        "--llm",
+        metavar="MODEL",
+        help="LLM for low-confidence requests: a pulled hub LLM's name, a GGUF path, or 'bundled'",
+    )
     p.add_argument("--no-llm", action="store_true", help="parser and golden library only")
-    p.add_argument("--json", action="store_true", dest="local_json", help="print JSON (same as global --json)")
+    p.add_argument(
+        "--json", action="store_true", dest="local_json", help="print JSON (same as global --json)"
+    )
     p.set_defaults(func=cmd_plan)
 
     g = sub.add_parser("golden", help="the golden library of verified request → plan pairs")
@@ -57,7 +68,7 @@ def _catalog_exists(settings) -> bool:
 
 def cmd_plan(ctx, args) -> int:
     from photosearch.query.parser import PlanContext
-    from photosearch.query.plan import plan_to_text
+    from photosearch.query.plan import dumps_plan, plan_to_text
     from photosearch.query.planner import Planner, planning_context
 
     if args.local_json:
@@ -70,13 +81,14 @@ def cmd_plan(ctx, args) -> int:
     context = PlanContext(people=list(args.person))
     if not args.no_catalog and _catalog_exists(ctx.settings):
         context = planning_context(ctx.store, ctx.settings, people=args.person)
-    result = Planner(ctx.settings, use_llm=False if args.no_llm else None).plan(args.request, now=now,
-                                                                                context=context)
+    result = Planner(ctx.settings, use_llm=False if args.no_llm else None).plan(
+        args.request, now=now, context=context
+    )
 
     def text(r) -> str:
         lines = [plan_to_text(r.plan), f"(source: {r.source}, confidence {r.confidence:.2f})"]
         lines += [f"note: {n}" for n in r.notes]
-        lines.append(json.dumps(r.plan, ensure_ascii=False))
+        lines.append(dumps_plan(r.plan))  # stable key order: edit it and run `search --plan`
         return "\n".join(lines)
 
     if ctx.json_output:
@@ -114,8 +126,10 @@ def cmd_golden_add(ctx, args) -> int:
         ctx.json_output = True
     plan = _read_plan(args.planfile)
     ex = add_user_example(ctx.settings, args.request, plan, now=_parse_now(args.now), people=args.person)
-    ctx.emit({"request": ex.request, "plan": ex.plan, "file": str(user_file(ctx.settings))},
-             f"saved: {ex.request!r} → {plan_to_text(ex.plan)}\n  in {user_file(ctx.settings)}")
+    ctx.emit(
+        {"request": ex.request, "plan": ex.plan, "file": str(user_file(ctx.settings))},
+        f"saved: {ex.request!r} → {plan_to_text(ex.plan)}\n  in {user_file(ctx.settings)}",
+    )
     return 0
 
 
@@ -126,7 +140,12 @@ def cmd_golden_list(ctx, args) -> int:
     if args.local_json:
         ctx.json_output = True
     examples = load_user(ctx.settings) if args.user else load_bundled() + load_user(ctx.settings)
-    data = [{"request": e.request, "source": e.source, "now": e.now.isoformat(), "plan": e.plan} for e in examples]
-    ctx.emit(data, "\n".join(f"[{e.source}] {e.request}\n    {plan_to_text(e.plan)}" for e in examples)
-             + f"\n{len(examples)} pairs")
+    data = [
+        {"request": e.request, "source": e.source, "now": e.now.isoformat(), "plan": e.plan} for e in examples
+    ]
+    ctx.emit(
+        data,
+        "\n".join(f"[{e.source}] {e.request}\n    {plan_to_text(e.plan)}" for e in examples)
+        + f"\n{len(examples)} pairs",
+    )
     return 0

@@ -48,10 +48,12 @@ def _results_text(data: dict) -> str:
     full = sum(1 for r in res if not r.get("partial") and not r.get("below_cutoff"))
     partial = sum(1 for r in res if r.get("partial") and not r.get("below_cutoff"))
     closest = sum(1 for r in res if r.get("below_cutoff"))
-    lines.append(f"{full} of {data.get('matched', len(res))} matches "
-                 + (f"+ {partial} partial " if partial else "")
-                 + (f"+ {closest} closest " if closest else "") +
-                 f"in {data['timing_ms'].get('total', 0):.0f} ms (composer: {comp.get('solver', '-')})")
+    lines.append(
+        f"{full} of {data.get('matched', len(res))} matches "
+        + (f"+ {partial} partial " if partial else "")
+        + (f"+ {closest} closest " if closest else "")
+        + f"in {data['timing_ms'].get('total', 0):.0f} ms (composer: {comp.get('solver', '-')})"
+    )
     if "explain" in data and data["explain"].get("atoms") and data.get("plan"):
         lines.insert(0, "plan: " + json.dumps(data["plan"], ensure_ascii=False))
         for a in data["explain"]["atoms"]:
@@ -65,7 +67,9 @@ def _search(ctx, args) -> int:
         path = Path(args.plan)
         try:
             if path.stat().st_size > MAX_PLAN_BYTES:
-                raise PlanError(f"the plan {path} is {path.stat().st_size} bytes; a plan holds at most {MAX_PLAN_BYTES}")
+                raise PlanError(
+                    f"the plan {path} is {path.stat().st_size} bytes; a plan holds at most {MAX_PLAN_BYTES}"
+                )
             plan = parse_plan_json(path.read_bytes())
         except PlanError as exc:
             raise PlanError(f"cannot read the plan {path}: {exc}") from None
@@ -79,7 +83,7 @@ def _search(ctx, args) -> int:
             raise PhotoSearchError(f"--now must be YYYY-MM-DD, got {args.now!r}") from None
     request = " ".join(args.request) if args.request else None
     if plan is None and not request:
-        raise PhotoSearchError("give a request (photosearch search \"tabby cat\") or --plan FILE")
+        raise PhotoSearchError('give a request (photosearch search "tabby cat") or --plan FILE')
     if args.limit is not None and args.limit < 1:
         raise PhotoSearchError("--limit must be at least 1")
     if plan is not None and args.limit is not None:  # --limit wins over the plan's own
@@ -93,7 +97,9 @@ def _search(ctx, args) -> int:
 
 def _similar(ctx, args) -> int:
     data = ctx.core.similar(args.photo, limit=args.limit)
-    ctx.emit(data, lambda d: "\n".join(f"{r['score']:.3f}  {r['path']}" for r in d["results"]) or "nothing similar")
+    ctx.emit(
+        data, lambda d: "\n".join(f"{r['score']:.3f}  {r['path']}" for r in d["results"]) or "nothing similar"
+    )
     return 0
 
 
@@ -101,16 +107,22 @@ def _duplicates(ctx, args) -> int:
     from photosearch.query.search import duplicates
 
     groups = duplicates(ctx.store, ctx.settings)
-    ctx.emit({"groups": groups},
-             lambda d: "\n\n".join("\n".join(p["path"] for p in g["photos"]) for g in d["groups"])
-             or "no near-duplicates")
+    ctx.emit(
+        {"groups": groups},
+        lambda d: (
+            "\n\n".join("\n".join(p["path"] for p in g["photos"]) for g in d["groups"])
+            or "no near-duplicates"
+        ),
+    )
     return 0
 
 
 def register(sub) -> None:
     p = sub.add_parser("search", help="search photos by a request or an edited plan")
     p.add_argument("request", nargs="*", help='what to find, e.g. "tabby cat"')
-    p.add_argument("--limit", type=int, default=None, help="at most N results (default: the plan's limit, else 50)")
+    p.add_argument(
+        "--limit", type=int, default=None, help="at most N results (default: the plan's limit, else 50)"
+    )
     p.add_argument("--plan", help="run this plan JSON file instead of planning the request")
     p.add_argument("--explain", action="store_true", help="include the plan with per-atom hit counts")
     p.add_argument("--now", help="today's date for relative dates (YYYY-MM-DD)")

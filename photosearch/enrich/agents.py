@@ -54,8 +54,13 @@ class Agents:
     def _json(self, system: str, user: str, schema: dict, max_tokens: int = 200, *, role: str) -> dict | None:
         if self.llm is None:
             return None
-        out = call_json(self.llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                        schema, max_tokens, role)
+        out = call_json(
+            self.llm,
+            [{"role": "system", "content": system}, {"role": "user", "content": user}],
+            schema,
+            max_tokens,
+            role,
+        )
         if out is None:
             self.stats.llm_fallback += 1
             verdict(self.llm, role, False)
@@ -71,20 +76,32 @@ class Agents:
         return ok
 
     # -- planning agent -------------------------------------------------------------------------
-    def plan(self, v0: str, question: str, subject: str, parent_question: str | None,
-             parent_response: str, asked: set[str], n: int) -> list[str]:
+    def plan(
+        self,
+        v0: str,
+        question: str,
+        subject: str,
+        parent_question: str | None,
+        parent_response: str,
+        asked: set[str],
+        n: int,
+    ) -> list[str]:
         """Sub-questions for a new round: from V0 (round 1) or from a parent node's response."""
         if n <= 0:
             return []
-        good = [q for q in self._plan_llm(v0, question, subject, parent_question, parent_response, n)
-                if _norm_q(q) not in asked]
+        good = [
+            q
+            for q in self._plan_llm(v0, question, subject, parent_question, parent_response, n)
+            if _norm_q(q) not in asked
+        ]
         templates = self._plan_templates(question, subject, parent_question, parent_response, asked, n)
         if self._accept(bool(good), "plan"):  # the LLM's first, the templates fill the branching
             return (good + [t for t in templates if _norm_q(t) not in {_norm_q(g) for g in good}])[:n]
         return templates
 
-    def _plan_llm(self, v0: str, question: str, subject: str, parent_question: str | None,
-                  parent_response: str, n: int) -> list[str]:
+    def _plan_llm(
+        self, v0: str, question: str, subject: str, parent_question: str | None, parent_response: str, n: int
+    ) -> list[str]:
         """Sub-questions from the LLM: a completion of a numbered list of searches (a base model
         continues lists well), or JSON from a chat model; each must name the object and add a word."""
         if self.llm is None:
@@ -94,20 +111,36 @@ class Agents:
         if not is_chat(self.llm):  # a base model continues a numbered list
             known = f"\nKnown: {strip_citations(parent_response)[:400]}" if parent_question else ""
             first = self._plan_templates(question, subject, parent_question, parent_response, set(), 1)
-            prompt = (f"Photo: {v0[:300]}{known}\nWeb searches about the {subject}, to answer: {question}\n"
-                      f"1. {first[0] if first else subject}\n2. {subject}")
+            prompt = (
+                f"Photo: {v0[:300]}{known}\nWeb searches about the {subject}, to answer: {question}\n"
+                f"1. {first[0] if first else subject}\n2. {subject}"
+            )
             out = call_text(self.llm, prompt, 16, ["\n"], "plan")
             if out:
                 raw = [f"{subject} {out.strip()}".strip()]
         else:
             out = self._json(
                 "You plan web searches about an object in a photo. Propose short sub-questions that lead to "
-                "the answer. Each must name the object. JSON {\"questions\": [...]}.",
+                'the answer. Each must name the object. JSON {"questions": [...]}.',
                 f"User question: {question}\nObject: {subject}\nWhat we know: {v0}\n"
-                + (f"Previous sub-question: {parent_question}\nIts answer: {parent_response}\n" if parent_question else "")
+                + (
+                    f"Previous sub-question: {parent_question}\nIts answer: {parent_response}\n"
+                    if parent_question
+                    else ""
+                )
                 + f"Give at most {n} new sub-questions.",
-                {"type": "object", "properties": {"questions": {"type": "array", "maxItems": n + 2, "minItems": 1,
-                 "items": {"type": "string", "minLength": 8, "maxLength": 160}}}, "required": ["questions"]},
+                {
+                    "type": "object",
+                    "properties": {
+                        "questions": {
+                            "type": "array",
+                            "maxItems": n + 2,
+                            "minItems": 1,
+                            "items": {"type": "string", "minLength": 8, "maxLength": 160},
+                        }
+                    },
+                    "required": ["questions"],
+                },
                 role="plan",
             )
             raw = list((out or {}).get("questions", []))
@@ -115,23 +148,43 @@ class Agents:
         for q in raw:
             q = " ".join(q.split()).strip(" .")
             words = set(content_tokens(q))
-            if (len(q) >= 8 and (not subj or subj & words) and words - subj and not repeats(q)
-                    and q not in good):
+            if (
+                len(q) >= 8
+                and (not subj or subj & words)
+                and words - subj
+                and not repeats(q)
+                and q not in good
+            ):
                 good.append(q)
         return good[:n]
 
-    def _plan_templates(self, question: str, subject: str, parent_question: str | None, parent_response: str,
-                        asked: set[str], n: int) -> list[str]:
+    def _plan_templates(
+        self,
+        question: str,
+        subject: str,
+        parent_question: str | None,
+        parent_response: str,
+        asked: set[str],
+        n: int,
+    ) -> list[str]:
         cands: list[str] = []
         if parent_question is None:
             if not is_generic(question):
                 q = re.sub(r"\b(this|that|it)\b", subject, question, count=1, flags=re.I)
                 cands.append(q if q.endswith("?") else q + "?")
-            cands += [f"What is {subject}?", f"What kind of product is {subject}?", f"Who makes {subject}?",
-                      f"What is {subject} used for?"]
+            cands += [
+                f"What is {subject}?",
+                f"What kind of product is {subject}?",
+                f"Who makes {subject}?",
+                f"What is {subject} used for?",
+            ]
         else:
             known = set(content_tokens(subject + " " + question + " " + parent_question))
-            words = [w for w in content_tokens(strip_citations(parent_response)) if w not in known and not w.isdigit()]
+            words = [
+                w
+                for w in content_tokens(strip_citations(parent_response))
+                if w not in known and not w.isdigit()
+            ]
             for term, _ in Counter(words).most_common(4):
                 cands.append(f"What is the {term} of {subject}?")
             cands += [f"{subject} specifications?", f"{subject} review?", f"{subject} manufacturer?"]
@@ -159,27 +212,42 @@ class Agents:
         return " ".join(words[:max_words])
 
     # -- searching agent: selection --------------------------------------------------------------
-    def select(self, hits: list[SearchHit], v0: str, sub_question: str, subject: str,
-               parent_response: str, k: int) -> list[int]:
+    def select(
+        self, hits: list[SearchHit], v0: str, sub_question: str, subject: str, parent_response: str, k: int
+    ) -> list[int]:
         """Indices of at most k relevant hits, judged against V0, the sub-question and the parent's response."""
         if not hits or k <= 0:
             return []
         listing = "\n".join(f"{i + 1}. {h.title} — {h.snippet[:200]}" for i, h in enumerate(hits))
         out = self._json(
             "You pick the search results that help answer a sub-question about an object in a photo. "
-            "JSON {\"selected\": [result numbers]}.",
+            'JSON {"selected": [result numbers]}.',
             f"Object: {v0}\nSub-question: {sub_question}\n"
             + (f"Known so far: {parent_response}\n" if parent_response else "")
             + f"Results:\n{listing}\nPick at most {k}.",
-            {"type": "object", "properties": {"selected": {"type": "array", "maxItems": max(k, len(hits)),
-             "items": {"type": "integer", "minimum": 1, "maximum": len(hits)}}}, "required": ["selected"]},
-            max_tokens=60, role="select",
+            {
+                "type": "object",
+                "properties": {
+                    "selected": {
+                        "type": "array",
+                        "maxItems": max(k, len(hits)),
+                        "items": {"type": "integer", "minimum": 1, "maximum": len(hits)},
+                    }
+                },
+                "required": ["selected"],
+            },
+            max_tokens=60,
+            role="select",
         )
         subj = set(content_tokens(subject))
         if out:
             idx = [i - 1 for i in dict.fromkeys(out["selected"])]
             # validation: the pick must at least mention the object
-            idx = [i for i in idx if not subj or subj & set(content_tokens(hits[i].title + " " + hits[i].snippet))]
+            idx = [
+                i
+                for i in idx
+                if not subj or subj & set(content_tokens(hits[i].title + " " + hits[i].snippet))
+            ]
             if self._accept(bool(idx), "select"):
                 return idx[:k]
         return self._select_fallback(hits, v0, sub_question, subject, parent_response, k)
@@ -191,12 +259,17 @@ class Agents:
         if parent_response:
             score = 0.75 * score + 0.25 * rank(strip_citations(parent_response), docs, self.embedder)
         subj = set(content_tokens(subject))
-        ok = [i for i in score.argsort()[::-1]
-              if score[i] >= 0.15 and (not subj or subj & set(content_tokens(docs[i])))]
+        ok = [
+            i
+            for i in score.argsort()[::-1]
+            if score[i] >= 0.15 and (not subj or subj & set(content_tokens(docs[i])))
+        ]
         return [int(i) for i in ok[:k]]
 
     # -- searching agent: summary ----------------------------------------------------------------
-    def summarise(self, pages: list[tuple[int, Page]], sub_question: str, subject: str, max_sentences: int = 3) -> str:
+    def summarise(
+        self, pages: list[tuple[int, Page]], sub_question: str, subject: str, max_sentences: int = 3
+    ) -> str:
         """The node's response R from its selected pages (each (source number, page)), with [n] citations."""
         if not pages:
             return ""
@@ -204,11 +277,14 @@ class Agents:
         cites = "".join(f"[{n}]" for n, _ in pages)
         out = self._json(
             "Summarise what the pages say that answers the sub-question, in at most 2 sentences, using only "
-            "the pages. JSON {\"summary\": ...}.",
+            'the pages. JSON {"summary": ...}.',
             f"Sub-question: {sub_question}\n"
             + "\n\n".join(f"Page {n}: {p.title}\n{p.text[:2500]}" for n, p in pages),
-            {"type": "object", "properties": {"summary": {"type": "string", "minLength": 10, "maxLength": 600}},
-             "required": ["summary"]},
+            {
+                "type": "object",
+                "properties": {"summary": {"type": "string", "minLength": 10, "maxLength": 600}},
+                "required": ["summary"],
+            },
             role="summarise",
         )
         subj = set(content_tokens(subject))
@@ -234,8 +310,15 @@ class Agents:
         return " ".join(f"{cands[i][1]} [{cands[i][0]}]" for i in sorted(best))
 
     # -- knowledge merge -------------------------------------------------------------------------
-    def merge(self, earlier: list[str], previous_responses: list[str], current: list[str],
-              question: str, subject: str, max_sentences: int = 8) -> str:
+    def merge(
+        self,
+        earlier: list[str],
+        previous_responses: list[str],
+        current: list[str],
+        question: str,
+        subject: str,
+        max_sentences: int = 8,
+    ) -> str:
         """X_w^(k) from all earlier knowledge, all earlier responses and this round's responses."""
         parts = [t for t in earlier + previous_responses + current if t]
         if not parts:
@@ -247,11 +330,16 @@ class Agents:
                     pool.append(s)
         out = self._json(
             "Merge these findings into a short factual paragraph that answers the question, using only "
-            "the findings. JSON {\"knowledge\": ...}.",
-            f"Question: {question}\nObject: {subject}\nFindings:\n" + "\n".join(f"- {strip_citations(s)}" for s in pool),
-            {"type": "object", "properties": {"knowledge": {"type": "string", "minLength": 10, "maxLength": 900}},
-             "required": ["knowledge"]},
-            max_tokens=220, role="merge",
+            'the findings. JSON {"knowledge": ...}.',
+            f"Question: {question}\nObject: {subject}\nFindings:\n"
+            + "\n".join(f"- {strip_citations(s)}" for s in pool),
+            {
+                "type": "object",
+                "properties": {"knowledge": {"type": "string", "minLength": 10, "maxLength": 900}},
+                "required": ["knowledge"],
+            },
+            max_tokens=220,
+            role="merge",
         )
         if out:
             k = " ".join(out["knowledge"].split())
@@ -271,10 +359,11 @@ class Agents:
         text = strip_citations(knowledge)
         floor = bool(text) and bool(set(content_tokens(subject)) & set(content_tokens(text)))
         out = self._json(
-            "Decide if the knowledge answers the question. JSON {\"sufficient\": true|false}.",
+            'Decide if the knowledge answers the question. JSON {"sufficient": true|false}.',
             f"Question: {question}\nObject: {subject}\nKnowledge: {text[:3000]}",
             {"type": "object", "properties": {"sufficient": {"type": "boolean"}}, "required": ["sufficient"]},
-            max_tokens=20, role="sufficient",
+            max_tokens=20,
+            role="sufficient",
         )
         if out is not None and self._accept(True, "sufficient"):
             if out["sufficient"] and floor:
@@ -288,7 +377,11 @@ def _units(text: str) -> list[str]:
     """Cited sentences ("... . [2]") of a response or knowledge text."""
     out = []
     for chunk in re.split(r"(?<=\])\s+(?=\S)", text):
-        out += [c.strip() for c in (re.split(r"(?<=[.!?])\s+", chunk) if "[" not in chunk else [chunk]) if c.strip()]
+        out += [
+            c.strip()
+            for c in (re.split(r"(?<=[.!?])\s+", chunk) if "[" not in chunk else [chunk])
+            if c.strip()
+        ]
     return out
 
 

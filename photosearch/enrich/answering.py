@@ -19,7 +19,9 @@ _UNITS = {
     "power": r"(?:wh|kwh|w|watts?|kw|mah|v|volts?|hp)",
     "money": r"",
 }
-_MONEY = re.compile(r"(?:[€$£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|\$|euros?|dollars?|usd|eur|gbp|pounds sterling|yen))", re.I)
+_MONEY = re.compile(
+    r"(?:[€$£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:€|\$|euros?|dollars?|usd|eur|gbp|pounds sterling|yen))", re.I
+)
 
 
 def _quantity(unit: str) -> re.Pattern:
@@ -31,12 +33,19 @@ PATTERNS: dict[str, re.Pattern] = {
     "length": _quantity(_UNITS["length"]),
     "power": _quantity(_UNITS["power"]),
     "money": _MONEY,
-    "date": re.compile(r"\b(?:1[5-9]\d\d|20\d\d)\b|\b(?:January|February|March|April|May|June|July|August|"
-                       r"September|October|November|December)\b"),
+    "date": re.compile(
+        r"\b(?:1[5-9]\d\d|20\d\d)\b|\b(?:January|February|March|April|May|June|July|August|"
+        r"September|October|November|December)\b"
+    ),
     "number": re.compile(r"\b\d[\d,.]*\b"),
-    "maker": re.compile(r"\b(?:made|built|designed|produced|manufactured|developed|sold|published|founded)\s+by\s+"
-                        + _NAME + r"|\b" + _NAME + r"\s+(?:makes|made|builds|built|designed|produces|produced|"
-                        r"manufactures|launched|released|sells)\b"),
+    "maker": re.compile(
+        r"\b(?:made|built|designed|produced|manufactured|developed|sold|published|founded)\s+by\s+"
+        + _NAME
+        + r"|\b"
+        + _NAME
+        + r"\s+(?:makes|made|builds|built|designed|produces|produced|"
+        r"manufactures|launched|released|sells)\b"
+    ),
     "place": re.compile(r"\b(?:in|from|based in|located in|made in|built in|near|at)\s+(?:the\s+)?" + _NAME),
     "definition": re.compile(r"\b(?:is|are|was|were)\s+(?:a|an|the)\s+\w+", re.I),
     "person": re.compile(_NAME),
@@ -55,8 +64,9 @@ class Intent:
 
 def intent(question: str) -> Intent:
     q = " ".join(tokens(question))
-    if re.match(r"(how heavy|how much does .* weigh|what does .* weigh|what is .* weight|weight)", q) or \
-            re.search(r"\b(weigh|weighs|weight)\b", q):
+    if re.match(
+        r"(how heavy|how much does .* weigh|what does .* weigh|what is .* weight|weight)", q
+    ) or re.search(r"\b(weigh|weighs|weight)\b", q):
         return Intent("weight", ["weight"])
     if re.search(r"\b(how much|price|cost|costs|expensive|cheap)\b", q):
         return Intent("money", ["money"])
@@ -71,9 +81,14 @@ def intent(question: str) -> Intent:
     if q.startswith("where") or re.search(r"\b(which country|which city|what country)\b", q):
         return Intent("place", ["place"])
     if q.startswith("who") or re.search(r"\b(which company|what company|what brand|maker|manufacturer)\b", q):
-        people = bool(re.match(r"who (is|are|was) (this|that|these|those|he|she|they|in|on)\b", q) or
-                      re.match(r"who (is|are) (it|here)\b", q) or q in {"who", "who is it"})
-        return Intent("person" if people else "maker", ["person"] if people else ["maker"], about_people=people)
+        people = bool(
+            re.match(r"who (is|are|was) (this|that|these|those|he|she|they|in|on)\b", q)
+            or re.match(r"who (is|are) (it|here)\b", q)
+            or q in {"who", "who is it"}
+        )
+        return Intent(
+            "person" if people else "maker", ["person"] if people else ["maker"], about_people=people
+        )
     return Intent("definition", ["definition"])
 
 
@@ -85,7 +100,9 @@ def answer_prefix(question: str, want: Intent, entity: str) -> str:
     return {
         "weight": f"{start} weighs",
         "money": f"{start} costs",
-        "place": f"{start} is made in" if re.search(r"\b(made|built|produced|manufactured)\b", q) else f"{start} is from",
+        "place": f"{start} is made in"
+        if re.search(r"\b(made|built|produced|manufactured)\b", q)
+        else f"{start} is from",
         "maker": f"{start} is made by",
         "date": f"{start} was released in",
         "length": f"{start} has a",
@@ -133,7 +150,7 @@ def repeats(text: str, n: int = 4) -> bool:
     words = tokens(text)
     seen: set[tuple[str, ...]] = set()
     for i in range(len(words) - n + 1):
-        gram = tuple(words[i:i + n])
+        gram = tuple(words[i : i + n])
         if gram in seen:
             return True
         seen.add(gram)

@@ -21,6 +21,7 @@ from photosearch.enrich.formulation import (
     Describer,
     Observation,
     TextBridgeDescriber,
+    VlmDescriber,
     build_regions,
     formulate,
 )
@@ -44,7 +45,9 @@ def load_observations(store, photo_id: int) -> tuple[Photo, list[Observation]]:
             for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id, Fact.kind != "knowledge"))
         ]
         for face, name in s.execute(
-            select(Face, Person.name).outerjoin(Person, Person.id == Face.person_id).where(Face.photo_id == photo_id)
+            select(Face, Person.name)
+            .outerjoin(Person, Person.id == Face.person_id)
+            .where(Face.photo_id == photo_id)
         ):
             obs.append(Observation("person", name or "a person", float(face.score), list(face.box)))
     return photo, obs
@@ -59,8 +62,13 @@ def local_knowledge(store, photo_id: int, regions: list[Region]) -> LocalKnowled
         for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id, Fact.kind == "knowledge")):
             d = dict(f.data or {})
             if d.get("role") == "entity" and d.get("entity"):
-                entities.append({"entity": d["entity"], "category": d.get("category", ""),
-                                 "facts": list(d.get("facts", []))})
+                entities.append(
+                    {
+                        "entity": d["entity"],
+                        "category": d.get("category", ""),
+                        "facts": list(d.get("facts", [])),
+                    }
+                )
     return LocalKnowledge(list(dict.fromkeys(people)), entities, list(dict.fromkeys(words)))
 
 
@@ -112,8 +120,14 @@ class AskResult:
             for n in c.nodes:
                 nodes.append({"region": c.region.index, **n.to_json()})
                 if n.parent is not None:
-                    summaries.append({"region": c.region.index, "node": n.id, "question": n.question,
-                                      "summary": n.response})
+                    summaries.append(
+                        {
+                            "region": c.region.index,
+                            "node": n.id,
+                            "question": n.question,
+                            "summary": n.response,
+                        }
+                    )
                     selected += [{"region": c.region.index, "node": n.id, **p} for p in n.selected]
             rounds += [{"region": c.region.index, **r} for r in c.rounds]
         cited = set(self.answer.citations)
@@ -135,16 +149,42 @@ class AskResult:
                 "chains": [c.to_json() for c in self.chains],
             },
             "seconds": round(self.seconds, 3),
-            "stats": {**self.meter.to_json(), "stage_seconds": {k: round(v, 3) for k, v in self.stage_seconds.items()}},
+            "stats": {
+                **self.meter.to_json(),
+                "stage_seconds": {k: round(v, 3) for k, v in self.stage_seconds.items()},
+            },
         }
+
+
+def default_describer(settings, llm=None) -> Describer:
+    """The first pulled vision-language model describes regions from their pixels; without one, the
+    text bridge describes them from what the bundled analyzers saw (phrased by `llm` when given)."""
+    from photosearch.models.manifest import installed_with_role
+    from photosearch.vision.vlm import VlmCaptioner
+
+    vlms = installed_with_role(settings, "vlm")
+    if vlms:
+        return VlmDescriber(VlmCaptioner(settings, vlms[0].name))
+    return TextBridgeDescriber(llm)
 
 
 class Assistant:
     """Ask about a photo. Dependencies are passed in (backend, LLM, describer, embedder, fetcher)."""
 
-    def __init__(self, store, backend, *, llm=None, describer: Describer | None = None, embedder=None,
-                 fetcher=None, budget: Budget | None = None, max_regions: int = 4, search_regions: int = 2,
-                 detector=None):
+    def __init__(
+        self,
+        store,
+        backend,
+        *,
+        llm=None,
+        describer: Describer | None = None,
+        embedder=None,
+        fetcher=None,
+        budget: Budget | None = None,
+        max_regions: int = 4,
+        search_regions: int = 2,
+        detector=None,
+    ):
         self.store = store
         self.backend = backend
         self.llm = llm
@@ -180,15 +220,26 @@ class Assistant:
 
         return sorted(regions, key=key)[: self.search_regions]
 
-    def ask(self, photo_id: int, question: str, *, regions: list[Region] | None = None,
-            progress: Callable[[str], None] | None = None, cancel: Callable[[], bool] | None = None,
-            meter: Meter | None = None,
-            choose: Callable[[list[Region]], list[Region]] | None = None) -> AskResult:
+    def ask(
+        self,
+        photo_id: int,
+        question: str,
+        *,
+        regions: list[Region] | None = None,
+        progress: Callable[[str], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+        meter: Meter | None = None,
+        choose: Callable[[list[Region]], list[Region]] | None = None,
+    ) -> AskResult:
         """Answer `question` about the photo; `choose` narrows the regions searched (enrich: the unsure ones)."""
         t0 = time.monotonic()
         say = progress or (lambda _m: None)
         meter = meter or Meter()
-        llm = MeteredLLM(self.llm, meter, self.budget.max_llm_calls, self.budget.llm_roles) if self.llm is not None else None
+        llm = (
+            MeteredLLM(self.llm, meter, self.budget.max_llm_calls, self.budget.llm_roles)
+            if self.llm is not None
+            else None
+        )
         stages: dict[str, float] = {}
         question = question.strip() or "what is this?"
         rgb = None
@@ -209,15 +260,36 @@ class Assistant:
                 spent = time.monotonic() - t0
                 per = Budget(**{**budget.__dict__, "max_seconds": max(0.0, budget.max_seconds - spent)})
                 say(f"chain of search for region {region.index + 1}: {region.subject()}")
-                chain = ChainOfSearch(self.backend, agents, self.fetcher, per, progress=progress, cancel=cancel,
-                                      meter=meter)
+                chain = ChainOfSearch(
+                    self.backend, agents, self.fetcher, per, progress=progress, cancel=cancel, meter=meter
+                )
                 chains.append(chain.run(region, question, sources))
         stages["search"] = time.monotonic() - t1
         t2 = time.monotonic()
         say("answering")
-        answer = generate(question, regions, chains, sources, llm=llm, describer=self.describer, image=rgb,
-                          embedder=self.embedder, local=local)
+        answer = generate(
+            question,
+            regions,
+            chains,
+            sources,
+            llm=llm,
+            describer=self.describer,
+            image=rgb,
+            embedder=self.embedder,
+            local=local,
+        )
         stages["generation"] = time.monotonic() - t2
         queries = [n.query for c in chains for n in c.nodes if n.query]
-        return AskResult(question, photo_id, answer, regions, chains, sources, queries, time.monotonic() - t0,
-                         getattr(self.llm, "name", None), meter, stages)
+        return AskResult(
+            question,
+            photo_id,
+            answer,
+            regions,
+            chains,
+            sources,
+            queries,
+            time.monotonic() - t0,
+            getattr(self.llm, "name", None),
+            meter,
+            stages,
+        )

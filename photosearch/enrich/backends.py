@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 ENABLE_HINT = (
     "web search is off (PhotoSearch is private by default). To let it send text queries (never images) "
-    "to a search engine, pass --web for this command or set \"web_enabled\": true in {path}; "
+    'to a search engine, pass --web for this command or set "web_enabled": true in {path}; '
     "or search an offline folder of pages with --backend local --corpus DIR"
 )
 
@@ -72,8 +72,12 @@ def search_host_fetcher(base_url: str, like: Fetcher | None = None) -> Fetcher:
         log.warning("search host %s: %s", base_url, exc)
     kw = {}
     if like is not None:
-        kw = {"connect_timeout": like.timeout[0], "read_timeout": like.timeout[1],
-              "max_seconds": like.max_seconds, "max_bytes": like.max_bytes}
+        kw = {
+            "connect_timeout": like.timeout[0],
+            "read_timeout": like.timeout[1],
+            "max_seconds": like.max_seconds,
+            "max_bytes": like.max_bytes,
+        }
     return Fetcher(allow_private=allowed, max_redirects=0, **kw)
 
 
@@ -85,8 +89,14 @@ class SearxNGBackend(_CachedWeb):
 
     name = "searxng"
 
-    def __init__(self, base_url: str, fetcher: Fetcher, cache: DiskCache | None = None, *,
-                 search_fetcher: Fetcher | None = None):
+    def __init__(
+        self,
+        base_url: str,
+        fetcher: Fetcher,
+        cache: DiskCache | None = None,
+        *,
+        search_fetcher: Fetcher | None = None,
+    ):
         super().__init__(fetcher, cache)
         self.base_url = base_url.rstrip("/")
         self.search_fetcher = search_fetcher or fetcher
@@ -112,16 +122,26 @@ class MediaWikiBackend(_CachedWeb):
 
     name = "wikipedia"
 
-    def __init__(self, fetcher: Fetcher, api_url: str = "https://en.wikipedia.org/w/api.php",
-                 cache: DiskCache | None = None):
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        api_url: str = "https://en.wikipedia.org/w/api.php",
+        cache: DiskCache | None = None,
+    ):
         super().__init__(fetcher, cache)
         self.api_url = api_url
         parts = urlsplit(api_url)
         self.article_base = f"{parts.scheme}://{parts.netloc}/wiki/"
 
     def search(self, query: str, limit: int = 8) -> list[SearchHit]:
-        params = {"action": "query", "list": "search", "srsearch": query, "format": "json",
-                  "srlimit": str(limit), "utf8": "1"}
+        params = {
+            "action": "query",
+            "list": "search",
+            "srsearch": query,
+            "format": "json",
+            "srlimit": str(limit),
+            "utf8": "1",
+        }
         url = f"{self.api_url}?{urlencode(params)}"
 
         def produce() -> list[SearchHit]:
@@ -129,9 +149,13 @@ class MediaWikiBackend(_CachedWeb):
             _, _, body = self.fetcher.get(url, accept=("application/json",))
             results = json.loads(body).get("query", {}).get("search", [])
             return [
-                SearchHit(self.article_base + quote(r["title"].replace(" ", "_")), r["title"],
-                          html_to_text(r.get("snippet", ""))[1])
-                for r in results[:limit] if isinstance(r, dict) and r.get("title")
+                SearchHit(
+                    self.article_base + quote(r["title"].replace(" ", "_")),
+                    r["title"],
+                    html_to_text(r.get("snippet", ""))[1],
+                )
+                for r in results[:limit]
+                if isinstance(r, dict) and r.get("title")
             ]
 
         return self._cached(f"{self.name}|{url}", produce)
@@ -139,9 +163,15 @@ class MediaWikiBackend(_CachedWeb):
     def fetch_page(self, url: str) -> Page | None:
         if not url.startswith(self.article_base):
             return None
-        title = url[len(self.article_base):].replace("_", " ")
-        params = {"action": "query", "prop": "extracts", "explaintext": "1", "titles": title,
-                  "format": "json", "redirects": "1"}
+        title = url[len(self.article_base) :].replace("_", " ")
+        params = {
+            "action": "query",
+            "prop": "extracts",
+            "explaintext": "1",
+            "titles": title,
+            "format": "json",
+            "redirects": "1",
+        }
         _, _, body = self.fetcher.get(f"{self.api_url}?{urlencode(params)}", accept=("application/json",))
         pages = json.loads(body).get("query", {}).get("pages", {})
         for p in pages.values():
@@ -156,8 +186,12 @@ class DuckDuckGoHTMLBackend(_CachedWeb):
 
     name = "duckduckgo"
 
-    def __init__(self, fetcher: Fetcher, base_url: str = "https://html.duckduckgo.com/html/",
-                 cache: DiskCache | None = None):
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        base_url: str = "https://html.duckduckgo.com/html/",
+        cache: DiskCache | None = None,
+    ):
         super().__init__(fetcher, cache)
         self.base_url = base_url
 
@@ -181,7 +215,11 @@ class DuckDuckGoHTMLBackend(_CachedWeb):
                 if not href.startswith(("http://", "https://")):
                     continue
                 snip = res.select_one(".result__snippet")
-                hits.append(SearchHit(href, a.get_text(" ", strip=True), snip.get_text(" ", strip=True) if snip else ""))
+                hits.append(
+                    SearchHit(
+                        href, a.get_text(" ", strip=True), snip.get_text(" ", strip=True) if snip else ""
+                    )
+                )
                 if len(hits) >= limit:
                     break
             return hits
@@ -193,8 +231,13 @@ class LocalCorpusBackend:
     """A folder of .html/.htm/.md/.txt files searched offline with BM25 + text embeddings."""
 
     name = "local"
-    SUFFIXES = {".html": "text/html", ".htm": "text/html", ".md": "text/markdown", ".markdown": "text/markdown",
-                ".txt": "text/plain"}
+    SUFFIXES = {
+        ".html": "text/html",
+        ".htm": "text/html",
+        ".md": "text/markdown",
+        ".markdown": "text/markdown",
+        ".txt": "text/plain",
+    }
 
     def __init__(self, root: Path | str, embedder=None, max_file_bytes: int = 2_000_000):
         self.root = Path(root).expanduser().resolve()
@@ -250,8 +293,15 @@ class RecordingBackend:
 WEB_BACKENDS = ("searxng", "wikipedia", "duckduckgo")
 
 
-def make_backend(settings, name: str | None = None, *, corpus: Path | str | None = None,
-                 web: bool | None = None, embedder=None, fetcher: Fetcher | None = None) -> SearchBackend:
+def make_backend(
+    settings,
+    name: str | None = None,
+    *,
+    corpus: Path | str | None = None,
+    web: bool | None = None,
+    embedder=None,
+    fetcher: Fetcher | None = None,
+) -> SearchBackend:
     """The configured backend. Web backends need the user's opt-in (`settings.web_enabled` or `web=True`)."""
     name = name or ("local" if corpus else getattr(settings, "search_backend", None) or "searxng")
     if name == "local":
@@ -259,7 +309,9 @@ def make_backend(settings, name: str | None = None, *, corpus: Path | str | None
             raise PhotoSearchError("the local backend needs a corpus folder (--corpus DIR)")
         return LocalCorpusBackend(corpus, embedder=embedder)
     if name not in WEB_BACKENDS:
-        raise PhotoSearchError(f"unknown search backend {name!r}; choose one of local, {', '.join(WEB_BACKENDS)}")
+        raise PhotoSearchError(
+            f"unknown search backend {name!r}; choose one of local, {', '.join(WEB_BACKENDS)}"
+        )
     if not (web if web is not None else getattr(settings, "web_enabled", False)):
         path = Path(settings.data_dir) / "settings.json" if settings is not None else "settings.json"
         raise WebDisabled(ENABLE_HINT.format(path=path))
@@ -271,8 +323,12 @@ def make_backend(settings, name: str | None = None, *, corpus: Path | str | None
                 "no SearxNG URL configured: pass --search-url URL, set PHOTOSEARCH_SEARCH_URL, or choose "
                 "--backend wikipedia / duckduckgo"
             )
-        return SearxNGBackend(settings.search_url, fetcher, cache,
-                              search_fetcher=search_host_fetcher(settings.search_url, fetcher))
+        return SearxNGBackend(
+            settings.search_url,
+            fetcher,
+            cache,
+            search_fetcher=search_host_fetcher(settings.search_url, fetcher),
+        )
     if name == "wikipedia":
         return MediaWikiBackend(fetcher, cache=cache)
     return DuckDuckGoHTMLBackend(fetcher, cache=cache)

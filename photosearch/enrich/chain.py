@@ -38,7 +38,9 @@ class SourceBook:
     def number(self, page: Page) -> int:
         n = self._by_url.get(page.url)
         if n is None:
-            self.items.append({"n": len(self.items) + 1, "url": page.url, "title": page.title, "kind": page.kind})
+            self.items.append(
+                {"n": len(self.items) + 1, "url": page.url, "title": page.title, "kind": page.kind}
+            )
             n = self._by_url[page.url] = len(self.items)
         elif page.kind == "page":  # the snippet's page was read later: cite it as a page
             self.items[n - 1]["kind"] = "page"
@@ -154,8 +156,9 @@ class ChainOfSearch:
             raise _Stop("time_budget")
 
     # ---- one node ---------------------------------------------------------------------------
-    def _evidence(self, node: Node, picked: list[int], k: int, res: ChainResult, sources: SourceBook,
-                  deadline: float) -> tuple[list[tuple[dict, Page]], _Stop | None]:
+    def _evidence(
+        self, node: Node, picked: list[int], k: int, res: ChainResult, sources: SourceBook, deadline: float
+    ) -> tuple[list[tuple[dict, Page]], _Stop | None]:
         """(selection entry, page) for the picked hits: the first k pages are fetched; a hit whose page
         is not fetched, or cannot be, is evidence through its title and snippet."""
         out: list[tuple[dict, Page]] = []
@@ -184,13 +187,16 @@ class ChainOfSearch:
                 if not hit.snippet.strip():
                     node.selected.append(entry)
                     continue
-                page = Page(url=hit.url, title=hit.title, text=_as_sentence(hit.snippet), bytes=0, kind="snippet")
+                page = Page(
+                    url=hit.url, title=hit.title, text=_as_sentence(hit.snippet), bytes=0, kind="snippet"
+                )
                 self.meter.snippets += 1
             out.append((entry, page))
         return out, stop
 
-    def _filter(self, evidence: list[tuple[dict, Page]], subject: str, context: str,
-                node: Node) -> list[tuple[dict, Page, float | None]]:
+    def _filter(
+        self, evidence: list[tuple[dict, Page]], subject: str, context: str, node: Node
+    ) -> list[tuple[dict, Page, float | None]]:
         """Spam sentences out; spam pages, pages that do not name the subject and homonyms dropped.
         Each kept page comes with how well its definition of the subject fits the photo (or None)."""
         if self._topic is None:
@@ -199,7 +205,9 @@ class ChainOfSearch:
         for entry, page in evidence:
             clean = clean_page(page)
             if clean is None or not names_subject(clean.title + "\n" + clean.text, subject):
-                node.selected.append({**entry, "dropped": "spam" if clean is None else "does not name the object"})
+                node.selected.append(
+                    {**entry, "dropped": "spam" if clean is None else "does not name the object"}
+                )
                 self.meter.filtered += 1
                 continue
             sim = self._topic.similarity(f"{clean.title}. {clean.text[:3000]}")
@@ -223,8 +231,16 @@ class ChainOfSearch:
             keep.append(unit)
         return " ".join(keep)
 
-    def _search_node(self, node: Node, v0: str, subject: str, res: ChainResult, sources: SourceBook,
-                     deadline: float, context: str = "") -> None:
+    def _search_node(
+        self,
+        node: Node,
+        v0: str,
+        subject: str,
+        res: ChainResult,
+        sources: SourceBook,
+        deadline: float,
+        context: str = "",
+    ) -> None:
         b = self.budget
         if res.pages_fetched >= b.max_pages:
             raise _Stop("page_budget")
@@ -243,8 +259,9 @@ class ChainOfSearch:
             self.meter.queries += 1
             self.meter.query_seconds += self.clock() - t0
         k = min(b.pages_per_node, b.max_pages - res.pages_fetched)
-        picked = self.agents.select(node.hits, v0, node.question, subject, node.parent_response,
-                                    max(k, b.snippets_per_node))
+        picked = self.agents.select(
+            node.hits, v0, node.question, subject, node.parent_response, max(k, b.snippets_per_node)
+        )
         found, stop = self._evidence(node, picked, k, res, sources, deadline)
         evidence = self._filter(found, subject, context, node)
         pages: list[tuple[int, Page]] = []
@@ -255,8 +272,10 @@ class ChainOfSearch:
             node.selected.append({**entry, "source": n, "kind": page.kind})
             pages.append((n, page))
         if pages:
-            self.progress(f"reading {sum(p.kind == 'page' for _, p in pages)} page(s), "
-                          f"{sum(p.kind == 'snippet' for _, p in pages)} snippet(s)")
+            self.progress(
+                f"reading {sum(p.kind == 'page' for _, p in pages)} page(s), "
+                f"{sum(p.kind == 'snippet' for _, p in pages)} snippet(s)"
+            )
         node.response = self.agents.summarise(pages, node.question, subject) if pages else ""
         if stop is not None:
             raise stop
@@ -286,15 +305,25 @@ class ChainOfSearch:
                     if room <= 0:
                         break
                     qs = self.agents.plan(
-                        v0_text, question, subject,
+                        v0_text,
+                        question,
+                        subject,
                         parent.question if k > 1 else None,
                         parent.response if k > 1 else "",
-                        asked, min(b.branching, room),
+                        asked,
+                        min(b.branching, room),
                     )
                     for q in qs:
                         asked.add(_norm_q(q))
-                        new.append(Node(id=len(res.nodes) + len(new), parent=parent.id, round=k, question=q,
-                                        parent_response=parent.response if k > 1 else ""))
+                        new.append(
+                            Node(
+                                id=len(res.nodes) + len(new),
+                                parent=parent.id,
+                                round=k,
+                                question=q,
+                                parent_response=parent.response if k > 1 else "",
+                            )
+                        )
                 if not new:
                     raise _Stop("node_budget" if len(res.nodes) - 1 >= b.max_nodes else "no_subquestions")
                 res.nodes.extend(new)
@@ -314,10 +343,15 @@ class ChainOfSearch:
                 earlier_responses += current
                 answered = len(current) / len(new)
                 ok, why = self.agents.sufficient(merged, question, subject, answered)
-                res.rounds.append({
-                    "round": k, "nodes": [n.id for n in new], "knowledge": merged,
-                    "sufficient": ok, "reason": why,
-                })
+                res.rounds.append(
+                    {
+                        "round": k,
+                        "nodes": [n.id for n in new],
+                        "knowledge": merged,
+                        "sufficient": ok,
+                        "reason": why,
+                    }
+                )
                 self.progress(f"round {k}: {why}")
                 if ok:
                     raise _Stop("sufficient")

@@ -7,8 +7,28 @@ import warnings
 
 from bs4 import BeautifulSoup, XMLParsedAsHTMLWarning
 
-_DROP = ["script", "style", "noscript", "iframe", "object", "embed", "svg", "canvas", "template",
-         "form", "nav", "footer", "header", "aside", "button", "input", "select", "textarea", "link", "meta"]
+_DROP = [
+    "script",
+    "style",
+    "noscript",
+    "iframe",
+    "object",
+    "embed",
+    "svg",
+    "canvas",
+    "template",
+    "form",
+    "nav",
+    "footer",
+    "header",
+    "aside",
+    "button",
+    "input",
+    "select",
+    "textarea",
+    "link",
+    "meta",
+]
 
 
 def html_to_text(html: str) -> tuple[str, str]:

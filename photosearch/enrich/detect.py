@@ -17,9 +17,43 @@ from photosearch.enrich.textutil import content_tokens
 log = logging.getLogger(__name__)
 
 OWL_MODEL = "owlv2-base-patch16"
-_NOT_NOUNS = {"much", "many", "heavy", "long", "big", "old", "cost", "costs", "make", "makes", "made", "brand",
-              "model", "name", "called", "say", "says", "mean", "means", "used", "use", "kind", "where", "who",
-              "why", "when", "which", "whose", "here", "there", "one", "ones", "thing", "things", "weigh"}
+_NOT_NOUNS = {
+    "much",
+    "many",
+    "heavy",
+    "long",
+    "big",
+    "old",
+    "cost",
+    "costs",
+    "make",
+    "makes",
+    "made",
+    "brand",
+    "model",
+    "name",
+    "called",
+    "say",
+    "says",
+    "mean",
+    "means",
+    "used",
+    "use",
+    "kind",
+    "where",
+    "who",
+    "why",
+    "when",
+    "which",
+    "whose",
+    "here",
+    "there",
+    "one",
+    "ones",
+    "thing",
+    "things",
+    "weigh",
+}
 
 
 class OpenVocabularyDetector(Protocol):
@@ -44,17 +78,27 @@ def open_detector(settings, model_name: str = OWL_MODEL) -> OpenVocabularyDetect
 
 def detector_queries(question: str, observations: list[Observation], limit: int = 6) -> list[str]:
     """What to ask the detector for: the question's nouns, else the labels the photo already has."""
-    words = [] if is_generic(question) else [w for w in content_tokens(question)
-                                              if w not in _NOT_NOUNS and not w.isdigit()]
+    words = (
+        []
+        if is_generic(question)
+        else [w for w in content_tokens(question) if w not in _NOT_NOUNS and not w.isdigit()]
+    )
     if not words:
-        labels = [o.label for o in sorted(observations, key=lambda o: -o.score)
-                  if o.kind in ("object", "tag") and not (o.data or {}).get("hypernym")]
+        labels = [
+            o.label
+            for o in sorted(observations, key=lambda o: -o.score)
+            if o.kind in ("object", "tag") and not (o.data or {}).get("hypernym")
+        ]
         words = labels
     return list(dict.fromkeys(words))[:limit]
 
 
-def detect_regions(detector: OpenVocabularyDetector | None, rgb: np.ndarray | None, question: str,
-                   observations: list[Observation]) -> list[Observation]:
+def detect_regions(
+    detector: OpenVocabularyDetector | None,
+    rgb: np.ndarray | None,
+    question: str,
+    observations: list[Observation],
+) -> list[Observation]:
     """Observations with the open-vocabulary detections as the objects (the COCO ones when none)."""
     if detector is None or rgb is None:
         return observations
@@ -66,6 +110,8 @@ def detect_regions(detector: OpenVocabularyDetector | None, rgb: np.ndarray | No
         return observations
     if not found:
         return observations
-    objects = [Observation("object", d.label, float(d.score), [float(x) for x in d.box], {"detector": "owlv2"})
-               for d in found]
+    objects = [
+        Observation("object", d.label, float(d.score), [float(x) for x in d.box], {"detector": "owlv2"})
+        for d in found
+    ]
     return [o for o in observations if o.kind != "object"] + objects

@@ -16,9 +16,26 @@ from photosearch.enrich.textutil import STOPWORDS, content_tokens, cosine_matrix
 from photosearch.enrich.types import Page
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d[\d.,]*")
-_SPAMMY = re.compile(r"\b(cheap|buy now|best price|discount|free shipping|casino|click here|order now|lowest price|"
-                     r"coupon|deal of the day|limited offer)\b", re.I)
-_FUNCTION = STOPWORDS | {"has", "had", "be", "been", "but", "not", "all", "can", "its", "one", "per", "made", "built"}
+_SPAMMY = re.compile(
+    r"\b(cheap|buy now|best price|discount|free shipping|casino|click here|order now|lowest price|"
+    r"coupon|deal of the day|limited offer)\b",
+    re.I,
+)
+_FUNCTION = STOPWORDS | {
+    "has",
+    "had",
+    "be",
+    "been",
+    "but",
+    "not",
+    "all",
+    "can",
+    "its",
+    "one",
+    "per",
+    "made",
+    "built",
+}
 
 
 def spam_sentence(sentence: str) -> bool:
@@ -96,9 +113,16 @@ def definitions(doc: str, subject: str) -> list[str]:
     if not words:
         return []
     name = r"\s+".join(re.escape(w) for w in words)
-    out = [m.group(1) for m in re.finditer(
-        name + r"\s+(?:is|was|are)\s+(?:a|an|the)\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:made|built|by|from|for|of|"
-        r"in|on|and|that|which|with|used|released|designed)\b|\s*[.,;:()]|\s*$)", doc, re.I)]
+    out = [
+        m.group(1)
+        for m in re.finditer(
+            name
+            + r"\s+(?:is|was|are)\s+(?:a|an|the)\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:made|built|by|from|for|of|"
+            r"in|on|and|that|which|with|used|released|designed)\b|\s*[.,;:()]|\s*$)",
+            doc,
+            re.I,
+        )
+    ]
     out += [m.group(1) for m in re.finditer(name + r"\s*\(([\w\s-]{2,30})\)", doc, re.I)]
     phrases = [o.strip().lower() for o in out if o.strip()]
     heads = [p.split()[-1] for p in phrases if len(p.split()) > 1]  # "folding e-bike" -> "e-bike"

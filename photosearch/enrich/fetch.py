@@ -38,8 +38,11 @@ log = logging.getLogger(__name__)
 USER_AGENT = "PhotoSearch/0.1 (+offline-first photo search; text-only fetch)"
 TEXT_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "text/markdown", "application/json")
 # Cloud metadata endpoints: refused even when private addresses are allowed.
-METADATA = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254"),
-            ipaddress.ip_address("100.100.100.200")}
+METADATA = {
+    ipaddress.ip_address("169.254.169.254"),
+    ipaddress.ip_address("fd00:ec2::254"),
+    ipaddress.ip_address("100.100.100.200"),
+}
 
 
 class FetchRefused(EnrichError, PhotoSearchError):
@@ -87,7 +90,11 @@ class AddressPolicy:
         if any(addr in n for n in self.networks):
             return None
         private = (
-            not addr.is_global or addr.is_private or addr.is_loopback or addr.is_link_local or addr.is_reserved
+            not addr.is_global
+            or addr.is_private
+            or addr.is_loopback
+            or addr.is_link_local
+            or addr.is_reserved
             or (isinstance(addr, ipaddress.IPv6Address) and addr.is_site_local)
         )
         if private and not self.allow_all_private:
@@ -296,7 +303,9 @@ class Fetcher:
                 )
         return parts.scheme, host, port, addrs[0]
 
-    def get(self, url: str, *, accept: tuple[str, ...] = TEXT_TYPES, max_bytes: int | None = None) -> tuple[str, str, str]:
+    def get(
+        self, url: str, *, accept: tuple[str, ...] = TEXT_TYPES, max_bytes: int | None = None
+    ) -> tuple[str, str, str]:
         """(final_url, content_type, body text) — the raw text, not cleaned."""
         cap = max_bytes or self.max_bytes
         deadline = time.monotonic() + self.max_seconds
@@ -327,8 +336,13 @@ class Fetcher:
                 watchdog.start()
                 try:
                     result = self._exchange(session, current, pinned, host_header, accept, cap, deadline)
-                except (requests.RequestException, OSError, ValueError, urllib3.exceptions.HTTPError,
-                        http.client.HTTPException) as exc:
+                except (
+                    requests.RequestException,
+                    OSError,
+                    ValueError,
+                    urllib3.exceptions.HTTPError,
+                    http.client.HTTPException,
+                ) as exc:
                     if adapter.aborted:
                         raise FetchFailed(f"{current}: took too long") from exc
                     raise FetchFailed(f"{current}: {type(exc).__name__}: {exc}") from exc
@@ -349,15 +363,27 @@ class Fetcher:
             return result
         raise FetchFailed(f"{url}: too many redirects")
 
-    def _exchange(self, session: requests.Session, current: str, pinned: str, host_header: str,
-                  accept: tuple[str, ...], cap: int, deadline: float) -> tuple[str, str, str] | str:
+    def _exchange(
+        self,
+        session: requests.Session,
+        current: str,
+        pinned: str,
+        host_header: str,
+        accept: tuple[str, ...],
+        cap: int,
+        deadline: float,
+    ) -> tuple[str, str, str] | str:
         """One request: the redirect location (str) or (final_url, content_type, text)."""
         try:
             resp = session.get(
                 pinned,
                 # identity: no compressed body, so a gzip bomb never inflates before the size cap reads it
-                headers={"Host": host_header, "User-Agent": USER_AGENT, "Accept": ", ".join(accept),
-                         "Accept-Encoding": "identity"},
+                headers={
+                    "Host": host_header,
+                    "User-Agent": USER_AGENT,
+                    "Accept": ", ".join(accept),
+                    "Accept-Encoding": "identity",
+                },
                 timeout=self.timeout,
                 allow_redirects=False,
                 stream=True,

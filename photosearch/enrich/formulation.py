@@ -58,14 +58,24 @@ def _iou(a: list[float], b: list[float]) -> float:
 
 
 def _inside(inner: list[float], outer: list[float], need: float = 0.5) -> bool:
-    inter = _area([max(inner[0], outer[0]), max(inner[1], outer[1]), min(inner[2], outer[2]), min(inner[3], outer[3])])
+    inter = _area(
+        [max(inner[0], outer[0]), max(inner[1], outer[1]), min(inner[2], outer[2]), min(inner[3], outer[3])]
+    )
     return _area(inner) > 0 and inter / _area(inner) >= need
 
 
 _PALETTE = {
-    "black": (20, 20, 20), "white": (240, 240, 240), "grey": (128, 128, 128), "red": (200, 30, 30),
-    "orange": (240, 140, 20), "yellow": (235, 215, 40), "green": (40, 160, 60), "blue": (40, 80, 200),
-    "purple": (130, 50, 160), "pink": (240, 150, 190), "brown": (120, 75, 35),
+    "black": (20, 20, 20),
+    "white": (240, 240, 240),
+    "grey": (128, 128, 128),
+    "red": (200, 30, 30),
+    "orange": (240, 140, 20),
+    "yellow": (235, 215, 40),
+    "green": (40, 160, 60),
+    "blue": (40, 80, 200),
+    "purple": (130, 50, 160),
+    "pink": (240, 150, 190),
+    "brown": (120, 75, 35),
 }
 
 
@@ -110,8 +120,12 @@ def build_regions(
     texts = [o for o in observations if o.kind == "text"]
     stray = [t for t in texts if t.box and not any(_inside(t.box, r.box) for r in regions)]
     if regions and stray and len(regions) < max_regions + 1:
-        box = [min(t.box[0] for t in stray), min(t.box[1] for t in stray),
-               max(t.box[2] for t in stray), max(t.box[3] for t in stray)]
+        box = [
+            min(t.box[0] for t in stray),
+            min(t.box[1] for t in stray),
+            max(t.box[2] for t in stray),
+            max(t.box[3] for t in stray),
+        ]
         regions.append(Region(index=len(regions), box=box, label="printed text", score=1.0))
     if not regions:
         regions = [Region(index=0, box=[0.0, 0.0, 1.0, 1.0], label="photo", score=1.0)]
@@ -174,7 +188,21 @@ def _labels_in(r: Region, o: Observation, whole: bool) -> list[str]:
 
 
 # ---- describers ------------------------------------------------------------------------------
-_TEXTY = {"text", "written", "word", "words", "brand", "model", "name", "called", "logo", "label", "say", "says", "read"}
+_TEXTY = {
+    "text",
+    "written",
+    "word",
+    "words",
+    "brand",
+    "model",
+    "name",
+    "called",
+    "logo",
+    "label",
+    "say",
+    "says",
+    "read",
+}
 
 
 def bridge_description(region: Region, question: str) -> str:
@@ -191,7 +219,7 @@ def bridge_description(region: Region, question: str) -> str:
         said = " ".join(region.words[:12])
         text = f'the printed words "{said}"'
         if names:
-            text += f' (a name or model: {" ".join(names)})'
+            text += f" (a name or model: {' '.join(names)})"
         parts.append(("text", text))
     if region.people:
         parts.append(("who", "with " + ", ".join(region.people[:4])))
@@ -220,14 +248,23 @@ class TextBridgeDescriber:
         template = bridge_description(region, question)
         if self.llm is None:
             return template
-        schema = {"type": "object", "properties": {"description": {"type": "string", "minLength": 5, "maxLength": 400}},
-                  "required": ["description"]}
+        schema = {
+            "type": "object",
+            "properties": {"description": {"type": "string", "minLength": 5, "maxLength": 400}},
+            "required": ["description"],
+        }
         out = call_json(
             self.llm,
             [
-                {"role": "system", "content": "You describe one region of a photo in one sentence, using ONLY the "
-                 "observations given. Keep every printed word exactly. Answer as JSON {\"description\": ...}."},
-                {"role": "user", "content": f"Question about the photo: {question}\nObservations: {template}"},
+                {
+                    "role": "system",
+                    "content": "You describe one region of a photo in one sentence, using ONLY the "
+                    'observations given. Keep every printed word exactly. Answer as JSON {"description": ...}.',
+                },
+                {
+                    "role": "user",
+                    "content": f"Question about the photo: {question}\nObservations: {template}",
+                },
             ],
             schema,
             120,
@@ -239,22 +276,43 @@ class TextBridgeDescriber:
         return text if ok else template
 
 
+class RegionDescriber(Protocol):
+    """What a vision-language model offers for one region: `VlmCaptioner.describe_region`."""
+
+    def describe_region(self, image_rgb: np.ndarray, question: str) -> str: ...
+
+
+class VlmDescriber:
+    """Describes a region's pixels with a pulled vision-language model, conditioned on the question
+    (the paper's X_r); a region without pixels (the photo is offline) gets the text bridge."""
+
+    is_visual = True
+
+    def __init__(self, vlm: RegionDescriber):
+        self.vlm = vlm
+
+    def describe(self, region: Region, prompt: str, question: str) -> str:
+        if region.crop is None:
+            return bridge_description(region, question)
+        return self.vlm.describe_region(region.crop, question).strip() or bridge_description(region, question)
+
+
 def faithful(text: str, region: Region, source: str) -> bool:
     """An LLM phrasing is kept only if it keeps every name/model word and adds little."""
     low = text.lower()
     names = [w for w in region.words if product_like(w)]
     if any(n.lower().strip(".,") not in low for n in names):
         return False
-    return grounded(text, source + " " + " ".join(region.labels + region.words + region.people + region.colors), 0.6)
+    return grounded(
+        text, source + " " + " ".join(region.labels + region.words + region.people + region.colors), 0.6
+    )
 
 
 # ---- the formulation -------------------------------------------------------------------------
 def describe_regions(regions: list[Region], question: str, describer: Describer) -> None:
     """X_r^(i) = F(region_i, question) for every region (in place)."""
     for r in regions:
-        prompt = (
-            f"Describe this part of the photo in one sentence, focusing on what helps answer: {question}"
-        )
+        prompt = f"Describe this part of the photo in one sentence, focusing on what helps answer: {question}"
         try:
             r.description = describer.describe(r, prompt, question).strip() or bridge_description(r, question)
         except Exception as exc:  # a failing VLM must not stop the chain

@@ -47,14 +47,26 @@ def _context(question: str, regions: list[Region], results: list[ChainResult], s
     return "\n".join(lines)
 
 
-def generate(question: str, regions: list[Region], results: list[ChainResult], sources: SourceBook,
-             *, llm=None, describer=None, image=None, embedder=None, local: LocalKnowledge | None = None) -> Answer:
+def generate(
+    question: str,
+    regions: list[Region],
+    results: list[ChainResult],
+    sources: SourceBook,
+    *,
+    llm=None,
+    describer=None,
+    image=None,
+    embedder=None,
+    local: LocalKnowledge | None = None,
+) -> Answer:
     local = local or LocalKnowledge()
     want = intent(question)
     context = _context(question, regions, results, sources)
     knowledge = " ".join(x for res in results for x in res.knowledge if x)
-    instruction = ("Answer the question about the photo using what it shows and the web knowledge. Cite the "
-                   "sources you use as [n]. One to three sentences.")
+    instruction = (
+        "Answer the question about the photo using what it shows and the web knowledge. Cite the "
+        "sources you use as [n]. One to three sentences."
+    )
     if describer is not None and getattr(describer, "is_visual", False) and image is not None:
         whole = Region(index=-1, box=[0, 0, 1, 1], label="photo", crop=image)
         try:
@@ -84,8 +96,9 @@ def _facts(results: list[ChainResult]) -> list[tuple[str, str]]:
     return units
 
 
-def _llm_answer(llm, question: str, want: Intent, results: list[ChainResult], sources: SourceBook,
-                knowledge: str) -> Answer | None:
+def _llm_answer(
+    llm, question: str, want: Intent, results: list[ChainResult], sources: SourceBook, knowledge: str
+) -> Answer | None:
     """A completion-style prompt ending in the start of the answer (the bundled model is a base model),
     validated like the extract: grounded in the knowledge, the kind of statement the question asks
     for, no repeated fragments."""
@@ -93,23 +106,38 @@ def _llm_answer(llm, question: str, want: Intent, results: list[ChainResult], so
     subject = results[0].subject if results else ""
     plain = strip_citations(knowledge)
     prefix = answer_prefix(question, want, entity_form(subject, plain))
-    prompt = ("Facts:\n" + "\n".join(f"- {strip_citations(u).strip()}" for _, u in facts)
-              + f"\nQuestion: {question.strip()}\nAnswer: {prefix}")
+    prompt = (
+        "Facts:\n"
+        + "\n".join(f"- {strip_citations(u).strip()}" for _, u in facts)
+        + f"\nQuestion: {question.strip()}\nAnswer: {prefix}"
+    )
     if not is_chat(llm):  # a base model continues the answer's first words
         rest = call_text(llm, prompt, 40, ["\n", "Question:", "Facts:"], "answer")
         text = f"{prefix} {rest.strip()}" if rest and rest.strip() else ""
     else:
-        out = call_json(llm, [{"role": "user", "content": prompt + ' ... (JSON {"answer": ...})'}],
-                        {"type": "object", "properties": {"answer": {"type": "string", "minLength": 5,
-                         "maxLength": 400}}, "required": ["answer"]}, 120, "answer")
+        out = call_json(
+            llm,
+            [{"role": "user", "content": prompt + ' ... (JSON {"answer": ...})'}],
+            {
+                "type": "object",
+                "properties": {"answer": {"type": "string", "minLength": 5, "maxLength": 400}},
+                "required": ["answer"],
+            },
+            120,
+            "answer",
+        )
         text = (out or {}).get("answer", "")
     text = " ".join(text.split())
     if text and text[-1] not in ".!?]":
         text += "."
-    ok = bool(text) and grounded(strip_citations(text), knowledge, 0.75) and not repeats(text) \
-        and not unsupported_names(text, plain) \
-        and _informative(text, knowledge, []) \
+    ok = (
+        bool(text)
+        and grounded(strip_citations(text), knowledge, 0.75)
+        and not repeats(text)
+        and not unsupported_names(text, plain)
+        and _informative(text, knowledge, [])
         and (answers(text, want, subject) or not any(answers(u, want, subject) for _, u in facts))
+    )
     verdict(llm, "answer", ok)
     if not ok:
         return None
@@ -150,13 +178,22 @@ def _seen(regions: list[Region]) -> str:
     heads = [h for h in heads if h][:4]
     if not heads:
         return ""
-    items = [h if h.split()[0].lower() in ("a", "an", "the") else f"{'an' if h[0].lower() in 'aeiou' else 'a'} {h}"
-             for h in heads]
+    items = [
+        h if h.split()[0].lower() in ("a", "an", "the") else f"{'an' if h[0].lower() in 'aeiou' else 'a'} {h}"
+        for h in heads
+    ]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _extractive(question: str, want: Intent, regions: list[Region], results: list[ChainResult],
-                sources: SourceBook, embedder, local: LocalKnowledge) -> Answer:
+def _extractive(
+    question: str,
+    want: Intent,
+    regions: list[Region],
+    results: list[ChainResult],
+    sources: SourceBook,
+    embedder,
+    local: LocalKnowledge,
+) -> Answer:
     """The sentences that answer the question: local knowledge stated plainly, then at most two web
     sentences of the kind asked for (ranked by relevance), never the same fact twice."""
     said = local.statements(want)
@@ -167,7 +204,9 @@ def _extractive(question: str, want: Intent, regions: list[Region], results: lis
     units = _facts(results)
     if not units:
         seen = _seen(regions)
-        base = " ".join(said) or (f"The photo shows {seen}." if seen else "Nothing in the photo was recognised.")
+        base = " ".join(said) or (
+            f"The photo shows {seen}." if seen else "Nothing in the photo was recognised."
+        )
         return Answer(f"{base} No web knowledge was found.", [], "extractive")
     subject = results[0].subject if results else ""
     query = f"{subject} {question}" if not is_generic(question) else f"what is {subject}"
@@ -183,7 +222,11 @@ def _extractive(question: str, want: Intent, regions: list[Region], results: lis
     for i in order[1:]:
         if len(best) >= 2:
             break
-        if fits[i] and (want.kind == "definition" or not fits[best[0]]) and not _dupe(units[i][1], [units[j][1] for j in best]):
+        if (
+            fits[i]
+            and (want.kind == "definition" or not fits[best[0]])
+            and not _dupe(units[i][1], [units[j][1] for j in best])
+        ):
             best.append(i)
     web = " ".join(units[i][1] for i in sorted(best))
     if said:  # a local statement the web sentence already makes is not said twice

@@ -38,19 +38,36 @@ class Candidate:
     reasons: list[str] = field(default_factory=list)
 
 
-def find_candidates(store, *, limit: int | None = None, photo_ids: list[int] | None = None, force: bool = False,
-                    tag_threshold: float = 0.35, object_threshold: float = 0.5) -> list[Candidate]:
+def find_candidates(
+    store,
+    *,
+    limit: int | None = None,
+    photo_ids: list[int] | None = None,
+    force: bool = False,
+    tag_threshold: float = 0.35,
+    object_threshold: float = 0.5,
+) -> list[Candidate]:
     """Photos with name-like OCR words, unsure tagger tops, or low-confidence objects."""
     with store.session() as s:
         q = select(Photo.id).where(Photo.state == "active")
         if photo_ids:
             q = q.where(Photo.id.in_(photo_ids))
         ids = list(s.scalars(q.order_by(Photo.id)))
-        done = set() if force else set(s.scalars(
-            select(Analysis.photo_id).where(Analysis.analyzer == ANALYZER, Analysis.version >= VERSION,
-                                            Analysis.status == "ok")))
+        done = (
+            set()
+            if force
+            else set(
+                s.scalars(
+                    select(Analysis.photo_id).where(
+                        Analysis.analyzer == ANALYZER, Analysis.version >= VERSION, Analysis.status == "ok"
+                    )
+                )
+            )
+        )
         facts: dict[int, list[Fact]] = {}
-        for f in s.scalars(select(Fact).where(Fact.photo_id.in_(ids), Fact.kind.in_(("tag", "object", "text")))):
+        for f in s.scalars(
+            select(Fact).where(Fact.photo_id.in_(ids), Fact.kind.in_(("tag", "object", "text")))
+        ):
             facts.setdefault(f.photo_id, []).append(f)
     out: list[Candidate] = []
     for pid in ids:
@@ -94,12 +111,41 @@ class Learned:
 
 _STOP_AT = r"(?:made|built|sold|produced|designed|manufactured|from|by|with|that|which|for|of|in|on|and|at|to|who|where)"
 _DEF = re.compile(
-    r"\b(?:is|are|was)\s+(?:a|an|the)\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+" + _STOP_AT + r"\b|\s*[.,;:()]|\s*$)",
+    r"\b(?:is|are|was)\s+(?:a|an|the)\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+"
+    + _STOP_AT
+    + r"\b|\s*[.,;:()]|\s*$)",
     re.I,
 )
-_ADJ = {"new", "popular", "modern", "famous", "small", "large", "compact", "lightweight", "premium", "classic",
-        "brand", "kind", "type", "model", "well-known", "leading", "german", "american", "british", "french",
-        "italian", "japanese", "chinese", "first", "latest", "affordable", "high-end", "entry-level"}
+_ADJ = {
+    "new",
+    "popular",
+    "modern",
+    "famous",
+    "small",
+    "large",
+    "compact",
+    "lightweight",
+    "premium",
+    "classic",
+    "brand",
+    "kind",
+    "type",
+    "model",
+    "well-known",
+    "leading",
+    "german",
+    "american",
+    "british",
+    "french",
+    "italian",
+    "japanese",
+    "chinese",
+    "first",
+    "latest",
+    "affordable",
+    "high-end",
+    "entry-level",
+}
 
 
 def extract_categories(knowledge: str, entity: str) -> list[str]:
@@ -118,7 +164,7 @@ def extract_categories(knowledge: str, entity: str) -> list[str]:
             cats.append(" ".join(words))
             if len(words) > 1:
                 cats.append(words[-1])  # head noun: "folding e-bike" → "e-bike"
-            alias = re.match(r"\s*\(([\w\- ]{2,30})\)", s[m.end():])
+            alias = re.match(r"\s*\(([\w\- ]{2,30})\)", s[m.end() :])
             if alias:
                 cats.append(alias.group(1).strip().lower())
     return list(dict.fromkeys(c for c in cats if len(c) >= 2))
@@ -134,14 +180,20 @@ def llm_category(llm, entity: str, knowledge: str) -> str | None:
     kept only when the knowledge says it and it is not the entity's own name."""
     text = strip_citations(knowledge)
     start = f"The {entity}" if re.search(r"\d", entity) else entity
-    prompt = (f"Text: {text[:1500]}\nQ: In one or two words, what kind of thing is {start}?\n"
-              f"A: {start} is a kind of")
+    prompt = (
+        f"Text: {text[:1500]}\nQ: In one or two words, what kind of thing is {start}?\n"
+        f"A: {start} is a kind of"
+    )
     out = call_text(llm, prompt, 8, ["\n", ".", ","], "learn")
     cat = " ".join((out or "").lower().split()).strip(" .,;:\"'")
     cat = re.sub(r"^(an?|the)\s+", "", cat)
-    ok = (bool(cat) and len(cat.split()) <= 3 and re.search(r"\b" + re.escape(cat) + r"\b", text.lower()) is not None
-          and not set(content_tokens(cat)) & set(content_tokens(entity))
-          and not set(cat.split()) <= _ADJ)
+    ok = (
+        bool(cat)
+        and len(cat.split()) <= 3
+        and re.search(r"\b" + re.escape(cat) + r"\b", text.lower()) is not None
+        and not set(content_tokens(cat)) & set(content_tokens(entity))
+        and not set(cat.split()) <= _ADJ
+    )
     verdict(llm, "learn", ok)
     return cat if ok else None
 
@@ -153,13 +205,21 @@ def extract_learned(result: ChainResult, sources: SourceBook, *, llm=None) -> Le
         return None
     entity = _entity_form(result.subject, knowledge)
     ent = set(content_tokens(entity))
-    units = [u for u in dict.fromkeys(_units(knowledge)) if not ent or ent & set(content_tokens(strip_citations(u)))]
+    units = [
+        u
+        for u in dict.fromkeys(_units(knowledge))
+        if not ent or ent & set(content_tokens(strip_citations(u)))
+    ]
     facts = [strip_citations(u).strip()[:240] for u in units][:3]
     cited = sorted({int(n) for u in units for n in re.findall(r"\[(\d+)\]", u)})
     srcs = [{"url": s["url"], "title": s["title"]} for s in (sources.get(n) for n in cited) if s]
     if not srcs:
-        srcs = [{"url": p["url"], "title": p.get("title", "")} for n in result.nodes for p in n.selected
-                if "source" in p]
+        srcs = [
+            {"url": p["url"], "title": p.get("title", "")}
+            for n in result.nodes
+            for p in n.selected
+            if "source" in p
+        ]
     cats = extract_categories(knowledge, entity)
     method = "extractive"
     if llm is not None:
@@ -169,8 +229,14 @@ def extract_learned(result: ChainResult, sources: SourceBook, *, llm=None) -> Le
             method = "llm"
     if not cats and not facts:
         return None
-    return Learned(entity=entity, categories=cats[:4], facts=facts, sources=srcs,
-                   box=list(result.region.box), method=method)
+    return Learned(
+        entity=entity,
+        categories=cats[:4],
+        facts=facts,
+        sources=srcs,
+        box=list(result.region.box),
+        method=method,
+    )
 
 
 # ---- into the catalog -------------------------------------------------------------------------
@@ -178,13 +244,22 @@ def knowledge_records(learned: list[Learned], question: str = DEFAULT_QUESTION) 
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     recs: list[FactRecord] = []
     for item in learned:
-        base = {"entity": item.entity, "category": item.category, "categories": item.categories,
-                "facts": item.facts, "sources": item.sources, "learned_at": now, "question": question,
-                "method": item.method}
+        base = {
+            "entity": item.entity,
+            "category": item.category,
+            "categories": item.categories,
+            "facts": item.facts,
+            "sources": item.sources,
+            "learned_at": now,
+            "question": question,
+            "method": item.method,
+        }
         label = f"{item.entity} ({item.category})" if item.category else item.entity
         recs.append(FactRecord("knowledge", label, 1.0, item.box, {**base, "role": "entity"}))
         for cat in item.categories:  # one fact per category, so a concept search for it matches
-            recs.append(FactRecord("knowledge", cat, 0.9, item.box, {**base, "category": cat, "role": "category"}))
+            recs.append(
+                FactRecord("knowledge", cat, 0.9, item.box, {**base, "category": cat, "role": "category"})
+            )
     return recs
 
 
@@ -222,15 +297,29 @@ def refresh_facts_text(store, photo_id: int, embedder, settings=None) -> bool:
         vec = np.asarray(embedder.embed([text])[0], dtype=np.float32).ravel()
         row = s.get(Embedding, (photo_id, FACTS_TEXT_SPACE))
         if row is None:
-            s.add(Embedding(photo_id=photo_id, space=FACTS_TEXT_SPACE, analyzer=FACTS_TEXT_SPACE, dim=vec.size,
-                            vector=vec.tobytes()))
+            s.add(
+                Embedding(
+                    photo_id=photo_id,
+                    space=FACTS_TEXT_SPACE,
+                    analyzer=FACTS_TEXT_SPACE,
+                    dim=vec.size,
+                    vector=vec.tobytes(),
+                )
+            )
         else:
             row.dim, row.vector = vec.size, vec.tobytes()
     return True
 
 
-def store_knowledge(store, photo_id: int, learned: list[Learned], *, embedder=None, settings=None,
-                    question: str = DEFAULT_QUESTION) -> int:
+def store_knowledge(
+    store,
+    photo_id: int,
+    learned: list[Learned],
+    *,
+    embedder=None,
+    settings=None,
+    question: str = DEFAULT_QUESTION,
+) -> int:
     """Replace this photo's learned knowledge; refresh its facts_text. Returns the facts written."""
     recs = knowledge_records(learned, question)
     with store.session() as s:
@@ -276,7 +365,9 @@ class EnrichReport:
     queries: list[str] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)
     dry_run: bool = False
-    photos: list[dict] = field(default_factory=list)  # per photo: seconds, stage seconds, queries, fetches, LLM
+    photos: list[dict] = field(
+        default_factory=list
+    )  # per photo: seconds, stage seconds, queries, fetches, LLM
     totals: dict = field(default_factory=dict)
 
 
@@ -287,9 +378,20 @@ def uncertain_regions(regions: list[Region], object_threshold: float = 0.5) -> l
     return list(dict.fromkeys(named + unsure)) or regions[:1]
 
 
-def enrich(store, assistant, *, limit: int | None = None, photo_ids: list[int] | None = None, force: bool = False,
-           dry_run: bool = False, embedder=None, settings=None, question: str = DEFAULT_QUESTION,
-           progress: Callable[[str], None] | None = None, cancel: Callable[[], bool] | None = None) -> EnrichReport:
+def enrich(
+    store,
+    assistant,
+    *,
+    limit: int | None = None,
+    photo_ids: list[int] | None = None,
+    force: bool = False,
+    dry_run: bool = False,
+    embedder=None,
+    settings=None,
+    question: str = DEFAULT_QUESTION,
+    progress: Callable[[str], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+) -> EnrichReport:
     """Run the chain for each candidate photo and store what was learned."""
     report = EnrichReport(dry_run=dry_run)
     cands = find_candidates(store, limit=limit, photo_ids=photo_ids, force=force)
@@ -302,8 +404,14 @@ def enrich(store, assistant, *, limit: int | None = None, photo_ids: list[int] |
             progress(f"[{i + 1}/{len(cands)}] photo {cand.photo_id}: {'; '.join(cand.reasons)}")
         try:
             meter = Meter()
-            result = assistant.ask(cand.photo_id, question, progress=progress, cancel=cancel, meter=meter,
-                                   choose=uncertain_regions)
+            result = assistant.ask(
+                cand.photo_id,
+                question,
+                progress=progress,
+                cancel=cancel,
+                meter=meter,
+                choose=uncertain_regions,
+            )
         except Exception as exc:
             if exc.__class__.__name__ == "Cancelled":
                 raise
@@ -315,16 +423,37 @@ def enrich(store, assistant, *, limit: int | None = None, photo_ids: list[int] |
         if dry_run:
             continue
         t0 = time.monotonic()
-        llm = MeteredLLM(assistant.llm, meter, roles=assistant.budget.llm_roles) if assistant.llm is not None else None
+        llm = (
+            MeteredLLM(assistant.llm, meter, roles=assistant.budget.llm_roles)
+            if assistant.llm is not None
+            else None
+        )
         learned = [x for x in (extract_learned(c, result.sources, llm=llm) for c in result.chains) if x]
         stages = {**result.stage_seconds, "learning": time.monotonic() - t0}
         total.add(meter)
-        report.photos.append({"photo_id": cand.photo_id, "seconds": round(sum(stages.values()), 3),
-                              "stage_seconds": {k: round(v, 3) for k, v in stages.items()}, **meter.to_json()})
-        n = store_knowledge(store, cand.photo_id, learned, embedder=embedder, settings=settings, question=question)
+        report.photos.append(
+            {
+                "photo_id": cand.photo_id,
+                "seconds": round(sum(stages.values()), 3),
+                "stage_seconds": {k: round(v, 3) for k, v in stages.items()},
+                **meter.to_json(),
+            }
+        )
+        n = store_knowledge(
+            store, cand.photo_id, learned, embedder=embedder, settings=settings, question=question
+        )
         for item in learned:
-            report.learned.append({"photo_id": cand.photo_id, "entity": item.entity, "categories": item.categories,
-                                   "facts": item.facts, "sources": item.sources, "method": item.method,
-                                   "facts_written": n, "stop_reason": result.stop_reason})
+            report.learned.append(
+                {
+                    "photo_id": cand.photo_id,
+                    "entity": item.entity,
+                    "categories": item.categories,
+                    "facts": item.facts,
+                    "sources": item.sources,
+                    "method": item.method,
+                    "facts_written": n,
+                    "stop_reason": result.stop_reason,
+                }
+            )
     report.totals = {**total.to_json(), "seconds": round(sum(p["seconds"] for p in report.photos), 3)}
     return report

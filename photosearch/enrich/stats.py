@@ -74,7 +74,11 @@ class MeteredLLM:
     def _call(self, role: str, fn, *args, **kwargs):
         if self.roles is not None and role not in self.roles:
             return None  # this role uses its non-LLM path with this model
-        if self.max_calls is not None and role not in self.RESERVED and self.meter.llm_calls >= self.max_calls:
+        if (
+            self.max_calls is not None
+            and role not in self.RESERVED
+            and self.meter.llm_calls >= self.max_calls
+        ):
             self.meter.llm_skipped += 1
             return None
         self.meter.llm_calls += 1
@@ -85,12 +89,20 @@ class MeteredLLM:
         finally:
             self.meter.llm_seconds += time.monotonic() - t0
 
-    def complete_json(self, messages: list[dict], schema: dict, max_tokens: int = 256, temperature: float = 0.0,
-                      *, role: str = "other") -> dict | None:
+    def complete_json(
+        self,
+        messages: list[dict],
+        schema: dict,
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        *,
+        role: str = "other",
+    ) -> dict | None:
         return self._call(role, self.llm.complete_json, messages, schema, max_tokens, temperature)
 
-    def complete_text(self, prompt: str, max_tokens: int = 48, *, stop: list[str] | None = None,
-                      role: str = "other") -> str | None:
+    def complete_text(
+        self, prompt: str, max_tokens: int = 48, *, stop: list[str] | None = None, role: str = "other"
+    ) -> str | None:
         """A plain completion (what a base model does well: it continues text)."""
         fn = getattr(self.llm, "complete_text", None)
         if fn is None:

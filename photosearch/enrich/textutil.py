@@ -14,11 +14,110 @@ from photosearch.models.base import TextEmbedder
 log = logging.getLogger(__name__)
 
 STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "how", "i", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "these", "those", "to", "was", "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with", "about", "into", "than", "then", "there", "their", "they", "do", "does", "did", "can", "could", "would", "should", "kind", "type", "sort", "me", "my", "you", "your", "we", "our", "photo", "picture", "image", "please", "tell"]
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "these",
+        "those",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "about",
+        "into",
+        "than",
+        "then",
+        "there",
+        "their",
+        "they",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "would",
+        "should",
+        "kind",
+        "type",
+        "sort",
+        "me",
+        "my",
+        "you",
+        "your",
+        "we",
+        "our",
+        "photo",
+        "picture",
+        "image",
+        "please",
+        "tell",
+    ]
 )
 # Common words that are not product names even when written in capitals.
 COMMON_CAPS = frozenset(
-    ["SALE", "OPEN", "EXIT", "STOP", "PUSH", "PULL", "NEW", "FREE", "THE", "AND", "FOR", "YOU", "WITH", "HOTEL", "BAR", "CAFE", "SHOP", "STREET", "MADE", "IN", "OF", "TO", "NO", "ON", "OFF", "TEL", "WWW", "COM", "SIZE", "PRICE", "TOTAL"]
+    [
+        "SALE",
+        "OPEN",
+        "EXIT",
+        "STOP",
+        "PUSH",
+        "PULL",
+        "NEW",
+        "FREE",
+        "THE",
+        "AND",
+        "FOR",
+        "YOU",
+        "WITH",
+        "HOTEL",
+        "BAR",
+        "CAFE",
+        "SHOP",
+        "STREET",
+        "MADE",
+        "IN",
+        "OF",
+        "TO",
+        "NO",
+        "ON",
+        "OFF",
+        "TEL",
+        "WWW",
+        "COM",
+        "SIZE",
+        "PRICE",
+        "TOTAL",
+    ]
 )
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-']*")
 _SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
@@ -105,7 +204,9 @@ def is_semantic(embedder) -> bool:
     return bool(getattr(embedder, "is_semantic", True))
 
 
-def rank(query: str, docs: Sequence[str], embedder: TextEmbedder | None, *, weight_bm25: float = 0.5) -> np.ndarray:
+def rank(
+    query: str, docs: Sequence[str], embedder: TextEmbedder | None, *, weight_bm25: float = 0.5
+) -> np.ndarray:
     """Relevance of each doc to the query in 0..1: BM25 (normalised) blended with embedding cosine."""
     n = len(docs)
     if n == 0:

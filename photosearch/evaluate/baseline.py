@@ -15,8 +15,33 @@ from sqlalchemy import select
 from photosearch.catalog.models import Fact, Photo
 from photosearch.query.plan import signed_atoms
 
-STOP = {"a", "an", "the", "of", "with", "in", "on", "at", "from", "photos", "photo", "pictures", "picture",
-        "taken", "ones", "and", "word", "words", "me", "my", "show", "all", "some", "to", "by"}
+STOP = {
+    "a",
+    "an",
+    "the",
+    "of",
+    "with",
+    "in",
+    "on",
+    "at",
+    "from",
+    "photos",
+    "photo",
+    "pictures",
+    "picture",
+    "taken",
+    "ones",
+    "and",
+    "word",
+    "words",
+    "me",
+    "my",
+    "show",
+    "all",
+    "some",
+    "to",
+    "by",
+}
 KINDS = {"tag", "object", "text", "kind", "quality", "caption", "knowledge", "user_tag"}
 
 
@@ -36,8 +61,15 @@ def _plan_words(plan: dict, pos: list[str], neg: list[str]) -> None:
             (neg if negated else pos).extend(_words(value))
 
 
-def baseline_search(store, settings, request: str | None = None, plan: dict | None = None, limit: int = 50,
-                    explain: bool = False, **_ignored) -> dict:
+def baseline_search(
+    store,
+    settings,
+    request: str | None = None,
+    plan: dict | None = None,
+    limit: int = 50,
+    explain: bool = False,
+    **_ignored,
+) -> dict:
     t0 = time.perf_counter()
     pos: list[str] = []
     neg: list[str] = []
@@ -58,8 +90,14 @@ def baseline_search(store, settings, request: str | None = None, plan: dict | No
     why: dict[int, list[str]] = {}
     banned: set[int] = set()
     with store.session() as s:
-        photos = {pid: (path, make, model) for pid, path, make, model in s.execute(
-            select(Photo.id, Photo.path, Photo.camera_make, Photo.camera_model).where(Photo.state == "active"))}
+        photos = {
+            pid: (path, make, model)
+            for pid, path, make, model in s.execute(
+                select(Photo.id, Photo.path, Photo.camera_make, Photo.camera_model).where(
+                    Photo.state == "active"
+                )
+            )
+        }
         for pid, kind, label, score in s.execute(select(Fact.photo_id, Fact.kind, Fact.label, Fact.score)):
             if pid not in photos or kind not in KINDS:
                 continue
@@ -77,6 +115,13 @@ def baseline_search(store, settings, request: str | None = None, plan: dict | No
                 scores[pid] = max(scores.get(pid, 0.0), 0.5)
                 why.setdefault(pid, []).append(f"camera:{model}")
     ranked = sorted((p for p in scores if p not in banned), key=lambda p: (-scores[p], p))[:limit]
-    results = [{"id": p, "path": photos[p][0], "score": round(scores[p], 4),
-                "why": why.get(p, []) if explain else None} for p in ranked]
+    results = [
+        {
+            "id": p,
+            "path": photos[p][0],
+            "score": round(scores[p], 4),
+            "why": why.get(p, []) if explain else None,
+        }
+        for p in ranked
+    ]
     return {"plan": None, "results": results, "timing_ms": {"total": (time.perf_counter() - t0) * 1000}}

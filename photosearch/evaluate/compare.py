@@ -21,8 +21,10 @@ def _delta(a, b):
 def compare_runs(a: dict, b: dict) -> dict:
     """Summary and per-query deltas (B − A); queries matched by id."""
     keys = [k for k in a["summary"] if k in b["summary"] and k != "queries"]
-    summary = {k: {"a": a["summary"][k], "b": b["summary"][k], "delta": _delta(a["summary"][k], b["summary"][k])}
-               for k in keys}
+    summary = {
+        k: {"a": a["summary"][k], "b": b["summary"][k], "delta": _delta(a["summary"][k], b["summary"][k])}
+        for k in keys
+    }
     qa = {q["id"]: q for q in a["queries"]}
     qb = {q["id"]: q for q in b["queries"]}
     ids = [q["id"] for q in a["queries"] if q["id"] in qb]
@@ -30,12 +32,17 @@ def compare_runs(a: dict, b: dict) -> dict:
     for qid in ids:
         ma, mb = qa[qid]["metrics"], qb[qid]["metrics"]
         metrics = {m: {"a": ma[m], "b": mb[m], "delta": mb[m] - ma[m]} for m in ma if m in mb}
-        per_query.append({
-            "id": qid, "request": qb[qid].get("request"), "metrics": metrics,
-            "newly_found": [p for p in qb[qid]["hits"] if p not in qa[qid]["hits"]],
-            "newly_missed": [p for p in qa[qid]["hits"] if p not in qb[qid]["hits"]],
-            "plan_a": qa[qid].get("plan"), "plan_b": qb[qid].get("plan"),
-        })
+        per_query.append(
+            {
+                "id": qid,
+                "request": qb[qid].get("request"),
+                "metrics": metrics,
+                "newly_found": [p for p in qb[qid]["hits"] if p not in qa[qid]["hits"]],
+                "newly_missed": [p for p in qa[qid]["hits"] if p not in qb[qid]["hits"]],
+                "plan_a": qa[qid].get("plan"),
+                "plan_b": qb[qid].get("plan"),
+            }
+        )
     return {
         "format": "photosearch-eval-compare/1",
         "a": {"label": a["label"], "created_at": a["created_at"], "golden": a.get("golden")},
@@ -61,7 +68,9 @@ def render_compare_html(cmp: dict, figures: dict[str, str], gallery: Path) -> st
     la, lb = escape(cmp["a"]["label"]), escape(cmp["b"]["label"])
     rows = "".join(
         f"<tr><td>{escape(k)}</td><td class='num'>{fmt(v['a'])}</td><td class='num'>{fmt(v['b'])}</td>"
-        f"{_delta_cell(k, v['delta'])}</tr>" for k, v in cmp["summary"].items())
+        f"{_delta_cell(k, v['delta'])}</tr>"
+        for k, v in cmp["summary"].items()
+    )
     kp, kr = plots.headline_ks(cmp["k"])
     cols = [f"P@{kp}", f"R@{kr}", f"nDCG@{kr}", "AP"]
     thumbs = Thumbs(gallery)
@@ -69,11 +78,15 @@ def render_compare_html(cmp: dict, figures: dict[str, str], gallery: Path) -> st
     for q in cmp["queries"]:
         cells = "".join(
             f"<td class='num'>{fmt(q['metrics'][c]['a'])} → {fmt(q['metrics'][c]['b'])}</td>{_delta_cell(c, q['metrics'][c]['delta'])}"
-            for c in cols if c in q["metrics"])
-        qrows.append(f"<tr class='query' data-id='{escape(q['id'])}'><td><b>{escape(q['id'])}</b><br>"
-                     f"{escape(q['request'] or '(plan only)')}</td>{cells}"
-                     f"<td>{thumbs_html(q['newly_found'], 'hit', thumbs)}</td>"
-                     f"<td>{thumbs_html(q['newly_missed'], 'miss', thumbs)}</td></tr>")
+            for c in cols
+            if c in q["metrics"]
+        )
+        qrows.append(
+            f"<tr class='query' data-id='{escape(q['id'])}'><td><b>{escape(q['id'])}</b><br>"
+            f"{escape(q['request'] or '(plan only)')}</td>{cells}"
+            f"<td>{thumbs_html(q['newly_found'], 'hit', thumbs)}</td>"
+            f"<td>{thumbs_html(q['newly_missed'], 'miss', thumbs)}</td></tr>"
+        )
     head = "".join(f"<th>{c} (A → B)</th><th>Δ</th>" for c in cols)
     imgs = "".join(f'<img class="plot" id="plot-{n}" alt="{n}" src="{u}">' for n, u in figures.items())
     warn = "" if cmp["same_golden_set"] else "<p class='err'>The runs used different golden sets.</p>"
@@ -97,12 +110,17 @@ def write_comparison(a: dict, b: dict, out_dir: Path | str) -> dict[str, Path]:
     names = [f"P@{kp}", f"R@{kr}", f"nDCG@{kr}", "MRR", "mAP", "plan_exact_match", "atom_f1"]
     names = [n for n in names if n in cmp["summary"]]
     figures = {
-        "compare_summary": plots.compare_summary({n: cmp["summary"][n]["a"] for n in names},
-                                                 {n: cmp["summary"][n]["b"] for n in names}, names,
-                                                 (cmp["a"]["label"], cmp["b"]["label"])),
-        "compare_deltas": plots.compare_deltas([q["id"] for q in cmp["queries"]],
-                                               [q["metrics"].get(f"nDCG@{kr}", {}).get("delta", 0.0) for q in cmp["queries"]],
-                                               f"nDCG@{kr}"),
+        "compare_summary": plots.compare_summary(
+            {n: cmp["summary"][n]["a"] for n in names},
+            {n: cmp["summary"][n]["b"] for n in names},
+            names,
+            (cmp["a"]["label"], cmp["b"]["label"]),
+        ),
+        "compare_deltas": plots.compare_deltas(
+            [q["id"] for q in cmp["queries"]],
+            [q["metrics"].get(f"nDCG@{kr}", {}).get("delta", 0.0) for q in cmp["queries"]],
+            f"nDCG@{kr}",
+        ),
     }
     plot_dir = out / "plots"
     plot_dir.mkdir(parents=True, exist_ok=True)
@@ -111,6 +129,8 @@ def write_comparison(a: dict, b: dict, out_dir: Path | str) -> dict[str, Path]:
     json_path = out / "compare.json"
     json_path.write_text(json.dumps(cmp, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
     html_path = out / "compare.html"
-    html_path.write_text(render_compare_html(cmp, {n: data_uri(p) for n, p in figures.items()}, Path(b["gallery"])),
-                         encoding="utf-8")
+    html_path.write_text(
+        render_compare_html(cmp, {n: data_uri(p) for n, p in figures.items()}, Path(b["gallery"])),
+        encoding="utf-8",
+    )
     return {"json": json_path, "html": html_path}

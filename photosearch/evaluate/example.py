@@ -42,7 +42,9 @@ def source_photos() -> dict[str, np.ndarray]:
     from skimage import data
     from sklearn.datasets import load_sample_images
 
-    out = {name: _rgb(getattr(data, name)()) for name in ("astronaut", "chelsea", "coffee", "rocket", "camera")}
+    out = {
+        name: _rgb(getattr(data, name)()) for name in ("astronaut", "chelsea", "coffee", "rocket", "camera")
+    }
     out["motorcycle"] = _rgb(data.stereo_motorcycle()[0])
     china, flower = load_sample_images().images
     out["china"], out["flower"] = _rgb(china), _rgb(flower)
@@ -120,8 +122,12 @@ def blur(a: np.ndarray, radius: float = 6.0) -> Image.Image:
 # ---- EXIF ------------------------------------------------------------------------------------
 
 
-def exif_bytes(taken_at: datetime | None = None, make: str | None = None, model: str | None = None,
-               gps: tuple[float, float] | None = None) -> bytes:
+def exif_bytes(
+    taken_at: datetime | None = None,
+    make: str | None = None,
+    model: str | None = None,
+    gps: tuple[float, float] | None = None,
+) -> bytes:
     zeroth, exif, gps_ifd = {}, {}, {}
     if make:
         zeroth[piexif.ImageIFD.Make] = make.encode()
@@ -130,6 +136,7 @@ def exif_bytes(taken_at: datetime | None = None, make: str | None = None, model:
     if taken_at:
         exif[piexif.ExifIFD.DateTimeOriginal] = taken_at.strftime("%Y:%m:%d %H:%M:%S").encode()
     if gps:
+
         def dms(v: float):
             v = abs(v)
             d = int(v)
@@ -138,13 +145,20 @@ def exif_bytes(taken_at: datetime | None = None, make: str | None = None, model:
 
         lat, lon = gps
         gps_ifd = {
-            piexif.GPSIFD.GPSLatitudeRef: b"N" if lat >= 0 else b"S", piexif.GPSIFD.GPSLatitude: dms(lat),
-            piexif.GPSIFD.GPSLongitudeRef: b"E" if lon >= 0 else b"W", piexif.GPSIFD.GPSLongitude: dms(lon),
+            piexif.GPSIFD.GPSLatitudeRef: b"N" if lat >= 0 else b"S",
+            piexif.GPSIFD.GPSLatitude: dms(lat),
+            piexif.GPSIFD.GPSLongitudeRef: b"E" if lon >= 0 else b"W",
+            piexif.GPSIFD.GPSLongitude: dms(lon),
         }
     return piexif.dump({"0th": zeroth, "Exif": exif, "GPS": gps_ifd, "1st": {}, "thumbnail": None})
 
 
-FLORENCE, BEIJING, CAPE_CANAVERAL, PARIS = (43.7696, 11.2558), (39.9042, 116.4074), (28.3922, -80.6077), (48.8566, 2.3522)
+FLORENCE, BEIJING, CAPE_CANAVERAL, PARIS = (
+    (43.7696, 11.2558),
+    (39.9042, 116.4074),
+    (28.3922, -80.6077),
+    (48.8566, 2.3522),
+)
 
 
 def _save(path: Path, img: Image.Image | np.ndarray, **exif) -> None:
@@ -160,41 +174,100 @@ def _save(path: Path, img: Image.Image | np.ndarray, **exif) -> None:
         img.convert("RGB").save(path, "JPEG", quality=90, **kwargs)
 
 
-def example_items(src: dict[str, np.ndarray]) -> dict[str, tuple[Callable[[], Image.Image | np.ndarray], dict]]:
+def example_items(
+    src: dict[str, np.ndarray],
+) -> dict[str, tuple[Callable[[], Image.Image | np.ndarray], dict]]:
     """Relative path -> (image factory, EXIF fields). The golden set judges these paths."""
     pixel7 = {"make": "Google", "model": "Pixel 7"}
     iphone = {"make": "Apple", "model": "iPhone 12"}
     canon = {"make": "Canon", "model": "Canon EOS 5D Mark IV"}
     return {
-        "cats/chelsea.jpg": (lambda: src["chelsea"], {"taken_at": datetime(2023, 7, 14, 10, 0), **pixel7, "gps": FLORENCE}),
-        "cats/chelsea_crop.jpg": (lambda: crop(src["chelsea"], 0.75), {"taken_at": datetime(2023, 7, 14, 10, 1), **pixel7}),
-        "cats/chelsea_flip.jpg": (lambda: src["chelsea"][:, ::-1], {"taken_at": datetime(2023, 7, 15, 9, 0), **pixel7}),
-        "cats/chelsea_blurry.jpg": (lambda: blur(src["chelsea"], 7), {"taken_at": datetime(2023, 7, 15, 9, 1), **pixel7}),
+        "cats/chelsea.jpg": (
+            lambda: src["chelsea"],
+            {"taken_at": datetime(2023, 7, 14, 10, 0), **pixel7, "gps": FLORENCE},
+        ),
+        "cats/chelsea_crop.jpg": (
+            lambda: crop(src["chelsea"], 0.75),
+            {"taken_at": datetime(2023, 7, 14, 10, 1), **pixel7},
+        ),
+        "cats/chelsea_flip.jpg": (
+            lambda: src["chelsea"][:, ::-1],
+            {"taken_at": datetime(2023, 7, 15, 9, 0), **pixel7},
+        ),
+        "cats/chelsea_blurry.jpg": (
+            lambda: blur(src["chelsea"], 7),
+            {"taken_at": datetime(2023, 7, 15, 9, 1), **pixel7},
+        ),
         "kitchen/coffee.jpg": (lambda: src["coffee"], {"taken_at": datetime(2021, 3, 2, 8, 30), **iphone}),
-        "kitchen/coffee_dark.jpg": (lambda: brightness(src["coffee"], 0.55), {"taken_at": datetime(2021, 3, 9, 7, 45), **iphone}),
-        "kitchen/coffee_blurry.jpg": (lambda: blur(src["coffee"], 8), {"taken_at": datetime(2021, 3, 9, 7, 46), **iphone}),
+        "kitchen/coffee_dark.jpg": (
+            lambda: brightness(src["coffee"], 0.55),
+            {"taken_at": datetime(2021, 3, 9, 7, 45), **iphone},
+        ),
+        "kitchen/coffee_blurry.jpg": (
+            lambda: blur(src["coffee"], 8),
+            {"taken_at": datetime(2021, 3, 9, 7, 46), **iphone},
+        ),
         "space/astronaut.jpg": (lambda: src["astronaut"], {}),
         "space/astronaut_crop.jpg": (lambda: crop(src["astronaut"], 0.8), {}),
-        "space/rocket.jpg": (lambda: src["rocket"], {"taken_at": datetime(2019, 2, 21, 16, 0), **canon, "gps": CAPE_CANAVERAL}),
-        "space/rocket_bright.jpg": (lambda: brightness(src["rocket"], 1.35), {"taken_at": datetime(2019, 2, 21, 16, 2), **canon}),
+        "space/rocket.jpg": (
+            lambda: src["rocket"],
+            {"taken_at": datetime(2019, 2, 21, 16, 0), **canon, "gps": CAPE_CANAVERAL},
+        ),
+        "space/rocket_bright.jpg": (
+            lambda: brightness(src["rocket"], 1.35),
+            {"taken_at": datetime(2019, 2, 21, 16, 2), **canon},
+        ),
         "people/grace_hopper.jpg": (lambda: src["grace_hopper"], {}),
         "people/cameraman.jpg": (lambda: src["camera"], {}),
-        "trips/china.jpg": (lambda: src["china"], {"taken_at": datetime(2019, 5, 1, 12, 0), **canon, "gps": BEIJING}),
-        "trips/flower.jpg": (lambda: src["flower"], {"taken_at": datetime(2019, 5, 3, 11, 0), **canon, "gps": BEIJING}),
-        "trips/motorcycle.jpg": (lambda: src["motorcycle"], {"taken_at": datetime(2022, 9, 10, 15, 0), **pixel7, "gps": PARIS}),
-        "signs/exit_sign.jpg": (lambda: sign("EXIT"), {"taken_at": datetime(2022, 9, 11, 18, 0), **pixel7, "gps": PARIS}),
-        "signs/exit_red.jpg": (lambda: sign("EXIT", bg=(200, 20, 20)), {"taken_at": datetime(2022, 9, 12, 18, 0), **pixel7}),
-        "signs/open_sign.jpg": (lambda: sign("OPEN", bg=(20, 60, 160)), {"taken_at": datetime(2022, 9, 12, 19, 0), **pixel7}),
-        "screenshots/settings.png": (lambda: screenshot("Settings", ["Account", "Backup: every night at 02:00",
-                                                                     "Storage used: 12.4 GB", "Language: English"]), {}),
-        "screenshots/chat.png": (lambda: screenshot("Messages", ["Anna: are we still on for Saturday?",
-                                                                 "Me: yes, see you at the beach", "Anna: bring the dog!"],
-                                                    accent=(0, 128, 96)), {}),
+        "trips/china.jpg": (
+            lambda: src["china"],
+            {"taken_at": datetime(2019, 5, 1, 12, 0), **canon, "gps": BEIJING},
+        ),
+        "trips/flower.jpg": (
+            lambda: src["flower"],
+            {"taken_at": datetime(2019, 5, 3, 11, 0), **canon, "gps": BEIJING},
+        ),
+        "trips/motorcycle.jpg": (
+            lambda: src["motorcycle"],
+            {"taken_at": datetime(2022, 9, 10, 15, 0), **pixel7, "gps": PARIS},
+        ),
+        "signs/exit_sign.jpg": (
+            lambda: sign("EXIT"),
+            {"taken_at": datetime(2022, 9, 11, 18, 0), **pixel7, "gps": PARIS},
+        ),
+        "signs/exit_red.jpg": (
+            lambda: sign("EXIT", bg=(200, 20, 20)),
+            {"taken_at": datetime(2022, 9, 12, 18, 0), **pixel7},
+        ),
+        "signs/open_sign.jpg": (
+            lambda: sign("OPEN", bg=(20, 60, 160)),
+            {"taken_at": datetime(2022, 9, 12, 19, 0), **pixel7},
+        ),
+        "screenshots/settings.png": (
+            lambda: screenshot(
+                "Settings",
+                ["Account", "Backup: every night at 02:00", "Storage used: 12.4 GB", "Language: English"],
+            ),
+            {},
+        ),
+        "screenshots/chat.png": (
+            lambda: screenshot(
+                "Messages",
+                [
+                    "Anna: are we still on for Saturday?",
+                    "Me: yes, see you at the beach",
+                    "Anna: bring the dog!",
+                ],
+                accent=(0, 128, 96),
+            ),
+            {},
+        ),
     }
 
 
-def write_example_gallery(directory: Path | str, progress: Callable[[int, int, str], None] | None = None,
-                          overwrite: bool = False) -> dict:
+def write_example_gallery(
+    directory: Path | str, progress: Callable[[int, int, str], None] | None = None, overwrite: bool = False
+) -> dict:
     """Write the example photos (and golden.yaml) into `directory`; existing files are kept unless `overwrite`."""
     root = Path(directory).expanduser().resolve()
     root.mkdir(parents=True, exist_ok=True)

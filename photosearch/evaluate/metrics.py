@@ -114,7 +114,9 @@ def plan_exact_match(predicted: dict | None, expected: dict) -> bool:
     """Same meaning (order of and/or children ignored); compose compared only when expected sets it."""
     if not predicted:
         return False
-    exp = validate_plan({"version": 1, "where": expected.get("where", expected), "compose": expected.get("compose")})
+    exp = validate_plan(
+        {"version": 1, "where": expected.get("where", expected), "compose": expected.get("compose")}
+    )
     pred = validate_plan(predicted)
     same_where = json.dumps(canonical_node(pred["where"]), sort_keys=True) == json.dumps(
         canonical_node(exp["where"]), sort_keys=True

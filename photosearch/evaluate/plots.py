@@ -76,7 +76,13 @@ def pr_curves(rows: list[dict]) -> bytes:
         all_curves.append(ip)
         ax.plot(RECALL_LEVELS, ip, color="gray", alpha=0.3, linewidth=1)
     if all_curves:
-        ax.plot(RECALL_LEVELS, np.mean(all_curves, axis=0), color="#c44e52", linewidth=2.5, label="mean (11-point)")
+        ax.plot(
+            RECALL_LEVELS,
+            np.mean(all_curves, axis=0),
+            color="#c44e52",
+            linewidth=2.5,
+            label="mean (11-point)",
+        )
         ax.legend(fontsize=8)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.05)

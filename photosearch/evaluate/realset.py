@@ -39,15 +39,48 @@ BACKGROUND = (236, 234, 228)
 MAX_SIDE = 640
 #: Stamp folders used, with at most this many photos each (sorted by name, cartoon folders skipped).
 STAMP_FOLDERS = {
-    "animals/mammals": 65, "animals/birds": 30, "animals/fish": 8, "animals/insects": 9,
-    "animals/marsupials": 3, "animals/amphibians": 2, "animals/lizards": 1, "animals/shellfish": 2,
-    "food/fruit": 26, "food/vegetables": 18, "food/nuts": 3, "plants/flowers": 14, "plants/trees": 6,
-    "plants/mushrooms": 3, "household/tools": 12, "household/dishes": 6, "household/arttools": 3,
-    "hobbies/music": 11, "vehicles": 20, "sports": 10, "clothes/hats": 5, "town/roadsigns": 10,
+    "animals/mammals": 65,
+    "animals/birds": 30,
+    "animals/fish": 8,
+    "animals/insects": 9,
+    "animals/marsupials": 3,
+    "animals/amphibians": 2,
+    "animals/lizards": 1,
+    "animals/shellfish": 2,
+    "food/fruit": 26,
+    "food/vegetables": 18,
+    "food/nuts": 3,
+    "plants/flowers": 14,
+    "plants/trees": 6,
+    "plants/mushrooms": 3,
+    "household/tools": 12,
+    "household/dishes": 6,
+    "household/arttools": 3,
+    "hobbies/music": 11,
+    "vehicles": 20,
+    "sports": 10,
+    "clothes/hats": 5,
+    "town/roadsigns": 10,
 }
 #: Formats cycled over the photos (index % len): mostly JPEG, then every other format.
-FORMATS = ("jpg", "jpg", "jpg", "png", "jpg", "jpg", "webp", "jpg", "tif", "jpg", "jp2", "jpg", "ppm", "bmp",
-           "jpg", "gif")
+FORMATS = (
+    "jpg",
+    "jpg",
+    "jpg",
+    "png",
+    "jpg",
+    "jpg",
+    "webp",
+    "jpg",
+    "tif",
+    "jpg",
+    "jp2",
+    "jpg",
+    "ppm",
+    "bmp",
+    "jpg",
+    "gif",
+)
 #: Top folder -> EXIF date range (year, first month, last month) for "photos from 2021" queries.
 DATES = {"animals": (2022, 1, 12), "food": (2021, 6, 8), "plants": (2023, 4, 6), "vehicles": (2020, 3, 3)}
 
@@ -89,8 +122,11 @@ def _description(png: Path) -> str:
 def stamp_photos(root: Path = STAMPS) -> list[Photo]:
     out: list[Photo] = []
     for folder, cap in STAMP_FOLDERS.items():
-        pngs = sorted(p for p in (root / folder).rglob("*.png")
-                      if "cartoon" not in p.parts and "toys" not in p.parts and "_mirror" not in p.stem)
+        pngs = sorted(
+            p
+            for p in (root / folder).rglob("*.png")
+            if "cartoon" not in p.parts and "toys" not in p.parts and "_mirror" not in p.stem
+        )
         for png in pngs[:cap]:
             sub = png.parent.relative_to(root).as_posix()
             name = re.sub(r"[^a-z0-9]+", "_", png.stem.lower()).strip("_")
@@ -105,6 +141,7 @@ def _file(path: Path) -> Callable[[], Image.Image]:
         im = Image.open(path).convert("RGB")
         im.thumbnail((1024, 1024))
         return im
+
     return load
 
 
@@ -114,18 +151,30 @@ def _array(fn: Callable[[], np.ndarray]) -> Callable[[], Image.Image]:
         if a.ndim == 2:
             a = np.stack([a] * 3, axis=-1)
         return Image.fromarray(np.ascontiguousarray(a[..., :3]).astype(np.uint8))
+
     return load
 
 
 #: (gallery path, source, what it shows)
 OPENCV_PHOTOS = [
-    ("street/notice_double_parking.jpg", "text/scenetext01.jpg",
-     "street sign notice double parking prohibited at all times, a car, people, person"),
-    ("street/sports_centre_sign.jpg", "text/scenetext02.jpg", "road sign sports centre conference centre car parks"),
+    (
+        "street/notice_double_parking.jpg",
+        "text/scenetext01.jpg",
+        "street sign notice double parking prohibited at all times, a car, people, person",
+    ),
+    (
+        "street/sports_centre_sign.jpg",
+        "text/scenetext02.jpg",
+        "road sign sports centre conference centre car parks",
+    ),
     ("street/copy_centre.jpg", "text/scenetext03.jpg", "shop sign the copy centre, building, flowers"),
     ("street/generator_gm125.jpg", "text/scenetext04.jpg", "generator gm 125, palm trees, building"),
     ("street/no_parking_barrier.jpg", "text/scenetext05.jpg", "barrier no parking sign, street"),
-    ("street/priory_galleries.jpg", "text/scenetext06.jpg", "pub priory galleries at the ship, building, red car"),
+    (
+        "street/priory_galleries.jpg",
+        "text/scenetext06.jpg",
+        "pub priory galleries at the ship, building, red car",
+    ),
     ("documents/book_page.png", "data/imageTextN.png", "document page of printed text"),
     ("documents/blurry_page.jpg", "data/text_defocus.jpg", "document page of printed text, blurry"),
     ("street/car_licence_plate.jpg", "data/licenseplate_motion.jpg", "car licence plate, blurry"),
@@ -153,24 +202,44 @@ def other_photos() -> list[Photo]:
     from skimage import data
     from sklearn.datasets import load_sample_images
 
-    out = [Photo(rel, text, rel.rsplit("/", 1)[0], make=_file(OPENCV / src)) for rel, src, text in OPENCV_PHOTOS
-           if (OPENCV / src).is_file()]
+    out = [
+        Photo(rel, text, rel.rsplit("/", 1)[0], make=_file(OPENCV / src))
+        for rel, src, text in OPENCV_PHOTOS
+        if (OPENCV / src).is_file()
+    ]
     china, flower = load_sample_images().images
     out += [
-        Photo("people/astronaut.jpg", "astronaut woman person in a space suit, flag", "people", _array(data.astronaut)),
-        Photo("animals/mammals/cats/chelsea.jpg", "a tabby cat", "animals/mammals/cats", _array(data.chelsea)),
+        Photo(
+            "people/astronaut.jpg",
+            "astronaut woman person in a space suit, flag",
+            "people",
+            _array(data.astronaut),
+        ),
+        Photo(
+            "animals/mammals/cats/chelsea.jpg", "a tabby cat", "animals/mammals/cats", _array(data.chelsea)
+        ),
         Photo("food/coffee.jpg", "a cup of coffee", "food", _array(data.coffee)),
         Photo("space/rocket.jpg", "a rocket on the launch pad", "space", _array(data.rocket)),
         Photo("people/cameraman.png", "a man person with a camera", "people", _array(data.camera)),
-        Photo("vehicles/motorcycle.jpg", "a motorcycle", "vehicles", _array(lambda: data.stereo_motorcycle()[0])),
+        Photo(
+            "vehicles/motorcycle.jpg", "a motorcycle", "vehicles", _array(lambda: data.stereo_motorcycle()[0])
+        ),
         Photo("documents/page_scan.png", "document page of printed text", "documents", _array(data.page)),
-        Photo("buildings/chinese_temple.jpg", "a chinese temple building", "buildings", _array(lambda: china)),
+        Photo(
+            "buildings/chinese_temple.jpg", "a chinese temple building", "buildings", _array(lambda: china)
+        ),
         Photo("plants/flowers/dahlia.jpg", "a flower", "plants/flowers", _array(lambda: flower)),
     ]
     with matplotlib.cbook.get_sample_data("grace_hopper.jpg") as fh:
         hopper = np.asarray(Image.open(fh).convert("RGB"))
-    out.append(Photo("people/grace_hopper.jpg", "grace hopper woman person in navy uniform", "people",
-                     _array(lambda: hopper)))
+    out.append(
+        Photo(
+            "people/grace_hopper.jpg",
+            "grace hopper woman person in navy uniform",
+            "people",
+            _array(lambda: hopper),
+        )
+    )
     return out
 
 
@@ -239,7 +308,9 @@ def but_not(a, b):
 
 
 def dated(year: int, months: tuple[int, ...] | None = None):
-    return lambda p: p.taken is not None and p.taken.year == year and (months is None or p.taken.month in months)
+    return lambda p: (
+        p.taken is not None and p.taken.year == year and (months is None or p.taken.month in months)
+    )
 
 
 ANIMAL = folder("animals")
@@ -254,51 +325,157 @@ MUSIC = folder("hobbies/music")
 #: (request, relevance rule, kind) — written the way people type.
 QUERIES: list[tuple[str, Callable[[Photo], bool], str]] = [
     # single everyday words
-    ("goat", words("goat", "mountaingoat"), "word"), ("hat", lambda p: words("hat")(p) or folder("clothes/hats")(p), "word"),
-    *[(w, words(w), "word") for w in (
-        "dog", "cat", "horse", "cow", "sheep", "pig", "elephant", "lion", "bear", "deer", "camel",
-        "rabbit", "squirrel", "mouse", "gorilla", "zebra", "giraffe", "owl", "parrot", "duck", "eagle", "penguin",
-        "swan", "butterfly", "bee", "frog", "kangaroo", "apple", "orange", "lemon", "banana", "strawberry",
-        "cherry", "grape", "pear", "pineapple", "watermelon", "carrot", "tomato", "potato", "pepper", "onion",
-        "mushroom", "hammer", "saw", "screwdriver", "wrench", "guitar", "violin", "drum", "trumpet", "piano",
-        "truck", "bus", "tractor", "airplane", "bicycle", "boat", "helicopter", "ball", "coffee",
-        "rocket", "astronaut", "motorcycle", "footballer", "sign", "temple", "palm", "tree", "cup", "glass")],
+    ("goat", words("goat", "mountaingoat"), "word"),
+    ("hat", lambda p: words("hat")(p) or folder("clothes/hats")(p), "word"),
+    *[
+        (w, words(w), "word")
+        for w in (
+            "dog",
+            "cat",
+            "horse",
+            "cow",
+            "sheep",
+            "pig",
+            "elephant",
+            "lion",
+            "bear",
+            "deer",
+            "camel",
+            "rabbit",
+            "squirrel",
+            "mouse",
+            "gorilla",
+            "zebra",
+            "giraffe",
+            "owl",
+            "parrot",
+            "duck",
+            "eagle",
+            "penguin",
+            "swan",
+            "butterfly",
+            "bee",
+            "frog",
+            "kangaroo",
+            "apple",
+            "orange",
+            "lemon",
+            "banana",
+            "strawberry",
+            "cherry",
+            "grape",
+            "pear",
+            "pineapple",
+            "watermelon",
+            "carrot",
+            "tomato",
+            "potato",
+            "pepper",
+            "onion",
+            "mushroom",
+            "hammer",
+            "saw",
+            "screwdriver",
+            "wrench",
+            "guitar",
+            "violin",
+            "drum",
+            "trumpet",
+            "piano",
+            "truck",
+            "bus",
+            "tractor",
+            "airplane",
+            "bicycle",
+            "boat",
+            "helicopter",
+            "ball",
+            "coffee",
+            "rocket",
+            "astronaut",
+            "motorcycle",
+            "footballer",
+            "sign",
+            "temple",
+            "palm",
+            "tree",
+            "cup",
+            "glass",
+        )
+    ],
     # synonyms and everyday variants
-    ("kitty", words("cat"), "synonym"), ("puppy", words("dog", "puppy"), "synonym"),
-    ("doggy", words("dog"), "synonym"), ("automobile", words("car", "beetle"), "synonym"),
-    ("lorry", words("truck"), "synonym"), ("aeroplane", words("airplane", "plane", "747"), "synonym"),
-    ("plane", words("airplane", "plane", "747"), "synonym"), ("bike", words("bicycle", "bike", "motorcycle"), "synonym"),
-    ("bunny", words("rabbit", "bunny"), "synonym"), ("pony", words("horse", "pony"), "synonym"),
-    ("kitten", words("cat"), "synonym"), ("hog", words("pig", "hog", "boar"), "synonym"),
+    ("kitty", words("cat"), "synonym"),
+    ("puppy", words("dog", "puppy"), "synonym"),
+    ("doggy", words("dog"), "synonym"),
+    ("automobile", words("car", "beetle"), "synonym"),
+    ("lorry", words("truck"), "synonym"),
+    ("aeroplane", words("airplane", "plane", "747"), "synonym"),
+    ("plane", words("airplane", "plane", "747"), "synonym"),
+    ("bike", words("bicycle", "bike", "motorcycle"), "synonym"),
+    ("bunny", words("rabbit", "bunny"), "synonym"),
+    ("pony", words("horse", "pony"), "synonym"),
+    ("kitten", words("cat"), "synonym"),
+    ("hog", words("pig", "hog", "boar"), "synonym"),
     ("ape", words("gorilla", "chimpanzee", "ape", "orangutan", "baboon"), "synonym"),
-    ("monkey", words("monkey", "baboon"), "synonym"), ("soccer", words("soccer", "footballer"), "synonym"),
-    ("espresso", words("coffee"), "synonym"), ("blossom", FLOWER, "synonym"),
-    ("spacecraft", words("rocket"), "synonym"), ("fiddle", words("violin", "fiddle"), "synonym"),
-    ("lady", words("woman"), "synonym"), ("cellphone", words("phone"), "synonym"),
+    ("monkey", words("monkey", "baboon"), "synonym"),
+    ("soccer", words("soccer", "footballer"), "synonym"),
+    ("espresso", words("coffee"), "synonym"),
+    ("blossom", FLOWER, "synonym"),
+    ("spacecraft", words("rocket"), "synonym"),
+    ("fiddle", words("violin", "fiddle"), "synonym"),
+    ("lady", words("woman"), "synonym"),
+    ("cellphone", words("phone"), "synonym"),
     # categories (hypernyms)
-    ("animal", ANIMAL, "category"), ("animals", ANIMAL, "category"), ("bird", BIRD, "category"),
-    ("birds", BIRD, "category"), ("fruit", FRUIT, "category"), ("vegetables", VEG, "category"),
-    ("flowers", FLOWER, "category"), ("vehicle", VEHICLE, "category"), ("tools", TOOL, "category"),
-    ("musical instrument", MUSIC, "category"), ("fish", folder("animals/fish"), "category"),
-    ("insect", folder("animals/insects"), "category"), ("mammal", folder("animals/mammals", "animals/marsupials"), "category"),
-    ("rodent", words("mouse", "rat", "squirrel", "beaver", "capybara", "marmot", "hamster", "guinea pig", "rabbit"), "category"),
+    ("animal", ANIMAL, "category"),
+    ("animals", ANIMAL, "category"),
+    ("bird", BIRD, "category"),
+    ("birds", BIRD, "category"),
+    ("fruit", FRUIT, "category"),
+    ("vegetables", VEG, "category"),
+    ("flowers", FLOWER, "category"),
+    ("vehicle", VEHICLE, "category"),
+    ("tools", TOOL, "category"),
+    ("musical instrument", MUSIC, "category"),
+    ("fish", folder("animals/fish"), "category"),
+    ("insect", folder("animals/insects"), "category"),
+    ("mammal", folder("animals/mammals", "animals/marsupials"), "category"),
+    (
+        "rodent",
+        words("mouse", "rat", "squirrel", "beaver", "capybara", "marmot", "hamster", "guinea pig", "rabbit"),
+        "category",
+    ),
     ("big cat", words("lion", "tiger", "leopard", "cheetah", "jaguar", "panther"), "category"),
     ("citrus", words("orange", "lemon", "lime", "mandarin", "grapefruit", "clementine"), "category"),
-    ("berries", words("strawberry", "raspberry", "blueberry", "blackberry", "cherry", "grape", "cranberry"), "category"),
-    ("people", words("person"), "category"), ("person", words("person"), "category"),
+    (
+        "berries",
+        words("strawberry", "raspberry", "blueberry", "blackberry", "cherry", "grape", "cranberry"),
+        "category",
+    ),
+    ("people", words("person"), "category"),
+    ("person", words("person"), "category"),
     ("building", words("building", "temple", "palace", "hotel", "house"), "category"),
-    ("document", folder("documents"), "category"), ("food", folder("food"), "category"),
-    ("plant", folder("plants"), "category"), ("livestock", words("cow", "sheep", "goat", "pig", "bull", "ram", "lamb", "horse"), "category"),
+    ("document", folder("documents"), "category"),
+    ("food", folder("food"), "category"),
+    ("plant", folder("plants"), "category"),
+    ("livestock", words("cow", "sheep", "goat", "pig", "bull", "ram", "lamb", "horse"), "category"),
     ("poultry", words("chicken", "hen", "rooster", "duck", "turkey", "goose"), "category"),
     # two concepts / attributes
-    ("green apple", both(words("apple"), words("green")), "two"), ("red apple", both(words("apple"), words("red")), "two"),
-    ("police car", both(words("police"), words("car", "sedan")), "two"), ("garbage truck", words("garbage"), "two"),
-    ("sea lion", words("sea lion"), "two"), ("baby sheep", words("lamb"), "two"),
-    ("tennis ball", words("tennis ball"), "two"), ("pink tricycle", words("tricycle"), "two"),
-    ("woman in uniform", words("uniform"), "two"), ("man with a camera", words("camera"), "two"),
-    ("dog and ball", words("dog"), "two"), ("car on the street", both(words("car", "sedan"), folder("street")), "two"),
-    ("cat on a sofa", words("cat"), "two"), ("player with a ball", words("footballer", "playing"), "two"),
-    ("bird in a tree", BIRD, "two"), ("a woman astronaut", words("astronaut"), "two"),
+    ("green apple", both(words("apple"), words("green")), "two"),
+    ("red apple", both(words("apple"), words("red")), "two"),
+    ("police car", both(words("police"), words("car", "sedan")), "two"),
+    ("garbage truck", words("garbage"), "two"),
+    ("sea lion", words("sea lion"), "two"),
+    ("baby sheep", words("lamb"), "two"),
+    ("tennis ball", words("tennis ball"), "two"),
+    ("pink tricycle", words("tricycle"), "two"),
+    ("woman in uniform", words("uniform"), "two"),
+    ("man with a camera", words("camera"), "two"),
+    ("dog and ball", words("dog"), "two"),
+    ("car on the street", both(words("car", "sedan"), folder("street")), "two"),
+    ("cat on a sofa", words("cat"), "two"),
+    ("player with a ball", words("footballer", "playing"), "two"),
+    ("bird in a tree", BIRD, "two"),
+    ("a woman astronaut", words("astronaut"), "two"),
     ("fruit and vegetables", folder("food/fruit", "food/vegetables"), "two"),
     # negation
     ("fruit but not apples", but_not(FRUIT, words("apple")), "negation"),
@@ -307,17 +484,27 @@ QUERIES: list[tuple[str, Callable[[Photo], bool], str]] = [
     ("birds but no ducks", but_not(BIRD, words("duck")), "negation"),
     ("vegetables, not tomatoes", but_not(VEG, words("tomato")), "negation"),
     ("tools but not hammers", but_not(TOOL, words("hammer")), "negation"),
-    ("mammals except cats", but_not(folder("animals/mammals"), words("cat", "lion", "tiger", "leopard")), "negation"),
+    (
+        "mammals except cats",
+        but_not(folder("animals/mammals"), words("cat", "lion", "tiger", "leopard")),
+        "negation",
+    ),
     # words in the photo
-    ('"no parking"', words("no parking"), "text"), ("parking", words("parking"), "text"),
-    ("copy centre", words("copy centre"), "text"), ("conference centre", words("conference centre"), "text"),
-    ("sign that says galleries", words("galleries"), "text"), ('"GM 125"', words("gm 125"), "text"),
-    ("stop sign", words("stop"), "text"), ("notice", words("notice"), "text"),
+    ('"no parking"', words("no parking"), "text"),
+    ("parking", words("parking"), "text"),
+    ("copy centre", words("copy centre"), "text"),
+    ("conference centre", words("conference centre"), "text"),
+    ("sign that says galleries", words("galleries"), "text"),
+    ('"GM 125"', words("gm 125"), "text"),
+    ("stop sign", words("stop"), "text"),
+    ("notice", words("notice"), "text"),
     ("printed text", folder("documents"), "text"),
     # dates
-    ("animals from 2022", both(ANIMAL, dated(2022)), "date"), ("fruit in 2021", both(FRUIT, dated(2021)), "date"),
+    ("animals from 2022", both(ANIMAL, dated(2022)), "date"),
+    ("fruit in 2021", both(FRUIT, dated(2021)), "date"),
     ("flowers in spring 2023", both(FLOWER, dated(2023, (3, 4, 5))), "date"),
-    ("vehicles 2020", both(VEHICLE, dated(2020)), "date"), ("photos from june 2021", dated(2021, (6,)), "date"),
+    ("vehicles 2020", both(VEHICLE, dated(2020)), "date"),
+    ("photos from june 2021", dated(2021, (6,)), "date"),
     ("birds in 2022", both(BIRD, dated(2022)), "date"),
 ]
 
@@ -334,9 +521,11 @@ def golden(photos: list[Photo]) -> dict:
 def write(dest: Path, write_golden: bool = False) -> dict:
     photos = write_gallery(dest)
     gold = golden(photos)
-    text = ("# Generated by `python -m photosearch.evaluate.realset DIR --write-golden` from the sources'\n"
-            "# descriptions (see photosearch/evaluate/realset.py); do not edit by hand.\n"
-            + yaml.safe_dump(gold, sort_keys=False, allow_unicode=True, width=120))
+    text = (
+        "# Generated by `python -m photosearch.evaluate.realset DIR --write-golden` from the sources'\n"
+        "# descriptions (see photosearch/evaluate/realset.py); do not edit by hand.\n"
+        + yaml.safe_dump(gold, sort_keys=False, allow_unicode=True, width=120)
+    )
     (dest / "golden.yaml").write_text(text, encoding="utf-8")
     if write_golden:
         REAL_GOLDEN.write_text(text, encoding="utf-8")

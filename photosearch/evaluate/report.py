@@ -85,18 +85,31 @@ def thumbs_html(paths: list[str], css: str, thumbs: Thumbs, grades: dict | None 
 
 
 def summary_table(summary: dict, ks: list[int]) -> str:
-    keys = [f"{m}@{k}" for m in ("P", "R", "nDCG") for k in ks] + ["MRR", "mAP", "plan_exact_match", "atom_f1",
-                                                                      "latency_ms_p50", "latency_ms_p95"]
+    keys = [f"{m}@{k}" for m in ("P", "R", "nDCG") for k in ks] + [
+        "MRR",
+        "mAP",
+        "plan_exact_match",
+        "atom_f1",
+        "latency_ms_p50",
+        "latency_ms_p95",
+    ]
     head = "".join(f"<th>{escape(k)}</th>" for k in ["queries", *keys])
-    vals = "".join(f'<td class="num">{fmt(summary.get(k), 1 if k.startswith("latency") else 3)}</td>' for k in keys)
-    return f'<table id="summary"><tr>{head}</tr><tr><td class="num">{summary["queries"]}</td>{vals}</tr></table>'
+    vals = "".join(
+        f'<td class="num">{fmt(summary.get(k), 1 if k.startswith("latency") else 3)}</td>' for k in keys
+    )
+    return (
+        f'<table id="summary"><tr>{head}</tr><tr><td class="num">{summary["queries"]}</td>{vals}</tr></table>'
+    )
 
 
 def query_table(rows: list[dict], ks: list[int], thumbs: Thumbs) -> str:
     kp, kr = plots.headline_ks(ks)
     cols = [f"P@{kp}", f"R@{kr}", f"nDCG@{kr}", "MRR", "AP"]
-    head = ("<tr><th>query</th><th>plan (got / expected)</th>" + "".join(f"<th>{c}</th>" for c in cols)
-            + "<th>ms</th><th>hits</th><th>misses (relevant, not in top k)</th><th>false positives</th></tr>")
+    head = (
+        "<tr><th>query</th><th>plan (got / expected)</th>"
+        + "".join(f"<th>{c}</th>" for c in cols)
+        + "<th>ms</th><th>hits</th><th>misses (relevant, not in top k)</th><th>false positives</th></tr>"
+    )
     out = [f'<table id="queries">{head}']
     for r in rows:
         req = escape(r["request"] or "(plan only)")
@@ -110,7 +123,7 @@ def query_table(rows: list[dict], ks: list[int], thumbs: Thumbs) -> str:
         ms = fmt(sorted(lat)[len(lat) // 2], 1) if lat else "–"
         out.append(
             f'<tr class="query" data-id="{escape(r["id"])}"><td><b>{escape(r["id"])}</b><br>{req}{err}</td>'
-            f"<td><code>{plan}</code></td>{nums}<td class=\"num\">{ms}</td>"
+            f'<td><code>{plan}</code></td>{nums}<td class="num">{ms}</td>'
             f"<td>{thumbs_html(r['hits'], 'hit', thumbs, r['relevant'])}</td>"
             f"<td>{thumbs_html(r['misses'], 'miss', thumbs, r['relevant'])}</td>"
             f"<td>{thumbs_html(r['false_positives'], 'fp', thumbs)}</td></tr>"
@@ -141,9 +154,12 @@ def render_run_html(run: dict, figures: dict[str, str]) -> str:
     s = run["summary"]
     thumbs = Thumbs(Path(run["gallery"]))
     idx = run.get("index") or {}
-    index_line = ("catalog reused" if idx.get("reused") else
-                  f"indexed {idx.get('photos', '?')} photos in {fmt(idx.get('elapsed_s'), 1)} s "
-                  f"({fmt(idx.get('photos_per_s'), 2)} photos/s; analyzers: {escape(', '.join(idx.get('analyzers', [])) or 'none')})")
+    index_line = (
+        "catalog reused"
+        if idx.get("reused")
+        else f"indexed {idx.get('photos', '?')} photos in {fmt(idx.get('elapsed_s'), 1)} s "
+        f"({fmt(idx.get('photos_per_s'), 2)} photos/s; analyzers: {escape(', '.join(idx.get('analyzers', [])) or 'none')})"
+    )
     imgs = "".join(f'<img class="plot" id="plot-{n}" alt="{n}" src="{u}">' for n, u in figures.items())
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>PhotoSearch eval: {escape(run['name'])}</title>"

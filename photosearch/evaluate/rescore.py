@@ -41,8 +41,13 @@ def main(argv: list[str] | None = None) -> int:
         judgements = {q.id: q.relevant for q in load_golden(args.golden, gallery=args.golden.parent).queries}
     s = rescore(json.loads(args.run.read_text(encoding="utf-8")), judgements)
     ks = args.k or [5, 10]
-    names = [f"P@{k}" for k in ks] + [f"hit@{k}" for k in ks] + ["MRR"] + [f"nDCG@{k}" for k in ks] + [
-        "empty_result_rate"]
+    names = (
+        [f"P@{k}" for k in ks]
+        + [f"hit@{k}" for k in ks]
+        + ["MRR"]
+        + [f"nDCG@{k}" for k in ks]
+        + ["empty_result_rate"]
+    )
     print(json.dumps({"queries": s["queries"], **{n: round(s[n], 4) for n in names if s.get(n) is not None}}))
     return 0
 

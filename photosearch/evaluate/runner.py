@@ -28,26 +28,18 @@ SearchFn = Callable[..., dict]
 ProgressFn = Callable[[str, int, int], None]
 
 
-def real_search() -> SearchFn | None:
-    """`photosearch.query.search.search`, or None while it is not installed."""
-    try:
-        from photosearch.query.search import search
-    except ImportError as exc:
-        log.debug("real search unavailable: %s", exc)
-        return None
+def real_search() -> SearchFn:
+    """`photosearch.query.search.search` (imported when asked for: it loads the query engine)."""
+    from photosearch.query.search import search
+
     return search
 
 
 def resolve_search(name: str = "auto") -> tuple[str, SearchFn]:
     """`auto`/`real`: the app's search; `baseline`: lexical fact matching."""
     if name in ("auto", "real"):
-        fn = real_search()
-        if fn is not None:
-            return "real", fn
-        if name == "real":
-            raise PhotoSearchError("the search engine (photosearch.query.search) is not installed in this build")
-        log.warning("photosearch.query.search is not available; evaluating the lexical baseline instead")
-    elif name != "baseline":
+        return "real", real_search()
+    if name != "baseline":
         raise PhotoSearchError(f"unknown search {name!r}; use auto, real or baseline")
     from photosearch.evaluate.baseline import baseline_search
 
@@ -60,12 +52,27 @@ def resolve_search(name: str = "auto") -> tuple[str, SearchFn]:
 def gallery_photo_count(store, gallery: Path) -> int:
     prefix = str(gallery.resolve()).rstrip("/") + "/"
     with store.session() as s:
-        return int(s.scalar(select(func.count()).select_from(Photo).where(
-            Photo.state == "active", Photo.path.startswith(prefix, autoescape=True))) or 0)
+        return int(
+            s.scalar(
+                select(func.count())
+                .select_from(Photo)
+                .where(Photo.state == "active", Photo.path.startswith(prefix, autoescape=True))
+            )
+            or 0
+        )
 
 
-def prepare_catalog(golden: GoldenSet, store, settings, *, reuse: bool = False, analyzers=None,
-                    indexer_factory=None, progress=None, cancel=None) -> dict:
+def prepare_catalog(
+    golden: GoldenSet,
+    store,
+    settings,
+    *,
+    reuse: bool = False,
+    analyzers=None,
+    indexer_factory=None,
+    progress=None,
+    cancel=None,
+) -> dict:
     """Register the gallery and index it (incremental), or reuse what the catalog has."""
     have = gallery_photo_count(store, golden.gallery)
     if reuse and have:
@@ -112,12 +119,27 @@ def score_query(q: GoldenQuery, ranked: Sequence[str]) -> dict:
     return out
 
 
-def run_query(q: GoldenQuery, golden: GoldenSet, store, settings, search_fn: SearchFn, *, limit: int,
-              repeat: int = 1) -> dict:
-    row: dict = {"id": q.id, "request": q.request, "notes": q.notes, "k": list(q.k),
-                 "relevant": dict(q.relevant), "expected_plan": q.expected_plan, "error": None}
-    plan_in = {"version": 1, "where": q.plan["where"], **({"compose": q.plan["compose"]} if "compose" in q.plan else {})} \
-        if q.plan else None
+def run_query(
+    q: GoldenQuery, golden: GoldenSet, store, settings, search_fn: SearchFn, *, limit: int, repeat: int = 1
+) -> dict:
+    row: dict = {
+        "id": q.id,
+        "request": q.request,
+        "notes": q.notes,
+        "k": list(q.k),
+        "relevant": dict(q.relevant),
+        "expected_plan": q.expected_plan,
+        "error": None,
+    }
+    plan_in = (
+        {
+            "version": 1,
+            "where": q.plan["where"],
+            **({"compose": q.plan["compose"]} if "compose" in q.plan else {}),
+        }
+        if q.plan
+        else None
+    )
     latencies: list[float] = []
     out: dict = {}
     try:
@@ -130,15 +152,19 @@ def run_query(q: GoldenQuery, golden: GoldenSet, store, settings, search_fn: Sea
         row["error"] = f"{type(exc).__name__}: {exc}"
     results = out.get("results") or []
     ranked = [_relative(r["path"], golden.gallery) for r in results]
-    row["results"] = [{"path": p, "score": r.get("score"), "grade": q.relevant.get(p, 0.0), "why": r.get("why")}
-                      for p, r in zip(ranked, results, strict=True)]
+    row["results"] = [
+        {"path": p, "score": r.get("score"), "grade": q.relevant.get(p, 0.0), "why": r.get("why")}
+        for p, r in zip(ranked, results, strict=True)
+    ]
     row["plan"] = out.get("plan")
     row["timing_ms"] = out.get("timing_ms")
     row["latency_ms"] = latencies
     row["metrics"] = score_query(q, ranked)
     cut = ranked[: max(q.k)]
     row["hits"] = [p for p in cut if q.relevant.get(p, 0) > 0]
-    row["misses"] = [p for p in sorted(q.relevant, key=lambda p: -q.relevant[p]) if p not in cut and q.relevant[p] > 0]
+    row["misses"] = [
+        p for p in sorted(q.relevant, key=lambda p: -q.relevant[p]) if p not in cut and q.relevant[p] > 0
+    ]
     row["false_positives"] = [p for p in cut if q.relevant.get(p, 0) <= 0]
     row["pr_curve"] = M.precision_recall_curve(ranked, q.relevant)
     if q.expected_plan is not None:
@@ -179,17 +205,36 @@ def summarise(rows: list[dict], ks: Sequence[int]) -> dict:
     return s
 
 
-def run_eval(golden: GoldenSet, store, settings, *, search_fn: SearchFn | None = None, search_name: str | None = None,
-             reuse_catalog: bool = False, analyzers=None, indexer_factory=None, repeat: int = 1,
-             label: str | None = None, progress: ProgressFn | None = None, cancel=None) -> dict:
+def run_eval(
+    golden: GoldenSet,
+    store,
+    settings,
+    *,
+    search_fn: SearchFn | None = None,
+    search_name: str | None = None,
+    reuse_catalog: bool = False,
+    analyzers=None,
+    indexer_factory=None,
+    repeat: int = 1,
+    label: str | None = None,
+    progress: ProgressFn | None = None,
+    cancel=None,
+) -> dict:
     """Index (or reuse) the gallery, run every query, return the run as a JSON-able dict."""
     if search_fn is None:
         search_name, search_fn = resolve_search("auto")
     started = time.perf_counter()
     if progress:
         progress("index", 0, len(golden.queries))
-    index = prepare_catalog(golden, store, settings, reuse=reuse_catalog, analyzers=analyzers,
-                            indexer_factory=indexer_factory, cancel=cancel)
+    index = prepare_catalog(
+        golden,
+        store,
+        settings,
+        reuse=reuse_catalog,
+        analyzers=analyzers,
+        indexer_factory=indexer_factory,
+        cancel=cancel,
+    )
     if index.get("photos", 0) == 0:
         raise PhotoSearchError(f"no photos of {golden.gallery} could be indexed; nothing to evaluate")
     limit = max(max(q.k) for q in golden.queries)
@@ -207,9 +252,13 @@ def run_eval(golden: GoldenSet, store, settings, *, search_fn: SearchFn | None =
         "golden": str(golden.path) if golden.path else None,
         "gallery": str(golden.gallery),
         "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "environment": {"search": search_name or getattr(search_fn, "__name__", "search"),
-                        "catalog": store.engine.dialect.name, "python": platform.python_version(),
-                        "machine": platform.machine(), "repeat": repeat},
+        "environment": {
+            "search": search_name or getattr(search_fn, "__name__", "search"),
+            "catalog": store.engine.dialect.name,
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "repeat": repeat,
+        },
         "k": list(golden.k),
         "index": index,
         "summary": summarise(rows, golden.k),

@@ -21,24 +21,77 @@ from sqlalchemy import insert
 from photosearch.catalog.models import Analysis, Embedding, Face, Fact, Folder, Person, Photo
 
 CONCEPTS: dict[str, list[str]] = {
-    "cat": ["feline", "mammal", "animal"], "dog": ["canine", "mammal", "animal"], "horse": ["equine", "mammal", "animal"],
-    "bird": ["animal"], "beach": ["shore", "landscape"], "mountain": ["landscape"], "lake": ["body of water", "landscape"],
-    "forest": ["landscape"], "car": ["motor vehicle", "vehicle"], "bicycle": ["wheeled vehicle", "vehicle"],
-    "boat": ["vessel", "vehicle"], "airplane": ["aircraft", "vehicle"], "pizza": ["dish", "food"], "cake": ["dessert", "food"],
-    "coffee": ["beverage", "food"], "flower": ["plant"], "tree": ["plant"], "building": ["structure"],
-    "bridge": ["structure"], "church": ["building", "structure"], "person": ["organism"], "child": ["person", "organism"],
-    "snow": ["weather"], "sunset": ["sky"], "city street": ["street", "structure"], "book": ["publication"],
-    "laptop": ["computer", "device"], "phone": ["device"], "guitar": ["instrument"], "ball": ["toy"],
+    "cat": ["feline", "mammal", "animal"],
+    "dog": ["canine", "mammal", "animal"],
+    "horse": ["equine", "mammal", "animal"],
+    "bird": ["animal"],
+    "beach": ["shore", "landscape"],
+    "mountain": ["landscape"],
+    "lake": ["body of water", "landscape"],
+    "forest": ["landscape"],
+    "car": ["motor vehicle", "vehicle"],
+    "bicycle": ["wheeled vehicle", "vehicle"],
+    "boat": ["vessel", "vehicle"],
+    "airplane": ["aircraft", "vehicle"],
+    "pizza": ["dish", "food"],
+    "cake": ["dessert", "food"],
+    "coffee": ["beverage", "food"],
+    "flower": ["plant"],
+    "tree": ["plant"],
+    "building": ["structure"],
+    "bridge": ["structure"],
+    "church": ["building", "structure"],
+    "person": ["organism"],
+    "child": ["person", "organism"],
+    "snow": ["weather"],
+    "sunset": ["sky"],
+    "city street": ["street", "structure"],
+    "book": ["publication"],
+    "laptop": ["computer", "device"],
+    "phone": ["device"],
+    "guitar": ["instrument"],
+    "ball": ["toy"],
 }
-OBJECTS = {"cat": "cat", "dog": "dog", "horse": "horse", "bird": "bird", "car": "car", "bicycle": "bicycle",
-           "boat": "boat", "airplane": "airplane", "pizza": "pizza", "cake": "cake", "coffee": "cup", "person": "person",
-           "child": "person", "book": "book", "laptop": "laptop", "phone": "cell phone"}
+OBJECTS = {
+    "cat": "cat",
+    "dog": "dog",
+    "horse": "horse",
+    "bird": "bird",
+    "car": "car",
+    "bicycle": "bicycle",
+    "boat": "boat",
+    "airplane": "airplane",
+    "pizza": "pizza",
+    "cake": "cake",
+    "coffee": "cup",
+    "person": "person",
+    "child": "person",
+    "book": "book",
+    "laptop": "laptop",
+    "phone": "cell phone",
+}
 WORDS = ["EXIT", "OPEN", "STOP", "SALE", "CAFE", "HOTEL", "PARKING", "WELCOME", "MENU", "TICKET"]
-CAMERAS = [("Apple", "iPhone 12"), ("Apple", "iPhone 15 Pro"), ("Google", "Pixel 7"), ("Samsung", "SM-S911B"),
-           ("Canon", "Canon EOS 5D Mark IV"), ("Sony", "ILCE-7M3"), ("Fujifilm", "X-T4"), (None, None)]
+CAMERAS = [
+    ("Apple", "iPhone 12"),
+    ("Apple", "iPhone 15 Pro"),
+    ("Google", "Pixel 7"),
+    ("Samsung", "SM-S911B"),
+    ("Canon", "Canon EOS 5D Mark IV"),
+    ("Sony", "ILCE-7M3"),
+    ("Fujifilm", "X-T4"),
+    (None, None),
+]
 PEOPLE = ["Anna", "Tom", "Eve", "Max", "Lena", "Paul", "Mia", "Ben"]
-CITIES = [(43.7696, 11.2558), (48.8566, 2.3522), (39.9042, 116.4074), (40.7128, -74.0060), (35.6762, 139.6503),
-          (-33.8688, 151.2093), (52.5200, 13.4050), (41.3874, 2.1686)]
+CITIES = [
+    (43.7696, 11.2558),
+    (48.8566, 2.3522),
+    (39.9042, 116.4074),
+    (40.7128, -74.0060),
+    (35.6762, 139.6503),
+    (-33.8688, 151.2093),
+    (52.5200, 13.4050),
+    (41.3874, 2.1686),
+]
 
 
 class HashEmbedder:
@@ -76,7 +129,10 @@ def clustered_vectors(n: int, dim: int, seed: int = 0, noise: float = 0.6) -> tu
     weights = 1.0 / np.arange(1, len(names) + 1)
     concept = rng.choice(len(names), size=n, p=weights / weights.sum())
     cents = np.stack(list(concept_centroids(dim).values()))
-    vecs = cents[concept] + rng.normal(scale=noise / np.sqrt(dim), size=(n, dim)).astype(np.float32) * np.sqrt(dim) / 4
+    vecs = (
+        cents[concept]
+        + rng.normal(scale=noise / np.sqrt(dim), size=(n, dim)).astype(np.float32) * np.sqrt(dim) / 4
+    )
     return concept, vecs.astype(np.float32)
 
 
@@ -86,13 +142,29 @@ def _faces(rng, lo: int, m: int, first_id: int) -> list[dict]:
     for j, count in enumerate(rng.poisson(0.8, size=m).tolist()):
         for _ in range(count):
             person = int(rng.integers(1, len(PEOPLE) + 1)) if rng.random() < 0.7 else None
-            faces.append({"id": first_id + len(faces), "photo_id": lo + j + 1, "analyzer": "faces",
-                          "box": [0.1, 0.1, 0.3, 0.3], "score": 0.99, "person_id": person})
+            faces.append(
+                {
+                    "id": first_id + len(faces),
+                    "photo_id": lo + j + 1,
+                    "analyzer": "faces",
+                    "box": [0.1, 0.1, 0.3, 0.3],
+                    "score": 0.99,
+                    "person_id": person,
+                }
+            )
     return faces
 
 
-def generate_catalog(store, n: int, *, seed: int = 0, spaces: dict[str, int] | None = None, chunk: int = 20_000,
-                     people: bool = False, progress: Callable[[int, int], None] | None = None) -> dict:
+def generate_catalog(
+    store,
+    n: int,
+    *,
+    seed: int = 0,
+    spaces: dict[str, int] | None = None,
+    chunk: int = 20_000,
+    people: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
     """Insert `n` synthetic photos (ids 1..n) with facts and vectors into an empty catalog
     (with `people`: named people and faces too)."""
     spaces = {"facts_text": 384} if spaces is None else spaces
@@ -103,7 +175,9 @@ def generate_catalog(store, n: int, *, seed: int = 0, spaces: dict[str, int] | N
     start = datetime(2010, 1, 1)
     now = datetime(2024, 6, 1)
     with store.begin() as conn:
-        folder_id = conn.execute(insert(Folder).values(path="/synthetic", online=True)).inserted_primary_key[0]
+        folder_id = conn.execute(insert(Folder).values(path="/synthetic", online=True)).inserted_primary_key[
+            0
+        ]
         if people:
             conn.execute(insert(Person), [{"id": i + 1, "name": name} for i, name in enumerate(PEOPLE)])
     face_id = 1
@@ -126,8 +200,18 @@ def generate_catalog(store, n: int, *, seed: int = 0, spaces: dict[str, int] | N
         photos, facts, analyses = [], [], []
 
         def fact(pid, analyzer, kind, label, score, box=None, data=None, facts=facts):
-            facts.append({"photo_id": pid, "analyzer": analyzer, "kind": kind, "label": label, "score": score,
-                          "box": box, "data": data, "created_at": now})
+            facts.append(
+                {
+                    "photo_id": pid,
+                    "analyzer": analyzer,
+                    "kind": kind,
+                    "label": label,
+                    "score": score,
+                    "box": box,
+                    "data": data,
+                    "created_at": now,
+                }
+            )
 
         for j in range(m):
             pid = lo + j + 1
@@ -138,32 +222,68 @@ def generate_catalog(store, n: int, *, seed: int = 0, spaces: dict[str, int] | N
                 lon = CITIES[city[j]][1] + float(rng.normal(0, 0.05))
                 place = {**city_places[city[j]], "lat": lat, "lon": lon}
                 fact(pid, PLACE_ANALYZER, "place", place_label(place), 1.0, data=place)
-                analyses.append({"photo_id": pid, "analyzer": PLACE_ANALYZER, "version": PLACE_VERSION,
-                                 "status": "ok", "ran_at": now})
-            photos.append({
-                "id": pid, "folder_id": folder_id, "path": f"/synthetic/{pid // 1000:04d}/IMG_{pid:07d}.jpg",
-                "content_hash": hashlib.blake2b(pid.to_bytes(8, "little"), digest_size=16).hexdigest(),
-                "size": 2_000_000 + pid % 1_000_000, "mtime": 1.6e9 + pid, "format": "JPEG", "width": 4032,
-                "height": 3024, "taken_at": start + timedelta(days=int(days[j]), seconds=pid % 86400),
-                "camera_make": make, "camera_model": model, "gps_lat": lat, "gps_lon": lon,
-                "phash": f"{pid * 2654435761 % (1 << 64):016x}", "state": "active", "added_at": now, "updated_at": now,
-            })
+                analyses.append(
+                    {
+                        "photo_id": pid,
+                        "analyzer": PLACE_ANALYZER,
+                        "version": PLACE_VERSION,
+                        "status": "ok",
+                        "ran_at": now,
+                    }
+                )
+            photos.append(
+                {
+                    "id": pid,
+                    "folder_id": folder_id,
+                    "path": f"/synthetic/{pid // 1000:04d}/IMG_{pid:07d}.jpg",
+                    "content_hash": hashlib.blake2b(pid.to_bytes(8, "little"), digest_size=16).hexdigest(),
+                    "size": 2_000_000 + pid % 1_000_000,
+                    "mtime": 1.6e9 + pid,
+                    "format": "JPEG",
+                    "width": 4032,
+                    "height": 3024,
+                    "taken_at": start + timedelta(days=int(days[j]), seconds=pid % 86400),
+                    "camera_make": make,
+                    "camera_model": model,
+                    "gps_lat": lat,
+                    "gps_lon": lon,
+                    "phash": f"{pid * 2654435761 % (1 << 64):016x}",
+                    "state": "active",
+                    "added_at": now,
+                    "updated_at": now,
+                }
+            )
             main = names[concept[j]]
             score = float(0.5 + 0.5 * rng.random())
             fact(pid, "tagger", "tag", main, score, data={"hypernym": False})
             for h in CONCEPTS[main]:
                 fact(pid, "tagger", "tag", h, score, data={"hypernym": True})
             if second[j] != concept[j] and rng.random() < 0.4:
-                fact(pid, "tagger", "tag", names[second[j]], float(0.3 * rng.random()), data={"hypernym": False})
+                fact(
+                    pid,
+                    "tagger",
+                    "tag",
+                    names[second[j]],
+                    float(0.3 * rng.random()),
+                    data={"hypernym": False},
+                )
             if main in OBJECTS:
                 fact(pid, "detector", "object", OBJECTS[main], score, box=[0.1, 0.1, 0.8, 0.9])
             if has_text[j]:
                 fact(pid, "ocr", "text", WORDS[pid % len(WORDS)], 0.95, box=[0.2, 0.3, 0.7, 0.5])
             fact(pid, "quality", "kind", "screenshot" if shot[j] else "photo", 0.9)
-            fact(pid, "quality", "quality", "blurry" if blurry[j] else "sharp", 0.9,
-                 data={"blur": 40.0 if blurry[j] else 800.0})
+            fact(
+                pid,
+                "quality",
+                "quality",
+                "blurry" if blurry[j] else "sharp",
+                0.9,
+                data={"blur": 40.0 if blurry[j] else 800.0},
+            )
             for name in ("tagger", "detector", "ocr", "quality"):
-                analyses.append({"photo_id": pid, "analyzer": name, "version": 1, "status": "ok", "ran_at": now})
+                analyses.append(
+                    {"photo_id": pid, "analyzer": name, "version": 1, "status": "ok", "ran_at": now}
+                )
         embeds = []
         for space, dim in spaces.items():
             cents = np.stack(list(concept_centroids(dim).values()))
@@ -172,8 +292,17 @@ def generate_catalog(store, n: int, *, seed: int = 0, spaces: dict[str, int] | N
             vecs = cents[concept] + 0.8 * noise
             vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
             vecs = vecs.astype(np.float32)
-            embeds += [{"photo_id": lo + j + 1, "space": space, "analyzer": space.split(":")[0], "dim": dim,
-                        "vector": vecs[j].tobytes(), "updated_at": now} for j in range(m)]
+            embeds += [
+                {
+                    "photo_id": lo + j + 1,
+                    "space": space,
+                    "analyzer": space.split(":")[0],
+                    "dim": dim,
+                    "vector": vecs[j].tobytes(),
+                    "updated_at": now,
+                }
+                for j in range(m)
+            ]
         faces = _faces(rng, lo, m, face_id) if people else []
         face_id += len(faces)
         with store.begin() as conn:

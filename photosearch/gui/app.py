@@ -19,8 +19,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--db-url", help="SQLAlchemy URL of the catalog (env PHOTOSEARCH_DB_URL)")
     p.add_argument("--no-watch", action="store_true", help="do not watch the folders for changes")
     p.add_argument("-v", "--verbose", action="count", default=0)
-    p.add_argument("--check", action="store_true",
-                   help="load and run every model (as `photosearch doctor`), then exit (non-zero if any failed)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="load and run every model (as `photosearch doctor`), then exit (non-zero if any failed)",
+    )
     args, _qt_args = p.parse_known_args(argv)
     return args
 
@@ -47,8 +50,9 @@ def self_check(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)
-    logging.basicConfig(level=logging.WARNING - 10 * min(args.verbose, 2),
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING - 10 * min(args.verbose, 2), format="%(levelname)s %(name)s: %(message)s"
+    )
     if args.check:
         return self_check(args)
     from PySide6.QtWidgets import QApplication

@@ -62,18 +62,38 @@ class Approval:
 
 def local_answer(core, photo_id: int, question: str, llm=None, embedder=None) -> dict:
     """The local pipeline: regions and formulations from the photo's own facts; no search."""
-    from photosearch.enrich.assistant import Assistant, local_knowledge
+    from photosearch.enrich.assistant import Assistant, default_describer, local_knowledge
     from photosearch.enrich.chain import SourceBook
     from photosearch.enrich.detect import open_detector
     from photosearch.enrich.generation import generate
 
-    assistant = Assistant(core.store, backend=None, llm=llm, embedder=embedder,
-                          detector=open_detector(core.settings))
+    assistant = Assistant(
+        core.store,
+        backend=None,
+        llm=llm,
+        embedder=embedder,
+        detector=open_detector(core.settings),
+        describer=default_describer(core.settings, llm),
+    )
     regions, rgb = assistant.regions_for(photo_id, question)
-    answer = generate(question, regions, [], SourceBook(), llm=llm, describer=assistant.describer, image=rgb,
-                      embedder=embedder, local=local_knowledge(core.store, photo_id, regions))
-    return {"answer": answer.text, "answer_method": answer.method, "sources": [],
-            "regions": [r.to_json() for r in regions], "graph": {"nodes": [], "queries": [], "stop_reason": "local"}}
+    answer = generate(
+        question,
+        regions,
+        [],
+        SourceBook(),
+        llm=llm,
+        describer=assistant.describer,
+        image=rgb,
+        embedder=embedder,
+        local=local_knowledge(core.store, photo_id, regions),
+    )
+    return {
+        "answer": answer.text,
+        "answer_method": answer.method,
+        "sources": [],
+        "regions": [r.to_json() for r in regions],
+        "graph": {"nodes": [], "queries": [], "stop_reason": "local"},
+    }
 
 
 class AskPanel(QWidget):
@@ -81,8 +101,15 @@ class AskPanel(QWidget):
 
     answered = Signal(dict)
 
-    def __init__(self, core, runner: TaskRunner, on_error: Callable[[ErrorInfo], None], parent=None,
-                 llm_factory: Callable[[], Any] | None = None, backend_factory: Callable[[], Any] | None = None):
+    def __init__(
+        self,
+        core,
+        runner: TaskRunner,
+        on_error: Callable[[ErrorInfo], None],
+        parent=None,
+        llm_factory: Callable[[], Any] | None = None,
+        backend_factory: Callable[[], Any] | None = None,
+    ):
         super().__init__(parent)
         self.core, self.runner, self.on_error = core, runner, on_error
         self.llm_factory = llm_factory
@@ -116,8 +143,12 @@ class AskPanel(QWidget):
         self.approval_box = QWidget(self)
         ab = QVBoxLayout(self.approval_box)
         ab.setContentsMargins(0, 0, 0, 0)
-        ab.addWidget(QLabel("<b>Outgoing web queries</b> — nothing is sent until you approve it (text only, never the photo):",
-                            self.approval_box))
+        ab.addWidget(
+            QLabel(
+                "<b>Outgoing web queries</b> — nothing is sent until you approve it (text only, never the photo):",
+                self.approval_box,
+            )
+        )
         self.queries = QListWidget(self.approval_box)
         self.queries.setMaximumHeight(110)
         ab.addWidget(self.queries)
@@ -157,11 +188,15 @@ class AskPanel(QWidget):
 
     def refresh_mode(self) -> None:
         if self.web_enabled():
-            self.mode.setText("Web enrichment is <b>on</b>: after the local analysis, the Chain of Search may "
-                              "query the web. You approve each query first.")
+            self.mode.setText(
+                "Web enrichment is <b>on</b>: after the local analysis, the Chain of Search may "
+                "query the web. You approve each query first."
+            )
         else:
-            self.mode.setText("Local only: the answer uses what PhotoSearch found in the photo. Turn on web "
-                              "enrichment in Settings → Privacy to search the web.")
+            self.mode.setText(
+                "Local only: the answer uses what PhotoSearch found in the photo. Turn on web "
+                "enrichment in Settings → Privacy to search the web."
+            )
 
     # ---- asking ----
     def ask(self) -> None:
@@ -197,7 +232,7 @@ class AskPanel(QWidget):
                         return False
                 return item.ok
 
-            from photosearch.enrich.assistant import Assistant
+            from photosearch.enrich.assistant import Assistant, default_describer
             from photosearch.enrich.fetch import Fetcher
 
             settings = dataclasses.replace(core.settings)
@@ -211,16 +246,30 @@ class AskPanel(QWidget):
             backend = ApprovingBackend(inner, approve)
             from photosearch.enrich.detect import open_detector
 
-            assistant = Assistant(core.store, backend, llm=llm, embedder=embedder, fetcher=fetcher,
-                                  detector=open_detector(settings))
-            result = assistant.ask(pid, question, progress=lambda msg: progress(("step", str(msg), "")),
-                                   cancel=cancel)
+            assistant = Assistant(
+                core.store,
+                backend,
+                llm=llm,
+                embedder=embedder,
+                fetcher=fetcher,
+                detector=open_detector(settings),
+                describer=default_describer(settings, llm),
+            )
+            result = assistant.ask(
+                pid, question, progress=lambda msg: progress(("step", str(msg), "")), cancel=cancel
+            )
             data = result.to_json()
             data["refused_queries"] = backend.refused
             return data
 
-        self.task = self.runner.submit(job, name="Ask about a photo", on_progress=self._progress,
-                                       on_result=self._done, on_error=self._failed, on_cancelled=self._cancelled)
+        self.task = self.runner.submit(
+            job,
+            name="Ask about a photo",
+            on_progress=self._progress,
+            on_result=self._done,
+            on_error=self._failed,
+            on_cancelled=self._cancelled,
+        )
 
     def stop(self) -> None:
         if self.task:
@@ -288,16 +337,26 @@ class AskPanel(QWidget):
                 mark = "" if s.get("cited", True) else " <span style='color:gray'>(not cited)</span>"
                 if s.get("kind") == "snippet":
                     mark += " <span style='color:gray'>(search-result snippet)</span>"
-                parts.append(f"<li><a href='{e(s.get('url', ''))}'>{e(s.get('title') or s.get('url', ''))}</a>{mark}</li>")
+                parts.append(
+                    f"<li><a href='{e(s.get('url', ''))}'>{e(s.get('title') or s.get('url', ''))}</a>{mark}</li>"
+                )
             parts.append("</ol>")
         method = data.get("answer_method")
         if method:
             st = data.get("stats") or {}
-            figures = (f"; fetches {st.get('fetches', 0)}, snippets {st.get('snippets', 0)}, "
-                       f"filtered {st.get('filtered', 0)}, LLM calls {st.get('llm_calls', 0)} "
-                       f"({st.get('llm_accepted', 0)} accepted); {data.get('seconds', 0):.1f} s") if st else ""
-            parts.append(f"<p style='color:gray'>answer: {e(str(method))}; "
-                         f"queries sent: {len((data.get('graph') or {}).get('queries') or [])}{e(figures)}</p>")
+            figures = (
+                (
+                    f"; fetches {st.get('fetches', 0)}, snippets {st.get('snippets', 0)}, "
+                    f"filtered {st.get('filtered', 0)}, LLM calls {st.get('llm_calls', 0)} "
+                    f"({st.get('llm_accepted', 0)} accepted); {data.get('seconds', 0):.1f} s"
+                )
+                if st
+                else ""
+            )
+            parts.append(
+                f"<p style='color:gray'>answer: {e(str(method))}; "
+                f"queries sent: {len((data.get('graph') or {}).get('queries') or [])}{e(figures)}</p>"
+            )
         self.answer.setHtml("".join(parts))
         self.answered.emit(data)
 
@@ -306,7 +365,9 @@ class AskPanel(QWidget):
         if regions:
             top = QTreeWidgetItem(self.graph, ["regions", f"{len(regions)} looked at"])
             for r in regions:
-                what = ", ".join((r.get("labels") or [])[:4] + (r.get("people") or []) + (r.get("words") or [])[:4])
+                what = ", ".join(
+                    (r.get("labels") or [])[:4] + (r.get("people") or []) + (r.get("words") or [])[:4]
+                )
                 QTreeWidgetItem(top, [r.get("label") or "region", what or (r.get("formulation") or "")[:120]])
             top.setExpanded(True)
         nodes = graph.get("nodes") or []

@@ -31,6 +31,7 @@ def separator_text(row: int) -> str:
     """The separator's words: "no confident match" only when nothing confident stands before it."""
     return SEPARATOR_TEXT if row == 0 else SEPARATOR_AFTER_TEXT
 
+
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -59,8 +60,11 @@ class ResultsModel(QAbstractListModel):
         self.paths = [str(r.get("path", "")) for r in rows]
         self.scores = [float(r.get("score") or 0.0) for r in rows]
         self.why = [r.get("why") or [] for r in rows]
-        self.states = [r.get("state") or ("closest" if r.get("below_cutoff") else
-                                          "partial" if r.get("partial") else "full") for r in rows]
+        self.states = [
+            r.get("state")
+            or ("closest" if r.get("below_cutoff") else "partial" if r.get("partial") else "full")
+            for r in rows
+        ]
         self.missing = [list(r.get("missing") or []) for r in rows]
         self._row_of = None
         self.endResetModel()
@@ -93,12 +97,18 @@ class ResultsModel(QAbstractListModel):
             return Path(self.paths[row]).name
         if role == Qt.ItemDataRole.ToolTipRole:
             why = self.why[row]
-            reasons = ", ".join(str(w if not isinstance(w, dict) else w.get("text") or w.get("atom", w))
-                                for w in why[:6])
-            state = {"partial": "partial match: no " + ", ".join(self.missing[row]),
-                     "closest": "below the cut-off (closest match)"}.get(self.states[row])
-            return (f"{self.paths[row]}\nscore {self.scores[row]:.3f}" + (f"\n{state}" if state else "")
-                    + (f"\n{reasons}" if reasons else ""))
+            reasons = ", ".join(
+                str(w if not isinstance(w, dict) else w.get("text") or w.get("atom", w)) for w in why[:6]
+            )
+            state = {
+                "partial": "partial match: no " + ", ".join(self.missing[row]),
+                "closest": "below the cut-off (closest match)",
+            }.get(self.states[row])
+            return (
+                f"{self.paths[row]}\nscore {self.scores[row]:.3f}"
+                + (f"\n{state}" if state else "")
+                + (f"\n{reasons}" if reasons else "")
+            )
         if role == IdRole:
             return self.ids[row]
         if role == PathRole:
@@ -152,8 +162,11 @@ class ThumbDelegate(QStyledItemDelegate):
         rect = option.rect.adjusted(6, 6, -6, -6)
         painter.setPen(option.palette.placeholderText().color())
         painter.drawLine(rect.left(), rect.top(), rect.left(), rect.bottom())
-        painter.drawText(rect.adjusted(8, 0, 0, 0), int(Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap),
-                         separator_text(index.row()))
+        painter.drawText(
+            rect.adjusted(8, 0, 0, 0),
+            int(Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap),
+            separator_text(index.row()),
+        )
         painter.restore()
 
 
@@ -195,7 +208,11 @@ class ThumbnailGrid(QListView):
     def selected_ids(self) -> list[int]:
         if not self.selectionModel():
             return []
-        return [pid for i in self.selectionModel().selectedIndexes() if (pid := int(i.data(IdRole))) != SEPARATOR_ID]
+        return [
+            pid
+            for i in self.selectionModel().selectedIndexes()
+            if (pid := int(i.data(IdRole))) != SEPARATOR_ID
+        ]
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         pid = self.current_id()

@@ -39,7 +39,9 @@ def details_text(failures: dict[str, dict], missing: dict[str, tuple[str, str]])
     for name, row in sorted(failures.items()):
         lines.append(f"FAILED  {name} on {row['count']} photo(s); first reason: {row['first_error']}")
     if failures:
-        lines.append("After fixing, click “Analyse failed photos again” (or run `photosearch index --retry-failed`).")
+        lines.append(
+            "After fixing, click “Analyse failed photos again” (or run `photosearch index --retry-failed`)."
+        )
     return "\n".join(lines)
 
 
@@ -49,8 +51,15 @@ class HealthDetails(QDialog):
 
     retry_requested = Signal()
 
-    def __init__(self, text: str, runner: TaskRunner, check: Callable[[], str], parent: QWidget | None = None,
-                 *, can_retry: bool = False):
+    def __init__(
+        self,
+        text: str,
+        runner: TaskRunner,
+        check: Callable[[], str],
+        parent: QWidget | None = None,
+        *,
+        can_retry: bool = False,
+    ):
         super().__init__(parent)
         self.setWindowTitle("Model health")
         self.resize(760, 420)
@@ -64,7 +73,9 @@ class HealthDetails(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.check_btn = buttons.addButton("Check every model now", QDialogButtonBox.ButtonRole.ActionRole)
         self.check_btn.clicked.connect(self.run_check)
-        self.retry_btn = buttons.addButton("Analyse failed photos again", QDialogButtonBox.ButtonRole.ActionRole)
+        self.retry_btn = buttons.addButton(
+            "Analyse failed photos again", QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.retry_btn.setVisible(can_retry)
         self.retry_btn.clicked.connect(self.retry_requested)
         self.retry_btn.clicked.connect(self.accept)
@@ -96,8 +107,10 @@ class HealthBanner(QFrame):
     def __init__(self, runner: TaskRunner, check: Callable[[], str], parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("HealthBanner")
-        self.setStyleSheet("#HealthBanner { background: #fff4ce; border: 1px solid #e0b400; border-radius: 4px; }"
-                           "#HealthBanner QLabel { color: #3d3000; }")
+        self.setStyleSheet(
+            "#HealthBanner { background: #fff4ce; border: 1px solid #e0b400; border-radius: 4px; }"
+            "#HealthBanner QLabel { color: #3d3000; }"
+        )
         self.runner, self.check = runner, check
         lay = QHBoxLayout(self)
         lay.setContentsMargins(10, 6, 10, 6)
@@ -119,8 +132,13 @@ class HealthBanner(QFrame):
         self.setVisible(bool(text))
 
     def open_details(self) -> HealthDetails:
-        self.dialog = HealthDetails(details_text(self.failures, self.missing), self.runner, self.check, self,
-                                    can_retry=bool(self.failures))
+        self.dialog = HealthDetails(
+            details_text(self.failures, self.missing),
+            self.runner,
+            self.check,
+            self,
+            can_retry=bool(self.failures),
+        )
         self.dialog.retry_requested.connect(self.retry_requested)
         self.dialog.show()
         return self.dialog

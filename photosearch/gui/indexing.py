@@ -10,8 +10,14 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QW
 
 from photosearch.gui.bridge import ErrorInfo, Task, TaskRunner
 
-STAGES = {"listing": "Looking for photos", "ingest": "Reading photos", "analyze": "Analysing",
-          "post": "Finishing", "done": "Done", "waiting": "Waiting"}
+STAGES = {
+    "listing": "Looking for photos",
+    "ingest": "Reading photos",
+    "analyze": "Analysing",
+    "post": "Finishing",
+    "done": "Done",
+    "waiting": "Waiting",
+}
 
 
 def format_eta(seconds: float | None) -> str:
@@ -78,8 +84,14 @@ class IndexStatus(QWidget):
         self.pause_btn.setText("Pause")
         for b in (self.bar, self.pause_btn, self.cancel_btn):
             b.setVisible(True)
-        self.task = self.runner.submit(job, name=name, on_progress=self._progress, on_result=self._done,
-                                       on_error=self._failed, on_cancelled=lambda: self._done(None))
+        self.task = self.runner.submit(
+            job,
+            name=name,
+            on_progress=self._progress,
+            on_result=self._done,
+            on_error=self._failed,
+            on_cancelled=lambda: self._done(None),
+        )
         return self.task
 
     def _progress(self, p) -> None:
@@ -116,8 +128,10 @@ class IndexStatus(QWidget):
         if report is not None:
             photos = report.added + report.changed + report.moved
             what = "Stopped" if report.cancelled else "Up to date"
-            self.label.setText(f"{what}: {photos} new or changed, {report.analysed} analysed, "
-                               f"{report.failed} skipped ({report.elapsed_s:.1f} s)")
+            self.label.setText(
+                f"{what}: {photos} new or changed, {report.analysed} analysed, "
+                f"{report.failed} skipped ({report.elapsed_s:.1f} s)"
+            )
         else:
             self.label.setText("Stopped")
         self._idle()

@@ -47,11 +47,18 @@ FULL_IMAGE = QSize(2400, 2400)
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, core: Core, *, qsettings: QSettings | None = None,
-                 indexer_factory: Callable[[], object] | None = None, watch: bool = True,
-                 ask_llm_factory: Callable[[], object] | None = None,
-                 ask_backend_factory: Callable[[], object] | None = None,
-                 health_check: Callable[[], str] | None = None, warm_up: bool = True):
+    def __init__(
+        self,
+        core: Core,
+        *,
+        qsettings: QSettings | None = None,
+        indexer_factory: Callable[[], object] | None = None,
+        watch: bool = True,
+        ask_llm_factory: Callable[[], object] | None = None,
+        ask_backend_factory: Callable[[], object] | None = None,
+        health_check: Callable[[], str] | None = None,
+        warm_up: bool = True,
+    ):
         super().__init__()
         self.core = core
         self.qsettings = qsettings or QSettings(ORG, APP)
@@ -99,8 +106,14 @@ class MainWindow(QMainWindow):
         self.people_view.find_person.connect(lambda name: self.run_search(plan={"where": {"person": name}}))
         self.stack.addWidget(self.people_view)
 
-        self.ask_panel = AskPanel(core, self.runner, self.show_error, self, llm_factory=ask_llm_factory,
-                                  backend_factory=ask_backend_factory)
+        self.ask_panel = AskPanel(
+            core,
+            self.runner,
+            self.show_error,
+            self,
+            llm_factory=ask_llm_factory,
+            backend_factory=ask_backend_factory,
+        )
         self.ask_dock = QDockWidget("Ask about this photo", self)
         self.ask_dock.setObjectName("AskDock")
         self.ask_dock.setWidget(self.ask_panel)
@@ -175,8 +188,12 @@ class MainWindow(QMainWindow):
         QShortcut(QKeySequence("Ctrl+L"), self, self.focus_search)
         esc = QShortcut(QKeySequence("Esc"), self, self.escape)
         esc.setContext(Qt.ShortcutContext.WindowShortcut)
-        for key, step in ((Qt.Key.Key_Left, -1), (Qt.Key.Key_Right, 1), (Qt.Key.Key_PageUp, -1),
-                          (Qt.Key.Key_PageDown, 1)):
+        for key, step in (
+            (Qt.Key.Key_Left, -1),
+            (Qt.Key.Key_Right, 1),
+            (Qt.Key.Key_PageUp, -1),
+            (Qt.Key.Key_PageDown, 1),
+        ):
             sc = QShortcut(QKeySequence(key), self.photo_view, lambda s=step: self.navigate(s))
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         sc = QShortcut(QKeySequence(Qt.Key.Key_Space), self.photo_view, self.show_library)
@@ -255,7 +272,9 @@ class MainWindow(QMainWindow):
 
         def job(progress, cancel):
             indexer = factory()
-            return indexer.run(only_paths=only_paths, progress=progress, cancel=cancel, retry_failed=retry_failed)
+            return indexer.run(
+                only_paths=only_paths, progress=progress, cancel=cancel, retry_failed=retry_failed
+            )
 
         self.stop_watching()
         return self.index_status.start(job)
@@ -264,10 +283,12 @@ class MainWindow(QMainWindow):
         """Models load in the background right after start, so the first search is as fast as later ones."""
         if not self.core.has_folders():
             return None
-        return self.runner.submit(lambda _p, _c: self.core.warm_up(), name="warm-up",
-                                  on_result=lambda s: self._warm_up_ended(logging.INFO, f"took {s:.1f} s"),
-                                  on_error=lambda info: self._warm_up_ended(logging.WARNING,
-                                                                            f"failed: {info.message}"))
+        return self.runner.submit(
+            lambda _p, _c: self.core.warm_up(),
+            name="warm-up",
+            on_result=lambda s: self._warm_up_ended(logging.INFO, f"took {s:.1f} s"),
+            on_error=lambda info: self._warm_up_ended(logging.WARNING, f"failed: {info.message}"),
+        )
 
     @property
     def warming_up(self) -> bool:
@@ -281,28 +302,37 @@ class MainWindow(QMainWindow):
 
     def refresh_health(self) -> None:
         """Show the banner when a model is missing or failed on photos (checked off the GUI thread)."""
-        self.runner.submit(lambda _p, _c: self.core.health(), name="health",
-                           on_result=lambda got: self.health_banner.update_health(*got), on_error=self.show_error)
+        self.runner.submit(
+            lambda _p, _c: self.core.health(),
+            name="health",
+            on_result=lambda got: self.health_banner.update_health(*got),
+            on_error=self.show_error,
+        )
 
     def _index_finished(self, report) -> None:
         self.refresh_health()
-        self.run_search(self.last_request, plan=(self.last_result or {}).get("plan") if self.last_request else None,
-                        keep_request=True, record=False)
+        self.run_search(
+            self.last_request,
+            plan=(self.last_result or {}).get("plan") if self.last_request else None,
+            keep_request=True,
+            record=False,
+        )
         self.reload_words()
         if self.watch_enabled:
             self.start_watching()
 
     def start_watching(self) -> None:
-        try:
-            from photosearch.ingest.watcher import FolderWatcher
-        except ImportError:
-            return
+        from photosearch.ingest.watcher import FolderWatcher
+
         if self.watcher is not None:
             return
         try:
             indexer = self.indexer_factory()
-            self.watcher = FolderWatcher(self.core.store, indexer,
-                                         on_update=lambda rep: self.runner.call_in_gui(self._watch_update, rep))
+            self.watcher = FolderWatcher(
+                self.core.store,
+                indexer,
+                on_update=lambda rep: self.runner.call_in_gui(self._watch_update, rep),
+            )
             self.watcher.start()
         except Exception as exc:  # watching is a convenience: report and carry on
             log.warning("cannot watch folders: %s", exc)
@@ -333,8 +363,12 @@ class MainWindow(QMainWindow):
             self.search_bar.set_words(words)
             self.chips.set_people(people)
 
-        self.runner.submit(job, name="Loading completions", on_result=done,
-                           on_error=lambda e: log.warning("completions: %s", e.message))
+        self.runner.submit(
+            job,
+            name="Loading completions",
+            on_result=done,
+            on_error=lambda e: log.warning("completions: %s", e.message),
+        )
 
     # ---- search ---------------------------------------------------------------------------------
     def focus_search(self) -> None:
@@ -343,8 +377,14 @@ class MainWindow(QMainWindow):
         self.search_bar.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search_bar.selectAll()
 
-    def run_search(self, text: str | None = None, plan: dict | None = None, *, keep_request: bool = False,
-                   record: bool = True):
+    def run_search(
+        self,
+        text: str | None = None,
+        plan: dict | None = None,
+        *,
+        keep_request: bool = False,
+        record: bool = True,
+    ):
         """Search for a request (or an edited plan) off the GUI thread; older answers are dropped."""
         if text is not None and not keep_request:
             self.last_request = text
@@ -408,9 +448,12 @@ class MainWindow(QMainWindow):
             self.search_info.setText("Search for something first, then correct the plan and save it.")
             return
         request, core = self.last_request, self.core
-        self.runner.submit(lambda _p, _c: core.save_example(request, plan), name="Saving example",
-                           on_result=lambda where: self.search_info.setText(f"Saved as an example ({where})"),
-                           on_error=self.show_error)
+        self.runner.submit(
+            lambda _p, _c: core.save_example(request, plan),
+            name="Saving example",
+            on_result=lambda where: self.search_info.setText(f"Saved as an example ({where})"),
+            on_error=self.show_error,
+        )
 
     def find_similar(self, photo_id: int) -> None:
         self.last_request = f"similar to photo {photo_id}"
@@ -426,8 +469,12 @@ class MainWindow(QMainWindow):
                 return
             self.run_search(plan=plan, keep_request=True)
 
-        self.runner.submit(lambda _p, _c: core.same_people_plan(photo_id), name="Same people", on_result=done,
-                           on_error=self.show_error)
+        self.runner.submit(
+            lambda _p, _c: core.same_people_plan(photo_id),
+            name="Same people",
+            on_result=done,
+            on_error=self.show_error,
+        )
 
     # ---- photo view -------------------------------------------------------------------------------
     def _current_changed(self, current, _previous) -> None:
@@ -457,7 +504,9 @@ class MainWindow(QMainWindow):
             if self.current_photo != photo_id:
                 return
             self.photo_view.show_details(details)
-            self.photo_view.set_image(image, "" if image is not None else "The photo cannot be shown (offline?)")
+            self.photo_view.set_image(
+                image, "" if image is not None else "The photo cannot be shown (offline?)"
+            )
             self.ask_panel.set_photo(photo_id, details.name)
             n = self.model.rowCount()
             self.photo_view.act_prev.setEnabled(row is not None and row > 0)
@@ -549,23 +598,29 @@ class MainWindow(QMainWindow):
     def grid_menu(self, pid: int, path: str) -> QMenu:
         menu = QMenu(self)
         menu.addAction("Open", lambda: self.open_photo(pid))
-        menu.addAction("Open containing folder",
-                       lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(path).parent))))
+        menu.addAction(
+            "Open containing folder",
+            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(path).parent))),
+        )
         menu.addAction("Copy path", lambda: QApplication.clipboard().setText(path))
         menu.addSeparator()
         menu.addAction("Find similar", lambda: self.find_similar(pid))
         menu.addAction("Find with the same people", lambda: self.find_same_people(pid))
-        menu.addAction("Ask about this photo…", lambda: (self.ask_panel.set_photo(pid, Path(path).name),
-                                                          self.ask_dock.show()))
+        menu.addAction(
+            "Ask about this photo…",
+            lambda: (self.ask_panel.set_photo(pid, Path(path).name), self.ask_dock.show()),
+        )
         return menu
 
     def _shortcuts_help(self) -> None:
         from photosearch.gui.bridge import ErrorInfo as _Info  # reuse the message box layout
 
         box = ErrorReporter(self)
-        text = ("Ctrl+F / Ctrl+L  search\nEnter / double-click  open photo\nSpace  preview / back\n"
-                "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\n"
-                "F5  index now\nCtrl++ / Ctrl+-  thumbnail size")
+        text = (
+            "Ctrl+F / Ctrl+L  search\nEnter / double-click  open photo\nSpace  preview / back\n"
+            "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\n"
+            "F5  index now\nCtrl++ / Ctrl+-  thumbnail size"
+        )
         dlg = box.show(_Info("Keyboard shortcuts", text))
         dlg.setIcon(dlg.Icon.Information)
 

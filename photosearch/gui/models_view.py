@@ -39,8 +39,19 @@ def list_models(settings) -> list[ModelRow]:
     """Every model the app knows, bundled first: the rows `photosearch models list` shows."""
     from photosearch.model_status import model_rows
 
-    return [ModelRow(r["name"], r["tier"], r["role"], r["present"], r["size_bytes"], r["description"],
-                     r["provider"], r["integrity"]) for r in model_rows(settings)]
+    return [
+        ModelRow(
+            r["name"],
+            r["tier"],
+            r["role"],
+            r["present"],
+            r["size_bytes"],
+            r["description"],
+            r["provider"],
+            r["integrity"],
+        )
+        for r in model_rows(settings)
+    ]
 
 
 def verify_one(settings, row: ModelRow) -> list[str]:
@@ -114,7 +125,15 @@ class ModelsView(QWidget):
         self.table.setRowCount(len(self.rows))
         for i, r in enumerate(self.rows):
             status = "installed" if r.present else ("not downloaded" if r.tier == "hub" else "missing")
-            cells = (r.name, r.tier, r.role, status, human_size(r.size) if r.size else "—", r.provider, r.integrity)
+            cells = (
+                r.name,
+                r.tier,
+                r.role,
+                status,
+                human_size(r.size) if r.size else "—",
+                r.provider,
+                r.integrity,
+            )
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if j == 0:
@@ -158,8 +177,15 @@ class ModelsView(QWidget):
             self._end()
             self.status.setText(f"{name}: cancelled")
 
-        self.task = self.runner.submit(fn, name=name, on_progress=self._on_progress, on_result=done,
-                                       on_error=failed, on_cancelled=cancelled, throttle_s=0.1)
+        self.task = self.runner.submit(
+            fn,
+            name=name,
+            on_progress=self._on_progress,
+            on_result=done,
+            on_error=failed,
+            on_cancelled=cancelled,
+            throttle_s=0.1,
+        )
         self._selection()
 
     def _end(self) -> None:
@@ -186,10 +212,18 @@ class ModelsView(QWidget):
         def job(progress, cancel):
             from photosearch.hub import pull_model
 
-            return pull_model(settings, r.name, progress=lambda d, t, label: progress((d, t, label)), cancel=cancel)
+            return pull_model(
+                settings, r.name, progress=lambda d, t, label: progress((d, t, label)), cancel=cancel
+            )
 
-        self._run(f"Downloading {r.name}", job, lambda rep: self.status.setText(
-            f"{r.name}: {'already installed' if rep.already_present else 'installed and verified'}"), progress=True)
+        self._run(
+            f"Downloading {r.name}",
+            job,
+            lambda rep: self.status.setText(
+                f"{r.name}: {'already installed' if rep.already_present else 'installed and verified'}"
+            ),
+            progress=True,
+        )
 
     def verify_selected(self) -> None:
         r = self.selected()
@@ -197,9 +231,13 @@ class ModelsView(QWidget):
             return
         settings = self.settings
         self.status.setText(f"Verifying {r.name}…")
-        self._run(f"Verifying {r.name}", lambda _p, _c: verify_one(settings, r),
-                  lambda problems: self.status.setText(
-                      f"{r.name}: intact (sha256 checked)" if not problems else f"{r.name}: " + "; ".join(problems)))
+        self._run(
+            f"Verifying {r.name}",
+            lambda _p, _c: verify_one(settings, r),
+            lambda problems: self.status.setText(
+                f"{r.name}: intact (sha256 checked)" if not problems else f"{r.name}: " + "; ".join(problems)
+            ),
+        )
 
     def remove_selected(self) -> None:
         r = self.selected()

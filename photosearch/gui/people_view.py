@@ -41,8 +41,9 @@ def face_crop(path: str | None, box: list[float] | None, size: int = FACE_SIZE) 
         side = max((x1 - x0) * w, (y1 - y0) * h) * 1.5
         rect = QRect(int(cx - side / 2), int(cy - side / 2), int(side), int(side)).intersected(image.rect())
         image = image.copy(rect)
-    return image.scaled(size, size, Qt.AspectRatioMode.KeepAspectRatioByExpanding,
-                        Qt.TransformationMode.SmoothTransformation)
+    return image.scaled(
+        size, size, Qt.AspectRatioMode.KeepAspectRatioByExpanding, Qt.TransformationMode.SmoothTransformation
+    )
 
 
 class PeopleView(QWidget):
@@ -74,7 +75,14 @@ class PeopleView(QWidget):
         self.btn_name.setToolTip("Name the selected person (F2)")
         self.btn_merge.setToolTip("Merge the selected people into the first one")
         self.btn_split.setToolTip("Move the faces selected on the right to a new person")
-        for w in (self.show_hidden, self.btn_find, self.btn_name, self.btn_merge, self.btn_hide, self.btn_split):
+        for w in (
+            self.show_hidden,
+            self.btn_find,
+            self.btn_name,
+            self.btn_merge,
+            self.btn_hide,
+            self.btn_split,
+        ):
             bar.addWidget(w)
         lay.addLayout(bar)
         split = QSplitter(Qt.Orientation.Horizontal, self)

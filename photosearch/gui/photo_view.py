@@ -48,7 +48,9 @@ class ImageCanvas(QWidget):
     def image_rect(self) -> QRectF:
         if self.pixmap is None:
             return QRectF()
-        size = QSize(self.pixmap.width(), self.pixmap.height()).scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio)
+        size = QSize(self.pixmap.width(), self.pixmap.height()).scaled(
+            self.size(), Qt.AspectRatioMode.KeepAspectRatio
+        )
         x = (self.width() - size.width()) / 2
         y = (self.height() - size.height()) / 2
         return QRectF(x, y, size.width(), size.height())
@@ -70,7 +72,9 @@ class ImageCanvas(QWidget):
         p.setFont(font)
         for box, label, color in self.boxes:
             x0, y0, x1, y1 = box
-            rect = QRectF(r.x() + x0 * r.width(), r.y() + y0 * r.height(), (x1 - x0) * r.width(), (y1 - y0) * r.height())
+            rect = QRectF(
+                r.x() + x0 * r.width(), r.y() + y0 * r.height(), (x1 - x0) * r.width(), (y1 - y0) * r.height()
+            )
             p.setPen(QPen(color, 2))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(rect)
@@ -90,26 +94,47 @@ def _section(title: str, body: str) -> str:
 def details_html(d: PhotoDetails) -> str:
     """The info panel as HTML (links open in the browser only when clicked)."""
     e = html.escape
-    parts = [f"<h2 style='margin:0'>{e(d.name)}</h2><div style='color:gray'>{e(str(Path(d.path).parent))}</div>"]
+    parts = [
+        f"<h2 style='margin:0'>{e(d.name)}</h2><div style='color:gray'>{e(str(Path(d.path).parent))}</div>"
+    ]
     if not d.online:
         parts.append("<p style='color:#c0392b'>The file is offline (its folder is not reachable).</p>")
     caption = d.facts.get("caption")
     if caption:
         parts.append(f"<p><i>{e(caption[0]['label'])}</i></p>")
     if d.exif:
-        rows = "".join(f"<tr><td style='color:gray;padding-right:8px'>{e(k)}</td><td>{e(v)}</td></tr>"
-                       for k, v in d.exif.items())
+        rows = "".join(
+            f"<tr><td style='color:gray;padding-right:8px'>{e(k)}</td><td>{e(v)}</td></tr>"
+            for k, v in d.exif.items()
+        )
         parts.append(_section("Details", f"<table>{rows}</table>"))
     if d.faces:
         names = [e(f["name"]) if f["name"] else "<span style='color:gray'>unnamed</span>" for f in d.faces]
         parts.append(_section("People", ", ".join(names)))
-    tags = [t for t in d.facts.get("tag", []) + d.facts.get("user_tag", []) if not (t["data"] or {}).get("hypernym")]
+    tags = [
+        t
+        for t in d.facts.get("tag", []) + d.facts.get("user_tag", [])
+        if not (t["data"] or {}).get("hypernym")
+    ]
     if tags:
-        parts.append(_section("Tags", ", ".join(f"{e(t['label'])} <span style='color:gray'>{t['score']:.0%}</span>"
-                                                  for t in tags[:15])))
+        parts.append(
+            _section(
+                "Tags",
+                ", ".join(
+                    f"{e(t['label'])} <span style='color:gray'>{t['score']:.0%}</span>" for t in tags[:15]
+                ),
+            )
+        )
     if d.facts.get("object"):
-        parts.append(_section("Objects", ", ".join(f"{e(o['label'])} <span style='color:gray'>{o['score']:.0%}</span>"
-                                                     for o in d.facts["object"][:20])))
+        parts.append(
+            _section(
+                "Objects",
+                ", ".join(
+                    f"{e(o['label'])} <span style='color:gray'>{o['score']:.0%}</span>"
+                    for o in d.facts["object"][:20]
+                ),
+            )
+        )
     if d.facts.get("text"):
         words = " ".join(t["label"] for t in d.facts["text"][:60])
         parts.append(_section("Text found", f"<p style='font-family:monospace'>{e(words)}</p>"))
@@ -121,12 +146,20 @@ def details_html(d: PhotoDetails) -> str:
         for k in d.facts["knowledge"]:
             data = k["data"] or {}
             facts = data.get("facts")
-            facts_html = f"<br>{e(facts if isinstance(facts, str) else '; '.join(map(str, facts or [])))}" if facts else ""
+            facts_html = (
+                f"<br>{e(facts if isinstance(facts, str) else '; '.join(map(str, facts or [])))}"
+                if facts
+                else ""
+            )
             links = " ".join(
                 f"<a href='{e(s.get('url', ''))}'>[{i + 1}] {e(s.get('title') or s.get('url', ''))}</a>"
                 for i, s in enumerate(data.get("sources") or [])
             )
-            cat = f" <span style='color:gray'>({e(str(data['category']))})</span>" if data.get("category") else ""
+            cat = (
+                f" <span style='color:gray'>({e(str(data['category']))})</span>"
+                if data.get("category")
+                else ""
+            )
             items.append(f"<p><b>{e(k['label'])}</b>{cat}{facts_html}<br>{links}</p>")
         parts.append(_section("Learned knowledge", "".join(items)))
     return "".join(parts)

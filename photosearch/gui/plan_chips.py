@@ -4,7 +4,6 @@ people, and the composition options. Every edit emits `plan_edited` with a new v
 from __future__ import annotations
 
 import copy
-import json
 from datetime import date
 
 from PySide6.QtCore import QDate, Qt, Signal
@@ -28,12 +27,23 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.gui.flow import FlowLayout
+from photosearch.query.plan import dumps_plan
 
 STRING_KEYS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
 ATOM_TITLES = {
-    "concept": "", "person": "👤", "place": "📍", "text": "“text”", "camera": "📷", "folder": "📁",
-    "similar": "≈ photo", "knowledge": "knowledge", "tag": "#", "kind": "kind", "quality": "quality",
-    "faces": "faces", "date": "📅",
+    "concept": "",
+    "person": "👤",
+    "place": "📍",
+    "text": "“text”",
+    "camera": "📷",
+    "folder": "📁",
+    "similar": "≈ photo",
+    "knowledge": "knowledge",
+    "tag": "#",
+    "kind": "kind",
+    "quality": "quality",
+    "faces": "faces",
+    "date": "📅",
 }
 
 
@@ -157,7 +167,9 @@ class Chip(QFrame):
 
             def faces_changed():
                 hi = spin_hi.value()
-                self._emit({"faces": {"min": spin_lo.value(), "max": None if hi < 0 else max(hi, spin_lo.value())}})
+                self._emit(
+                    {"faces": {"min": spin_lo.value(), "max": None if hi < 0 else max(hi, spin_lo.value())}}
+                )
 
             spin_lo.editingFinished.connect(faces_changed)
             spin_hi.editingFinished.connect(faces_changed)
@@ -177,8 +189,10 @@ class Chip(QFrame):
             self.need.setCheckable(True)
             self.need.setChecked(not soft)
             self.need.setText("soft" if soft else "required")
-            self.need.setToolTip("Soft: photos without this still show, after the full matches, marked partial. "
-                                 "Click to make it required.")
+            self.need.setToolTip(
+                "Soft: photos without this still show, after the full matches, marked partial. "
+                "Click to make it required."
+            )
             self.need.toggled.connect(lambda on: self.required_changed.emit(self.index, on))
             lay.addWidget(self.need)
         remove = QToolButton(self)
@@ -266,7 +280,9 @@ class PlanChips(QWidget):
         self.json_btn.setToolTip("Edit the plan as JSON")
         self.json_btn.clicked.connect(self.edit_json)
         self.save_btn = QPushButton("Save as example", self)
-        self.save_btn.setToolTip("Add this request and plan to your golden library: future searches learn from it")
+        self.save_btn.setToolTip(
+            "Add this request and plan to your golden library: future searches learn from it"
+        )
         self.save_btn.clicked.connect(self.save_example.emit)
         for b in (self.add_btn, self.json_btn, self.save_btn):
             row.addWidget(b)
@@ -307,8 +323,16 @@ class PlanChips(QWidget):
             chip.deleteLater()
         self.chips = []
         enabled = plan is not None
-        for w in (self.limit, self.sort, self.per, self.diverse, self.nodup, self.add_btn, self.json_btn,
-                  self.save_btn):
+        for w in (
+            self.limit,
+            self.sort,
+            self.per,
+            self.diverse,
+            self.nodup,
+            self.add_btn,
+            self.json_btn,
+            self.save_btn,
+        ):
             w.setEnabled(enabled)
         if plan is None:
             return
@@ -389,14 +413,16 @@ class PlanChips(QWidget):
         dlg = QDialog(self)
         dlg.setWindowTitle("Edit plan")
         lay = QVBoxLayout(dlg)
-        edit = QPlainTextEdit(json.dumps(self.plan, indent=2, ensure_ascii=False), dlg)
+        edit = QPlainTextEdit(dumps_plan(self.plan, indent=2), dlg)
         edit.setMinimumSize(520, 360)
         lay.addWidget(edit)
         err = QLabel("", dlg)
         err.setStyleSheet("color: #c0392b")
         err.setWordWrap(True)
         lay.addWidget(err)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dlg)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dlg
+        )
         lay.addWidget(buttons)
 
         def accept():

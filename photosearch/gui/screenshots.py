@@ -56,8 +56,12 @@ def write_gallery(folder: Path) -> list[Path]:
     for i, (name, rgb) in enumerate(_photos().items()):
         taken = datetime(2023, 3 + i % 9, 1 + 3 * i, 10 + i, 30)
         make, model = cameras[i % len(cameras)]
-        exif = piexif.dump({"0th": {piexif.ImageIFD.Make: make.encode(), piexif.ImageIFD.Model: model.encode()},
-                            "Exif": {piexif.ExifIFD.DateTimeOriginal: taken.strftime("%Y:%m:%d %H:%M:%S").encode()}})
+        exif = piexif.dump(
+            {
+                "0th": {piexif.ImageIFD.Make: make.encode(), piexif.ImageIFD.Model: model.encode()},
+                "Exif": {piexif.ExifIFD.DateTimeOriginal: taken.strftime("%Y:%m:%d %H:%M:%S").encode()},
+            }
+        )
         path = folder / f"{name}.jpg"
         Image.fromarray(np.ascontiguousarray(rgb[..., :3]).astype(np.uint8)).save(path, quality=90, exif=exif)
         out.append(path)
@@ -66,21 +70,45 @@ def write_gallery(folder: Path) -> list[Path]:
 
 DEMO_FACTS = {
     "astronaut": dict(
-        tags=["astronaut", "person", "flag", "space suit"], caption="An astronaut in an orange suit in front of a flag",
+        tags=["astronaut", "person", "flag", "space suit"],
+        caption="An astronaut in an orange suit in front of a flag",
         objects=[("person", 0.93, [0.05, 0.05, 0.98, 0.99]), ("flag", 0.71, [0.0, 0.0, 0.34, 0.46])],
         faces=[("Eileen Collins", [0.37, 0.09, 0.58, 0.40])],
-        knowledge=("Eileen Collins", "person", "First woman to pilot and command a Space Shuttle.",
-                   [("https://en.wikipedia.org/wiki/Eileen_Collins", "Eileen Collins - Wikipedia")])),
-    "chelsea": dict(tags=["tabby cat", "cat", "animal"], caption="A tabby cat looking to the side",
-                    objects=[("cat", 0.95, [0.12, 0.02, 0.92, 0.98])]),
-    "coffee": dict(tags=["espresso", "coffee", "cup"], caption="A cup of coffee on a saucer",
-                   objects=[("cup", 0.9, [0.1, 0.05, 0.85, 0.85])]),
-    "rocket": dict(tags=["rocket", "launch pad"], caption="A rocket on the launch pad",
-                   objects=[("rocket", 0.8, [0.38, 0.05, 0.62, 0.95])], text=["NASA", "USA"]),
-    "camera": dict(tags=["photographer", "tripod", "person"], caption="A man with a camera on a tripod",
-                   objects=[("person", 0.88, [0.2, 0.05, 0.75, 0.98])], faces=[(None, [0.42, 0.1, 0.6, 0.3])]),
-    "grace_hopper": dict(tags=["military uniform", "person"], caption="A portrait of a woman in uniform",
-                         faces=[("Grace Hopper", [0.28, 0.08, 0.74, 0.55])], objects=[("tie", 0.6, [0.42, 0.7, 0.6, 0.99])]),
+        knowledge=(
+            "Eileen Collins",
+            "person",
+            "First woman to pilot and command a Space Shuttle.",
+            [("https://en.wikipedia.org/wiki/Eileen_Collins", "Eileen Collins - Wikipedia")],
+        ),
+    ),
+    "chelsea": dict(
+        tags=["tabby cat", "cat", "animal"],
+        caption="A tabby cat looking to the side",
+        objects=[("cat", 0.95, [0.12, 0.02, 0.92, 0.98])],
+    ),
+    "coffee": dict(
+        tags=["espresso", "coffee", "cup"],
+        caption="A cup of coffee on a saucer",
+        objects=[("cup", 0.9, [0.1, 0.05, 0.85, 0.85])],
+    ),
+    "rocket": dict(
+        tags=["rocket", "launch pad"],
+        caption="A rocket on the launch pad",
+        objects=[("rocket", 0.8, [0.38, 0.05, 0.62, 0.95])],
+        text=["NASA", "USA"],
+    ),
+    "camera": dict(
+        tags=["photographer", "tripod", "person"],
+        caption="A man with a camera on a tripod",
+        objects=[("person", 0.88, [0.2, 0.05, 0.75, 0.98])],
+        faces=[(None, [0.42, 0.1, 0.6, 0.3])],
+    ),
+    "grace_hopper": dict(
+        tags=["military uniform", "person"],
+        caption="A portrait of a woman in uniform",
+        faces=[("Grace Hopper", [0.28, 0.08, 0.74, 0.55])],
+        objects=[("tie", 0.6, [0.42, 0.7, 0.6, 0.99])],
+    ),
     "hubble": dict(tags=["galaxy", "space", "stars"], caption="Galaxies in deep space"),
 }
 
@@ -107,20 +135,38 @@ def build_demo(root: Path):
             if not spec:
                 continue
             facts = [FactRecord("tag", t, 0.9 - 0.1 * i) for i, t in enumerate(spec.get("tags", []))]
-            facts += [FactRecord("object", label, score, box) for label, score, box in spec.get("objects", [])]
+            facts += [
+                FactRecord("object", label, score, box) for label, score, box in spec.get("objects", [])
+            ]
             facts += [FactRecord("text", w, 0.95) for w in spec.get("text", [])]
             if spec.get("caption"):
                 facts.append(FactRecord("caption", spec["caption"], 0.8))
             if spec.get("knowledge"):
                 label, cat, text, sources = spec["knowledge"]
-                facts.append(FactRecord("knowledge", label, 0.9, data={
-                    "category": cat, "facts": text, "sources": [{"url": u, "title": t} for u, t in sources],
-                    "learned_at": "2024-05-01"}))
-            faces = [FaceRecord(box, 0.99, rng.normal(size=128).astype(np.float32)) for _n, box in spec.get("faces", [])]
+                facts.append(
+                    FactRecord(
+                        "knowledge",
+                        label,
+                        0.9,
+                        data={
+                            "category": cat,
+                            "facts": text,
+                            "sources": [{"url": u, "title": t} for u, t in sources],
+                            "learned_at": "2024-05-01",
+                        },
+                    )
+                )
+            faces = [
+                FaceRecord(box, 0.99, rng.normal(size=128).astype(np.float32))
+                for _n, box in spec.get("faces", [])
+            ]
             core.store.write_analysis(s, photo.id, "demo", 1, AnalysisResult(facts=facts, faces=faces))
             s.flush()
-            for face, (name, _box) in zip(s.query(Face).filter(Face.photo_id == photo.id).order_by(Face.id),
-                                          spec.get("faces", []), strict=False):
+            for face, (name, _box) in zip(
+                s.query(Face).filter(Face.photo_id == photo.id).order_by(Face.id),
+                spec.get("faces", []),
+                strict=False,
+            ):
                 key = name or f"unnamed-{photo.id}"
                 if key not in people:
                     person = Person(name=name)
@@ -154,7 +200,9 @@ def settle(app, window, seconds: float = 0.4) -> None:
         time.sleep(0.01)
 
 
-def take_screenshots(outdir: Path | str, workdir: Path | str | None = None, size=(1280, 820)) -> dict[str, Path]:
+def take_screenshots(
+    outdir: Path | str, workdir: Path | str | None = None, size=(1280, 820)
+) -> dict[str, Path]:
     """Write one PNG per view into `outdir`; returns {view: path}."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
@@ -181,7 +229,9 @@ def take_screenshots(outdir: Path | str, workdir: Path | str | None = None, size
     try:
         # 1. first run: an empty catalog shows the welcome view
         empty = Core(Settings(data_dir=root / "empty"))
-        w0 = MainWindow(empty, qsettings=QSettings(str(root / "gui0.ini"), QSettings.Format.IniFormat), watch=False)
+        w0 = MainWindow(
+            empty, qsettings=QSettings(str(root / "gui0.ini"), QSettings.Format.IniFormat), watch=False
+        )
         w0.resize(*size)
         w0.show()
         settle(app, w0)
@@ -189,8 +239,12 @@ def take_screenshots(outdir: Path | str, workdir: Path | str | None = None, size
         w0.close()
 
         core, _gallery = build_demo(root)
-        w = MainWindow(core, qsettings=QSettings(str(root / "gui.ini"), QSettings.Format.IniFormat), watch=False,
-                       ask_llm_factory=lambda: None)
+        w = MainWindow(
+            core,
+            qsettings=QSettings(str(root / "gui.ini"), QSettings.Format.IniFormat),
+            watch=False,
+            ask_llm_factory=lambda: None,
+        )
         w.resize(*size)
         w.show()
         settle(app, w)
@@ -221,7 +275,9 @@ def take_screenshots(outdir: Path | str, workdir: Path | str | None = None, size
         w.ask_about(astro)
         w.ask_panel.question.setText("who is this?")
         w.ask_panel.ask()
-        wait_until(app, lambda: w.ask_panel.result is not None or (w.ask_panel.task and w.ask_panel.task.done), 60)
+        wait_until(
+            app, lambda: w.ask_panel.result is not None or (w.ask_panel.task and w.ask_panel.task.done), 60
+        )
         settle(app, w)
         shoot("ask", w)
 

@@ -15,7 +15,9 @@ class SearchBar(QLineEdit):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("SearchBar")
-        self.setPlaceholderText("Search your photos — e.g. “Anna and the dog at the beach last summer”  (Ctrl+F)")
+        self.setPlaceholderText(
+            "Search your photos — e.g. “Anna and the dog at the beach last summer”  (Ctrl+F)"
+        )
         self.setClearButtonEnabled(True)
         self.history: list[str] = []
         self.words: list[str] = []
@@ -64,7 +66,10 @@ class SearchBar(QLineEdit):
             self.completer_.popup().hide()
             return
         self.completer_.setCompletionPrefix(prefix)
-        if self.completer_.completionCount() and self.completer_.currentCompletion().lower() != prefix.lower():
+        if (
+            self.completer_.completionCount()
+            and self.completer_.currentCompletion().lower() != prefix.lower()
+        ):
             self.completer_.complete()
         else:
             self.completer_.popup().hide()
@@ -76,8 +81,11 @@ class SearchBar(QLineEdit):
         pos = self.cursorPosition()
         before, after = self.text()[:pos], self.text()[pos:]
         head = before.rsplit(" ", 1)[0] + " " if " " in before else ""
-        self.setText(head + completion + (" " if not after.startswith(" ") else "") + after.lstrip(" ") if after
-                     else head + completion)
+        self.setText(
+            head + completion + (" " if not after.startswith(" ") else "") + after.lstrip(" ")
+            if after
+            else head + completion
+        )
         self.setCursorPosition(len(head + completion))
 
     def show_history(self) -> None:

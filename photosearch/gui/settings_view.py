@@ -53,8 +53,10 @@ def removal_text(path: str, impact: dict[str, int]) -> str:
         lost.append(f"{impact['named_faces']} named face(s)")
     if impact.get("knowledge"):
         lost.append(f"{impact['knowledge']} learned fact(s)")
-    return (f"Remove {path}?\n\nPhotoSearch forgets {', '.join(lost)} in it. Adding the folder again "
-            "re-reads the photos but not your tags and names. The files on disk are not touched.")
+    return (
+        f"Remove {path}?\n\nPhotoSearch forgets {', '.join(lost)} in it. Adding the folder again "
+        "re-reads the photos but not your tags and names. The files on disk are not touched."
+    )
 
 
 class SettingsDialog(QDialog):
@@ -73,9 +75,15 @@ class SettingsDialog(QDialog):
         # folders
         page = QWidget()
         fl = QVBoxLayout(page)
-        fl.addWidget(QLabel("Folders PhotoSearch watches. Removing one forgets its photos in the catalog; "
-                            "the files are never touched. An offline folder (e.g. an unplugged drive) keeps "
-                            "its photos.", page, wordWrap=True))
+        fl.addWidget(
+            QLabel(
+                "Folders PhotoSearch watches. Removing one forgets its photos in the catalog; "
+                "the files are never touched. An offline folder (e.g. an unplugged drive) keeps "
+                "its photos.",
+                page,
+                wordWrap=True,
+            )
+        )
         self.folder_list = QListWidget(page)
         fl.addWidget(self.folder_list, 1)
         row = QHBoxLayout()
@@ -92,7 +100,9 @@ class SettingsDialog(QDialog):
         page = QWidget()
         form = QFormLayout(page)
         self.web = QCheckBox("Allow web enrichment (the Chain of Search)", page)
-        self.web.setToolTip("Off by default. Only text queries leave the machine, never photos; you approve each one.")
+        self.web.setToolTip(
+            "Off by default. Only text queries leave the machine, never photos; you approve each one."
+        )
         self.backend = QComboBox(page)
         self.backend.addItems(list(BACKENDS))
         self.search_url = QLineEdit(page)
@@ -102,8 +112,11 @@ class SettingsDialog(QDialog):
         form.addRow("Search backend", self.backend)
         form.addRow("Search URL", self.search_url)
         form.addRow(self.private)
-        note = QLabel("PhotoSearch works fully offline. With web enrichment off, nothing leaves this computer.",
-                      page, wordWrap=True)
+        note = QLabel(
+            "PhotoSearch works fully offline. With web enrichment off, nothing leaves this computer.",
+            page,
+            wordWrap=True,
+        )
         form.addRow(note)
         self.web.toggled.connect(self._privacy_enabled)
         self.tabs.addTab(page, "Privacy")
@@ -131,7 +144,9 @@ class SettingsDialog(QDialog):
         form.addRow(self.gpu)
         form.addRow("Providers", self.provider)
         self.tabs.addTab(page, "Performance")
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
@@ -157,9 +172,13 @@ class SettingsDialog(QDialog):
     def refresh_folders(self) -> None:
         self.folder_list.clear()
         for f in self.core.folders():
-            item = QListWidgetItem(("● " if f["online"] else "○ ") + f["path"] + ("" if f["online"] else "  (offline)"))
+            item = QListWidgetItem(
+                ("● " if f["online"] else "○ ") + f["path"] + ("" if f["online"] else "  (offline)")
+            )
             item.setData(Qt.ItemDataRole.UserRole, f["path"])
-            item.setToolTip("online" if f["online"] else "offline: the folder is not reachable; its photos are kept")
+            item.setToolTip(
+                "online" if f["online"] else "offline: the folder is not reachable; its photos are kept"
+            )
             self.folder_list.addItem(item)
 
     def add_folder(self, path: str) -> None:
@@ -181,8 +200,13 @@ class SettingsDialog(QDialog):
         if item is None:
             return
         path = item.data(Qt.ItemDataRole.UserRole)
-        box = QMessageBox(QMessageBox.Icon.Warning, "Remove folder?", removal_text(path, self.core.store.folder_removal_impact(path)),
-                          QMessageBox.StandardButton.Cancel, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Remove folder?",
+            removal_text(path, self.core.store.folder_removal_impact(path)),
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
         remove = box.addButton("Remove and forget", QMessageBox.ButtonRole.DestructiveRole)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         box.finished.connect(lambda _r: self._removal_answered(path, box.clickedButton() is remove))

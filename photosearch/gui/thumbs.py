@@ -51,9 +51,19 @@ class ThumbnailCache(QObject):
 
     ready = Signal(int)
 
-    def __init__(self, runner: TaskRunner, resolver: Resolver, *, size: int = 160, dpr: float = 1.0,
-                 capacity: int = 1500, max_queue: int = 600, batch: int = 24, max_jobs: int = 2,
-                 parent: QObject | None = None):
+    def __init__(
+        self,
+        runner: TaskRunner,
+        resolver: Resolver,
+        *,
+        size: int = 160,
+        dpr: float = 1.0,
+        capacity: int = 1500,
+        max_queue: int = 600,
+        batch: int = 24,
+        max_jobs: int = 2,
+        parent: QObject | None = None,
+    ):
         super().__init__(parent)
         self.runner, self.resolver = runner, resolver
         self.size, self.dpr = size, dpr
@@ -110,8 +120,13 @@ class ThumbnailCache(QObject):
                     progress((k, image))
                 return keys
 
-            self.runner.submit(job, name="thumbnails", on_progress=self._loaded, on_result=self._job_done,
-                               on_error=lambda _e, ks=keys: self._job_done(ks))
+            self.runner.submit(
+                job,
+                name="thumbnails",
+                on_progress=self._loaded,
+                on_result=self._job_done,
+                on_error=lambda _e, ks=keys: self._job_done(ks),
+            )
 
     def _loaded(self, item) -> None:
         key, image = item

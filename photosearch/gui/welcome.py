@@ -66,7 +66,9 @@ class WelcomeView(QWidget):
         lay.addWidget(title)
         text = QLabel(
             "Choose the folders with your photos. PhotoSearch looks at every photo on this computer — "
-            "tags, objects, text, faces — and keeps the folders in sync. Nothing leaves your machine.", self)
+            "tags, objects, text, faces — and keeps the folders in sync. Nothing leaves your machine.",
+            self,
+        )
         text.setObjectName("WelcomeText")
         text.setWordWrap(True)
         text.setAlignment(Qt.AlignmentFlag.AlignCenter)

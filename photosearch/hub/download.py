@@ -195,14 +195,17 @@ def hf_download(
     except HfHubHTTPError as exc:
         raise DownloadError(f"{ep} refused {repo}/{remote_path}: {_short(exc)}") from exc
     except OSError as exc:  # consistency check, disk full, connection dropped after retries
-        raise DownloadError(f"download of {repo}/{remote_path} failed: {_short(exc)} (run the pull again to resume)") from exc
+        raise DownloadError(
+            f"download of {repo}/{remote_path} failed: {_short(exc)} (run the pull again to resume)"
+        ) from exc
     except Exception as exc:  # httpx errors surface with their own types
         raise DownloadError(f"download of {repo}/{remote_path} from {ep} failed: {_short(exc)}") from exc
     return Path(path)
 
 
-def hf_list_folder(repo: str, folder: str, *, revision: str = "main",
-                   endpoint: str | None = None) -> list[tuple[str, int | None, str | None]]:
+def hf_list_folder(
+    repo: str, folder: str, *, revision: str = "main", endpoint: str | None = None
+) -> list[tuple[str, int | None, str | None]]:
     """(path, size, sha256 of LFS files) of every file under `folder` of a hub repo, recursively."""
     os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
     try:
@@ -213,8 +216,9 @@ def hf_list_folder(repo: str, folder: str, *, revision: str = "main",
         raise DownloadError("pulling from Hugging Face needs `pip install huggingface-hub`") from exc
     ep = endpoint or hf_endpoint()
     try:
-        entries = list(HfApi(endpoint=ep).list_repo_tree(repo, path_in_repo=folder, revision=revision,
-                                                         recursive=True))
+        entries = list(
+            HfApi(endpoint=ep).list_repo_tree(repo, path_in_repo=folder, revision=revision, recursive=True)
+        )
     except (RepositoryNotFoundError, EntryNotFoundError) as exc:
         raise RemoteNotFound(f"{repo}@{revision}: folder {folder} not found on {ep}: {_short(exc)}") from exc
     except HfHubHTTPError as exc:

@@ -94,9 +94,12 @@ def files_to_pull(manifest: ModelManifest) -> list[ModelFile]:
     files = list(manifest.files)
     named = {f.path for f in files}
     for folder in manifest.folders:
-        listed = hf_list_folder(str(manifest.source["repo"]), folder,
-                                revision=str(manifest.source.get("revision") or "main"),
-                                endpoint=hf_endpoint(manifest.source))
+        listed = hf_list_folder(
+            str(manifest.source["repo"]),
+            folder,
+            revision=str(manifest.source.get("revision") or "main"),
+            endpoint=hf_endpoint(manifest.source),
+        )
         if not listed:
             raise DownloadError(f"{manifest.name}: the hub lists no files under {folder}/")
         for path, size, sha in sorted(listed):
@@ -110,8 +113,11 @@ def _folder_files(manifest: ModelManifest, record: dict[str, Any]) -> list[Model
     """Files an install pulled from the manifest's folders, as its record lists them."""
     named = {f.path for f in manifest.files}
     prefixes = tuple(folder.rstrip("/") + "/" for folder in manifest.folders)
-    return [ModelFile(path=rf["path"], key=Path(rf["path"]).name, size=rf.get("size"))
-            for rf in record.get("files", []) if rf.get("path") not in named and str(rf.get("path")).startswith(prefixes)]
+    return [
+        ModelFile(path=rf["path"], key=Path(rf["path"]).name, size=rf.get("size"))
+        for rf in record.get("files", [])
+        if rf.get("path") not in named and str(rf.get("path")).startswith(prefixes)
+    ]
 
 
 def verify_model(settings: Settings, name: str | ModelManifest, *, deep: bool = True) -> list[str]:
@@ -130,8 +136,10 @@ def verify_model(settings: Settings, name: str | ModelManifest, *, deep: bool = 
         if not p.is_file():
             problems.append(f"{f.path}: missing")
             continue
-        want_size = f.size if f.size is not None else next(
-            (rf.get("size") for rf in record.get("files", []) if rf.get("path") == f.path), None
+        want_size = (
+            f.size
+            if f.size is not None
+            else next((rf.get("size") for rf in record.get("files", []) if rf.get("path") == f.path), None)
         )
         if want_size is not None and p.stat().st_size != want_size:
             problems.append(f"{f.path}: size {p.stat().st_size} != {want_size}")
@@ -246,7 +254,9 @@ def _verify_download(manifest: ModelManifest, f: ModelFile, dest: Path, want: st
     return got
 
 
-def _install(settings: Settings, manifest: ModelManifest, staging: Path, final: Path, files: list[dict]) -> None:
+def _install(
+    settings: Settings, manifest: ModelManifest, staging: Path, final: Path, files: list[dict]
+) -> None:
     shutil.rmtree(staging / ".cache", ignore_errors=True)  # huggingface-hub's bookkeeping
     for leftover in staging.rglob("*.part"):
         leftover.unlink()

@@ -27,15 +27,63 @@ except Exception:  # pragma: no cover - only when the wheel is missing
 
 #: Camera RAW formats (LibRaw through rawpy).
 RAW_EXTENSIONS = frozenset(
-    {".dng", ".cr2", ".cr3", ".crw", ".nef", ".nrw", ".arw", ".srf", ".sr2", ".orf", ".rw2", ".raf", ".pef",
-     ".srw", ".x3f", ".3fr", ".erf", ".kdc", ".dcr", ".mrw", ".mos", ".rwl", ".iiq"}
+    {
+        ".dng",
+        ".cr2",
+        ".cr3",
+        ".crw",
+        ".nef",
+        ".nrw",
+        ".arw",
+        ".srf",
+        ".sr2",
+        ".orf",
+        ".rw2",
+        ".raf",
+        ".pef",
+        ".srw",
+        ".x3f",
+        ".3fr",
+        ".erf",
+        ".kdc",
+        ".dcr",
+        ".mrw",
+        ".mos",
+        ".rwl",
+        ".iiq",
+    }
 )
 #: Everything Pillow decodes with the installed plugins (JPEG 2000 through OpenJPEG, PNM family,
 #: HEIC/HEIF/AVIF through pillow-heif) plus camera RAW.
-IMAGE_EXTENSIONS = frozenset(
-    {".jpg", ".jpeg", ".jpe", ".jfif", ".png", ".webp", ".tif", ".tiff", ".gif", ".bmp", ".heic", ".heif",
-     ".avif", ".jp2", ".j2k", ".jpf", ".jpx", ".j2c", ".pnm", ".pbm", ".pgm", ".ppm"}
-) | RAW_EXTENSIONS
+IMAGE_EXTENSIONS = (
+    frozenset(
+        {
+            ".jpg",
+            ".jpeg",
+            ".jpe",
+            ".jfif",
+            ".png",
+            ".webp",
+            ".tif",
+            ".tiff",
+            ".gif",
+            ".bmp",
+            ".heic",
+            ".heif",
+            ".avif",
+            ".jp2",
+            ".j2k",
+            ".jpf",
+            ".jpx",
+            ".j2c",
+            ".pnm",
+            ".pbm",
+            ".pgm",
+            ".ppm",
+        }
+    )
+    | RAW_EXTENSIONS
+)
 DEFAULT_MAX_PIXELS = 200_000_000
 # Worker threads decode concurrently, so Pillow's global cap cannot carry a per-call limit: every
 # open_image() checks its own `max_pixels` from the header before any pixel is decoded.
@@ -132,7 +180,9 @@ def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max
     if full_w < 1 or full_h < 1:
         raise DecodeError("no_pixels", f"{path} has no pixels ({full_w}x{full_h})")
     if full_w * full_h > max_pixels:
-        raise DecodeError("too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}")
+        raise DecodeError(
+            "too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}"
+        )
     exif = img.getexif()
     orientation = exif.get(0x0112, 1) if exif else 1
     if max_side and fmt == "JPEG":
@@ -165,14 +215,18 @@ def _open_raw(path: str, data: bytes | None, max_side: int | None, max_pixels: i
     try:
         import rawpy
     except ImportError as exc:
-        raise DecodeError("unsupported_format", f"{path} is camera RAW: install rawpy (pip install rawpy)") from exc
+        raise DecodeError(
+            "unsupported_format", f"{path} is camera RAW: install rawpy (pip install rawpy)"
+        ) from exc
     try:
         with rawpy.imread(io.BytesIO(data) if data is not None else path) as raw:
             full_w, full_h = int(raw.sizes.width), int(raw.sizes.height)
             if raw.sizes.flip in (5, 6):  # LibRaw rotates 90° for these
                 full_w, full_h = full_h, full_w
             if full_w * full_h > max_pixels:
-                raise DecodeError("too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}")
+                raise DecodeError(
+                    "too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}"
+                )
             img = _raw_preview(raw, rawpy)
             if img is None:
                 rgb = raw.postprocess(half_size=True, use_camera_wb=True, output_bps=8)

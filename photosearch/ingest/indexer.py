@@ -111,7 +111,9 @@ class Indexer:
         report = IndexReport()
         cancel = cancel or (lambda: False)
         plan, backlog, reconciler = self._begin(only_paths, retry_failed, report, progress)
-        items = [("ingest", e) for e in plan.to_ingest] + [("analyze", (pid, path)) for pid, path, _ in backlog]
+        items = [("ingest", e) for e in plan.to_ingest] + [
+            ("analyze", (pid, path)) for pid, path, _ in backlog
+        ]
         total = len(items)
         done = 0
         batch: list[_WorkItem] = []
@@ -120,10 +122,16 @@ class Indexer:
         def emit(stage: str, path: str | None = None) -> None:
             if progress:
                 elapsed = time.perf_counter() - started
-                progress(IndexProgress(stage, done, total, path, done / elapsed if elapsed else 0.0, self._counts(report)))
+                progress(
+                    IndexProgress(
+                        stage, done, total, path, done / elapsed if elapsed else 0.0, self._counts(report)
+                    )
+                )
 
         emit("ingest")
-        with ThreadPoolExecutor(max_workers=max(1, self.settings.decode_workers), thread_name_prefix="decode") as pool:
+        with ThreadPoolExecutor(
+            max_workers=max(1, self.settings.decode_workers), thread_name_prefix="decode"
+        ) as pool:
             pending: deque[tuple[str, Future]] = deque()
             source = iter(items)
             window = batch_size * 2
@@ -174,14 +182,27 @@ class Indexer:
         t0 = time.perf_counter()
         plan = plan_scan(self.store, only_paths, retry_failed=retry_failed)
         report.stage_ms["listing"] += (time.perf_counter() - t0) * 1000
-        report.seen, report.unchanged, report.offline_folders = plan.seen, plan.unchanged, plan.offline_folders
+        report.seen, report.unchanged, report.offline_folders = (
+            plan.seen,
+            plan.unchanged,
+            plan.offline_folders,
+        )
         reconciler = Reconciler(self.store, plan)
         reconciler.record_listing_issues(plan)
-        backlog = self.pipeline.backlog(plan, retry_failed) if (only_paths is None and self.pipeline.active) else []
+        backlog = (
+            self.pipeline.backlog(plan, retry_failed) if (only_paths is None and self.pipeline.active) else []
+        )
         return plan, backlog, reconciler
 
-    def _finish(self, plan: ScanPlan, only_paths, reconciler: Reconciler, report: IndexReport,
-                progress: ProgressFn | None, cancel: CancelFn) -> None:
+    def _finish(
+        self,
+        plan: ScanPlan,
+        only_paths,
+        reconciler: Reconciler,
+        report: IndexReport,
+        progress: ProgressFn | None,
+        cancel: CancelFn,
+    ) -> None:
         """Sweep what vanished and run the post steps (shared by every engine); nothing after a cancel."""
         if report.cancelled:
             return
@@ -201,8 +222,9 @@ class Indexer:
             report.stage_ms[f"post:{name}"] += (time.perf_counter() - t0) * 1000
 
     # ---- one batch ----------------------------------------------------------------------------
-    def _process_batch(self, batch: list[_WorkItem], reconciler: Reconciler, report: IndexReport,
-                       retry_failed: bool) -> None:
+    def _process_batch(
+        self, batch: list[_WorkItem], reconciler: Reconciler, report: IndexReport, retry_failed: bool
+    ) -> None:
         """Three steps, so the catalog is never write-locked while models run (the GUI and other
         commands write too): commit the files, run the models with no transaction open, commit
         their results. A crash between the steps leaves photos the next run's backlog analyses."""
@@ -222,17 +244,29 @@ class Indexer:
             recorded = self.pipeline.recorded(s, [pid for pid, _ in ready]) if self.pipeline.active else {}
         report.stage_ms["db"] += (time.perf_counter() - t0) * 1000
         if self.pipeline.active and ready:
-            images = [PhotoImage(pid, loaded.path, loaded.rgb, loaded.width or loaded.rgb.shape[1],
-                                 loaded.height or loaded.rgb.shape[0]) for pid, loaded in ready]
+            images = [
+                PhotoImage(
+                    pid,
+                    loaded.path,
+                    loaded.rgb,
+                    loaded.width or loaded.rgb.shape[1],
+                    loaded.height or loaded.rgb.shape[0],
+                )
+                for pid, loaded in ready
+            ]
             wanted = [self.pipeline.wanted(recorded, pid, retry_failed) for pid, _ in ready]
             outcomes = run_pixel_analyzers(pixel_analyzers(self.analyzers), images, wanted, self.gates)
             t1 = time.perf_counter()
             with self.store.session() as s:
-                touched = {pid for (pid, _), got in zip(ready, outcomes, strict=True)
-                           if self.pipeline.write(s, pid, got, recorded, report, retry_failed)}
+                touched = {
+                    pid
+                    for (pid, _), got in zip(ready, outcomes, strict=True)
+                    if self.pipeline.write(s, pid, got, recorded, report, retry_failed)
+                }
                 report.stage_ms["db"] += (time.perf_counter() - t1) * 1000
-                touched |= self.pipeline.run_facts(s, [pid for pid, _ in ready], recorded, touched, report,
-                                                   retry_failed)
+                touched |= self.pipeline.run_facts(
+                    s, [pid for pid, _ in ready], recorded, touched, report, retry_failed
+                )
             report.analysed += len(touched)
         for _, loaded in ready:
             loaded.rgb = None  # free pixels as soon as the batch is committed

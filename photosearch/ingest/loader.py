@@ -99,7 +99,9 @@ def load_for_ingest(entry: FileEntry, opts: LoadOptions) -> Loaded:
         out.size, out.mtime = st.st_size, st.st_mtime
         t1 = time.perf_counter()
         out.timings["read_hash"] = (t1 - t0) * 1000
-        decoded = open_image(entry.path, max_side=opts.analysis_max_side, max_pixels=opts.max_pixels, data=data)
+        decoded = open_image(
+            entry.path, max_side=opts.analysis_max_side, max_pixels=opts.max_pixels, data=data
+        )
         del data
         t2 = time.perf_counter()
         out.timings["decode"] = (t2 - t1) * 1000

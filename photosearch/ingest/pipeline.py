@@ -107,9 +107,12 @@ def facts_analyzers(analyzers: Sequence[Analyzer | FactsAnalyzer]) -> list[Facts
     return [a for a in analyzers if is_facts_analyzer(a)]  # type: ignore[misc]
 
 
-def run_pixel_analyzers(analyzers: Sequence[Analyzer], images: Sequence[PhotoImage],
-                        wanted: Sequence[Collection[str] | None],
-                        gates: Sequence[Gate] = DEFAULT_GATES) -> list[Outcomes]:
+def run_pixel_analyzers(
+    analyzers: Sequence[Analyzer],
+    images: Sequence[PhotoImage],
+    wanted: Sequence[Collection[str] | None],
+    gates: Sequence[Gate] = DEFAULT_GATES,
+) -> list[Outcomes]:
     """Run each analyzer over the images that want it (None: every analyzer) and that its gate
     lets through, one batch per analyzer in run order; returns each image's outcomes. One photo
     failing fails only itself."""
@@ -145,7 +148,9 @@ def _gated(gate: Gate | None, so_far: Outcomes) -> str | None:
     return gate.wants(before.result)
 
 
-def _safe_batch(analyzer: Analyzer, images: list[PhotoImage]) -> list[tuple[AnalysisResult | None, str | None]]:
+def _safe_batch(
+    analyzer: Analyzer, images: list[PhotoImage]
+) -> list[tuple[AnalysisResult | None, str | None]]:
     """Run a batch; if it fails, run photo by photo so one bad photo only fails itself."""
     try:
         return [(r, None) for r in analyze_batch(analyzer, images)]
@@ -192,15 +197,19 @@ class AnalysisPipeline:
         return {
             (pid, name): (version, status)
             for pid, name, version, status in s.execute(
-                select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status)
-                .where(Analysis.photo_id.in_(list(photo_ids)))
+                select(Analysis.photo_id, Analysis.analyzer, Analysis.version, Analysis.status).where(
+                    Analysis.photo_id.in_(list(photo_ids))
+                )
             )
         }
 
     def wanted(self, recorded: Recorded, photo_id: int, retry_failed: bool) -> set[str]:
         """The pixel analyzers a photo still needs."""
-        return {name for name, version in self.versions.items()
-                if needs_run(recorded.get((photo_id, name)), version, retry_failed)}
+        return {
+            name
+            for name, version in self.versions.items()
+            if needs_run(recorded.get((photo_id, name)), version, retry_failed)
+        }
 
     def backlog(self, plan: ScanPlan, retry_failed: bool) -> list[tuple[int, str, frozenset[str]]]:
         """Active photos (not being re-ingested) that miss the current version of some analyzer:
@@ -209,7 +218,9 @@ class AnalysisPipeline:
         wanted = self.all_versions()
         with self.store.session() as s:
             photos = s.execute(  # photos on an offline drive wait for it; they are not failures
-                select(Photo.id, Photo.path).where(Photo.state == "active", Photo.folder_id.in_(plan.online_folder_ids))
+                select(Photo.id, Photo.path).where(
+                    Photo.state == "active", Photo.folder_id.in_(plan.online_folder_ids)
+                )
             ).all()
             have: dict[int, dict[str, tuple[int, str]]] = defaultdict(dict)
             for pid, name, version, status in s.execute(
@@ -221,14 +232,23 @@ class AnalysisPipeline:
             if path in ingesting or path in plan.vanished:
                 continue
             done = have.get(pid, {})
-            missing = {name for name, version in wanted.items() if needs_run(done.get(name), version, retry_failed)}
+            missing = {
+                name for name, version in wanted.items() if needs_run(done.get(name), version, retry_failed)
+            }
             if missing:
                 backlog.append((pid, from_db_path(path), frozenset(missing & set(self.versions))))
         return backlog
 
     # ---- writing ------------------------------------------------------------------------------
-    def write(self, s: Session, photo_id: int, outcomes: Outcomes, recorded: Recorded, report: IndexReport,
-              retry_failed: bool) -> bool:
+    def write(
+        self,
+        s: Session,
+        photo_id: int,
+        outcomes: Outcomes,
+        recorded: Recorded,
+        report: IndexReport,
+        retry_failed: bool,
+    ) -> bool:
         """Write the outcomes the photo still needs (a move or a twin may already carry them);
         True when anything was written."""
         wrote = False
@@ -241,19 +261,32 @@ class AnalysisPipeline:
                 self.store.record_skipped(s, photo_id, name, version, run.gated)
                 report.gated[name] = report.gated.get(name, 0) + 1
                 continue
-            self.store.write_analysis(s, photo_id, name, version, run.result, error=run.error, duration_ms=run.ms)
+            self.store.write_analysis(
+                s, photo_id, name, version, run.result, error=run.error, duration_ms=run.ms
+            )
             report.count_analysis(name, run.error)
             wrote = True
         return wrote
 
-    def run_facts(self, s: Session, photo_ids: Sequence[int], recorded: Recorded, touched: set[int],
-                  report: IndexReport, retry_failed: bool) -> set[int]:
+    def run_facts(
+        self,
+        s: Session,
+        photo_ids: Sequence[int],
+        recorded: Recorded,
+        touched: set[int],
+        report: IndexReport,
+        retry_failed: bool,
+    ) -> set[int]:
         """Facts analyzers run last, inside the write session: they read what the pixel analyzers
         wrote. Runs on the photos just analysed and those that miss the facts analyzer."""
         done: set[int] = set()
         for analyzer in self.facts:
-            todo = [pid for pid in photo_ids if pid in touched
-                    or needs_run(recorded.get((pid, analyzer.name)), analyzer.version, retry_failed)]
+            todo = [
+                pid
+                for pid in photo_ids
+                if pid in touched
+                or needs_run(recorded.get((pid, analyzer.name)), analyzer.version, retry_failed)
+            ]
             t0 = time.perf_counter()
             try:
                 refresh_facts_text(self.store, s, todo, analyzer)
@@ -279,5 +312,7 @@ class AnalysisPipeline:
             report.analysis_failed += 1
             return
         for name, version in self.all_versions().items():
-            self.store.write_analysis(s, photo_id, name, version, None, error=f"{error.reason}: {error.message}")
+            self.store.write_analysis(
+                s, photo_id, name, version, None, error=f"{error.reason}: {error.message}"
+            )
         report.analysis_failed += 1

@@ -54,7 +54,13 @@ def upsert_issue(s: Session, path: str, folder_id, reason: str, message: str, si
     if row is None:
         row = FileIssue(path=path)
         s.add(row)
-    row.folder_id, row.reason, row.message, row.size, row.mtime = folder_id, reason, db_text(message), size, mtime
+    row.folder_id, row.reason, row.message, row.size, row.mtime = (
+        folder_id,
+        reason,
+        db_text(message),
+        size,
+        mtime,
+    )
     row.seen_at = utcnow()
     log.warning("skipping: %s", message)
 
@@ -81,18 +87,42 @@ def copy_from_twin(s: Session, photo: Photo) -> int:
     )
     if twin is None:
         return 0
-    analyses = list(s.scalars(select(Analysis).where(Analysis.photo_id == twin.id, Analysis.status != "failed")))
+    analyses = list(
+        s.scalars(select(Analysis).where(Analysis.photo_id == twin.id, Analysis.status != "failed"))
+    )
     if not analyses:
         return 0
     for a in analyses:
-        s.add(Analysis(photo_id=photo.id, analyzer=a.analyzer, version=a.version, status=a.status, duration_ms=0.0))
+        s.add(
+            Analysis(
+                photo_id=photo.id, analyzer=a.analyzer, version=a.version, status=a.status, duration_ms=0.0
+            )
+        )
     for f in s.scalars(select(Fact).where(Fact.photo_id == twin.id, Fact.analyzer != "user")):
-        s.add(Fact(photo_id=photo.id, analyzer=f.analyzer, kind=f.kind, label=f.label, score=f.score, box=f.box, data=f.data))
+        s.add(
+            Fact(
+                photo_id=photo.id,
+                analyzer=f.analyzer,
+                kind=f.kind,
+                label=f.label,
+                score=f.score,
+                box=f.box,
+                data=f.data,
+            )
+        )
     for e in s.scalars(select(Embedding).where(Embedding.photo_id == twin.id)):
         s.add(Embedding(photo_id=photo.id, space=e.space, analyzer=e.analyzer, dim=e.dim, vector=e.vector))
     for face in s.scalars(select(Face).where(Face.photo_id == twin.id)):
-        s.add(Face(photo_id=photo.id, analyzer=face.analyzer, box=face.box, score=face.score,
-                   descriptor=face.descriptor, person_id=face.person_id))
+        s.add(
+            Face(
+                photo_id=photo.id,
+                analyzer=face.analyzer,
+                box=face.box,
+                score=face.score,
+                descriptor=face.descriptor,
+                person_id=face.person_id,
+            )
+        )
     return 1
 
 
@@ -106,8 +136,17 @@ def _copy_file_metadata(s: Session, photo: Photo, loaded: Loaded) -> None:
     if loaded.exif is not None:
         ex = loaded.exif
         photo.taken_at, photo.camera_make, photo.camera_model, photo.lens = (
-            ex.taken_at, ex.camera_make, ex.camera_model, ex.lens)
-        photo.gps_lat, photo.gps_lon, photo.gps_alt, photo.orientation = ex.gps_lat, ex.gps_lon, ex.gps_alt, ex.orientation
+            ex.taken_at,
+            ex.camera_make,
+            ex.camera_model,
+            ex.lens,
+        )
+        photo.gps_lat, photo.gps_lon, photo.gps_alt, photo.orientation = (
+            ex.gps_lat,
+            ex.gps_lon,
+            ex.gps_alt,
+            ex.orientation,
+        )
     if loaded.thumb and s.get(Thumbnail, loaded.content_hash) is None:
         rel, w, h = loaded.thumb
         s.add(Thumbnail(content_hash=loaded.content_hash, rel_path=rel, width=w, height=h, format="webp"))
@@ -132,7 +171,9 @@ class Reconciler:
             return
         with self.store.session() as s:
             for issue in plan.issues:
-                upsert_issue(s, to_db_path(issue.path), issue.folder_id, issue.reason, issue.message, None, None)
+                upsert_issue(
+                    s, to_db_path(issue.path), issue.folder_id, issue.reason, issue.message, None, None
+                )
 
     # ---- one file -------------------------------------------------------------------------
     def apply(self, s: Session, loaded: Loaded, report: IndexReport) -> int | None:
@@ -160,8 +201,9 @@ class Reconciler:
             report.copied_facts += copy_from_twin(s, photo)
         return photo.id
 
-    def _record_failure(self, s: Session, loaded: Loaded, db_path: str, existing: Photo | None,
-                        report: IndexReport) -> None:
+    def _record_failure(
+        self, s: Session, loaded: Loaded, db_path: str, existing: Photo | None, report: IndexReport
+    ) -> None:
         err, entry = loaded.error, loaded.entry
         assert err is not None and entry is not None
         if err.reason == "vanished":
@@ -178,8 +220,9 @@ class Reconciler:
         if err.reason in STICKY_REASONS and existing is not None and existing.state == "active":
             existing.state, existing.deleted_at = "deleted", utcnow()
 
-    def _new_content_at_path(self, s: Session, photo: Photo, loaded: Loaded,
-                             report: IndexReport) -> tuple[Photo, bool]:
+    def _new_content_at_path(
+        self, s: Session, photo: Photo, loaded: Loaded, report: IndexReport
+    ) -> tuple[Photo, bool]:
         """A catalogued path now holds other bytes: a moved photo, an edit, or another picture."""
         source = self._find_moved(s, loaded.content_hash, exclude=photo.id)
         if source is not None:
@@ -230,8 +273,10 @@ class Reconciler:
         disk any more: a move across watched folders arrives as a create before its delete), is
         itself being re-ingested with other content (a swap), or was deleted earlier."""
         rows = [
-            r for r in s.scalars(select(Photo).where(Photo.content_hash == content_hash))
-            if r.id != exclude and r.id not in self.claimed  # a photo placed at its path in this run stays there
+            r
+            for r in s.scalars(select(Photo).where(Photo.content_hash == content_hash))
+            if r.id != exclude
+            and r.id not in self.claimed  # a photo placed at its path in this run stays there
         ]
         for row in rows:
             if row.path in self.vanished or (row.state == "active" and row.path in self.reingest):

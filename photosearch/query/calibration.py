@@ -29,14 +29,38 @@ import numpy as np
 
 #: Unrelated phrases (different domains) whose similarity to a photo is that photo's null.
 REFERENCE_TEXTS = (
-    "quarterly tax invoice", "violin concerto", "quantum chromodynamics", "password reset email",
-    "medieval tapestry weaving", "stock market index", "grammar of ancient greek", "kidney dialysis",
-    "compiler optimisation pass", "insurance policy clause", "knitting pattern", "volcanic basalt rock",
-    "chess opening theory", "subway timetable", "lottery ticket numbers", "dental floss",
-    "thermostat wiring diagram", "poetry anthology", "cryptocurrency wallet", "parliament election",
-    "mortgage interest rate", "opera libretto", "spreadsheet formula", "bacteria culture petri dish",
-    "crossword puzzle clue", "semiconductor lithography", "legal contract signature", "yoga breathing",
-    "satellite orbit", "wifi router settings", "philosophy of mind", "tram ticket",
+    "quarterly tax invoice",
+    "violin concerto",
+    "quantum chromodynamics",
+    "password reset email",
+    "medieval tapestry weaving",
+    "stock market index",
+    "grammar of ancient greek",
+    "kidney dialysis",
+    "compiler optimisation pass",
+    "insurance policy clause",
+    "knitting pattern",
+    "volcanic basalt rock",
+    "chess opening theory",
+    "subway timetable",
+    "lottery ticket numbers",
+    "dental floss",
+    "thermostat wiring diagram",
+    "poetry anthology",
+    "cryptocurrency wallet",
+    "parliament election",
+    "mortgage interest rate",
+    "opera libretto",
+    "spreadsheet formula",
+    "bacteria culture petri dish",
+    "crossword puzzle clue",
+    "semiconductor lithography",
+    "legal contract signature",
+    "yoga breathing",
+    "satellite orbit",
+    "wifi router settings",
+    "philosophy of mind",
+    "tram ticket",
 )
 
 
@@ -106,8 +130,9 @@ def gap_cut(values_desc: np.ndarray, min_gap: float) -> int:
     return i + 1 if gaps[i] >= min_gap else n
 
 
-def select(z: np.ndarray, sims: np.ndarray, z0: float, cfg: CalibrationConfig,
-           min_similarity: float | None = None) -> tuple[np.ndarray, dict]:
+def select(
+    z: np.ndarray, sims: np.ndarray, z0: float, cfg: CalibrationConfig, min_similarity: float | None = None
+) -> tuple[np.ndarray, dict]:
     """Boolean mask of the photos that pass the calibrated cut-off, and the numbers used."""
     floor = cfg.min_similarity if min_similarity is None else min_similarity
     keep = (z >= z0) & (sims >= floor)
@@ -122,8 +147,12 @@ def select(z: np.ndarray, sims: np.ndarray, z0: float, cfg: CalibrationConfig,
     n_keep = gap_cut(vals, cfg.gap_z)
     if n_keep < vals.size:
         keep &= z >= vals[n_keep - 1]
-    info |= {"z_top": round(z_top, 3), "relative_cut": round(rel, 3), "gap_cut": n_keep < vals.size,
-             "kept": int(keep.sum())}
+    info |= {
+        "z_top": round(z_top, 3),
+        "relative_cut": round(rel, 3),
+        "gap_cut": n_keep < vals.size,
+        "kept": int(keep.sum()),
+    }
     return keep, info
 
 

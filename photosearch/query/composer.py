@@ -82,7 +82,9 @@ def hamming(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return bits.sum(axis=-1).astype(np.int32)
 
 
-def duplicate_pairs(rows: np.ndarray, snap: Snapshot, image_index, opts: ComposeOptions) -> list[tuple[int, int]]:
+def duplicate_pairs(
+    rows: np.ndarray, snap: Snapshot, image_index, opts: ComposeOptions
+) -> list[tuple[int, int]]:
     """Index pairs (i < j) of near-duplicate candidates."""
     n = rows.size
     if n < 2:
@@ -294,7 +296,9 @@ def solve_highs(p: Problem, time_limit_s: float) -> tuple[list[int] | None, str 
 # ------------------------------------------------------------------------------------ compose
 
 
-def sort_rows(rows: np.ndarray, scores: np.ndarray, sort: str, snap: Snapshot) -> tuple[np.ndarray, np.ndarray]:
+def sort_rows(
+    rows: np.ndarray, scores: np.ndarray, sort: str, snap: Snapshot
+) -> tuple[np.ndarray, np.ndarray]:
     if sort in ("date_asc", "date_desc"):
         taken = snap.taken[rows]
         undated = taken == NO_DATE
@@ -306,8 +310,15 @@ def sort_rows(rows: np.ndarray, scores: np.ndarray, sort: str, snap: Snapshot) -
     return rows[order], scores[order]
 
 
-def compose(rows: np.ndarray, scores: np.ndarray, block: dict | None, snap: Snapshot, *,
-            image_index=None, options: ComposeOptions | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
+def compose(
+    rows: np.ndarray,
+    scores: np.ndarray,
+    block: dict | None,
+    snap: Snapshot,
+    *,
+    image_index=None,
+    options: ComposeOptions | None = None,
+) -> tuple[np.ndarray, np.ndarray, dict]:
     """Pick and order results. Returns (rows, scores, composer info)."""
     opts = options or ComposeOptions()
     block = block or {}

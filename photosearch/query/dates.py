@@ -23,34 +23,102 @@ OPEN_START = date(1900, 1, 1)
 MAX_WEEKENDS = 106  # two years of weekends
 
 MONTHS = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
-    "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sep": 9, "sept": 9,
-    "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+    "january": 1,
+    "jan": 1,
+    "february": 2,
+    "feb": 2,
+    "march": 3,
+    "mar": 3,
+    "april": 4,
+    "apr": 4,
+    "may": 5,
+    "june": 6,
+    "jun": 6,
+    "july": 7,
+    "jul": 7,
+    "august": 8,
+    "aug": 8,
+    "september": 9,
+    "sep": 9,
+    "sept": 9,
+    "october": 10,
+    "oct": 10,
+    "november": 11,
+    "nov": 11,
+    "december": 12,
+    "dec": 12,
 }
 SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "few": 3,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "couple of": 2,
+    "few": 3,
 }
 # (month, day, days-long) of fixed-date holidays
 HOLIDAYS = {
-    "christmas eve": (12, 24, 1), "christmas day": (12, 25, 1), "christmas": (12, 24, 3), "xmas": (12, 24, 3),
-    "new year's eve": (12, 31, 1), "new years eve": (12, 31, 1), "nye": (12, 31, 1),
-    "new year's day": (1, 1, 1), "new years day": (1, 1, 1), "halloween": (10, 31, 1),
-    "valentine's day": (2, 14, 1), "valentines day": (2, 14, 1), "valentine's": (2, 14, 1),
-    "independence day": (7, 4, 1), "fourth of july": (7, 4, 1), "4th of july": (7, 4, 1),
+    "christmas eve": (12, 24, 1),
+    "christmas day": (12, 25, 1),
+    "christmas": (12, 24, 3),
+    "xmas": (12, 24, 3),
+    "new year's eve": (12, 31, 1),
+    "new years eve": (12, 31, 1),
+    "nye": (12, 31, 1),
+    "new year's day": (1, 1, 1),
+    "new years day": (1, 1, 1),
+    "halloween": (10, 31, 1),
+    "valentine's day": (2, 14, 1),
+    "valentines day": (2, 14, 1),
+    "valentine's": (2, 14, 1),
+    "independence day": (7, 4, 1),
+    "fourth of july": (7, 4, 1),
+    "4th of july": (7, 4, 1),
 }
 # holiday words followed by one of these are things in the photo, not dates ("christmas tree")
-HOLIDAY_NOUNS = {"tree", "trees", "market", "markets", "lights", "decorations", "card", "cards", "dinner",
-                 "party", "parties", "costume", "costumes", "pumpkin", "pumpkins", "sweater", "presents",
-                 "gifts", "cookies", "ornaments", "fireworks"}
+HOLIDAY_NOUNS = {
+    "tree",
+    "trees",
+    "market",
+    "markets",
+    "lights",
+    "decorations",
+    "card",
+    "cards",
+    "dinner",
+    "party",
+    "parties",
+    "costume",
+    "costumes",
+    "pumpkin",
+    "pumpkins",
+    "sweater",
+    "presents",
+    "gifts",
+    "cookies",
+    "ornaments",
+    "fireworks",
+}
 
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _FULL_MONTHS = {name for name in MONTHS if len(name) > 4 or name in ("may", "june", "july")}
 _FULL_MONTH_RE = "|".join(sorted(_FULL_MONTHS, key=len, reverse=True))
 _SEASON_RE = "|".join(SEASONS)
 _HOLIDAY_RE = "|".join(re.escape(h) for h in sorted(HOLIDAYS, key=len, reverse=True))
-_NUM_RE = r"\d+|a couple of|couple of|a few|few|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_NUM_RE = (
+    r"\d+|a couple of|couple of|a few|few|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+)
 _UNIT_RE = r"days?|weeks?|months?|years?"
 _ORD = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d{2}"
@@ -114,7 +182,7 @@ def recent_month(now: date, month: int) -> tuple[date, date]:
 
 
 def month_span(now: date, first: int, last: int, year: int | None) -> tuple[date, date]:
-    """"June to August [2023]": from the first month to the end of the last; with a year, the span
+    """ "June to August [2023]": from the first month to the end of the last; with a year, the span
     ends in that year ("November to February 2023" starts in November 2022); without one, it is
     the latest such span that has begun by `now`."""
     wraps = last < first
@@ -155,7 +223,7 @@ def period_back(now: date, n: int, unit: str) -> tuple[date, date]:
 
 
 def ago(now: date, n: int, unit: str) -> tuple[date, date]:
-    """"3 weeks ago": the unit-long period around that point (a day, that week, that month, that year)."""
+    """ "3 weeks ago": the unit-long period around that point (a day, that week, that month, that year)."""
     unit = unit.rstrip("s")
     if unit == "day":
         d = now - timedelta(days=n)
@@ -211,23 +279,67 @@ class DateFinder:
         )
         self.simple = re.compile(rf"^(?:{simple})$")
         self.patterns: list[tuple[str, re.Pattern]] = [
-            ("monthspan", re.compile(
-                rf"\b(?:from\s+|(?P<btw>between\s+))?(?P<a>{_FULL_MONTH_RE})\s*"
-                rf"(?:(?(btw)and|(?:-|–|to|until|till|through|thru)))\s*(?P<b>{_FULL_MONTH_RE})\b"
-                rf"(?:,?\s+(?:of\s+)?(?P<y>{_YEAR}))?(?![\w-])")),
-            ("between", re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)(?=$|[,;.]|\s+(?:and|or|with|not|without|but|in|at)\b)")),
-            ("fromto", re.compile(rf"\b(?:from\s+)?(?P<a>{simple.replace('?P<', '?P<a_')})\s*(?:-|–|to|until|till|through|thru)\s*(?P<b>{simple.replace('?P<', '?P<b_')})(?![\w-])")),
-            ("since", re.compile(rf"\b(?P<op>since|after|before|until|till|prior to)\s+(?P<a>{simple.replace('?P<', '?P<a_')}|(?:{_MONTH_RE}))(?![\w-])")),
+            (
+                "monthspan",
+                re.compile(
+                    rf"\b(?:from\s+|(?P<btw>between\s+))?(?P<a>{_FULL_MONTH_RE})\s*"
+                    rf"(?:(?(btw)and|(?:-|–|to|until|till|through|thru)))\s*(?P<b>{_FULL_MONTH_RE})\b"
+                    rf"(?:,?\s+(?:of\s+)?(?P<y>{_YEAR}))?(?![\w-])"
+                ),
+            ),
+            (
+                "between",
+                re.compile(
+                    r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)(?=$|[,;.]|\s+(?:and|or|with|not|without|but|in|at)\b)"
+                ),
+            ),
+            (
+                "fromto",
+                re.compile(
+                    rf"\b(?:from\s+)?(?P<a>{simple.replace('?P<', '?P<a_')})\s*(?:-|–|to|until|till|through|thru)\s*(?P<b>{simple.replace('?P<', '?P<b_')})(?![\w-])"
+                ),
+            ),
+            (
+                "since",
+                re.compile(
+                    rf"\b(?P<op>since|after|before|until|till|prior to)\s+(?P<a>{simple.replace('?P<', '?P<a_')}|(?:{_MONTH_RE}))(?![\w-])"
+                ),
+            ),
             ("simple", re.compile(rf"(?<![\w-])(?:{simple})(?![\w-])")),
             ("relseason", re.compile(rf"\b(?P<rel>last|this|past|previous|next)\s+(?P<s>{_SEASON_RE})\b")),
-            ("relmonth", re.compile(rf"\b(?P<rel>last|this|past|previous|in|during|of|from|every|each)\s+(?P<m>{_MONTH_RE})\b(?!\s+\d)")),
-            ("relunit", re.compile(r"\b(?P<rel>today|tonight|this morning|this afternoon|this evening|last night|yesterday|this week|last week|past week|previous week|this month|last month|past month|previous month|this year|last year|past year|previous year|this weekend|last weekend|last year's)\b")),
-            ("back", re.compile(rf"\b(?:in\s+the\s+|over\s+the\s+|during\s+the\s+|within\s+the\s+)?(?:past|last|previous)\s+(?P<n>{_NUM_RE})\s+(?P<u>{_UNIT_RE})\b")),
+            (
+                "relmonth",
+                re.compile(
+                    rf"\b(?P<rel>last|this|past|previous|in|during|of|from|every|each)\s+(?P<m>{_MONTH_RE})\b(?!\s+\d)"
+                ),
+            ),
+            (
+                "relunit",
+                re.compile(
+                    r"\b(?P<rel>today|tonight|this morning|this afternoon|this evening|last night|yesterday|this week|last week|past week|previous week|this month|last month|past month|previous month|this year|last year|past year|previous year|this weekend|last weekend|last year's)\b"
+                ),
+            ),
+            (
+                "back",
+                re.compile(
+                    rf"\b(?:in\s+the\s+|over\s+the\s+|during\s+the\s+|within\s+the\s+)?(?:past|last|previous)\s+(?P<n>{_NUM_RE})\s+(?P<u>{_UNIT_RE})\b"
+                ),
+            ),
             ("ago", re.compile(rf"\b(?P<n>{_NUM_RE})\s+(?P<u>{_UNIT_RE})\s+ago\b")),
-            ("holiday", re.compile(rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_HOLIDAY_RE})(?!\s+(?:{'|'.join(HOLIDAY_NOUNS)})\b)(?![\w'])")),
+            (
+                "holiday",
+                re.compile(
+                    rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_HOLIDAY_RE})(?!\s+(?:{'|'.join(HOLIDAY_NOUNS)})\b)(?![\w'])"
+                ),
+            ),
             ("birthday", re.compile(r"\b(?P<who>my|[\w.-]+'s|[\w.-]+s')\s+birthdays?\b")),
             ("weekend", re.compile(r"\b(?:on\s+|at\s+|during\s+|over\s+)?(?:the\s+)?weekends?\b")),
-            ("season", re.compile(rf"\b(?:in\s+|during\s+|every\s+|each\s+)?(?:the\s+)?(?P<s>{_SEASON_RE})(?:time|s)?\b")),
+            (
+                "season",
+                re.compile(
+                    rf"\b(?:in\s+|during\s+|every\s+|each\s+)?(?:the\s+)?(?P<s>{_SEASON_RE})(?:time|s)?\b"
+                ),
+            ),
         ]
 
     # ---------------------------------------------------------------- simple expressions
@@ -277,7 +389,11 @@ class DateFinder:
                 return _modify(t, lo, hi)
             if g == "decade":
                 digits = re.findall(r"\d+", t)[0]
-                start = int(digits) if len(digits) == 4 else (1900 + int(digits) if int(digits) >= 30 else 2000 + int(digits))
+                start = (
+                    int(digits)
+                    if len(digits) == 4
+                    else (1900 + int(digits) if int(digits) >= 30 else 2000 + int(digits))
+                )
                 return date(start, 1, 1), date(start + 9, 12, 31)
             if g == "year":
                 return year_range(int(t))
@@ -287,8 +403,15 @@ class DateFinder:
 
     # ---------------------------------------------------------------- search
 
-    def find(self, text: str, now: date, *, years: tuple[int, int] | None = None,
-             birthdays: dict[str, date] | None = None, owner: str | None = None) -> list[DateMatch]:
+    def find(
+        self,
+        text: str,
+        now: date,
+        *,
+        years: tuple[int, int] | None = None,
+        birthdays: dict[str, date] | None = None,
+        owner: str | None = None,
+    ) -> list[DateMatch]:
         """All non-overlapping date expressions in `text` (lower case), left to right."""
         found: list[DateMatch] = []
         taken: list[tuple[int, int]] = []
@@ -326,11 +449,13 @@ class _Ask:
 
 def _monthspan(m: re.Match, q: _Ask) -> DateMatch | None:
     year = int(m.group("y")) if m.group("y") else None
-    return DateMatch(m.start(), m.end(), [month_span(q.now, MONTHS[m.group("a")], MONTHS[m.group("b")], year)])
+    return DateMatch(
+        m.start(), m.end(), [month_span(q.now, MONTHS[m.group("a")], MONTHS[m.group("b")], year)]
+    )
 
 
 def _two_ends(m: re.Match, q: _Ask) -> DateMatch | None:
-    """"between A and B", "from A to B": from the earlier start to the later end."""
+    """ "between A and B", "from A to B": from the earlier start to the later end."""
     a = q.finder.simple_range(m.group("a"), q.now)
     b = q.finder.simple_range(m.group("b"), q.now)
     if not a or not b:
@@ -339,7 +464,7 @@ def _two_ends(m: re.Match, q: _Ask) -> DateMatch | None:
 
 
 def _open_ended(m: re.Match, q: _Ask) -> DateMatch | None:
-    """"since/after/before/until X": X's range extended to `now` or back to OPEN_START."""
+    """ "since/after/before/until X": X's range extended to `now` or back to OPEN_START."""
     arg, now = m.group("a"), q.now
     r = q.finder.simple_range(arg, now) or (recent_month(now, MONTHS[arg]) if arg in MONTHS else None)
     if not r:
@@ -449,7 +574,9 @@ def _holiday(m: re.Match, q: _Ask) -> DateMatch | None:
     if rel == "last":
         return DateMatch(m.start(), m.end(), [make(now.year if make(now.year)[1] < now else now.year - 1)])
     ranges, span = _recurring(now, q.years, make)
-    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"'{m.group('h')}' means every year {span}"])
+    return DateMatch(
+        m.start(), m.end(), ranges, recurring=True, notes=[f"'{m.group('h')}' means every year {span}"]
+    )
 
 
 def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
@@ -459,7 +586,9 @@ def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
         key = who[:-2]
     bday = q.birthdays.get(key.lower())
     if bday is None:
-        return DateMatch(m.start(), m.end(), [], notes=[f"no birthday known for {'you' if who == 'my' else key}"])
+        return DateMatch(
+            m.start(), m.end(), [], notes=[f"no birthday known for {'you' if who == 'my' else key}"]
+        )
     first = max(bday.year, years[0] if years else now.year - 9)
 
     def make(y: int) -> tuple[date, date]:
@@ -481,15 +610,32 @@ def _season(m: re.Match, q: _Ask) -> DateMatch | None:
     season = m.group("s")
     first = SEASONS[season]
     months = tuple(sorted((first - 1 + i) % 12 + 1 for i in range(3)))
-    return DateMatch(m.start(), m.end(), [season_range(q.now.year, season)], recurring=True, months=months,
-                     notes=[f"'{season}' means {season} of any year"])
+    return DateMatch(
+        m.start(),
+        m.end(),
+        [season_range(q.now.year, season)],
+        recurring=True,
+        months=months,
+        notes=[f"'{season}' means {season} of any year"],
+    )
 
 
 #: The handler of each DateFinder pattern, by the pattern's name.
 _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
-    "monthspan": _monthspan, "between": _two_ends, "fromto": _two_ends, "since": _open_ended,
-    "simple": _simple, "relseason": _relseason, "relmonth": _relmonth, "relunit": _relunit, "back": _back,
-    "ago": _ago, "holiday": _holiday, "birthday": _birthday, "weekend": _weekend, "season": _season,
+    "monthspan": _monthspan,
+    "between": _two_ends,
+    "fromto": _two_ends,
+    "since": _open_ended,
+    "simple": _simple,
+    "relseason": _relseason,
+    "relmonth": _relmonth,
+    "relunit": _relunit,
+    "back": _back,
+    "ago": _ago,
+    "holiday": _holiday,
+    "birthday": _birthday,
+    "weekend": _weekend,
+    "season": _season,
 }
 
 
@@ -506,7 +652,7 @@ def _modify(text: str, lo: date, hi: date) -> tuple[date, date]:
     elif "late" in text:
         pick = months[-k:]
     elif "mid" in text:
-        pick = months[k:-k] or months[len(months) // 2: len(months) // 2 + 1]
+        pick = months[k:-k] or months[len(months) // 2 : len(months) // 2 + 1]
     else:
         return lo, hi
     return month_range(*pick[0])[0], month_range(*pick[-1])[1]

@@ -62,10 +62,11 @@ class CachedEncoder:
                 db = self._connect()
                 try:
                     for start in range(0, len(texts), 500):
-                        part = texts[start:start + 500]
+                        part = texts[start : start + 500]
                         rows = db.execute(
                             f"SELECT text, vec FROM vectors WHERE model = ? AND text IN ({','.join('?' * len(part))})",
-                            (self.model_id, *part)).fetchall()
+                            (self.model_id, *part),
+                        ).fetchall()
                         out.update((t, np.frombuffer(v, np.float32)) for t, v in rows)
                 finally:
                     db.close()
@@ -83,11 +84,22 @@ class CachedEncoder:
                 db = self._connect()
                 try:
                     with db:
-                        db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)",
-                                       [(self.model_id, t, int(v.shape[0]), np.ascontiguousarray(v, np.float32).tobytes())
-                                        for t, v in zip(texts, vectors, strict=True)])
-                        db.execute("DELETE FROM vectors WHERE rowid <= (SELECT MAX(rowid) FROM vectors) - ?",
-                                   (MAX_ROWS,))
+                        db.executemany(
+                            "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)",
+                            [
+                                (
+                                    self.model_id,
+                                    t,
+                                    int(v.shape[0]),
+                                    np.ascontiguousarray(v, np.float32).tobytes(),
+                                )
+                                for t, v in zip(texts, vectors, strict=True)
+                            ],
+                        )
+                        db.execute(
+                            "DELETE FROM vectors WHERE rowid <= (SELECT MAX(rowid) FROM vectors) - ?",
+                            (MAX_ROWS,),
+                        )
                 finally:
                     db.close()
         except (OSError, sqlite3.Error) as exc:
@@ -101,5 +113,6 @@ class CachedEncoder:
 def cached_text_encoder(embedder, settings) -> CachedEncoder:
     """The shared text embedder's `embed`, remembered in `settings.cache_dir`, keyed by its manifest."""
     manifest = embedder.manifest
-    return CachedEncoder(embedder.embed, Path(settings.cache_dir) / FILE_NAME,
-                         f"{manifest.name}@{manifest.version}")
+    return CachedEncoder(
+        embedder.embed, Path(settings.cache_dir) / FILE_NAME, f"{manifest.name}@{manifest.version}"
+    )

@@ -76,8 +76,13 @@ class Execution:
         """Per-atom hit counts and cut-off details, in plan order."""
         out = []
         for hit in self.atoms:
-            entry = {"path": hit.path, "atom": hit.result.atom, "hits": len(hit.result.set),
-                     "negated": hit.negated, "ms": round(hit.ms, 2)}
+            entry = {
+                "path": hit.path,
+                "atom": hit.result.atom,
+                "hits": len(hit.result.set),
+                "negated": hit.negated,
+                "ms": round(hit.ms, 2),
+            }
             if hit.result.info:
                 entry["details"] = hit.result.info
             out.append(entry)

@@ -49,7 +49,7 @@ class Route:
     narrow: bool = True
 
     def text(self) -> str:
-        """"kitty ≈ domestic cat (hypernym)"."""
+        """ "kitty ≈ domestic cat (hypernym)"."""
         return f"{self.word} ≈ {self.term} ({self.route})"
 
 
@@ -100,7 +100,9 @@ class _BestRoutes:
         self.wn, self.key = wn, key
         self.best: dict[str, Route] = {}
 
-    def add(self, term: str, route: str, weight: float, narrow: bool = True, sense_of: int | None = None) -> None:
+    def add(
+        self, term: str, route: str, weight: float, narrow: bool = True, sense_of: int | None = None
+    ) -> None:
         t = _term(term)
         if t == self.key:
             return
@@ -157,5 +159,8 @@ def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: f
 
 def compound_of(word: str, label_word: str) -> bool:
     """True when a label word is a compound headed or tailed by the query word (lake/lakeside)."""
-    return (len(word) >= COMPOUND_MIN_LEN and len(label_word) >= len(word) + 3
-            and (label_word.startswith(word) or label_word.endswith(word)))
+    return (
+        len(word) >= COMPOUND_MIN_LEN
+        and len(label_word) >= len(word) + 3
+        and (label_word.startswith(word) or label_word.endswith(word))
+    )

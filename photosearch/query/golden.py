@@ -70,11 +70,16 @@ class GoldenExample:
     def context(self):
         from photosearch.query.parser import PlanContext
 
-        return PlanContext(people=list(self.people), owner=self.owner, birthdays=dict(self.birthdays),
-                           years=self.years)
+        return PlanContext(
+            people=list(self.people), owner=self.owner, birthdays=dict(self.birthdays), years=self.years
+        )
 
     def to_yaml(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"request": self.request, "now": self.now.isoformat(), "people": list(self.people)}
+        out: dict[str, Any] = {
+            "request": self.request,
+            "now": self.now.isoformat(),
+            "people": list(self.people),
+        }
         if self.owner:
             out["owner"] = self.owner
         if self.birthdays:
@@ -119,7 +124,9 @@ def read_yaml(path: Path) -> Any:
     import yaml  # here, not at start-up: a cold search reads the bundled library from its cache
 
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        return yaml.load(
+            path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        )
     except yaml.YAMLError as exc:
         raise PhotoSearchError(f"{path}: not valid YAML: {exc}") from None
 
@@ -158,17 +165,31 @@ def load_user(settings) -> list[GoldenExample]:
 def _dump(examples: list[GoldenExample]) -> str:
     import yaml
 
-    return yaml.safe_dump([e.to_yaml() for e in examples], sort_keys=False, allow_unicode=True,
-                          default_flow_style=None, width=110)
+    return yaml.safe_dump(
+        [e.to_yaml() for e in examples],
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=None,
+        width=110,
+    )
 
 
-def add_user_example(settings, request: str, plan: dict, *, now: date | None = None,
-                     people: list[str] | None = None, owner: str | None = None) -> GoldenExample:
+def add_user_example(
+    settings,
+    request: str,
+    plan: dict,
+    *,
+    now: date | None = None,
+    people: list[str] | None = None,
+    owner: str | None = None,
+) -> GoldenExample:
     """Save a verified pair to the user's golden library (replacing one for the same request)."""
     if not request or not request.strip():
         raise PhotoSearchError("the request is empty")
     plan = validate_plan(plan)
-    example = GoldenExample(request.strip(), plan, now or date.today(), list(people or []), owner, source="user")
+    example = GoldenExample(
+        request.strip(), plan, now or date.today(), list(people or []), owner, source="user"
+    )
     path = user_file(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
     existing = load_user(settings)
@@ -200,7 +221,9 @@ class NgramVectorizer:
         self.idf = np.ones(len(self.vocab), dtype=np.float32)
         for gram, k in df.items():
             self.idf[self.vocab[gram]] = math.log((1 + n) / (1 + k)) + 1.0
-        self.matrix = np.stack([self._vec(g) for g in docs]) if docs else np.zeros((0, len(self.vocab)), np.float32)
+        self.matrix = (
+            np.stack([self._vec(g) for g in docs]) if docs else np.zeros((0, len(self.vocab)), np.float32)
+        )
 
     @staticmethod
     def _grams(text: str) -> Counter[str]:
@@ -208,7 +231,7 @@ class NgramVectorizer:
         out: Counter[str] = Counter()
         for n in (3, 4, 5):
             for i in range(len(text) - n + 1):
-                out[text[i: i + n]] += 1
+                out[text[i : i + n]] += 1
         return out
 
     def _vec(self, grams: Counter[str]) -> np.ndarray:

@@ -30,17 +30,29 @@ LLM_SCHEMA: dict[str, Any] = {
 }
 
 SYSTEM_PROMPT = (
-    "You turn photo search requests into JSON plans. A plan is {\"where\": NODE, \"compose\": {...}}. "
-    "NODE is {\"and\": [NODE,...]}, {\"or\": [NODE,...]}, {\"not\": NODE} or an atom: "
-    "{\"concept\": thing}, {\"person\": name}, {\"date\": {\"from\": \"YYYY-MM-DD\", \"to\": \"YYYY-MM-DD\"}}, "
-    "{\"place\": name}, {\"text\": words in the photo}, {\"camera\": model}, {\"folder\": name}, "
-    "{\"similar\": photo id}, {\"knowledge\": fact}, {\"tag\": tag}, {\"faces\": {\"min\": n, \"max\": n}}, "
-    "{\"kind\": \"photo|screenshot|document\"}, {\"quality\": \"sharp|blurry\"}. Answer with JSON only."
+    'You turn photo search requests into JSON plans. A plan is {"where": NODE, "compose": {...}}. '
+    'NODE is {"and": [NODE,...]}, {"or": [NODE,...]}, {"not": NODE} or an atom: '
+    '{"concept": thing}, {"person": name}, {"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}, '
+    '{"place": name}, {"text": words in the photo}, {"camera": model}, {"folder": name}, '
+    '{"similar": photo id}, {"knowledge": fact}, {"tag": tag}, {"faces": {"min": n, "max": n}}, '
+    '{"kind": "photo|screenshot|document"}, {"quality": "sharp|blurry"}. Answer with JSON only.'
 )
 
 #: Atom types whose values the parser finds deterministically; the LLM may not add or drop them.
-SLOT_TYPES = ("person", "date", "place", "camera", "folder", "text", "similar", "tag", "kind", "quality",
-              "faces", "knowledge")
+SLOT_TYPES = (
+    "person",
+    "date",
+    "place",
+    "camera",
+    "folder",
+    "text",
+    "similar",
+    "tag",
+    "kind",
+    "quality",
+    "faces",
+    "knowledge",
+)
 
 LLMCallable = Callable[[list[dict[str, str]]], str]
 
@@ -85,7 +97,7 @@ def _extract_json(text: str) -> Any:
     end = text.rfind("}")
     if start < 0 or end < start:
         raise ValueError("no JSON object in the LLM output")
-    return json.loads(text[start: end + 1])
+    return json.loads(text[start : end + 1])
 
 
 # --------------------------------------------------------------------------- merging
@@ -125,8 +137,9 @@ def merge(llm_plan: dict, parsed_plan: dict, request: str) -> dict | None:
         return None
 
 
-def plan_with_llm(request: str, parsed_plan: dict, examples: list, llm: LLMCallable, *,
-                  now_text: str) -> tuple[dict | None, list[str]]:
+def plan_with_llm(
+    request: str, parsed_plan: dict, examples: list, llm: LLMCallable, *, now_text: str
+) -> tuple[dict | None, list[str]]:
     """Ask the LLM; return (merged plan or None, notes). Never raises for bad model output."""
     messages = build_messages(request, examples, now_text=now_text)
     try:

@@ -75,13 +75,15 @@ class ClaimState:
     def free(self, s: int, e: int) -> bool:
         return s < e and not any(self.mask[s:e])
 
-    def claim(self, s: int, e: int, kind: str, node: dict | None = None, *, text: str = "", slot: str = "") -> None:
+    def claim(
+        self, s: int, e: int, kind: str, node: dict | None = None, *, text: str = "", slot: str = ""
+    ) -> None:
         for i in range(s, e):
             self.mask[i] = 1
         self.toks.append(Token(s, e, kind, node, text, slot))
 
     def orig(self, m: re.Match, group: str) -> str:
-        return self.text[m.start(group): m.end(group)].strip()
+        return self.text[m.start(group) : m.end(group)].strip()
 
     def token_at(self, start: int) -> Token | None:
         return next((t for t in self.toks if t.start == start), None)

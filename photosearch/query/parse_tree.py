@@ -17,8 +17,12 @@ def build_result(st: ClaimState) -> ParseResult:
     seq = _phrases(toks, st)
     seq = _lists(seq)
     where = _build_clauses(seq, st)
-    if st.compose["per"] == "person" and "and" in where and len(where["and"]) > 1 \
-            and all("person" in t for t in where["and"]):
+    if (
+        st.compose["per"] == "person"
+        and "and" in where
+        and len(where["and"]) > 1
+        and all("person" in t for t in where["and"])
+    ):
         where = {"or": where["and"]}  # "Anna, Tom and Lisa, each at least once": any of them, all covered
     plan = make_plan(where, st.compose)
     slots = [Slot(t.slot, t.node, t.start, t.end) for t in seq if t.kind == "atom" and t.node is not None]
@@ -69,7 +73,7 @@ def _check_words(run: list[Token], st: ClaimState) -> None:
 
 
 def _lists(seq: list[Token]) -> list[Token]:
-    """"Anna, Tom or Lisa": commas in a same-type list that ends with 'or' become 'or'."""
+    """ "Anna, Tom or Lisa": commas in a same-type list that ends with 'or' become 'or'."""
     out = list(seq)
     i = 0
     while i < len(out):
@@ -82,7 +86,9 @@ def _lists(seq: list[Token]) -> list[Token]:
             continue
         typ = out[j].slot
         k = j
-        while k - 2 >= 0 and out[k - 1].kind == "sep" and out[k - 2].kind == "atom" and out[k - 2].slot == typ:
+        while (
+            k - 2 >= 0 and out[k - 1].kind == "sep" and out[k - 2].kind == "atom" and out[k - 2].slot == typ
+        ):
             out[k - 1] = Token(out[k - 1].start, out[k - 1].end, "or", text=",")
             k -= 2
         if i - 1 >= 0 and out[i - 1].kind == "sep":
@@ -126,8 +132,13 @@ def _build_clauses(seq: list[Token], st: ClaimState) -> dict:
                 continue
             prev = [j for j in atoms_at if j < i]
             nxt = [j for j in atoms_at if j > i]
-            if prev and nxt and clause[prev[-1]].slot != clause[nxt[0]].slot \
-                    and (len(prev) > 1 or len(nxt) > 1) and not any(clause[j].kind == "not" for j in range(i)):
+            if (
+                prev
+                and nxt
+                and clause[prev[-1]].slot != clause[nxt[0]].slot
+                and (len(prev) > 1 or len(nxt) > 1)
+                and not any(clause[j].kind == "not" for j in range(i))
+            ):
                 cuts.append(i)
         if cuts:
             pieces, last = [], 0
@@ -190,9 +201,9 @@ class _TreeBuilder:
         for i, t in enumerate(seq):
             if t.kind == "or" and t.text != ",":
                 prev = [x for x in seq[:i] if x.kind == "atom"]
-                nxt = [x for x in seq[i + 1:] if x.kind == "atom"]
+                nxt = [x for x in seq[i + 1 :] if x.kind == "atom"]
                 if len(prev) >= 2 and nxt and prev[-1].slot == prev[-2].slot == nxt[0].slot:
-                    between = [x for x in seq[seq.index(prev[-2]) + 1: i] if x.kind == "and"]
+                    between = [x for x in seq[seq.index(prev[-2]) + 1 : i] if x.kind == "and"]
                     if between:
                         self.st.note("'and' and 'or' mixed: read as A and (B or C)", 0.35)
                         return
@@ -207,8 +218,13 @@ class _TreeBuilder:
             start = len(terms)
             self._unit(terms)
             people = [x for x in terms[start:] if "person" in x]
-            while self.peek() is not None and self.peek().kind in ("and", "sep") and self.peek(1) is not None \
-                    and self.peek(1).kind == "atom" and self.peek(1).slot == "person":
+            while (
+                self.peek() is not None
+                and self.peek().kind in ("and", "sep")
+                and self.peek(1) is not None
+                and self.peek(1).kind == "atom"
+                and self.peek(1).slot == "person"
+            ):
                 self.i += 1
                 self._unit(terms)
                 people = [x for x in terms[start:] if "person" in x]
@@ -217,16 +233,25 @@ class _TreeBuilder:
             return
         if t.kind == "not":
             self.i += 1
-            while self.peek() is not None and self.peek().kind in ("not", "and") and (
-                    self.peek().text != "with" or self.peek(1) is not None and self.peek(1).kind == "atom"):
+            while (
+                self.peek() is not None
+                and self.peek().kind in ("not", "and")
+                and (self.peek().text != "with" or self.peek(1) is not None and self.peek(1).kind == "atom")
+            ):
                 self.i += 1
             if self.peek() is None or self.peek().kind != "atom":
                 self.st.note(f"'{t.text}' is not followed by anything to exclude; ignored", 0.3)
                 return
             first_slot = self.peek().slot
             terms.append({"not": self._or_chain(nor=True)})
-            while self.peek() is not None and self.peek().kind == "and" and self.peek().text in ("and", "or", "nor") \
-                    and self.peek(1) is not None and self.peek(1).kind == "atom" and self.peek(1).slot == first_slot:
+            while (
+                self.peek() is not None
+                and self.peek().kind == "and"
+                and self.peek().text in ("and", "or", "nor")
+                and self.peek(1) is not None
+                and self.peek(1).kind == "atom"
+                and self.peek(1).slot == first_slot
+            ):
                 self.i += 1
                 terms.append({"not": self._or_chain(nor=True)})
             return

@@ -20,8 +20,16 @@ from photosearch.query.claims.words import NegationClaims, claim_words
 from photosearch.query.parse_state import ClaimState, ParseResult, PlanContext, Slot
 from photosearch.query.parse_tree import build_result
 
-__all__ = ["LOW_CONFIDENCE", "ParseResult", "PlanContext", "RequestParser", "Slot", "get_parser", "parse_detailed",
-           "parse_request"]
+__all__ = [
+    "LOW_CONFIDENCE",
+    "ParseResult",
+    "PlanContext",
+    "RequestParser",
+    "Slot",
+    "get_parser",
+    "parse_detailed",
+    "parse_request",
+]
 
 LOW_CONFIDENCE = 0.7
 
@@ -32,9 +40,19 @@ class RequestParser:
     def __init__(self):
         cues, filters = CueClaims(), FilterClaims()
         self.passes: tuple[Callable[[ClaimState], None], ...] = (
-            claim_quotes, cues.claim_prefix, ComposeClaims(), cues.claim_similar, cues.claim_folders,
-            cues.claim_cameras, filters.claim_filters, filters.claim_faces, claim_people, claim_dates, claim_places,
-            NegationClaims(), claim_words,
+            claim_quotes,
+            cues.claim_prefix,
+            ComposeClaims(),
+            cues.claim_similar,
+            cues.claim_folders,
+            cues.claim_cameras,
+            filters.claim_filters,
+            filters.claim_faces,
+            claim_people,
+            claim_dates,
+            claim_places,
+            NegationClaims(),
+            claim_words,
         )
 
     def parse(self, text: str, *, now: date, context: PlanContext | None = None) -> ParseResult:
@@ -54,8 +72,9 @@ def get_parser() -> RequestParser:
     return _PARSER
 
 
-def parse_detailed(text: str, *, now: date, people: list[str] | None = None,
-                   context: PlanContext | None = None) -> ParseResult:
+def parse_detailed(
+    text: str, *, now: date, people: list[str] | None = None, context: PlanContext | None = None
+) -> ParseResult:
     """Parse with everything the planner needs (slots and the request's skeleton)."""
     ctx = context or PlanContext()
     if people:
@@ -63,8 +82,9 @@ def parse_detailed(text: str, *, now: date, people: list[str] | None = None,
     return get_parser().parse(text, now=now, context=ctx)
 
 
-def parse_request(text: str, *, now: date, people: list[str] | None = None,
-                  context: PlanContext | None = None) -> tuple[dict, float, list[str]]:
+def parse_request(
+    text: str, *, now: date, people: list[str] | None = None, context: PlanContext | None = None
+) -> tuple[dict, float, list[str]]:
     """Request → (plan, confidence 0..1, notes). Confidence below LOW_CONFIDENCE means "ask for help"."""
     r = parse_detailed(text, now=now, people=people, context=context)
     return r.plan, r.confidence, r.notes

@@ -103,8 +103,14 @@ PLAN_SCHEMA: dict[str, Any] = {
                         "additionalProperties": False,
                     },
                 ),
-                _atom_schema("month", {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 12},
-                                       "minItems": 1}),
+                _atom_schema(
+                    "month",
+                    {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 1, "maximum": 12},
+                        "minItems": 1,
+                    },
+                ),
                 _atom_schema(
                     "faces",
                     {
@@ -137,7 +143,13 @@ PLAN_SCHEMA: dict[str, Any] = {
 
 def default_compose() -> dict[str, Any]:
     """The compose block of a plan that only filters and ranks by relevance."""
-    return {"limit": None, "sort": "relevance", "diverse": False, "per": None, "exclude_near_duplicates": False}
+    return {
+        "limit": None,
+        "sort": "relevance",
+        "diverse": False,
+        "per": None,
+        "exclude_near_duplicates": False,
+    }
 
 
 def make_plan(where: dict, compose: dict | None = None) -> dict[str, Any]:
@@ -203,8 +215,11 @@ def _validate_date(value: Any, p: str) -> dict:
 def _validate_month(value: Any, p: str) -> dict:
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
-    if not isinstance(value, list) or not value or not all(
-            isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12 for m in value):
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12 for m in value)
+    ):
         raise _err(p, f"expected a list of months 1..12, got {value!r}")
     return {"month": sorted(set(value))}
 
@@ -235,8 +250,11 @@ def _enum_validator(key: str, allowed: tuple[str, ...]) -> Callable[[Any, str], 
 
 #: The validator of each non-string atom: (value, path) → the normalised atom.
 _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
-    "date": _validate_date, "month": _validate_month, "faces": _validate_faces,
-    "kind": _enum_validator("kind", KINDS), "quality": _enum_validator("quality", QUALITIES),
+    "date": _validate_date,
+    "month": _validate_month,
+    "faces": _validate_faces,
+    "kind": _enum_validator("kind", KINDS),
+    "quality": _enum_validator("quality", QUALITIES),
 }
 
 
@@ -393,10 +411,6 @@ def is_atom(node: dict) -> bool:
     return len(node) == 1 and next(iter(node)) in ATOM_KEYS
 
 
-def atom_key(atom: dict) -> str:
-    return next(iter(atom))
-
-
 def walk(node: dict) -> Iterator[dict]:
     """Yield every node (operators and atoms), depth first, parents before children."""
     yield node
@@ -524,17 +538,15 @@ def plan_to_text(plan: dict) -> str:
 
 def dumps_plan(plan: dict, *, indent: int | None = None) -> str:
     """Stable JSON: key order fixed (version, where, compose), so dumps(loads(x)) == x."""
-    ordered = {"version": plan.get("version", PLAN_VERSION), "where": plan["where"],
-               "compose": validate_compose(plan.get("compose"))}
+    ordered = {
+        "version": plan.get("version", PLAN_VERSION),
+        "where": plan["where"],
+        "compose": validate_compose(plan.get("compose")),
+    }
     if plan.get("required"):
         ordered["required"] = list(plan["required"])
     sep = (",", ": ") if indent else (",", ":")
     return json.dumps(ordered, ensure_ascii=False, indent=indent, separators=sep)
-
-
-def loads_plan(text: str) -> dict:
-    """Parse and validate a plan from JSON text."""
-    return validate_plan(text)
 
 
 # --------------------------------------------------------------------------- comparison

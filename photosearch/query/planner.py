@@ -28,8 +28,13 @@ class PlanResult:
     examples: list[str] = field(default_factory=list)  # golden requests that steered it
 
     def to_dict(self) -> dict:
-        return {"plan": self.plan, "confidence": self.confidence, "source": self.source, "notes": self.notes,
-                "examples": self.examples}
+        return {
+            "plan": self.plan,
+            "confidence": self.confidence,
+            "source": self.source,
+            "notes": self.notes,
+            "examples": self.examples,
+        }
 
 
 def known_people(store) -> list[str]:
@@ -52,8 +57,9 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
 
     ctx = PlanContext(people=list(people or []))
     with store.session() as s:
-        for name, bday in s.execute(select(Person.name, Person.birthday).where(
-                Person.name.is_not(None), Person.hidden.is_(False))).all():
+        for name, bday in s.execute(
+            select(Person.name, Person.birthday).where(Person.name.is_not(None), Person.hidden.is_(False))
+        ).all():
             name = (name or "").strip()
             if not name:
                 continue
@@ -86,7 +92,9 @@ def adapt_example(example: GoldenExample, example_parse: ParseResult, parse: Par
         if key in mapping and mapping[key] != b.node:
             return None  # one golden value maps to two new ones: ambiguous
         mapping[key] = b.node
-    where = map_nodes(example.plan["where"], lambda n: copy.deepcopy(mapping.get(json.dumps(n, sort_keys=True))))
+    where = map_nodes(
+        example.plan["where"], lambda n: copy.deepcopy(mapping.get(json.dumps(n, sort_keys=True)))
+    )
     compose = dict(parse.plan["compose"])
     base = example_parse.plan["compose"]
     for k, v in example.plan["compose"].items():
@@ -98,8 +106,15 @@ def adapt_example(example: GoldenExample, example_parse: ParseResult, parse: Par
 class Planner:
     """Plans requests; cheap to call repeatedly (everything heavy is loaded once, lazily)."""
 
-    def __init__(self, settings=None, *, library: GoldenLibrary | None = None, llm: LLMCallable | None = None,
-                 use_llm: bool | None = None, few_shot: int = 4):
+    def __init__(
+        self,
+        settings=None,
+        *,
+        library: GoldenLibrary | None = None,
+        llm: LLMCallable | None = None,
+        use_llm: bool | None = None,
+        few_shot: int = 4,
+    ):
         self.settings = settings
         self.library = library if library is not None else get_library(settings, use_embedder=None)
         self._llm = llm
@@ -114,11 +129,20 @@ class Planner:
             self._llm = planner_llm(self.settings)
         return self._llm
 
-    def plan(self, request: str, *, now: date | None = None, context: PlanContext | None = None,
-             people: list[str] | None = None, exclude_self: bool = False) -> PlanResult:
+    def plan(
+        self,
+        request: str,
+        *,
+        now: date | None = None,
+        context: PlanContext | None = None,
+        people: list[str] | None = None,
+        exclude_self: bool = False,
+    ) -> PlanResult:
         """Plan one request. `exclude_self` hides a golden pair for this very request (evaluation)."""
         if len(request) > MAX_REQUEST_CHARS:
-            raise PlanError(f"the request is {len(request)} characters; at most {MAX_REQUEST_CHARS} are planned")
+            raise PlanError(
+                f"the request is {len(request)} characters; at most {MAX_REQUEST_CHARS} are planned"
+            )
         now = now or date.today()
         parse = parse_detailed(request, now=now, people=people, context=context)
         notes = list(parse.notes)
@@ -129,8 +153,13 @@ class Planner:
             if ex is not None:
                 plan = self._reuse_exact(ex, parse, now)
                 if plan is not None:
-                    return PlanResult(plan, 1.0, "golden", [f"verified plan from the {ex.source} golden library"],
-                                      [ex.request])
+                    return PlanResult(
+                        plan,
+                        1.0,
+                        "golden",
+                        [f"verified plan from the {ex.source} golden library"],
+                        [ex.request],
+                    )
 
         if parse.confidence >= LOW_CONFIDENCE:
             return PlanResult(parse.plan, parse.confidence, "parser", notes)
@@ -140,17 +169,30 @@ class Planner:
                 continue
             adapted = adapt_example(ex, ex_parse, parse)
             if adapted is not None:
-                return PlanResult(adapted, max(parse.confidence, LOW_CONFIDENCE), "pattern",
-                                  [*notes, f"structure from verified example: {ex.request!r}"], [ex.request])
+                return PlanResult(
+                    adapted,
+                    max(parse.confidence, LOW_CONFIDENCE),
+                    "pattern",
+                    [*notes, f"structure from verified example: {ex.request!r}"],
+                    [ex.request],
+                )
 
         llm = self.llm
         if llm is not None:
-            shots = [e for e, _ in self.library.nearest(request, k=self.few_shot + 1)
-                     if not (exclude_self and normalize_request(e.request) == key)][: self.few_shot]
+            shots = [
+                e
+                for e, _ in self.library.nearest(request, k=self.few_shot + 1)
+                if not (exclude_self and normalize_request(e.request) == key)
+            ][: self.few_shot]
             plan, llm_notes = plan_with_llm(request, parse.plan, shots, llm, now_text=now.isoformat())
             if plan is not None:
-                return PlanResult(plan, max(parse.confidence, LOW_CONFIDENCE), "llm", [*notes, *llm_notes],
-                                  [e.request for e in shots])
+                return PlanResult(
+                    plan,
+                    max(parse.confidence, LOW_CONFIDENCE),
+                    "llm",
+                    [*notes, *llm_notes],
+                    [e.request for e in shots],
+                )
             notes.extend(llm_notes)
         return PlanResult(parse.plan, parse.confidence, "parser", notes)
 
@@ -164,7 +206,14 @@ class Planner:
         return adapt_example(ex, ex_parse, parse)
 
 
-def plan_request(request: str, *, settings=None, now: date | None = None, context: PlanContext | None = None,
-                 people: list[str] | None = None, llm: LLMCallable | None = None) -> PlanResult:
+def plan_request(
+    request: str,
+    *,
+    settings=None,
+    now: date | None = None,
+    context: PlanContext | None = None,
+    people: list[str] | None = None,
+    llm: LLMCallable | None = None,
+) -> PlanResult:
     """One-call API for the CLI and GUI."""
     return Planner(settings, llm=llm).plan(request, now=now, context=context, people=people)

@@ -45,6 +45,8 @@ FACTS_SPACE = "facts_text"
 PAGE = 20
 #: At most this many closest matches below the cut-off follow the confident ones.
 CLOSEST_MAX = 10
+#: CLIP's text-image cosines sit lower than MiniLM's text-text ones (a good match is ~0.25-0.35).
+CLIP_MIN_SIMILARITY = 0.15
 _indexes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -60,7 +62,8 @@ def vector_indexes(store, settings) -> VectorIndexes:
 
 
 def default_signals(store, settings, text_embedder=None) -> list[EmbeddingSignal]:
-    """facts_text via the MiniLM text embedder (injected, or the shared one when installed)."""
+    """facts_text via the MiniLM text embedder (injected, or the shared one when installed), and
+    clip:* for each pulled CLIP model."""
     emb = text_embedder
     if emb is None:
         try:
@@ -69,14 +72,29 @@ def default_signals(store, settings, text_embedder=None) -> list[EmbeddingSignal
         except Exception as exc:  # noqa: BLE001 - search still works lexically
             log.info("text embedder unavailable: %s", exc)
             emb = None
+    signals = clip_signals(settings)
     if emb is None:
-        return []
+        return signals
     fn = emb.embed
     if text_embedder is None:  # the shared model: its vectors are remembered on disk
         from photosearch.query.embedding_cache import cached_text_encoder
 
         fn = cached_text_encoder(emb, settings)
-    return [EmbeddingSignal(FACTS_SPACE, fn)]
+    return [EmbeddingSignal(FACTS_SPACE, fn), *signals]
+
+
+def clip_signals(settings) -> list[EmbeddingSignal]:
+    """A text→image signal per pulled CLIP model (space `clip:<name>`): a request is also matched
+    against what the photos look like. The text tower loads on the first request that needs it."""
+    from photosearch.vision.clip import installed_clip_models, load_clip, space_name
+
+    def encoder(name: str) -> Callable[[list[str]], np.ndarray]:
+        return lambda texts: load_clip(settings, name).encode_texts(texts)
+
+    return [
+        EmbeddingSignal(space_name(name), encoder(name), min_similarity=CLIP_MIN_SIMILARITY)
+        for name in installed_clip_models(settings)
+    ]
 
 
 # ------------------------------------------------------------------------------ planning
@@ -96,9 +114,16 @@ def plan_for(request: str, store, settings, now: date | None = None) -> tuple[di
 # ------------------------------------------------------------------------------ context
 
 
-def make_context(store, settings, *, plan: dict | None = None, text_embedder=None,
-                 signals: list[EmbeddingSignal] | None = None, calibration: CalibrationConfig | None = None,
-                 image_embedder: Callable[[str], np.ndarray] | None = None) -> ExecContext:
+def make_context(
+    store,
+    settings,
+    *,
+    plan: dict | None = None,
+    text_embedder=None,
+    signals: list[EmbeddingSignal] | None = None,
+    calibration: CalibrationConfig | None = None,
+    image_embedder: Callable[[str], np.ndarray] | None = None,
+) -> ExecContext:
     if plan is not None:
         needs_places = any("place" in a for a in plan_atoms(plan.get("where", {})))
         if needs_places or (plan.get("compose") or {}).get("per") == "place":
@@ -110,9 +135,15 @@ def make_context(store, settings, *, plan: dict | None = None, text_embedder=Non
     if signals is None:
         needs_concept = plan is None or any("concept" in a for a in plan_atoms(plan.get("where", {})))
         signals = default_signals(store, settings, text_embedder) if needs_concept else []
-    return ExecContext(snapshot=snap, store=store, settings=settings, indexes=vector_indexes(store, settings),
-                       signals=signals, calibration=calibration or CalibrationConfig(),
-                       image_embedder=image_embedder)
+    return ExecContext(
+        snapshot=snap,
+        store=store,
+        settings=settings,
+        indexes=vector_indexes(store, settings),
+        signals=signals,
+        calibration=calibration or CalibrationConfig(),
+        image_embedder=image_embedder,
+    )
 
 
 def _taken(snap: Snapshot, row: int) -> str | None:
@@ -125,13 +156,10 @@ def _taken(snap: Snapshot, row: int) -> str | None:
 # ------------------------------------------------------------------------------ API
 
 
-def search(store, settings, request: str | None = None, plan: dict | None = None, limit: int | None = None,
-           explain: bool = False, *, now: date | None = None, text_embedder=None,
-           signals: list[EmbeddingSignal] | None = None, calibration: CalibrationConfig | None = None,
-           compose_options: ComposeOptions | None = None, image_embedder=None) -> dict:
-    """Run a request or a plan. See the module docstring for the result's shape."""
-    t0 = time.perf_counter()
-    timing: dict[str, float] = {}
+def _checked_plan(
+    store, settings, request: str | None, plan: dict | None, limit: int | None, now: date | None
+) -> tuple[dict, dict]:
+    """(validated plan with the limit applied, planner info): the given plan, or the request's."""
     planner: dict = {}
     if plan is None:
         if not request or not request.strip():
@@ -142,10 +170,68 @@ def search(store, settings, request: str | None = None, plan: dict | None = None
         if int(limit) < 1:
             raise PhotoSearchError("--limit must be at least 1")
         plan.setdefault("compose", {})["limit"] = int(limit)
+    return plan, planner
+
+
+def _page_size(block: dict, full_matches: int) -> int:
+    """How many results the page holds: the plan's limit, a `per` grouping's own size, else PAGE."""
+    if block.get("limit"):
+        return int(block["limit"])
+    if block.get("per") and full_matches:
+        return full_matches  # "one per day" sets its own size
+    return max(PAGE, full_matches)
+
+
+def _result_entries(pages: list, snap: Snapshot) -> list[dict]:
+    """One result dict per shown row, in page order (full, partial, closest), with its `why`."""
+    results = []
+    for p_rows, p_scores, ex, kind in pages:
+        for r, sc in zip(p_rows.tolist(), p_scores.tolist(), strict=True):
+            entry = {
+                "id": int(snap.ids[r]),
+                "path": snap.paths[r],
+                "score": round(float(sc), 4),
+                "taken_at": _taken(snap, int(r)),
+                "why": ex.why(int(r)),
+                "partial": kind in ("partial", "closest_partial"),
+                "below_cutoff": kind.startswith("closest"),
+            }
+            if entry["partial"]:
+                entry["missing"] = ex.missing(int(r))
+            results.append(entry)
+    return results
+
+
+def search(
+    store,
+    settings,
+    request: str | None = None,
+    plan: dict | None = None,
+    limit: int | None = None,
+    explain: bool = False,
+    *,
+    now: date | None = None,
+    text_embedder=None,
+    signals: list[EmbeddingSignal] | None = None,
+    calibration: CalibrationConfig | None = None,
+    compose_options: ComposeOptions | None = None,
+    image_embedder=None,
+) -> dict:
+    """Run a request or a plan. See the module docstring for the result's shape."""
+    t0 = time.perf_counter()
+    timing: dict[str, float] = {}
+    plan, planner = _checked_plan(store, settings, request, plan, limit, now)
     timing["plan"] = (time.perf_counter() - t0) * 1000
     t1 = time.perf_counter()
-    ctx = make_context(store, settings, plan=plan, text_embedder=text_embedder, signals=signals,
-                       calibration=calibration, image_embedder=image_embedder)
+    ctx = make_context(
+        store,
+        settings,
+        plan=plan,
+        text_embedder=text_embedder,
+        signals=signals,
+        calibration=calibration,
+        image_embedder=image_embedder,
+    )
     timing["load"] = (time.perf_counter() - t1) * 1000
     t2 = time.perf_counter()
     required = plan.get("required") or []
@@ -159,20 +245,21 @@ def search(store, settings, request: str | None = None, plan: dict | None = None
         rows_in, scores_in = found.rows, found.scores
         keep = ~np.isin(rows_in, shown)
         sub = dict(block, limit=limit_n) if limit_n is not None else block
-        return compose(rows_in[keep], scores_in[keep], sub, ctx.snapshot, image_index=image_index,
-                       options=compose_options)
+        return compose(
+            rows_in[keep],
+            scores_in[keep],
+            sub,
+            ctx.snapshot,
+            image_index=image_index,
+            options=compose_options,
+        )
 
     shown = np.zeros(0, np.int32)
     rows, scores, composer = pick(execution.result, block.get("limit"))
     snap = ctx.snapshot
     pages = [(rows, scores, execution, "full")]
     shown = rows
-    if block.get("limit"):
-        page = int(block["limit"])
-    elif block.get("per") and rows.size:
-        page = int(rows.size)  # "one per day" sets its own size
-    else:
-        page = max(PAGE, int(rows.size))
+    page = _page_size(block, int(rows.size))
     if rows.size < page and len(execution.partial):
         p_rows, p_scores, _ = pick(execution.partial, page - rows.size)
         pages.append((p_rows, p_scores, execution, "partial"))
@@ -189,25 +276,24 @@ def search(store, settings, request: str | None = None, plan: dict | None = None
             room -= c_rows.size
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
-    results = []
-    for p_rows, p_scores, ex, kind in pages:
-        for r, sc in zip(p_rows.tolist(), p_scores.tolist(), strict=True):
-            entry = {"id": int(snap.ids[r]), "path": snap.paths[r], "score": round(float(sc), 4),
-                     "taken_at": _taken(snap, int(r)), "why": ex.why(int(r)),
-                     "partial": kind in ("partial", "closest_partial"), "below_cutoff": kind.startswith("closest")}
-            if entry["partial"]:
-                entry["missing"] = ex.missing(int(r))
-            results.append(entry)
-    results = link_raw_pairs(results)
+    results = link_raw_pairs(_result_entries(pages, snap))
     timing["why"] = (time.perf_counter() - t4) * 1000
     timing["total"] = (time.perf_counter() - t0) * 1000
-    out = {"plan": plan, "results": results, "matched": len(execution.result),
-           "partial": sum(r["partial"] for r in results), "below_cutoff": sum(r["below_cutoff"] for r in results),
-           "timing_ms": {k: round(v, 2) for k, v in timing.items()}, "composer": composer}
+    out = {
+        "plan": plan,
+        "results": results,
+        "matched": len(execution.result),
+        "partial": sum(r["partial"] for r in results),
+        "below_cutoff": sum(r["below_cutoff"] for r in results),
+        "timing_ms": {k: round(v, 2) for k, v in timing.items()},
+        "composer": composer,
+    }
     if planner:
         out["planner"] = planner
     ex = {"atoms": execution.explain(), "matched": len(execution.result), "notes": ctx.notes}
-    out["explain"] = ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
+    out["explain"] = (
+        ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
+    )
     return out
 
 
@@ -236,7 +322,8 @@ def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedde
     vec, pid = query_vector(photo_path_or_id, ctx)
     if vec is None:
         raise PhotoSearchError(
-            f"no image embedding for {photo_path_or_id!r}: index it first (`photosearch index`)")
+            f"no image embedding for {photo_path_or_id!r}: index it first (`photosearch index`)"
+        )
     index = ctx.index(IMAGE_SPACE)
     snap = ctx.snapshot
     cal_rows, _, info = neighbours(vec, ctx, exclude=pid)
@@ -247,11 +334,21 @@ def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedde
         if key == pid or rows.size == 0:
             continue
         r = int(rows[0])
-        results.append({"id": int(key), "path": snap.paths[r], "score": round(float(sim), 4),
-                        "calibrated": bool(np.isin(r, cal_rows)),
-                        "why": [{"atom": "similar", "to": str(photo_path_or_id), "similarity": round(float(sim), 3)}]})
-    return {"query": str(photo_path_or_id), "results": results[: int(limit)], "cutoff": info,
-            "timing_ms": {"total": round((time.perf_counter() - t0) * 1000, 2)}}
+        results.append(
+            {
+                "id": int(key),
+                "path": snap.paths[r],
+                "score": round(float(sim), 4),
+                "calibrated": bool(np.isin(r, cal_rows)),
+                "why": [{"atom": "similar", "to": str(photo_path_or_id), "similarity": round(float(sim), 3)}],
+            }
+        )
+    return {
+        "query": str(photo_path_or_id),
+        "results": results[: int(limit)],
+        "cutoff": info,
+        "timing_ms": {"total": round((time.perf_counter() - t0) * 1000, 2)},
+    }
 
 
 def _chunks(h: np.ndarray, parts: int = 5) -> list[np.ndarray]:
@@ -263,7 +360,9 @@ def _chunks(h: np.ndarray, parts: int = 5) -> list[np.ndarray]:
     return out
 
 
-def duplicates(store, settings, *, options: ComposeOptions | None = None, neighbours_k: int = 10) -> list[dict]:
+def duplicates(
+    store, settings, *, options: ComposeOptions | None = None, neighbours_k: int = 10
+) -> list[dict]:
     """Near-duplicate groups over the whole catalog: image-embedding neighbours and phash.
 
     A pair is a near-duplicate when cosine ≥ dup_cosine, or phash Hamming ≤ dup_hamming (found
@@ -272,74 +371,102 @@ def duplicates(store, settings, *, options: ComposeOptions | None = None, neighb
     opts = options or ComposeOptions()
     ctx = make_context(store, settings, signals=[])
     snap = ctx.snapshot
-    parent = list(range(snap.n))
-    reason: dict[tuple[int, int], str] = {}
+    links = _DuplicateLinks(snap.n)
+    index = ctx.index(IMAGE_SPACE)
+    if index is not None and len(index) > 1:
+        _link_by_embedding(links, index, snap, opts, neighbours_k)
+    _link_by_phash(links, snap, opts)
+    return links.groups(snap)
 
-    def find(a: int) -> int:
+
+class _DuplicateLinks:
+    """Union-find over snapshot rows, with the reason each pair was linked."""
+
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+        self.reason: dict[tuple[int, int], str] = {}
+
+    def find(self, a: int) -> int:
+        parent = self.parent
         while parent[a] != a:
             parent[a] = parent[parent[a]]
             a = parent[a]
         return a
 
-    def link(a: int, b: int, why: str) -> None:
-        ra, rb = find(a), find(b)
+    def link(self, a: int, b: int, why: str) -> None:
+        ra, rb = self.find(a), self.find(b)
         if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-        reason[(min(a, b), max(a, b))] = why
+            self.parent[max(ra, rb)] = min(ra, rb)
+        self.reason[(min(a, b), max(a, b))] = why
 
-    index = ctx.index(IMAGE_SPACE)
-    if index is not None and len(index) > 1:
-        keys = index.keys()
-        keys = keys[np.isin(keys, snap.ids)]
-        vecs = index.get_many(keys)
-        k = min(neighbours_k + 1, len(index))
-        for start in range(0, keys.size, 2048):
-            m = index.index.search(vecs[start:start + 2048], k)
-            nk, nd = np.atleast_2d(np.asarray(m.keys)), np.atleast_2d(np.asarray(m.distances))
-            for qi in range(nk.shape[0]):
-                a = int(snap.rows_of([keys[start + qi]])[0])
-                for key, dist in zip(nk[qi].tolist(), nd[qi].tolist(), strict=True):
-                    cos = 1.0 - dist
-                    if key == keys[start + qi] or cos < opts.both_cosine:
-                        continue
-                    rb = snap.rows_of([key])
-                    if rb.size == 0:
-                        continue
-                    b = int(rb[0])
-                    if cos >= opts.dup_cosine:
-                        link(a, b, f"image cosine {cos:.3f}")
-                    elif snap.has_phash[a] and snap.has_phash[b]:
-                        ham = int(hamming(snap.phash[a:a + 1], snap.phash[b:b + 1])[0])
-                        if ham <= opts.both_hamming:
-                            link(a, b, f"image cosine {cos:.3f} + phash distance {ham}")
-    rows = np.flatnonzero(snap.has_phash)
-    if rows.size > 1:
-        hashes = snap.phash[rows]
-        for chunk in _chunks(hashes):
-            order = np.argsort(chunk, kind="stable")
-            sc = chunk[order]
-            bounds = np.flatnonzero(np.diff(sc)) + 1
-            for grp in np.split(order, bounds):
-                if grp.size < 2 or grp.size > 500:
+    def groups(self, snap: Snapshot) -> list[dict]:
+        """Groups of two or more photos, largest first, each with up to five reasons."""
+        members: dict[int, set[int]] = {}
+        for pair in self.reason:
+            for r in pair:
+                members.setdefault(self.find(r), set()).add(r)
+        groups = []
+        for root, rs in members.items():
+            if len(rs) < 2:
+                continue
+            why = sorted({w for (a, _b), w in self.reason.items() if self.find(a) == root})
+            groups.append(
+                {
+                    "photos": [{"id": int(snap.ids[r]), "path": snap.paths[r]} for r in sorted(rs)],
+                    "why": why[:5],
+                }
+            )
+        groups.sort(key=lambda g: (-len(g["photos"]), g["photos"][0]["id"]))
+        return groups
+
+
+def _link_by_embedding(
+    links: _DuplicateLinks, index, snap: Snapshot, opts: ComposeOptions, neighbours_k: int
+) -> None:
+    """Link each photo to its image-embedding neighbours that are close enough (cosine, or cosine + phash)."""
+    keys = index.keys()
+    keys = keys[np.isin(keys, snap.ids)]
+    vecs = index.get_many(keys)
+    k = min(neighbours_k + 1, len(index))
+    for start in range(0, keys.size, 2048):
+        m = index.index.search(vecs[start : start + 2048], k)
+        nk, nd = np.atleast_2d(np.asarray(m.keys)), np.atleast_2d(np.asarray(m.distances))
+        for qi in range(nk.shape[0]):
+            a = int(snap.rows_of([keys[start + qi]])[0])
+            for key, dist in zip(nk[qi].tolist(), nd[qi].tolist(), strict=True):
+                cos = 1.0 - dist
+                if key == keys[start + qi] or cos < opts.both_cosine:
                     continue
-                h = hashes[grp]
-                d = hamming(h[:, None], h[None, :])
-                ii, jj = np.nonzero(np.triu(d <= opts.dup_hamming, 1))
-                for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-                    link(int(rows[grp[i]]), int(rows[grp[j]]), f"phash distance {int(d[i, j])}")
-    members: dict[int, list[int]] = {}
-    for a, b in reason:
-        for r in (a, b):
-            members.setdefault(find(r), [])
-    for r in {x for pair in reason for x in pair}:
-        members[find(r)].append(r)
-    groups = []
-    for root, rs in members.items():
-        rs = sorted(set(rs))
-        if len(rs) < 2:
-            continue
-        why = sorted({w for (a, b), w in reason.items() if find(a) == root})
-        groups.append({"photos": [{"id": int(snap.ids[r]), "path": snap.paths[r]} for r in rs],
-                       "why": why[:5]})
-    groups.sort(key=lambda g: (-len(g["photos"]), g["photos"][0]["id"]))
-    return groups
+                rb = snap.rows_of([key])
+                if rb.size:
+                    _link_pair(links, snap, opts, a, int(rb[0]), cos)
+
+
+def _link_pair(
+    links: _DuplicateLinks, snap: Snapshot, opts: ComposeOptions, a: int, b: int, cos: float
+) -> None:
+    if cos >= opts.dup_cosine:
+        links.link(a, b, f"image cosine {cos:.3f}")
+    elif snap.has_phash[a] and snap.has_phash[b]:
+        ham = int(hamming(snap.phash[a : a + 1], snap.phash[b : b + 1])[0])
+        if ham <= opts.both_hamming:
+            links.link(a, b, f"image cosine {cos:.3f} + phash distance {ham}")
+
+
+def _link_by_phash(links: _DuplicateLinks, snap: Snapshot, opts: ComposeOptions) -> None:
+    """Link photos whose perceptual hashes are within dup_hamming (exact, by bucketing on chunks)."""
+    rows = np.flatnonzero(snap.has_phash)
+    if rows.size < 2:
+        return
+    hashes = snap.phash[rows]
+    for chunk in _chunks(hashes):
+        order = np.argsort(chunk, kind="stable")
+        bounds = np.flatnonzero(np.diff(chunk[order])) + 1
+        for grp in np.split(order, bounds):
+            if grp.size < 2 or grp.size > 500:
+                continue
+            h = hashes[grp]
+            d = hamming(h[:, None], h[None, :])
+            ii, jj = np.nonzero(np.triu(d <= opts.dup_hamming, 1))
+            for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
+                links.link(int(rows[grp[i]]), int(rows[grp[j]]), f"phash distance {int(d[i, j])}")

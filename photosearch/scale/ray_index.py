@@ -60,7 +60,9 @@ class Outcome:
     results: Outcomes
 
 
-def _bundled_factory(settings: Settings, include: Sequence[str] | None = None) -> list[Analyzer | FactsAnalyzer]:
+def _bundled_factory(
+    settings: Settings, include: Sequence[str] | None = None
+) -> list[Analyzer | FactsAnalyzer]:
     from photosearch.app import default_analyzers
 
     return default_analyzers(settings, include=include)
@@ -69,13 +71,21 @@ def _bundled_factory(settings: Settings, include: Sequence[str] | None = None) -
 class AnalysisWorker:
     """Holds the pixel analyzers (loaded once per actor) and processes chunks of files."""
 
-    def __init__(self, settings: Settings, options: LoadOptions, factory: AnalyzerFactory | None,
-                 include: Sequence[str] | None, gates: Sequence[Gate] = DEFAULT_GATES):
+    def __init__(
+        self,
+        settings: Settings,
+        options: LoadOptions,
+        factory: AnalyzerFactory | None,
+        include: Sequence[str] | None,
+        gates: Sequence[Gate] = DEFAULT_GATES,
+    ):
         os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
         self.options = options
         self.gates = tuple(gates)
         # Facts analyzers read the catalog, so they run on the driver, over what these wrote.
-        self.analyzers = pixel_analyzers(factory(settings) if factory else _bundled_factory(settings, include))
+        self.analyzers = pixel_analyzers(
+            factory(settings) if factory else _bundled_factory(settings, include)
+        )
 
     def describe(self) -> dict[str, int]:
         """Name -> version of each pixel analyzer this worker runs."""
@@ -91,7 +101,11 @@ class AnalysisWorker:
                 pid, path = payload
                 loaded = load_for_analysis(pid, path, self.options)
             loaded_all.append((kind, loaded, wanted))
-        ok = [i for i, (_, loaded, _) in enumerate(loaded_all) if loaded.error is None and loaded.rgb is not None]
+        ok = [
+            i
+            for i, (_, loaded, _) in enumerate(loaded_all)
+            if loaded.error is None and loaded.rgb is not None
+        ]
         images = [_image(loaded_all[i][1]) for i in ok]
         results = run_pixel_analyzers(self.analyzers, images, [loaded_all[i][2] for i in ok], self.gates)
         by_index = dict(zip(ok, results, strict=True))
@@ -105,7 +119,9 @@ class AnalysisWorker:
 def _image(loaded: Loaded) -> PhotoImage:
     rgb = loaded.rgb
     assert rgb is not None
-    return PhotoImage(loaded.photo_id or 0, loaded.path, rgb, loaded.width or rgb.shape[1], loaded.height or rgb.shape[0])
+    return PhotoImage(
+        loaded.photo_id or 0, loaded.path, rgb, loaded.width or rgb.shape[1], loaded.height or rgb.shape[0]
+    )
 
 
 def ensure_ray(num_workers: int, address: str | None = None) -> bool:
@@ -121,8 +137,12 @@ def ensure_ray(num_workers: int, address: str | None = None) -> bool:
         if address:
             ray.init(address=address, log_to_driver=False)
         else:
-            ray.init(num_cpus=max(1, num_workers), include_dashboard=False, log_to_driver=False,
-                     object_store_memory=200 * 1024 * 1024)
+            ray.init(
+                num_cpus=max(1, num_workers),
+                include_dashboard=False,
+                log_to_driver=False,
+                object_store_memory=200 * 1024 * 1024,
+            )
     except Exception as exc:
         raise RayUnavailable(f"cannot start or reach Ray ({address or 'local'}): {exc}") from exc
     return True
@@ -131,10 +151,20 @@ def ensure_ray(num_workers: int, address: str | None = None) -> bool:
 class RayIndexer(Indexer):
     """The indexer with its decode + analysis fanned out to Ray actors."""
 
-    def __init__(self, store: Store, settings: Settings, num_workers: int = 2, *,
-                 analyzer_factory: AnalyzerFactory | None = None, include: Sequence[str] | None = None,
-                 analyze: bool = True, post_steps: Sequence[tuple[str, PostStep]] = (), chunk_size: int = 4,
-                 address: str | None = None, gates: Sequence[Gate] = DEFAULT_GATES):
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        num_workers: int = 2,
+        *,
+        analyzer_factory: AnalyzerFactory | None = None,
+        include: Sequence[str] | None = None,
+        analyze: bool = True,
+        post_steps: Sequence[tuple[str, PostStep]] = (),
+        chunk_size: int = 4,
+        address: str | None = None,
+        gates: Sequence[Gate] = DEFAULT_GATES,
+    ):
         super().__init__(store, settings, [], post_steps, gates)
         self.num_workers = max(1, int(num_workers))
         self.factory = analyzer_factory
@@ -152,13 +182,18 @@ class RayIndexer(Indexer):
         self.started_ray = ensure_ray(self.num_workers, self.address)
         actor = ray.remote(num_cpus=1)(AnalysisWorker)
         factory = self.factory if self.analyze else (lambda _s: [])
-        self.workers = [actor.remote(self.settings, self.options, factory, self.include, self.gates)
-                        for _ in range(self.num_workers)]
+        self.workers = [
+            actor.remote(self.settings, self.options, factory, self.include, self.gates)
+            for _ in range(self.num_workers)
+        ]
         versions = ray.get(self.workers[0].describe.remote())
         # Pixel analyzers run on the workers: the driver's pipeline only needs their names and
         # versions. Facts analyzers (facts_text) read the catalog, so they run here, as in `Indexer`.
-        built = (self.factory(self.settings) if self.factory else _bundled_factory(self.settings, self.include)) \
-            if self.analyze else []
+        built = (
+            (self.factory(self.settings) if self.factory else _bundled_factory(self.settings, self.include))
+            if self.analyze
+            else []
+        )
         self.analyzers = facts_analyzers(built)
         self.pipeline = AnalysisPipeline(self.store, versions, self.analyzers)
 
@@ -171,8 +206,13 @@ class RayIndexer(Indexer):
         if shutdown if shutdown is not None else self.started_ray:
             ray.shutdown()
 
-    def _run(self, only_paths=None, progress: ProgressFn | None = None, cancel: CancelFn | None = None,
-             retry_failed: bool = False) -> IndexReport:
+    def _run(
+        self,
+        only_paths=None,
+        progress: ProgressFn | None = None,
+        cancel: CancelFn | None = None,
+        retry_failed: bool = False,
+    ) -> IndexReport:
         import ray
 
         started = time.perf_counter()
@@ -195,7 +235,9 @@ class RayIndexer(Indexer):
         def emit(stage: str, path: str | None = None) -> None:
             if progress:
                 el = time.perf_counter() - started
-                progress(IndexProgress(stage, done, total, path, done / el if el else 0.0, self._counts(report)))
+                progress(
+                    IndexProgress(stage, done, total, path, done / el if el else 0.0, self._counts(report))
+                )
 
         emit("analyze" if self.pipeline.active else "ingest")
         while next_chunk < len(chunks) or pending:
@@ -217,7 +259,9 @@ class RayIndexer(Indexer):
             if len(ready) >= self.settings.batch_size or not pending:
                 self._write(ready, reconciler, report, retry_failed)
                 done += len(ready)
-                emit("analyze" if self.pipeline.active else "ingest", ready[-1].loaded.path if ready else None)
+                emit(
+                    "analyze" if self.pipeline.active else "ingest", ready[-1].loaded.path if ready else None
+                )
                 ready = []
         if ready:
             self._write(ready, reconciler, report, retry_failed)
@@ -227,7 +271,9 @@ class RayIndexer(Indexer):
         emit("done")
         return report
 
-    def _write(self, outcomes: list[Outcome], reconciler: Reconciler, report: IndexReport, retry_failed: bool) -> None:
+    def _write(
+        self, outcomes: list[Outcome], reconciler: Reconciler, report: IndexReport, retry_failed: bool
+    ) -> None:
         """Apply a batch of worker outcomes in one transaction (the driver is the only writer)."""
         t0 = time.perf_counter()
         ready: list[tuple[int, Outcomes]] = []
@@ -247,18 +293,31 @@ class RayIndexer(Indexer):
             s.flush()
             ids = [pid for pid, _ in ready]
             recorded = self.pipeline.recorded(s, ids)
-            touched = {pid for pid, results in ready
-                       if self.pipeline.write(s, pid, results, recorded, report, retry_failed)}
+            touched = {
+                pid
+                for pid, results in ready
+                if self.pipeline.write(s, pid, results, recorded, report, retry_failed)
+            }
             report.stage_ms["db"] += (time.perf_counter() - t0) * 1000
             touched |= self.pipeline.run_facts(s, ids, recorded, touched, report, retry_failed)
         report.analysed += len(touched)
 
 
-def run_ray_index(store: Store, settings: Settings, num_workers: int = 2, progress: ProgressFn | None = None,
-                  cancel: CancelFn | None = None, *, analyzer_factory: AnalyzerFactory | None = None,
-                  include: Sequence[str] | None = None, analyze: bool = True,
-                  post_steps: Sequence[tuple[str, PostStep]] | None = None, address: str | None = None,
-                  retry_failed: bool = False, shutdown: bool | None = None) -> IndexReport:
+def run_ray_index(
+    store: Store,
+    settings: Settings,
+    num_workers: int = 2,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+    *,
+    analyzer_factory: AnalyzerFactory | None = None,
+    include: Sequence[str] | None = None,
+    analyze: bool = True,
+    post_steps: Sequence[tuple[str, PostStep]] | None = None,
+    address: str | None = None,
+    retry_failed: bool = False,
+    shutdown: bool | None = None,
+) -> IndexReport:
     """Index every registered folder with decode + analysis on `num_workers` Ray actors.
 
     Returns the serial indexer's `IndexReport` (stage_ms has `model:<name>` summed over workers,
@@ -268,8 +327,16 @@ def run_ray_index(store: Store, settings: Settings, num_workers: int = 2, progre
         from photosearch.app import default_post_steps
 
         post_steps = default_post_steps(settings)
-    indexer = RayIndexer(store, settings, num_workers, analyzer_factory=analyzer_factory, include=include,
-                         analyze=analyze, post_steps=post_steps, address=address)
+    indexer = RayIndexer(
+        store,
+        settings,
+        num_workers,
+        analyzer_factory=analyzer_factory,
+        include=include,
+        analyze=analyze,
+        post_steps=post_steps,
+        address=address,
+    )
     try:
         return indexer.run(progress=progress, cancel=cancel, retry_failed=retry_failed)
     finally:

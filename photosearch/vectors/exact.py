@@ -68,7 +68,6 @@ class ExactVectors:
         return self._keys[top], sims[top].astype(np.float32)
 
 
-
 class _Batch:
     """`search(vectors, k)` over many queries at once, shaped like usearch's batch matches."""
 

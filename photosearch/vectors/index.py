@@ -22,10 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-try:  # onnxruntime must be loaded before usearch: importing it after usearch segfaults (ORT 1.32, usearch 2.26)
-    import onnxruntime  # noqa: F401
-except ImportError:  # pragma: no cover - onnxruntime is a core dependency
-    pass
+# onnxruntime must be loaded before usearch: importing it after usearch segfaults (ORT 1.32, usearch 2.26)
+import onnxruntime  # noqa: F401, I001 - a core dependency; the order is the point
 from usearch.index import Index  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -71,15 +69,23 @@ def space_filename(space: str) -> str:
 class VectorIndex:
     """A cosine usearch index over L2-normalised vectors of one space."""
 
-    def __init__(self, space: str, dim: int, dtype: str = "f32", *, connectivity: int | None = None,
-                 expansion_add: int | None = None):
+    def __init__(
+        self,
+        space: str,
+        dim: int,
+        dtype: str = "f32",
+        *,
+        connectivity: int | None = None,
+        expansion_add: int | None = None,
+    ):
         if dtype not in DTYPES:
             raise ValueError(f"unknown vector dtype {dtype!r}; use one of {', '.join(DTYPES)}")
         self.space = space
         self.dim = int(dim)
         self.dtype = dtype
-        self.index = Index(ndim=self.dim, metric="cos", dtype=dtype, connectivity=connectivity,
-                           expansion_add=expansion_add)
+        self.index = Index(
+            ndim=self.dim, metric="cos", dtype=dtype, connectivity=connectivity, expansion_add=expansion_add
+        )
         self.max_updated: str | None = None
 
     # ---- content ---------------------------------------------------------------------------
@@ -92,8 +98,14 @@ class VectorIndex:
     def keys(self) -> np.ndarray:
         return np.asarray(self.index.keys, dtype=np.int64) if len(self.index) else np.zeros(0, np.int64)
 
-    def add(self, keys, vectors: np.ndarray, *, threads: int = 0,
-            progress: Callable[[int, int], None] | None = None) -> None:
+    def add(
+        self,
+        keys,
+        vectors: np.ndarray,
+        *,
+        threads: int = 0,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
         """Add (or replace) vectors under catalog ids: one multi-threaded usearch call per batch of
         `ADD_BATCH` vectors (`threads` 0: every core), `progress(done, total)` after each."""
         keys = np.asarray(keys, dtype=np.uint64).ravel()
@@ -135,7 +147,9 @@ class VectorIndex:
             return got.astype(np.float32, copy=False)
         return np.vstack([np.asarray(g, dtype=np.float32).reshape(1, -1) for g in got])
 
-    def search(self, vector: np.ndarray, k: int = 10, *, exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def search(
+        self, vector: np.ndarray, k: int = 10, *, exact: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Nearest ids and their cosine similarities (1 = identical direction), best first."""
         n = len(self.index)
         if n == 0 or k <= 0:
@@ -156,9 +170,14 @@ class VectorIndex:
         self.index.save(str(tmp))
         os.replace(tmp, path)
         side = Sidecar(
-            space=self.space, dim=self.dim, dtype=self.dtype, count=len(self),
-            ids_sha1=ids_sha1 or ids_checksum(self.keys()), max_updated=self.max_updated,
-            file_size=path.stat().st_size, file_crc32=file_crc32(path),
+            space=self.space,
+            dim=self.dim,
+            dtype=self.dtype,
+            count=len(self),
+            ids_sha1=ids_sha1 or ids_checksum(self.keys()),
+            max_updated=self.max_updated,
+            file_size=path.stat().st_size,
+            file_crc32=file_crc32(path),
         )
         side_tmp = base.with_suffix(".json.tmp")
         side_tmp.write_text(json.dumps(asdict(side)), encoding="utf-8")
@@ -166,7 +185,9 @@ class VectorIndex:
         return path
 
     @classmethod
-    def load(cls, directory: Path, space: str, *, expansion_add: int | None = None) -> tuple[VectorIndex, Sidecar] | None:
+    def load(
+        cls, directory: Path, space: str, *, expansion_add: int | None = None
+    ) -> tuple[VectorIndex, Sidecar] | None:
         """Load a saved index (writable copy). None when missing, damaged or inconsistent.
         The file does not keep the build's `expansion_add` (usearch restores its default, 128): a
         writer passes its own for the vectors it adds later."""

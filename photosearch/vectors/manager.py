@@ -52,7 +52,9 @@ def _vector_chunk(space: str, rows, dim: int) -> tuple[np.ndarray, np.ndarray]:
     if dim == 0:
         good[:] = False
     for i in np.flatnonzero(~good):
-        log.warning("%s: id %s has a %d-d vector, expected %s; skipped", space, rows[i][0], sizes[i] // 4, dim)
+        log.warning(
+            "%s: id %s has a %d-d vector, expected %s; skipped", space, rows[i][0], sizes[i] // 4, dim
+        )
     ids = np.fromiter((r[0] for r, ok in zip(rows, good, strict=True) if ok), np.int64, int(good.sum()))
     blob = b"".join(r[1] for r, ok in zip(rows, good, strict=True) if ok)
     return ids, np.frombuffer(blob, np.float32).reshape(ids.size, dim)
@@ -61,8 +63,16 @@ def _vector_chunk(space: str, rows, dim: int) -> tuple[np.ndarray, np.ndarray]:
 class VectorIndexes:
     """Owns the usearch indexes of one catalog (a rebuildable cache of its vectors)."""
 
-    def __init__(self, store, settings, *, dtype: str = DEFAULT_DTYPE, connectivity: int = DEFAULT_CONNECTIVITY,
-                 expansion_add: int = DEFAULT_EXPANSION_ADD, threads: int | None = None):
+    def __init__(
+        self,
+        store,
+        settings,
+        *,
+        dtype: str = DEFAULT_DTYPE,
+        connectivity: int = DEFAULT_CONNECTIVITY,
+        expansion_add: int = DEFAULT_EXPANSION_ADD,
+        threads: int | None = None,
+    ):
         self.store = store
         self.directory = settings.vectors_dir
         self.dtype = dtype
@@ -78,7 +88,9 @@ class VectorIndexes:
         """Embedding spaces in the catalog (+ `face`): one index probe per space, not a table scan."""
         names: list[str] = []
         with self.store.session() as s:
-            while (name := s.scalar(select(func.min(Embedding.space)).where(Embedding.space > (names or [""])[-1]))):
+            while name := s.scalar(
+                select(func.min(Embedding.space)).where(Embedding.space > (names or [""])[-1])
+            ):
                 names.append(name)
             has_faces = s.scalar(select(Face.id).where(Face.descriptor.is_not(None)).limit(1)) is not None
         return names + ([FACE_SPACE] if has_faces else [])
@@ -87,12 +99,16 @@ class VectorIndexes:
         """(count, newest `updated_at`) of a space's active vectors, in one aggregate query."""
         with self.store.session() as s:
             if space == FACE_SPACE:
-                n = s.scalar(select(func.count(Face.id)).join(Photo, Photo.id == Face.photo_id)
-                             .where(Photo.state == "active", Face.descriptor.is_not(None)))
+                n = s.scalar(
+                    select(func.count(Face.id))
+                    .join(Photo, Photo.id == Face.photo_id)
+                    .where(Photo.state == "active", Face.descriptor.is_not(None))
+                )
                 return int(n or 0), None
             n, newest = s.execute(
                 select(func.count(Embedding.photo_id), func.max(Embedding.updated_at))
-                .join(Photo, Photo.id == Embedding.photo_id).where(Photo.state == "active", Embedding.space == space)
+                .join(Photo, Photo.id == Embedding.photo_id)
+                .where(Photo.state == "active", Embedding.space == space)
             ).one()
         return int(n or 0), _ts(newest)
 
@@ -101,12 +117,14 @@ class VectorIndexes:
         with self.store.session() as s:
             if space == FACE_SPACE:
                 rows = s.execute(
-                    select(Face.id).join(Photo, Photo.id == Face.photo_id)
+                    select(Face.id)
+                    .join(Photo, Photo.id == Face.photo_id)
                     .where(Photo.state == "active", Face.descriptor.is_not(None))
                 ).all()
                 return np.array([r[0] for r in rows], dtype=np.int64), None
             rows = s.execute(
-                select(Embedding.photo_id, Embedding.updated_at).join(Photo, Photo.id == Embedding.photo_id)
+                select(Embedding.photo_id, Embedding.updated_at)
+                .join(Photo, Photo.id == Embedding.photo_id)
                 .where(Photo.state == "active", Embedding.space == space)
             ).all()
         ids = np.array([r[0] for r in rows], dtype=np.int64)
@@ -118,13 +136,19 @@ class VectorIndexes:
         chunks of `READ_CHUNK` rows, each turned into one matrix (no per-vector Python objects)."""
         wanted = None if ids is None else [int(i) for i in ids]
         if space == FACE_SPACE:
-            q = (select(Face.id, Face.descriptor).join(Photo, Photo.id == Face.photo_id)
-                 .where(Photo.state == "active", Face.descriptor.is_not(None)))
+            q = (
+                select(Face.id, Face.descriptor)
+                .join(Photo, Photo.id == Face.photo_id)
+                .where(Photo.state == "active", Face.descriptor.is_not(None))
+            )
             if wanted is not None:
                 q = q.where(Face.id.in_(wanted))
         else:
-            q = (select(Embedding.photo_id, Embedding.vector).join(Photo, Photo.id == Embedding.photo_id)
-                 .where(Photo.state == "active", Embedding.space == space))
+            q = (
+                select(Embedding.photo_id, Embedding.vector)
+                .join(Photo, Photo.id == Embedding.photo_id)
+                .where(Photo.state == "active", Embedding.space == space)
+            )
             if wanted is not None:
                 q = q.where(Embedding.photo_id.in_(wanted))
         id_parts: list[np.ndarray] = []
@@ -161,7 +185,9 @@ class VectorIndexes:
             index._ids_sha1 = side.ids_sha1  # type: ignore[attr-defined]
             self._loaded[space] = index  # a writer's `get` syncs it from here
             if len(index) != count or index.max_updated != newest:
-                log.info("vector index %s is stale (%d vectors, the catalog has %d)", space, len(index), count)
+                log.info(
+                    "vector index %s is stale (%d vectors, the catalog has %d)", space, len(index), count
+                )
                 return None
             return index
 
@@ -222,7 +248,9 @@ class VectorIndexes:
             return self.get(space)
 
     def _new(self, space: str, dim: int) -> VectorIndex:
-        return VectorIndex(space, dim, self.dtype, connectivity=self.connectivity, expansion_add=self.expansion_add)
+        return VectorIndex(
+            space, dim, self.dtype, connectivity=self.connectivity, expansion_add=self.expansion_add
+        )
 
     def _rebuild(self, space: str) -> VectorIndex:
         ids, vecs = self.catalog_vectors(space)

@@ -61,8 +61,14 @@ def space_name(model_name: str) -> str:
 # ---- preprocessing (pure functions; parameters come from preprocess_cfg.json) -----------------
 def preprocess_config(model_dir: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Merge ``visual/preprocess_cfg.json`` (or the root ``config.json`` vision_cfg) with defaults."""
-    cfg: dict[str, Any] = {"size": 224, "mean": list(OPENAI_MEAN), "std": list(OPENAI_STD),
-                           "interpolation": "bicubic", "resize_mode": "shortest", "fill_color": 0}
+    cfg: dict[str, Any] = {
+        "size": 224,
+        "mean": list(OPENAI_MEAN),
+        "std": list(OPENAI_STD),
+        "interpolation": "bicubic",
+        "resize_mode": "shortest",
+        "fill_color": 0,
+    }
     root_cfg = _read_json(model_dir / "config.json") or {}
     vision = root_cfg.get("vision_cfg") or {}
     if vision.get("image_size"):
@@ -175,7 +181,7 @@ class ClipTower(Model):
         out_name = sess.get_outputs()[0].name
         chunks = []
         for i in range(0, n, limit):
-            part = {k: v[i:i + limit] for k, v in feeds.items()}
+            part = {k: v[i : i + limit] for k, v in feeds.items()}
             rows = len(next(iter(part.values())))
             chunks.append(np.asarray(sess.run([out_name], part)[0], dtype=np.float32).reshape(rows, -1))
         return l2_normalize(np.concatenate(chunks, axis=0))
@@ -193,8 +199,15 @@ class ClipEncoder:
     """A CLIP model folder: two `ClipTower` models that load separately (indexing needs only the image
     tower, search only the text tower)."""
 
-    def __init__(self, model_dir: Path | str, settings: Settings | None = None, *,
-                 name: str | None = None, preprocess: dict[str, Any] | None = None, language: str | None = None):
+    def __init__(
+        self,
+        model_dir: Path | str,
+        settings: Settings | None = None,
+        *,
+        name: str | None = None,
+        preprocess: dict[str, Any] | None = None,
+        language: str | None = None,
+    ):
         self.model_dir = Path(model_dir)
         self.settings = settings if settings is not None else Settings()
         self.name = name or self.model_dir.name
@@ -318,46 +331,9 @@ def load_clip(settings: Settings, model_name: str) -> ClipEncoder:
         return enc
 
 
-def clip_text_embedding(settings: Settings, model_name: str, text: str) -> np.ndarray:
-    """The L2-normalised text vector in space ``clip:<model_name>`` (for `concept` atoms): cosine
-    similarity with the photos' stored ``clip:<model_name>`` embeddings is a dot product."""
-    return load_clip(settings, model_name).encode_text(text)
-
-
 def installed_clip_models(settings: Settings) -> list[str]:
     """Pulled hub models with role ``clip``, by name."""
     return [m.name for m in installed_with_role(settings, "clip")]
-
-
-def rank_by_text(query: np.ndarray, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Order rows of ``vectors`` (normalised) by cosine similarity to ``query``: (indices, scores)."""
-    if len(vectors) == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-    scores = l2_normalize(vectors) @ l2_normalize(query)
-    order = np.argsort(-scores, kind="stable")
-    return order, scores[order]
-
-
-def search_catalog(store, settings: Settings, model_name: str, text: str, limit: int = 50) -> list[tuple[int, float]]:
-    """Brute-force text→image search over the catalog's ``clip:<model>`` embeddings: [(photo_id, score)].
-    The executor's usearch index gives the same ranking; this is the reference path and the fallback."""
-    from sqlalchemy import select
-
-    from photosearch.catalog.models import Embedding, Photo
-
-    space = space_name(model_name)
-    with store.session() as s:
-        rows = s.execute(
-            select(Embedding.photo_id, Embedding.vector)
-            .join(Photo, Photo.id == Embedding.photo_id)
-            .where(Embedding.space == space, Photo.state == "active")
-        ).all()
-    if not rows:
-        return []
-    ids = np.array([r[0] for r in rows])
-    vecs = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
-    order, scores = rank_by_text(clip_text_embedding(settings, model_name, text), vecs)
-    return [(int(ids[i]), float(sc)) for i, sc in zip(order[:limit], scores[:limit], strict=True)]
 
 
 class ClipAnalyzer:

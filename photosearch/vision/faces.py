@@ -25,6 +25,7 @@ from photosearch.vision.analyzer import AnalysisResult, FaceRecord, PhotoImage
 MANIFEST_NAME = "faces-dlib-resnet-v1"
 DESCRIPTOR_DIM = 128
 
+
 def margin_to_score(margin: float) -> float:
     """The detector's SVM margin (0 = on the boundary, ~1-3 = clear face) squashed to 0..1."""
     return 1.0 / (1.0 + math.exp(-2.0 * float(margin)))
@@ -113,5 +114,7 @@ class FaceAnalyzer:
         faces = []
         for (left, top, right, bottom), margin, desc in self.model.predict(rgb):
             box = [left / w, top / h, right / w, bottom / h]
-            faces.append(FaceRecord(box=[round(v, 5) for v in box], score=margin_to_score(margin), descriptor=desc))
+            faces.append(
+                FaceRecord(box=[round(v, 5) for v in box], score=margin_to_score(margin), descriptor=desc)
+            )
         return AnalysisResult(faces=faces)

@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 
 MANIFEST_NAME = "ocr-rapidocr-ppocrv4"
 
+
 # ---- the gate: pure functions -------------------------------------------------------------------
 def to_bgr(rgb: np.ndarray) -> np.ndarray:
     """RGB (or grey, or RGBA) uint8 → contiguous BGR, which the PaddleOCR models expect."""
@@ -66,7 +67,7 @@ def page_stats(bgr: np.ndarray, side: int = 256) -> tuple[float, float]:
     grey = cv2.cvtColor(resize_max_side(bgr, side, enlarge=False), cv2.COLOR_BGR2GRAY)
     hist = np.bincount(grey.ravel(), minlength=256)
     mode = int(hist.argmax())
-    band = float(hist[max(0, mode - 4): mode + 5].sum()) / grey.size
+    band = float(hist[max(0, mode - 4) : mode + 5].sum()) / grey.size
     kernel = np.ones((3, 3), np.uint8)
     spread = cv2.dilate(grey, kernel) - cv2.erode(grey, kernel)
     return band, float(np.count_nonzero(spread <= 2)) / grey.size
@@ -108,7 +109,9 @@ class GateDecision:
 
 
 # ---- spaces between words ----------------------------------------------------------------------
-def ink_gaps(crop: np.ndarray, min_gap_ratio: float = 0.22, letter_factor: float = 2.2) -> list[tuple[float, float]]:
+def ink_gaps(
+    crop: np.ndarray, min_gap_ratio: float = 0.22, letter_factor: float = 2.2
+) -> list[tuple[float, float]]:
     """Blank column runs inside a text-line crop wide enough to be word spaces (pixels).
 
     A space is wider than `min_gap_ratio` x the ink height and than `letter_factor` x the typical
@@ -156,14 +159,20 @@ def respace(text: str, info: Any, crop: np.ndarray) -> str:
     cell = crop.shape[1] / n_cols
     xs = [(c + 0.5) * cell for c in cols]
     cuts = {
-        i for i in range(1, len(chars))
-        if chars[i - 1] != " " and chars[i] != " "
+        i
+        for i in range(1, len(chars))
+        if chars[i - 1] != " "
+        and chars[i] != " "
         and not (chars[i - 1].isdigit() and chars[i].isdigit())  # "111" in small type: keep numbers whole
         and any(xs[i - 1] < (a + b) / 2 < xs[i] for a, b in gaps)
     }
     # a cut that leaves a lone letter ("CAF E") is more likely a wide letter gap than a word
-    bounds = sorted({0, len(chars)} | cuts | {i for i, c in enumerate(chars) if c == " "}
-                    | {i + 1 for i, c in enumerate(chars) if c == " "})
+    bounds = sorted(
+        {0, len(chars)}
+        | cuts
+        | {i for i, c in enumerate(chars) if c == " "}
+        | {i + 1 for i, c in enumerate(chars) if c == " "}
+    )
     for start, end in zip(bounds, bounds[1:], strict=False):
         if end - start == 1 and chars[start].isalpha() and chars[start] not in "aAI":
             cuts -= {start, end}
@@ -224,7 +233,10 @@ class OcrModel(Model):
             return self._read_lines(bgr)
         except AttributeError:  # a RapidOCR other than 1.4.x: its plain pipeline (no space repair)
             result, _elapsed = self._engine(bgr, use_cls=False)
-            return [(np.asarray(q, dtype=np.float32).reshape(4, 2), str(t), float(sc)) for q, t, sc in result or []]
+            return [
+                (np.asarray(q, dtype=np.float32).reshape(4, 2), str(t), float(sc))
+                for q, t, sc in result or []
+            ]
 
     def _read_lines(self, bgr: np.ndarray) -> list[tuple[np.ndarray, str, float]]:
         """RapidOCR's pipeline step by step (1.4.x), keeping each character's position so that
@@ -313,12 +325,21 @@ class OcrAnalyzer:
                 text = " ".join(text.split())
                 if not text or (len(text) == 1 and score < 0.8):
                     continue
-                facts.append(FactRecord(kind="text", label=text, score=score, box=quad_to_box(quad, w, h),
-                                        data={"line": lines}))
+                facts.append(
+                    FactRecord(
+                        kind="text",
+                        label=text,
+                        score=score,
+                        box=quad_to_box(quad, w, h),
+                        data={"line": lines},
+                    )
+                )
                 lines += 1
             ocr_ms = (time.perf_counter() - t0) * 1000
         gate = decision.as_data() | {"lines": lines, "ocr_ms": round(ocr_ms, 1)}
-        facts.append(FactRecord(kind="ocr_gate", label="ran" if decision.run else "skipped", score=1.0, data=gate))
+        facts.append(
+            FactRecord(kind="ocr_gate", label="ran" if decision.run else "skipped", score=1.0, data=gate)
+        )
         return AnalysisResult(facts=facts)
 
 
@@ -326,7 +347,12 @@ def quad_to_box(quad: np.ndarray, width: int, height: int) -> list[float]:
     """A detector quadrilateral (pixels) → axis-aligned (x0, y0, x1, y1) in 0..1."""
     xs = np.clip(quad[:, 0] / max(width, 1), 0.0, 1.0)
     ys = np.clip(quad[:, 1] / max(height, 1), 0.0, 1.0)
-    return [round(float(xs.min()), 5), round(float(ys.min()), 5), round(float(xs.max()), 5), round(float(ys.max()), 5)]
+    return [
+        round(float(xs.min()), 5),
+        round(float(ys.min()), 5),
+        round(float(xs.max()), 5),
+        round(float(ys.max()), 5),
+    ]
 
 
 def text_of(result: AnalysisResult) -> list[str]:

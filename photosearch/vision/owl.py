@@ -83,16 +83,23 @@ def preprocess_owl(rgb: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, tu
     x[:h, :w] = rgb[..., :3].astype(np.float32) / 255.0
     s = int(cfg["size"])
     if side != s:
-        chans = [np.asarray(Image.fromarray(x[..., c], mode="F").resize((s, s), Image.Resampling.BILINEAR))
-                 for c in range(3)]
+        chans = [
+            np.asarray(Image.fromarray(x[..., c], mode="F").resize((s, s), Image.Resampling.BILINEAR))
+            for c in range(3)
+        ]
         x = np.stack(chans, axis=-1)
     x = (x - np.asarray(cfg["mean"], np.float32)) / np.asarray(cfg["std"], np.float32)
     return x.transpose(2, 0, 1)[None].astype(np.float32), (h, w)
 
 
 def postprocess_owl(
-    logits: np.ndarray, pred_boxes: np.ndarray, queries: list[str], hw: tuple[int, int], cfg: dict[str, Any],
-    threshold: float | None = None, objectness: np.ndarray | None = None,
+    logits: np.ndarray,
+    pred_boxes: np.ndarray,
+    queries: list[str],
+    hw: tuple[int, int],
+    cfg: dict[str, Any],
+    threshold: float | None = None,
+    objectness: np.ndarray | None = None,
 ) -> list[Detection]:
     """Model outputs -> detections on the original photo (see module doc)."""
     thr = float(cfg["threshold"] if threshold is None else threshold)
@@ -126,8 +133,14 @@ class OwlDetector(Model):
 
     thread_safe = True
 
-    def __init__(self, model_dir: Path | str, settings: Settings | None = None, *, name: str | None = None,
-                 preprocess: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        model_dir: Path | str,
+        settings: Settings | None = None,
+        *,
+        name: str | None = None,
+        preprocess: dict[str, Any] | None = None,
+    ):
         self.model_dir = Path(model_dir)
         super().__init__(settings, name=name or self.model_dir.name)
         self.config = owl_config(self.model_dir, preprocess)
@@ -180,7 +193,9 @@ class OwlDetector(Model):
             out[k] = v.astype(np.int32 if "int32" in types[k] else np.int64)
         return out
 
-    def detect(self, image_rgb: np.ndarray, queries: list[str], threshold: float | None = None) -> list[Detection]:
+    def detect(
+        self, image_rgb: np.ndarray, queries: list[str], threshold: float | None = None
+    ) -> list[Detection]:
         queries = [q for q in (q.strip() for q in queries) if q]
         if not queries:
             return []
@@ -195,8 +210,15 @@ class OwlDetector(Model):
         if not {"logits", "pred_boxes"} <= set(outs):
             raise DetectorError(f"{self.model_dir}/model.onnx: expected outputs logits and pred_boxes")
         res = dict(zip(wanted, sess.run(wanted, feeds), strict=True))
-        return postprocess_owl(res["logits"], res["pred_boxes"], queries, hw, self.config, threshold,
-                               res.get("objectness_logits"))
+        return postprocess_owl(
+            res["logits"],
+            res["pred_boxes"],
+            queries,
+            hw,
+            self.config,
+            threshold,
+            res.get("objectness_logits"),
+        )
 
 
 def load_owl(settings: Settings, model_name: str = "owlv2-base-patch16") -> OwlDetector:

@@ -30,8 +30,9 @@ def resize(rgb: np.ndarray, size: Sequence[int], interpolation: str = "area") ->
     return cv2.resize(rgb, (w, h), interpolation=_interp(interpolation, shrinking))
 
 
-def resize_max_side(img: np.ndarray, max_side: int, interpolation: str = "area", *,
-                    enlarge: bool = True) -> np.ndarray:
+def resize_max_side(
+    img: np.ndarray, max_side: int, interpolation: str = "area", *, enlarge: bool = True
+) -> np.ndarray:
     """Scale so the longest side is `max_side`, keeping aspect ratio; a smaller image is enlarged only
     with `enlarge`."""
     h, w = img.shape[:2]
@@ -100,7 +101,9 @@ def prepare(rgb: np.ndarray, params: dict) -> np.ndarray:
 
 
 def normalize(
-    img: np.ndarray, mean: Sequence[float] = (0.0, 0.0, 0.0), std: Sequence[float] = (1.0, 1.0, 1.0),
+    img: np.ndarray,
+    mean: Sequence[float] = (0.0, 0.0, 0.0),
+    std: Sequence[float] = (1.0, 1.0, 1.0),
     scale: float = 1 / 255.0,
 ) -> np.ndarray:
     """float32 (img * scale - mean) / std, per channel."""

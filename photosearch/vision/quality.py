@@ -31,17 +31,65 @@ MAX_COLORS = 4
 
 # Common screen sizes (either orientation): phones, tablets, laptops, monitors.
 SCREEN_SIZES = {
-    (640, 1136), (750, 1334), (828, 1792), (1080, 1920), (1080, 2340), (1080, 2400), (1125, 2436),
-    (1170, 2532), (1179, 2556), (1242, 2208), (1242, 2688), (1284, 2778), (1290, 2796), (1440, 2560),
-    (1440, 3200), (1536, 2048), (1620, 2160), (1640, 2360), (1668, 2388), (2048, 2732), (720, 1280),
-    (720, 1600), (1366, 768), (1280, 800), (1440, 900), (1536, 864), (1600, 900), (1680, 1050),
-    (1920, 1200), (2560, 1440), (2560, 1600), (2880, 1800), (3024, 1964), (3456, 2234), (3840, 2160),
-    (5120, 2880), (1280, 1024), (1024, 768), (1920, 1080), (1280, 720), (3840, 2400), (2736, 1824),
+    (640, 1136),
+    (750, 1334),
+    (828, 1792),
+    (1080, 1920),
+    (1080, 2340),
+    (1080, 2400),
+    (1125, 2436),
+    (1170, 2532),
+    (1179, 2556),
+    (1242, 2208),
+    (1242, 2688),
+    (1284, 2778),
+    (1290, 2796),
+    (1440, 2560),
+    (1440, 3200),
+    (1536, 2048),
+    (1620, 2160),
+    (1640, 2360),
+    (1668, 2388),
+    (2048, 2732),
+    (720, 1280),
+    (720, 1600),
+    (1366, 768),
+    (1280, 800),
+    (1440, 900),
+    (1536, 864),
+    (1600, 900),
+    (1680, 1050),
+    (1920, 1200),
+    (2560, 1440),
+    (2560, 1600),
+    (2880, 1800),
+    (3024, 1964),
+    (3456, 2234),
+    (3840, 2160),
+    (5120, 2880),
+    (1280, 1024),
+    (1024, 768),
+    (1920, 1080),
+    (1280, 720),
+    (3840, 2400),
+    (2736, 1824),
 }
 SCREEN_SIZES |= {(h, w) for (w, h) in SCREEN_SIZES}
 
-COLOR_NAMES = ("black", "white", "gray", "red", "orange", "brown", "yellow", "green", "teal", "blue",
-               "purple", "pink")
+COLOR_NAMES = (
+    "black",
+    "white",
+    "gray",
+    "red",
+    "orange",
+    "brown",
+    "yellow",
+    "green",
+    "teal",
+    "blue",
+    "purple",
+    "pink",
+)
 
 
 def blur_score(rgb: np.ndarray, prescaled: bool = False) -> float:
@@ -97,9 +145,13 @@ def _rows_at(xs: np.ndarray, ys: np.ndarray, hs: np.ndarray, theta: float) -> tu
         j = i
         while j + 1 < yr.size and yr[j + 1] - yr[i] <= 0.5 * hm:
             j += 1
-        hh = hr[i:j + 1]
-        if j - i + 1 >= 6 and np.std(hh) / max(float(np.mean(hh)), 1.0) < 0.45 and np.ptp(xr[i:j + 1]) >= 5 * hm:
-            rows.append((float(np.mean(yr[i:j + 1])), j - i + 1))
+        hh = hr[i : j + 1]
+        if (
+            j - i + 1 >= 6
+            and np.std(hh) / max(float(np.mean(hh)), 1.0) < 0.45
+            and np.ptp(xr[i : j + 1]) >= 5 * hm
+        ):
+            rows.append((float(np.mean(yr[i : j + 1])), j - i + 1))
         i = j + 1
     if len(rows) < 3:
         return len(rows), sum(m for _, m in rows)
@@ -218,9 +270,14 @@ def color_name(h: np.ndarray, s: np.ndarray, v: np.ndarray) -> np.ndarray:
     out = np.full(h.shape, COLOR_NAMES.index("gray"), dtype=np.int8)
     chroma = (s >= 45) & (v >= 50)
     hue_names = [
-        ((h < 8) | (h >= 172), "red"), ((h >= 8) & (h < 20), "orange"), ((h >= 20) & (h < 34), "yellow"),
-        ((h >= 34) & (h < 78), "green"), ((h >= 78) & (h < 96), "teal"), ((h >= 96) & (h < 130), "blue"),
-        ((h >= 130) & (h < 150), "purple"), ((h >= 150) & (h < 172), "pink"),
+        ((h < 8) | (h >= 172), "red"),
+        ((h >= 8) & (h < 20), "orange"),
+        ((h >= 20) & (h < 34), "yellow"),
+        ((h >= 34) & (h < 78), "green"),
+        ((h >= 78) & (h < 96), "teal"),
+        ((h >= 96) & (h < 130), "blue"),
+        ((h >= 130) & (h < 150), "purple"),
+        ((h >= 150) & (h < 172), "pink"),
     ]
     for mask, name in hue_names:
         out[chroma & mask] = COLOR_NAMES.index(name)
@@ -233,8 +290,9 @@ def color_name(h: np.ndarray, s: np.ndarray, v: np.ndarray) -> np.ndarray:
     return out
 
 
-def dominant_colors(rgb: np.ndarray, min_fraction: float = COLOR_MIN_FRACTION,
-                    limit: int = MAX_COLORS) -> list[tuple[str, float, str]]:
+def dominant_colors(
+    rgb: np.ndarray, min_fraction: float = COLOR_MIN_FRACTION, limit: int = MAX_COLORS
+) -> list[tuple[str, float, str]]:
     """[(name, fraction, mean hex)], largest first, of a 64 px copy."""
     small = resize_max_side(rgb, COLOR_SIDE)
     hsv = cv2.cvtColor(small, cv2.COLOR_RGB2HSV)
@@ -276,15 +334,25 @@ class QualityAnalyzer:
         signals = kind_signals(image, small)
         kind, kind_score = classify_kind(signals)
         facts = [
-            FactRecord(kind="quality", label="blurry" if blurry else "sharp", score=conf,
-                       data={"blur": round(blur, 2), "threshold": self.blur_threshold}),
-            FactRecord(kind="kind", label=kind, score=kind_score,
-                       data={k: (round(v, 4) if isinstance(v, float) else v)
-                             for k, v in signals.__dict__.items()}),
+            FactRecord(
+                kind="quality",
+                label="blurry" if blurry else "sharp",
+                score=conf,
+                data={"blur": round(blur, 2), "threshold": self.blur_threshold},
+            ),
+            FactRecord(
+                kind="kind",
+                label=kind,
+                score=kind_score,
+                data={k: (round(v, 4) if isinstance(v, float) else v) for k, v in signals.__dict__.items()},
+            ),
         ]
         for name, frac, hexrgb in dominant_colors(small):
-            facts.append(FactRecord(kind="color", label=name, score=frac,
-                                    data={"fraction": round(frac, 4), "rgb": hexrgb}))
+            facts.append(
+                FactRecord(
+                    kind="color", label=name, score=frac, data={"fraction": round(frac, 4), "rgb": hexrgb}
+                )
+            )
         return AnalysisResult(facts=facts)
 
     def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:

@@ -62,7 +62,9 @@ class EfficientNetTagger(Model):
         self._feat_index = feats[0]["index"]
         self._feat_q = feats[0]["quantization"]
         if len(self.labels) != int(out["shape"][-1]):
-            raise ModelUnavailable(f"{labels_path} has {len(self.labels)} labels, the model {out['shape'][-1]}")
+            raise ModelUnavailable(
+                f"{labels_path} has {len(self.labels)} labels, the model {out['shape'][-1]}"
+            )
 
     def _predict(self, rgb: np.ndarray) -> TaggerOutput:
         params = dict(self.manifest.preprocess, size=list(self._in_size))
@@ -159,8 +161,9 @@ class TaggerAnalyzer:
     def analyze(self, image: PhotoImage) -> AnalysisResult:
         out = self.model.predict(image.rgb)
         probs = np.clip(np.asarray(out.probs, np.float32), 0.0, None)
-        return AnalysisResult(facts=self.facts(out.probs),
-                              embeddings={IMAGE_SPACE: out.feature, DISTRIBUTION_SPACE: probs})
+        return AnalysisResult(
+            facts=self.facts(out.probs), embeddings={IMAGE_SPACE: out.feature, DISTRIBUTION_SPACE: probs}
+        )
 
     def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:
         return [self.analyze(img) for img in images]

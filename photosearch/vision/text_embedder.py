@@ -27,8 +27,9 @@ class MiniLmEmbedder(Model):
     manifest_name = "text-minilm-l6-v2-int8"
     thread_safe = True  # ONNX Runtime sessions allow concurrent runs
 
-    def __init__(self, settings: Settings | None = None, manifest=None, *, cache_size: int = 2048,
-                 batch_size: int = 64):
+    def __init__(
+        self, settings: Settings | None = None, manifest=None, *, cache_size: int = 2048, batch_size: int = 64
+    ):
         super().__init__(settings, manifest)
         self.cache_size = cache_size
         self.batch_size = batch_size

@@ -42,12 +42,9 @@ HANDLERS = {
     "llama3-vision-alpha": "Llama3VisionAlphaChatHandler",
     "smolvlm": "MTMDChatHandler",
 }
-CAPTION_PROMPT = "Describe this photo in one or two plain sentences: the main subjects, the place and what is happening."
-CAPTION_SCHEMA = {
-    "type": "object",
-    "properties": {"caption": {"type": "string"}, "objects": {"type": "array", "items": {"type": "string"}}},
-    "required": ["caption", "objects"],
-}
+CAPTION_PROMPT = (
+    "Describe this photo in one or two plain sentences: the main subjects, the place and what is happening."
+)
 
 
 class VlmError(PhotoSearchError):
@@ -71,7 +68,9 @@ def image_data_uri(rgb: np.ndarray, max_side: int = 768, quality: int = 88) -> s
     img = Image.fromarray(np.ascontiguousarray(rgb[..., :3]).astype(np.uint8), "RGB")
     scale = max_side / max(img.size)
     if scale < 1:
-        img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.Resampling.LANCZOS)
+        img = img.resize(
+            (max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.Resampling.LANCZOS
+        )
     buf = io.BytesIO()
     img.save(buf, format="JPEG", quality=quality)
     return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
@@ -84,7 +83,9 @@ class VisionLLM(LocalLLM):
     def __init__(self, settings: Settings | None, manifest: ModelManifest):
         if manifest.role != "vlm":
             raise VlmError(f"{manifest.name!r} is a {manifest.role} model, not a VLM")
-        super().__init__(settings, LlmChoice(manifest.name, "hub", None, dict(manifest.options), True, manifest))
+        super().__init__(
+            settings, LlmChoice(manifest.name, "hub", None, dict(manifest.options), True, manifest)
+        )
 
     def available(self) -> bool:
         return llama.available() and self.manifest.present(self.settings)
@@ -144,8 +145,12 @@ class VlmCaptioner:
     def chat(self, messages: list[dict], *, schema: dict | None = None, max_tokens: int | None = None) -> str:
         """One chat completion; with ``schema`` the output is JSON matching it."""
         try:
-            return self.llm.chat(messages, schema=schema, max_tokens=max_tokens or self.max_tokens,
-                                 temperature=self.temperature).strip()
+            return self.llm.chat(
+                messages,
+                schema=schema,
+                max_tokens=max_tokens or self.max_tokens,
+                temperature=self.temperature,
+            ).strip()
         except PhotoSearchError:
             raise
         except Exception as exc:
@@ -155,13 +160,15 @@ class VlmCaptioner:
         msgs: list[dict] = []
         if system:
             msgs.append({"role": "system", "content": system})
-        msgs.append({
-            "role": "user",
-            "content": [
-                {"type": "image_url", "image_url": {"url": image_data_uri(rgb, self.max_image_side)}},
-                {"type": "text", "text": prompt},
-            ],
-        })
+        msgs.append(
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": image_data_uri(rgb, self.max_image_side)}},
+                    {"type": "text", "text": prompt},
+                ],
+            }
+        )
         return msgs
 
     def ask_json(self, rgb: np.ndarray, prompt: str, schema: dict) -> dict:
@@ -177,10 +184,6 @@ class VlmCaptioner:
 
     def caption(self, rgb: np.ndarray) -> str:
         return self.chat(self._image_messages(rgb, CAPTION_PROMPT))
-
-    def caption_structured(self, rgb: np.ndarray) -> dict:
-        """``{"caption": str, "objects": [str]}`` (schema-constrained)."""
-        return self.ask_json(rgb, CAPTION_PROMPT + " Also list the visible objects.", CAPTION_SCHEMA)
 
     def describe_region(self, image_rgb: np.ndarray, question: str) -> str:
         """A caption of a region crop conditioned on the user's question (Chain of Search, X_r)."""
@@ -206,5 +209,6 @@ class VlmCaptioner:
         text = " ".join(self.caption(image.rgb).split())
         if not text:
             return AnalysisResult()
-        return AnalysisResult(facts=[FactRecord(kind="caption", label=text[:512], score=1.0,
-                                                data={"model": self.model_name})])
+        return AnalysisResult(
+            facts=[FactRecord(kind="caption", label=text[:512], score=1.0, data={"model": self.model_name})]
+        )

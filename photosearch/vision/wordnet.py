@@ -22,24 +22,92 @@ DEFAULT_DIRS = ("/usr/share/wordnet", "/usr/local/share/wordnet", "/usr/share/Wo
 # Top-of-hierarchy synsets that say nothing a user would search for ("entity", "whole", ...).
 ABSTRACT_LEMMAS = frozenset(
     {
-        "entity", "physical_entity", "abstraction", "abstract_entity", "object", "physical_object",
-        "whole", "unit", "living_thing", "animate_thing", "organism", "being", "causal_agent", "cause",
-        "matter", "part", "portion", "thing", "instrumentality", "instrumentation", "artifact", "artefact",
-        "group", "grouping", "attribute", "relation", "psychological_feature", "measure", "quantity",
-        "location", "event", "act", "process", "physical_process", "communication", "commodity",
-        "trade_good", "good", "implement", "device", "structure", "construction", "covering",
-        "container", "chordate", "vertebrate", "craniate", "placental", "placental_mammal", "eutherian",
-        "eutherian_mammal", "invertebrate", "solid", "substance", "natural_object", "creation",
-        "product", "consumer_goods", "system", "decoration", "ornament", "ornamentation",
-        "equipment", "material", "stuff", "nutrient",
-        "article", "geological_formation", "formation", "plant_part", "plant_structure",
+        "entity",
+        "physical_entity",
+        "abstraction",
+        "abstract_entity",
+        "object",
+        "physical_object",
+        "whole",
+        "unit",
+        "living_thing",
+        "animate_thing",
+        "organism",
+        "being",
+        "causal_agent",
+        "cause",
+        "matter",
+        "part",
+        "portion",
+        "thing",
+        "instrumentality",
+        "instrumentation",
+        "artifact",
+        "artefact",
+        "group",
+        "grouping",
+        "attribute",
+        "relation",
+        "psychological_feature",
+        "measure",
+        "quantity",
+        "location",
+        "event",
+        "act",
+        "process",
+        "physical_process",
+        "communication",
+        "commodity",
+        "trade_good",
+        "good",
+        "implement",
+        "device",
+        "structure",
+        "construction",
+        "covering",
+        "container",
+        "chordate",
+        "vertebrate",
+        "craniate",
+        "placental",
+        "placental_mammal",
+        "eutherian",
+        "eutherian_mammal",
+        "invertebrate",
+        "solid",
+        "substance",
+        "natural_object",
+        "creation",
+        "product",
+        "consumer_goods",
+        "system",
+        "decoration",
+        "ornament",
+        "ornamentation",
+        "equipment",
+        "material",
+        "stuff",
+        "nutrient",
+        "article",
+        "geological_formation",
+        "formation",
+        "plant_part",
+        "plant_structure",
     }
 )
 
 
 #: Morphy's noun detachment rules (suffix -> replacement).
-_NOUN_SUFFIXES = (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
-                  ("men", "man"), ("ies", "y"))
+_NOUN_SUFFIXES = (
+    ("s", ""),
+    ("ses", "s"),
+    ("xes", "x"),
+    ("zes", "z"),
+    ("ches", "ch"),
+    ("shes", "sh"),
+    ("men", "man"),
+    ("ies", "y"),
+)
 
 
 class WordNetUnavailable(PhotoSearchError):
@@ -120,7 +188,7 @@ class NounIndex:
         with open(path, "rb") as fh:
             self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         self._start = 0
-        while self._map[self._start:self._start + 1] == b" ":  # the licence header's lines
+        while self._map[self._start : self._start + 1] == b" ":  # the licence header's lines
             self._start = self._map.find(b"\n", self._start) + 1
 
     def close(self) -> None:
@@ -150,7 +218,7 @@ class NounIndex:
     def get(self, lemma: str, default: tuple[int, ...] = ()) -> tuple[int, ...]:
         """The lemma's noun synset offsets, most frequent sense first."""
         parts = self._line(lemma)
-        return tuple(int(p) for p in parts[-int(parts[2]):]) if parts else default
+        return tuple(int(p) for p in parts[-int(parts[2]) :]) if parts else default
 
     def tagged(self, lemma: str) -> int:
         """How many of the lemma's senses are sense-tagged (0: unknown lemma)."""

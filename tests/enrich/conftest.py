@@ -27,8 +27,11 @@ def loopback_only(monkeypatch):
 
     def guarded(self, address):
         host = address[0] if isinstance(address, tuple) else address
-        if isinstance(host, str) and not (host.startswith("127.") or host in ("::1", "localhost")) and \
-                self.family in (socket.AF_INET, socket.AF_INET6):
+        if (
+            isinstance(host, str)
+            and not (host.startswith("127.") or host in ("::1", "localhost"))
+            and self.family in (socket.AF_INET, socket.AF_INET6)
+        ):
             attempts.append(host)
             raise OSError(f"test guard: connection to {host} blocked")
         return real(self, address)
@@ -54,7 +57,11 @@ class TestWeb:
         return self.base + path
 
     def page(self, path: str, html: str, title: str | None = None) -> str:
-        body = html if html.lstrip().startswith("<") else f"<html><head><title>{title or path}</title></head><body><p>{html}</p></body></html>"
+        body = (
+            html
+            if html.lstrip().startswith("<")
+            else f"<html><head><title>{title or path}</title></head><body><p>{html}</p></body></html>"
+        )
         self.pages[path] = (200, {"Content-Type": "text/html; charset=utf-8"}, body.encode())
         return self.url(path)
 
@@ -104,18 +111,30 @@ class TestWeb:
                 parts = urlsplit(self.path)
                 qs = parse_qs(parts.query)
                 with web.lock:
-                    web.requests.append({"path": parts.path, "q": qs.get("q", qs.get("srsearch", [""]))[0],
-                                         "host": self.headers.get("Host"),
-                                         "accept_encoding": self.headers.get("Accept-Encoding")})
+                    web.requests.append(
+                        {
+                            "path": parts.path,
+                            "q": qs.get("q", qs.get("srsearch", [""]))[0],
+                            "host": self.headers.get("Host"),
+                            "accept_encoding": self.headers.get("Accept-Encoding"),
+                        }
+                    )
                 if parts.path == "/search" and qs.get("format") == ["json"]:
                     data = {"query": qs.get("q", [""])[0], "results": web._search(qs.get("q", [""])[0])}
                     return self._send(200, {"Content-Type": "application/json"}, json.dumps(data).encode())
                 if parts.path == "/w/api.php":
                     if qs.get("list") == ["search"]:
-                        res = [{"title": r["title"], "snippet": r["content"]} for r in web._search(qs["srsearch"][0])]
+                        res = [
+                            {"title": r["title"], "snippet": r["content"]}
+                            for r in web._search(qs["srsearch"][0])
+                        ]
                         data = {"query": {"search": res}}
                     else:
-                        data = {"query": {"pages": {"1": {"title": qs["titles"][0], "extract": "Plain extract text."}}}}
+                        data = {
+                            "query": {
+                                "pages": {"1": {"title": qs["titles"][0], "extract": "Plain extract text."}}
+                            }
+                        }
                     return self._send(200, {"Content-Type": "application/json"}, json.dumps(data).encode())
                 if parts.path == "/html/":
                     items = "".join(
@@ -123,7 +142,9 @@ class TestWeb:
                         f'{r["title"]}</a><a class="result__snippet">{r["content"]}</a></div>'
                         for r in web._search(qs.get("q", [""])[0])
                     )
-                    return self._send(200, {"Content-Type": "text/html"}, f"<html><body>{items}</body></html>".encode())
+                    return self._send(
+                        200, {"Content-Type": "text/html"}, f"<html><body>{items}</body></html>".encode()
+                    )
                 entry = web.pages.get(parts.path)
                 if entry is None:
                     return self._send(404, {"Content-Type": "text/plain"}, b"not found")
@@ -187,15 +208,25 @@ def test_web():
     web.raw("/hostile/to-metadata", 302, {"Location": "http://169.254.169.254/latest/meta-data/"}, b"")
     web.raw("/hostile/to-private", 301, {"Location": "http://10.20.30.40/admin"}, b"")
     web.raw("/hostile/to-ok", 302, {"Location": "/hostile/scripty"}, b"")
-    web.raw("/hostile/scripty", 200, html, (
-        b"<html><head><title>Scripty</title><script>document.write('SECRET_JS_PAYLOAD')</script>"
-        b"<style>.x{color:red} STYLE_TEXT</style></head><body><script src='x.js'></script>"
-        b"<p>The visible sentence about bicycles is here.</p><noscript>NOSCRIPT_TEXT</noscript>"
-        b"<iframe srcdoc='IFRAME_TEXT'></iframe></body></html>"))
+    web.raw(
+        "/hostile/scripty",
+        200,
+        html,
+        (
+            b"<html><head><title>Scripty</title><script>document.write('SECRET_JS_PAYLOAD')</script>"
+            b"<style>.x{color:red} STYLE_TEXT</style></head><body><script src='x.js'></script>"
+            b"<p>The visible sentence about bicycles is here.</p><noscript>NOSCRIPT_TEXT</noscript>"
+            b"<iframe srcdoc='IFRAME_TEXT'></iframe></body></html>"
+        ),
+    )
     web.raw("/hostile/binary", 200, {"Content-Type": "application/octet-stream"}, b"\x00\x01" * 100)
     web.raw("/hostile/png", 200, {"Content-Type": "image/png"}, b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
-    web.raw("/hostile/broken-encoding", 200, html,
-            b"<html><body><p>Caf\xe9 \xff\xfe broken bytes, then the Voltaro readable words.</p></body></html>")
+    web.raw(
+        "/hostile/broken-encoding",
+        200,
+        html,
+        b"<html><body><p>Caf\xe9 \xff\xfe broken bytes, then the Voltaro readable words.</p></body></html>",
+    )
     web.raw("/hostile/declared-huge", 200, {}, _declared_huge)
     yield web
     web.close()
@@ -229,11 +260,11 @@ def real_llm(tmp_path_factory):
     from photosearch.models.runtimes.llama import available as llm_available
 
     if not llm_available():
-        pytest.skip("llama-cpp-python is not installed")
+        pytest.fail("llama-cpp-python is not installed")
     models = Path.home() / ".cache" / "photosearch-test-models"
     s = Settings(data_dir=models)
     s.ensure_dirs()
     llm = get_llm(s)
     if llm is None:
-        pytest.skip("the bundled gemma3-270m GGUF package is not installed")
+        pytest.fail("the bundled gemma3-270m GGUF package is not installed")
     return llm

@@ -64,8 +64,9 @@ def build_library(store: Store, corpus: dict, folder: Path) -> dict[str, int]:
         by: dict[str, list[FactRecord]] = {}
         for f in spec["facts"]:
             analyzer = {"object": "detector", "tag": "tagger", "text": "ocr"}[f["kind"]]
-            by.setdefault(analyzer, []).append(FactRecord(f["kind"], f["label"], f["score"], f.get("box"),
-                                                          f.get("data", {})))
+            by.setdefault(analyzer, []).append(
+                FactRecord(f["kind"], f["label"], f["score"], f.get("box"), f.get("data", {}))
+            )
         for analyzer, facts in by.items():
             put_facts(store, pid, analyzer, facts)
         if spec.get("person"):
@@ -73,7 +74,11 @@ def build_library(store: Store, corpus: dict, folder: Path) -> dict[str, int]:
                 person = Person(name=spec["person"])
                 s.add(person)
                 s.flush()
-                s.add(Face(photo_id=pid, analyzer="faces", box=spec["face_box"], score=0.99, person_id=person.id))
+                s.add(
+                    Face(
+                        photo_id=pid, analyzer="faces", box=spec["face_box"], score=0.99, person_id=person.id
+                    )
+                )
     return ids
 
 
@@ -149,32 +154,48 @@ def run(mode: str, use_llm: bool, corpus: dict, *, log=print) -> dict:
             res = assistant.ask(ids[spec["key"]], spec["question"], meter=meter)
             data = res.to_json()
             ask_meter.add(meter)
-            asks[spec["key"]] = {"question": spec["question"], "answer": data["answer"],
-                                 "correct": _correct(data, spec["expect"], bad),
-                                 "method": data["answer_method"], "seconds": round(time.monotonic() - t1, 2),
-                                 "stage_seconds": data["stats"]["stage_seconds"]}
+            asks[spec["key"]] = {
+                "question": spec["question"],
+                "answer": data["answer"],
+                "correct": _correct(data, spec["expect"], bad),
+                "method": data["answer_method"],
+                "seconds": round(time.monotonic() - t1, 2),
+                "stage_seconds": data["stats"]["stage_seconds"],
+            }
         store.close()
     web.close()
     n_enriched = max(1, len(report.photos))
     return {
-        "mode": mode, "llm": getattr(llm, "name", None),
-        "enrich": {"candidates": report.candidates, "learned_photos": len(learned), "seconds": round(enrich_s, 2),
-                   "seconds_per_photo": round(enrich_s / n_enriched, 2), "photos": report.photos,
-                   "totals": report.totals},
+        "mode": mode,
+        "llm": getattr(llm, "name", None),
+        "enrich": {
+            "candidates": report.candidates,
+            "learned_photos": len(learned),
+            "seconds": round(enrich_s, 2),
+            "seconds_per_photo": round(enrich_s / n_enriched, 2),
+            "photos": report.photos,
+            "totals": report.totals,
+        },
         "hit_at_3": {"score": sum(hits.values()), "of": len(hits), "searches": hits},
-        "answers": {"correct": sum(a["correct"] for a in asks.values()), "of": len(asks), "asks": asks,
-                    "seconds_per_question": round(sum(a["seconds"] for a in asks.values()) / max(1, len(asks)), 2),
-                    "totals": ask_meter.to_json()},
+        "answers": {
+            "correct": sum(a["correct"] for a in asks.values()),
+            "of": len(asks),
+            "asks": asks,
+            "seconds_per_question": round(sum(a["seconds"] for a in asks.values()) / max(1, len(asks)), 2),
+            "totals": ask_meter.to_json(),
+        },
     }
 
 
 # ---- printing ---------------------------------------------------------------------------------
 def _stages(t: dict) -> str:
     roles = ", ".join(f"{r} {d['accepted']}/{d['calls']}" for r, d in sorted(t.get("llm_roles", {}).items()))
-    return (f"queries {t['queries']} ({t['query_seconds']:.1f}s), fetches {t['fetches']} "
-            f"({t['fetch_failures']} failed, {t['fetch_seconds']:.1f}s), snippets used {t['snippets']}, "
-            f"evidence filtered {t['filtered']}, LLM calls {t['llm_calls']} ({t['llm_seconds']:.1f}s, "
-            f"accepted {t['llm_accepted']}, skipped {t['llm_skipped']})" + (f" [{roles}]" if roles else ""))
+    return (
+        f"queries {t['queries']} ({t['query_seconds']:.1f}s), fetches {t['fetches']} "
+        f"({t['fetch_failures']} failed, {t['fetch_seconds']:.1f}s), snippets used {t['snippets']}, "
+        f"evidence filtered {t['filtered']}, LLM calls {t['llm_calls']} ({t['llm_seconds']:.1f}s, "
+        f"accepted {t['llm_accepted']}, skipped {t['llm_skipped']})" + (f" [{roles}]" if roles else "")
+    )
 
 
 def summary(r: dict) -> str:
@@ -196,12 +217,16 @@ def summary(r: dict) -> str:
     for key, ok in h["searches"].items():
         lines.append(f"  search {'HIT ' if ok else 'MISS'} {key}")
     for key, x in a["asks"].items():
-        lines.append(f"  ask {'OK  ' if x['correct'] else 'FAIL'} {key}: {x['question']} -> {x['answer'][:160]}")
+        lines.append(
+            f"  ask {'OK  ' if x['correct'] else 'FAIL'} {key}: {x['question']} -> {x['answer'][:160]}"
+        )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tests.enrich.eval_enrich", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m tests.enrich.eval_enrich", description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument("--modes", default=",".join(MODES), help="pages,snippets (default both)")
     ap.add_argument("--llm", default="none,bundled", help="none,bundled (default both)")
     ap.add_argument("--json", help="write all figures to this file")

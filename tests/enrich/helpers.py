@@ -38,8 +38,16 @@ def add_photo(store: Store, path: Path) -> int:
             s.add(folder)
             s.flush()
         w, h = Image.open(path).size
-        p = Photo(folder_id=folder.id, path=str(path.resolve()), content_hash=hashlib.sha256(data).hexdigest(),
-                  size=len(data), mtime=path.stat().st_mtime, format="JPEG", width=w, height=h)
+        p = Photo(
+            folder_id=folder.id,
+            path=str(path.resolve()),
+            content_hash=hashlib.sha256(data).hexdigest(),
+            size=len(data),
+            mtime=path.stat().st_mtime,
+            format="JPEG",
+            width=w,
+            height=h,
+        )
         s.add(p)
         s.flush()
         return p.id
@@ -61,16 +69,25 @@ EBIKE_PAGES = {
         "Voltaro Mobility launched the X9 electric bicycle in 2023. Reviewers praised the Voltaro X9 for its "
         "quiet hub motor and its low weight of 19 kg.",
     ),
-    "/phones/zen-x9": ("Zenfone X9 review", "The Zenfone X9 is a smartphone with a 6.5 inch screen and a big camera."),
-    "/general/bicycles": ("Bicycle", "A bicycle is a human-powered vehicle with two wheels attached to a frame."),
+    "/phones/zen-x9": (
+        "Zenfone X9 review",
+        "The Zenfone X9 is a smartphone with a 6.5 inch screen and a big camera.",
+    ),
+    "/general/bicycles": (
+        "Bicycle",
+        "A bicycle is a human-powered vehicle with two wheels attached to a frame.",
+    ),
 }
 
 
 def write_ebike_web(web) -> None:
     for path, (title, text) in EBIKE_PAGES.items():
-        web.page(path, f"<html><head><title>{title}</title><script>var tracker='SECRET_JS_PAYLOAD'</script></head>"
-                       f"<body><nav>Home | About</nav><main><h1>{title}</h1><p>{text}</p></main>"
-                       f"<footer>Copyright footer text</footer></body></html>")
+        web.page(
+            path,
+            f"<html><head><title>{title}</title><script>var tracker='SECRET_JS_PAYLOAD'</script></head>"
+            f"<body><nav>Home | About</nav><main><h1>{title}</h1><p>{text}</p></main>"
+            f"<footer>Copyright footer text</footer></body></html>",
+        )
 
 
 def photo_with_text(store, tmp_path: Path, settings, *, text: str = "VOLTARO X9", use_real_ocr: bool = True):

@@ -64,8 +64,11 @@ def test_search_fetcher_keeps_the_page_fetchers_limits():
 
 def test_duckduckgo_cache_key_includes_the_limit(web, settings):
     write_ebike_web(web)
-    b = DuckDuckGoHTMLBackend(Fetcher(allow_private=["127.0.0.0/8"]), base_url=web.url("/html/"),
-                              cache=DiskCache(settings.cache_dir / "ddg"))
+    b = DuckDuckGoHTMLBackend(
+        Fetcher(allow_private=["127.0.0.0/8"]),
+        base_url=web.url("/html/"),
+        cache=DiskCache(settings.cache_dir / "ddg"),
+    )
     one = b.search("Voltaro X9", 1)
     more = b.search("Voltaro X9", 5)
     assert len(one) == 1 and len(more) > 1

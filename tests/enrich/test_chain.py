@@ -64,7 +64,10 @@ DEFINING = {
     "mem://other": ("Voltaro company", "Voltaro Mobility builds bicycles in Rotterdam since 2019."),
 }
 VAGUE = {  # mentions the name, never says what it is
-    f"mem://v{i}": (f"Voltaro X9 note {i}", f"Voltaro X9 owners met in town number {i} for coffee and stories.")
+    f"mem://v{i}": (
+        f"Voltaro X9 note {i}",
+        f"Voltaro X9 owners met in town number {i} for coffee and stories.",
+    )
     for i in range(12)
 }
 
@@ -86,7 +89,8 @@ def test_sufficiency_stops_early(agents):
 def test_insufficient_knowledge_expands_until_round_budget(agents):
     backend = MemoryBackend(VAGUE)
     res = ChainOfSearch(backend, agents, budget=Budget(max_rounds=3, max_nodes=50, max_pages=100)).run(
-        region(), "what is this?")
+        region(), "what is this?"
+    )
     assert res.stop_reason == "max_rounds"
     assert [r["round"] for r in res.rounds] == [1, 2, 3]
     assert len(res.knowledge) == 3
@@ -103,9 +107,9 @@ def test_parent_responses_are_passed_to_children():
             return super().select(hits, v0, sub_question, subject, parent_response, k)
 
     backend = MemoryBackend(VAGUE)
-    res = ChainOfSearch(backend, Spy(None, HashingEmbedder()),
-                       budget=Budget(max_rounds=2, max_nodes=20, max_pages=100)).run(
-        region(), "what is this?")
+    res = ChainOfSearch(
+        backend, Spy(None, HashingEmbedder()), budget=Budget(max_rounds=2, max_nodes=20, max_pages=100)
+    ).run(region(), "what is this?")
     by_id = {n.id: n for n in res.nodes}
     children = [n for n in res.nodes if n.round == 2]
     assert children
@@ -117,11 +121,14 @@ def test_parent_responses_are_passed_to_children():
     assert all(pr == "" for q, pr in seen if any(n.question == q and n.round == 1 for n in res.nodes))
 
 
-@pytest.mark.parametrize("budget,reason", [
-    (Budget(max_rounds=5, max_nodes=3, max_pages=100), "node_budget"),
-    (Budget(max_rounds=5, max_nodes=50, max_pages=1), "page_budget"),
-    (Budget(max_rounds=5, max_nodes=50, max_pages=100, max_bytes=100), "byte_budget"),
-])
+@pytest.mark.parametrize(
+    "budget,reason",
+    [
+        (Budget(max_rounds=5, max_nodes=3, max_pages=100), "node_budget"),
+        (Budget(max_rounds=5, max_nodes=50, max_pages=1), "page_budget"),
+        (Budget(max_rounds=5, max_nodes=50, max_pages=100, max_bytes=100), "byte_budget"),
+    ],
+)
 def test_budgets_hold(agents, budget, reason):
     backend = MemoryBackend(VAGUE)
     res = ChainOfSearch(backend, agents, budget=budget).run(region(), "what is this?")
@@ -136,8 +143,9 @@ def test_budgets_hold(agents, budget, reason):
 
 def test_time_budget_with_a_fake_clock(agents):
     ticks = itertools.count(0, 7.0)  # every clock read costs 7 "seconds"
-    res = ChainOfSearch(MemoryBackend(VAGUE), agents, budget=Budget(max_seconds=30, max_nodes=50),
-                        clock=lambda: next(ticks)).run(region(), "what is this?")
+    res = ChainOfSearch(
+        MemoryBackend(VAGUE), agents, budget=Budget(max_seconds=30, max_nodes=50), clock=lambda: next(ticks)
+    ).run(region(), "what is this?")
     assert res.stop_reason == "time_budget"
 
 
@@ -166,9 +174,11 @@ def test_sources_are_numbered_once_across_regions(agents):
 
 
 def test_selection_prefers_pages_about_the_object(agents):
-    hits = [SearchHit("u1", "Zenfone X9", "The Zenfone X9 is a smartphone."),
-            SearchHit("u2", "Voltaro X9", "The Voltaro X9 is an e-bike."),
-            SearchHit("u3", "Cooking", "Pasta recipes for the week.")]
+    hits = [
+        SearchHit("u1", "Zenfone X9", "The Zenfone X9 is a smartphone."),
+        SearchHit("u2", "Voltaro X9", "The Voltaro X9 is an e-bike."),
+        SearchHit("u3", "Cooking", "Pasta recipes for the week."),
+    ]
     picked = agents.select(hits, "VOLTARO X9", "What is VOLTARO X9?", "VOLTARO X9", "", 1)
     assert picked == [1]
 
@@ -177,7 +187,9 @@ def test_coverage_sufficiency():
     assert coverage_sufficient("The Voltaro X9 is an e-bike.", "what is this?", "VOLTARO X9")[0]
     assert not coverage_sufficient("Voltaro X9 owners met for coffee.", "what is this?", "VOLTARO X9")[0]
     assert not coverage_sufficient("The Zenfone is a phone.", "what is this?", "VOLTARO X9")[0]
-    assert coverage_sufficient("The Voltaro X9 is made by Voltaro Mobility.", "who makes it?", "VOLTARO X9")[0]
+    assert coverage_sufficient("The Voltaro X9 is made by Voltaro Mobility.", "who makes it?", "VOLTARO X9")[
+        0
+    ]
 
 
 # ---- formulation ------------------------------------------------------------------------------
@@ -210,8 +222,10 @@ def test_whole_image_when_nothing_detected():
 
 
 def test_stray_text_gets_its_own_region():
-    obs = [Observation("object", "dog", 0.9, [0.0, 0.0, 0.3, 0.3]),
-           Observation("text", "ACME R2", 0.9, [0.6, 0.6, 0.9, 0.7])]
+    obs = [
+        Observation("object", "dog", 0.9, [0.0, 0.0, 0.3, 0.3]),
+        Observation("text", "ACME R2", 0.9, [0.6, 0.6, 0.9, 0.7]),
+    ]
     regions = build_regions(obs, None)
     assert [r.label for r in regions] == ["dog", "printed text"] and regions[1].words == ["ACME", "R2"]
 
@@ -249,8 +263,10 @@ def test_search_results_are_cached(web, settings):
 
 
 def test_local_corpus_backend_is_offline(tmp_path, embedder, loopback_only):
-    (tmp_path / "x9.html").write_text("<html><title>Voltaro X9</title><script>evil()</script>"
-                                      "<p>The Voltaro X9 is an e-bike made in Rotterdam.</p></html>")
+    (tmp_path / "x9.html").write_text(
+        "<html><title>Voltaro X9</title><script>evil()</script>"
+        "<p>The Voltaro X9 is an e-bike made in Rotterdam.</p></html>"
+    )
     (tmp_path / "cats.md").write_text("# Cats\n\nA cat is a small domesticated carnivorous mammal.\n")
     (tmp_path / "notes.txt").write_text("Shopping list: milk, eggs, bread and coffee beans.\n")
     (tmp_path / "skip.bin").write_bytes(b"\x00\x01")
@@ -277,8 +293,13 @@ def test_make_backend_requires_opt_in(settings):
 
 
 def test_schema_validation():
-    schema = {"type": "object", "required": ["q"], "properties": {"q": {"type": "array", "maxItems": 2,
-              "items": {"type": "integer", "minimum": 1, "maximum": 3}}}}
+    schema = {
+        "type": "object",
+        "required": ["q"],
+        "properties": {
+            "q": {"type": "array", "maxItems": 2, "items": {"type": "integer", "minimum": 1, "maximum": 3}}
+        },
+    }
     assert validate({"q": [1, 3]}, schema)
     assert not validate({"q": [1, 4]}, schema)
     assert not validate({"q": [1, 2, 3]}, schema)

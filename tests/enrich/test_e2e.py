@@ -33,8 +33,15 @@ def library(tmp_path, settings, web):
     cpath = tmp_path / "cat.jpg"
     render_text_photo(cpath, " ")
     control = add_photo(store, cpath)
-    put_facts(store, control, "tagger", [FactRecord("tag", "tabby cat", 0.9, None, {}),
-                                         FactRecord("tag", "cat", 0.9, None, {"hypernym": True})])
+    put_facts(
+        store,
+        control,
+        "tagger",
+        [
+            FactRecord("tag", "tabby cat", 0.9, None, {}),
+            FactRecord("tag", "cat", 0.9, None, {"hypernym": True}),
+        ],
+    )
     yield store, pid, control
     store.close()
 
@@ -94,13 +101,20 @@ def _e2e(capsys, settings, web, library, embedder, llm_flag: list[str]) -> dict:
     # ask: answer + sources + the whole graph
     ans = _run(capsys, "--data-dir", d, "ask", str(pid), "what is this?", "--json", *llm_flag)
     assert "e-bike" in ans["answer"].lower() or "electric bicycle" in ans["answer"].lower()
-    assert any(s["cited"] and s["url"].endswith(("/wiki/voltaro-x9", "/news/voltaro-launch")) for s in ans["sources"])
+    assert any(
+        s["cited"] and s["url"].endswith(("/wiki/voltaro-x9", "/news/voltaro-launch")) for s in ans["sources"]
+    )
     g = ans["graph"]
     assert g["nodes"] and g["queries"] and g["selected_pages"] and g["summaries"] and g["rounds"]
     assert g["stop_reason"] in {"sufficient", "max_rounds", "node_budget", "page_budget", "time_budget"}
     _search_cli(capsys, d, pid)
-    return {"report": item, "answer": ans["answer"], "stop": g["stop_reason"], "rounds": len(g["rounds"]),
-            "queries": g["queries"]}
+    return {
+        "report": item,
+        "answer": ans["answer"],
+        "stop": g["stop_reason"],
+        "rounds": len(g["rounds"]),
+        "queries": g["queries"],
+    }
 
 
 def _search_cli(capsys, d: str, pid: int) -> None:
@@ -121,12 +135,16 @@ def test_enrich_learns_ebike_without_llm(capsys, settings, web, library, embedde
 
 
 @pytest.mark.slow
-def test_enrich_learns_ebike_with_bundled_llm(capsys, settings, web, library, embedder, real_llm, monkeypatch):
+def test_enrich_learns_ebike_with_bundled_llm(
+    capsys, settings, web, library, embedder, real_llm, monkeypatch
+):
     import photosearch.models.llm as llm_mod
 
     monkeypatch.setattr(llm_mod, "get_llm", lambda _settings=None, **_kw: real_llm)
     calls = real_llm.calls
-    res = _e2e(capsys, settings, web, library, embedder, ["--max-rounds", "1"])  # the 270M model is slow on CPU
+    res = _e2e(
+        capsys, settings, web, library, embedder, ["--max-rounds", "1"]
+    )  # the 270M model is slow on CPU
     assert real_llm.calls > calls  # the LLM path really ran
     print("LLM", json.dumps(res), "llm calls", real_llm.calls - calls, "failures", real_llm.failures)
 

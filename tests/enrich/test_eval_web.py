@@ -11,7 +11,9 @@ from tests.enrich.evalweb.web import EvalWeb, load_corpus, snippet
 
 def test_engine_snippets_show_the_sentences_that_match_the_query():
     text = "The Zyphra Q2 is a drone. It flies for 31 minutes. It sells for 499 euros in Europe."
-    assert snippet(text, "ZYPHRA Q2 cost euros") == "The Zyphra Q2 is a drone. It sells for 499 euros in Europe."
+    assert (
+        snippet(text, "ZYPHRA Q2 cost euros") == "The Zyphra Q2 is a drone. It sells for 499 euros in Europe."
+    )
 
 
 def test_snippets_mode_serves_no_readable_page():
@@ -19,11 +21,15 @@ def test_snippets_mode_serves_no_readable_page():
 
     web = EvalWeb(load_corpus(), "snippets")
     try:
-        res = requests.get(web.base + "/search", params={"q": "Voltaro X9", "format": "json"}, timeout=5).json()
+        res = requests.get(
+            web.base + "/search", params={"q": "Voltaro X9", "format": "json"}, timeout=5
+        ).json()
         assert res["results"] and "Voltaro" in res["results"][0]["content"]
         bodies = [requests.get(r["url"], timeout=5) for r in res["results"]]
         assert {b.status_code for b in bodies} <= {200, 403}
-        assert not any("19 kg" in b.text.split("<script>")[0] for b in bodies)  # facts only in snippets/scripts
+        assert not any(
+            "19 kg" in b.text.split("<script>")[0] for b in bodies
+        )  # facts only in snippets/scripts
     finally:
         web.close()
 

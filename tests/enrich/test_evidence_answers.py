@@ -20,12 +20,33 @@ def test_spam_sentences_and_pages():
     assert spam_sentence("Voltaro X9 heavy Voltaro X9 weight Voltaro X9 kg Voltaro X9 cheap Voltaro X9 deal.")
     assert not spam_sentence("The Voltaro X9 is a folding e-bike made by Voltaro Mobility in Rotterdam.")
     assert not spam_sentence("At 1,899 euros the Voltaro X9 is not cheap.")
-    names = " ".join(f"Marlowe {c}" for c in ["Lisbon", "Madrid", "Paris", "Berlin", "Rome", "Vienna", "Oslo",
-                                               "Athens", "Dublin", "Prague", "Warsaw", "Riga", "Sofia", "Zagreb"])
+    names = " ".join(
+        f"Marlowe {c}"
+        for c in [
+            "Lisbon",
+            "Madrid",
+            "Paris",
+            "Berlin",
+            "Rome",
+            "Vienna",
+            "Oslo",
+            "Athens",
+            "Dublin",
+            "Prague",
+            "Warsaw",
+            "Riga",
+            "Sofia",
+            "Zagreb",
+        ]
+    )
     assert spam_page(names)  # a page that only lists names
     assert not spam_page("The Marlowe 300 is an electric kettle made in Porto. It holds 1.7 litres of water.")
-    page = Page("u", "t", "The Voltaro X9 weighs 19 kg. Voltra Orbeline Quillby Tessaract Marrowfen cheap.\n"
-                          "It folds for trains.")
+    page = Page(
+        "u",
+        "t",
+        "The Voltaro X9 weighs 19 kg. Voltra Orbeline Quillby Tessaract Marrowfen cheap.\n"
+        "It folds for trains.",
+    )
     cleaned = clean_page(page)
     assert "Orbeline" not in cleaned.text and "19 kg" in cleaned.text and "folds" in cleaned.text
 
@@ -36,9 +57,11 @@ def test_a_page_must_name_the_subject():
 
 
 def test_homonym_pages_are_off_topic_with_the_real_embedder(embedder):
-    docs = ["The Kestrel K7 is a mirrorless camera made by Halvorsen Optics with a 24 megapixel sensor.",
-            "The Kestrel K7 is a racing sailboat made by Mariner Yachts in Cowes; the keel yacht sleeps four.",
-            "Halvorsen Optics unveiled the Kestrel K7 camera in March 2024."]
+    docs = [
+        "The Kestrel K7 is a mirrorless camera made by Halvorsen Optics with a 24 megapixel sensor.",
+        "The Kestrel K7 is a racing sailboat made by Mariner Yachts in Cowes; the keel yacht sleeps four.",
+        "Halvorsen Optics unveiled the Kestrel K7 camera in March 2024.",
+    ]
     assert on_topic(docs, "KESTREL K7", "camera device", embedder) == [True, False, True]
     assert on_topic(docs, "KESTREL K7", "", embedder) == [True, True, True]  # nothing seen: keep all
 
@@ -53,10 +76,18 @@ class ForbiddenWeb:
         self.fetches = 0
 
     def search(self, query, limit=8):
-        return [SearchHit("https://a.example/x9", "Voltaro X9 - Voltaro Mobility",
-                          "The Voltaro X9 is an e-bike made by Voltaro Mobility. The Voltaro X9 weighs 19 kg ..."),
-                SearchHit("https://b.example/spam", "VOLTARO X9 cheap",
-                          "Voltaro X9 cheap Voltaro X9 deal Voltaro X9 kg Voltaro X9 buy now Voltaro X9 heavy.")]
+        return [
+            SearchHit(
+                "https://a.example/x9",
+                "Voltaro X9 - Voltaro Mobility",
+                "The Voltaro X9 is an e-bike made by Voltaro Mobility. The Voltaro X9 weighs 19 kg ...",
+            ),
+            SearchHit(
+                "https://b.example/spam",
+                "VOLTARO X9 cheap",
+                "Voltaro X9 cheap Voltaro X9 deal Voltaro X9 kg Voltaro X9 buy now Voltaro X9 heavy.",
+            ),
+        ]
 
     def fetch_page(self, url):
         self.fetches += 1
@@ -72,22 +103,33 @@ def _region() -> Region:
 def test_unfetchable_pages_degrade_to_their_snippets():
     web, meter, book = ForbiddenWeb(), Meter(), SourceBook()
     res = ChainOfSearch(web, Agents(None, HashingEmbedder()), budget=Budget(max_rounds=2), meter=meter).run(
-        _region(), "how heavy is this?", book)
+        _region(), "how heavy is this?", book
+    )
     assert "19 kg" in res.final_knowledge
     assert book.items and all(s["kind"] == "snippet" for s in book.items)
     assert not any("spam" in s["url"] for s in book.items)  # the stuffed result is never numbered
     assert meter.snippets >= 1 and meter.fetch_failures >= 1 and meter.filtered >= 1
-    assert web.fetches == len({s["url"] for n in res.nodes for s in n.selected if "error" in s})  # once per URL
+    assert web.fetches == len(
+        {s["url"] for n in res.nodes for s in n.selected if "error" in s}
+    )  # once per URL
     answer = generate("how heavy is this?", [res.region], [res], book)
     assert "19 kg" in answer.text and answer.citations == [1]
 
 
 # ---- answers answer --------------------------------------------------------------------------
-@pytest.mark.parametrize("question,kind", [
-    ("who is this?", "person"), ("who makes this?", "maker"), ("where is this made?", "place"),
-    ("how much does this cost?", "money"), ("how heavy is it?", "weight"), ("what is this?", "definition"),
-    ("when was it launched?", "date"), ("what is its range?", "length"),
-])
+@pytest.mark.parametrize(
+    "question,kind",
+    [
+        ("who is this?", "person"),
+        ("who makes this?", "maker"),
+        ("where is this made?", "place"),
+        ("how much does this cost?", "money"),
+        ("how heavy is it?", "weight"),
+        ("what is this?", "definition"),
+        ("when was it launched?", "date"),
+        ("what is its range?", "length"),
+    ],
+)
 def test_question_intents(question, kind):
     assert intent(question).kind == kind
 
@@ -104,18 +146,28 @@ def test_answer_checks():
 
 
 def test_who_is_this_names_the_person_from_the_catalog():
-    r = Region(index=0, box=[0, 0, 1, 1], label="person", labels=["person", "astronaut", "flag", "space suit"],
-               people=["Eileen Collins"], colors=["black", "pink"])
+    r = Region(
+        index=0,
+        box=[0, 0, 1, 1],
+        label="person",
+        labels=["person", "astronaut", "flag", "space suit"],
+        people=["Eileen Collins"],
+        colors=["black", "pink"],
+    )
     r.description = r.formulation = "a person (a kind of astronaut, flag, space suit); with Eileen Collins"
     a = generate("who is this?", [r], [], SourceBook(), local=LocalKnowledge(people=["Eileen Collins"]))
     assert a.text == "This is Eileen Collins." and a.method == "local"
 
 
 def test_without_web_knowledge_the_answer_is_plain_not_template_soup():
-    rs = [Region(index=0, box=[0, 0, 1, 1], labels=["person", "astronaut"], colors=["black", "pink"]),
-          Region(index=1, box=[0, 0, 0.3, 0.3], labels=["flag"])]
+    rs = [
+        Region(index=0, box=[0, 0, 1, 1], labels=["person", "astronaut"], colors=["black", "pink"]),
+        Region(index=1, box=[0, 0, 0.3, 0.3], labels=["flag"]),
+    ]
     for r in rs:
-        r.description = r.formulation = "a person (a kind of astronaut); mostly black and pink In the same photo: a flag"
+        r.description = r.formulation = (
+            "a person (a kind of astronaut); mostly black and pink In the same photo: a flag"
+        )
     a = generate("what is this?", rs, [], SourceBook())
     assert a.text == "The photo shows a person and a flag. No web knowledge was found."
     assert not repeats(a.text)
@@ -170,35 +222,52 @@ def test_local_knowledge_is_stated_once():
     r = Region(index=0, box=[0, 0, 1, 1], words=["ORBELIN"])
     book = SourceBook()
     book.number(Page("https://games.example/orbelin", "Orbelin", "x"))
-    res = ChainResult(region=r, subject="ORBELIN",
-                      knowledge=["Orbelin is a cooperative board game for two to five players. [1]"])
+    res = ChainResult(
+        region=r,
+        subject="ORBELIN",
+        knowledge=["Orbelin is a cooperative board game for two to five players. [1]"],
+    )
     same = LocalKnowledge(entities=[{"entity": "Orbelin", "category": "cooperative board game"}])
     a = generate("what is this?", [r], [res], book, local=same)
     assert a.text == "Orbelin is a cooperative board game for two to five players. [1]"
     more = LocalKnowledge(people=["Ann Lee"], entities=[{"entity": "Orbelin", "category": "game"}])
     a = generate("what is this?", [r], [res], book, local=more)
-    assert a.text.startswith("The photo shows Ann Lee. Orbelin is a cooperative board game") and not repeats(a.text)
+    assert a.text.startswith("The photo shows Ann Lee. Orbelin is a cooperative board game") and not repeats(
+        a.text
+    )
 
 
 def test_a_homonym_is_dropped_whatever_order_it_comes_in(embedder):
     from photosearch.enrich.evidence import TopicGuard
 
     guard = TopicGuard("ZYPHRA Q2", "airplane", embedder)
-    chem = "Zyphra Q2 (compound). Zyphra Q2 is a quinoline compound used to dye wool; a gram costs 12 dollars."
+    chem = (
+        "Zyphra Q2 (compound). Zyphra Q2 is a quinoline compound used to dye wool; a gram costs 12 dollars."
+    )
     assert guard.keep([chem]) == [True]  # nothing to compare with yet
     assert guard.keep(["The Zyphra Q2 is a camera drone that flies for 31 minutes."]) == [True]
     assert guard.off_topic(guard.similarity(chem))  # now it is recognised (the chain prunes what it said)
-    assert guard.keep(["Zyphra Robotics sells the Zyphra Q2 for 499 euros."]) == [True]  # defines nothing: kept
+    assert guard.keep(["Zyphra Robotics sells the Zyphra Q2 for 499 euros."]) == [
+        True
+    ]  # defines nothing: kept
 
 
 class HomonymFirstWeb:
     name = "homonym-first"
 
     def search(self, query, limit=8):
-        return [SearchHit("https://music.example/x9", "Voltaro X9 (album)",
-                          "Voltaro X9 is the ninth album by the synth band Voltaro. The vinyl of Voltaro X9 weighs 180 g."),
-                SearchHit("https://voltaro.example/x9", "Voltaro X9",
-                          "The Voltaro X9 is a folding e-bike made by Voltaro Mobility. The Voltaro X9 weighs 19 kg.")]
+        return [
+            SearchHit(
+                "https://music.example/x9",
+                "Voltaro X9 (album)",
+                "Voltaro X9 is the ninth album by the synth band Voltaro. The vinyl of Voltaro X9 weighs 180 g.",
+            ),
+            SearchHit(
+                "https://voltaro.example/x9",
+                "Voltaro X9",
+                "The Voltaro X9 is a folding e-bike made by Voltaro Mobility. The Voltaro X9 weighs 19 kg.",
+            ),
+        ]
 
     def fetch_page(self, url):
         raise RuntimeError("HTTP 403")
@@ -207,7 +276,8 @@ class HomonymFirstWeb:
 def test_what_a_homonym_said_is_pruned_once_the_right_page_comes(embedder):
     book = SourceBook()
     res = ChainOfSearch(HomonymFirstWeb(), Agents(None, embedder), budget=Budget(max_rounds=1)).run(
-        _region(), "how heavy is this?", book)
+        _region(), "how heavy is this?", book
+    )
     assert "19 kg" in res.final_knowledge and "album" not in " ".join(res.knowledge)
     answer = generate("how heavy is this?", [res.region], [res], book, embedder=embedder)
     assert "19 kg" in answer.text and "180 g" not in answer.text
@@ -219,7 +289,9 @@ def test_bundled_llm_names_the_category_by_completion(real_llm):
 
     meter = Meter()
     llm = MeteredLLM(real_llm, meter)
-    text = "The Zyphra Q2 is a camera drone made by Zyphra Robotics. [1] The Zyphra Q2 flies for 31 minutes. [1]"
+    text = (
+        "The Zyphra Q2 is a camera drone made by Zyphra Robotics. [1] The Zyphra Q2 flies for 31 minutes. [1]"
+    )
     cat = llm_category(llm, "Zyphra Q2", text)
     assert meter.llm_roles["learn"]["calls"] == 1
     assert cat is None or (cat in text.lower() and "zyphra" not in cat)  # accepted only when the text says it

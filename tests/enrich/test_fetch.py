@@ -24,8 +24,13 @@ def fake_dns(monkeypatch):
             answers = table[host]
             ips = answers if not callable(answers) else answers(calls[host])
             return [
-                (socket.AF_INET6 if ":" in ip else socket.AF_INET, socket.SOCK_STREAM, 6, "",
-                 (ip, port, 0, 0) if ":" in ip else (ip, port))
+                (
+                    socket.AF_INET6 if ":" in ip else socket.AF_INET,
+                    socket.SOCK_STREAM,
+                    6,
+                    "",
+                    (ip, port, 0, 0) if ":" in ip else (ip, port),
+                )
                 for ip in ips
             ]
         if isinstance(host, str) and host.endswith(".example"):
@@ -36,9 +41,25 @@ def fake_dns(monkeypatch):
     return table, calls
 
 
-@pytest.mark.parametrize("ip", ["10.1.2.3", "192.168.0.7", "172.16.5.5", "127.0.0.1", "169.254.10.10",
-                                "169.254.169.254", "fd00:ec2::254", "::1", "fe80::1", "224.0.0.1", "0.0.0.0",
-                                "100.64.0.1", "::ffff:10.0.0.1", "240.0.0.1"])
+@pytest.mark.parametrize(
+    "ip",
+    [
+        "10.1.2.3",
+        "192.168.0.7",
+        "172.16.5.5",
+        "127.0.0.1",
+        "169.254.10.10",
+        "169.254.169.254",
+        "fd00:ec2::254",
+        "::1",
+        "fe80::1",
+        "224.0.0.1",
+        "0.0.0.0",
+        "100.64.0.1",
+        "::ffff:10.0.0.1",
+        "240.0.0.1",
+    ],
+)
 def test_private_addresses_are_refused_before_any_connect(fake_dns, loopback_only, ip):
     table, _ = fake_dns
     table["target.example"] = [ip]
@@ -249,11 +270,14 @@ def test_deadline_already_passed_before_a_redirect_hop(test_web):
     assert f.requests_sent == []
 
 
-@pytest.mark.parametrize("ip, why", [
-    ("2002:a00:1::1", "private"),            # 6to4 wrapping 10.0.0.1
-    ("2002:7f00:1::", "private"),            # 6to4 wrapping 127.0.0.1
-    ("2001:0:4136:e378:8000:63bf:f5ff:fffe", "private"),  # Teredo, client 10.0.0.1
-])
+@pytest.mark.parametrize(
+    "ip, why",
+    [
+        ("2002:a00:1::1", "private"),  # 6to4 wrapping 10.0.0.1
+        ("2002:7f00:1::", "private"),  # 6to4 wrapping 127.0.0.1
+        ("2001:0:4136:e378:8000:63bf:f5ff:fffe", "private"),  # Teredo, client 10.0.0.1
+    ],
+)
 def test_ipv6_wrapped_private_ipv4_refused(fake_dns, loopback_only, ip, why):
     table, _ = fake_dns
     table["wrapped.example"] = [ip]
@@ -291,8 +315,12 @@ def test_redirect_to_a_malformed_location_refused(web):
 
 @pytest.mark.parametrize("status", [300, 304, 307])
 def test_3xx_without_location_fails(web, status):
-    url = web.raw(f"/no-location-{status}", status, {"Content-Type": "text/html"},
-                  b"" if status == 304 else b"<p>hello</p>")
+    url = web.raw(
+        f"/no-location-{status}",
+        status,
+        {"Content-Type": "text/html"},
+        b"" if status == 304 else b"<p>hello</p>",
+    )
     with pytest.raises(FetchFailed, match=f"HTTP {status} without a redirect location"):
         Fetcher(allow_private=LOOPBACK).fetch(url)
 

@@ -8,9 +8,15 @@ import pytest
 
 from photosearch.enrich.agents import Agents
 from photosearch.models.llm import LocalLLM
+from tests.required import require
 
-SCHEMA = {"type": "object", "required": ["questions"], "properties": {
-    "questions": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 3}}}}
+SCHEMA = {
+    "type": "object",
+    "required": ["questions"],
+    "properties": {
+        "questions": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 3}}
+    },
+}
 
 
 class FakeLlama:
@@ -34,8 +40,14 @@ def make(replies, chat=True) -> LocalLLM:
 
 
 def test_complete_json_validates_and_never_raises():
-    llm = make([json.dumps({"questions": ["What is X9?"]}), "not json", json.dumps({"questions": []}),
-                json.dumps({"other": 1})])
+    llm = make(
+        [
+            json.dumps({"questions": ["What is X9?"]}),
+            "not json",
+            json.dumps({"questions": []}),
+            json.dumps({"other": 1}),
+        ]
+    )
     assert llm.complete_json([{"role": "user", "content": "q"}], SCHEMA) == {"questions": ["What is X9?"]}
     for _ in range(3):
         assert llm.complete_json([{"role": "user", "content": "q"}], SCHEMA) is None
@@ -47,10 +59,11 @@ def test_complete_json_validates_and_never_raises():
 
 def test_a_base_model_continues_the_flattened_messages_under_a_grammar():
     """The bundled gemma3-270m is a base model: chat prompts echo, so it gets one prompt to continue."""
-    pytest.importorskip("llama_cpp")
+    require("llama_cpp")
     llm = make([json.dumps({"questions": ["What is X9?"]}), " the blanket"], chat=False)
-    out = llm.complete_json([{"role": "system", "content": "Plan searches."}, {"role": "user", "content": "X9?"}],
-                            SCHEMA)
+    out = llm.complete_json(
+        [{"role": "system", "content": "Plan searches."}, {"role": "user", "content": "X9?"}], SCHEMA
+    )
     assert out == {"questions": ["What is X9?"]}
     fake = llm._llama
     assert fake.prompts[0] == "Plan searches.\n\nX9?" and fake.kwargs[0]["grammar"] is not None

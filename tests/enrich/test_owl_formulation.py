@@ -24,13 +24,28 @@ def _pull_tiny_owl(hub, settings) -> None:
     files = tm.owl_repo_files(64)
     for p, d in files.items():
         hub.add_repo_file("Xenova/tiny-owl", "onnx/model_quantized.onnx" if p == "model.onnx" else p, d)
-    write_manifest(settings, {
-        "name": OWL_MODEL, "role": "detector", "tier": "hub", "runtime": "onnx", "family": "owlv2",
-        "licence": "test", "source": {"repo": "Xenova/tiny-owl"},
-        "files": [{"path": p, "remote": "onnx/model_quantized.onnx" if p == "model.onnx" else None,
-                   "sha256": hashlib.sha256(d).hexdigest(), "size": len(d)} for p, d in files.items()],
-        "preprocess": {"threshold": 0.5},
-    })
+    write_manifest(
+        settings,
+        {
+            "name": OWL_MODEL,
+            "role": "detector",
+            "tier": "hub",
+            "runtime": "onnx",
+            "family": "owlv2",
+            "licence": "test",
+            "source": {"repo": "Xenova/tiny-owl"},
+            "files": [
+                {
+                    "path": p,
+                    "remote": "onnx/model_quantized.onnx" if p == "model.onnx" else None,
+                    "sha256": hashlib.sha256(d).hexdigest(),
+                    "size": len(d),
+                }
+                for p, d in files.items()
+            ],
+            "preprocess": {"threshold": 0.5},
+        },
+    )
     pull_model(settings, OWL_MODEL)
 
 

@@ -1,23 +1,11 @@
-"""Fixtures for the evaluation area: the example gallery (written once) and an indexed catalog."""
+"""Fixtures for the evaluation area: the example gallery (root conftest) indexed once."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 
 from photosearch.catalog import Store
 from photosearch.config import Settings
-
-
-@pytest.fixture(scope="session")
-def example_gallery(tmp_path_factory) -> Path:
-    from photosearch.evaluate.example import write_example_gallery
-
-    root = tmp_path_factory.mktemp("example") / "gallery"
-    write_example_gallery(root)
-    return root
 
 
 @pytest.fixture(scope="session")
@@ -35,17 +23,3 @@ def indexed_example(tmp_path_factory, example_gallery):
     golden = load_golden(example_gallery / "golden.yaml")
     yield store, settings, golden
     store.close()
-
-
-@pytest.fixture(scope="session")
-def local_ray():
-    """A local Ray (2 CPUs, no dashboard) shared by the Ray tests; skipped where Ray is missing."""
-    ray = pytest.importorskip("ray")
-    os.environ.setdefault("RAY_DISABLE_USAGE_STATS", "1")
-    started = False
-    if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 1024 * 1024)
-        started = True
-    yield ray
-    if started:
-        ray.shutdown()

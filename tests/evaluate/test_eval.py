@@ -59,9 +59,14 @@ def scripted_search(answers: dict[str, list[str]], gallery: Path):
         calls.append((request, plan))
         key = request or json.dumps(plan["where"], sort_keys=True)
         paths = answers.get(key, [])[:limit]
-        return {"plan": {"version": 1, "where": {"concept": request}} if request else plan,
-                "results": [{"id": i, "path": str(gallery / p), "score": 1 - i / 10, "why": []} for i, p in enumerate(paths)],
-                "timing_ms": {"total": 1.0}}
+        return {
+            "plan": {"version": 1, "where": {"concept": request}} if request else plan,
+            "results": [
+                {"id": i, "path": str(gallery / p), "score": 1 - i / 10, "why": []}
+                for i, p in enumerate(paths)
+            ],
+            "timing_ms": {"total": 1.0},
+        }
 
     search.calls = calls
     return search
@@ -89,9 +94,14 @@ def test_scores_with_an_injected_search(tmp_path, indexed_example):
     assert by_id["coffee"]["metrics"]["nDCG@3"] == pytest.approx(1.0)
     assert by_id["astronaut"]["metrics"]["AP"] == 0.0
     # a plan-only query is run as a plan
-    assert any(p and p["where"] == {"and": [{"camera": "Canon"}, {"not": {"place": "China"}}]} for _, p in search.calls)
+    assert any(
+        p and p["where"] == {"and": [{"camera": "Canon"}, {"not": {"place": "China"}}]}
+        for _, p in search.calls
+    )
     assert run["summary"]["queries"] == len(golden.queries)
-    assert run["summary"]["plan_exact_match"] < 1.0  # "a person" -> concept "a person" is not {"concept": "person"}
+    assert (
+        run["summary"]["plan_exact_match"] < 1.0
+    )  # "a person" -> concept "a person" is not {"concept": "person"}
 
 
 def test_a_failing_query_is_recorded_not_fatal(indexed_example):
@@ -114,22 +124,38 @@ def test_baseline_end_to_end_report_and_comparison(tmp_path, indexed_example):
     from photosearch.evaluate.baseline import baseline_search
 
     store, settings, golden = indexed_example
-    run = run_eval(golden, store, settings, search_fn=baseline_search, search_name="baseline", reuse_catalog=True,
-                   repeat=2, label="baseline")
+    run = run_eval(
+        golden,
+        store,
+        settings,
+        search_fn=baseline_search,
+        search_name="baseline",
+        reuse_catalog=True,
+        repeat=2,
+        label="baseline",
+    )
     by_id = {q["id"]: q for q in run["queries"]}
     # what the bundled models see, found by plain fact matching
     assert by_id["cat"]["metrics"]["R@5"] == 1.0
     assert by_id["text-exit"]["metrics"]["P@1"] == 1.0
     assert by_id["screenshots"]["metrics"]["AP"] == 1.0
     assert by_id["blurry"]["metrics"]["AP"] == 1.0
-    assert set(by_id["cat-not-blurry"]["hits"]) == {"cats/chelsea.jpg", "cats/chelsea_crop.jpg", "cats/chelsea_flip.jpg"}
+    assert set(by_id["cat-not-blurry"]["hits"]) == {
+        "cats/chelsea.jpg",
+        "cats/chelsea_crop.jpg",
+        "cats/chelsea_flip.jpg",
+    }
     assert all(len(q["latency_ms"]) == 2 for q in run["queries"])
     paths = write_run(run, tmp_path / "a")
     html = parse_html(paths["html"])
     assert {"summary", "queries"} <= html.tables
     assert html.query_rows == [q.id for q in golden.queries]
     plots = [i for i in html.images if i.get("class") == "plot"]
-    assert {p["id"] for p in plots} == {"plot-per_query_metrics", "plot-latency_histogram", "plot-precision_recall"}
+    assert {p["id"] for p in plots} == {
+        "plot-per_query_metrics",
+        "plot-latency_histogram",
+        "plot-precision_recall",
+    }
     for p in plots:
         assert decode_data_uri(p["src"]).format == "PNG"
     thumbs = [i for i in html.images if i.get("class") != "plot"]
@@ -138,12 +164,21 @@ def test_baseline_end_to_end_report_and_comparison(tmp_path, indexed_example):
         assert Image.open(paths["plots"] / f"{name}.png").size[0] > 100
     assert load_run(tmp_path / "a")["summary"] == json.loads(json.dumps(run["summary"]))
 
-    empty = run_eval(golden, store, settings, search_name="nothing", reuse_catalog=True,
-                     search_fn=lambda *a, **k: {"plan": None, "results": [], "timing_ms": {}}, label="nothing")
+    empty = run_eval(
+        golden,
+        store,
+        settings,
+        search_name="nothing",
+        reuse_catalog=True,
+        search_fn=lambda *a, **k: {"plan": None, "results": [], "timing_ms": {}},
+        label="nothing",
+    )
     cmp = compare_runs(empty, run)
     assert cmp["summary"]["mAP"]["delta"] == pytest.approx(run["summary"]["mAP"])
     cat = next(q for q in cmp["queries"] if q["id"] == "cat")
-    assert cat["metrics"]["R@5"]["delta"] == 1.0 and len(cat["newly_found"]) == 4 and cat["newly_missed"] == []
+    assert (
+        cat["metrics"]["R@5"]["delta"] == 1.0 and len(cat["newly_found"]) == 4 and cat["newly_missed"] == []
+    )
     cpaths = write_comparison(empty, run, tmp_path / "cmp")
     chtml = parse_html(cpaths["html"])
     assert {"compare-summary", "compare-queries"} <= chtml.tables
@@ -155,8 +190,6 @@ def test_baseline_end_to_end_report_and_comparison(tmp_path, indexed_example):
 def test_real_search_end_to_end(tmp_path, indexed_example):
     """The app's search (planner + executor) on the shipped example set."""
     search = real_search()
-    if search is None:
-        pytest.skip("photosearch.query.search is not built yet")
     store, settings, golden = indexed_example
     run = run_eval(golden, store, settings, search_fn=search, search_name="real", reuse_catalog=True)
     s = run["summary"]
@@ -173,18 +206,47 @@ def test_real_search_end_to_end(tmp_path, indexed_example):
 @pytest.mark.slow
 def test_cli_eval_reuses_catalog_and_compares(tmp_path, indexed_example, cli, cli_json):
     store, settings, golden = indexed_example
-    first = cli_json(settings.data_dir, "eval", str(golden.path), "--report", str(tmp_path / "r1"),
-                     "--reuse-catalog", "--search", "baseline", "--label", "first")
+    first = cli_json(
+        settings.data_dir,
+        "eval",
+        str(golden.path),
+        "--report",
+        str(tmp_path / "r1"),
+        "--reuse-catalog",
+        "--search",
+        "baseline",
+        "--label",
+        "first",
+    )
     assert first["summary"]["queries"] == len(golden.queries)
     assert Path(first["html"]).is_file()
-    second = cli_json(settings.data_dir, "eval", str(golden.path), "--report", str(tmp_path / "r2"),
-                      "--reuse-catalog", "--search", "baseline", "--compare", first["json"])
+    second = cli_json(
+        settings.data_dir,
+        "eval",
+        str(golden.path),
+        "--report",
+        str(tmp_path / "r2"),
+        "--reuse-catalog",
+        "--search",
+        "baseline",
+        "--compare",
+        first["json"],
+    )
     assert Path(second["compare_html"]).is_file()
     cmp = json.loads(Path(second["compare_json"]).read_text())
     assert cmp["summary"]["mAP"]["delta"] == pytest.approx(0.0)
-    out = cli(settings.data_dir, "eval-compare", first["json"], second["json"], "--report", str(tmp_path / "c"))
+    out = cli(
+        settings.data_dir, "eval-compare", first["json"], second["json"], "--report", str(tmp_path / "c")
+    )
     assert "comparison:" in out.stdout
-    bad = cli(settings.data_dir, "eval", str(tmp_path / "missing.yaml"), "--report", str(tmp_path / "x"), check=False)
+    bad = cli(
+        settings.data_dir,
+        "eval",
+        str(tmp_path / "missing.yaml"),
+        "--report",
+        str(tmp_path / "x"),
+        check=False,
+    )
     assert bad.returncode == 1 and "cannot read golden set" in bad.stderr
 
 

@@ -19,11 +19,24 @@ def _write(tmp_path, data, name="g.yaml"):
 
 
 def test_graded_and_binary_relevance_plans_and_k(tmp_path):
-    p = _write(tmp_path, {"gallery": "photos", "k": [5, 1], "queries": [
-        {"id": "one", "request": "cat", "relevant": {"a.jpg": 2, "./b.jpg": 1}, "plan": {"concept": "cat"}},
-        {"request": "dog", "relevant": ["a.jpg"], "k": 3},
-        {"id": "p", "plan": {"where": {"camera": "Pixel 7"}}, "relevant": ["b.jpg"]},
-    ]}, "g.json")
+    p = _write(
+        tmp_path,
+        {
+            "gallery": "photos",
+            "k": [5, 1],
+            "queries": [
+                {
+                    "id": "one",
+                    "request": "cat",
+                    "relevant": {"a.jpg": 2, "./b.jpg": 1},
+                    "plan": {"concept": "cat"},
+                },
+                {"request": "dog", "relevant": ["a.jpg"], "k": 3},
+                {"id": "p", "plan": {"where": {"camera": "Pixel 7"}}, "relevant": ["b.jpg"]},
+            ],
+        },
+        "g.json",
+    )
     g = load_golden(p)
     assert g.gallery == (tmp_path / "photos").resolve() and g.k == (1, 5)
     q1, q2, q3 = g.queries
@@ -32,15 +45,18 @@ def test_graded_and_binary_relevance_plans_and_k(tmp_path):
     assert q3.request is None and q3.plan == {"where": {"camera": "Pixel 7"}} and q3.expected_plan is None
 
 
-@pytest.mark.parametrize("bad, message", [
-    ({"queries": [{"request": "x"}]}, "missing 'gallery'"),
-    ({"gallery": "photos", "queries": []}, "non-empty list"),
-    ({"gallery": "photos", "queries": [{"relevant": ["a.jpg"]}]}, "give a 'request'"),
-    ({"gallery": "photos", "queries": [{"request": "x", "relevant": {"a.jpg": "high"}}]}, "grade"),
-    ({"gallery": "photos", "queries": [{"request": "x", "relevant": ["zzz.jpg"]}]}, "not in"),
-    ({"gallery": "photos", "queries": [{"request": "x", "plan": {"colour": "red"}}]}, "unknown key"),
-    ({"gallery": "nowhere", "queries": [{"request": "x"}]}, "not a folder"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({"queries": [{"request": "x"}]}, "missing 'gallery'"),
+        ({"gallery": "photos", "queries": []}, "non-empty list"),
+        ({"gallery": "photos", "queries": [{"relevant": ["a.jpg"]}]}, "give a 'request'"),
+        ({"gallery": "photos", "queries": [{"request": "x", "relevant": {"a.jpg": "high"}}]}, "grade"),
+        ({"gallery": "photos", "queries": [{"request": "x", "relevant": ["zzz.jpg"]}]}, "not in"),
+        ({"gallery": "photos", "queries": [{"request": "x", "plan": {"colour": "red"}}]}, "unknown key"),
+        ({"gallery": "nowhere", "queries": [{"request": "x"}]}, "not a folder"),
+    ],
+)
 def test_bad_golden_sets_fail_clearly(tmp_path, bad, message):
     with pytest.raises(GoldenSetError, match=message):
         load_golden(_write(tmp_path, bad))

@@ -61,7 +61,10 @@ def test_atom_f1_and_exact_match():
     p, r, f = M.atom_prf(wrong, expected)
     assert (p, r, f) == (0.5, 0.5, 0.5)
     assert not M.plan_exact_match(wrong, expected)
-    extra = {"version": 1, "where": {"and": [{"concept": "cat"}, {"not": {"quality": "blurry"}}, {"place": "Italy"}]}}
+    extra = {
+        "version": 1,
+        "where": {"and": [{"concept": "cat"}, {"not": {"quality": "blurry"}}, {"place": "Italy"}]},
+    }
     p, r, f = M.atom_prf(extra, expected)
     assert p == pytest.approx(2 / 3) and r == 1.0 and f == pytest.approx(0.8)
     assert M.atom_prf(None, expected) == (0.0, 0.0, 0.0)

@@ -12,16 +12,22 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-pytest.importorskip("PySide6")
-pytest.importorskip("pytestqt")
+from tests.required import require
+
+require("PySide6")
+require("pytestqt")
 
 
 @pytest.fixture(scope="session")
 def small_photos() -> dict[str, np.ndarray]:
     from skimage import data
 
-    return {"chelsea": data.chelsea(), "coffee": data.coffee(), "astronaut": data.astronaut(),
-            "rocket": data.rocket()}
+    return {
+        "chelsea": data.chelsea(),
+        "coffee": data.coffee(),
+        "astronaut": data.astronaut(),
+        "rocket": data.rocket(),
+    }
 
 
 @pytest.fixture
@@ -74,7 +80,9 @@ def make_window(qtbot, qsettings):
         w.runner.shutdown(5000)
 
 
-def add_facts(core, facts_by_name: dict[str, list[tuple[str, str]]], faces: dict[str, int] | None = None) -> dict:
+def add_facts(
+    core, facts_by_name: dict[str, list[tuple[str, str]]], faces: dict[str, int] | None = None
+) -> dict:
     """Write facts (kind, label) for photos by file stem; returns {stem: photo_id}."""
     from photosearch.catalog.models import Photo
     from photosearch.catalog.store import AnalysisResult, FaceRecord, FactRecord
@@ -86,7 +94,10 @@ def add_facts(core, facts_by_name: dict[str, list[tuple[str, str]]], faces: dict
             stem = Path(photo.path).stem
             ids[stem] = photo.id
             facts = [FactRecord(kind, label, 0.9) for kind, label in facts_by_name.get(stem, [])]
-            fr = [FaceRecord([0.3, 0.1, 0.6, 0.4], 0.99, np.full(128, i, np.float32)) for i in range(faces.get(stem, 0))]
+            fr = [
+                FaceRecord([0.3, 0.1, 0.6, 0.4], 0.99, np.full(128, i, np.float32))
+                for i in range(faces.get(stem, 0))
+            ]
             core.store.write_analysis(s, photo.id, "test", 1, AnalysisResult(facts=facts, faces=fr))
     return ids
 
@@ -98,10 +109,14 @@ def indexed(core, gallery):
 
     core.store.add_folder(gallery)
     build_indexer(core.store, core.settings, analyzers=[], post_steps=[]).run()
-    ids = add_facts(core, {
-        "chelsea": [("tag", "cat"), ("tag", "animal")],
-        "coffee": [("tag", "coffee"), ("tag", "cup")],
-        "astronaut": [("tag", "astronaut"), ("tag", "person")],
-        "rocket": [("tag", "rocket"), ("text", "NASA")],
-    }, faces={"astronaut": 1})
+    ids = add_facts(
+        core,
+        {
+            "chelsea": [("tag", "cat"), ("tag", "animal")],
+            "coffee": [("tag", "coffee"), ("tag", "cup")],
+            "astronaut": [("tag", "astronaut"), ("tag", "person")],
+            "rocket": [("tag", "rocket"), ("text", "NASA")],
+        },
+        faces={"astronaut": 1},
+    )
     return core, ids

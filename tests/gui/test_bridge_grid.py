@@ -44,7 +44,8 @@ def test_cancel_and_pause_reach_the_indexer(qtbot, core, tmp_path, small_photos)
 
     def job(progress, cancel):
         return build_indexer(core.store, core.settings, analyzers=[SlowAnalyzer()], post_steps=[]).run(
-            progress=progress, cancel=cancel)
+            progress=progress, cancel=cancel
+        )
 
     task = status.start(job)
     task.signals.progress.connect(lambda p: seen.append(p.done))

@@ -27,9 +27,11 @@ def test_first_run_index_search_open(qtbot, make_window, core, gallery):
 
     analyzers = bundled_analyzers(core.settings, include=["tagger"])
     if not analyzers:
-        pytest.skip("the bundled tagger is not installed")
-    w = make_window(core, indexer_factory=lambda: build_indexer(core.store, core.settings, analyzers=analyzers,
-                                                                   post_steps=[]))
+        pytest.fail("the bundled tagger is not installed")
+    w = make_window(
+        core,
+        indexer_factory=lambda: build_indexer(core.store, core.settings, analyzers=analyzers, post_steps=[]),
+    )
     assert w.stack.currentIndex() == PAGE_WELCOME
     progress = []
     with qtbot.waitSignal(w.index_status.finished, timeout=120000) as blocker:

@@ -38,7 +38,9 @@ def test_removing_a_folder_asks_and_names_what_is_lost(qtbot, core, gallery):
     dialog.btn_remove.click()
     box = dialog.confirm_box
     assert box is not None and box.isVisible()
-    assert "4 photo(s)" in box.text() and "1 tag(s) you added" in box.text() and "1 named face(s)" in box.text()
+    assert (
+        "4 photo(s)" in box.text() and "1 tag(s) you added" in box.text() and "1 named face(s)" in box.text()
+    )
     box.button(box.StandardButton.Cancel).click()
     assert [f.path for f in core.store.folders()] == [folder] and len(core.store.active_photo_ids()) == 4
 

@@ -16,8 +16,12 @@ def test_failed_analyses_show_a_banner_with_details(qtbot, make_window, indexed)
 
     core, ids = indexed
     for pid in ids.values():
-        _fail_analysis(core, pid, "detector", "AttributeError: module 'cv2.dnn' has no attribute 'readNetFromTensorflow'")
-    w = make_window(core, health_check=lambda: format_report(check_models(core.settings, include=["quality", "wordnet"])))
+        _fail_analysis(
+            core, pid, "detector", "AttributeError: module 'cv2.dnn' has no attribute 'readNetFromTensorflow'"
+        )
+    w = make_window(
+        core, health_check=lambda: format_report(check_models(core.settings, include=["quality", "wordnet"]))
+    )
     qtbot.waitUntil(lambda: w.health_banner.isVisible(), timeout=15000)
     assert "detector failed on 4 photos" in w.health_banner.label.text()
 
@@ -65,9 +69,13 @@ def test_analyse_failed_photos_again_clears_the_banner(qtbot, make_window, index
     quality = QualityAnalyzer(core.settings)
     for pid in ids.values():
         with core.store.session() as s:
-            core.store.write_analysis(s, pid, quality.name, quality.version, None, error="OSError: disk was full")
-    w = make_window(core, indexer_factory=lambda: build_indexer(core.store, core.settings, analyzers=[quality],
-                                                                 post_steps=[]))
+            core.store.write_analysis(
+                s, pid, quality.name, quality.version, None, error="OSError: disk was full"
+            )
+    w = make_window(
+        core,
+        indexer_factory=lambda: build_indexer(core.store, core.settings, analyzers=[quality], post_steps=[]),
+    )
     qtbot.waitUntil(lambda: w.health_banner.isVisible(), timeout=15000)
     assert "quality failed on 4 photos" in w.health_banner.label.text()
     dialog = w.health_banner.open_details()

@@ -20,8 +20,13 @@ def _weak_tag(core, photo_id: int, label: str, score: float) -> None:
     from photosearch.catalog.store import AnalysisResult, FactRecord
 
     with core.store.session() as s:
-        core.store.write_analysis(s, photo_id, "weak", 1, AnalysisResult(
-            facts=[FactRecord("tag", label, score, data={"names": [label]})]))
+        core.store.write_analysis(
+            s,
+            photo_id,
+            "weak",
+            1,
+            AnalysisResult(facts=[FactRecord("tag", label, score, data={"names": [label]})]),
+        )
 
 
 def test_closest_matches_follow_a_separator(qtbot, make_window, indexed):

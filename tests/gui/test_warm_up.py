@@ -9,7 +9,9 @@ def test_models_are_warm_before_the_first_search(qtbot, make_window, indexed):
     from photosearch.vision.text_embedder import get_text_embedder
 
     core, _ids = indexed  # embed the photos' facts, as indexing with the bundled models does
-    build_indexer(core.store, core.settings, analyzers=[facts_text_analyzer(core.settings)], post_steps=[]).run()
+    build_indexer(
+        core.store, core.settings, analyzers=[facts_text_analyzer(core.settings)], post_steps=[]
+    ).run()
     embedder = get_text_embedder(core.settings)
     embedder.close()  # as in a fresh process
     assert not embedder.loaded

@@ -24,9 +24,15 @@ HERE = Path(__file__).resolve().parent
 @pytest.fixture
 def xvfb_display():
     xvfb = shutil.which("Xvfb")
-    assert xvfb, "Xvfb is not installed: run `bash installer/install.sh models,llm,gui,hub,dev` (it apt-installs xvfb)"
-    proc = subprocess.Popen([xvfb, "-displayfd", "1", "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert xvfb, (
+        "Xvfb is not installed: run `bash installer/install.sh models,llm,gui,hub,dev` (it apt-installs xvfb)"
+    )
+    proc = subprocess.Popen(
+        [xvfb, "-displayfd", "1", "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         number = proc.stdout.readline().strip()
         assert number.isdigit(), "Xvfb did not start"
@@ -51,16 +57,33 @@ def test_app_indexes_and_searches_on_a_real_x_display(tmp_path, xvfb_display):
     gallery = _small_gallery(tmp_path / "Pictures")
     shot = tmp_path / "screen.png"
     env = {k: v for k, v in os.environ.items() if not k.startswith("QT_")}
-    env.update(DISPLAY=xvfb_display, QT_QPA_PLATFORM="xcb", HOME=str(tmp_path / "home"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_RUNTIME_DIR=str(tmp_path / "runtime"))
+    env.update(
+        DISPLAY=xvfb_display,
+        QT_QPA_PLATFORM="xcb",
+        HOME=str(tmp_path / "home"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_RUNTIME_DIR=str(tmp_path / "runtime"),
+    )
     (tmp_path / "runtime").mkdir(mode=0o700)
     t0 = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, str(HERE / "xcb_smoke_app.py"), str(tmp_path / "data"), str(gallery), str(shot), "tabby cat"],
-        env=env, capture_output=True, text=True, timeout=540,
+        [
+            sys.executable,
+            str(HERE / "xcb_smoke_app.py"),
+            str(tmp_path / "data"),
+            str(gallery),
+            str(shot),
+            "tabby cat",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=540,
     )
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-    assert proc.returncode == 0 and lines, f"app failed (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr[-4000:]}"
+    assert proc.returncode == 0 and lines, (
+        f"app failed (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr[-4000:]}"
+    )
     state = json.loads(lines[-1])
     print(f"xcb smoke: {time.monotonic() - t0:.1f}s, {state}")
     assert state["platform"] == "xcb"
@@ -71,4 +94,6 @@ def test_app_indexes_and_searches_on_a_real_x_display(tmp_path, xvfb_display):
     screen = Image.open(shot).convert("RGB")
     assert screen.size == (1280, 900)
     colours = screen.resize((64, 45)).getcolors(64 * 45)
-    assert colours is not None and len(colours) > 20, "the screenshot is blank: nothing was drawn on the display"
+    assert colours is not None and len(colours) > 20, (
+        "the screenshot is blank: nothing was drawn on the display"
+    )

@@ -27,7 +27,9 @@ def drive(gallery: str, screenshot: str, query: str) -> None:
     state: dict = {"t0": time.monotonic(), "phase": "start", "platform": QGuiApplication.platformName()}
 
     def window() -> MainWindow | None:
-        return next((w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()), None)
+        return next(
+            (w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()), None
+        )
 
     def finish(ok: bool, why: str = "") -> None:
         state.update(ok=ok, why=why, seconds=round(time.monotonic() - state["t0"], 1))
@@ -62,8 +64,12 @@ def drive(gallery: str, screenshot: str, query: str) -> None:
             QTest.keyClick(w.search_bar, Qt.Key.Key_Return)
             state["phase"] = "searching"
         elif state["phase"] == "searching":
-            if w.last_request != query or w.search_task is None or not w.search_task.done \
-                    or w.search_info.text() == "Searching…":
+            if (
+                w.last_request != query
+                or w.search_task is None
+                or not w.search_task.done
+                or w.search_info.text() == "Searching…"
+            ):
                 return
             state["results"] = [p.rsplit("/", 1)[-1] for p in w.model.paths[:10]]
             state["status_line"] = w.search_info.text()

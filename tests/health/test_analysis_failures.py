@@ -39,7 +39,9 @@ def test_a_detector_that_cannot_load_fails_index_and_shows_in_status(tmp_path, g
     assert f"analysis failed: detector on {photos} photo(s)" in out
 
     monkeypatch.undo()  # the fix is in: a retry analyses them and the summary is clean again
-    code, out = _run(capsys, data, "--json", "index", "--analyzers", "detector", "--retry-failed", "--no-progress")
+    code, out = _run(
+        capsys, data, "--json", "index", "--analyzers", "detector", "--retry-failed", "--no-progress"
+    )
     report = json.loads(out)
     assert code == 0 and report["broken_analyzers"] == []
     assert report["analyzers"]["detector"] == {"ok": photos, "failed": 0, "first_error": None}

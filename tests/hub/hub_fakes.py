@@ -38,7 +38,7 @@ class FakeHub:
         if m:
             return self.repos.get(m["repo"], {}).get(m["path"])
         if url_path.startswith("/files/"):
-            return self.plain.get(url_path[len("/files/"):])
+            return self.plain.get(url_path[len("/files/") :])
         return None
 
     def gets(self, suffix: str) -> list[tuple[str, str, str | None]]:
@@ -110,9 +110,15 @@ class _Handler(BaseHTTPRequestHandler):
             self._empty(404, X_Error_Code="RepoNotFound")
             return True
         entries = [
-            {"type": "file", "path": p, "size": len(d), "oid": hashlib.sha1(d).hexdigest(),
-             "lfs": {"oid": hashlib.sha256(d).hexdigest(), "size": len(d), "pointerSize": 130}}
-            for p, d in sorted(files.items()) if not prefix or p.startswith(prefix + "/")
+            {
+                "type": "file",
+                "path": p,
+                "size": len(d),
+                "oid": hashlib.sha1(d).hexdigest(),
+                "lfs": {"oid": hashlib.sha256(d).hexdigest(), "size": len(d), "pointerSize": 130},
+            }
+            for p, d in sorted(files.items())
+            if not prefix or p.startswith(prefix + "/")
         ]
         body = json.dumps(entries).encode()
         self.send_response(200)
@@ -152,7 +158,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         key = next((k for k in self.hub.cut_after if path.endswith(k)), None)
         if key is not None and status == 200:
-            self._cut(data[start:start + self.hub.cut_after.pop(key)])
+            self._cut(data[start : start + self.hub.cut_after.pop(key)])
             return
         self.wfile.write(data[start:end])
 

@@ -16,11 +16,18 @@ def cli_settings(settings, fake_hub, monkeypatch):
     monkeypatch.setenv("PHOTOSEARCH_DATA_DIR", str(settings.data_dir))
     data = b"weights" * 1000
     fake_hub.add_repo_file("acme/cli", "m.onnx", data)
-    write_manifest(settings, {
-        "name": "cli-model", "role": "detector", "tier": "hub", "runtime": "onnx", "licence": "test",
-        "source": {"repo": "acme/cli"},
-        "files": [{"path": "m.onnx", "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}],
-    })
+    write_manifest(
+        settings,
+        {
+            "name": "cli-model",
+            "role": "detector",
+            "tier": "hub",
+            "runtime": "onnx",
+            "licence": "test",
+            "source": {"repo": "acme/cli"},
+            "files": [{"path": "m.onnx", "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}],
+        },
+    )
     return settings
 
 

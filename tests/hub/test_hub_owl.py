@@ -80,13 +80,28 @@ def test_pull_and_load_owl_from_hub(fake_hub, settings):
     files = tm.owl_repo_files(SIZE)
     for p, d in files.items():
         fake_hub.add_repo_file("Xenova/tiny-owl", "onnx/model_quantized.onnx" if p == "model.onnx" else p, d)
-    write_manifest(settings, {
-        "name": "tiny-owl", "role": "detector", "tier": "hub", "runtime": "onnx", "family": "owlv2",
-        "licence": "test", "source": {"repo": "Xenova/tiny-owl"},
-        "files": [{"path": p, "remote": "onnx/model_quantized.onnx" if p == "model.onnx" else None,
-                   "sha256": hashlib.sha256(d).hexdigest(), "size": len(d)} for p, d in files.items()],
-        "preprocess": {"threshold": 0.5},
-    })
+    write_manifest(
+        settings,
+        {
+            "name": "tiny-owl",
+            "role": "detector",
+            "tier": "hub",
+            "runtime": "onnx",
+            "family": "owlv2",
+            "licence": "test",
+            "source": {"repo": "Xenova/tiny-owl"},
+            "files": [
+                {
+                    "path": p,
+                    "remote": "onnx/model_quantized.onnx" if p == "model.onnx" else None,
+                    "sha256": hashlib.sha256(d).hexdigest(),
+                    "size": len(d),
+                }
+                for p, d in files.items()
+            ],
+            "preprocess": {"threshold": 0.5},
+        },
+    )
     pull_model(settings, "tiny-owl")
     det = load_owl(settings, "tiny-owl")
     assert det.config["size"] == SIZE and det.config["threshold"] == 0.5

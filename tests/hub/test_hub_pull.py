@@ -119,10 +119,15 @@ def test_dropped_url_connection_reconnects_within_one_pull(fake_hub, settings):
     data = _blob(600_000, seed=4)
     fake_hub.plain["r/w.onnx"] = data
     fake_hub.cut_after["r/w.onnx"] = 250_000
-    write_manifest(settings, {
-        "name": "reconnect", "role": "detector", "source": {"type": "url", "base_url": fake_hub.url + "/files/r/"},
-        "files": [{"path": "w.onnx", "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}],
-    })
+    write_manifest(
+        settings,
+        {
+            "name": "reconnect",
+            "role": "detector",
+            "source": {"type": "url", "base_url": fake_hub.url + "/files/r/"},
+            "files": [{"path": "w.onnx", "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}],
+        },
+    )
     pull_model(settings, "reconnect")
     assert (settings.models_dir / "reconnect" / "w.onnx").read_bytes() == data
     assert [rng for _, _, rng in fake_hub.gets("w.onnx")][0] is None
@@ -173,10 +178,15 @@ def test_missing_file_on_hub_is_reported(fake_hub, settings):
 def test_cancel_stops_pull_and_installs_nothing(fake_hub, settings):
     data = _blob(300_000, 9)
     fake_hub.plain["c/w.bin"] = data
-    write_manifest(settings, {
-        "name": "cancelme", "role": "llm", "source": {"type": "url", "base_url": fake_hub.url + "/files/c/"},
-        "files": [{"path": "w.bin", "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}],
-    })
+    write_manifest(
+        settings,
+        {
+            "name": "cancelme",
+            "role": "llm",
+            "source": {"type": "url", "base_url": fake_hub.url + "/files/c/"},
+            "files": [{"path": "w.bin", "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}],
+        },
+    )
     with pytest.raises(Cancelled):
         pull_model(settings, "cancelme", cancel=lambda: True)
     assert not (settings.models_dir / "cancelme").exists()
@@ -210,8 +220,16 @@ def test_builtin_manifests_are_valid(settings):
 def test_malformed_manifest_names_the_file(settings):
     d = settings.models_dir / "manifests"
     d.mkdir(parents=True, exist_ok=True)
-    (d / "broken.json").write_text(json.dumps({"name": "broken", "role": "clip", "files": [{"path": "../x"}],
-                                               "source": {"type": "hf", "repo": "a/b"}}))
+    (d / "broken.json").write_text(
+        json.dumps(
+            {
+                "name": "broken",
+                "role": "clip",
+                "files": [{"path": "../x"}],
+                "source": {"type": "hf", "repo": "a/b"},
+            }
+        )
+    )
     with pytest.raises(ManifestError, match="broken.json"):
         hub_manifests(settings)
 
@@ -241,8 +259,10 @@ def test_a_folder_is_pulled_whole_with_every_external_data_file(fake_hub, settin
 
 def test_a_folder_the_hub_does_not_have_is_a_clear_error(fake_hub, settings):
     fake_hub.add_repo_file("acme/nofolder", "visual/model.onnx", b"x")
-    write_manifest(settings, _hf_manifest("nofolder", "acme/nofolder", {"visual/model.onnx": b"x"})
-                   | {"folders": ["textual"]})
+    write_manifest(
+        settings,
+        _hf_manifest("nofolder", "acme/nofolder", {"visual/model.onnx": b"x"}) | {"folders": ["textual"]},
+    )
     with pytest.raises(DownloadError, match="lists no files under textual/"):
         pull_model(settings, "nofolder")
     assert "nofolder" not in installed_models(settings)

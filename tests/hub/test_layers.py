@@ -41,13 +41,27 @@ def _offenders(folder: str, forbidden: tuple[str, ...]) -> dict[str, list[str]]:
 
 
 def test_the_model_layer_imports_neither_hub_nor_vision():
-    assert _offenders("models", ("photosearch.hub", "photosearch.vision", "photosearch.query",
-                                 "photosearch.enrich")) == {}
+    assert (
+        _offenders(
+            "models", ("photosearch.hub", "photosearch.vision", "photosearch.query", "photosearch.enrich")
+        )
+        == {}
+    )
 
 
 def test_hub_imports_only_the_manifests():
-    assert _offenders("hub", ("photosearch.vision", "photosearch.models.runtimes", "photosearch.models.llm",
-                              "photosearch.models.base")) == {}
+    assert (
+        _offenders(
+            "hub",
+            (
+                "photosearch.vision",
+                "photosearch.models.runtimes",
+                "photosearch.models.llm",
+                "photosearch.models.base",
+            ),
+        )
+        == {}
+    )
 
 
 def test_vision_never_imports_hub():
@@ -55,11 +69,14 @@ def test_vision_never_imports_hub():
 
 
 def _loaded_after(statement: str) -> set[str]:
-    code = (f"import sys, json\n{statement}\n"
-            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('photosearch'))))")
+    code = (
+        f"import sys, json\n{statement}\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('photosearch'))))"
+    )
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env,
-                          timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     return set(json.loads(proc.stdout.strip().splitlines()[-1]))
 

@@ -20,8 +20,23 @@ from onnx import TensorProto, helper, numpy_helper
 
 MEAN = (0.48145466, 0.4578275, 0.40821073)
 STD = (0.26862954, 0.2613026, 0.2757771)
-VOCAB = ["<pad>", "<|startoftext|>", "<|endoftext|>", "<unk>", "a", "photo", "of", "red", "green", "blue",
-         "cat", "rocket", "coffee", "astronaut", "sky"]
+VOCAB = [
+    "<pad>",
+    "<|startoftext|>",
+    "<|endoftext|>",
+    "<unk>",
+    "a",
+    "photo",
+    "of",
+    "red",
+    "green",
+    "blue",
+    "cat",
+    "rocket",
+    "coffee",
+    "astronaut",
+    "sky",
+]
 D = 8
 # visual: mean normalised colour (3) -> D. Channels map to dims 0..2; other dims get a small fixed mix.
 WV = np.zeros((3, D), dtype=np.float32)
@@ -40,7 +55,9 @@ for i, w in enumerate(VOCAB):
 
 def _model(nodes, inputs, outputs, inits, opset=17) -> bytes:
     graph = helper.make_graph(nodes, "tiny", inputs, outputs, initializer=inits)
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="photosearch-tests")
+    m = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="photosearch-tests"
+    )
     m.ir_version = 8
     onnx.checker.check_model(m)
     return m.SerializeToString()
@@ -73,8 +90,11 @@ def clip_textual(ctx: int = 77, batch: int | str = 1, mclip: bool = False) -> by
         nodes.append(helper.make_node("ReduceSum", ["e", "ax1"], ["s"], keepdims=0))
     nodes.append(helper.make_node("LpNormalization", ["s"], ["embedding"], axis=-1, p=2))
     y = helper.make_tensor_value_info("embedding", TensorProto.FLOAT, [batch, D])
-    inits = [numpy_helper.from_array(ET, "Et"), numpy_helper.from_array(np.array([1], np.int64), "ax1"),
-             numpy_helper.from_array(np.array([2], np.int64), "ax2")]
+    inits = [
+        numpy_helper.from_array(ET, "Et"),
+        numpy_helper.from_array(np.array([1], np.int64), "ax1"),
+        numpy_helper.from_array(np.array([2], np.int64), "ax2"),
+    ]
     return _model(nodes, inputs, [y], inits)
 
 
@@ -94,9 +114,15 @@ def tokenizer_json(max_length: int | None = None) -> bytes:
 def clip_repo_files(*, mclip: bool = False, batch: int | str = 1, size: int = 224) -> dict[str, bytes]:
     """Every file of an Immich-layout CLIP repo."""
     config = {"embed_dim": D, "vision_cfg": {"image_size": size}, "text_cfg": {"context_length": 77}}
-    pre = {"size": [size, size], "mode": "RGB", "mean": [0.48145466, 0.4578275, 0.40821073],
-           "std": [0.26862954, 0.2613026, 0.2757771], "interpolation": "bicubic", "resize_mode": "shortest",
-           "fill_color": 0}
+    pre = {
+        "size": [size, size],
+        "mode": "RGB",
+        "mean": [0.48145466, 0.4578275, 0.40821073],
+        "std": [0.26862954, 0.2613026, 0.2757771],
+        "interpolation": "bicubic",
+        "resize_mode": "shortest",
+        "fill_color": 0,
+    }
     return {
         "config.json": json.dumps(config).encode(),
         "visual/model.onnx": clip_visual(size, batch),
@@ -135,8 +161,13 @@ def owl_model(size: int = 64) -> bytes:
             cells.append([(c + 0.5) / g, (r + 0.5) / g, 1.0 / g, 1.0 / g])
     boxes = np.array([cells], dtype=np.float32)
     nodes = [
-        helper.make_node("AveragePool", ["pixel_values"], ["pool"], kernel_shape=[OWL_PATCH, OWL_PATCH],
-                         strides=[OWL_PATCH, OWL_PATCH]),
+        helper.make_node(
+            "AveragePool",
+            ["pixel_values"],
+            ["pool"],
+            kernel_shape=[OWL_PATCH, OWL_PATCH],
+            strides=[OWL_PATCH, OWL_PATCH],
+        ),
         helper.make_node("Reshape", ["pool", "shape_p"], ["flat"]),  # [1,3,P]
         helper.make_node("Transpose", ["flat"], ["patches"], perm=[0, 2, 1]),  # [1,P,3]
         helper.make_node("Gather", ["Et", "input_ids"], ["te"], axis=0),  # [Q,16,3]
@@ -163,9 +194,14 @@ def owl_model(size: int = 64) -> bytes:
 
 
 def owl_repo_files(size: int = 64) -> dict[str, bytes]:
-    pre = {"do_pad": True, "do_resize": True, "size": {"height": size, "width": size},
-           "image_mean": [0.48145466, 0.4578275, 0.40821073], "image_std": [0.26862954, 0.2613026, 0.2757771],
-           "rescale_factor": 1 / 255}
+    pre = {
+        "do_pad": True,
+        "do_resize": True,
+        "size": {"height": size, "width": size},
+        "image_mean": [0.48145466, 0.4578275, 0.40821073],
+        "image_std": [0.26862954, 0.2613026, 0.2757771],
+        "rescale_factor": 1 / 255,
+    }
     return {
         "model.onnx": owl_model(size),
         "tokenizer.json": tokenizer_json(),

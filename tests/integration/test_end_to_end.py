@@ -36,8 +36,14 @@ def indexed(tmp_path_factory, real_photos_module):
     root = tmp_path_factory.mktemp("e2e")
     gallery = root / "Pictures"
     photos = real_photos_module
-    save_photo(gallery / "pets" / "chelsea.jpg", photos["chelsea"], taken_at=datetime(2023, 7, 14, 10),
-               make="Google", model="Pixel 7", gps=(43.7696, 11.2558))
+    save_photo(
+        gallery / "pets" / "chelsea.jpg",
+        photos["chelsea"],
+        taken_at=datetime(2023, 7, 14, 10),
+        make="Google",
+        model="Pixel 7",
+        gps=(43.7696, 11.2558),
+    )
     save_photo(gallery / "pets" / "chelsea copy.png", photos["chelsea"][::2, ::2])
     save_photo(gallery / "kitchen" / "coffee.jpg", photos["coffee"], taken_at=datetime(2021, 3, 2, 8))
     save_photo(gallery / "space" / "astronaut.jpg", photos["astronaut"])
@@ -110,8 +116,12 @@ def test_similar_to_a_crop_returns_the_original_first(indexed, cli_json):
 def test_duplicates_groups_the_resized_copy(indexed, cli_json):
     result = cli_json(indexed["data"], "duplicates")
     groups = result.get("groups", result)
-    names = [sorted(Path(p["path"] if isinstance(p, dict) else p).name for p in g.get("photos", g)) if isinstance(g, dict)
-             else sorted(Path(p).name for p in g) for g in groups]
+    names = [
+        sorted(Path(p["path"] if isinstance(p, dict) else p).name for p in g.get("photos", g))
+        if isinstance(g, dict)
+        else sorted(Path(p).name for p in g)
+        for g in groups
+    ]
     assert ["chelsea copy.png", "chelsea.jpg"] in names
 
 
@@ -127,8 +137,14 @@ def test_faces_become_people_and_can_be_named(indexed, cli_json):
 
 
 def test_plan_then_run_the_edited_plan(indexed, cli_json, tmp_path):
-    plan = cli_json(indexed["data"], "plan", "cat or coffee but not blurry, newest first", "--now", "2024-01-01")
-    assert plan["plan"]["compose"]["sort"] == "date_desc" if "plan" in plan else plan["compose"]["sort"] == "date_desc"
+    plan = cli_json(
+        indexed["data"], "plan", "cat or coffee but not blurry, newest first", "--now", "2024-01-01"
+    )
+    assert (
+        plan["plan"]["compose"]["sort"] == "date_desc"
+        if "plan" in plan
+        else plan["compose"]["sort"] == "date_desc"
+    )
     edited = plan.get("plan", plan)
     edited["where"] = {"concept": "coffee"}
     path = tmp_path / "plan.json"

@@ -24,8 +24,10 @@ def _faces_found(tmp_path, gallery, label: str, **kwargs) -> tuple[set[str], dic
     assert [a.name for a in analyzers] == ["detector", "faces"]
     report = Indexer(store, settings, analyzers, **kwargs).run()
     with store.session() as s:
-        found = {path.rsplit("/", 1)[-1] for path in s.scalars(
-            select(Photo.path).join(Face, Face.photo_id == Photo.id))}
+        found = {
+            path.rsplit("/", 1)[-1]
+            for path in s.scalars(select(Photo.path).join(Face, Face.photo_id == Photo.id))
+        }
     store.close()
     return found, report.as_dict()
 
@@ -36,4 +38,6 @@ def test_the_gate_finds_every_face_found_without_it(tmp_path, gallery):
     assert {"grace.gif", "astronaut.webp"} <= ungated  # the photos with a face
     assert gated == ungated
     assert plain["analyzers"]["faces"]["ok"] == 7
-    assert report["gated"]["faces"] >= 3 and report["analyzers"]["faces"]["ok"] + report["gated"]["faces"] == 7
+    assert (
+        report["gated"]["faces"] >= 3 and report["analyzers"]["faces"]["ok"] + report["gated"]["faces"] == 7
+    )

@@ -6,7 +6,7 @@ from pathlib import Path
 from photosearch.catalog import Store
 from photosearch.config import Settings
 from photosearch.ingest.indexer import Indexer
-from tests.foundation.fakes import MeanColourAnalyzer
+from tests.fakes import MeanColourAnalyzer
 
 data_dir, sleep_s = Path(sys.argv[1]), float(sys.argv[2])
 settings = Settings.load(data_dir)

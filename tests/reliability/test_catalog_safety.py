@@ -28,9 +28,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _cli(data_dir: Path, *args: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("PHOTOSEARCH_DB_URL", "PHOTOSEARCH_DATA_DIR")}
-    return subprocess.Popen([sys.executable, "-m", "photosearch", "--data-dir", str(data_dir), *args], cwd=ROOT,
-                            env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "photosearch", "--data-dir", str(data_dir), *args],
+        cwd=ROOT,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.fixture
@@ -38,8 +43,10 @@ def many_photos(tmp_path, real_photos) -> Path:
     rng = np.random.default_rng(3)
     root = tmp_path / "many"
     for i in range(40):
-        save_photo(root / f"d{i % 3}" / f"p{i:03d}.jpg", (real_photos["coffee"][::4, ::4] // 2
-                                                          + rng.integers(0, 60, (100, 150, 3), dtype=np.uint8)))
+        save_photo(
+            root / f"d{i % 3}" / f"p{i:03d}.jpg",
+            (real_photos["coffee"][::4, ::4] // 2 + rng.integers(0, 60, (100, 150, 3), dtype=np.uint8)),
+        )
     return root
 
 
@@ -48,8 +55,10 @@ def test_two_index_runs_at_once_both_succeed_without_duplicates(tmp_path, many_p
     store.add_folder(many_photos)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     worker = [sys.executable, "-m", "tests.reliability.soak_worker", str(settings.data_dir), "0.02"]
-    runs = [subprocess.Popen(worker, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for _ in range(2)]
+    runs = [
+        subprocess.Popen(worker, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
     outs = [p.communicate(timeout=300) for p in runs]
     assert [p.returncode for p in runs] == [0, 0], outs
     assert not any("UNIQUE" in err or "Traceback" in err for _, err in outs)
@@ -78,10 +87,18 @@ def test_a_second_writer_says_who_holds_the_lock_and_waits(tmp_path, many_photos
 
 def test_the_lock_with_a_timeout_fails_naming_the_holder(tmp_path):
     path = tmp_path / "catalog.db.lock"
-    holder = subprocess.Popen([sys.executable, "-c",
-                               "import sys, time; from photosearch.catalog.lock import WriterLock\n"
-                               f"l = WriterLock({str(path)!r}); l.acquire(); print('held', flush=True); time.sleep(60)"],
-                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from photosearch.catalog.lock import WriterLock\n"
+            f"l = WriterLock({str(path)!r}); l.acquire(); print('held', flush=True); time.sleep(60)",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         from photosearch.catalog.lock import CatalogBusy
@@ -101,9 +118,17 @@ CREATE = "import sys; from photosearch.catalog import Store; Store(sys.argv[1]);
 def test_processes_creating_one_catalog_at_once_all_succeed(tmp_path):
     for attempt in range(3):
         url = f"sqlite:///{tmp_path / f'new{attempt}.db'}"
-        procs = [subprocess.Popen([sys.executable, "-c", CREATE, url], cwd=ROOT, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-                 for _ in range(4)]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", CREATE, url],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
+            for _ in range(4)
+        ]
         results = [p.communicate(timeout=120) for p in procs]
         assert [p.returncode for p in procs] == [0] * 4, results
         store = Store(url)
@@ -119,13 +144,20 @@ def _sha(path: Path) -> str:
 def test_a_catalog_from_a_newer_version_is_refused_and_left_untouched(tmp_path):
     settings, store = make_env(tmp_path)
     with store.session() as s:
-        s.execute(text("INSERT INTO schema_version (version, applied_at, app_version) "
-                       "VALUES (99, CURRENT_TIMESTAMP, '7.2.0')"))
+        s.execute(
+            text(
+                "INSERT INTO schema_version (version, applied_at, app_version) "
+                "VALUES (99, CURRENT_TIMESTAMP, '7.2.0')"
+            )
+        )
     store.close()
     db = settings.data_dir / "catalog.db"
     before = _sha(db)
-    with pytest.raises(NewerCatalogError, match=r"schema version 99 \(written by PhotoSearch 7.2.0\).*"
-                                                  r"upgrade to PhotoSearch 7.2.0 or newer"):
+    with pytest.raises(
+        NewerCatalogError,
+        match=r"schema version 99 \(written by PhotoSearch 7.2.0\).*"
+        r"upgrade to PhotoSearch 7.2.0 or newer",
+    ):
         Store(settings.database_url)
     done = run_cli(settings.data_dir, "status", check=False)
     assert done.returncode == 1 and "photosearch: error: the catalog has schema version 99" in done.stderr

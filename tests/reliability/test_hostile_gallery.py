@@ -41,12 +41,26 @@ def build_hostile_gallery(root: Path, real_photos) -> dict[str, int]:
     heic = root / "phone" / "IMG_0001.heic"
     heic.parent.mkdir(parents=True)
     pillow_heif.from_pillow(Image.fromarray(real_photos["coffee"][::4, ::4])).save(heic)
-    gps = {piexif.GPSIFD.GPSLatitude: ((45, 1), (30, 1)), piexif.GPSIFD.GPSLongitudeRef: b"E",
-           piexif.GPSIFD.GPSLongitude: ((9, 1), (10, 1), (0, 1)), piexif.GPSIFD.GPSAltitude: (0, 0)}
+    gps = {
+        piexif.GPSIFD.GPSLatitude: ((45, 1), (30, 1)),
+        piexif.GPSIFD.GPSLongitudeRef: b"E",
+        piexif.GPSIFD.GPSLongitude: ((9, 1), (10, 1), (0, 1)),
+        piexif.GPSIFD.GPSAltitude: (0, 0),
+    }
     odd_exif = root / "ok" / "odd_exif.jpg"
     Image.fromarray(real_photos["coffee"][::4, ::4]).save(
-        odd_exif, "JPEG", exif=piexif.dump({"0th": {piexif.ImageIFD.Make: b"\x00\xff" * 500}, "Exif": {},
-                                            "GPS": gps, "1st": {}, "thumbnail": None}))
+        odd_exif,
+        "JPEG",
+        exif=piexif.dump(
+            {
+                "0th": {piexif.ImageIFD.Make: b"\x00\xff" * 500},
+                "Exif": {},
+                "GPS": gps,
+                "1st": {},
+                "thumbnail": None,
+            }
+        ),
+    )
     good += [heic, odd_exif]
 
     bad = root / "bad"
@@ -62,8 +76,15 @@ def build_hostile_gallery(root: Path, real_photos) -> dict[str, int]:
     (bad / "gone.jpg").symlink_to(root / "nowhere.jpg")
     (bad / "loop").symlink_to(root, target_is_directory=True)  # a link back up: a loop
     save_photo(bad / ".hidden.jpg", real_photos["rocket"][::4, ::4])  # hidden: not a photo to catalog
-    failures = {"empty_file": 1, "truncated": 1, "not_an_image": 1, "too_many_pixels": 1, "too_large": 1,
-                "vanished": 1, "symlink_loop": 1}
+    failures = {
+        "empty_file": 1,
+        "truncated": 1,
+        "not_an_image": 1,
+        "too_many_pixels": 1,
+        "too_large": 1,
+        "vanished": 1,
+        "symlink_loop": 1,
+    }
     return {"good": len(good) + 1, **{f"fail:{k}": v for k, v in failures.items()}}
 
 
@@ -81,11 +102,17 @@ def test_hostile_gallery_end_to_end(tmp_path, real_photos):
     failed = {f"fail:{k}": v for k, v in report["failed_by_reason"].items()}
     status = run_cli_json(data, "status")
     assert status["photos"] == expected["good"]
-    assert {f"fail:{k}": v for k, v in status["failed_by_reason"].items()} == \
-        {k: v for k, v in expected.items() if k.startswith("fail:")}
+    assert {f"fail:{k}": v for k, v in status["failed_by_reason"].items()} == {
+        k: v for k, v in expected.items() if k.startswith("fail:")
+    }
     assert all(expected.get(k) == v for k, v in failed.items())  # read-time failures, as the run reported
     again = run_cli_json(data, "index", "--no-analyze", "--no-progress")
-    assert (again["added"], again["changed"], again["deleted"], again["unchanged"]) == (0, 0, 0, expected["good"])
+    assert (again["added"], again["changed"], again["deleted"], again["unchanged"]) == (
+        0,
+        0,
+        0,
+        expected["good"],
+    )
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"where": {"or": [{"text": "x " * 4000}, {"camera": "\x00" * 100}]}}))
     searched = run_cli(data, "search", "--plan", str(plan), check=False)

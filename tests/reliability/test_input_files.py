@@ -44,8 +44,14 @@ def test_heic_without_pillow_heif_is_retried_once_it_is_installed(tmp_path, real
     pillow_heif.from_pillow(Image.fromarray(real_photos["coffee"])).save(heic, quality=70)
     settings, store = make_env(tmp_path)
     store.add_folder(folder)
-    done = subprocess.run([sys.executable, "-c", NO_HEIF, str(settings.data_dir)], cwd=ROOT, capture_output=True,
-                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", NO_HEIF, str(settings.data_dir)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     reason, message = issues(store)[str(heic)]
     assert reason == "needs_pillow_heif" and "pip install pillow-heif" in message
@@ -84,8 +90,15 @@ def test_hashing_streams_big_files(tmp_path):
 
 def _jpeg_with_gps(path: Path, rgb, gps: dict) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    exif = piexif.dump({"0th": {}, "Exif": {piexif.ExifIFD.DateTimeOriginal: b"2024:05:01 10:00:00"},
-                        "GPS": gps, "1st": {}, "thumbnail": None})
+    exif = piexif.dump(
+        {
+            "0th": {},
+            "Exif": {piexif.ExifIFD.DateTimeOriginal: b"2024:05:01 10:00:00"},
+            "GPS": gps,
+            "1st": {},
+            "thumbnail": None,
+        }
+    )
     Image.fromarray(rgb).save(path, "JPEG", exif=exif)
     return path
 
@@ -97,11 +110,16 @@ def test_gps_is_range_checked_and_kept_in_pairs(tmp_path, real_photos):
     lon = {piexif.GPSIFD.GPSLongitudeRef: b"E", piexif.GPSIFD.GPSLongitude: ((9, 1), (10, 1), (0, 1))}
     broken_lat = {piexif.GPSIFD.GPSLatitudeRef: b"N", piexif.GPSIFD.GPSLatitude: ((45, 1), (30, 1))}
     files = {
-        "nan_alt": _jpeg_with_gps(folder / "nan_alt.jpg", rgb, {**lat, **lon, piexif.GPSIFD.GPSAltitude: (0, 0)}),
-        "huge_alt": _jpeg_with_gps(folder / "huge_alt.jpg", rgb,
-                                   {**lat, **lon, piexif.GPSIFD.GPSAltitude: (1_000_000_000, 1)}),
+        "nan_alt": _jpeg_with_gps(
+            folder / "nan_alt.jpg", rgb, {**lat, **lon, piexif.GPSIFD.GPSAltitude: (0, 0)}
+        ),
+        "huge_alt": _jpeg_with_gps(
+            folder / "huge_alt.jpg", rgb, {**lat, **lon, piexif.GPSIFD.GPSAltitude: (1_000_000_000, 1)}
+        ),
         "lone_lon": _jpeg_with_gps(folder / "lone_lon.jpg", rgb, {**broken_lat, **lon}),
-        "good": _jpeg_with_gps(folder / "good.jpg", rgb, {**lat, **lon, piexif.GPSIFD.GPSAltitude: (1200, 1)}),
+        "good": _jpeg_with_gps(
+            folder / "good.jpg", rgb, {**lat, **lon, piexif.GPSIFD.GPSAltitude: (1200, 1)}
+        ),
     }
     settings, store = make_env(tmp_path)
     store.add_folder(folder)

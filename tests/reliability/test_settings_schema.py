@@ -18,17 +18,20 @@ def _write(tmp_path, text: str):
     return tmp_path / "settings.json"
 
 
-@pytest.mark.parametrize("values,key", [
-    ({"web_enabled": "false"}, "web_enabled"),
-    ({"allow_private_addresses": "no"}, "allow_private_addresses"),
-    ({"allow_private_addresses": 1}, "allow_private_addresses"),
-    ({"threads": "4"}, "threads"),
-    ({"threads": True}, "threads"),
-    ({"search_url": 5}, "search_url"),
-    ({"_overrides": {"db_url": ["x", None]}}, "_overrides"),
-    ({"data_dir": "/elsewhere"}, "data_dir"),
-    ({"web_enabeld": True}, "web_enabeld"),
-])
+@pytest.mark.parametrize(
+    "values,key",
+    [
+        ({"web_enabled": "false"}, "web_enabled"),
+        ({"allow_private_addresses": "no"}, "allow_private_addresses"),
+        ({"allow_private_addresses": 1}, "allow_private_addresses"),
+        ({"threads": "4"}, "threads"),
+        ({"threads": True}, "threads"),
+        ({"search_url": 5}, "search_url"),
+        ({"_overrides": {"db_url": ["x", None]}}, "_overrides"),
+        ({"data_dir": "/elsewhere"}, "data_dir"),
+        ({"web_enabeld": True}, "web_enabeld"),
+    ],
+)
 def test_wrong_types_and_unknown_keys_name_the_key(tmp_path, values, key):
     _write(tmp_path, json.dumps(values))
     with pytest.raises(SettingsError, match=repr(key)):

@@ -101,8 +101,9 @@ def test_soak_kill9_during_indexing_then_a_clean_run(tmp_path):
     started = time.monotonic()
     for round_no in range(KILLS):
         before = _count(store, Analysis) + _count(store, Photo)
-        proc = subprocess.Popen(worker + ["0.03"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            worker + ["0.03"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         assert proc.stdout.readline().strip() == "started", proc.stderr.read()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and proc.poll() is None:  # wait until it has committed work
@@ -120,8 +121,10 @@ def test_soak_kill9_during_indexing_then_a_clean_run(tmp_path):
             assert proc.returncode == 0, proc.stderr.read()
         _tag_some(store, rng, tags)
         gallery.shuffle()
-        print(f"round {round_no + 1}: killed={proc.returncode == -signal.SIGKILL} "
-              f"photos={_count(store, Photo, Photo.state == 'active')} tags={len(tags)}")
+        print(
+            f"round {round_no + 1}: killed={proc.returncode == -signal.SIGKILL} "
+            f"photos={_count(store, Photo, Photo.state == 'active')} tags={len(tags)}"
+        )
 
     facts_before = _count(store, Fact)
     user_before = _count(store, Fact, Fact.analyzer == "user")
@@ -135,13 +138,25 @@ def test_soak_kill9_during_indexing_then_a_clean_run(tmp_path):
     assert set(active) == set(on_disk)
     assert all(active[p].content_hash == h for p, h in on_disk.items())
     with store.session() as s:
-        assert s.scalar(select(func.count(func.distinct(Photo.path))).where(Photo.state == "active")) == len(on_disk)
+        assert s.scalar(select(func.count(func.distinct(Photo.path))).where(Photo.state == "active")) == len(
+            on_disk
+        )
         analysed = set(s.scalars(select(Analysis.photo_id).where(Analysis.status == "ok")))
-        model_facts = dict(s.execute(select(Fact.photo_id, func.count()).where(Fact.analyzer == "meancolour")
-                                     .group_by(Fact.photo_id)).all())
-        user = {(h, label) for h, label in s.execute(
-            select(Photo.content_hash, Fact.label).join(Fact, Fact.photo_id == Photo.id)
-            .where(Fact.analyzer == "user", Photo.state == "active"))}
+        model_facts = dict(
+            s.execute(
+                select(Fact.photo_id, func.count())
+                .where(Fact.analyzer == "meancolour")
+                .group_by(Fact.photo_id)
+            ).all()
+        )
+        user = {
+            (h, label)
+            for h, label in s.execute(
+                select(Photo.content_hash, Fact.label)
+                .join(Fact, Fact.photo_id == Photo.id)
+                .where(Fact.analyzer == "user", Photo.state == "active")
+            )
+        }
     ids = {p.id for p in active.values()}
     assert ids <= analysed and all(model_facts.get(i) == 1 for i in ids)
     assert _count(store, FileIssue) == 0

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from photosearch.catalog.models import Analysis
 from photosearch.ingest.indexer import Indexer
 from tests.conftest import run_cli, save_photo, tmpfs
-from tests.foundation.fakes import MeanColourAnalyzer
+from tests.fakes import MeanColourAnalyzer
 from tests.reliability.helpers import index_as_nobody, issues, make_env, open_to_everyone, photos
 
 
@@ -93,7 +93,9 @@ def test_a_photo_unreadable_during_analysis_is_retried_next_run(real_photos):
         report = index_as_nobody(settings, [MeanColourAnalyzer()])
         assert report["analysis_failed"] == 1 and report["analysed"] == 1
         with store.session() as s:
-            assert s.scalar(select(func.count()).select_from(Analysis).where(Analysis.status == "failed")) == 0
+            assert (
+                s.scalar(select(func.count()).select_from(Analysis).where(Analysis.status == "failed")) == 0
+            )
         report = Indexer(store, settings, [MeanColourAnalyzer()]).run()  # no --retry-failed
         assert report.analysed == 1 and report.analysis_failed == 0
     finally:

@@ -18,20 +18,39 @@ class ComposeClaims:
         self.limit_patterns = [
             (re.compile(rf"\b(?:the\s+)?(?:best|top|greatest|nicest|finest)\s+(?P<n>{n})\b"), "relevance"),
             (re.compile(rf"\b(?P<n>{n})\s+(?:best|top|nicest|greatest|finest)\b"), "relevance"),
-            (re.compile(rf"\b(?:the\s+)?(?:latest|newest|most\s+recent|last)\s+(?P<n>{n})\b(?!\s*{units})"), "date_desc"),
+            (
+                re.compile(
+                    rf"\b(?:the\s+)?(?:latest|newest|most\s+recent|last)\s+(?P<n>{n})\b(?!\s*{units})"
+                ),
+                "date_desc",
+            ),
             (re.compile(rf"\b(?P<n>{n})\s+(?:latest|newest|most\s+recent)\b"), "date_desc"),
             (re.compile(rf"\b(?:the\s+)?(?:oldest|earliest|first)\s+(?P<n>{n})\b(?!\s*{units})"), "date_asc"),
-            (re.compile(rf"\b(?:limit|max(?:imum)?|at\s+most|up\s+to)\s+(?P<n>{n})\s+(?:photos?|pictures?|pics|images?|shots?|results?)\b"), None),
-            (re.compile(rf"\b(?P<n>\d+|{'|'.join(k for k in lx.NUMBER_WORDS if k != 'one')})\s+(?:photos|pictures|pics|images|shots|snaps|photographs|results)\b"), None),
+            (
+                re.compile(
+                    rf"\b(?:limit|max(?:imum)?|at\s+most|up\s+to)\s+(?P<n>{n})\s+(?:photos?|pictures?|pics|images?|shots?|results?)\b"
+                ),
+                None,
+            ),
+            (
+                re.compile(
+                    rf"\b(?P<n>\d+|{'|'.join(k for k in lx.NUMBER_WORDS if k != 'one')})\s+(?:photos|pictures|pics|images|shots|snaps|photographs|results)\b"
+                ),
+                None,
+            ),
             (re.compile(r"\blimit\s*(?:to\s*)?(?P<n>\d+)\b"), None),
         ]
         group = r"(?P<g>days?|months?|places?|locations?|cit(?:y|ies)|countr(?:y|ies)|persons?|people|spots?)"
         self.per_patterns = [
-            re.compile(rf"\b(?:(?:at\s+most\s+)?(?:one|1|a\s+single)\s+(?:(?:photo|picture|pic|shot|image)s?\s+)?|a\s+(?:photo|picture|pic|shot|image)\s+)(?:per|each|from\s+each|for\s+each|from\s+every|every|a|of\s+each)\s+{group}\b"),
+            re.compile(
+                rf"\b(?:(?:at\s+most\s+)?(?:one|1|a\s+single)\s+(?:(?:photo|picture|pic|shot|image)s?\s+)?|a\s+(?:photo|picture|pic|shot|image)\s+)(?:per|each|from\s+each|for\s+each|from\s+every|every|a|of\s+each)\s+{group}\b"
+            ),
             re.compile(rf"\bper\s+{group}\b"),
             re.compile(rf"\b(?:from|for|of)\s+(?:each|every)\s+{group}\b"),
             re.compile(rf"\b(?:each|every)\s+{group}\s+(?:at\s+least\s+once|once|covered|represented)\b"),
-            re.compile(r"\b(?:everyone|everybody|each\s+of\s+them|all\s+of\s+them|each\s+one)\s+(?:at\s+least\s+once|once|represented)\b"),
+            re.compile(
+                r"\b(?:everyone|everybody|each\s+of\s+them|all\s+of\s+them|each\s+one)\s+(?:at\s+least\s+once|once|represented)\b"
+            ),
             re.compile(r"\b(?P<daily>daily|monthly)\b"),
         ]
         self.dedupe = re.compile(
@@ -59,7 +78,7 @@ class ComposeClaims:
             for m in pat.finditer(st.low):
                 if not st.free(m.start(), m.end()):
                     continue
-                g = (m.groupdict().get("g") or m.groupdict().get("daily") or "person")
+                g = m.groupdict().get("g") or m.groupdict().get("daily") or "person"
                 per = {"daily": "day", "monthly": "month"}.get(g) or _per_value(g)
                 st.compose["per"] = per
                 st.claim(m.start(), m.end(), "drop", text=f"<per:{per}>")

@@ -28,13 +28,16 @@ def claim_quotes(st: ClaimState) -> None:
             continue
         # Lead-in words sit just before the quote and trailing ones just after: bounded windows
         # keep parsing linear in the request (whole-prefix searches made it quadratic).
-        before = st.low[max(0, m.start() - _LEAD_IN_CHARS): m.start()]
-        after = st.low[m.end(): m.end() + _LEAD_IN_CHARS]
+        before = st.low[max(0, m.start() - _LEAD_IN_CHARS) : m.start()]
+        after = st.low[m.end() : m.end() + _LEAD_IN_CHARS]
         start = m.start()
         end = m.end()
         kind = "text"
         for key, pat in (
-            ("folder", r"(?:in\s+|from\s+)?(?:the\s+|my\s+)?(?:folder|album|directory)\s*(?:called\s+|named\s+|:\s*)?$"),
+            (
+                "folder",
+                r"(?:in\s+|from\s+)?(?:the\s+|my\s+)?(?:folder|album|directory)\s*(?:called\s+|named\s+|:\s*)?$",
+            ),
             ("tag", r"(?:tagged(?:\s+as|\s+with)?|with\s+(?:the\s+)?tag|tag\s*:?)\s*$"),
             ("knowledge", r"(?:learned|learnt|knowledge|web)\s*:?\s*(?:about\s+)?$"),
             ("camera", r"(?:taken\s+with|shot\s+on|camera\s*:?)\s*(?:the\s+|my\s+)?$"),
@@ -42,7 +45,10 @@ def claim_quotes(st: ClaimState) -> None:
             ("place", r"place\s*:?\s*$"),
             ("concept", r"concept\s*:?\s*$"),
             ("similar", r"(?:similar\s+to|like)\s*$"),
-            ("text", r"(?:(?:that\s+|which\s+)?(?:says?|saying|reads?|reading)|written|with\s+(?:the\s+)?(?:words?|text)|text\s*:?)\s*$"),
+            (
+                "text",
+                r"(?:(?:that\s+|which\s+)?(?:says?|saying|reads?|reading)|written|with\s+(?:the\s+)?(?:words?|text)|text\s*:?)\s*$",
+            ),
         ):
             mm = re.search(pat, before)
             if mm:
@@ -75,11 +81,21 @@ class CueClaims:
             rf"(?P<v>\d+\b|[~/.][^\s,;]+|[^\s,;]+\.{_IMG_EXT}\b)"
         )
         self.folder_patterns = [
-            re.compile(r"\b(?:in|from|inside|within)?\s*(?:the\s+|my\s+)?(?:folder|album|directory|dir)\s+(?:called\s+|named\s+)?(?P<v>[\w][\w-]*(?:\s+\d{4})?)"),
-            re.compile(r"\b(?:in|from|inside|within)\s+(?:the\s+|my\s+)?(?P<v>[\w][\w-]*(?:\s+[\w][\w-]*){0,2}?)\s+(?:folder|album|directory)\b"),
+            re.compile(
+                r"\b(?:in|from|inside|within)?\s*(?:the\s+|my\s+)?(?:folder|album|directory|dir)\s+(?:called\s+|named\s+)?(?P<v>[\w][\w-]*(?:\s+\d{4})?)"
+            ),
+            re.compile(
+                r"\b(?:in|from|inside|within)\s+(?:the\s+|my\s+)?(?P<v>[\w][\w-]*(?:\s+[\w][\w-]*){0,2}?)\s+(?:folder|album|directory)\b"
+            ),
         ]
-        brands = "|".join(re.escape(b) for b in sorted({**lx.CAMERA_BRANDS, "google pixel": 1, "apple iphone": 1,
-                                                         "samsung galaxy": 1}, key=len, reverse=True))
+        brands = "|".join(
+            re.escape(b)
+            for b in sorted(
+                {**lx.CAMERA_BRANDS, "google pixel": 1, "apple iphone": 1, "samsung galaxy": 1},
+                key=len,
+                reverse=True,
+            )
+        )
         model_words = "|".join(sorted(lx.CAMERA_MODEL_WORDS, key=len, reverse=True))
         self.camera = re.compile(
             rf"(?:\b(?:(?:taken|shot|captured|made|photographed)\s+(?:with|on|by|using)|with|on|using|from|by)\s+)?"
@@ -88,7 +104,7 @@ class CueClaims:
         )
 
     def claim_prefix(self, st: ClaimState) -> None:
-        """"learned: X" and `key:value` syntax."""
+        """ "learned: X" and `key:value` syntax."""
         for m in self.knowledge.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"knowledge": st.orig(m, "v")}, slot="knowledge")
@@ -98,17 +114,21 @@ class CueClaims:
             key = "folder" if m.group("k") == "album" else m.group("k")
             value = st.orig(m, "v")
             if key in ("kind", "quality"):
-                value = value.lower().rstrip("s") if key == "kind" else lx.QUALITY_WORDS.get(value.lower(), value.lower())
+                value = (
+                    value.lower().rstrip("s")
+                    if key == "kind"
+                    else lx.QUALITY_WORDS.get(value.lower(), value.lower())
+                )
             st.claim(m.start(), m.end(), "atom", {key: value}, slot=key)
 
     def claim_similar(self, st: ClaimState) -> None:
-        """"similar to 42", "like ~/a.jpg": a photo id or path."""
+        """ "similar to 42", "like ~/a.jpg": a photo id or path."""
         for m in self.similar.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"similar": st.orig(m, "v")}, slot="similar")
 
     def claim_folders(self, st: ClaimState) -> None:
-        """"in the Trips folder", "album Summer 2020" (named as the catalog spells it)."""
+        """ "in the Trips folder", "album Summer 2020" (named as the catalog spells it)."""
         for pat in self.folder_patterns:
             for m in pat.finditer(st.low):
                 s = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
@@ -131,8 +151,12 @@ class CueClaims:
             brand = m.group("b")
             shown = lx.CAMERA_BRANDS.get(brand) or lx.CAMERA_BRANDS[brand.split()[-1]]
             models = [_model_word(w) for w in m.group("m").split()]
-            if brand in AMBIGUOUS_BRANDS and not models and m.start("b") == m.start() \
-                    and not any(w in fold(c) for c in st.ctx.cameras for w in AMBIGUOUS_BRANDS[brand]):
+            if (
+                brand in AMBIGUOUS_BRANDS
+                and not models
+                and m.start("b") == m.start()
+                and not any(w in fold(c) for c in st.ctx.cameras for w in AMBIGUOUS_BRANDS[brand])
+            ):
                 continue  # "apple" alone is the fruit unless the catalog has such a camera
             value = " ".join([shown, *models])
             for known in st.ctx.cameras:

@@ -41,12 +41,15 @@ def claim_people(st: ClaimState) -> None:
         for m in pat.finditer(st.fold):
             if not st.free(m.start(), m.end()):
                 continue
-            if re.match(r"\s*birthdays?\b", st.low[m.end():]) and m.group(0).endswith(("'s", "’s")):
+            if re.match(r"\s*birthdays?\b", st.low[m.end() :]) and m.group(0).endswith(("'s", "’s")):
                 if _birthday_of(names[key], st.ctx) is not None:
                     continue  # "Anna's birthday" with her birthday known: a date, read in _dates
                 # unknown birthday: keep the person; "birthday" stays a concept
-                st.note(f"no birthday known for {names[key]}; searching photos of {names[key]} "
-                        "that look like a birthday", 0.0)
+                st.note(
+                    f"no birthday known for {names[key]}; searching photos of {names[key]} "
+                    "that look like a birthday",
+                    0.0,
+                )
             st.claim(m.start(), m.end(), "atom", {"person": names[key]}, slot="person")
     for m in re.finditer(r"\b(?:me|myself)\b", st.low):
         if not st.free(m.start(), m.end()):
@@ -96,8 +99,11 @@ def claim_dates(st: ClaimState) -> None:
         else:
             lo = st.now - timedelta(days=364)
             ranges = weekend_ranges(lo, st.now)
-            st.note("weekends: the plan has no weekday filter, so this lists the weekends of the last "
-                    "12 months; add a date range to look elsewhere", 0.0)
+            st.note(
+                "weekends: the plan has no weekday filter, so this lists the weekends of the last "
+                "12 months; add a date range to look elsewhere",
+                0.0,
+            )
             tok = st.token_at(weekend.start)
             node = {"or": [{"date": {"from": a.isoformat(), "to": b.isoformat()}} for a, b in ranges]}
             if tok is not None:
@@ -121,7 +127,7 @@ def claim_places(st: ClaimState) -> None:
             if not places:
                 continue
             orig = st.text[s:e]
-            prev = st.low[: s].split()[-1:] or [""]
+            prev = st.low[:s].split()[-1:] or [""]
             after_prep = prev[0] in lx.PLACE_PREPS
             capital = orig[:1].isupper() and not sentence_start(st.text, s)
             is_country = places[0].kind == "country"
@@ -131,18 +137,37 @@ def claim_places(st: ClaimState) -> None:
                 ok = phrase not in AMBIGUOUS_COUNTRY_WORDS or capital or after_prep
                 if phrase == "us" and not orig.isupper():
                     ok = False
-            elif phrase in FAMOUS_CITIES and not common or (orig[:1].isupper() and sentence_start(st.text, s) and places[0].kind in ("region", "country")
-                  and not common and len(phrase) >= 4):
+            elif (
+                phrase in FAMOUS_CITIES
+                and not common
+                or (
+                    orig[:1].isupper()
+                    and sentence_start(st.text, s)
+                    and places[0].kind in ("region", "country")
+                    and not common
+                    and len(phrase) >= 4
+                )
+            ):
                 ok = True
             elif capital and (n > 1 or not common or after_prep):
                 ok = len(phrase) >= 3 and (not _looks_like_name(orig) or after_prep)
-            elif after_prep and not common and len(phrase) >= 4 and n >= 1 and places[0].kind != "city" or after_prep and phrase in FAMOUS_CITIES:
+            elif (
+                after_prep
+                and not common
+                and len(phrase) >= 4
+                and n >= 1
+                and places[0].kind != "city"
+                or after_prep
+                and phrase in FAMOUS_CITIES
+            ):
                 ok = True
             if not ok:
                 continue
             qualifier = ""
             rest = st.low[e:]
-            mq = re.match(r",\s*([\w][\w .'-]*?)(?=$|[,;]|\s+(?:and|or|with|not|but|in|at|on|from|last|this)\b)", rest)
+            mq = re.match(
+                r",\s*([\w][\w .'-]*?)(?=$|[,;]|\s+(?:and|or|with|not|but|in|at|on|from|last|this)\b)", rest
+            )
             qual_places = gaz.lookup(mq.group(1)) if mq and places[0].kind == "city" else []
             if qual_places and qual_places[0].kind in ("country", "region"):
                 qualifier = ", " + qual_places[0].name

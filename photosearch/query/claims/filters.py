@@ -25,30 +25,79 @@ class FilterClaims:
             r"\s+(?P<v>[\w-]+)"
         )
         self.favourite = re.compile(rf"\b(?:my\s+)?(?:{'|'.join(lx.FAVOURITE_WORDS)})\b")
-        self.kind = re.compile(rf"\b(?:{'|'.join(sorted((re.escape(k) for k in lx.KIND_WORDS), key=len, reverse=True))})\b")
+        self.kind = re.compile(
+            rf"\b(?:{'|'.join(sorted((re.escape(k) for k in lx.KIND_WORDS), key=len, reverse=True))})\b"
+        )
         self.quality = re.compile(
             rf"\b(?:{'|'.join(sorted((re.escape(k) for k in lx.QUALITY_WORDS), key=len, reverse=True))})(?![\w-])"
         )
-        people_w = r"(?:people|persons|faces|humans|friends|kids|children|adults|of\s+us|of\s+them|folks|guys)"
+        people_w = (
+            r"(?:people|persons|faces|humans|friends|kids|children|adults|of\s+us|of\s+them|folks|guys)"
+        )
         self.counts: list[tuple[re.Pattern, Any]] = [
-            (re.compile(r"\bgroup(?:s)?(?:\s+(?:photos?|pictures?|pics|shots?|selfies?|portraits?|images?))?\b|\bgroups?\s+of\s+(?:people|friends)\b"), (3, None)),
-            (re.compile(r"\b(?:no\s+(?:people|persons|faces|humans|one|body)|nobody|no-one|without\s+(?:any\s+)?(?:people|persons|faces|humans|anyone|anybody)|empty(?:\s+scenes?)?|unpeopled|deserted|no\s+one\s+in\s+(?:it|them))\b"), (0, 0)),
+            (
+                re.compile(
+                    r"\bgroup(?:s)?(?:\s+(?:photos?|pictures?|pics|shots?|selfies?|portraits?|images?))?\b|\bgroups?\s+of\s+(?:people|friends)\b"
+                ),
+                (3, None),
+            ),
+            (
+                re.compile(
+                    r"\b(?:no\s+(?:people|persons|faces|humans|one|body)|nobody|no-one|without\s+(?:any\s+)?(?:people|persons|faces|humans|anyone|anybody)|empty(?:\s+scenes?)?|unpeopled|deserted|no\s+one\s+in\s+(?:it|them))\b"
+                ),
+                (0, 0),
+            ),
             (re.compile(r"\bportraits?\b"), (1, 1)),
-            (re.compile(rf"\b(?:at\s+least|min(?:imum)?(?:\s+of)?|no\s+fewer\s+than|not\s+less\s+than)\s+(?P<n>{n})\s+{people_w}"), "min"),
+            (
+                re.compile(
+                    rf"\b(?:at\s+least|min(?:imum)?(?:\s+of)?|no\s+fewer\s+than|not\s+less\s+than)\s+(?P<n>{n})\s+{people_w}"
+                ),
+                "min",
+            ),
             (re.compile(rf"\b(?P<n>{n})\s*(?:\+|or\s+more)\s+{people_w}"), "min"),
-            (re.compile(rf"\b{people_w}\s*:?\s*(?:at\s+least|min(?:imum)?(?:\s+of)?|no\s+fewer\s+than|not\s+less\s+than)\s+(?P<n>{n})\b"), "min"),
+            (
+                re.compile(
+                    rf"\b{people_w}\s*:?\s*(?:at\s+least|min(?:imum)?(?:\s+of)?|no\s+fewer\s+than|not\s+less\s+than)\s+(?P<n>{n})\b"
+                ),
+                "min",
+            ),
             (re.compile(rf"\b{people_w}\s*:?\s*(?P<n>{n})\s*(?:\+|or\s+more)(?!\w)"), "min"),
             (re.compile(rf"\b{people_w}\s*:?\s*more\s+than\s+(?P<n>{n})\b"), "gt"),
-            (re.compile(rf"\b{people_w}\s*:?\s*(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|not\s+more\s+than)\s+(?P<n>{n})\b"), "max"),
+            (
+                re.compile(
+                    rf"\b{people_w}\s*:?\s*(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|not\s+more\s+than)\s+(?P<n>{n})\b"
+                ),
+                "max",
+            ),
             (re.compile(rf"\b{people_w}\s*:?\s*(?:fewer|less)\s+than\s+(?P<n>{n})\b"), "lt"),
             (re.compile(rf"\bmore\s+than\s+(?P<n>{n})\s+{people_w}"), "gt"),
-            (re.compile(rf"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|not\s+more\s+than)\s+(?P<n>{n})\s+{people_w}"), "max"),
+            (
+                re.compile(
+                    rf"\b(?:at\s+most|up\s+to|no\s+more\s+than|max(?:imum)?(?:\s+of)?|not\s+more\s+than)\s+(?P<n>{n})\s+{people_w}"
+                ),
+                "max",
+            ),
             (re.compile(rf"\b(?:fewer|less)\s+than\s+(?P<n>{n})\s+{people_w}"), "lt"),
             (re.compile(rf"\b(?:the|all)\s+(?P<n>{n})\s+of\s+(?:us|them)\b"), "eq"),
             (re.compile(r"\bboth\s+of\s+(?:us|them)\b"), (2, 2)),
-            (re.compile(rf"\b(?:exactly\s+|just\s+|only\s+)?(?P<n>{n})\s+(?:people|persons|faces|humans|friends|kids|children|adults|folks)\b"), "eq"),
-            (re.compile(r"\b(?:alone|solo|by\s+(?:him|her|my|your|them|our)sel(?:f|ves)|on\s+(?:his|her|my|their)\s+own)\b"), (0, 1)),
-            (re.compile(r"\b(?:with\s+)?(?:people|persons|faces|humans|someone|somebody|anyone|anybody)\b(?:\s+in\s+(?:it|them))?"), (1, None)),
+            (
+                re.compile(
+                    rf"\b(?:exactly\s+|just\s+|only\s+)?(?P<n>{n})\s+(?:people|persons|faces|humans|friends|kids|children|adults|folks)\b"
+                ),
+                "eq",
+            ),
+            (
+                re.compile(
+                    r"\b(?:alone|solo|by\s+(?:him|her|my|your|them|our)sel(?:f|ves)|on\s+(?:his|her|my|their)\s+own)\b"
+                ),
+                (0, 1),
+            ),
+            (
+                re.compile(
+                    r"\b(?:with\s+)?(?:people|persons|faces|humans|someone|somebody|anyone|anybody)\b(?:\s+in\s+(?:it|them))?"
+                ),
+                (1, None),
+            ),
         ]
 
     def claim_filters(self, st: ClaimState) -> None:
@@ -58,8 +107,15 @@ class FilterClaims:
                 st.claim(m.start(), m.end(), "atom", {"text": m.group("v")}, slot="text")
         for m in self.says_text.finditer(st.low):
             v = m.group("v")
-            if not st.free(m.start(), m.end()) or v in lx.STOP_WORDS or v in lx.AND_WORDS or v in lx.OR_WORDS \
-                    or v in lx.NOT_PHRASES or v in lx.PLACE_PREPS or v in ("on", "of", "over", "under", "about"):
+            if (
+                not st.free(m.start(), m.end())
+                or v in lx.STOP_WORDS
+                or v in lx.AND_WORDS
+                or v in lx.OR_WORDS
+                or v in lx.NOT_PHRASES
+                or v in lx.PLACE_PREPS
+                or v in ("on", "of", "over", "under", "about")
+            ):
                 continue
             st.claim(m.start(), m.end(), "atom", {"text": st.orig(m, "v")}, slot="text")
         for m in self.tagged.finditer(st.low):
@@ -76,7 +132,9 @@ class FilterClaims:
                 st.claim(m.start(), m.end(), "atom", {"kind": lx.KIND_WORDS[m.group(0)]}, slot="kind")
         for m in self.quality.finditer(st.low):
             if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"quality": lx.QUALITY_WORDS[m.group(0)]}, slot="quality")
+                st.claim(
+                    m.start(), m.end(), "atom", {"quality": lx.QUALITY_WORDS[m.group(0)]}, slot="quality"
+                )
 
     def claim_faces(self, st: ClaimState) -> None:
         """Face counts: "group photos", "at least 3 people", "alone", "no people"."""
@@ -89,6 +147,11 @@ class FilterClaims:
                     lo, hi = spec
                 else:
                     k = lx.to_int(m.group("n").replace("a dozen", "dozen"))
-                    lo, hi = {"min": (k, None), "gt": (k + 1, None), "max": (0, k), "lt": (0, max(k - 1, 0)),
-                              "eq": (k, k)}[spec]
+                    lo, hi = {
+                        "min": (k, None),
+                        "gt": (k + 1, None),
+                        "max": (0, k),
+                        "lt": (0, max(k - 1, 0)),
+                        "eq": (k, k),
+                    }[spec]
                 st.claim(s, m.end(), "atom", {"faces": {"min": lo, "max": hi}}, slot="faces")

@@ -52,8 +52,11 @@ class ScoredSet:
         if not parts:
             return cls.empty()
         if len(parts) == 1:  # rows already sorted unique: nothing to merge (no sort of 1M rows)
-            return cls(parts[0].rows.astype(np.int32, copy=False), parts[0].scores.astype(np.float32, copy=False),
-                       graded=graded)
+            return cls(
+                parts[0].rows.astype(np.int32, copy=False),
+                parts[0].scores.astype(np.float32, copy=False),
+                graded=graded,
+            )
         rows = np.concatenate([p.rows for p in parts])
         scores = np.concatenate([p.scores for p in parts])
         order = np.lexsort((-scores, rows))
@@ -146,8 +149,10 @@ class ExecContext:
         exact = self.indexes.exact(space)
         if exact is None:
             return None, None
-        return exact, (f"vector index {space} is missing or stale: exact search over {len(exact)} catalog "
-                       "vectors (`photosearch index` builds it)")
+        return exact, (
+            f"vector index {space} is missing or stale: exact search over {len(exact)} catalog "
+            "vectors (`photosearch index` builds it)"
+        )
 
     def universe(self) -> ScoredSet:
         n = self.snapshot.n

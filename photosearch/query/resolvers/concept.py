@@ -71,7 +71,9 @@ def _routes(word: str, snap) -> list[tuple[Group, Route]]:
     return out
 
 
-def _lexical(value: str, ctx: ExecContext) -> tuple[np.ndarray, dict[str, list[tuple[Group, float, Route | None]]]]:
+def _lexical(
+    value: str, ctx: ExecContext
+) -> tuple[np.ndarray, dict[str, list[tuple[Group, float, Route | None]]]]:
     snap = ctx.snapshot
     toks = content_tokens(value)
     phrase = fold(value)
@@ -117,7 +119,7 @@ def _null_model(signal: EmbeddingSignal, index, ctx: ExecContext):
         mu = np.full(snap.n, np.nan, np.float32)
         sd = np.ones(snap.n, np.float32)
         for start in range(0, keys.size, 8192):
-            part = keys[start:start + 8192]
+            part = keys[start : start + 8192]
             null = index.get_many(part) @ refs.T
             rows = snap.rows_of(part)
             mu[rows] = null.mean(axis=1)
@@ -162,8 +164,10 @@ def _embedding(value: str, signal: EmbeddingSignal, ctx: ExecContext):
     info |= {"space": signal.space, "offset": round(offset, 3), "searched": int(k)}
     ev_all = (evidence(z, null.z0) * signal.weight).astype(np.float32)
     below = ~keep & (z >= NEAR_Z)  # clearly closer than unrelated texts, yet under the cut
-    return ((rows[keep], ev_all[keep], sims[keep], z[keep], info),
-            (rows[below], ev_all[below], sims[below], z[below]))
+    return (
+        (rows[keep], ev_all[keep], sims[keep], z[keep], info),
+        (rows[below], ev_all[below], sims[below], z[below]),
+    )
 
 
 #: Closest matches: at most this many photos below the cut-off, each with at least this evidence.
@@ -212,16 +216,23 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
                     out.append(why)
         return out + _embedding_whys(row, value, emb_hits, emb_below)
 
-    return AtomResult(atom, result, explain, near=near, info={
-        "lexical_hits": int((lexical > 0).sum()),
-        "distribution_hits": int((dist > 0).sum()),
-        "embedding": infos,
-        "min_fused": ctx.calibration.min_fused,
-    })
+    return AtomResult(
+        atom,
+        result,
+        explain,
+        near=near,
+        info={
+            "lexical_hits": int((lexical > 0).sum()),
+            "distribution_hits": int((dist > 0).sum()),
+            "embedding": infos,
+            "min_fused": ctx.calibration.min_fused,
+        },
+    )
 
 
-def _fuse_embeddings(value: str, ctx: ExecContext, miss: np.ndarray,
-                     miss_below: np.ndarray) -> tuple[_SpaceHits, _SpaceHits, list[dict]]:
+def _fuse_embeddings(
+    value: str, ctx: ExecContext, miss: np.ndarray, miss_below: np.ndarray
+) -> tuple[_SpaceHits, _SpaceHits, list[dict]]:
     """Each embedding signal's evidence multiplied into `miss` (hits) and `miss_below` (hits and
     closest matches below the cut-off), in place; returns the hits, the matches below and infos."""
     emb_hits: _SpaceHits = {}
@@ -229,7 +240,9 @@ def _fuse_embeddings(value: str, ctx: ExecContext, miss: np.ndarray,
     infos = []
     for signal in ctx.signals:
         try:
-            (rows, ev, sims, z, info), (rows_below, ev_below, sims_below, z_below) = _embedding(value, signal, ctx)
+            (rows, ev, sims, z, info), (rows_below, ev_below, sims_below, z_below) = _embedding(
+                value, signal, ctx
+            )
         except Exception as exc:  # noqa: BLE001 - a failing encoder leaves lexical evidence
             ctx.notes.append(f"{signal.space}: embedding signal failed: {exc}")
             continue
@@ -257,8 +270,11 @@ def _lexical_whys(row: int, value: str, matched: dict) -> list[dict]:
             if g.hypernym:
                 why["hypernym"] = True
             if route is not None and fold(route.word) != fold(g.label):  # never "cat ≈ cat"
-                why |= {"route": route.route, "weight": route.weight,
-                        "text": f"{route.word} ≈ {g.label} ({route.route})"}
+                why |= {
+                    "route": route.route,
+                    "weight": route.weight,
+                    "text": f"{route.word} ≈ {g.label} ({route.route})",
+                }
             if why not in out:
                 out.append(why)
     return out
@@ -271,7 +287,12 @@ def _embedding_whys(row: int, value: str, emb_hits: _SpaceHits, emb_below: _Spac
         for space, (rows, sims, z) in hits.items():
             i = np.flatnonzero(rows == row)
             if i.size:
-                why = {"atom": "concept", "query": value, "fact": space,
-                       "similarity": round(float(sims[i[0]]), 3), "z": round(float(z[i[0]]), 2)}
+                why = {
+                    "atom": "concept",
+                    "query": value,
+                    "fact": space,
+                    "similarity": round(float(sims[i[0]]), 3),
+                    "z": round(float(z[i[0]]), 2),
+                }
                 out.append(why | ({"below_cutoff": True} if below else {}))
     return out

@@ -80,7 +80,10 @@ def class_spaces(settings) -> list[ClassSpace]:
                 path = EfficientNetTagger(settings).manifest.require("labels", settings)
                 lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
                 _spaces["imagenet"] = ClassSpace(
-                    "imagenet", [tuple(w.strip() for w in ln.split(",") if w.strip()) for ln in lines], "softmax")
+                    "imagenet",
+                    [tuple(w.strip() for w in ln.split(",") if w.strip()) for ln in lines],
+                    "softmax",
+                )
             except Exception as exc:  # noqa: BLE001 - no tagger labels: the COCO space still works
                 log.info("no ImageNet class names: %s", exc)
         return [_spaces[k] for k in ("imagenet", "coco") if k in _spaces]
@@ -103,10 +106,12 @@ def top_classes(ctx, cs: ClassSpace) -> tuple[np.ndarray, np.ndarray, np.ndarray
         t = min(TOP_T, len(cs.names))
         rows, idx, prob = [], [], []
         for start in range(0, keys.size, 8192):
-            part = keys[start:start + 8192]
+            part = keys[start : start + 8192]
             p = cs.decode(index.get_many(part))
             if p.shape[1] != len(cs.names):
-                log.warning("space %s has %d classes, its names %d: skipped", cs.space, p.shape[1], len(cs.names))
+                log.warning(
+                    "space %s has %d classes, its names %d: skipped", cs.space, p.shape[1], len(cs.names)
+                )
                 cache[key] = None
                 return None
             top = np.argpartition(-p, t - 1, axis=1)[:, :t]
@@ -261,8 +266,14 @@ def explain_row(row: int, value: str, explain: dict[str, tuple]) -> list[dict]:
             continue
         j = int(np.argmax(contrib[i[0]]))
         c = int(idx[i[0], j])
-        why = {"atom": "concept", "query": value, "fact": space, "label": cs.names[c][0],
-               "p": round(float(prob[i[0], j]), 3), "affinity": round(float(aff.values[c]), 3)}
+        why = {
+            "atom": "concept",
+            "query": value,
+            "fact": space,
+            "label": cs.names[c][0],
+            "p": round(float(prob[i[0], j]), 3),
+            "affinity": round(float(aff.values[c]), 3),
+        }
         route = aff.routes.get(c)
         if route:
             why["text"] = route if route != "exact" else f"{value} = {cs.names[c][0]}"

@@ -10,8 +10,15 @@ from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet,
 from photosearch.query.resolvers.snapshot import EPOCH, Group
 from photosearch.query.resolvers.text import content_tokens, fold, fuzzy_budget, tokens, within_edits
 
-TAG_ALIASES = {"favorite": "favourite", "favorites": "favourite", "favourites": "favourite",
-               "fav": "favourite", "fave": "favourite", "star": "favourite", "starred": "favourite"}
+TAG_ALIASES = {
+    "favorite": "favourite",
+    "favorites": "favourite",
+    "favourites": "favourite",
+    "fav": "favourite",
+    "fave": "favourite",
+    "star": "favourite",
+    "starred": "favourite",
+}
 
 
 def _groups_rows(groups: list[Group]) -> ScoredSet:
@@ -27,9 +34,18 @@ def _group_explainer(groups: list[Group], atom_name: str, value: str, **extra):
         for g in groups:
             i = position(g.rows, row)
             if i < g.rows.size and g.rows[i] == row:
-                out.append({"atom": atom_name, "query": value, "fact": g.kind, "label": g.label,
-                            "score": round(float(g.scores[i]), 3), **extra})
+                out.append(
+                    {
+                        "atom": atom_name,
+                        "query": value,
+                        "fact": g.kind,
+                        "label": g.label,
+                        "score": round(float(g.scores[i]), 3),
+                        **extra,
+                    }
+                )
         return out
+
     return explain
 
 
@@ -43,7 +59,9 @@ def resolve_person(atom: dict, ctx: ExecContext) -> AtomResult:
         info["unknown_person"] = name
         rows = np.zeros(0, np.int32)
     display = snap.person_names.get(key, name)
-    return AtomResult(atom, ScoredSet.from_rows(rows), lambda row: [{"atom": "person", "person": display}], info)
+    return AtomResult(
+        atom, ScoredSet.from_rows(rows), lambda row: [{"atom": "person", "person": display}], info
+    )
 
 
 def _day(value: str | date | None, default: int) -> int:
@@ -101,8 +119,11 @@ def resolve_camera(atom: dict, ctx: ExecContext) -> AtomResult:
     snap = ctx.snapshot
     codes = _contains_codes(snap.cameras, value)
     mask = np.isin(snap.camera_code, codes)
-    return AtomResult(atom, ScoredSet.from_mask(mask),
-                      lambda row: [{"atom": "camera", "camera": snap.cameras[snap.camera_code[row]].strip()}])
+    return AtomResult(
+        atom,
+        ScoredSet.from_mask(mask),
+        lambda row: [{"atom": "camera", "camera": snap.cameras[snap.camera_code[row]].strip()}],
+    )
 
 
 def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
@@ -114,8 +135,11 @@ def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
         if value and (any(value in p for p in parts) or ("/" in value and value in folder)):
             codes.append(code)
     mask = np.isin(snap.folder_code, np.array(codes, dtype=np.int32))
-    return AtomResult(atom, ScoredSet.from_mask(mask),
-                      lambda row: [{"atom": "folder", "folder": snap.folders[snap.folder_code[row]]}])
+    return AtomResult(
+        atom,
+        ScoredSet.from_mask(mask),
+        lambda row: [{"atom": "folder", "folder": snap.folders[snap.folder_code[row]]}],
+    )
 
 
 def resolve_faces(atom: dict, ctx: ExecContext) -> AtomResult:
@@ -126,7 +150,9 @@ def resolve_faces(atom: dict, ctx: ExecContext) -> AtomResult:
     mask = counts >= lo
     if hi is not None:
         mask &= counts <= int(hi)
-    return AtomResult(atom, ScoredSet.from_mask(mask), lambda row: [{"atom": "faces", "count": int(counts[row])}])
+    return AtomResult(
+        atom, ScoredSet.from_mask(mask), lambda row: [{"atom": "faces", "count": int(counts[row])}]
+    )
 
 
 def _label_atom(atom: dict, ctx: ExecContext, key: str, kind: str, labels: list[str]) -> AtomResult:
@@ -172,10 +198,10 @@ MAX_TEXT_WORDS = 32
 def resolve_text(atom: dict, ctx: ExecContext) -> AtomResult:
     """Words read in the photo (OCR facts): case-insensitive word/substring match, fuzzy for OCR errors.
 
-    Each query word is matched against the OCR vocabulary: exact word or substring (score 1), else
-    within 1-2 edits (score 0.8 per edit away). A photo must match every word; its score is the
-    mean of the per-word best scores. A whole-phrase match in one OCR line scores 1 (spaces ignored:
-OCR drops them in tightly set type).
+        Each query word is matched against the OCR vocabulary: exact word or substring (score 1), else
+        within 1-2 edits (score 0.8 per edit away). A photo must match every word; its score is the
+        mean of the per-word best scores. A whole-phrase match in one OCR line scores 1 (spaces ignored:
+    OCR drops them in tightly set type).
     """
     value = str(atom["text"])
     snap = ctx.snapshot

@@ -29,10 +29,8 @@ _geo_lock = threading.Lock()
 
 
 def _country_names(cc: str) -> tuple[str, ...]:
-    try:
-        from photosearch.query.places import COUNTRIES
-    except ImportError:  # the parser's module is optional here
-        return (cc,)
+    from photosearch.query.places import COUNTRIES
+
     return COUNTRIES.get(cc.upper(), (cc,))
 
 
@@ -50,8 +48,17 @@ def reverse_geocode(coords: list[tuple[float, float]]) -> list[dict]:
     out = []
     for (lat, lon), hit in zip(coords, found, strict=True):
         cc = hit.get("cc", "")
-        out.append({"city": hit.get("name", ""), "admin1": hit.get("admin1", ""), "admin2": hit.get("admin2", ""),
-                    "cc": cc, "country": _country_names(cc)[0], "lat": lat, "lon": lon})
+        out.append(
+            {
+                "city": hit.get("name", ""),
+                "admin1": hit.get("admin1", ""),
+                "admin2": hit.get("admin2", ""),
+                "cc": cc,
+                "country": _country_names(cc)[0],
+                "lat": lat,
+                "lon": lon,
+            }
+        )
     return out
 
 
@@ -65,11 +72,14 @@ def ensure_place_facts(store) -> int:
     if snap is not None and not snap.lacks_places():
         return 0  # the search's columns say every photo with GPS has its place: no query
     with store.connect() as conn:
-        todo = conn.execute(text(
-            "SELECT p.id, p.gps_lat, p.gps_lon FROM photos p LEFT JOIN analyses a "
-            "ON a.photo_id = p.id AND a.analyzer = :an WHERE p.state = 'active' AND p.gps_lat IS NOT NULL "
-            "AND p.gps_lon IS NOT NULL AND a.id IS NULL"
-        ), {"an": PLACE_ANALYZER}).all()
+        todo = conn.execute(
+            text(
+                "SELECT p.id, p.gps_lat, p.gps_lon FROM photos p LEFT JOIN analyses a "
+                "ON a.photo_id = p.id AND a.analyzer = :an WHERE p.state = 'active' AND p.gps_lat IS NOT NULL "
+                "AND p.gps_lon IS NOT NULL AND a.id IS NULL"
+            ),
+            {"an": PLACE_ANALYZER},
+        ).all()
     if not todo:
         return 0
     places = reverse_geocode([(float(r[1]), float(r[2])) for r in todo])
@@ -119,19 +129,17 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
     codes = np.array([i for i, p in enumerate(snap.places) if _matches(p, head, qual)], dtype=np.int32)
     mask = np.isin(snap.place_code, codes) if codes.size else np.zeros(snap.n, bool)
     info: dict = {"places": [snap.places[i]["label"] for i in codes[:10]]}
-    try:  # a typed city also covers nearby towns the geocoder named instead
-        from photosearch.query.places import resolve_place as lookup
+    # a typed city also covers nearby towns the geocoder named instead
+    from photosearch.query.places import resolve_place as lookup
 
-        known = lookup(value)
-        if known and known[0].kind in ("country", "region"):
-            known = []  # a country or region is matched by name above, not by distance
-        cities = [p for p in known if p.kind == "city" and p.lat is not None]
-        if qual:
-            cities = [p for p in cities if qual in {fold(c) for c in _country_names(p.cc)} | {fold(p.cc)}]
-        for city in cities[:5]:
-            mask |= near_mask(snap, city.lat, city.lon)
-    except ImportError:
-        pass
+    known = lookup(value)
+    if known and known[0].kind in ("country", "region"):
+        known = []  # a country or region is matched by name above, not by distance
+    cities = [p for p in known if p.kind == "city" and p.lat is not None]
+    if qual:
+        cities = [p for p in cities if qual in {fold(c) for c in _country_names(p.cc)} | {fold(p.cc)}]
+    for city in cities[:5]:
+        mask |= near_mask(snap, city.lat, city.lon)
 
     def explain(row: int) -> list[dict]:
         code = snap.place_code[row]

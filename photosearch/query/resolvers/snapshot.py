@@ -95,8 +95,13 @@ class Snapshot:
         """First and last year with a dated photo, or None (computed once per snapshot)."""
         if "year_range" not in self.cache:
             known = self.taken[self.taken != NO_DATE]
-            years = known[[known.argmin(), known.argmax()]].astype("datetime64[s]").astype("datetime64[Y]")
-            self.cache["year_range"] = tuple(int(y) + 1970 for y in years.astype(np.int64)) if known.size else None
+            if known.size == 0:  # no dated photo (yet)
+                self.cache["year_range"] = None
+            else:
+                years = (
+                    known[[known.argmin(), known.argmax()]].astype("datetime64[s]").astype("datetime64[Y]")
+                )
+                self.cache["year_range"] = tuple(int(y) + 1970 for y in years.astype(np.int64))
         return self.cache["year_range"]
 
     def group(self, kind: str, label: str) -> Group | None:
@@ -137,10 +142,12 @@ def _codes(values: list[str]) -> tuple[np.ndarray, list[str]]:
 def load_snapshot(conn) -> Snapshot:
     """Read the active catalog into columns (one pass per table)."""
     t0 = time.perf_counter()
-    rows = conn.execute(text(
-        "SELECT id, path, taken_at, camera_make, camera_model, gps_lat, gps_lon, phash "
-        "FROM photos WHERE state = 'active' ORDER BY id"
-    )).all()
+    rows = conn.execute(
+        text(
+            "SELECT id, path, taken_at, camera_make, camera_model, gps_lat, gps_lon, phash "
+            "FROM photos WHERE state = 'active' ORDER BY id"
+        )
+    ).all()
     n = len(rows)
     ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=n)
     paths = [r[1] for r in rows]
@@ -168,9 +175,9 @@ def load_snapshot(conn) -> Snapshot:
         return pos.astype(np.int32), ok
 
     # ---- faces and people
-    face_rows = conn.execute(text(
-        "SELECT f.photo_id, p.name FROM faces f LEFT JOIN people p ON p.id = f.person_id"
-    )).all()
+    face_rows = conn.execute(
+        text("SELECT f.photo_id, p.name FROM faces f LEFT JOIN people p ON p.id = f.person_id")
+    ).all()
     face_count = np.zeros(n, np.int16)
     people: dict[str, list[int]] = {}
     person_names: dict[str, str] = {}
@@ -192,10 +199,27 @@ def load_snapshot(conn) -> Snapshot:
     # ---- facts
     groups, token_index, place_code, places = _load_facts(conn, rows_for, n)
     snap = Snapshot(
-        ids=ids, paths=paths, taken=taken, day=day, month=month, camera_code=camera_code, cameras=cameras,
-        folder_code=folder_code, folders=folders, lat=lat, lon=lon, phash=phash, has_phash=has_phash,
-        face_count=face_count, people=people_arr, person_names=person_names, person_of_row=person_of_row,
-        groups=groups, token_index=token_index, place_code=place_code, places=places,
+        ids=ids,
+        paths=paths,
+        taken=taken,
+        day=day,
+        month=month,
+        camera_code=camera_code,
+        cameras=cameras,
+        folder_code=folder_code,
+        folders=folders,
+        lat=lat,
+        lon=lon,
+        phash=phash,
+        has_phash=has_phash,
+        face_count=face_count,
+        people=people_arr,
+        person_names=person_names,
+        person_of_row=person_of_row,
+        groups=groups,
+        token_index=token_index,
+        place_code=place_code,
+        places=places,
         camera_models=sorted({r[4] for r in rows if r[4]}),
     )
     log.info("catalog snapshot: %d photos loaded in %.0f ms", n, (time.perf_counter() - t0) * 1000)
@@ -225,10 +249,12 @@ def _fact_groups(conn, rows_for) -> dict[str, dict[str, Group]]:
     sqlite = conn.dialect.name == "sqlite"
     names_expr = "json_extract(f.data, '$.names')" if sqlite else "f.data"
     hyper_expr = "json_extract(f.data, '$.hypernym')" if sqlite else "NULL"
-    result = conn.execute(text(
-        f"SELECT f.photo_id, f.kind, f.label, f.score, {names_expr}, {hyper_expr} FROM facts f "
-        "JOIN photos p ON p.id = f.photo_id WHERE p.state = 'active' AND f.kind NOT IN ('color', 'place')"
-    ))
+    result = conn.execute(
+        text(
+            f"SELECT f.photo_id, f.kind, f.label, f.score, {names_expr}, {hyper_expr} FROM facts f "
+            "JOIN photos p ON p.id = f.photo_id WHERE p.state = 'active' AND f.kind NOT IN ('color', 'place')"
+        )
+    )
     acc: dict[tuple[str, str], list] = {}
     meta: dict[tuple[str, str], list] = {}
     parsed_names: dict[str, tuple[str, ...]] = {}
@@ -263,10 +289,12 @@ def _fact_groups(conn, rows_for) -> dict[str, dict[str, Group]]:
 
 def _add_knowledge_text(conn, groups: dict[str, dict[str, Group]]) -> None:
     """Knowledge facts' category and fact text are searchable too (`Group.extra`)."""
-    for label, data in conn.execute(text(
-        "SELECT f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
-        "WHERE p.state = 'active' AND f.kind = 'knowledge'"
-    )):
+    for label, data in conn.execute(
+        text(
+            "SELECT f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
+            "WHERE p.state = 'active' AND f.kind = 'knowledge'"
+        )
+    ):
         data = _json(data) if isinstance(data, str) else (data or {})
         g = groups.get("knowledge", {}).get(fold(label))
         if g is not None and isinstance(data, dict):
@@ -298,14 +326,18 @@ def _load_places(conn, rows_for, n: int) -> tuple[np.ndarray, list[dict]]:
     seen: dict[str, int] = {}
     pids: list[int] = []
     codes: list[int] = []
-    for pid, label, data in conn.execute(text(
-        "SELECT f.photo_id, f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
-        "WHERE p.state = 'active' AND f.kind = 'place'"
-    )):
+    for pid, label, data in conn.execute(
+        text(
+            "SELECT f.photo_id, f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
+            "WHERE p.state = 'active' AND f.kind = 'place'"
+        )
+    ):
         if label not in seen:
             d = _json(data) if isinstance(data, str) else (data or {})
             seen[label] = len(places)
-            places.append({k: (d or {}).get(k, "") for k in ("city", "admin1", "cc", "country")} | {"label": label})
+            places.append(
+                {k: (d or {}).get(k, "") for k in ("city", "admin1", "cc", "country")} | {"label": label}
+            )
         pids.append(pid)
         codes.append(seen[label])
     if pids:
@@ -352,11 +384,15 @@ def _version(store, entry: _Entry) -> object:
         except Exception:  # noqa: BLE001 - fall back to the signature query
             entry.watch = None
     with store.connect() as conn:
-        return tuple(conn.execute(text(
-            "SELECT (SELECT count(*) FROM photos), (SELECT max(updated_at) FROM photos), "
-            "(SELECT count(*) FROM facts), (SELECT max(id) FROM facts), (SELECT count(*) FROM faces), "
-            "(SELECT max(id) FROM faces), (SELECT count(*) FROM people), (SELECT max(ran_at) FROM analyses)"
-        )).one())
+        return tuple(
+            conn.execute(
+                text(
+                    "SELECT (SELECT count(*) FROM photos), (SELECT max(updated_at) FROM photos), "
+                    "(SELECT count(*) FROM facts), (SELECT max(id) FROM facts), (SELECT count(*) FROM faces), "
+                    "(SELECT max(id) FROM faces), (SELECT count(*) FROM people), (SELECT max(ran_at) FROM analyses)"
+                )
+            ).one()
+        )
 
 
 def get_snapshot(store, *, check_interval: float = 1.0) -> Snapshot:

@@ -8,7 +8,48 @@ import unicodedata
 _TOKEN = re.compile(r"[0-9a-z]+(?:['’][a-z]+)?")
 
 STOP_WORDS = frozenset(
-    ["a", "an", "the", "of", "and", "or", "with", "in", "on", "at", "to", "for", "from", "by", "my", "our", "your", "their", "his", "her", "its", "is", "are", "be", "this", "that", "these", "those", "some", "any", "photo", "photos", "picture", "pictures", "pic", "pics", "image", "images", "shot", "shots"]
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "and",
+        "or",
+        "with",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "by",
+        "my",
+        "our",
+        "your",
+        "their",
+        "his",
+        "her",
+        "its",
+        "is",
+        "are",
+        "be",
+        "this",
+        "that",
+        "these",
+        "those",
+        "some",
+        "any",
+        "photo",
+        "photos",
+        "picture",
+        "pictures",
+        "pic",
+        "pics",
+        "image",
+        "images",
+        "shot",
+        "shots",
+    ]
 )
 
 

@@ -80,8 +80,14 @@ class EvalWeb:
             if score:
                 scored.append((score, path))
         scored.sort(key=lambda t: (-t[0], t[1]))
-        return [{"url": self.base + path, "title": self.pages[path]["title"],
-                 "content": snippet(self.pages[path]["text"], query)} for _, path in scored[:10]]
+        return [
+            {
+                "url": self.base + path,
+                "title": self.pages[path]["title"],
+                "content": snippet(self.pages[path]["text"], query),
+            }
+            for _, path in scored[:10]
+        ]
 
     def _page(self, path: str) -> tuple[int, bytes]:
         p = self.pages[path]
@@ -89,11 +95,15 @@ class EvalWeb:
             if sorted(self.pages).index(path) % 2 == 0:
                 return 403, b"<html><body><h1>403 Forbidden</h1></body></html>"
             body = json.dumps(p["text"])
-            return 200, (f"<html><head><title>{p['title']}</title><script>document.body.innerText={body}</script>"
-                         "</head><body><noscript>Please enable JavaScript.</noscript></body></html>").encode()
-        return 200, (f"<html><head><title>{p['title']}</title><script>var t='SECRET_JS_PAYLOAD'</script></head>"
-                     f"<body><nav>Home | Shop | About</nav><main><h1>{p['title']}</h1><p>{p['text']}</p></main>"
-                     "<footer>Copyright footer</footer></body></html>").encode()
+            return 200, (
+                f"<html><head><title>{p['title']}</title><script>document.body.innerText={body}</script>"
+                "</head><body><noscript>Please enable JavaScript.</noscript></body></html>"
+            ).encode()
+        return 200, (
+            f"<html><head><title>{p['title']}</title><script>var t='SECRET_JS_PAYLOAD'</script></head>"
+            f"<body><nav>Home | Shop | About</nav><main><h1>{p['title']}</h1><p>{p['text']}</p></main>"
+            "<footer>Copyright footer</footer></body></html>"
+        ).encode()
 
     def _handler(self):
         web = self

@@ -1,0 +1,94 @@
+"""Benchmark scripts in smoke mode: they run, print figures and write JSON (times are never asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks import suite as bench
+
+REPO = Path(__file__).resolve().parents[2]  # `python -m benchmarks.…` runs from the repo root
+
+
+def test_vectors_smoke(tmp_path, capsys):
+    assert bench.main(["vectors", "--smoke", "--out", str(tmp_path / "v.json")]) == 0
+    doc = json.loads((tmp_path / "v.json").read_text())
+    rows = {r["dtype"]: r for r in doc["result"]["results"]}
+    assert set(rows) == {"f32", "bf16", "f16", "i8"} and doc["smoke"]
+    assert rows["f32"]["recall_at_10"] >= 0.9 and 0 <= rows["i8"]["recall_at_10"] <= 1
+    assert "recall@10" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("search", ["baseline", "auto"])
+def test_query_smoke(tmp_path, search):
+    assert bench.main(["query", "--smoke", "--search", search, "--out", str(tmp_path / "q.json")]) == 0
+    doc = json.loads((tmp_path / "q.json").read_text())
+    size = doc["result"]["sizes"][0]
+    assert size["photos"] == 200 and size["generate"]["facts"] > 200
+    assert size["warm_ms"]["n"] == len(bench.QUERIES)
+    assert size["per_query"]["dog"]["results"] > 0
+    if search == "auto":  # PhotoSearch beside the rclip-style baseline, in one run, with its stages
+        assert size["baseline"]["vectors"] == 200 and size["baseline"]["warm_ms"]["n"] == 8
+        assert size["ratio_p50"] > 0 and size["vectors_build_s"] >= 0
+        assert {"plan", "execute", "compose", "why"} <= set(size["stage_ms_mean"]) and "concept" in size[
+            "atom_ms_mean"
+        ]
+        assert not any("missing or stale" in n for q in size["per_query"].values() for n in q["notes"])
+
+
+@pytest.mark.slow
+def test_index_smoke(tmp_path):
+    assert bench.main(["index", "--smoke", "--out", str(tmp_path / "i.json")]) == 0
+    r = json.loads((tmp_path / "i.json").read_text())["result"]
+    assert r["photos"] == 21 and "model:quality" in r["stage_ms_per_photo"]
+    assert r["model_bound_photos_per_s"] and r["ratio_to_model_bound"] is not None
+
+
+@pytest.mark.slow
+def test_watch_and_rss_smoke(tmp_path):
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.suite",
+            "watch",
+            "--smoke",
+            "--search",
+            "baseline",
+            "--out",
+            str(tmp_path / "w.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stderr
+    w = json.loads((tmp_path / "w.json").read_text())["result"]
+    assert w["catalog"]["files"] == 2 and w["searchable"]["latency_s_max"] < 30  # found, not timed out
+    assert "write → searchable" in proc.stdout
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.suite",
+            "rss",
+            "--smoke",
+            "--phases",
+            "vectors",
+            "--out",
+            str(tmp_path / "r.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stderr
+    phases = json.loads((tmp_path / "r.json").read_text())["result"]["phases"]
+    assert [p["phase"] for p in phases] == ["vectors"]
+    assert all("error" not in p and p["peak_rss_mib"] > 10 for p in phases)

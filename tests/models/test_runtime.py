@@ -1,0 +1,108 @@
+"""The model base class, ONNX session wrapper and preprocessing functions."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from photosearch.config import Settings
+from photosearch.models.arrays import l2_normalize
+from photosearch.models.base import Model
+from photosearch.models.manifest import ModelManifest, ModelUnavailable
+from photosearch.models.runtimes import provider_for
+from photosearch.models.runtimes.onnx import CPU, choose_providers, create_session
+from photosearch.vision import preprocess as pp
+
+
+class SlowModel(Model):
+    thread_safe = False
+
+    def __init__(self):
+        super().__init__(Settings(), ModelManifest(name="slow", role="test", tier="bundled"))
+        self.loads = 0
+        self.active = 0
+        self.max_active = 0
+
+    def _load(self):
+        time.sleep(0.05)
+        self.loads += 1
+
+    def _predict(self, x):
+        self.active += 1
+        self.max_active = max(self.max_active, self.active)
+        time.sleep(0.002)
+        self.active -= 1
+        return x * 2
+
+
+def test_model_loads_once_under_concurrency_and_serialises_unsafe_runtimes():
+    m = SlowModel()
+    assert not m.loaded
+    results = []
+    threads = [threading.Thread(target=lambda i=i: results.append(m.predict(i))) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert m.loads == 1 and m.loaded
+    assert sorted(results) == [i * 2 for i in range(8)]
+    assert m.max_active == 1
+    m.close()
+    assert not m.loaded
+    assert m.predict(3) == 6 and m.loads == 2
+
+
+def test_missing_bundled_package_gives_install_hint(tmp_path):
+    man = ModelManifest.from_dict(
+        {
+            "name": "ghost",
+            "role": "tagger",
+            "tier": "bundled",
+            "source": {"package": "ghost-models", "module": "ghost_models_not_installed"},
+            "files": [{"key": "model", "path": "m.onnx"}],
+        }
+    )
+    assert not man.present()
+    with pytest.raises(ModelUnavailable, match="pip install ghost-models"):
+        man.require("model")
+
+
+def test_provider_choice_and_thread_settings():
+    s = Settings(threads=1, gpu=False)
+    assert choose_providers(s) == [CPU]
+    from photosearch.models.manifest import get_manifest
+
+    man = get_manifest("text-minilm-l6-v2-int8", s)
+    assert man.present(s), "MiniLM is part of the bundled tier: bash installer/install.sh installs it"
+    assert provider_for(man, s) == CPU
+    assert provider_for(get_manifest("tagger-efficientnet-lite3", s), s).startswith("LiteRT")
+    sess = create_session(man.require("model", s), s)
+    assert sess.get_providers() == [CPU]
+    assert sess.get_session_options().intra_op_num_threads == 1
+
+
+def test_letterbox_round_trips_boxes():
+    img = np.zeros((100, 200, 3), np.uint8)
+    out, scale, pad = pp.letterbox(img, (300, 300), fill=114)
+    assert out.shape == (300, 300, 3) and scale == pytest.approx(1.5) and pad == (0, 75)
+    assert out[0, 0, 0] == 114 and out[150, 150, 0] == 0
+    # A box covering the content maps back to the full image.
+    box = [0.0, 75 / 300, 1.0, 225 / 300]
+    assert pp.unletterbox_box(box, (300, 300), scale, pad, (200, 100)) == pytest.approx([0, 0, 1, 1])
+
+
+def test_prepare_modes_and_normalise():
+    img = (np.arange(60 * 80 * 3) % 256).astype(np.uint8).reshape(60, 80, 3)
+    for mode in ("squash", "letterbox", "center_crop"):
+        assert pp.prepare(img, {"size": [32, 24], "resize": mode}).shape == (24, 32, 3)
+    with pytest.raises(ValueError):
+        pp.prepare(img, {"resize": "zoom"})
+    n = pp.normalize(np.full((2, 2, 3), 255, np.uint8), mean=(0.5, 0.5, 0.5), std=(0.5, 0.5, 0.5))
+    assert n.dtype == np.float32 and np.allclose(n, 1.0)
+    assert pp.to_nchw(img).shape == (1, 3, 60, 80)
+    assert pp.resize_max_side(img, 40).shape == (30, 40, 3)
+    v = l2_normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))
+    assert np.allclose(v[0], [0.6, 0.8]) and np.all(np.isfinite(v[1]))

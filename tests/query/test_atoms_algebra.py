@@ -1,0 +1,140 @@
+"""Every atom type and the set algebra on a small synthetic catalog (real Store, SQLite in tmp_path)."""
+
+from __future__ import annotations
+
+import pytest
+
+from photosearch.query.search import search
+
+
+def names(res) -> list[str]:
+    """The confident results (closest matches below the cut-off are tested on their own)."""
+    return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"])
+
+
+def run(store, settings, where, emb, **compose):
+    return search(
+        store,
+        settings,
+        plan={"version": 1, "where": where, "compose": compose},
+        text_embedder=emb,
+        explain=True,
+    )
+
+
+@pytest.mark.parametrize(
+    "where,expected",
+    [
+        ({"person": "anna"}, ["dog1.jpg", "dog2.jpg", "group.jpg"]),
+        ({"person": "Nobody"}, []),
+        ({"date": {"from": "2023-01-01", "to": "2023-07-01"}}, ["cat1.jpg", "dog1.jpg", "dog2.jpg"]),
+        ({"month": [7]}, ["dog1.jpg", "dog2.jpg"]),  # July of any year
+        ({"month": [12, 1, 2]}, ["cat2.jpg", "coffee.jpg", "doc.jpg"]),  # winter of any year
+        ({"place": "Italy"}, ["dog1.jpg", "dog2.jpg"]),
+        ({"place": "Paris"}, ["car.jpg", "sign.jpg"]),
+        ({"place": "Berlin, Germany"}, ["cat1.jpg"]),
+        ({"text": "exit"}, ["sign.jpg"]),
+        ({"text": "EX1T"}, ["sign.jpg"]),  # OCR error, fuzzy
+        ({"text": "platform 9"}, ["sign.jpg"]),
+        ({"camera": "Pixel 7"}, ["dog1.jpg", "dog2.jpg", "group.jpg"]),
+        ({"camera": "canon"}, ["car.jpg", "rocket.jpg", "sign.jpg"]),
+        ({"folder": "Trips"}, ["dog1.jpg", "dog2.jpg", "rocket.jpg"]),
+        ({"folder": "beach"}, ["dog1.jpg", "dog2.jpg"]),
+        ({"knowledge": "NASA orbiter"}, ["rocket.jpg"]),
+        ({"tag": "favorite"}, ["dog1.jpg"]),
+        ({"faces": {"min": 2, "max": None}}, ["dog2.jpg", "group.jpg"]),
+        (
+            {"faces": {"min": 0, "max": 0}},
+            ["car.jpg", "cat1.jpg", "coffee.jpg", "doc.jpg", "rocket.jpg", "sign.jpg"],
+        ),
+        ({"kind": "document"}, ["doc.jpg"]),
+        ({"quality": "blurry"}, ["cat2.jpg"]),
+        ({"concept": "tabby cat"}, ["cat1.jpg", "cat2.jpg"]),
+        ({"concept": "vehicle"}, ["car.jpg", "rocket.jpg"]),  # WordNet: a space shuttle is a craft, a vehicle
+    ],
+)
+def test_every_atom_resolves(store, settings, gallery, fake_embedder, where, expected):
+    res = run(store, settings, where, fake_embedder)
+    assert names(res) == expected
+    for r in res["results"]:
+        assert 0.0 <= r["score"] <= 1.0
+        assert r["why"], r  # each hit says what matched
+
+
+def test_similar_atom_by_id_and_path(store, settings, gallery, fake_embedder):
+    res = run(store, settings, {"similar": str(gallery["dog1.jpg"])}, fake_embedder)
+    assert names(res) == ["dog2.jpg"]
+    res = run(store, settings, {"similar": "/photos/Trips/Beach/dog2.jpg"}, fake_embedder)
+    assert names(res) == ["dog1.jpg"]
+
+
+def test_concept_why_names_facts(store, settings, gallery, fake_embedder):
+    res = run(store, settings, {"concept": "dog"}, fake_embedder)
+    why = res["results"][0]["why"]
+    assert any(w.get("fact") == "tag" and w.get("label") == "dog" for w in why)
+    assert any(w.get("fact") == "facts_text" and "similarity" in w for w in why)
+
+
+def test_not_alone_is_everything_but(store, settings, gallery, fake_embedder):
+    res = run(store, settings, {"not": {"concept": "dog"}}, fake_embedder)
+    assert len(res["results"]) == 8 and "dog1.jpg" not in names(res)
+
+
+def test_not_of_everything_is_empty(store, settings, gallery, fake_embedder):
+    assert run(store, settings, {"not": {"and": []}}, fake_embedder)["results"] == []
+    assert len(run(store, settings, {"and": []}, fake_embedder)["results"]) == 10
+
+
+def test_and_with_empty_is_empty(store, settings, gallery, fake_embedder):
+    res = run(store, settings, {"and": [{"concept": "dog"}, {"person": "Nobody"}]}, fake_embedder)
+    assert res["results"] == []
+    counts = [a["hits"] for a in res["explain"]["atoms"]]
+    assert counts == [2, 0]
+
+
+def test_nested_or_and_not(store, settings, gallery, fake_embedder):
+    where = {
+        "and": [
+            {"or": [{"concept": "dog"}, {"or": [{"concept": "cat"}, {"kind": "document"}]}]},
+            {"not": {"person": "Tom"}},
+        ]
+    }
+    assert names(run(store, settings, where, fake_embedder)) == ["cat1.jpg", "doc.jpg", "dog1.jpg"]
+
+
+def test_or_keeps_max_score_and_and_combines(store, settings, gallery, fake_embedder):
+    a = run(store, settings, {"concept": "dog"}, fake_embedder)["results"]
+    o = run(store, settings, {"or": [{"concept": "dog"}, {"person": "Anna"}]}, fake_embedder)["results"]
+    both = {r["id"]: r["score"] for r in o}
+    for r in a:
+        assert both[r["id"]] == pytest.approx(1.0)  # person filter scores 1, max wins
+    n = run(store, settings, {"and": [{"concept": "dog"}, {"person": "Anna"}]}, fake_embedder)["results"]
+    assert {r["id"]: r["score"] for r in n} == {r["id"]: r["score"] for r in a}  # filters are neutral
+
+
+def test_deleted_photos_never_match(store, settings, gallery, fake_embedder):
+    from photosearch.catalog.models import Photo
+
+    with store.session() as s:
+        s.get(Photo, gallery["dog1.jpg"]).state = "deleted"
+    res = run(store, settings, {"concept": "dog"}, fake_embedder)
+    assert names(res) == ["dog2.jpg"]
+    assert len(run(store, settings, {"and": []}, fake_embedder)["results"]) == 9
+
+
+def test_snapshot_sees_new_facts(store, settings, gallery, fake_embedder):
+    from photosearch.catalog.store import AnalysisResult, FactRecord
+
+    assert run(store, settings, {"tag": "holiday"}, fake_embedder)["results"] == []
+    with store.session() as s:
+        store.write_analysis(
+            s, gallery["car.jpg"], "user", 1, AnalysisResult(facts=[FactRecord("user_tag", "holiday")])
+        )
+    assert names(run(store, settings, {"tag": "holiday"}, fake_embedder)) == ["car.jpg"]
+
+
+def test_bad_plan_is_a_clear_error(store, settings, gallery, fake_embedder):
+    from photosearch.errors import PhotoSearchError
+
+    with pytest.raises(PhotoSearchError):
+        run(store, settings, {"colour": "red"}, fake_embedder)

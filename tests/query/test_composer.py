@@ -1,0 +1,153 @@
+"""Composer constraints hold in the returned set; the ILP beats greedy on constructed cases."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from photosearch.catalog.models import Folder, Person
+from photosearch.catalog.store import AnalysisResult, FaceRecord, FactRecord
+from photosearch.query.composer import (
+    ComposeOptions,
+    Problem,
+    feasible,
+    objective,
+    solve_greedy,
+    solve_highs,
+)
+from photosearch.query.search import duplicates, search
+
+from .gallery import add_photo
+
+
+def test_ilp_beats_greedy_on_duplicates():
+    # a conflicts with b and c (b, c are not duplicates of each other): greedy takes a (0.9) alone,
+    # the ILP takes b + c (1.6)
+    p = Problem(np.array([0.9, 0.8, 0.8]), limit=2, pairs=[(0, 1), (0, 2)], cover=[], caps=[])
+    g = solve_greedy(p)
+    h, reason = solve_highs(p, 5.0)
+    assert reason is None and feasible(p, g) and feasible(p, h)
+    assert sorted(h) == [1, 2] and objective(p, h)[1] > objective(p, g)[1]
+
+
+def test_ilp_beats_greedy_on_coverage():
+    # people groups: Anna {0, 2}, Tom {1, 2}, Eve {2, 3}; limit 2. Greedy covers best-first
+    # (0 for Anna, 1 for Tom) and runs out; the ILP covers all three with 2 (the group photo) + 0.
+    p = Problem(np.array([0.9, 0.8, 0.5, 0.6]), limit=2, pairs=[], cover=[[0, 2], [1, 2], [2, 3]], caps=[])
+    g = solve_greedy(p)
+    h, _ = solve_highs(p, 5.0)
+    assert objective(p, h)[0] == 3 and objective(p, g)[0] == 2
+
+
+def _burst_gallery(store):
+    """12 photos over 3 days; per day near-duplicate bursts (same phash), tagged 'beach'."""
+    rows = []
+    with store.session() as s:
+        f = Folder(path="/burst")
+        s.add(f)
+        s.flush()
+        anna, tom = Person(name="Anna"), Person(name="Tom")
+        s.add_all([anna, tom])
+        s.flush()
+        for i in range(12):
+            day = i // 4
+            burst = i // 2  # pairs share a phash -> near-duplicates
+            ph = f"{(0x0F0F0F0F0F0F0F0F * (burst + 1)) & 0xFFFFFFFFFFFFFFFF:016x}"
+            p = add_photo(
+                s, f, f"b{i}.jpg", taken=datetime(2024, 5, 1 + day, 10) + timedelta(minutes=i), phash=ph
+            )
+            score = 0.95 - 0.05 * i if day < 2 else 0.3
+            store.write_analysis(
+                s, p.id, "tagger", 1, AnalysisResult(facts=[FactRecord("tag", "beach", score)])
+            )
+            faces = [FaceRecord([0, 0, 0.1, 0.1])] if i in (3, 11) else []
+            store.write_analysis(s, p.id, "faces", 1, AnalysisResult(faces=faces))
+            rows.append((p.id, day, burst, ph))
+        s.flush()
+        from sqlalchemy import select
+
+        from photosearch.catalog.models import Face
+
+        for face in s.scalars(select(Face)):
+            face.person_id = anna.id if face.photo_id == rows[3][0] else tom.id
+    return rows
+
+
+def _run(store, settings, **compose):
+    plan = {"version": 1, "where": {"concept": "beach"}, "compose": compose}
+    return search(store, settings, plan=plan, signals=[])
+
+
+def test_limit_and_dedupe_hold(store, settings):
+    rows = _burst_gallery(store)
+    burst_of = {pid: b for pid, _d, b, _h in rows}
+    res = _run(store, settings, limit=5, exclude_near_duplicates=True)
+    got = [r["id"] for r in res["results"]]
+    assert len(got) == 5 and res["composer"]["solver"] == "highs"
+    assert len({burst_of[i] for i in got}) == 5  # no two from one burst
+    scores = [r["score"] for r in res["results"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_per_day_coverage_and_diversity(store, settings):
+    rows = _burst_gallery(store)
+    day_of = {pid: d for pid, d, _b, _h in rows}
+    plain = _run(store, settings, limit=3)
+    assert {day_of[r["id"]] for r in plain["results"]} != {0, 1, 2}  # relevance alone misses day 2
+    res = _run(store, settings, limit=3, per="day")
+    assert sorted(day_of[r["id"]] for r in res["results"]) == [0, 1, 2]
+    div = _run(store, settings, limit=6, diverse=True)
+    counts = np.bincount([day_of[r["id"]] for r in div["results"]], minlength=3)
+    assert counts.max() <= 2 and len(div["results"]) == 6
+
+
+def test_per_person_and_date_sort(store, settings):
+    rows = _burst_gallery(store)
+    res = _run(store, settings, limit=2, per="person", sort="date_desc")
+    got = {r["id"] for r in res["results"]}
+    assert got == {rows[3][0], rows[11][0]}  # Anna's and Tom's photos, even though weaker
+    dates = [r["taken_at"] for r in res["results"]]
+    assert dates == sorted(dates, reverse=True)
+
+
+def test_timeout_falls_back_to_greedy(store, settings):
+    _burst_gallery(store)
+    plan = {
+        "version": 1,
+        "where": {"concept": "beach"},
+        "compose": {"limit": 3, "per": "day", "exclude_near_duplicates": True},
+    }
+    res = search(store, settings, plan=plan, signals=[], compose_options=ComposeOptions(time_limit_s=1e-9))
+    comp = res["composer"]
+    assert comp["solver"] == "greedy" and "time limit" in comp["fallback_reason"]
+    assert len(res["results"]) == 3
+
+
+def test_duplicates_groups(store, settings):
+    rows = _burst_gallery(store)
+    groups = duplicates(store, settings)
+    assert len(groups) == 6
+    by_burst = {}
+    for pid, _d, b, _h in rows:
+        by_burst.setdefault(b, set()).add(pid)
+    assert sorted(map(sorted, by_burst.values())) == sorted(
+        sorted(p["id"] for p in g["photos"]) for g in groups
+    )
+
+
+def test_page_without_constraints_is_the_full_sort_head():
+    """The plain top-k page (partial selection) equals the head of the full relevance sort, ties by row."""
+    from types import SimpleNamespace
+
+    from photosearch.query.composer import compose
+
+    rng = np.random.default_rng(5)
+    rows = np.sort(rng.choice(10_000, 3000, replace=False)).astype(np.int32)
+    scores = rng.choice([1.0, 0.5, 0.25, 0.125], rows.size).astype(np.float32)  # many ties
+    snap = SimpleNamespace(taken=np.zeros(10_000, np.int64))
+    for limit in (1, 7, 50, 2999, 3000, 5000):
+        got, got_scores, info = compose(rows, scores, {"limit": limit}, snap)
+        order = np.lexsort((rows, -scores))[:limit]
+        assert got.tolist() == rows[order].tolist() and info["solver"] == "topk"
+        assert got_scores.tolist() == scores[order].tolist()

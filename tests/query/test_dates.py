@@ -1,0 +1,106 @@
+"""Date expressions → ranges, one case per kind of expression the date finder reads (each handler
+of its pattern table), relative to a fixed Sunday."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from photosearch.query.dates import OPEN_START, finder
+
+NOW = date(2025, 6, 15)  # a Sunday
+YEARS = (2020, 2025)
+BIRTHDAYS = {"Tom": date(2000, 2, 29)}
+
+
+def _find(text: str):
+    return finder().find(text, NOW, years=YEARS, birthdays=BIRTHDAYS, owner="me")
+
+
+def _one(text: str):
+    (match,) = _find(text)
+    return match
+
+
+@pytest.mark.parametrize(
+    ("text", "lo", "hi"),
+    [
+        ("from june to august 2021", "2021-06-01", "2021-08-31"),
+        ("between march 2020 and june 2021", "2020-03-01", "2021-06-30"),
+        ("2019-2021", "2019-01-01", "2021-12-31"),
+        ("since march", "2025-03-01", "2025-06-15"),
+        ("after june 2020", "2020-07-01", "2025-06-15"),
+        ("before 2010", OPEN_START.isoformat(), "2009-12-31"),
+        ("prior to 2012", OPEN_START.isoformat(), "2011-12-31"),
+        ("till may 2018", OPEN_START.isoformat(), "2018-05-31"),
+        ("7/4/2020", "2020-07-04", "2020-07-04"),
+        ("march 5th", "2025-03-05", "2025-03-05"),
+        ("5th of may 2019", "2019-05-05", "2019-05-05"),
+        ("early summer 2018", "2018-06-01", "2018-06-30"),
+        ("late 2019", "2019-09-01", "2019-12-31"),
+        ("mid 2017", "2017-05-01", "2017-08-31"),
+        ("'80s", "1980-01-01", "1989-12-31"),
+        ("this winter", "2024-12-01", "2025-02-28"),
+        ("past spring", "2025-03-01", "2025-05-31"),
+        ("this june", "2025-06-01", "2025-06-30"),
+        ("last june", "2024-06-01", "2024-06-30"),  # the current month's name means last year's
+        ("this week", "2025-06-09", "2025-06-15"),
+        ("past week", "2025-06-09", "2025-06-15"),
+        ("past month", "2025-05-16", "2025-06-15"),
+        ("past year", "2024-06-16", "2025-06-15"),
+        ("this weekend", "2025-06-14", "2025-06-15"),
+        ("last weekend", "2025-06-07", "2025-06-08"),  # today is Sunday: the weekend before
+        ("past 3 days", "2025-06-13", "2025-06-15"),
+        ("in the last two weeks", "2025-06-02", "2025-06-15"),
+        ("over the past few months", "2025-03-16", "2025-06-15"),
+        ("3 days ago", "2025-06-12", "2025-06-12"),
+        ("a week ago", "2025-06-02", "2025-06-08"),
+        ("two months ago", "2025-04-01", "2025-04-30"),
+        ("five years ago", "2020-01-01", "2020-12-31"),
+        ("this halloween", "2025-10-31", "2025-10-31"),
+        ("last christmas", "2024-12-24", "2024-12-26"),
+    ],
+)
+def test_one_range(text, lo, hi):
+    match = _one(text)
+    assert [(a.isoformat(), b.isoformat()) for a, b in match.ranges] == [(lo, hi)]
+    assert not match.recurring
+
+
+@pytest.mark.parametrize(
+    "text", ["of may", "photos from jan", "between the dog and the cat", "since 13/45/2020"]
+)
+def test_not_a_date(text):
+    assert _find(text) == []
+
+
+def test_next_season_is_not_a_range_but_the_season_word_still_recurs():
+    (match,) = _find("next summer")
+    assert (match.start, match.months, match.recurring) == (5, (6, 7, 8), True)
+
+
+def test_month_and_season_words_are_recurring_month_conditions():
+    assert _one("from january").months == (1,)
+    fall = _one("the fall")
+    assert fall.months == (9, 10, 11) and fall.notes == ["'fall' means fall of any year"]
+    assert _one("summertime").node() == {"month": [6, 7, 8]}
+
+
+def test_holiday_without_year_repeats_over_the_catalog_years():
+    match = _one("halloween")
+    assert [a.isoformat() for a, _ in match.ranges] == [f"{y}-10-31" for y in range(2020, 2025)]
+    assert match.recurring and match.notes == ["'halloween' means every year 2020–2025"]
+
+
+def test_a_29_february_birthday_falls_on_28_february_in_common_years():
+    match = _one("tom's birthday")
+    assert [a.isoformat() for a, _ in match.ranges][:3] == ["2020-02-29", "2021-02-28", "2022-02-28"]
+    assert match.notes == ["birthday: every year 2020–2025"]
+
+
+def test_unknown_birthday_and_weekends_are_markers_without_ranges():
+    unknown = _one("lisa's birthday")
+    assert unknown.ranges == [] and unknown.notes == ["no birthday known for lisa"]
+    weekend = _one("on weekends")
+    assert weekend.weekend and weekend.ranges == []

@@ -1,0 +1,98 @@
+"""Query-side WordNet expansion (real WordNet 3.0 files): routes, weights, and `why`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from photosearch.catalog.models import Folder
+from photosearch.catalog.store import AnalysisResult, FactRecord
+from photosearch.query.expansion import EXACT, HYPERNYM, HYPONYM, SYNONYM, expand
+from photosearch.query.search import search
+
+from .gallery import add_photo
+
+
+def terms(word: str) -> dict[str, str]:
+    return {r.term: r.route for r in expand(word)}
+
+
+def test_route_weights_are_ordered():
+    assert EXACT > SYNONYM > HYPONYM > max(HYPERNYM)
+
+
+def test_kitty_reaches_domestic_cat_and_puppies_reach_dog():
+    kitty = {r.term: r for r in expand("kitty")}
+    assert kitty["kitten"].route == "synonym"
+    assert kitty["domestic cat"].route == "hypernym" and kitty["domestic cat"].narrow
+    assert terms("puppies")["dog"] == "hypernym"  # plural reduced by morphy
+    assert terms("mice")["house mouse"] == "hyponym"  # noun.exc: mice -> mouse
+    assert expand("kitty")[0].text().startswith("kitty ≈ ")
+
+
+def test_rare_senses_do_not_leak():
+    assert "cat" not in terms("vehicle")  # cat is also a Caterpillar tractor
+    assert "hot dog" not in terms("dog")  # dog is the 5th lemma of the frankfurter synset
+    assert "person" not in terms("dog")  # "dog" as slang for a man reaches its parent only
+    assert terms("woman")["person"] == "hypernym"
+    assert terms("dog")["golden retriever"] == "hyponym"
+
+
+def _catalog(store, facts_by_name: dict[str, list[FactRecord]]) -> dict[str, int]:
+    ids = {}
+    with store.session() as s:
+        f = Folder(path="/photos/x")
+        s.add(f)
+        s.flush()
+        for i, (name, facts) in enumerate(facts_by_name.items()):
+            p = add_photo(s, f, name, taken=datetime(2022, 1, 1 + i))
+            ids[name] = p.id
+            store.write_analysis(s, p.id, "tagger", 1, AnalysisResult(facts=facts))
+    return ids
+
+
+def _tag(label, score, hypernym=False):
+    return FactRecord("tag", label, score, data={"hypernym": hypernym, "names": [label]})
+
+
+def _names(res):
+    return [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
+
+
+def test_synonym_near_term_and_hypernym_find_the_photo_and_why_names_the_route(store, settings):
+    _catalog(
+        store,
+        {
+            "lake.jpg": [_tag("lakeside", 0.4), _tag("shore", 0.5, True)],
+            "cat.jpg": [
+                _tag("tabby", 0.5),
+                _tag("domestic cat", 0.8, True),
+                _tag("domestic animal", 0.8, True),
+            ],
+            "dog.jpg": [_tag("beagle", 0.6), _tag("dog", 0.7, True), _tag("domestic animal", 0.7, True)],
+            "car.jpg": [_tag("sports car", 0.7), FactRecord("object", "car", 0.9)],
+        },
+    )
+    plan = {"version": 1, "where": {"concept": "kitty"}, "compose": {}}
+    res = search(store, settings, plan=plan, signals=[])
+    assert _names(res) == ["cat.jpg"]  # not the dog: "domestic animal" is too broad a parent
+    why = res["results"][0]["why"]
+    assert {"route": "hypernym", "text": "kitty ≈ domestic cat (hypernym)"}.items() <= why[0].items()
+    res = search(store, settings, plan={**plan, "where": {"concept": "lake"}}, signals=[])
+    assert _names(res) == ["lake.jpg"]
+    assert res["results"][0]["why"][0]["route"] == "compound"
+    res = search(store, settings, plan={**plan, "where": {"concept": "automobile"}}, signals=[])
+    assert _names(res) == ["car.jpg"]
+    assert {w["route"] for w in res["results"][0]["why"]} == {"synonym", "hyponym"}
+
+
+def test_exact_outranks_routes(store, settings):
+    _catalog(
+        store,
+        {
+            "exact.jpg": [FactRecord("object", "dog", 0.6)],
+            "breed.jpg": [_tag("beagle", 0.6)],
+        },
+    )
+    res = search(store, settings, plan={"version": 1, "where": {"concept": "dog"}, "compose": {}}, signals=[])
+    assert _names(res) == ["exact.jpg", "breed.jpg"]
+    assert res["results"][0]["score"] > res["results"][1]["score"]

