@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from photosearch.query.lexicon import NUMBER_WORDS as COUNT_WORDS
+
 OPEN_START = date(1900, 1, 1)
 MAX_WEEKENDS = 106  # two years of weekends
 
@@ -49,24 +51,8 @@ MONTHS = {
     "dec": 12,
 }
 SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
-NUMBER_WORDS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "couple of": 2,
-    "few": 3,
-}
+#: Amounts in date phrases ("two weeks ago", "a few years ago"): the count words, articles, "few".
+NUMBER_WORDS = {**COUNT_WORDS, "a": 1, "an": 1, "couple of": 2, "few": 3}
 # (month, day, days-long) of fixed-date holidays
 HOLIDAYS = {
     "christmas eve": (12, 24, 1),

@@ -3,8 +3,6 @@ generated ONNX model with the real export's inputs and outputs, pulled from a fa
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 from PIL import Image
 
@@ -13,40 +11,13 @@ from photosearch.catalog.store import FactRecord
 from photosearch.enrich.assistant import Assistant
 from photosearch.enrich.detect import OWL_MODEL, detector_queries, open_detector
 from photosearch.enrich.formulation import Observation
-from photosearch.hub import pull_model
-from tests.hub import tiny_models as tm
-from tests.hub.conftest import fake_hub, write_manifest  # noqa: F401  (fixture)
+from tests.hub.conftest import fake_hub, pull_tiny_owl  # noqa: F401  (fixture)
 
 from .helpers import add_photo, put_facts
 
 
 def _pull_tiny_owl(hub, settings) -> None:
-    files = tm.owl_repo_files(64)
-    for p, d in files.items():
-        hub.add_repo_file("Xenova/tiny-owl", "onnx/model_quantized.onnx" if p == "model.onnx" else p, d)
-    write_manifest(
-        settings,
-        {
-            "name": OWL_MODEL,
-            "role": "detector",
-            "tier": "hub",
-            "runtime": "onnx",
-            "family": "owlv2",
-            "licence": "test",
-            "source": {"repo": "Xenova/tiny-owl"},
-            "files": [
-                {
-                    "path": p,
-                    "remote": "onnx/model_quantized.onnx" if p == "model.onnx" else None,
-                    "sha256": hashlib.sha256(d).hexdigest(),
-                    "size": len(d),
-                }
-                for p, d in files.items()
-            ],
-            "preprocess": {"threshold": 0.5},
-        },
-    )
-    pull_model(settings, OWL_MODEL)
+    pull_tiny_owl(hub, settings, OWL_MODEL)
 
 
 def _photo(store, tmp_path) -> int:

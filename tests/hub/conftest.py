@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -35,3 +36,37 @@ def write_manifest(settings: Settings, manifest: dict) -> Path:
     p = d / f"{manifest['name']}.json"
     p.write_text(json.dumps(manifest), encoding="utf-8")
     return p
+
+
+def pull_tiny_owl(hub: FakeHub, settings: Settings, name: str, size: int = 64) -> None:
+    """Serve a tiny OWLv2 export in the Xenova layout (model under onnx/), write its manifest, pull it."""
+    from photosearch.hub import pull_model
+    from tests.hub import tiny_models
+
+    files = tiny_models.owl_repo_files(size)
+    remote = {p: "onnx/model_quantized.onnx" if p == "model.onnx" else p for p in files}
+    for p, d in files.items():
+        hub.add_repo_file("Xenova/tiny-owl", remote[p], d)
+    write_manifest(
+        settings,
+        {
+            "name": name,
+            "role": "detector",
+            "tier": "hub",
+            "runtime": "onnx",
+            "family": "owlv2",
+            "licence": "test",
+            "source": {"repo": "Xenova/tiny-owl"},
+            "files": [
+                {
+                    "path": p,
+                    "remote": remote[p] if remote[p] != p else None,
+                    "sha256": hashlib.sha256(d).hexdigest(),
+                    "size": len(d),
+                }
+                for p, d in files.items()
+            ],
+            "preprocess": {"threshold": 0.5},
+        },
+    )
+    pull_model(settings, name)

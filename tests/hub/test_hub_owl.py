@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import pytest
 
-from photosearch.hub import pull_model
 from photosearch.vision.owl import Detection, OwlDetector, load_owl, nms, postprocess_owl, preprocess_owl
 from tests.hub import tiny_models as tm
-from tests.hub.conftest import write_manifest
+from tests.hub.conftest import pull_tiny_owl
 
 SIZE = 64
 
@@ -77,32 +74,7 @@ def test_detect_with_tiny_model_finds_the_coloured_square(owl_dir):
 
 
 def test_pull_and_load_owl_from_hub(fake_hub, settings):
-    files = tm.owl_repo_files(SIZE)
-    for p, d in files.items():
-        fake_hub.add_repo_file("Xenova/tiny-owl", "onnx/model_quantized.onnx" if p == "model.onnx" else p, d)
-    write_manifest(
-        settings,
-        {
-            "name": "tiny-owl",
-            "role": "detector",
-            "tier": "hub",
-            "runtime": "onnx",
-            "family": "owlv2",
-            "licence": "test",
-            "source": {"repo": "Xenova/tiny-owl"},
-            "files": [
-                {
-                    "path": p,
-                    "remote": "onnx/model_quantized.onnx" if p == "model.onnx" else None,
-                    "sha256": hashlib.sha256(d).hexdigest(),
-                    "size": len(d),
-                }
-                for p, d in files.items()
-            ],
-            "preprocess": {"threshold": 0.5},
-        },
-    )
-    pull_model(settings, "tiny-owl")
+    pull_tiny_owl(fake_hub, settings, "tiny-owl", SIZE)
     det = load_owl(settings, "tiny-owl")
     assert det.config["size"] == SIZE and det.config["threshold"] == 0.5
     assert det.detect(_scene(), ["red"])[0].label == "red"
