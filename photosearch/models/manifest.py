@@ -498,5 +498,8 @@ def installed_models(settings: Settings | None) -> list[str]:
 
 def installed_with_role(settings: Settings | None, role: str) -> list[ModelManifest]:
     """The pulled hub models with this role, by name (a malformed manifest elsewhere is skipped)."""
+    names = installed_models(settings)
+    if not names:  # the common case, asked on every search: no manifest files need reading
+        return []
     manifests = load_manifests(settings, tier="hub")
-    return [manifests[n] for n in installed_models(settings) if n in manifests and manifests[n].role == role]
+    return [manifests[n] for n in names if n in manifests and manifests[n].role == role]
