@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from photosearch.config import Settings
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.records import PhotoImage
 from photosearch.vision.preprocess import resize_max_side
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from photosearch.config import Settings
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.records import PhotoImage
 
 
 def _font(size: int):

@@ -16,8 +16,9 @@ from photosearch.ingest.indexer import Indexer, PostStep
 from photosearch.models.manifest import installed_with_role
 from photosearch.people import cluster_faces
 from photosearch.query.resolvers.places import ensure_place_facts
+from photosearch.records import PhotoImage
 from photosearch.vectors import VectorIndexes
-from photosearch.vision.analyzer import Analyzer, FactsAnalyzer, PhotoImage
+from photosearch.vision.analyzer import Analyzer, FactsAnalyzer
 from photosearch.vision.clip import ClipAnalyzer, installed_clip_models
 from photosearch.vision.registry import bundled_analyzers, facts_text_analyzer
 from photosearch.vision.vlm import VlmCaptioner

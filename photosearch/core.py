@@ -16,7 +16,6 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from photosearch.app import image_embedder
 from photosearch.catalog.models import Face, Fact, Folder, Person, Photo, Thumbnail
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
@@ -61,7 +60,16 @@ class Core:
         settings.ensure_dirs()
         self.store = store or Store(settings.database_url)
         self._thumbs: OrderedDict[int, str | None] = OrderedDict()
-        self._image_embedder = image_embedder(settings)  # loads the tagger on first use only
+        self._embed_file = None  # path -> image vector, built on the first file outside the catalog
+
+    def _embed_image(self, path: str):
+        """The tagger's similarity vector of a file outside the catalog."""
+        if self._embed_file is None:
+            # the indexing stack (analyzers, OpenCV): only when a file outside the catalog is searched
+            from photosearch.app import image_embedder
+
+            self._embed_file = image_embedder(self.settings)
+        return self._embed_file(path)
 
     # ---- health ----------------------------------------------------------------------------
     def health(self) -> tuple[dict[str, dict], dict[str, tuple[str, str]]]:
@@ -164,12 +172,12 @@ class Core:
             limit=cap,
             explain=explain,
             now=now,
-            image_embedder=self._image_embedder,
+            image_embedder=self._embed_image,
         )
 
     def similar(self, photo: int | str, limit: int = 200) -> dict:
         """Photos that look like a catalogued photo (id or path) or a file outside the catalog."""
-        return similar(self.store, self.settings, photo, limit=limit, image_embedder=self._image_embedder)
+        return similar(self.store, self.settings, photo, limit=limit, image_embedder=self._embed_image)
 
     def save_example(self, request: str, plan: dict) -> str:
         """Add a verified request → plan pair to the user's golden library; returns where it went."""

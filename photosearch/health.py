@@ -17,9 +17,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.config import Settings
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 
 SELF_CHECK_PHOTO = Path(__file__).resolve().parents[1] / "resources" / "selfcheck" / "astronaut.jpg"
 SELF_CHECK_WORD = "PHOTOSEARCH"

@@ -7,8 +7,7 @@ import time
 
 import numpy as np
 
-from photosearch.catalog import AnalysisResult, FactRecord
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 
 
 class MeanColourAnalyzer:

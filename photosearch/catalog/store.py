@@ -32,7 +32,7 @@ from photosearch.catalog.models import (
     utcnow,
 )
 from photosearch.errors import CatalogError
-from photosearch.vision.analyzer import AnalysisResult, FaceRecord, FactRecord
+from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 
 __all__ = ["AnalysisResult", "FaceRecord", "FactRecord", "Store", "explain_catalog_error"]
 

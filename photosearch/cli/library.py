@@ -191,7 +191,7 @@ def cmd_watch(ctx, args) -> int:
 
 
 def cmd_status(ctx, args) -> int:
-    data = ctx.core.status()
+    data = ctx.store.status()  # the catalog alone: no query engine, no model runtime
     ctx.emit(data, _status_text)
     return 0
 

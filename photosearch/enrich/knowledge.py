@@ -15,12 +15,12 @@ import numpy as np
 from sqlalchemy import select
 
 from photosearch.catalog.models import Analysis, Embedding, Fact, Photo
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.enrich.agents import _units, strip_citations
 from photosearch.enrich.chain import ChainResult, SourceBook
 from photosearch.enrich.stats import Meter, MeteredLLM, call_text, verdict
 from photosearch.enrich.textutil import content_tokens, is_semantic, product_like
 from photosearch.enrich.types import Region
+from photosearch.records import AnalysisResult, FactRecord
 
 log = logging.getLogger(__name__)
 

@@ -117,9 +117,9 @@ def build_demo(root: Path):
     """(core, gallery folder) with an indexed demo catalog under `root`."""
     from photosearch.app import build_indexer
     from photosearch.catalog.models import Face, Person, Photo
-    from photosearch.catalog.store import AnalysisResult, FaceRecord, FactRecord
     from photosearch.config import Settings
     from photosearch.core import Core
+    from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 
     gallery = root / "Pictures" / "Holidays"
     write_gallery(gallery)

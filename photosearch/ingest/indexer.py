@@ -31,7 +31,8 @@ from photosearch.ingest.pipeline import (
 from photosearch.ingest.reconcile import Reconciler
 from photosearch.ingest.report import IndexProgress, IndexReport
 from photosearch.ingest.scanner import ScanPlan, plan_scan
-from photosearch.vision.analyzer import Analyzer, FactsAnalyzer, PhotoImage
+from photosearch.records import PhotoImage
+from photosearch.vision.analyzer import Analyzer, FactsAnalyzer
 
 log = logging.getLogger(__name__)
 

@@ -31,6 +31,7 @@ from photosearch.ingest.facts_refresh import refresh_facts_text
 from photosearch.ingest.paths import from_db_path, to_db_path
 from photosearch.ingest.report import IndexReport
 from photosearch.ingest.scanner import STICKY_REASONS, ScanPlan
+from photosearch.models.labels import COCO_CLASS_IDS, COCO_SPACE, decode_scores
 from photosearch.vision.analyzer import (
     AnalysisResult,
     Analyzer,
@@ -39,7 +40,6 @@ from photosearch.vision.analyzer import (
     analyze_batch,
     is_facts_analyzer,
 )
-from photosearch.vision.detector import COCO_CLASS_IDS, DISTRIBUTION_SPACE, decode_scores
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ PERSON_GATE_SCORE = 0.10
 
 def person_score(detector_result: AnalysisResult) -> float:
     """The detector's best score for a person anywhere in the photo (0 when it saw none)."""
-    vec = detector_result.embeddings.get(DISTRIBUTION_SPACE)
+    vec = detector_result.embeddings.get(COCO_SPACE)
     if vec is None:
         return 1.0  # no distribution to judge by: unsure, so the faces analyzer runs
     return float(decode_scores(vec)[0][COCO_CLASS_IDS.index(1)])

@@ -40,7 +40,8 @@ from photosearch.ingest.pipeline import (
     run_pixel_analyzers,
 )
 from photosearch.ingest.reconcile import Reconciler
-from photosearch.vision.analyzer import Analyzer, FactsAnalyzer, PhotoImage
+from photosearch.records import PhotoImage
+from photosearch.vision.analyzer import Analyzer, FactsAnalyzer
 
 log = logging.getLogger(__name__)
 

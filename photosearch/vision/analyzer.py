@@ -1,4 +1,4 @@
-"""The analyzer protocols the indexing pipeline drives, and what analyzers return.
+"""The analyzer protocols the indexing pipeline drives (what they return: `photosearch.records`).
 
 A pixel analyzer looks at a decoded, downscaled photo and returns an `AnalysisResult`
 (facts, faces, embeddings). A facts analyzer (facts_text) reads what the pixel analyzers
@@ -11,49 +11,9 @@ This module imports no database code: analyzers depend on it, the catalog writes
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-import numpy as np
-
-
-@dataclass
-class FactRecord:
-    """A fact an analyzer found; see `catalog.models.Fact`."""
-
-    kind: str
-    label: str
-    score: float = 1.0
-    box: list[float] | None = None
-    data: dict | None = None
-
-
-@dataclass
-class FaceRecord:
-    box: list[float]
-    score: float = 1.0
-    descriptor: np.ndarray | None = None
-
-
-@dataclass
-class AnalysisResult:
-    """What one analyzer saw in one photo."""
-
-    facts: list[FactRecord] = field(default_factory=list)
-    faces: list[FaceRecord] = field(default_factory=list)
-    embeddings: dict[str, np.ndarray] = field(default_factory=dict)
-
-
-@dataclass
-class PhotoImage:
-    """A photo ready for analysis: RGB uint8 (H, W, 3), EXIF orientation applied, longest side
-    at most `Settings.analysis_max_side`. `full_width`/`full_height` are the original size."""
-
-    photo_id: int
-    path: str
-    rgb: np.ndarray
-    full_width: int
-    full_height: int
+from photosearch.records import AnalysisResult, PhotoImage
 
 
 @runtime_checkable

@@ -37,7 +37,7 @@ from photosearch.models.arrays import l2_normalize
 from photosearch.models.base import Model
 from photosearch.models.manifest import get_manifest, installed_with_role
 from photosearch.models.runtimes.onnx import create_session
-from photosearch.vision.analyzer import AnalysisResult, PhotoImage
+from photosearch.records import AnalysisResult, PhotoImage
 
 OPENAI_MEAN = (0.48145466, 0.4578275, 0.40821073)
 OPENAI_STD = (0.26862954, 0.2613026, 0.2757771)

@@ -6,120 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from photosearch.models.base import Model
+from photosearch.models.labels import COCO_LABELS, COCO_SPACE, score_vector
 from photosearch.models.runtimes.opencv_dnn import read_tensorflow
-from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
+from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import clip_box, ensure_rgb
-
-# The TF Object Detection API's 90-id COCO label map (ids missing in COCO 2017 are absent).
-COCO_LABELS: dict[int, str] = {
-    1: "person",
-    2: "bicycle",
-    3: "car",
-    4: "motorcycle",
-    5: "airplane",
-    6: "bus",
-    7: "train",
-    8: "truck",
-    9: "boat",
-    10: "traffic light",
-    11: "fire hydrant",
-    13: "stop sign",
-    14: "parking meter",
-    15: "bench",
-    16: "bird",
-    17: "cat",
-    18: "dog",
-    19: "horse",
-    20: "sheep",
-    21: "cow",
-    22: "elephant",
-    23: "bear",
-    24: "zebra",
-    25: "giraffe",
-    27: "backpack",
-    28: "umbrella",
-    31: "handbag",
-    32: "tie",
-    33: "suitcase",
-    34: "frisbee",
-    35: "skis",
-    36: "snowboard",
-    37: "sports ball",
-    38: "kite",
-    39: "baseball bat",
-    40: "baseball glove",
-    41: "skateboard",
-    42: "surfboard",
-    43: "tennis racket",
-    44: "bottle",
-    46: "wine glass",
-    47: "cup",
-    48: "fork",
-    49: "knife",
-    50: "spoon",
-    51: "bowl",
-    52: "banana",
-    53: "apple",
-    54: "sandwich",
-    55: "orange",
-    56: "broccoli",
-    57: "carrot",
-    58: "hot dog",
-    59: "pizza",
-    60: "donut",
-    61: "cake",
-    62: "chair",
-    63: "couch",
-    64: "potted plant",
-    65: "bed",
-    67: "dining table",
-    70: "toilet",
-    72: "tv",
-    73: "laptop",
-    74: "mouse",
-    75: "remote",
-    76: "keyboard",
-    77: "cell phone",
-    78: "microwave",
-    79: "oven",
-    80: "toaster",
-    81: "sink",
-    82: "refrigerator",
-    84: "book",
-    85: "clock",
-    86: "vase",
-    87: "scissors",
-    88: "teddy bear",
-    89: "hair drier",
-    90: "toothbrush",
-}
-
-
-DISTRIBUTION_SPACE = "coco"
-#: Index (0-based) of each COCO class in the "coco" vector, in label-map id order.
-COCO_CLASS_IDS: tuple[int, ...] = tuple(sorted(COCO_LABELS))
-#: Detections below this score are noise even for the distribution.
-DISTRIBUTION_MIN_SCORE = 0.05
-
-
-def score_vector(rows: np.ndarray) -> np.ndarray:
-    """Best score per COCO class plus a trailing 1.0: vector indexes store unit vectors, and the
-    constant lets `decode_scores` recover the scores (score_i = v_i / v_last)."""
-    out = np.zeros(len(COCO_CLASS_IDS) + 1, np.float32)
-    out[-1] = 1.0
-    pos = {cid: i for i, cid in enumerate(COCO_CLASS_IDS)}
-    for cls, score in zip(rows[:, 0].astype(int).tolist(), rows[:, 1].tolist(), strict=True):
-        i = pos.get(cls)
-        if i is not None and score >= DISTRIBUTION_MIN_SCORE:
-            out[i] = max(out[i], float(score))
-    return out
-
-
-def decode_scores(vecs: np.ndarray) -> np.ndarray:
-    """Scores back from (normalised) `score_vector`s: (n, 81) -> (n, 80)."""
-    vecs = np.atleast_2d(np.asarray(vecs, np.float32))
-    last = np.where(vecs[:, -1:] > 0, vecs[:, -1:], 1.0)
-    return np.clip(vecs[:, :-1] / last, 0.0, 1.0)
 
 
 class SsdMobileNetDetector(Model):
@@ -185,7 +75,7 @@ class DetectorAnalyzer:
 
     def analyze(self, image: PhotoImage) -> AnalysisResult:
         rows = self.model.predict(image.rgb)
-        return AnalysisResult(facts=self.facts(rows), embeddings={DISTRIBUTION_SPACE: score_vector(rows)})
+        return AnalysisResult(facts=self.facts(rows), embeddings={COCO_SPACE: score_vector(rows)})
 
     def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:
         return [self.analyze(img) for img in images]

@@ -20,7 +20,7 @@ import numpy as np
 from photosearch.config import Settings
 from photosearch.models.base import Model
 from photosearch.models.manifest import ModelManifest
-from photosearch.vision.analyzer import AnalysisResult, FaceRecord, PhotoImage
+from photosearch.records import AnalysisResult, FaceRecord, PhotoImage
 
 MANIFEST_NAME = "faces-dlib-resnet-v1"
 DESCRIPTOR_DIM = 128

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from photosearch.models.base import TextEmbedder
-from photosearch.vision.analyzer import AnalysisResult
+from photosearch.records import AnalysisResult
 from photosearch.vision.text_embedder import get_text_embedder
 
 SPACE = "facts_text"

@@ -37,7 +37,7 @@ from photosearch.config import Settings
 from photosearch.models.base import Model
 from photosearch.models.manifest import ModelManifest
 from photosearch.models.runtimes.onnx import CUDA, choose_providers
-from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
+from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import resize_max_side
 
 log = logging.getLogger(__name__)

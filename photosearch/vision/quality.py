@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
+from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import ensure_rgb, gray, resize_max_side
 
 log = logging.getLogger(__name__)

@@ -13,16 +13,16 @@ import numpy as np
 
 from photosearch.models.arrays import l2_normalize
 from photosearch.models.base import Model
+from photosearch.models.labels import IMAGENET_SPACE, TAGGER_MANIFEST
 from photosearch.models.manifest import ModelUnavailable, get_manifest
 from photosearch.models.runtimes.litert import open_interpreter
-from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
+from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import ensure_rgb, prepare
 from photosearch.vision.wordnet import WordNet, get_wordnet
 
 log = logging.getLogger(__name__)
 
 IMAGE_SPACE = "image"
-DISTRIBUTION_SPACE = "imagenet"
 WORDNET_MANIFEST = "wordnet-3.0"
 
 
@@ -35,7 +35,7 @@ class TaggerOutput:
 class EfficientNetTagger(Model):
     """The TFLite classifier. `predict(rgb) -> TaggerOutput`."""
 
-    manifest_name = "tagger-efficientnet-lite3"
+    manifest_name = TAGGER_MANIFEST
     thread_safe = False  # a TFLite interpreter runs one invoke at a time
 
     def _load(self) -> None:
@@ -162,7 +162,7 @@ class TaggerAnalyzer:
         out = self.model.predict(image.rgb)
         probs = np.clip(np.asarray(out.probs, np.float32), 0.0, None)
         return AnalysisResult(
-            facts=self.facts(out.probs), embeddings={IMAGE_SPACE: out.feature, DISTRIBUTION_SPACE: probs}
+            facts=self.facts(out.probs), embeddings={IMAGE_SPACE: out.feature, IMAGENET_SPACE: probs}
         )
 
     def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:

@@ -27,7 +27,7 @@ from photosearch.errors import PhotoSearchError
 from photosearch.models.llm import LlmChoice, LocalLLM
 from photosearch.models.manifest import ModelManifest, get_manifest
 from photosearch.models.runtimes import llama
-from photosearch.vision.analyzer import AnalysisResult, FactRecord, PhotoImage
+from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 
 log = logging.getLogger(__name__)
 

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 from sqlalchemy import select, text
 
-from photosearch.catalog import AnalysisResult, FaceRecord, FactRecord, Store
+from photosearch.catalog import Store
 from photosearch.catalog.migrations import LATEST, current_version
 from photosearch.catalog.models import Analysis, Embedding, Face, Fact, Photo
 from photosearch.errors import CatalogError
+from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 
 
 def _photo(store: Store, path: str = "/x/a.jpg") -> int:

@@ -78,3 +78,16 @@ def test_a_search_imports_no_gui_no_geocoder_no_cluster_engine(tmp_path):
     )
     assert "sqlalchemy" in loaded and "numpy" in loaded  # it did search
     assert not [m for m in ("scipy", "reverse_geocoder", "torch", "ray", "PySide6") if m in loaded]
+    assert "cv2" not in loaded  # label spaces are data (models.labels): no detector, no OpenCV
+
+
+def test_status_reads_the_catalog_without_any_model_runtime(tmp_path):
+    """`status` counts rows: no query engine, no model runtime, no vector index library."""
+    loaded = _imported_after(
+        "import contextlib, io\nimport photosearch.cli as cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert cli.main(['status']) == 0",
+        tmp_path,
+    )
+    assert "sqlalchemy" in loaded  # it did read the catalog
+    assert not [m for m in ("onnxruntime", "cv2", "usearch", "highspy", "tokenizers") if m in loaded]

@@ -25,8 +25,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from photosearch.catalog import Store
 from photosearch.catalog.models import Face, Person
-from photosearch.catalog.store import FactRecord
 from photosearch.config import Settings
+from photosearch.records import FactRecord
 from tests.enrich.evalweb.web import MODES, EvalWeb, load_corpus
 from tests.enrich.helpers import add_photo, put_facts
 

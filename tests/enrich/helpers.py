@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from photosearch.catalog import Store
 from photosearch.catalog.models import Folder, Photo
-from photosearch.catalog.store import AnalysisResult, FactRecord
+from photosearch.records import AnalysisResult, FactRecord
 
 
 def render_text_photo(path: Path, text: str = "VOLTARO X9", size=(640, 360)) -> np.ndarray:
@@ -98,7 +98,7 @@ def photo_with_text(store, tmp_path: Path, settings, *, text: str = "VOLTARO X9"
     facts = None
     if use_real_ocr:
         try:
-            from photosearch.vision.analyzer import PhotoImage
+            from photosearch.records import PhotoImage
             from photosearch.vision.ocr import OcrAnalyzer
 
             res = OcrAnalyzer(settings).analyze(PhotoImage(pid, str(path), rgb, rgb.shape[1], rgb.shape[0]))

@@ -12,10 +12,10 @@ from sqlalchemy import select
 
 from photosearch.catalog import Store
 from photosearch.catalog.models import Embedding, Fact
-from photosearch.catalog.store import FactRecord
 from photosearch.cli import main
 from photosearch.enrich.knowledge import lookup_knowledge
 from photosearch.enrich.textutil import is_semantic
+from photosearch.records import FactRecord
 
 from .helpers import add_photo, photo_with_text, put_facts, render_text_photo, write_ebike_web
 

@@ -7,10 +7,10 @@ import numpy as np
 from PIL import Image
 
 from photosearch.catalog import Store
-from photosearch.catalog.store import FactRecord
 from photosearch.enrich.assistant import Assistant
 from photosearch.enrich.detect import OWL_MODEL, detector_queries, open_detector
 from photosearch.enrich.formulation import Observation
+from photosearch.records import FactRecord
 from tests.hub.conftest import fake_hub, pull_tiny_owl  # noqa: F401  (fixture)
 
 from .helpers import add_photo, put_facts

@@ -85,7 +85,7 @@ def add_facts(
 ) -> dict:
     """Write facts (kind, label) for photos by file stem; returns {stem: photo_id}."""
     from photosearch.catalog.models import Photo
-    from photosearch.catalog.store import AnalysisResult, FaceRecord, FactRecord
+    from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 
     faces = faces or {}
     ids = {}

@@ -15,7 +15,7 @@ class SlowAnalyzer:
     version = 1
 
     def analyze(self, image):
-        from photosearch.catalog.store import AnalysisResult, FactRecord
+        from photosearch.records import AnalysisResult, FactRecord
 
         time.sleep(0.15)
         r, g, b = np.asarray(image.rgb).reshape(-1, 3).mean(axis=0)

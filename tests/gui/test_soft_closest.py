@@ -17,7 +17,7 @@ def _search(qtbot, window, text=None, plan=None, **kw):
 
 
 def _weak_tag(core, photo_id: int, label: str, score: float) -> None:
-    from photosearch.catalog.store import AnalysisResult, FactRecord
+    from photosearch.records import AnalysisResult, FactRecord
 
     with core.store.session() as s:
         core.store.write_analysis(

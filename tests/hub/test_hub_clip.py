@@ -12,7 +12,7 @@ from PIL import Image
 
 from photosearch.catalog import Store
 from photosearch.hub import pull_model
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.records import PhotoImage
 from photosearch.vision.clip import (
     ClipAnalyzer,
     ClipEncoder,

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.records import PhotoImage
 from photosearch.vision.vlm import VlmCaptioner, VlmError, handler_class_name, image_data_uri
 from tests.required import require
 

@@ -120,8 +120,8 @@ def test_indexing_catalogues_every_format_and_records_bad_ones(tmp_path, real_ph
 
 
 def test_raw_and_jpeg_of_one_shot_are_one_result(tmp_path, real_photos):
-    from photosearch.catalog.store import AnalysisResult, FactRecord
     from photosearch.query.search import search
+    from photosearch.records import AnalysisResult, FactRecord
 
     gallery = tmp_path / "DCIM"
     gallery.mkdir()

@@ -12,8 +12,8 @@ from photosearch.catalog.models import Analysis, Face, Photo
 from photosearch.config import Settings
 from photosearch.ingest.indexer import Indexer
 from photosearch.ingest.paths import from_db_path
-from photosearch.vision.analyzer import AnalysisResult, FaceRecord, PhotoImage
-from photosearch.vision.detector import COCO_CLASS_IDS, score_vector
+from photosearch.models.labels import COCO_CLASS_IDS, score_vector
+from photosearch.records import AnalysisResult, FaceRecord, PhotoImage
 
 PERSON = COCO_CLASS_IDS.index(1)
 

@@ -8,8 +8,9 @@ from datetime import datetime
 import numpy as np
 
 from photosearch.catalog.models import Folder, Person, Photo
-from photosearch.catalog.store import AnalysisResult, FaceRecord, FactRecord, Store
+from photosearch.catalog.store import Store
 from photosearch.evaluate.synth import HashEmbedder
+from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 
 
 class FakeEmbedder(HashEmbedder):

@@ -123,7 +123,7 @@ def test_deleted_photos_never_match(store, settings, gallery, fake_embedder):
 
 
 def test_snapshot_sees_new_facts(store, settings, gallery, fake_embedder):
-    from photosearch.catalog.store import AnalysisResult, FactRecord
+    from photosearch.records import AnalysisResult, FactRecord
 
     assert run(store, settings, {"tag": "holiday"}, fake_embedder)["results"] == []
     with store.session() as s:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.query.calibration import CalibrationConfig, build_null, gap_cut, select
 from photosearch.query.search import search
+from photosearch.records import AnalysisResult, FactRecord
 
 from .gallery import add_photo
 

@@ -7,7 +7,6 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from photosearch.catalog.models import Folder, Person
-from photosearch.catalog.store import AnalysisResult, FaceRecord, FactRecord
 from photosearch.query.composer import (
     ComposeOptions,
     Problem,
@@ -17,6 +16,7 @@ from photosearch.query.composer import (
     solve_highs,
 )
 from photosearch.query.search import duplicates, search
+from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 
 from .gallery import add_photo
 

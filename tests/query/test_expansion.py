@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from photosearch.catalog.models import Folder
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.query.expansion import EXACT, HYPERNYM, HYPONYM, SYNONYM, expand
 from photosearch.query.search import search
+from photosearch.records import AnalysisResult, FactRecord
 
 from .gallery import add_photo
 

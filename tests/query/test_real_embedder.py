@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from photosearch.catalog.models import Folder
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.query.search import search
+from photosearch.records import AnalysisResult, FactRecord
 
 from .gallery import add_photo
 

@@ -69,7 +69,7 @@ def test_required_is_validated_and_shown():
 
 
 def test_closest_matches_fill_an_empty_page(store, settings, gallery, fake_embedder):
-    from photosearch.catalog.store import AnalysisResult, FactRecord
+    from photosearch.records import AnalysisResult, FactRecord
 
     with store.session() as s:  # a weak tag, below the calibrated cut-off
         store.write_analysis(
@@ -96,8 +96,8 @@ def test_closest_never_breaks_filters(store, settings, gallery, fake_embedder):
 
 
 def test_cli_text_puts_closest_under_a_separator(store, settings, gallery):
-    from photosearch.catalog.store import AnalysisResult, FactRecord
     from photosearch.cli.search import BELOW_CUTOFF_SEPARATOR, CLOSEST_SEPARATOR, _results_text
+    from photosearch.records import AnalysisResult, FactRecord
 
     with store.session() as s:
         store.write_analysis(

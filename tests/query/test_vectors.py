@@ -107,7 +107,7 @@ def test_search_never_builds_an_index_the_post_step_does(store, settings, galler
     assert [r["id"] for r in out["results"]][:1] == [gallery["dog2.jpg"]]
     assert not any("image" in n for n in out["explain"]["notes"])
     # a new photo's vector makes the saved index stale: search falls back (exact, sees it), writes nothing
-    from photosearch.catalog.store import AnalysisResult
+    from photosearch.records import AnalysisResult
 
     mtime = (settings.vectors_dir / "image.usearch").stat().st_mtime_ns
     vi = VectorIndexes(store, settings)

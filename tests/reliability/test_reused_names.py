@@ -7,8 +7,8 @@ import numpy as np
 from sqlalchemy import select
 
 from photosearch.catalog.models import Face, Person
-from photosearch.catalog.store import AnalysisResult, FaceRecord
 from photosearch.ingest.indexer import Indexer
+from photosearch.records import AnalysisResult, FaceRecord
 from tests.conftest import save_photo
 from tests.reliability.helpers import make_env, photos, tag, user_tags
 

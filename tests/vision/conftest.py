@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import photosearch  # noqa: F401 - telemetry env before onnxruntime
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.records import PhotoImage
 from tests.vision.face_ocr_fixtures import (  # noqa: F401 - fixtures
     astronaut,
     face_results,

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import photosearch  # noqa: F401  (sets ORT_DISABLE_TELEMETRY before onnxruntime loads)
-from photosearch.catalog.store import AnalysisResult, Store
+from photosearch.catalog.store import Store
 from photosearch.config import Settings
+from photosearch.records import AnalysisResult
 from tests.vision.helpers import photo_image, resize
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from photosearch.catalog.models import Photo
-from photosearch.catalog.store import AnalysisResult, FaceRecord, Store
-from photosearch.vision.analyzer import PhotoImage
+from photosearch.catalog.store import Store
+from photosearch.records import AnalysisResult, FaceRecord, PhotoImage
 
 
 def photo_image(rgb: np.ndarray, photo_id: int = 1, path: str = "mem.jpg") -> PhotoImage:

@@ -8,8 +8,8 @@ import pytest
 
 from photosearch.catalog import Store
 from photosearch.catalog.models import Folder
+from photosearch.models.labels import COCO_CLASS_IDS, COCO_LABELS, decode_scores
 from photosearch.query.search import search
-from photosearch.vision.detector import COCO_CLASS_IDS, COCO_LABELS, decode_scores
 from tests.query.gallery import add_photo
 
 from .conftest import photo

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from photosearch.catalog.store import FactRecord
+from photosearch.records import FactRecord
 from photosearch.vision.analyzer import Analyzer, FactsAnalyzer
 from photosearch.vision.facts_text import FactsTextAnalyzer, facts_to_text
 

@@ -24,6 +24,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from photosearch.models.labels import (
+    COCO_CLASS_IDS,
+    COCO_LABELS,
+    COCO_SPACE,
+    IMAGENET_SPACE,
+    decode_scores,
+    imagenet_labels_path,
+)
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
 from photosearch.query.expansion import expand
 from photosearch.query.resolvers.text import content_tokens, fold
@@ -51,8 +59,6 @@ class ClassSpace:
     def decode(self, vecs: np.ndarray) -> np.ndarray:
         vecs = np.atleast_2d(np.asarray(vecs, np.float32))
         if self.kind == "scores":
-            from photosearch.vision.detector import decode_scores
-
             return decode_scores(vecs)
         total = vecs.sum(axis=1, keepdims=True)
         return np.clip(vecs / np.where(total > 0, total, 1.0), 0.0, 1.0)
@@ -69,24 +75,22 @@ _spaces: dict[str, ClassSpace] = {}
 def class_spaces(settings) -> list[ClassSpace]:
     """The class spaces of the bundled tagger (when its label file is installed) and detector."""
     with _spaces_lock:
-        if "coco" not in _spaces:
-            from photosearch.vision.detector import COCO_CLASS_IDS, COCO_LABELS
-
-            _spaces["coco"] = ClassSpace("coco", [(COCO_LABELS[i],) for i in COCO_CLASS_IDS], "scores")
-        if "imagenet" not in _spaces:
+        if COCO_SPACE not in _spaces:
+            _spaces[COCO_SPACE] = ClassSpace(
+                COCO_SPACE, [(COCO_LABELS[i],) for i in COCO_CLASS_IDS], "scores"
+            )
+        if IMAGENET_SPACE not in _spaces:
             try:
-                from photosearch.vision.tagger import EfficientNetTagger
-
-                path = EfficientNetTagger(settings).manifest.require("labels", settings)
+                path = imagenet_labels_path(settings)
                 lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
-                _spaces["imagenet"] = ClassSpace(
-                    "imagenet",
+                _spaces[IMAGENET_SPACE] = ClassSpace(
+                    IMAGENET_SPACE,
                     [tuple(w.strip() for w in ln.split(",") if w.strip()) for ln in lines],
                     "softmax",
                 )
             except Exception as exc:  # noqa: BLE001 - no tagger labels: the COCO space still works
                 log.info("no ImageNet class names: %s", exc)
-        return [_spaces[k] for k in ("imagenet", "coco") if k in _spaces]
+        return [_spaces[k] for k in (IMAGENET_SPACE, COCO_SPACE) if k in _spaces]
 
 
 # ------------------------------------------------------------------------- per-snapshot caches

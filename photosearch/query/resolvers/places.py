@@ -14,10 +14,10 @@ import threading
 import numpy as np
 from sqlalchemy import text
 
-from photosearch.catalog.store import AnalysisResult, FactRecord
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 from photosearch.query.resolvers.snapshot import current_snapshot
 from photosearch.query.resolvers.text import fold
+from photosearch.records import AnalysisResult, FactRecord
 
 log = logging.getLogger(__name__)
 
