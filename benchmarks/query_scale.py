@@ -45,6 +45,10 @@ QUERIES = [
 ]
 
 
+#: Query words for the index quality measure: the synthetic catalog's concepts (its tags).
+QUALITY_WORDS = ["dog", "cat", "beach", "mountain", "pizza", "car", "flower", "church", "guitar", "sunset"]
+
+
 def query_key(q: dict) -> str:
     return q.get("request") or json.dumps(q["plan"]["where"])
 
@@ -63,16 +67,7 @@ def rclip_baseline(
 ) -> dict:
     """rclip's search: all vectors from SQLite into a matrix (timed once), then encode + dot + top-k."""
     t0 = time.perf_counter()
-    with store.connect() as conn:
-        rows = conn.execute(
-            text(
-                "SELECT e.photo_id, e.vector FROM embeddings e JOIN photos p ON p.id = e.photo_id "
-                "WHERE p.state = 'active' AND e.space = :space"
-            ),
-            {"space": SPACE},
-        ).all()
-    ids = np.fromiter((r[0] for r in rows), np.int64, len(rows))
-    matrix = np.frombuffer(b"".join(r[1] for r in rows), np.float32).reshape(len(rows), -1)
+    ids, matrix = read_vectors(store)
     load_s = time.perf_counter() - t0
     samples: list[float] = []
     for round_ in range(repeat + 1):  # round 0 warms up
@@ -83,6 +78,87 @@ def rclip_baseline(
             if round_:
                 samples.append((time.perf_counter() - t) * 1000)
     return {"load_s": round(load_s, 3), "vectors": int(ids.size), "warm_ms": latency_ms(samples)}
+
+
+def read_vectors(store) -> tuple[np.ndarray, np.ndarray]:
+    """(photo ids, vectors) of the space's active photos, straight from SQL, as rclip reads them."""
+    with store.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT e.photo_id, e.vector FROM embeddings e JOIN photos p ON p.id = e.photo_id "
+                "WHERE p.state = 'active' AND e.space = :space"
+            ),
+            {"space": SPACE},
+        ).all()
+    ids = np.fromiter((r[0] for r in rows), np.int64, len(rows))
+    matrix = np.frombuffer(b"".join(r[1] for r in rows), np.float32).reshape(len(rows), -1)
+    return ids, matrix
+
+
+#: expansion_search values the index quality is measured at (None: the index's own).
+EXPANSIONS = (None, 256, 1024, 4096)
+
+
+def index_quality(store, settings, encode, words: list[str], k: int = 1024) -> dict | None:
+    """The saved index against exact search over the same vectors, per `expansion_search`: recall@10
+    and recall@k (k = the concept resolver's first search), and what matters for a concept search
+    when many photos tie: the share of results that carry the query word as a tag (`precision@k`,
+    beside exact search's own) and how far the k-th similarity falls short of the exact k-th."""
+    from photosearch.query.resolvers.snapshot import get_snapshot
+    from photosearch.query.search import vector_indexes
+
+    index = vector_indexes(store, settings).open(SPACE)
+    if index is None or len(index) <= 20000:
+        return None
+    ids, matrix = read_vectors(store)
+    snap = get_snapshot(store)
+    queries = np.asarray(encode(words), np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    relevant = [set(snap.ids[g.rows].tolist()) if (g := snap.group("tag", w)) else set() for w in words]
+    exact = []
+    for q in queries:
+        sims = matrix @ q
+        top = top_k(sims, k)
+        exact.append((ids[top], sims[top]))
+    own = index.index.expansion_search
+    rows = []
+    try:
+        for expansion in EXPANSIONS:
+            index.index.expansion_search = own if expansion is None else expansion
+            rows.append(
+                _quality_row(index, queries, exact, relevant, k, own if expansion is None else expansion)
+            )
+    finally:
+        index.index.expansion_search = own
+    del matrix
+    precision_exact = np.mean([len(set(e[0].tolist()) & r) / k for e, r in zip(exact, relevant, strict=True)])
+    return {
+        "k": k,
+        "queries": len(words),
+        "precision_at_k_exact": round(float(precision_exact), 4),
+        "by_expansion": rows,
+    }
+
+
+def _quality_row(index, queries, exact, relevant, k: int, expansion: int) -> dict:
+    rec10, reck, prec, short, ms = [], [], [], [], []
+    for q, (eids, esims), rel in zip(queries, exact, relevant, strict=True):
+        t = time.perf_counter()
+        keys, sims = index.search(q, k)
+        ms.append((time.perf_counter() - t) * 1000)
+        got = set(keys.tolist())
+        rec10.append(len(set(keys[:10].tolist()) & set(eids[:10].tolist())) / 10)
+        reck.append(len(got & set(eids.tolist())) / k)
+        prec.append(len(got & rel) / k)
+        short.append(float(esims[-1] - sims[-1]) if sims.size else float("nan"))
+    return {
+        "expansion_search": int(expansion),
+        "recall_at_10": round(float(np.mean(rec10)), 4),
+        "recall_at_k": round(float(np.mean(reck)), 4),
+        "precision_at_k": round(float(np.mean(prec)), 4),
+        "kth_similarity_shortfall": round(float(np.mean(short)), 4),
+        "search_ms": latency_ms(ms),
+    }
 
 
 def photosearch_runs(store, settings, fn, repeat: int) -> dict:
@@ -130,6 +206,16 @@ def query_encoder(store, settings, dim: int) -> Callable[[list[str]], np.ndarray
     return HashEmbedder(dim).embed
 
 
+def facts_text_vectors(store, settings, dim: int):
+    """`FactsTextVectors` over the text encoder search uses (MiniLM); SystemExit when it is not installed."""
+    from photosearch.evaluate.synth import FactsTextVectors, HashEmbedder
+
+    encode = query_encoder(store, settings, dim)
+    if isinstance(getattr(encode, "__self__", None), HashEmbedder):
+        raise SystemExit("facts-text vectors need the MiniLM text model (or use --vectors clustered)")
+    return FactsTextVectors(encode)
+
+
 def vector_search_ms(store, settings, encode, requests: list[str], repeat: int, k: int = 1024) -> dict | None:
     """The usearch index's share of a concept atom: one k-nearest search (k as the concept resolver's first)."""
     from photosearch.query.search import vector_indexes
@@ -162,6 +248,7 @@ def bench_size(store, settings, fn, n: int, repeat: int, dim: int, build: bool =
         **ours,
         "baseline": base,
         "vector_search_ms": vector_search_ms(store, settings, encode, requests, repeat),
+        "index_quality": index_quality(store, settings, encode, QUALITY_WORDS),
         "ratio_p50": round(ratio, 2),
         "peak_rss_mb": search_rss,
         "peak_rss_after_build_mb": build_rss,
@@ -194,6 +281,20 @@ def print_size(row: dict, previous: dict | None) -> None:
         f"load average {row['load_average']}",
         flush=True,
     )
+    quality = row.get("index_quality")
+    if quality:
+        print(
+            f"      index vs exact search (k={quality['k']}, {quality['queries']} concept words; exact search's "
+            f"precision@k {quality['precision_at_k_exact']:.3f}):",
+            flush=True,
+        )
+        for r in quality["by_expansion"]:
+            print(
+                f"        expansion_search {r['expansion_search']:>5}: recall@10 {r['recall_at_10']:.3f}, "
+                f"recall@k {r['recall_at_k']:.3f}, precision@k {r['precision_at_k']:.3f}, k-th similarity "
+                f"short by {r['kth_similarity_shortfall']:.4f}, search p50 {r['search_ms']['p50']:.1f} ms",
+                flush=True,
+            )
     for key, q in row["per_query"].items():
         print(
             f"      {key[:60]:<60} p50 {q['ms']['p50']:7.1f} p95 {q['ms']['p95']:7.1f} ({q['results']} results)"
@@ -212,9 +313,12 @@ def bench_query(
     db_url: str | None,
     settings_for: Callable,
     build: bool = True,
+    vectors: str = "facts-text",
 ) -> list[dict]:
     """Every size in turn (catalogs kept under `root` when `keep`, and reused when they match).
-    Without `build`, no vector index is built: search runs its exact fallback over the catalog's vectors."""
+    Without `build`, no vector index is built: search runs its exact fallback over the catalog's vectors.
+    `vectors`: "facts-text" (what MiniLM makes of each photo's facts, see `FactsTextVectors`) or
+    "clustered" (random concept centroids plus noise: no text query lands near them)."""
     from photosearch.catalog import Store
     from photosearch.evaluate.synth import generate_catalog
 
@@ -227,7 +331,11 @@ def bench_query(
         if have != n:
             if have:
                 raise SystemExit(f"{settings.data_dir} holds {have} photos, not {n}: use another --data-dir")
-            gen = generate_catalog(store, n, spaces={SPACE: dim})
+            text_vectors = facts_text_vectors(store, settings, dim) if vectors == "facts-text" else None
+            gen = generate_catalog(store, n, spaces={SPACE: dim}, text_vectors=text_vectors)
+            gen["vectors"] = vectors
+            if text_vectors is not None:
+                gen["distinct_facts_texts"] = text_vectors.distinct_texts
         row = {"generate": gen, **bench_size(store, settings, fn, n, repeat, dim, build)}
         store.close()
         print_size(row, rows[-1] if rows else None)

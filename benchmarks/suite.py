@@ -2,6 +2,7 @@
 
 python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N]
 python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline] [--no-index-build]
+                                    [--vectors facts-text|clustered]
 python -m benchmarks.suite vectors [--n 100000] [--dim 384] [--queries 200]
 python -m benchmarks.suite watch   [--files 8] [--analyze]
 python -m benchmarks.suite rss     [--size 10000]
@@ -136,14 +137,24 @@ def bench_query(
     data_dir: str | None,
     db_url: str | None,
     build: bool = True,
+    vectors: str = "facts-text",
 ) -> dict:
     """PhotoSearch beside the rclip-style baseline at each size (see `benchmarks.query_scale`)."""
     from benchmarks import query_scale
 
     name, fn = _resolve(search)
     with _workdir(data_dir) as root:
-        rows = query_scale.bench_query(sizes, repeat, fn, root, bool(data_dir), dim, db_url, _settings, build)
-    return {"search": name, "repeat": repeat, "dim": dim, "index_built": build, "sizes": rows}
+        rows = query_scale.bench_query(
+            sizes, repeat, fn, root, bool(data_dir), dim, db_url, _settings, build, vectors
+        )
+    return {
+        "search": name,
+        "repeat": repeat,
+        "dim": dim,
+        "index_built": build,
+        "vectors": vectors,
+        "sizes": rows,
+    }
 
 
 # ---- vectors -------------------------------------------------------------------------------------
@@ -323,6 +334,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="skip the vectors post step: search uses its exact fallback (a catalog not yet indexed)",
     )
+    p.add_argument(
+        "--vectors",
+        choices=["facts-text", "clustered"],
+        default="facts-text",
+        help="facts_text vectors: MiniLM of each photo's facts (default) or random concept clusters",
+    )
     p = sub.add_parser("vectors", parents=[common])
     p.add_argument("--n", type=int, default=100_000)
     p.add_argument("--dim", type=int, default=384)
@@ -358,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
             args.data_dir,
             args.db_url,
             not args.no_index_build,
+            args.vectors,
         )
     elif args.cmd == "vectors":
         result = bench_vectors(

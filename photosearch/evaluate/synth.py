@@ -14,6 +14,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 
 import numpy as np
 from sqlalchemy import insert
@@ -136,6 +137,79 @@ def clustered_vectors(n: int, dim: int, seed: int = 0, noise: float = 0.6) -> tu
     return concept, vecs.astype(np.float32)
 
 
+def _clustered(concept: np.ndarray, dim: int, rng) -> np.ndarray:
+    """Each photo's concept centroid plus isotropic noise (0.8), unit length."""
+    cents = np.stack(list(concept_centroids(dim).values()))
+    noise = rng.normal(size=(concept.size, dim)).astype(np.float32)
+    noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+    vecs = cents[concept] + 0.8 * noise
+    return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
+
+
+def _facts_texts(facts: list[dict], lo: int, m: int) -> list[str]:
+    """The facts_text analyzer's text of photos lo+1 .. lo+m from their fact rows."""
+    from photosearch.vision.facts_text import facts_to_text
+
+    per_photo: list[list[SimpleNamespace]] = [[] for _ in range(m)]
+    for f in facts:
+        per_photo[f["photo_id"] - lo - 1].append(SimpleNamespace(**f))
+    return [facts_to_text(fs) for fs in per_photo]
+
+
+class FactsTextVectors:
+    """facts_text vectors as indexing makes them: each photo's facts as text (`facts_to_text`),
+    embedded by a real text encoder (each distinct text once), plus `noise` of per-photo variation
+    (unit-length isotropic noise scaled by it) standing for what the synthetic facts leave out
+    (colours, captions, places), so that photos with the same facts are close but not identical."""
+
+    def __init__(self, encode: Callable[[list[str]], np.ndarray], noise: float = 0.1, batch: int = 256):
+        self.encode = encode
+        self.noise = noise
+        self.batch = batch
+        self._known: dict[str, np.ndarray] = {}
+
+    def __call__(self, texts: list[str], rng) -> np.ndarray:
+        new = sorted({t for t in texts if t not in self._known})
+        for i in range(0, len(new), self.batch):
+            part = new[i : i + self.batch]
+            vecs = np.asarray(self.encode(part), np.float32)
+            vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+            self._known.update(zip(part, vecs, strict=True))
+        vecs = np.stack([self._known[t] for t in texts])
+        noise = rng.normal(size=vecs.shape).astype(np.float32)
+        noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+        vecs = vecs + self.noise * noise
+        return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
+
+    @property
+    def distinct_texts(self) -> int:
+        return len(self._known)
+
+
+def _embedding_rows(
+    spaces: dict[str, int], concept: np.ndarray, facts: list[dict], lo: int, rng, text_vectors, now
+) -> list[dict]:
+    """Embedding rows of photos lo+1 .. lo+len(concept), one per space."""
+    embeds: list[dict] = []
+    for space, dim in spaces.items():
+        if text_vectors is not None and space == "facts_text":
+            vecs = text_vectors(_facts_texts(facts, lo, concept.size), rng)
+        else:
+            vecs = _clustered(concept, dim, rng)
+        embeds += [
+            {
+                "photo_id": lo + j + 1,
+                "space": space,
+                "analyzer": space.split(":")[0],
+                "dim": dim,
+                "vector": vecs[j].tobytes(),
+                "updated_at": now,
+            }
+            for j in range(concept.size)
+        ]
+    return embeds
+
+
 def _faces(rng, lo: int, m: int, first_id: int) -> list[dict]:
     """Poisson(0.8) faces per photo, 70% of them named (`PEOPLE`, person ids 1..8)."""
     faces = []
@@ -164,9 +238,12 @@ def generate_catalog(
     chunk: int = 20_000,
     people: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    text_vectors: FactsTextVectors | None = None,
 ) -> dict:
     """Insert `n` synthetic photos (ids 1..n) with facts and vectors into an empty catalog
-    (with `people`: named people and faces too)."""
+    (with `people`: named people and faces too). Vectors cluster around random concept centroids,
+    or, with `text_vectors`, the facts_text space holds what a real text encoder makes of each
+    photo's facts."""
     spaces = {"facts_text": 384} if spaces is None else spaces
     rng = np.random.default_rng(seed)
     names = list(CONCEPTS)
@@ -284,25 +361,7 @@ def generate_catalog(
                 analyses.append(
                     {"photo_id": pid, "analyzer": name, "version": 1, "status": "ok", "ran_at": now}
                 )
-        embeds = []
-        for space, dim in spaces.items():
-            cents = np.stack(list(concept_centroids(dim).values()))
-            noise = rng.normal(size=(m, dim)).astype(np.float32)
-            noise /= np.linalg.norm(noise, axis=1, keepdims=True)
-            vecs = cents[concept] + 0.8 * noise
-            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-            vecs = vecs.astype(np.float32)
-            embeds += [
-                {
-                    "photo_id": lo + j + 1,
-                    "space": space,
-                    "analyzer": space.split(":")[0],
-                    "dim": dim,
-                    "vector": vecs[j].tobytes(),
-                    "updated_at": now,
-                }
-                for j in range(m)
-            ]
+        embeds = _embedding_rows(spaces, concept, facts, lo, rng, text_vectors, now)
         faces = _faces(rng, lo, m, face_id) if people else []
         face_id += len(faces)
         with store.begin() as conn:
