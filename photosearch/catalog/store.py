@@ -96,6 +96,8 @@ class Store:
             with self.engine.connect() as conn:
                 up_to_date = check_not_newer(conn) == LATEST  # refuses a newer catalog, writes nothing
                 conn.rollback()
+                if self.is_sqlite:  # only now: switching the journal writes to the file
+                    _use_wal(conn)
                 if up_to_date:  # the usual case: no write lock taken (read-only media work too)
                     return []
                 lock_for_migration(conn)
@@ -417,12 +419,19 @@ def _carry_person(box: list[float], carried: list[tuple], descriptor=None, min_i
 
 
 def _sqlite_pragmas(dbapi_conn, busy_timeout_s: float) -> None:
+    """Per-connection settings only: nothing here writes to the file (a newer catalog is refused
+    untouched); the journal mode, which is stored in the file, is set by `_use_wal` after the check."""
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")
-    try:
-        cur.execute("PRAGMA journal_mode=WAL")
-    except Exception:  # read-only media or damaged file: reported on first real use
-        pass
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
+
+
+def _use_wal(conn: Connection) -> None:
+    """Put a SQLite catalog in WAL mode (kept in the file, so once is enough; a no-op when it is)."""
+    try:
+        conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+        conn.commit()
+    except DBAPIError:  # read-only media: readers still work in the journal mode the file has
+        conn.rollback()
