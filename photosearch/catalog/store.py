@@ -399,9 +399,9 @@ SAME_FACE_DISTANCE = 0.6
 
 
 def _same_face(old: bytes | None, new) -> bool:
-    """Descriptors match, or one is missing (nothing to tell the faces apart by)."""
+    """Both descriptors exist and match: without one, nothing shows it is the same person."""
     if old is None or new is None:
-        return True
+        return False
     a = np.frombuffer(old, dtype=np.float32)
     b = np.asarray(new, dtype=np.float32).ravel()
     return a.shape == b.shape and float(np.linalg.norm(a - b)) <= SAME_FACE_DISTANCE
