@@ -177,8 +177,9 @@ class Store:
             return folder
 
     def folder_removal_impact(self, path: Path | str) -> dict[str, int]:
-        """What removing a folder forgets: photos (not kept by another registered folder), the
-        tags the user added to them, their faces with a name, and learned knowledge."""
+        """What removing a folder forgets: its active photos (not kept by another registered folder;
+        rows already deleted are not photos the user has), the tags the user added to them, their
+        faces with a name, and learned knowledge."""
         resolved = str(Path(path).expanduser().resolve())
         with self.session() as s:
             folder = s.scalar(select(Folder).where(Folder.path == resolved))
@@ -187,7 +188,9 @@ class Store:
             others = [f for f in s.scalars(select(Folder)) if f.id != folder.id]
             ids = [
                 pid
-                for pid, p in s.execute(select(Photo.id, Photo.path).where(Photo.folder_id == folder.id))
+                for pid, p in s.execute(
+                    select(Photo.id, Photo.path).where(Photo.folder_id == folder.id, Photo.state == "active")
+                )
                 if owning_folder(p, others) is None
             ]
             impact = {"photos": len(ids), "user_tags": 0, "named_faces": 0, "knowledge": 0}
