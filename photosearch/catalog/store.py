@@ -96,6 +96,8 @@ class Store:
             with self.engine.connect() as conn:
                 up_to_date = check_not_newer(conn) == LATEST  # refuses a newer catalog, writes nothing
                 conn.rollback()
+                if self.is_sqlite:  # only now: switching the journal writes to the file
+                    _use_wal(conn)
                 if up_to_date:  # the usual case: no write lock taken (read-only media work too)
                     return []
                 lock_for_migration(conn)
@@ -175,8 +177,9 @@ class Store:
             return folder
 
     def folder_removal_impact(self, path: Path | str) -> dict[str, int]:
-        """What removing a folder forgets: photos (not kept by another registered folder), the
-        tags the user added to them, their faces with a name, and learned knowledge."""
+        """What removing a folder forgets: its active photos (not kept by another registered folder;
+        rows already deleted are not photos the user has), the tags the user added to them, their
+        faces with a name, and learned knowledge."""
         resolved = str(Path(path).expanduser().resolve())
         with self.session() as s:
             folder = s.scalar(select(Folder).where(Folder.path == resolved))
@@ -185,7 +188,9 @@ class Store:
             others = [f for f in s.scalars(select(Folder)) if f.id != folder.id]
             ids = [
                 pid
-                for pid, p in s.execute(select(Photo.id, Photo.path).where(Photo.folder_id == folder.id))
+                for pid, p in s.execute(
+                    select(Photo.id, Photo.path).where(Photo.folder_id == folder.id, Photo.state == "active")
+                )
                 if owning_folder(p, others) is None
             ]
             impact = {"photos": len(ids), "user_tags": 0, "named_faces": 0, "knowledge": 0}
@@ -397,9 +402,9 @@ SAME_FACE_DISTANCE = 0.6
 
 
 def _same_face(old: bytes | None, new) -> bool:
-    """Descriptors match, or one is missing (nothing to tell the faces apart by)."""
+    """Both descriptors exist and match: without one, nothing shows it is the same person."""
     if old is None or new is None:
-        return True
+        return False
     a = np.frombuffer(old, dtype=np.float32)
     b = np.asarray(new, dtype=np.float32).ravel()
     return a.shape == b.shape and float(np.linalg.norm(a - b)) <= SAME_FACE_DISTANCE
@@ -417,12 +422,19 @@ def _carry_person(box: list[float], carried: list[tuple], descriptor=None, min_i
 
 
 def _sqlite_pragmas(dbapi_conn, busy_timeout_s: float) -> None:
+    """Per-connection settings only: nothing here writes to the file (a newer catalog is refused
+    untouched); the journal mode, which is stored in the file, is set by `_use_wal` after the check."""
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")
-    try:
-        cur.execute("PRAGMA journal_mode=WAL")
-    except Exception:  # read-only media or damaged file: reported on first real use
-        pass
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
+
+
+def _use_wal(conn: Connection) -> None:
+    """Put a SQLite catalog in WAL mode (kept in the file, so once is enough; a no-op when it is)."""
+    try:
+        conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+        conn.commit()
+    except DBAPIError:  # read-only media: readers still work in the journal mode the file has
+        conn.rollback()

@@ -16,6 +16,9 @@ def register(sub) -> None:
 
     p = sub.add_parser("remove", help="forget a folder (files on disk are untouched)")
     p.add_argument("folders", nargs="+", type=Path)
+    p.add_argument(
+        "--yes", "-y", action="store_true", help="forget without asking (needed when not at a terminal)"
+    )
     p.set_defaults(func=cmd_remove)
 
     p = sub.add_parser("folders", help="list registered folders")
@@ -58,11 +61,51 @@ def cmd_add(ctx, args) -> int:
 
 
 def cmd_remove(ctx, args) -> int:
-    removed = [str(f) for f in args.folders if ctx.store.remove_folder(f)]
+    registered = {f.path for f in ctx.store.folders()}
+    targets = list(dict.fromkeys(str(f.expanduser().resolve()) for f in args.folders))
+    unknown = [t for t in targets if t not in registered]
+    if unknown:
+        raise PhotoSearchError(
+            f"not a registered folder: {', '.join(unknown)} (see `photosearch folders`); nothing removed"
+        )
+    impacts = {t: ctx.store.folder_removal_impact(t) for t in targets}
+    if not args.yes and not _confirm_removal(ctx, impacts):
+        print("nothing removed")
+        return 1
+    for target in targets:
+        ctx.store.remove_folder(target)
     ctx.emit(
-        {"removed": removed}, lambda d: "\n".join(f"removed {p}" for p in d["removed"]) or "nothing removed"
+        {"removed": targets, "forgotten": impacts},
+        lambda d: "\n".join(f"removed {p}: forgot {forgotten_text(d['forgotten'][p])}" for p in d["removed"]),
     )
-    return 0 if removed else 1
+    return 0
+
+
+def forgotten_text(impact: dict[str, int]) -> str:
+    """`4 photo(s), 1 tag(s) you added, 1 named face(s)`: what the catalog forgets with a folder."""
+    lost = [f"{impact['photos']} photo(s)"]
+    for key, what in (
+        ("user_tags", "tag(s) you added"),
+        ("named_faces", "named face(s)"),
+        ("knowledge", "learned fact(s)"),
+    ):
+        if impact.get(key):
+            lost.append(f"{impact[key]} {what}")
+    return ", ".join(lost)
+
+
+def _confirm_removal(ctx, impacts: dict[str, dict[str, int]]) -> bool:
+    """Say what is forgotten; ask y/N at a terminal, else refuse (a script must say --yes)."""
+    lines = [f"{path}: forgets {forgotten_text(impact)}" for path, impact in impacts.items()]
+    note = "the files on disk are not touched; adding the folder again re-reads the photos but not your tags and names"
+    if ctx.json_output or not sys.stdin.isatty():
+        raise PhotoSearchError(f"removing {'; '.join(lines)} ({note}); run again with --yes to remove")
+    print("\n".join(lines) + f"\n({note})")
+    try:
+        answer = input("Remove and forget? [y/N] ")
+    except EOFError:
+        answer = ""
+    return answer.strip().lower() in ("y", "yes")
 
 
 def cmd_folders(ctx, args) -> int:

@@ -44,6 +44,16 @@ def progress_text(p) -> str:
     return text + (f" · {counts}" if counts else "")
 
 
+# The core's warnings say what to do at a command line; here the same step is a button.
+_CLI_RERUN = "run `photosearch index` again"
+_GUI_RERUN = "click Index now"
+
+
+def warning_text(warnings: list[str]) -> str:
+    """What the user must fix (the disk is full, a folder cannot be written), each on its line."""
+    return "\n".join(f"⚠ {w.replace(_CLI_RERUN, _GUI_RERUN)}" for w in warnings)
+
+
 class IndexStatus(QWidget):
     """Status-bar widget; `start(indexer_factory)` runs one index."""
 
@@ -57,6 +67,11 @@ class IndexStatus(QWidget):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.label = QLabel("", self)
+        self.warning = QLabel("", self)  # the run's warnings (disk full…) until the next run starts
+        self.warning.setObjectName("indexWarning")
+        self.warning.setStyleSheet("color: #b3261e; font-weight: bold;")
+        self.warning.setWordWrap(True)
+        self.warning.setVisible(False)
         self.bar = QProgressBar(self)
         self.bar.setMaximumWidth(220)
         self.bar.setTextVisible(False)
@@ -66,7 +81,7 @@ class IndexStatus(QWidget):
         self.cancel_btn = QToolButton(self)
         self.cancel_btn.setText("Cancel")
         self.cancel_btn.clicked.connect(self.cancel)
-        for w in (self.label, self.bar, self.pause_btn, self.cancel_btn):
+        for w in (self.label, self.warning, self.bar, self.pause_btn, self.cancel_btn):
             lay.addWidget(w)
         self._idle()
 
@@ -81,6 +96,7 @@ class IndexStatus(QWidget):
         self.setVisible(True)
         self.bar.setRange(0, 0)
         self.label.setText("Starting…")
+        self._show_warnings([])
         self.pause_btn.setText("Pause")
         for b in (self.bar, self.pause_btn, self.cancel_btn):
             b.setVisible(True)
@@ -132,10 +148,17 @@ class IndexStatus(QWidget):
                 f"{what}: {photos} new or changed, {report.analysed} analysed, "
                 f"{report.failed} skipped ({report.elapsed_s:.1f} s)"
             )
+            self._show_warnings(report.warnings)
         else:
             self.label.setText("Stopped")
         self._idle()
         self.finished.emit(report)
+
+    def _show_warnings(self, warnings: list[str]) -> None:
+        text = warning_text(warnings)
+        self.warning.setText(text)
+        self.warning.setToolTip(text)
+        self.warning.setVisible(bool(warnings))
 
     def _failed(self, info: ErrorInfo) -> None:
         self.task = None

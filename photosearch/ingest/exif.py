@@ -48,18 +48,21 @@ def _parse_datetime(value) -> datetime | None:
     return None
 
 
-def _dms_to_degrees(dms, ref) -> float | None:
+def _dms_to_degrees(dms, ref, hemispheres: tuple[str, str]) -> float | None:
+    """Degrees from (d, m, s) and a reference that must be one of `hemispheres` (positive, negative):
+    without a valid reference the sign is unknown, and a place on the wrong side of the world is
+    worse than none."""
     try:
         d, m, s = (float(x) for x in dms)
     except (TypeError, ValueError, ZeroDivisionError):
         return None
     value = d + m / 60.0 + s / 3600.0
-    if not math.isfinite(value):
+    if not math.isfinite(value) or min(d, m, s) < 0:
         return None
-    ref_text = _clean(ref) or ""
-    if ref_text.upper() in ("S", "W"):
-        value = -value
-    return value
+    ref_text = (_clean(ref) or "").upper()
+    if ref_text not in hemispheres:
+        return None
+    return -value if ref_text == hemispheres[1] else value
 
 
 # Deepest point on Earth to the edge of where a camera flies (stratospheric balloons), in metres.
@@ -67,12 +70,13 @@ ALTITUDE_RANGE_M = (-11_000.0, 50_000.0)
 
 
 def _gps_pair(gps) -> tuple[float | None, float | None]:
-    """Latitude and longitude, both finite and in range, or neither (a lone coordinate is no place)."""
+    """Latitude and longitude, both finite, in range and with their N/S and E/W references, or
+    neither (a lone coordinate is no place)."""
     lat_dms, lon_dms = gps.get(ExifTags.GPS.GPSLatitude), gps.get(ExifTags.GPS.GPSLongitude)
     if not lat_dms or not lon_dms:
         return None, None
-    lat = _dms_to_degrees(lat_dms, gps.get(ExifTags.GPS.GPSLatitudeRef))
-    lon = _dms_to_degrees(lon_dms, gps.get(ExifTags.GPS.GPSLongitudeRef))
+    lat = _dms_to_degrees(lat_dms, gps.get(ExifTags.GPS.GPSLatitudeRef), ("N", "S"))
+    lon = _dms_to_degrees(lon_dms, gps.get(ExifTags.GPS.GPSLongitudeRef), ("E", "W"))
     if lat is None or lon is None or not (-90 <= lat <= 90 and -180 <= lon <= 180):
         return None, None
     return lat, lon
@@ -119,5 +123,5 @@ def read_exif(exif: Image.Exif | None) -> ExifInfo:
         gps = {}
     if gps:
         info.gps_lat, info.gps_lon = _gps_pair(gps)
-        info.gps_alt = _gps_altitude(gps)
+        info.gps_alt = _gps_altitude(gps) if info.gps_lat is not None else None  # no place, no height
     return info

@@ -33,6 +33,19 @@ def test_fresh_catalog_is_at_latest_version_and_reopen_is_idempotent(tmp_path):
     assert versions == list(range(1, LATEST + 1))
 
 
+def test_an_accepted_catalog_is_switched_to_wal_after_the_version_check(tmp_path):
+    db = tmp_path / "c.db"
+    Store(f"sqlite:///{db}").close()
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA journal_mode").fetchone() == ("wal",)  # a fresh catalog
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.close()
+    Store(f"sqlite:///{db}").close()  # an older build's catalog in rollback mode, accepted
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    con.close()
+
+
 def test_old_catalog_is_migrated_in_order(tmp_path):
     db = tmp_path / "old.db"
     store = Store(f"sqlite:///{db}")

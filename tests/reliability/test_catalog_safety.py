@@ -152,6 +152,11 @@ def test_a_catalog_from_a_newer_version_is_refused_and_left_untouched(tmp_path):
         )
     store.close()
     db = settings.data_dir / "catalog.db"
+    con = sqlite3.connect(db)  # rollback-journal mode: opening it must not switch it to WAL
+    assert con.execute("PRAGMA journal_mode=DELETE").fetchone() == ("delete",)
+    con.close()
+    sidecars = [db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
+    assert not any(p.exists() for p in sidecars)
     before = _sha(db)
     with pytest.raises(
         NewerCatalogError,
@@ -163,6 +168,7 @@ def test_a_catalog_from_a_newer_version_is_refused_and_left_untouched(tmp_path):
     assert done.returncode == 1 and "photosearch: error: the catalog has schema version 99" in done.stderr
     assert "Traceback" not in done.stderr
     assert _sha(db) == before
+    assert [p.name for p in sidecars if p.exists()] == []
 
 
 def test_damage_found_during_a_search_is_a_clear_error(tmp_path, gallery):

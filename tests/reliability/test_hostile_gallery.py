@@ -1,6 +1,6 @@
 """A hostile gallery end to end through the real CLI: every bad file is recorded with its reason
-and skipped, every good photo is catalogued, nothing prints a traceback, a re-run changes nothing,
-and a hostile settings file or plan is refused cleanly."""
+and skipped, every good photo is catalogued and then analysed, nothing prints a traceback, a re-run
+changes nothing, and a hostile settings file or plan is refused cleanly."""
 
 from __future__ import annotations
 
@@ -113,6 +113,17 @@ def test_hostile_gallery_end_to_end(tmp_path, real_photos):
         0,
         expected["good"],
     )
+    # an analysed pass (the real quality analyzer, fast): the good files, odd names and depths included,
+    # are read again for their pixels and analysed; nothing crashes; the bad files keep their reasons
+    done = run_cli(data, "--json", "index", "--analyzers", "quality", "--no-progress", check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    analysed = json.loads(done.stdout)
+    assert (analysed["added"], analysed["changed"], analysed["deleted"]) == (0, 0, 0)
+    assert analysed["analysed"] == expected["good"] and analysed["analysis_failed"] == 0
+    assert analysed["analyzers"]["quality"] == {"ok": expected["good"], "failed": 0, "first_error": None}
+    after = run_cli_json(data, "status")
+    assert after["analysed"] == after["photos"] == expected["good"] and after["analysis_failures"] == {}
+    assert after["failed_by_reason"] == status["failed_by_reason"]
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"where": {"or": [{"text": "x " * 4000}, {"camera": "\x00" * 100}]}}))
     searched = run_cli(data, "search", "--plan", str(plan), check=False)

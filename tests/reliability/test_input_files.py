@@ -116,7 +116,17 @@ def test_gps_is_range_checked_and_kept_in_pairs(tmp_path, real_photos):
         "huge_alt": _jpeg_with_gps(
             folder / "huge_alt.jpg", rgb, {**lat, **lon, piexif.GPSIFD.GPSAltitude: (1_000_000_000, 1)}
         ),
-        "lone_lon": _jpeg_with_gps(folder / "lone_lon.jpg", rgb, {**broken_lat, **lon}),
+        "lone_lon": _jpeg_with_gps(
+            folder / "lone_lon.jpg", rgb, {**broken_lat, **lon, piexif.GPSIFD.GPSAltitude: (1200, 1)}
+        ),
+        "lat_95": _jpeg_with_gps(
+            folder / "lat_95.jpg",
+            rgb,
+            {**lat, piexif.GPSIFD.GPSLatitude: ((95, 1), (0, 1), (0, 1)), **lon},
+        ),
+        "bad_ref": _jpeg_with_gps(
+            folder / "bad_ref.jpg", rgb, {**lat, **lon, piexif.GPSIFD.GPSLongitudeRef: b"Q"}
+        ),
         "good": _jpeg_with_gps(
             folder / "good.jpg", rgb, {**lat, **lon, piexif.GPSIFD.GPSAltitude: (1200, 1)}
         ),
@@ -127,7 +137,8 @@ def test_gps_is_range_checked_and_kept_in_pairs(tmp_path, real_photos):
     got = {k: photos(store)[str(p)] for k, p in files.items()}
     assert got["nan_alt"].gps_alt is None and got["huge_alt"].gps_alt is None
     assert got["nan_alt"].gps_lat == 45.5 and got["huge_alt"].gps_lon is not None
-    assert (got["lone_lon"].gps_lat, got["lone_lon"].gps_lon) == (None, None)
+    for no_place in ("lone_lon", "lat_95", "bad_ref"):  # no valid pair: no place, no altitude
+        assert (got[no_place].gps_lat, got[no_place].gps_lon, got[no_place].gps_alt) == (None, None, None)
     assert (got["good"].gps_lat, round(got["good"].gps_lon, 4), got["good"].gps_alt) == (45.5, 9.1667, 1200.0)
     assert got["good"].taken_at == datetime(2024, 5, 1, 10, 0)
     json.dumps([p.gps_alt for p in got.values()], allow_nan=False)  # nothing NaN reaches the catalog

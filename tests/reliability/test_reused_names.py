@@ -46,6 +46,28 @@ def test_an_edit_of_the_same_picture_keeps_its_tags(tmp_path, real_photos):
     assert user_tags(store, pid) == {"Chelsea"}
 
 
+def _name_the_face(store, pid: int, box: list[float], descriptor, version: int) -> None:
+    """Analyse one face (descriptor or None) and name it Anna, as the user would."""
+    with store.session() as s:
+        store.write_analysis(
+            s, pid, "faces", version, AnalysisResult(faces=[FaceRecord(box, 0.9, descriptor)])
+        )
+        s.flush()
+        person = s.scalar(select(Person).where(Person.name == "Anna")) or Person(name="Anna")
+        s.add(person)
+        s.flush()
+        s.scalar(select(Face).where(Face.photo_id == pid)).person_id = person.id
+
+
+def _reanalysed_name(store, pid: int, box: list[float], descriptor, version: int) -> int | None:
+    with store.session() as s:
+        store.write_analysis(
+            s, pid, "faces", version, AnalysisResult(faces=[FaceRecord(box, 0.9, descriptor)])
+        )
+    with store.session() as s:
+        return s.scalar(select(Face.person_id).where(Face.photo_id == pid))
+
+
 def test_a_face_name_moves_only_to_a_matching_descriptor(tmp_path, real_photos):
     settings, store = make_env(tmp_path)
     folder = tmp_path / "p"
@@ -58,20 +80,13 @@ def test_a_face_name_moves_only_to_a_matching_descriptor(tmp_path, real_photos):
     anna /= np.linalg.norm(anna)
     stranger = -anna  # distance 2.0: another person
     box = [10.0, 10.0, 60.0, 60.0]
-    with store.session() as s:
-        person = Person(name="Anna")
-        s.add(person)
-        s.flush()
-        store.write_analysis(s, pid, "faces", 1, AnalysisResult(faces=[FaceRecord(box, 0.9, anna)]))
-        s.flush()
-        face = s.scalar(select(Face).where(Face.photo_id == pid))
-        face.person_id = person.id
-    near = anna + 0.01
-    with store.session() as s:  # re-analysis finds the same face: the name stays
-        store.write_analysis(s, pid, "faces", 2, AnalysisResult(faces=[FaceRecord(box, 0.9, near)]))
-    with store.session() as s:
-        assert s.scalar(select(Face.person_id).where(Face.photo_id == pid)) is not None
-    with store.session() as s:  # a different face in the same place: the name does not follow
-        store.write_analysis(s, pid, "faces", 3, AnalysisResult(faces=[FaceRecord(box, 0.9, stranger)]))
-    with store.session() as s:
-        assert s.scalar(select(Face.person_id).where(Face.photo_id == pid)) is None
+    _name_the_face(store, pid, box, anna, 1)
+    # re-analysis finds the same face: the name stays
+    assert _reanalysed_name(store, pid, box, anna + 0.01, 2) is not None
+    # a different face in the same place: the name does not follow
+    assert _reanalysed_name(store, pid, box, stranger, 3) is None
+    # nothing to compare on one side: the name does not follow either
+    _name_the_face(store, pid, box, anna, 4)
+    assert _reanalysed_name(store, pid, box, None, 5) is None
+    _name_the_face(store, pid, box, None, 6)
+    assert _reanalysed_name(store, pid, box, anna, 7) is None

@@ -100,3 +100,40 @@ def test_a_photo_unreadable_during_analysis_is_retried_next_run(real_photos):
         assert report.analysed == 1 and report.analysis_failed == 0
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run the indexer as another user")
+def test_an_unwritable_thumbnail_folder_is_transient_and_keeps_photos(real_photos):
+    """A real EACCES writing thumbnails (the folder 0o555, the indexer as `nobody`): `write_failed`, not
+    sticky, nothing deleted, the user told; once the folder is writable the next run completes them."""
+    base = Path(tempfile.mkdtemp(prefix="ps-thumbs-eacces-"))
+    try:
+        folder = base / "lib"
+        changed = save_photo(folder / "coffee.jpg", real_photos["coffee"][::4, ::4])
+        save_photo(folder / "rocket.jpg", real_photos["rocket"][::4, ::4])
+        settings, store = make_env(base)
+        store.add_folder(folder)
+        Indexer(store, settings, []).run()
+        save_photo(changed, real_photos["coffee"][::-4, ::4])  # re-read on the next run
+        new = save_photo(folder / "flower.jpg", real_photos["flower"][::4, ::4])
+        open_to_everyone(base)
+        for d in [settings.thumbs_dir, *(p for p in settings.thumbs_dir.rglob("*") if p.is_dir())]:
+            os.chmod(d, 0o555)
+
+        report = index_as_nobody(settings)
+        assert report["failed_by_reason"] == {"write_failed": 2} and report["deleted"] == 0
+        assert any("cannot write thumbnails" in w and "Permission denied" in w for w in report["warnings"])
+        assert set(photos(store)) == {str(changed), str(folder / "rocket.jpg")}  # nothing became deleted
+        assert {issues(store)[str(p)][0] for p in (changed, new)} == {"write_failed"}
+        leftovers = [n for _, _, files in os.walk(settings.thumbs_dir) for n in files if n.endswith(".tmp")]
+        assert leftovers == []
+
+        os.chmod(settings.thumbs_dir, 0o755)  # writable again: both files are retried (not sticky)
+        for d in settings.thumbs_dir.rglob("*"):
+            if d.is_dir():
+                os.chmod(d, 0o755)
+        report = Indexer(store, settings, []).run()
+        assert (report.failed, report.added, report.changed, report.deleted) == (0, 1, 1, 0)
+        assert str(new) in photos(store) and issues(store) == {}
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

@@ -1,0 +1,68 @@
+"""The indexing view tells the user what they must fix: a run that could not write thumbnails because
+the disk is full (a real, full tmpfs) ends with the warning and what to do, shown in the window."""
+
+from __future__ import annotations
+
+from photosearch.app import build_indexer
+from photosearch.gui.bridge import TaskRunner
+from photosearch.gui.indexing import IndexStatus, warning_text
+from photosearch.ingest.report import IndexReport
+from tests.conftest import tmpfs
+
+
+def _fill(directory) -> None:
+    """Write until the file system says ENOSPC."""
+    with open(directory / "filler", "wb", buffering=0) as fh:
+        try:
+            while True:
+                fh.write(b"\0" * 65536)
+        except OSError:
+            pass
+
+
+def _run(qtbot, status: IndexStatus, job) -> IndexReport:
+    with qtbot.waitSignal(status.finished, timeout=60000) as blocker:
+        status.start(job)
+    return blocker.args[0]
+
+
+def test_a_full_disk_is_shown_with_what_to_do_and_cleared_by_the_next_good_run(qtbot, core, gallery):
+    core.store.add_folder(gallery)
+    runner = TaskRunner()
+    status = IndexStatus(runner, on_error=lambda info: None)
+    qtbot.addWidget(status)
+    status.show()
+
+    def job(progress, cancel):
+        return build_indexer(core.store, core.settings, analyzers=[], post_steps=[]).run(
+            progress=progress, cancel=cancel
+        )
+
+    with tmpfs(core.settings.thumbs_dir, "256k"):
+        _fill(core.settings.thumbs_dir)
+        report = _run(qtbot, status, job)
+        assert report.failed_by_reason == {"disk_full": 4}
+        shown = status.warning.text()
+        assert status.warning.isVisible() and "4 skipped" in status.label.text()
+        assert "the disk is full" in shown and "free some space and click Index now" in shown
+        assert "photosearch index" not in shown  # the window's words, not the command line's
+        assert shown == warning_text(report.warnings) and len(report.warnings) == 1
+
+    report = _run(qtbot, status, job)  # space again: retried, indexed, the warning goes
+    assert report.added == 4 and report.warnings == []
+    assert not status.warning.isVisible() and status.warning.text() == ""
+    runner.shutdown()
+
+
+def test_each_warning_gets_its_line():
+    text = warning_text(
+        [
+            "cannot write thumbnails to /t: Permission denied; fix the folder and run "
+            "`photosearch index` again (nothing was lost)",
+            "second",
+        ]
+    )
+    assert text.splitlines() == [
+        "⚠ cannot write thumbnails to /t: Permission denied; fix the folder and click Index now (nothing was lost)",
+        "⚠ second",
+    ]
