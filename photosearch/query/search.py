@@ -309,7 +309,9 @@ def search(
 
 def _shot(path: str) -> tuple[str, str]:
     """One shot's key: its folder and its file name without the extension, in any case."""
-    return os.path.dirname(path), os.path.splitext(os.path.basename(path))[0].lower()
+    slash = path.rfind(os.sep) + 1
+    dot = path.rfind(".")
+    return path[:slash], path[slash : dot if dot > slash else len(path)].lower()
 
 
 @dataclass(frozen=True)
@@ -340,9 +342,10 @@ def _pair_raw_twins(snap: Snapshot) -> RawTwins:
     if raws:
         raw_of_shot = {_shot(snap.paths[r]): r for r in raws}
         beside = np.flatnonzero(np.isin(snap.folder_code, snap.folder_code[raws]))  # rows beside a RAW
+        paths, is_raw = snap.paths, set(raws)
         for r in beside.tolist():
-            twin = raw_of_shot.get(_shot(snap.paths[r]))
-            if twin is not None and not is_raw_name(snap.paths[r]):
+            twin = raw_of_shot.get(_shot(paths[r]))
+            if twin is not None and r not in is_raw:
                 developed[twin], raw[r] = r, twin
     return RawTwins(developed, raw)
 
