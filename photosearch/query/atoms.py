@@ -18,6 +18,7 @@ from photosearch.query.resolvers.filters import (
     resolve_quality,
     resolve_tag,
     resolve_text,
+    resolve_yearly,
 )
 from photosearch.query.resolvers.places import resolve_place
 from photosearch.query.resolvers.similar import resolve_similar
@@ -27,6 +28,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "person": resolve_person,
     "date": resolve_date,
     "month": resolve_month,
+    "yearly": resolve_yearly,
     "place": resolve_place,
     "text": resolve_text,
     "camera": resolve_camera,

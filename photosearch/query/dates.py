@@ -119,10 +119,13 @@ class DateMatch:
     weekend: bool = False  # a "weekends" marker: ranges are filled in by the caller
     notes: list[str] = field(default_factory=list)
     months: tuple[int, ...] = ()  # a month-of-year condition ("every July", "in winter")
+    yearly: tuple[str, str] | None = None  # days of any year, "MM-DD" ("at Christmas")
 
     def node(self) -> dict:
         if self.months:
             return {"month": list(self.months)}
+        if self.yearly:
+            return {"yearly": {"from": self.yearly[0], "to": self.yearly[1]}}
         atoms = [{"date": {"from": a.isoformat(), "to": b.isoformat()}} for a, b in self.ranges]
         return atoms[0] if len(atoms) == 1 else {"or": atoms}
 
@@ -559,9 +562,14 @@ def _holiday(m: re.Match, q: _Ask) -> DateMatch | None:
         return DateMatch(m.start(), m.end(), [make(now.year)])
     if rel == "last":
         return DateMatch(m.start(), m.end(), [make(now.year if make(now.year)[1] < now else now.year - 1)])
-    ranges, span = _recurring(now, q.years, make)
+    lo, hi = make(2000)  # "at Christmas": those days of every year, a recurring condition
     return DateMatch(
-        m.start(), m.end(), ranges, recurring=True, notes=[f"'{m.group('h')}' means every year {span}"]
+        m.start(),
+        m.end(),
+        [make(now.year if make(now.year)[0] <= now else now.year - 1)],  # the latest one
+        recurring=True,
+        yearly=(lo.strftime("%m-%d"), hi.strftime("%m-%d")),
+        notes=[f"'{m.group('h')}' means {m.group('h')} of any year"],
     )
 
 

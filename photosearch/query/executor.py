@@ -7,9 +7,12 @@
   children's scores — filters (date, person, ...) score 1 and are neutral. `{"and": []}` is every
   active photo.
 * soft conjunction: at the root `and`, concept atoms are soft unless the plan lists them in
-  `required`. Photos that pass every filter and some but not all soft concepts are the
-  *partial* matches (`Execution.partial`), scored by the mean of their graded scores with a
-  missing concept counting 0, and shown after the photos that satisfy the whole request.
+  `required` (then they are hard, like the filters). Photos that pass every hard part and some
+  but not all soft concepts are the *partial* matches (`Execution.partial`), scored by the mean
+  of their soft scores with a missing concept counting 0, and shown after the photos that satisfy
+  the whole request. When the hard part itself says what is in the photo (a required concept or
+  a content filter), one soft concept is enough for partial matches, and a photo with none of
+  the soft concepts is a partial match too ("dog, required, and zebra": the dogs, missing zebra).
 * relaxed mode (closest matches): concept atoms also admit their best candidates below the
   calibrated cut-off (`AtomResult.near`); filters stay hard.
 
@@ -137,17 +140,17 @@ def subtract(a: ScoredSet, b: ScoredSet) -> ScoredSet:
 #: Filters that say what is *in* the photo: with one of them, a photo that matches it but none of
 #: the request's concepts is still a partial match ("sign that says galleries": the words are there).
 CONTENT_FILTERS = ("text", "knowledge", "similar", "tag")
-#: A partial match with none of the soft concepts scores this share of its filters' score.
+#: A partial match with none of the soft concepts scores this share of its hard parts' score.
 CONTENT_ONLY = 0.25
 
 
-def soft_partial(hard: ScoredSet, soft: list[ScoredSet], content: bool = False) -> ScoredSet:
+def soft_partial(hard: ScoredSet, soft: list[ScoredSet], anchored: bool = False) -> ScoredSet:
     """Photos in `hard` with some but not all `soft` sets; score = mean of the soft scores (missing
-    counts 0) times the hard set's score. With `content` (a content filter among the hard ones),
-    photos with none of the soft concepts count too, at `CONTENT_ONLY`."""
-    if not soft or len(hard) == 0 or (len(soft) < 2 and not content):
+    counts 0) times the hard set's score. With `anchored` (a required concept or a content filter
+    among the hard parts), photos with none of the soft concepts count too, at `CONTENT_ONLY`."""
+    if not soft or len(hard) == 0 or (len(soft) < 2 and not anchored):
         return ScoredSet.empty()
-    if content:
+    if anchored:
         cand = hard.rows
     else:  # the union of the soft sets, inside the hard one
         inside = np.zeros(int(max(s.rows.max() if s.rows.size else 0 for s in soft)) + 1, bool)
@@ -164,10 +167,10 @@ def soft_partial(hard: ScoredSet, soft: list[ScoredSet], content: bool = False) 
         hit = (s.rows[idx] == cand) if s.rows.size else np.zeros(cand.size, bool)
         total[hit] += s.scores[idx[hit]]
         present += hit
-    keep = (present >= (0 if content else 1)) & (present < len(soft))
+    keep = (present >= (0 if anchored else 1)) & (present < len(soft))
     cand, total = cand[keep], total[keep]
     hard_scores = hard.scores[np.searchsorted(hard.rows, cand)]
-    share = np.maximum(total / len(soft), CONTENT_ONLY if content else 0.0)
+    share = np.maximum(total / len(soft), CONTENT_ONLY if anchored else 0.0)
     return ScoredSet(cand.astype(np.int32), (share * hard_scores).astype(np.float32), graded=True)
 
 
@@ -189,6 +192,13 @@ class Executor:
         ((key, value),) = node.items()
         return key in SOFT_ATOMS and " ".join(str(value).lower().split()) not in self.required
 
+    @staticmethod
+    def _anchors(node: dict) -> bool:
+        """A hard part that says what is in the photo: a required concept or a content filter."""
+        return (
+            isinstance(node, dict) and len(node) == 1 and next(iter(node)) in (*SOFT_ATOMS, *CONTENT_FILTERS)
+        )
+
     def run(self, where: dict) -> Execution:
         ex = Execution(ScoredSet.empty())
         ex.result = self._node(where, "where", False, ex)
@@ -200,7 +210,7 @@ class Executor:
         ((key, value),) = node.items()
         if key == "and":
             positives, negatives, soft, hard = [], [], [], []
-            content = False
+            anchored = False  # a hard part says what is in the photo
             for i, child in enumerate(value):
                 cpath = f"{path}.and[{i}]"
                 if isinstance(child, dict) and set(child) == {"not"}:
@@ -213,12 +223,12 @@ class Executor:
                         ex.soft.append((str(child["concept"]), got))
                     else:
                         hard.append(got)
-                        content |= isinstance(child, dict) and next(iter(child)) in CONTENT_FILTERS
+                        anchored |= path == "where" and not negated and self._anchors(child)
             out = intersect(positives, self.ctx.universe())
             for neg in negatives:
                 out = subtract(out, neg)
-            if len(soft) >= 2 or (soft and content):
-                partial = soft_partial(intersect(hard, self.ctx.universe()), soft, content)
+            if len(soft) >= 2 or (soft and anchored):
+                partial = soft_partial(intersect(hard, self.ctx.universe()), soft, anchored)
                 for neg in negatives:
                     partial = subtract(partial, neg)
                 ex.partial = partial

@@ -42,6 +42,8 @@ SYSTEM_PROMPT = (
 SLOT_TYPES = (
     "person",
     "date",
+    "month",
+    "yearly",
     "place",
     "camera",
     "folder",

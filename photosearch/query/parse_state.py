@@ -42,6 +42,11 @@ class ParseResult:
     skeleton: str
 
 
+#: The text of a face-count token read from "alone", "by herself", ...: with two or more named
+#: people it means exactly them ("Anna and Tom alone").
+ALONE = "alone"
+
+
 @dataclass
 class Token:
     """One claimed span of the request."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from photosearch.query import lexicon as lx
-from photosearch.query.parse_state import ClaimState, ParseResult, Slot, Token, sentence_start
+from photosearch.query.parse_state import ALONE, ClaimState, ParseResult, Slot, Token, sentence_start
 from photosearch.query.plan import default_compose, make_plan
 
 
@@ -15,8 +15,8 @@ def build_result(st: ClaimState) -> ParseResult:
     """The plan, confidence, notes, slots and skeleton of a request whose spans are all claimed."""
     toks = sorted(st.toks, key=lambda t: t.start)
     seq = _phrases(toks, st)
-    seq = _lists(seq)
-    where = _build_clauses(seq, st)
+    seq = _only_lists(_lists(seq))
+    where = _alone_means_exactly(_build_clauses(seq, st), seq)
     if (
         st.compose["per"] == "person"
         and "and" in where
@@ -96,6 +96,45 @@ def _lists(seq: list[Token]) -> list[Token]:
             i -= 1
         i += 1
     return out
+
+
+def _is_person(t: Token | None) -> bool:
+    return t is not None and t.kind == "atom" and t.slot == "person"
+
+
+def _only_lists(seq: list[Token]) -> list[Token]:
+    """ "only Anna, Tom and Lisa": the commas of a list of people after 'only' join it (an 'and';
+    an Oxford comma before 'and' goes), so one clause counts every name."""
+    out: list[Token] = []
+    in_list = False
+    for i, t in enumerate(seq):
+        nxt = seq[i + 1] if i + 1 < len(seq) else None
+        if t.kind == "only":
+            in_list = _is_person(nxt)
+        elif in_list and t.kind == "sep":
+            if nxt is not None and nxt.kind == "and" and _is_person(seq[i + 2] if i + 2 < len(seq) else None):
+                continue
+            if _is_person(nxt):
+                out.append(Token(t.start, t.end, "and", text=","))
+                continue
+            in_list = False
+        elif t.kind not in ("and", "atom") or t.kind == "atom" and t.slot != "person":
+            in_list = False
+        out.append(t)
+    return out
+
+
+def _alone_means_exactly(where: dict, seq: list[Token]) -> dict:
+    """ "Anna and Tom alone": with two or more named people, 'alone' means exactly them (faces = n)."""
+    alone = [t.node for t in seq if t.kind == "atom" and t.slot == "faces" and t.text == ALONE]
+    terms = where.get("and")
+    if not alone or not terms:
+        return where
+    people = sum("person" in x for x in terms)
+    if people < 2:
+        return where
+    exactly = {"faces": {"min": people, "max": people}}
+    return {"and": [exactly if any(x is a for a in alone) else x for x in terms]}
 
 
 def _skeleton(toks: list[Token], seq: list[Token]) -> str:

@@ -19,6 +19,8 @@ Atoms (each a one-key object):
   always present (an open end is written as a far date: from ``1900-01-01`` or to ``now``).
 * ``{"month": [6, 7, 8]}``: taken in one of these months of any year (1 = January): "every July",
   "in winter", "not in December" — a recurring condition, not fixed past ranges.
+* ``{"yearly": {"from": "MM-DD", "to": "MM-DD"}}``: taken between these days of any year, inclusive
+  (``to`` before ``from`` wraps over New Year): "at Christmas" is ``12-24..12-26`` every year.
 * ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
   present; ``min`` defaults to 0 and ``max`` null means "no upper bound".
 * ``{"kind": "photo"|"screenshot"|"document"}``, ``{"quality": "sharp"|"blurry"}``.
@@ -43,7 +45,7 @@ from photosearch.errors import PhotoSearchError
 PLAN_VERSION = 1
 
 STRING_ATOMS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
-ATOM_KEYS = (*STRING_ATOMS, "date", "month", "faces", "kind", "quality")
+ATOM_KEYS = (*STRING_ATOMS, "date", "month", "yearly", "faces", "kind", "quality")
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 OPERATORS = ("and", "or", "not")
 KINDS = ("photo", "screenshot", "document")
@@ -68,6 +70,7 @@ def _atom_schema(key: str, value: dict) -> dict:
 
 
 _DATE_STR = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+_MONTH_DAY_STR = {"type": "string", "pattern": "^[0-9]{2}-[0-9]{2}$"}
 
 #: JSON schema of a plan (draft 2020-12 subset that llama.cpp's json-schema-to-grammar accepts).
 PLAN_SCHEMA: dict[str, Any] = {
@@ -109,6 +112,15 @@ PLAN_SCHEMA: dict[str, Any] = {
                         "type": "array",
                         "items": {"type": "integer", "minimum": 1, "maximum": 12},
                         "minItems": 1,
+                    },
+                ),
+                _atom_schema(
+                    "yearly",
+                    {
+                        "type": "object",
+                        "properties": {"from": _MONTH_DAY_STR, "to": _MONTH_DAY_STR},
+                        "required": ["from", "to"],
+                        "additionalProperties": False,
                     },
                 ),
                 _atom_schema(
@@ -224,6 +236,24 @@ def _validate_month(value: Any, p: str) -> dict:
     return {"month": sorted(set(value))}
 
 
+def _validate_yearly(value: Any, p: str) -> dict:
+    if not isinstance(value, dict) or set(value) != {"from", "to"}:
+        raise _err(p, 'expected {"from": "MM-DD", "to": "MM-DD"} (days of any year)')
+    return {
+        "yearly": {"from": _month_day(value["from"], p + ".from"), "to": _month_day(value["to"], p + ".to")}
+    }
+
+
+def _month_day(value: Any, p: str) -> str:
+    """A day of the year as "MM-DD" (29 February allowed); a clear error for anything else."""
+    try:
+        month, day = (int(x) for x in str(value).split("-"))
+        date(2000, month, day)  # a leap year: every day of the year exists
+    except ValueError:
+        raise _err(p, f"expected a day of the year as MM-DD, got {value!r}") from None
+    return f"{month:02d}-{day:02d}"
+
+
 def _validate_faces(value: Any, p: str) -> dict:
     if not isinstance(value, dict):
         raise _err(p, 'expected {"min": int, "max": int|null}')
@@ -252,6 +282,7 @@ def _enum_validator(key: str, allowed: tuple[str, ...]) -> Callable[[Any, str], 
 _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
     "date": _validate_date,
     "month": _validate_month,
+    "yearly": _validate_yearly,
     "faces": _validate_faces,
     "kind": _enum_validator("kind", KINDS),
     "quality": _enum_validator("quality", QUALITIES),
@@ -490,6 +521,9 @@ def _atom_text(atom: dict) -> str:
         return f"faces={lo}" if lo == hi else f"faces {lo}..{hi}"
     if key == "month":
         return "month:" + ",".join(MONTH_NAMES[m - 1] for m in value)
+    if key == "yearly":
+        lo, hi = value["from"], value["to"]
+        return f"yearly {lo}" if lo == hi else f"yearly {lo}..{hi}"
     if key in ("kind", "quality"):
         return f"{key}:{value}"
     if key in ("concept",):

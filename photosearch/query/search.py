@@ -10,6 +10,10 @@ When fewer photos than asked (the plan's limit, else `PAGE`) satisfy the whole r
 filled: first with *partial* matches (some soft concepts of the request missing, named in
 `missing`), then with the *closest* matches below the calibrated cut-offs (`below_cutoff: true`,
 at most `CLOSEST_MAX`) — never an empty page when something plausible exists. Filters stay hard.
+
+A camera RAW and its developed twin (same folder and name) are one photo: the RAW leaves the
+matches before the page is composed (no slot used twice, `matched` counts shots) and the shown
+twin links it as `raw`.
 """
 
 from __future__ import annotations
@@ -20,18 +24,19 @@ import os
 import time
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 import numpy as np
 
 from photosearch.errors import PhotoSearchError
-from photosearch.ingest.decode import is_raw_name
+from photosearch.ingest.decode import RAW_EXTENSIONS, is_raw_name
 from photosearch.query.calibration import CalibrationConfig
 from photosearch.query.composer import ComposeOptions, compose, hamming
-from photosearch.query.executor import Executor, plan_atoms
+from photosearch.query.executor import Execution, Executor, plan_atoms
 from photosearch.query.plan import validate_plan
 from photosearch.query.planner import plan_request, planning_context
-from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext
+from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot, get_snapshot
@@ -198,6 +203,9 @@ def _result_entries(pages: list, snap: Snapshot) -> list[dict]:
             }
             if entry["partial"]:
                 entry["missing"] = ex.missing(int(r))
+            raws = raw_files_of(snap, int(r))
+            if raws:
+                entry["raw"] = raws
             results.append(entry)
     return results
 
@@ -235,15 +243,17 @@ def search(
     timing["load"] = (time.perf_counter() - t1) * 1000
     t2 = time.perf_counter()
     required = plan.get("required") or []
-    execution = Executor(ctx, required=required).run(plan["where"])
+    execution = one_per_shot(Executor(ctx, required=required).run(plan["where"]), ctx.snapshot)
     timing["execute"] = (time.perf_counter() - t2) * 1000
     t3 = time.perf_counter()
     block = plan.get("compose") or {}
     image_index = ctx.index(IMAGE_SPACE) if block.get("exclude_near_duplicates") else None
 
+    partner = raw_twins(ctx.snapshot).partner
+
     def pick(found, limit_n: int | None) -> tuple[np.ndarray, np.ndarray, dict]:
         rows_in, scores_in = found.rows, found.scores
-        keep = ~np.isin(rows_in, shown)
+        keep = ~np.isin(rows_in, shown) & ~np.isin(partner[rows_in], shown)  # a shot shows once
         sub = dict(block, limit=limit_n) if limit_n is not None else block
         return compose(
             rows_in[keep],
@@ -265,7 +275,7 @@ def search(
         pages.append((p_rows, p_scores, execution, "partial"))
         shown = np.concatenate([shown, p_rows])
     if shown.size < page and any("concept" in a for a in plan_atoms(plan["where"])):
-        relaxed = Executor(ctx, required=required, relaxed=True).run(plan["where"])
+        relaxed = one_per_shot(Executor(ctx, required=required, relaxed=True).run(plan["where"]), snap)
         room = min(page - shown.size, CLOSEST_MAX)
         for found, kind in ((relaxed.result, "closest"), (relaxed.partial, "closest_partial")):
             if room <= 0 or not len(found):
@@ -276,7 +286,7 @@ def search(
             room -= c_rows.size
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
-    results = link_raw_pairs(_result_entries(pages, snap))
+    results = _result_entries(pages, snap)
     timing["why"] = (time.perf_counter() - t4) * 1000
     timing["total"] = (time.perf_counter() - t0) * 1000
     out = {
@@ -297,22 +307,76 @@ def search(
     return out
 
 
-def link_raw_pairs(results: list[dict]) -> list[dict]:
-    """A camera RAW and a JPEG (or HEIC, ...) of the same shot side by side (same folder and name)
-    are one result: the RAW is dropped and linked from its twin as `raw`. A RAW alone stays."""
+def _shot(path: str) -> tuple[str, str]:
+    """One shot's key: its folder and its file name without the extension, in any case."""
+    slash = path.rfind(os.sep) + 1
+    dot = path.rfind(".")
+    return path[:slash], path[slash : dot if dot > slash else len(path)].lower()
 
-    def shot(path: str) -> tuple[str, str]:
-        return os.path.dirname(path), os.path.splitext(os.path.basename(path))[0].lower()
 
-    developed = {shot(r["path"]): r for r in results if not is_raw_name(r["path"])}
-    out = []
-    for r in results:
-        twin = developed.get(shot(r["path"])) if is_raw_name(r["path"]) else None
-        if twin is None:
-            out.append(r)
-        else:
-            twin.setdefault("raw", []).append(r["path"])
-    return out
+@dataclass(frozen=True)
+class RawTwins:
+    """Camera RAW files and their developed twins (JPEG, HEIC, ... of the same folder and name), as
+    snapshot rows: `developed[raw row]`, `raw[developed row]` and `partner` (either), -1 for none."""
+
+    developed: np.ndarray
+    raw: np.ndarray
+
+    @property
+    def partner(self) -> np.ndarray:
+        return np.maximum(self.developed, self.raw)
+
+
+def raw_twins(snap: Snapshot) -> RawTwins:
+    """The snapshot's RAW twins, paired once per snapshot."""
+    twins = snap.cache.get("raw_twins")
+    if twins is None:
+        twins = snap.cache["raw_twins"] = _pair_raw_twins(snap)
+    return twins
+
+
+def _pair_raw_twins(snap: Snapshot) -> RawTwins:
+    developed, raw = np.full(snap.n, -1, np.int32), np.full(snap.n, -1, np.int32)
+    ends = tuple(RAW_EXTENSIONS)
+    raws = [r for r, p in enumerate(snap.paths) if p.lower().endswith(ends) and is_raw_name(p)]
+    if raws:
+        raw_of_shot = {_shot(snap.paths[r]): r for r in raws}
+        beside = np.flatnonzero(np.isin(snap.folder_code, snap.folder_code[raws]))  # rows beside a RAW
+        paths, is_raw = snap.paths, set(raws)
+        for r in beside.tolist():
+            twin = raw_of_shot.get(_shot(paths[r]))
+            if twin is not None and r not in is_raw:
+                developed[twin], raw[r] = r, twin
+    return RawTwins(developed, raw)
+
+
+def raw_files_of(snap: Snapshot, row: int) -> list[str]:
+    """The camera RAW file of a developed photo's shot (`[]` when it has none)."""
+    twin = int(raw_twins(snap).raw[row])
+    return [snap.paths[twin]] if twin >= 0 else []
+
+
+def one_per_shot(ex: Execution, snap: Snapshot) -> Execution:
+    """A RAW and its developed twin are one photo, before the page is composed and the matches
+    counted: a RAW leaves a set its twin is in, a partial match leaves when its shot matched in
+    full. A RAW alone stays."""
+    twins = raw_twins(snap)
+    if twins.developed.max(initial=-1) < 0:
+        return ex
+    ex.result = _without(ex.result, twins.developed, ex.result)
+    ex.partial = _without(_without(ex.partial, twins.partner, ex.result), twins.developed, ex.partial)
+    return ex
+
+
+def _without(found: ScoredSet, twin: np.ndarray, of: ScoredSet) -> ScoredSet:
+    """`found` less the rows whose `twin` is in `of`."""
+    if not len(found) or not len(of):
+        return found
+    partner = twin[found.rows]
+    drop = (partner >= 0) & np.isin(partner, of.rows)
+    if not drop.any():
+        return found
+    return ScoredSet(found.rows[~drop], found.scores[~drop], found.graded)
 
 
 def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedder=None) -> dict:

@@ -147,3 +147,42 @@ def test_raw_and_jpeg_of_one_shot_are_one_result(tmp_path, real_photos):
     jpg = next(r for r in res["results"] if r["path"].endswith(".JPG"))
     assert [p.rsplit("/", 1)[-1] for p in jpg["raw"]] == ["IMG_0042.DNG"]
     store.close()
+
+
+def test_a_raw_twin_takes_no_slot_on_the_page(tmp_path, real_photos):
+    """Two RAW+JPEG shots rank first: a page of two holds both shots (not one shot twice), and the
+    match count counts shots, not files."""
+    from photosearch.query.search import search
+    from photosearch.records import AnalysisResult, FactRecord
+
+    gallery = tmp_path / "DCIM"
+    gallery.mkdir()
+    cat, coffee = real_photos["chelsea"], real_photos["coffee"]
+    score = {}
+    for name, rgb, s in (("IMG_0001", cat, 0.95), ("IMG_0002", coffee, 0.9)):
+        Image.fromarray(rgb).save(gallery / f"{name}.JPG")
+        write_dng(gallery / f"{name}.DNG", rgb)
+        score[f"{name}.JPG"] = score[f"{name}.DNG"] = s
+    for i, rgb in enumerate((cat[::-1], coffee[::-1], cat[:, ::-1])):
+        Image.fromarray(np.ascontiguousarray(rgb)).save(gallery / f"other{i}.png")
+        score[f"other{i}.png"] = 0.6 - i / 10
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.ensure_dirs()
+    store = Store(settings.database_url)
+    store.add_folder(gallery)
+    Indexer(store, settings, []).run()
+    with store.session() as s:
+        for p in s.scalars(select(Photo)):
+            fact = FactRecord("tag", "tabby", score[p.path.rsplit("/", 1)[-1]])
+            store.write_analysis(s, p.id, "tagger", 2, AnalysisResult(facts=[fact]))
+    plan = {"version": 1, "where": {"concept": "tabby"}, "compose": {"limit": 2}}
+    res = search(store, settings, plan=plan, signals=[])
+    assert [r["path"].rsplit("/", 1)[-1] for r in res["results"]] == ["IMG_0001.JPG", "IMG_0002.JPG"]
+    assert [[p.rsplit("/", 1)[-1] for p in r["raw"]] for r in res["results"]] == [
+        ["IMG_0001.DNG"],
+        ["IMG_0002.DNG"],
+    ]
+    assert res["matched"] == 5  # 7 files, 5 shots
+    res = search(store, settings, plan=dict(plan, compose={"limit": 10}), signals=[])
+    assert len(res["results"]) == 5 and not any(r["path"].endswith(".DNG") for r in res["results"])
+    store.close()

@@ -87,10 +87,12 @@ def test_month_and_season_words_are_recurring_month_conditions():
     assert _one("summertime").node() == {"month": [6, 7, 8]}
 
 
-def test_holiday_without_year_repeats_over_the_catalog_years():
+def test_holiday_without_year_is_a_recurring_day_of_the_year():
     match = _one("halloween")
-    assert [a.isoformat() for a, _ in match.ranges] == [f"{y}-10-31" for y in range(2020, 2025)]
-    assert match.recurring and match.notes == ["'halloween' means every year 2020–2025"]
+    assert match.node() == {"yearly": {"from": "10-31", "to": "10-31"}}
+    assert match.recurring and match.notes == ["'halloween' means halloween of any year"]
+    assert _one("xmas").node() == {"yearly": {"from": "12-24", "to": "12-26"}}
+    assert _one("christmas 2019").node() == {"date": {"from": "2019-12-24", "to": "2019-12-26"}}
 
 
 def test_a_29_february_birthday_falls_on_28_february_in_common_years():

@@ -65,6 +65,16 @@ def test_merge_restores_dropped_slots_with_polarity():
     assert plan_with_llm("x", parsed, [], lambda m: 1 / 0, now_text="2024-05-15")[0] is None
 
 
+def test_merge_keeps_the_recurring_date_atoms():
+    """'every July', 'at Christmas': month and yearly atoms are the parser's slots like dates."""
+    christmas, july = {"yearly": {"from": "12-24", "to": "12-26"}}, {"month": [7]}
+    parsed = validate_plan({"where": {"and": [{"concept": "kite"}, christmas, {"not": july}]}})
+    merged = merge(validate_plan({"where": {"concept": "kite"}}), parsed, "kites at christmas, not in july")
+    assert christmas in merged["where"]["and"] and {"not": july} in merged["where"]["and"]
+    llm_plan = validate_plan({"where": {"and": [{"concept": "kite"}, {"month": [3]}]}})
+    assert merge(llm_plan, parsed, "kites at christmas, not in july")["where"] == parsed["where"]
+
+
 def test_parser_only_by_default(ngram_library, tmp_path):
     planner = Planner(Settings(data_dir=tmp_path), library=ngram_library)
     assert planner.llm is None

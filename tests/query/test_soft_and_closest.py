@@ -51,8 +51,28 @@ def test_required_concept_is_hard(store, settings, gallery, fake_embedder):
     res = run(store, settings, where, fake_embedder, required=["zebra"])
     assert not [r for r in res["results"] if not r["below_cutoff"]]
     res = run(store, settings, where, fake_embedder, required=["dog"])
-    assert sorted(_name(r) for r in res["results"] if not r["below_cutoff"]) == []
-    assert res["plan"]["required"] == ["dog"]
+    confident = [r for r in res["results"] if not r["below_cutoff"]]
+    assert sorted(_name(r) for r in confident) == ["dog1.jpg", "dog2.jpg"]  # dogs, missing zebra
+    assert all(r["partial"] and r["missing"] == ["zebra"] for r in confident)
+    assert res["matched"] == 0 and res["plan"]["required"] == ["dog"]
+
+
+def test_required_concept_ranks_the_soft_ones(store, settings, gallery, fake_embedder):
+    """Required: hard. The soft rest ranks: all present, then some, then none (still partial)."""
+    where = {"and": [{"concept": "animal"}, {"concept": "dog"}, {"concept": "zebra"}]}
+    res = run(store, settings, where, fake_embedder, required=["animal"])
+    confident = [r for r in res["results"] if not r["below_cutoff"]]
+    assert res["matched"] == 0 and all(r["partial"] for r in confident)
+    names = [_name(r) for r in confident]
+    assert set(names[:2]) == {"dog1.jpg", "dog2.jpg"} and {"cat1.jpg", "cat2.jpg"} <= set(names[2:])
+    missing = {_name(r): r["missing"] for r in confident}
+    assert missing["dog1.jpg"] == ["zebra"] and missing["cat1.jpg"] == ["dog", "zebra"]
+    assert "car.jpg" not in names  # not an animal: the required concept stays hard
+    where = {"and": [{"concept": "animal"}, {"concept": "dog"}]}
+    res = run(store, settings, where, fake_embedder, required=["animal"])
+    flags = [(_name(r), r["partial"]) for r in res["results"] if not r["below_cutoff"]]
+    assert {n for n, p in flags[:2]} == {"dog1.jpg", "dog2.jpg"} and not any(p for _, p in flags[:2])
+    assert {"cat1.jpg", "cat2.jpg"} <= {n for n, p in flags[2:] if p}
 
 
 def test_required_is_validated_and_shown():

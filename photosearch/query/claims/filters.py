@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from photosearch.query import lexicon as lx
-from photosearch.query.parse_state import ClaimState
+from photosearch.query.parse_state import ALONE, ClaimState
 
 
 class FilterClaims:
@@ -154,4 +154,5 @@ class FilterClaims:
                         "lt": (0, max(k - 1, 0)),
                         "eq": (k, k),
                     }[spec]
-                st.claim(s, m.end(), "atom", {"faces": {"min": lo, "max": hi}}, slot="faces")
+                text = ALONE if spec == (0, 1) else ""  # "Anna and Tom alone": the tree counts them
+                st.claim(s, m.end(), "atom", {"faces": {"min": lo, "max": hi}}, text=text, slot="faces")

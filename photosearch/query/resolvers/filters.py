@@ -99,6 +99,32 @@ def resolve_month(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(atom, result, explain)
 
 
+def month_days(snap) -> np.ndarray:
+    """Per snapshot row, the day of the year taken as month * 100 + day (-1 unknown); once per snapshot."""
+    got = snap.cache.get("month_day")
+    if got is None:
+        known = snap.month >= 0
+        days = np.datetime64("1970-01-01", "D") + np.where(known, snap.day, 0).astype("timedelta64[D]")
+        day_of_month = (days - days.astype("datetime64[M]")).astype(np.int32) + 1
+        got = snap.cache["month_day"] = np.where(known, (snap.month % 12 + 1) * 100 + day_of_month, -1)
+    return got
+
+
+def resolve_yearly(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Taken between two days of any year, inclusive ("to" before "from" wraps over New Year);
+    photos without a date never match."""
+    lo, hi = (int(atom["yearly"][k].replace("-", "")) for k in ("from", "to"))
+    snap = ctx.snapshot
+    md = month_days(snap)
+    inside = (md >= lo) & (md <= hi) if lo <= hi else (md >= lo) | ((md >= 0) & (md <= hi))
+    result = ScoredSet.from_mask(inside & (md >= 0))
+
+    def explain(row: int) -> list[dict]:
+        return [{"atom": "yearly", "taken_at": (EPOCH + timedelta(seconds=int(snap.taken[row]))).isoformat()}]
+
+    return AtomResult(atom, result, explain)
+
+
 def _contains_codes(values: list[str], needle: str) -> np.ndarray:
     """Codes of the unique values that contain the needle (all its words, in any order)."""
     words = tokens(needle)
