@@ -166,7 +166,24 @@ def parse_golden(
 
 
 def load_golden(path: Path | str, gallery: Path | str | None = None) -> GoldenSet:
-    """Read a golden set (YAML or JSON); `gallery` overrides the file's photo root."""
+    """Read a golden set (YAML or JSON) whose judged photos are in its gallery; `gallery` overrides
+    the file's photo root."""
+    gs = read_golden(path, gallery)
+    if not gs.gallery.is_dir():
+        raise GoldenSetError(
+            f"gallery {gs.gallery} of {gs.path} is not a folder (for the shipped example run "
+            "`photosearch example-gallery DIR` first)"
+        )
+    missing = sorted(p for p in gs.all_relevant() if not (gs.gallery / p).is_file())
+    if missing:
+        shown = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
+        raise GoldenSetError(f"{len(missing)} judged photo(s) of {gs.path} are not in {gs.gallery}: {shown}")
+    return gs
+
+
+def read_golden(path: Path | str, gallery: Path | str | None = None) -> GoldenSet:
+    """Read and check a golden set file without looking at its photos (judgements only, e.g. the
+    committed `resources/eval/real.yaml` to re-score a saved run)."""
     path = Path(path).expanduser()
     try:
         text = path.read_text(encoding="utf-8")
@@ -178,16 +195,6 @@ def load_golden(path: Path | str, gallery: Path | str | None = None) -> GoldenSe
         raise GoldenSetError(
             f"{path} is not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}"
         ) from None
-    gs = parse_golden(
+    return parse_golden(
         data, path.resolve().parent, path, Path(gallery).expanduser().resolve() if gallery else None
     )
-    if not gs.gallery.is_dir():
-        raise GoldenSetError(
-            f"gallery {gs.gallery} of {path} is not a folder (for the shipped example run "
-            "`photosearch example-gallery DIR` first)"
-        )
-    missing = sorted(p for p in gs.all_relevant() if not (gs.gallery / p).is_file())
-    if missing:
-        shown = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
-        raise GoldenSetError(f"{len(missing)} judged photo(s) of {path} are not in {gs.gallery}: {shown}")
-    return gs
