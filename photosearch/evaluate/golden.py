@@ -11,6 +11,8 @@ queries:
       cats/chelsea_blurry.jpg: 1
     plan: {concept: cat}    # optional expected plan (a `where` node or a whole plan)
     k: [1, 3]               # optional per-query cut-offs
+people:                     # optional: after indexing, the one face found in each photo is named
+  people/grace_hopper.jpg: Grace Hopper
 """
 
 from __future__ import annotations
@@ -52,9 +54,14 @@ class GoldenSet:
     gallery: Path
     queries: list[GoldenQuery] = field(default_factory=list)
     k: tuple[int, ...] = DEFAULT_K
+    people: dict[str, str] = field(default_factory=dict)  # photo path -> the name of its one face
 
     def all_relevant(self) -> set[str]:
         return {p for q in self.queries for p in q.relevant}
+
+    def all_photos(self) -> set[str]:
+        """Every photo the set names: judged ones and those whose face it names."""
+        return self.all_relevant() | set(self.people)
 
 
 def _norm_rel(path: str) -> str:
@@ -93,6 +100,15 @@ def _relevant(value, where: str) -> dict[str, float]:
     if value is None:
         return {}
     raise GoldenSetError(f"{where}: relevant must be a list of paths or a mapping path -> grade")
+
+
+def _people(value, where: str) -> dict[str, str]:
+    """`people:` maps a photo path to the name its single face gets."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(n, str) and n.strip() for n in value.values()):
+        raise GoldenSetError(f"{where}: people must map a photo path to a name, e.g. 'people/ada.jpg: Ada'")
+    return {_norm_rel(path): name.strip() for path, name in value.items()}
 
 
 def _plan_parts(value, where: str) -> dict | None:
@@ -162,6 +178,7 @@ def parse_golden(
         gallery=root,
         queries=queries,
         k=k,
+        people=_people(data.get("people"), where + ": people"),
     )
 
 
@@ -174,10 +191,10 @@ def load_golden(path: Path | str, gallery: Path | str | None = None) -> GoldenSe
             f"gallery {gs.gallery} of {gs.path} is not a folder (for the shipped example run "
             "`photosearch example-gallery DIR` first)"
         )
-    missing = sorted(p for p in gs.all_relevant() if not (gs.gallery / p).is_file())
+    missing = sorted(p for p in gs.all_photos() if not (gs.gallery / p).is_file())
     if missing:
         shown = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
-        raise GoldenSetError(f"{len(missing)} judged photo(s) of {gs.path} are not in {gs.gallery}: {shown}")
+        raise GoldenSetError(f"{len(missing)} photo(s) named in {gs.path} are not in {gs.gallery}: {shown}")
     return gs
 
 

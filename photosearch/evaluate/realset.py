@@ -1,4 +1,4 @@
-"""The real golden set: ~230 real photos from installed packages and ~130 queries as people type them.
+"""The real golden set: 297 real photos from installed packages and 150 queries as people type them.
 
 Nothing is downloaded at run time; every photo comes from a package installed by the `dev` extra of
 `installer/install.sh` or from a wheel:
@@ -11,7 +11,8 @@ Nothing is downloaded at run time; every photo comes from a package installed by
 * scikit-image `data`, scikit-learn sample images, matplotlib's `grace_hopper.jpg`.
 
 Judgements come from the sources' own descriptions and names, never from a model: a query lists
-the words that make a photo relevant (and the words that exclude it). The photos are written in
+the words that make a photo relevant (and the words that exclude it); the people queries name the
+photos whose face the golden set's `people:` block names. The photos are written in
 the formats a photo folder holds (JPEG mostly; PNG, WebP, TIFF, JPEG 2000, PPM, BMP, GIF), some
 with EXIF dates. `python -m photosearch.evaluate.realset DIR` writes the gallery and
 `DIR/golden.yaml`; `--write-golden` also refreshes `resources/eval/real.yaml` (the committed
@@ -313,6 +314,15 @@ def dated(year: int, months: tuple[int, ...] | None = None):
     )
 
 
+#: People named in the gallery (the golden set's `people:` block): the eval runner names each photo's
+#: one face so that queries with the name can be judged.
+PEOPLE = {"people/grace_hopper.jpg": "Grace Hopper", "people/astronaut.jpg": "Eileen Collins"}
+
+
+def person(name: str) -> Callable[[Photo], bool]:
+    return lambda p: PEOPLE.get(p.rel) == name
+
+
 ANIMAL = folder("animals")
 BIRD = folder("animals/birds")
 FRUIT = folder("food/fruit")
@@ -506,6 +516,10 @@ QUERIES: list[tuple[str, Callable[[Photo], bool], str]] = [
     ("vehicles 2020", both(VEHICLE, dated(2020)), "date"),
     ("photos from june 2021", dated(2021, (6,)), "date"),
     ("birds in 2022", both(BIRD, dated(2022)), "date"),
+    # people, by the names the gallery's faces were given
+    ("Grace Hopper", person("Grace Hopper"), "people"),
+    ("photos of grace hopper", person("Grace Hopper"), "people"),
+    ("Eileen Collins", person("Eileen Collins"), "people"),
 ]
 
 
@@ -515,7 +529,9 @@ def golden(photos: list[Photo]) -> dict:
         rel = sorted(p.rel for p in photos if rule(p))
         if rel:
             queries.append({"id": request, "request": request, "relevant": rel, "notes": kind})
-    return {"name": "real", "gallery": ".", "k": [1, 3, 5, 10], "queries": queries}
+    rels = {p.rel for p in photos}
+    people = {rel: name for rel, name in PEOPLE.items() if rel in rels}
+    return {"name": "real", "gallery": ".", "k": [1, 3, 5, 10], "people": people, "queries": queries}
 
 
 def golden_yaml(gold: dict) -> str:

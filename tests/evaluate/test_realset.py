@@ -18,3 +18,11 @@ def test_rules_reproduce_the_committed_real_golden_set():
     assert len(photos) >= 150 and len(judged.queries) >= 120  # the minimum
     rels = {p.rel for p in photos}
     assert judged.all_relevant() <= rels and all(q.relevant for q in judged.queries)
+    assert judged.people == {
+        "people/grace_hopper.jpg": "Grace Hopper",
+        "people/astronaut.jpg": "Eileen Collins",
+    }
+    people_queries = {q.request: set(q.relevant) for q in judged.queries if q.notes == "people"}
+    assert (
+        people_queries["photos of grace hopper"] == {"people/grace_hopper.jpg"} and len(people_queries) >= 3
+    )
