@@ -4,6 +4,7 @@ install step, so the test fails with the fix instead of being skipped."""
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -17,3 +18,11 @@ def require(module: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as exc:
         pytest.fail(f"{module} is not installed ({exc}); {INSTALL}", pytrace=False)
+
+
+def require_file(path: str | Path, package: str) -> Path:
+    """`path` (a file a system package installs), or fail the test naming the package and the fix."""
+    path = Path(path)
+    if not path.exists():
+        pytest.fail(f"{path} is missing: {package} is not installed; {INSTALL}", pytrace=False)
+    return path

@@ -11,6 +11,8 @@ queries:
       cats/chelsea_blurry.jpg: 1
     plan: {concept: cat}    # optional expected plan (a `where` node or a whole plan)
     k: [1, 3]               # optional per-query cut-offs
+people:                     # optional: after indexing, the one face found in each photo is named
+  people/grace_hopper.jpg: Grace Hopper
 """
 
 from __future__ import annotations
@@ -52,9 +54,14 @@ class GoldenSet:
     gallery: Path
     queries: list[GoldenQuery] = field(default_factory=list)
     k: tuple[int, ...] = DEFAULT_K
+    people: dict[str, str] = field(default_factory=dict)  # photo path -> the name of its one face
 
     def all_relevant(self) -> set[str]:
         return {p for q in self.queries for p in q.relevant}
+
+    def all_photos(self) -> set[str]:
+        """Every photo the set names: judged ones and those whose face it names."""
+        return self.all_relevant() | set(self.people)
 
 
 def _norm_rel(path: str) -> str:
@@ -93,6 +100,15 @@ def _relevant(value, where: str) -> dict[str, float]:
     if value is None:
         return {}
     raise GoldenSetError(f"{where}: relevant must be a list of paths or a mapping path -> grade")
+
+
+def _people(value, where: str) -> dict[str, str]:
+    """`people:` maps a photo path to the name its single face gets."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(n, str) and n.strip() for n in value.values()):
+        raise GoldenSetError(f"{where}: people must map a photo path to a name, e.g. 'people/ada.jpg: Ada'")
+    return {_norm_rel(path): name.strip() for path, name in value.items()}
 
 
 def _plan_parts(value, where: str) -> dict | None:
@@ -162,11 +178,29 @@ def parse_golden(
         gallery=root,
         queries=queries,
         k=k,
+        people=_people(data.get("people"), where + ": people"),
     )
 
 
 def load_golden(path: Path | str, gallery: Path | str | None = None) -> GoldenSet:
-    """Read a golden set (YAML or JSON); `gallery` overrides the file's photo root."""
+    """Read a golden set (YAML or JSON) whose judged photos are in its gallery; `gallery` overrides
+    the file's photo root."""
+    gs = read_golden(path, gallery)
+    if not gs.gallery.is_dir():
+        raise GoldenSetError(
+            f"gallery {gs.gallery} of {gs.path} is not a folder (for the shipped example run "
+            "`photosearch example-gallery DIR` first)"
+        )
+    missing = sorted(p for p in gs.all_photos() if not (gs.gallery / p).is_file())
+    if missing:
+        shown = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
+        raise GoldenSetError(f"{len(missing)} photo(s) named in {gs.path} are not in {gs.gallery}: {shown}")
+    return gs
+
+
+def read_golden(path: Path | str, gallery: Path | str | None = None) -> GoldenSet:
+    """Read and check a golden set file without looking at its photos (judgements only, e.g. the
+    committed `resources/eval/real.yaml` to re-score a saved run)."""
     path = Path(path).expanduser()
     try:
         text = path.read_text(encoding="utf-8")
@@ -178,16 +212,6 @@ def load_golden(path: Path | str, gallery: Path | str | None = None) -> GoldenSe
         raise GoldenSetError(
             f"{path} is not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}"
         ) from None
-    gs = parse_golden(
+    return parse_golden(
         data, path.resolve().parent, path, Path(gallery).expanduser().resolve() if gallery else None
     )
-    if not gs.gallery.is_dir():
-        raise GoldenSetError(
-            f"gallery {gs.gallery} of {path} is not a folder (for the shipped example run "
-            "`photosearch example-gallery DIR` first)"
-        )
-    missing = sorted(p for p in gs.all_relevant() if not (gs.gallery / p).is_file())
-    if missing:
-        shown = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
-        raise GoldenSetError(f"{len(missing)} judged photo(s) of {path} are not in {gs.gallery}: {shown}")
-    return gs

@@ -160,6 +160,11 @@ def render_run_html(run: dict, figures: dict[str, str]) -> str:
         else f"indexed {idx.get('photos', '?')} photos in {fmt(idx.get('elapsed_s'), 1)} s "
         f"({fmt(idx.get('photos_per_s'), 2)} photos/s; analyzers: {escape(', '.join(idx.get('analyzers', [])) or 'none')})"
     )
+    not_named = (idx.get("people") or {}).get("not_named") or {}
+    if not_named:  # the golden set names a face that was not found: its people queries cannot score
+        index_line += " · <b>not named</b>: " + "; ".join(
+            f"{escape(path)} ({escape(why)})" for path, why in not_named.items()
+        )
     imgs = "".join(f'<img class="plot" id="plot-{n}" alt="{n}" src="{u}">' for n, u in figures.items())
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>PhotoSearch eval: {escape(run['name'])}</title>"

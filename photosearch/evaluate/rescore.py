@@ -4,15 +4,18 @@ older build on the figures added since (hit@k, empty-result rate):
     python -m photosearch.evaluate.rescore RUN/eval.json [--golden GOLDEN.yaml] [--k 5 --k 10]
 
 `--golden` takes the judgements from a golden set file instead of the run (queries matched by id),
-so two runs are scored against the same, current judgements.
+so two runs are scored against the same, current judgements; the file's photos need not be there
+(`--golden resources/eval/real.yaml` works anywhere). A query the file does not judge keeps the run's.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
+from photosearch.errors import PhotoSearchError
 from photosearch.evaluate.golden import GoldenQuery
 from photosearch.evaluate.runner import score_query, summarise
 
@@ -35,11 +38,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--k", type=int, action="append", help="cut-offs to print (default 5 and 10)")
     args = ap.parse_args(argv)
     judgements = None
-    if args.golden:
-        from photosearch.evaluate.golden import load_golden
+    try:
+        if args.golden:
+            from photosearch.evaluate.golden import read_golden
 
-        judgements = {q.id: q.relevant for q in load_golden(args.golden, gallery=args.golden.parent).queries}
-    s = rescore(json.loads(args.run.read_text(encoding="utf-8")), judgements)
+            judgements = {q.id: q.relevant for q in read_golden(args.golden).queries}  # photos not needed
+        run = json.loads(args.run.read_text(encoding="utf-8"))
+    except (PhotoSearchError, OSError, ValueError) as exc:
+        print(f"rescore: error: {exc}", file=sys.stderr)
+        return 2
+    s = rescore(run, judgements)
     ks = args.k or [5, 10]
     names = (
         [f"P@{k}" for k in ks]

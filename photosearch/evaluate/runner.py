@@ -237,6 +237,10 @@ def run_eval(
     )
     if index.get("photos", 0) == 0:
         raise PhotoSearchError(f"no photos of {golden.gallery} could be indexed; nothing to evaluate")
+    if golden.people:
+        from photosearch.evaluate.naming import name_golden_people
+
+        index["people"] = name_golden_people(store, golden.gallery, golden.people)
     limit = max(max(q.k) for q in golden.queries)
     rows = []
     for i, q in enumerate(golden.queries):

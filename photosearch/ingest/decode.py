@@ -1,5 +1,6 @@
 """Decode image files safely: draft-mode JPEG, EXIF orientation, pixel cap, HEIC via pillow-heif,
-camera RAW via rawpy (the embedded preview when there is one, else a half-size demosaic).
+camera RAW via rawpy (the embedded preview when there is one, else a half-size demosaic) with the
+RAW's own EXIF (rawpy exposes none).
 
 Every failure becomes a `DecodeError` with a short reason code the catalog counts by.
 """
@@ -9,11 +10,12 @@ from __future__ import annotations
 import errno
 import io
 import os
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 from photosearch.errors import DecodeError
 
@@ -53,8 +55,13 @@ RAW_EXTENSIONS = frozenset(
         ".iiq",
     }
 )
-#: Everything Pillow decodes with the installed plugins (JPEG 2000 through OpenJPEG, PNM family,
-#: HEIC/HEIF/AVIF through pillow-heif) plus camera RAW.
+#: HEIF containers (pillow-heif): Apple's .heic, Fujifilm's .hif, and the image-sequence variants.
+HEIF_EXTENSIONS = frozenset({".heic", ".heif", ".hif", ".heics", ".heifs"})
+#: Every photo format Pillow decodes with the installed plugins, by every extension Pillow registers for
+#: it (JPEG and its multi-picture MPO, PNG and animated APNG, JPEG 2000 files and codestreams through
+#: OpenJPEG, the PNM family, AVIF and AVIF sequences), plus HEIF and camera RAW. An explicit list, so
+#: what is catalogued does not change with the plugins installed; tests/ingest/test_formats.py checks
+#: it still covers what Pillow registers for these formats.
 IMAGE_EXTENSIONS = (
     frozenset(
         {
@@ -62,26 +69,29 @@ IMAGE_EXTENSIONS = (
             ".jpeg",
             ".jpe",
             ".jfif",
+            ".mpo",
             ".png",
+            ".apng",
             ".webp",
             ".tif",
             ".tiff",
             ".gif",
             ".bmp",
-            ".heic",
-            ".heif",
             ".avif",
+            ".avifs",
             ".jp2",
             ".j2k",
             ".jpf",
             ".jpx",
             ".j2c",
+            ".jpc",
             ".pnm",
             ".pbm",
             ".pgm",
             ".ppm",
         }
     )
+    | HEIF_EXTENSIONS
     | RAW_EXTENSIONS
 )
 DEFAULT_MAX_PIXELS = 200_000_000
@@ -90,7 +100,6 @@ DEFAULT_MAX_PIXELS = 200_000_000
 Image.MAX_IMAGE_PIXELS = None
 
 
-HEIF_EXTENSIONS = frozenset({".heic", ".heif"})
 NEEDS_HEIF = "needs_pillow_heif"  # not sticky: installing pillow-heif makes the next run read the file
 
 
@@ -227,7 +236,7 @@ def _open_raw(path: str, data: bytes | None, max_side: int | None, max_pixels: i
                 raise DecodeError(
                     "too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}"
                 )
-            img = _raw_preview(raw, rawpy)
+            img, preview_exif = _raw_preview(raw, rawpy)
             if img is None:
                 rgb = raw.postprocess(half_size=True, use_camera_wb=True, output_bps=8)
                 img = Image.fromarray(np.ascontiguousarray(rgb[..., :3]).astype(np.uint8))
@@ -241,24 +250,62 @@ def _open_raw(path: str, data: bytes | None, max_side: int | None, max_pixels: i
         img = _to_rgb(img)
     if max_side and max(img.size) > max_side:
         img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
-    return Decoded(image=img, width=full_w, height=full_h, format="RAW", exif=None)
+    return Decoded(
+        image=img, width=full_w, height=full_h, format="RAW", exif=_raw_exif(path, data, preview_exif)
+    )
 
 
 #: An embedded preview smaller than this (longest side) is a thumbnail, not a preview: demosaic instead.
 RAW_PREVIEW_MIN_SIDE = 256
 
 
-def _raw_preview(raw, rawpy) -> Image.Image | None:
+def _raw_preview(raw, rawpy) -> tuple[Image.Image | None, Image.Exif | None]:
+    """The embedded preview (None when absent or thumbnail-sized) and the EXIF a JPEG preview carries."""
     try:
         thumb = raw.extract_thumb()
     except (rawpy.LibRawNoThumbnailError, rawpy.LibRawUnsupportedThumbnailError):
-        return None
+        return None, None
+    exif = None
     if thumb.format == rawpy.ThumbFormat.JPEG:
         img = Image.open(io.BytesIO(thumb.data))
+        exif = img.getexif()
         img = ImageOps.exif_transpose(img)
     else:
         img = Image.fromarray(np.ascontiguousarray(thumb.data[..., :3]).astype(np.uint8))
-    return img if max(img.size) >= RAW_PREVIEW_MIN_SIDE else None
+    return (img if max(img.size) >= RAW_PREVIEW_MIN_SIDE else None), exif
+
+
+_TIFF_BYTE_ORDERS = {b"II": "<", b"MM": ">"}
+
+
+def _raw_exif(path: str, data: bytes | None, preview_exif: Image.Exif | None) -> Image.Exif | None:
+    """The RAW's EXIF: its own TIFF IFDs when it is TIFF-structured (DNG, CR2, NEF, ARW, PEF, ORF, RW2, …),
+    else what its JPEG preview carries (RAF); None when neither says anything. Damaged EXIF is no EXIF."""
+    try:
+        with io.BytesIO(data) if data is not None else open(path, "rb") as fp:
+            exif = _tiff_exif(fp)
+    except (OSError, SyntaxError, ValueError, TypeError, KeyError, struct.error, EOFError):
+        exif = None
+    if exif and (ExifTags.Base.Make in exif or ExifTags.IFD.Exif in exif):
+        return exif
+    return preview_exif or exif or None
+
+
+def _tiff_exif(fp) -> Image.Exif | None:
+    """IFD0 of a TIFF-structured file with its Exif and GPS IFDs read (the file may close after).
+
+    The header's magic number is not checked: ORF ("IIRO") and RW2 ("IIU") vary it, keeping the layout.
+    """
+    head = fp.read(8)
+    endian = _TIFF_BYTE_ORDERS.get(head[:2])
+    if endian is None or len(head) < 8:
+        return None
+    exif = Image.Exif()
+    exif.endian = endian
+    exif.load_from_fp(fp, offset=struct.unpack(endian + "I", head[4:8])[0])
+    for ifd in (ExifTags.IFD.Exif, ExifTags.IFD.GPSInfo):
+        exif.get_ifd(ifd)  # cached on the Exif: read_exif needs no open file
+    return exif
 
 
 def _to_rgb(img: Image.Image) -> Image.Image:

@@ -3,8 +3,9 @@ the test writes itself); an undecodable file with an image extension is recorded
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import numpy as np
-import pillow_heif
 import pytest
 from PIL import Image
 from sqlalchemy import select
@@ -14,12 +15,17 @@ from photosearch.catalog.models import FileIssue, Photo
 from photosearch.config import Settings
 from photosearch.errors import DecodeError
 from photosearch.ingest.decode import IMAGE_EXTENSIONS, RAW_EXTENSIONS, is_image_name, open_image
+from photosearch.ingest.exif import read_exif
 from photosearch.ingest.indexer import Indexer
-from tests.ingest.dng import write_dng
+from tests.conftest import save_photo
+from tests.ingest.dng import CameraExif, write_dng
 
-PILLOW_FORMATS = {  # suffix -> how to save
+PILLOW_FORMATS = {  # suffix -> how to save; "sequence": a second, inverted frame follows the photo
     ".jp2": {},
     ".j2k": {},
+    ".jpc": {"format": "JPEG2000", "no_jp2": True},  # a bare codestream
+    ".j2c": {"format": "JPEG2000", "no_jp2": True},
+    ".jpx": {"format": "JPEG2000"},
     ".ppm": {},
     ".pnm": {},
     ".pgm": {"mode": "L"},
@@ -28,28 +34,35 @@ PILLOW_FORMATS = {  # suffix -> how to save
     ".tiff": {},
     ".webp": {},
     ".png": {},
+    ".apng": {"format": "PNG", "sequence": True},  # animated PNG
     ".jpeg": {},
+    ".mpo": {"format": "MPO", "sequence": True},  # a multi-picture (stereo) JPEG
     ".avif": {},
+    ".avifs": {"format": "AVIF", "sequence": True},
+    ".hif": {"format": "HEIF"},  # Fujifilm's HEIF
+    ".heics": {"format": "HEIF", "sequence": True},
+    ".heifs": {"format": "HEIF", "sequence": True},
 }
+#: Pillow's formats that are photos: every extension Pillow (with pillow-heif) registers for them is read.
+PHOTO_FORMATS = {"JPEG", "MPO", "PNG", "GIF", "WEBP", "TIFF", "BMP", "JPEG2000", "PPM", "HEIF", "AVIF"}
+NOT_PHOTOS = {".pfm"}  # PPM's float maps: HDR data, not a photo
 
 
-def _save(path, rgb, mode=None):
+def _save(path, rgb, mode=None, sequence=False, **how):
     img = Image.fromarray(rgb)
     if mode:
         img = img.convert(mode)
-    if path.suffix == ".avif":
-        pillow_heif.from_pillow(img).save(path, format="AVIF", quality=80) if not _pil_avif() else img.save(
-            path
-        )
-    else:
-        img.save(path)
+    if sequence:
+        how.update(save_all=True, append_images=[Image.fromarray(255 - rgb)])
+    img.save(path, **how)
     return path
 
 
-def _pil_avif() -> bool:
-    from PIL import features
-
-    return bool(features.check("avif"))
+def test_every_photo_extension_pillow_registers_is_catalogued():
+    registered = {ext for ext, fmt in Image.registered_extensions().items() if fmt in PHOTO_FORMATS}
+    assert {".hif", ".heics", ".heifs", ".avifs", ".mpo", ".apng", ".jpc"} <= registered
+    assert registered - NOT_PHOTOS <= IMAGE_EXTENSIONS
+    assert not NOT_PHOTOS & IMAGE_EXTENSIONS
 
 
 @pytest.mark.parametrize("suffix", sorted(PILLOW_FORMATS))
@@ -60,6 +73,14 @@ def test_every_pillow_format_decodes(tmp_path, real_photos, suffix):
     assert d.image.mode == "RGB" and (d.width, d.height) == (600, 400) and max(d.image.size) == 300
     if PILLOW_FORMATS[suffix].get("mode") != "1":
         assert abs(np.asarray(d.image).mean() - real_photos["coffee"].mean()) < 25
+        grey = Image.fromarray(real_photos["coffee"]).convert("L").resize(d.image.size)
+        small, seen = np.asarray(grey, dtype=float), np.asarray(d.image.convert("L"), dtype=float)
+        assert np.abs(seen - small).mean() < np.abs(seen - (255 - small)).mean() / 3  # the first frame
+
+
+def test_plain_jpeg_bytes_named_mpo_decode(tmp_path, real_photos):
+    path = save_photo(tmp_path / "DSCF0001.jpg", real_photos["coffee"]).rename(tmp_path / "DSCF0001.MPO")
+    assert is_image_name(path.name) and open_image(path).format == "JPEG"
 
 
 def test_multipage_tiff_gives_the_first_page(tmp_path):
@@ -86,6 +107,56 @@ def test_dng_without_preview_is_demosaiced(tmp_path, real_photos):
     assert d.format == "RAW" and (d.width, d.height) == (450, 300)
     assert d.image.mode == "RGB" and max(d.image.size) == 200  # half-size demosaic, then downscaled
     assert np.asarray(d.image).std() > 10  # a picture, not a flat field
+
+
+SHOT = CameraExif(
+    make="Canon", model="EOS R6", taken_at=datetime(2019, 7, 4, 18, 30, 5), gps=(48.8584, -2.2945)
+)
+
+
+@pytest.mark.parametrize("with_preview", [True, False])
+def test_raw_exif_is_read_from_the_raw_itself(tmp_path, real_photos, with_preview):
+    cat = real_photos["chelsea"]
+    path = write_dng(
+        tmp_path / "IMG_7.dng", cat, preview=cat[:, :450].copy() if with_preview else None, exif=SHOT
+    )
+    for data in (None, path.read_bytes()):  # from the path, and from the bytes the loader already read
+        info = read_exif(open_image(path, data=data).exif)
+        assert (info.taken_at, info.camera_make, info.camera_model) == (SHOT.taken_at, "Canon", "EOS R6")
+        assert info.gps_lat == pytest.approx(48.8584, abs=1e-6) and info.gps_lon == pytest.approx(
+            -2.2945, abs=1e-6
+        )
+
+
+def test_raw_exif_of_tiff_variants_and_of_the_preview(tmp_path, real_photos):
+    from photosearch.ingest.decode import _raw_exif
+
+    data = write_dng(tmp_path / "a.dng", real_photos["chelsea"], exif=SHOT).read_bytes()
+    orf = read_exif(_raw_exif("P1.ORF", b"IIRO" + data[4:], None))  # Olympus varies the TIFF magic
+    assert (orf.camera_model, orf.taken_at) == ("EOS R6", SHOT.taken_at)
+    preview = Image.Exif()
+    preview[0x010F], preview[0x0110] = "FUJIFILM", "X-T5"
+    raf = read_exif(_raw_exif("DSCF1.RAF", b"FUJIFILMCCD-RAW 0201" + bytes(100), preview))  # not TIFF
+    assert (raf.camera_make, raf.camera_model) == ("FUJIFILM", "X-T5")
+    assert _raw_exif("junk.nef", b"MM\x00*\xff\xff\xff\xff", None) is None  # damaged: no EXIF, no error
+
+
+def test_a_lone_raw_is_catalogued_with_date_camera_and_place(tmp_path, real_photos):
+    gallery = tmp_path / "DCIM"
+    gallery.mkdir()
+    cat = real_photos["chelsea"]
+    write_dng(gallery / "IMG_0099.DNG", cat, preview=cat[:, :450].copy(), exif=SHOT)  # no JPEG twin
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.ensure_dirs()
+    store = Store(settings.database_url)
+    store.add_folder(gallery)
+    assert Indexer(store, settings, []).run().added == 1
+    with store.session() as s:
+        photo = s.scalars(select(Photo)).one()
+        assert photo.format == "RAW" and photo.taken_at == SHOT.taken_at
+        assert (photo.camera_make, photo.camera_model) == ("Canon", "EOS R6")
+        assert (round(photo.gps_lat, 4), round(photo.gps_lon, 4)) == (48.8584, -2.2945)
+    store.close()
 
 
 def test_damaged_raw_has_a_reason(tmp_path):

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from photosearch.vision.quality import QualityAnalyzer, text_layout
+from tests.required import require_file
 
 from .conftest import photo
 
@@ -92,11 +93,9 @@ def test_photographed_and_scanned_pages_are_documents(real_photos):
 
     assert kind_of(page_photo(0)) == "document"
     assert kind_of(np.stack([data.page()] * 3, axis=-1)) == "document"
-    if (OPENCV / "imageTextN.png").is_file():
-        assert (
-            kind_of(np.asarray(Image.open(OPENCV / "imageTextN.png").convert("RGB")), "scan.jpg")
-            == "document"
-        )
+    for name in ("imageTextN.png", "imageTextR.png"):  # real pages of printed text (opencv-doc)
+        page = Image.open(require_file(OPENCV / name, "opencv-doc")).convert("RGB")
+        assert kind_of(np.asarray(page), "scan.jpg") == "document", name
 
 
 def test_natural_photos_and_objects_on_white_are_not_documents(real_photos):
