@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from photosearch.enrich.agents import Agents
 from photosearch.enrich.answering import LocalKnowledge, answers, intent, repeats
 from photosearch.enrich.chain import ChainOfSearch, SourceBook
 from photosearch.enrich.evidence import clean_page, names_subject, on_topic, spam_page, spam_sentence
+from photosearch.enrich.formulation import VlmDescriber
 from photosearch.enrich.generation import generate
 from photosearch.enrich.stats import Meter, MeteredLLM
 from photosearch.enrich.textutil import HashingEmbedder
 from photosearch.enrich.types import Budget, Page, Region, SearchHit
+from tests.fakes import ScriptedVlm
 
 
 # ---- spam and off-topic ----------------------------------------------------------------------
@@ -171,6 +174,50 @@ def test_without_web_knowledge_the_answer_is_plain_not_template_soup():
     a = generate("what is this?", rs, [], SourceBook())
     assert a.text == "The photo shows a person and a flag. No web knowledge was found."
     assert not repeats(a.text)
+
+
+def _astronaut() -> Region:
+    r = Region(
+        index=0, box=[0, 0, 1, 1], label="person", labels=["person", "astronaut"], people=["Eileen Collins"]
+    )
+    r.description = r.formulation = "a person (a kind of astronaut); with Eileen Collins"
+    return r
+
+
+def test_a_vlm_does_not_answer_what_the_catalog_knows():
+    vlm = ScriptedVlm("a person mostly black a person mostly black and pink [7]")
+    a = generate(
+        "who is this?",
+        [_astronaut()],
+        [],
+        SourceBook(),
+        describer=VlmDescriber(vlm),
+        image=np.zeros((8, 8, 3), np.uint8),
+        local=LocalKnowledge(people=["Eileen Collins"]),
+    )
+    assert a.text == "This is Eileen Collins." and a.method == "local"
+    assert vlm.calls == []  # local knowledge answers first: the VLM is not asked
+
+
+def test_a_vlm_answer_in_fragments_falls_back_to_the_extract():
+    web, book = ForbiddenWeb(), SourceBook()
+    res = ChainOfSearch(web, Agents(None, HashingEmbedder())).run(_region(), "how heavy is this?", book)
+    image = np.zeros((8, 8, 3), np.uint8)
+    for reply in (
+        "a bicycle mostly black a bicycle mostly black and grey [1]",  # repeated fragments
+        "The Voltaro X9 weighs 19 kg [7].",  # cites a source that does not exist
+        "The Voltaro X9 is a lovely bicycle parked near a wall [1].",  # not the kind asked (weight)
+        "It weighs about 40 kg according to the manufacturer Trekko.",  # not grounded in the knowledge
+    ):
+        vlm = ScriptedVlm(reply)
+        a = generate(
+            "how heavy is this?", [res.region], [res], book, describer=VlmDescriber(vlm), image=image
+        )
+        assert vlm.calls, reply
+        assert a.method == "extractive" and "19 kg" in a.text, reply
+    good = ScriptedVlm("The Voltaro X9 weighs 19 kg [1].")
+    a = generate("how heavy is this?", [res.region], [res], book, describer=VlmDescriber(good), image=image)
+    assert a.method == "vlm" and a.text == "The Voltaro X9 weighs 19 kg [1]." and a.citations == [1]
 
 
 class SoupLLM:
