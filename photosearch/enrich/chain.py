@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from photosearch.enrich.agents import Agents, _norm_q, _units
-from photosearch.enrich.evidence import TopicGuard, clean_page, names_subject
+from photosearch.enrich.evidence import TopicGuard, clean_page, names_subject, useless_page
 from photosearch.enrich.fetch import Fetcher
 from photosearch.enrich.stats import Meter
 from photosearch.enrich.types import Budget, Node, Page, Region
@@ -157,10 +157,18 @@ class ChainOfSearch:
 
     # ---- one node ---------------------------------------------------------------------------
     def _evidence(
-        self, node: Node, picked: list[int], k: int, res: ChainResult, sources: SourceBook, deadline: float
+        self,
+        node: Node,
+        picked: list[int],
+        k: int,
+        subject: str,
+        res: ChainResult,
+        sources: SourceBook,
+        deadline: float,
     ) -> tuple[list[tuple[dict, Page]], _Stop | None]:
         """(selection entry, page) for the picked hits: the first k pages are fetched; a hit whose page
-        is not fetched, or cannot be, is evidence through its title and snippet."""
+        is not fetched, cannot be, or teaches nothing (a paywall, a script-only page, a text that does
+        not name the subject) is evidence through its title and snippet ("title. snippet")."""
         out: list[tuple[dict, Page]] = []
         stop: _Stop | None = None
         for rank_i, i in enumerate(picked):
@@ -177,19 +185,21 @@ class ChainOfSearch:
                 except Exception as exc:
                     entry["error"] = str(exc)
                     res.errors.append(str(exc))
-                if page is not None and not page.text.strip():
-                    page = None
-                    entry.setdefault("error", "empty page")
-            if page is not None:
-                page.title = page.title or hit.title
-                entry["bytes"] = page.bytes
-            else:
-                if not hit.snippet.strip():
+                if page is not None:
+                    page.title = page.title or hit.title
+                    entry["bytes"] = page.bytes
+                    why = "empty page" if not page.text.strip() else useless_page(page, subject)
+                    if why:
+                        page = None
+                        entry.setdefault("error", why)
+            if page is None:
+                text = _as_sentence(
+                    ". ".join(t for t in (hit.title.strip().rstrip("."), hit.snippet.strip()) if t)
+                )
+                if not text.strip(". "):
                     node.selected.append(entry)
                     continue
-                page = Page(
-                    url=hit.url, title=hit.title, text=_as_sentence(hit.snippet), bytes=0, kind="snippet"
-                )
+                page = Page(url=hit.url, title=hit.title, text=text, bytes=0, kind="snippet")
                 self.meter.snippets += 1
             out.append((entry, page))
         return out, stop
@@ -262,7 +272,7 @@ class ChainOfSearch:
         picked = self.agents.select(
             node.hits, v0, node.question, subject, node.parent_response, max(k, b.snippets_per_node)
         )
-        found, stop = self._evidence(node, picked, k, res, sources, deadline)
+        found, stop = self._evidence(node, picked, k, subject, res, sources, deadline)
         evidence = self._filter(found, subject, context, node)
         pages: list[tuple[int, Page]] = []
         for entry, page, sim in evidence:
@@ -371,4 +381,4 @@ class ChainOfSearch:
 def _as_sentence(text: str) -> str:
     """A snippet as a sentence the summariser can take ("… and more…" cut, an end mark added)."""
     text = " ".join(text.replace("...", " ").replace("\u2026", " ").split())
-    return text if text[-1:] in ".!?" else text + "."
+    return text if not text or text[-1:] in ".!?" else text + "."

@@ -54,6 +54,49 @@ def test_spam_sentences_and_pages():
     assert "Orbeline" not in cleaned.text and "19 kg" in cleaned.text and "folds" in cleaned.text
 
 
+SPEC_SHEET = """Voltaro X9 specifications
+Weight 19 kg
+Battery Capacity 504 Wh
+Range 80 km
+Motor 250 W
+Wheels 20 in
+Frame Aluminium
+Gears Shimano Nexus 7
+Brakes Tektro hydraulic disc
+Charging time 5 h
+Maximum load 120 kg
+Folded size 80 x 40 x 65 cm
+Price 1,899 euros"""
+
+
+def test_a_spec_sheet_is_not_a_spam_page():
+    assert not spam_page(SPEC_SHEET)
+    cleaned = clean_page(Page("u", "Voltaro X9 specifications", SPEC_SHEET))
+    assert "Weight 19 kg" in cleaned.text and "Battery Capacity 504 Wh" in cleaned.text
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Halvorsen Optics Unveils Kestrel K7 Mirrorless Camera",
+        "Voltaro X9 Review: The Folding E-Bike That Fits In Any Train",
+        "A, NASA Astronaut, Kennedy Space Center.",
+        "Eileen Collins, NASA Astronaut, Kennedy Space Center.",
+        "The Zyphra Q2 costs 499 euros, buy now at the official store!",
+        "Zyphra Q2 499 euros buy now at the official store.",
+    ],
+)
+def test_headlines_captions_and_prices_are_not_spam_sentences(sentence):
+    assert not spam_sentence(sentence)
+    page = clean_page(Page("u", "t", f"{sentence}\nThe Zyphra Q2 is a camera drone."))
+    assert page is not None and sentence in page.text
+
+
+def test_shop_boilerplate_without_a_quantity_is_still_spam():
+    assert spam_sentence("Buy now at the official store, best price guaranteed.")
+    assert spam_sentence("Kestrel Quillby Orbeline Tessaract Marrowfen Voltra cheap.")
+
+
 def test_a_page_must_name_the_subject():
     assert names_subject("The Voltaro X9 review", "VOLTARO X9")
     assert not names_subject("The Zenfone X9 is a phone", "VOLTARO X9")
@@ -117,6 +160,60 @@ def test_unfetchable_pages_degrade_to_their_snippets():
     )  # once per URL
     answer = generate("how heavy is this?", [res.region], [res], book)
     assert "19 kg" in answer.text and answer.citations == [1]
+
+
+class StubWeb(ForbiddenWeb):
+    """Every page is read (200) but teaches nothing: a paywall, a script-only or access-denied page."""
+
+    def __init__(self, title: str, body: str):
+        super().__init__()
+        self.title, self.body = title, body
+
+    def fetch_page(self, url):
+        self.fetches += 1
+        return Page(url, self.title, self.body, bytes=len(self.body))
+
+
+@pytest.mark.parametrize(
+    "title,body",
+    [
+        ("Voltaro X9 - Voltaro Mobility", "Subscribe to continue reading. Already a subscriber? Log in."),
+        ("Loading...", "Please enable JavaScript to view this site."),
+        ("Attention Required", "Access denied. You do not have permission to access this page."),
+        ("Voltaro Mobility", "Our story began in Rotterdam in 2015. We love bicycles and trains."),
+    ],
+)
+def test_a_useless_page_is_replaced_by_its_snippet(title, body):
+    book = SourceBook()
+    res = ChainOfSearch(
+        StubWeb(title, body), Agents(None, HashingEmbedder()), budget=Budget(max_rounds=1)
+    ).run(_region(), "how heavy is this?", book)
+    assert book.items and book.items[0]["kind"] == "snippet"
+    assert any(s.get("error") and s.get("source") == 1 for n in res.nodes for s in n.selected)
+    answer = generate("how heavy is this?", [res.region], [res], book)
+    assert "19 kg" in answer.text and answer.citations == [1]
+
+
+def test_a_title_only_hit_is_evidence():
+    class TitleWeb(ForbiddenWeb):
+        def search(self, query, limit=8):
+            return [SearchHit("https://a.example/x9", "Voltaro X9 folding e-bike, 19 kg", "")]
+
+    book = SourceBook()
+    res = ChainOfSearch(TitleWeb(), Agents(None, HashingEmbedder()), budget=Budget(max_rounds=1)).run(
+        _region(), "how heavy is this?", book
+    )
+    answer = generate("how heavy is this?", [res.region], [res], book)
+    assert "19 kg" in answer.text and answer.citations == [1] and book.items[0]["kind"] == "snippet"
+
+
+def test_a_readable_page_is_kept_as_a_page():
+    web = StubWeb("Voltaro X9 review", "The Voltaro X9 weighs 19 kg. Subscribe to our newsletter.")
+    book = SourceBook()
+    ChainOfSearch(web, Agents(None, HashingEmbedder()), budget=Budget(max_rounds=1)).run(
+        _region(), "how heavy is this?", book
+    )
+    assert book.items[0]["kind"] == "page"
 
 
 # ---- answers answer --------------------------------------------------------------------------
