@@ -191,6 +191,17 @@ def _support(text: str, knowledge: str, sources: SourceBook, subject: str = "") 
 
 
 _SAYING = {"photo", "shows", "reads"}
+_MISSING = {  # what a question of each kind asks for, as "the pages found do not give ..." says it
+    "money": "its price",
+    "weight": "its weight",
+    "length": "that measure",
+    "power": "its power or capacity",
+    "number": "that number",
+    "date": "a date",
+    "place": "a place",
+    "maker": "who makes it",
+    "person": "a name",
+}
 
 
 def _seen(regions: list[Region]) -> str:
@@ -250,6 +261,8 @@ def _extractive(
         ):
             best.append(i)
     web = " ".join(units[i][1] for i in sorted(best))
+    if not any(fits) and want.kind in _MISSING:  # say so before the best other sentence
+        web = f"The pages found do not give {_MISSING[want.kind]}. {web}"
     if said:  # a local statement the web sentence already makes is not said twice
         have = set(content_tokens(strip_citations(web)))
         said = [x for x in said if not set(content_tokens(x)) - _SAYING <= have]

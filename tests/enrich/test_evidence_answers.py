@@ -317,6 +317,26 @@ def test_a_vlm_answer_in_fragments_falls_back_to_the_extract():
     assert a.method == "vlm" and a.text == "The Voltaro X9 weighs 19 kg [1]." and a.citations == [1]
 
 
+@pytest.mark.parametrize(
+    "question,missing",
+    [
+        ("how much does this cost?", "its price"),
+        ("where is this made?", "a place"),
+        ("when was it launched?", "a date"),
+    ],
+)
+def test_when_no_sentence_answers_the_answer_says_so(question, missing):
+    web, book = ForbiddenWeb(), SourceBook()
+    res = ChainOfSearch(web, Agents(None, HashingEmbedder()), budget=Budget(max_rounds=1)).run(
+        _region(), question, book
+    )
+    a = generate(question, [res.region], [res], book)
+    assert a.text.startswith(f"The pages found do not give {missing}. The Voltaro X9"), a.text
+    assert a.citations == [1]
+    heavy = generate("how heavy is this?", [res.region], [res], book)
+    assert "do not give" not in heavy.text and "19 kg" in heavy.text
+
+
 class SoupLLM:
     """An LLM that answers with fragments (as the base model does): must be rejected."""
 
