@@ -114,8 +114,9 @@ class ChainOfSearch:
         self._fit: dict[int, float] = {}  # source number -> how its definition fits the photo
 
     # ---- one page ---------------------------------------------------------------------------
-    def _fetch(self, url: str, res: ChainResult, sources: SourceBook) -> Page | None:
-        """The page at `url` (once per request: a URL seen before is not fetched again)."""
+    def _fetch(self, url: str, res: ChainResult, sources: SourceBook, deadline: float) -> Page | None:
+        """The page at `url` (once per request: a URL seen before is not fetched again), given at most
+        the time left before `deadline` (or the fetcher's own cap, when smaller)."""
         if url in sources.pages:
             return sources.pages[url]
         b = self.budget
@@ -132,7 +133,11 @@ class ChainOfSearch:
             if callable(own):
                 page = own(url)
             if page is None and self.fetcher is not None and url.startswith(("http://", "https://")):
-                page = self.fetcher.fetch(url, max_bytes=min(left, self.fetcher.max_bytes))
+                page = self.fetcher.fetch(
+                    url,
+                    max_bytes=min(left, self.fetcher.max_bytes),
+                    max_seconds=max(0.0, deadline - self.clock()),
+                )
         except Exception:
             self.meter.fetch_failures += 1
             sources.pages[url] = None
@@ -178,7 +183,7 @@ class ChainOfSearch:
             if rank_i < k and stop is None and res.fetch_attempts < self.budget.max_fetch_attempts:
                 self._check(deadline)
                 try:
-                    page = self._fetch(hit.url, res, sources)
+                    page = self._fetch(hit.url, res, sources, deadline)
                 except _Stop as s:
                     stop = s
                     entry["error"] = "budget"
@@ -295,7 +300,7 @@ class ChainOfSearch:
         sources = sources if sources is not None else SourceBook()
         b = self.budget
         start = self.clock()
-        deadline = start + b.max_seconds
+        deadline = start + b.seconds(self.agents.llm is not None)
         subject = region.subject()
         v0_text = region.formulation or region.description or subject
         res = ChainResult(region=region, subject=subject)
