@@ -64,3 +64,16 @@ class FactCountAnalyzer:
             self.seen.append(labels)
             out.append(AnalysisResult(embeddings={"facts_text": np.array([len(labels)], np.float32)}))
         return out
+
+
+class ScriptedVlm:
+    """A vision-language model that follows `RegionDescriber` (`describe_region(image_rgb, question)`)
+    and answers with a fixed text, e.g. the fragment soup a small VLM makes; records each call."""
+
+    def __init__(self, reply: str):
+        self.reply = reply
+        self.calls: list[tuple[tuple[int, ...], str]] = []
+
+    def describe_region(self, image_rgb: np.ndarray, question: str) -> str:
+        self.calls.append((tuple(image_rgb.shape), question))
+        return self.reply

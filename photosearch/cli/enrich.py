@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import sys
 
+from photosearch.enrich.limits import SECONDS_WITH_LLM, SECONDS_WITHOUT_LLM
 from photosearch.errors import PhotoSearchError
 
 
@@ -26,7 +27,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dry-run", action="store_true", help="print the outgoing queries without sending them")
     p.add_argument("--max-rounds", type=int, default=3, help="rounds of the chain of search (default 3)")
     p.add_argument("--max-pages", type=int, default=10, help="pages fetched per region (default 10)")
-    p.add_argument("--max-seconds", type=float, default=90.0, help="time budget per photo (default 90)")
+    p.add_argument(
+        "--max-seconds",
+        type=float,
+        default=None,
+        help=f"time budget per photo (default {SECONDS_WITHOUT_LLM:g} without the LLM, {SECONDS_WITH_LLM:g} with it)",
+    )
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
 
 
@@ -90,7 +96,7 @@ def build(ctx, args):
     budget = Budget(
         max_rounds=max(1, args.max_rounds),
         max_pages=max(0, args.max_pages),
-        max_seconds=max(1.0, args.max_seconds),
+        max_seconds=None if args.max_seconds is None else max(1.0, args.max_seconds),
     )
     if llm is not None and llm.is_chat:  # an instruction-tuned model: every agent role may use it
         budget.llm_roles = None

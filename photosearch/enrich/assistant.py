@@ -230,8 +230,10 @@ class Assistant:
         cancel: Callable[[], bool] | None = None,
         meter: Meter | None = None,
         choose: Callable[[list[Region]], list[Region]] | None = None,
+        answer: bool = True,
     ) -> AskResult:
-        """Answer `question` about the photo; `choose` narrows the regions searched (enrich: the unsure ones)."""
+        """Answer `question` about the photo; `choose` narrows the regions searched (enrich: the unsure
+        ones); `answer=False` searches only (enrich learns from the chains and never reads an answer)."""
         t0 = time.monotonic()
         say = progress or (lambda _m: None)
         meter = meter or Meter()
@@ -252,38 +254,41 @@ class Assistant:
         sources = SourceBook()
         chains: list[ChainResult] = []
         budget = self.budget
+        total = budget.seconds(self.llm is not None)
         t1 = time.monotonic()
         if local.answers(intent(question)):
             say("answered from the catalog: no web search needed")
         else:
             for region in self.pick_regions(choose(regions) if choose else regions, question):
                 spent = time.monotonic() - t0
-                per = Budget(**{**budget.__dict__, "max_seconds": max(0.0, budget.max_seconds - spent)})
+                per = Budget(**{**budget.__dict__, "max_seconds": max(0.0, total - spent)})
                 say(f"chain of search for region {region.index + 1}: {region.subject()}")
                 chain = ChainOfSearch(
                     self.backend, agents, self.fetcher, per, progress=progress, cancel=cancel, meter=meter
                 )
                 chains.append(chain.run(region, question, sources))
         stages["search"] = time.monotonic() - t1
-        t2 = time.monotonic()
-        say("answering")
-        answer = generate(
-            question,
-            regions,
-            chains,
-            sources,
-            llm=llm,
-            describer=self.describer,
-            image=rgb,
-            embedder=self.embedder,
-            local=local,
-        )
-        stages["generation"] = time.monotonic() - t2
+        reply = Answer("", [], "none")
+        if answer:
+            t2 = time.monotonic()
+            say("answering")
+            reply = generate(
+                question,
+                regions,
+                chains,
+                sources,
+                llm=llm,
+                describer=self.describer,
+                image=rgb,
+                embedder=self.embedder,
+                local=local,
+            )
+            stages["generation"] = time.monotonic() - t2
         queries = [n.query for c in chains for n in c.nodes if n.query]
         return AskResult(
             question,
             photo_id,
-            answer,
+            reply,
             regions,
             chains,
             sources,

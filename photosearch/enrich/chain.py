@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from photosearch.enrich.agents import Agents, _norm_q, _units
-from photosearch.enrich.evidence import TopicGuard, clean_page, names_subject
+from photosearch.enrich.evidence import TopicGuard, clean_page, names_subject, useless_page
 from photosearch.enrich.fetch import Fetcher
 from photosearch.enrich.stats import Meter
 from photosearch.enrich.types import Budget, Node, Page, Region
@@ -114,8 +114,9 @@ class ChainOfSearch:
         self._fit: dict[int, float] = {}  # source number -> how its definition fits the photo
 
     # ---- one page ---------------------------------------------------------------------------
-    def _fetch(self, url: str, res: ChainResult, sources: SourceBook) -> Page | None:
-        """The page at `url` (once per request: a URL seen before is not fetched again)."""
+    def _fetch(self, url: str, res: ChainResult, sources: SourceBook, deadline: float) -> Page | None:
+        """The page at `url` (once per request: a URL seen before is not fetched again), given at most
+        the time left before `deadline` (or the fetcher's own cap, when smaller)."""
         if url in sources.pages:
             return sources.pages[url]
         b = self.budget
@@ -132,7 +133,11 @@ class ChainOfSearch:
             if callable(own):
                 page = own(url)
             if page is None and self.fetcher is not None and url.startswith(("http://", "https://")):
-                page = self.fetcher.fetch(url, max_bytes=min(left, self.fetcher.max_bytes))
+                page = self.fetcher.fetch(
+                    url,
+                    max_bytes=min(left, self.fetcher.max_bytes),
+                    max_seconds=max(0.0, deadline - self.clock()),
+                )
         except Exception:
             self.meter.fetch_failures += 1
             sources.pages[url] = None
@@ -157,10 +162,18 @@ class ChainOfSearch:
 
     # ---- one node ---------------------------------------------------------------------------
     def _evidence(
-        self, node: Node, picked: list[int], k: int, res: ChainResult, sources: SourceBook, deadline: float
+        self,
+        node: Node,
+        picked: list[int],
+        k: int,
+        subject: str,
+        res: ChainResult,
+        sources: SourceBook,
+        deadline: float,
     ) -> tuple[list[tuple[dict, Page]], _Stop | None]:
         """(selection entry, page) for the picked hits: the first k pages are fetched; a hit whose page
-        is not fetched, or cannot be, is evidence through its title and snippet."""
+        is not fetched, cannot be, or teaches nothing (a paywall, a script-only page, a text that does
+        not name the subject) is evidence through its title and snippet ("title. snippet")."""
         out: list[tuple[dict, Page]] = []
         stop: _Stop | None = None
         for rank_i, i in enumerate(picked):
@@ -170,26 +183,28 @@ class ChainOfSearch:
             if rank_i < k and stop is None and res.fetch_attempts < self.budget.max_fetch_attempts:
                 self._check(deadline)
                 try:
-                    page = self._fetch(hit.url, res, sources)
+                    page = self._fetch(hit.url, res, sources, deadline)
                 except _Stop as s:
                     stop = s
                     entry["error"] = "budget"
                 except Exception as exc:
                     entry["error"] = str(exc)
                     res.errors.append(str(exc))
-                if page is not None and not page.text.strip():
-                    page = None
-                    entry.setdefault("error", "empty page")
-            if page is not None:
-                page.title = page.title or hit.title
-                entry["bytes"] = page.bytes
-            else:
-                if not hit.snippet.strip():
+                if page is not None:
+                    page.title = page.title or hit.title
+                    entry["bytes"] = page.bytes
+                    why = "empty page" if not page.text.strip() else useless_page(page, subject)
+                    if why:
+                        page = None
+                        entry.setdefault("error", why)
+            if page is None:
+                text = _as_sentence(
+                    ". ".join(t for t in (hit.title.strip().rstrip("."), hit.snippet.strip()) if t)
+                )
+                if not text.strip(". "):
                     node.selected.append(entry)
                     continue
-                page = Page(
-                    url=hit.url, title=hit.title, text=_as_sentence(hit.snippet), bytes=0, kind="snippet"
-                )
+                page = Page(url=hit.url, title=hit.title, text=text, bytes=0, kind="snippet")
                 self.meter.snippets += 1
             out.append((entry, page))
         return out, stop
@@ -262,7 +277,7 @@ class ChainOfSearch:
         picked = self.agents.select(
             node.hits, v0, node.question, subject, node.parent_response, max(k, b.snippets_per_node)
         )
-        found, stop = self._evidence(node, picked, k, res, sources, deadline)
+        found, stop = self._evidence(node, picked, k, subject, res, sources, deadline)
         evidence = self._filter(found, subject, context, node)
         pages: list[tuple[int, Page]] = []
         for entry, page, sim in evidence:
@@ -285,7 +300,7 @@ class ChainOfSearch:
         sources = sources if sources is not None else SourceBook()
         b = self.budget
         start = self.clock()
-        deadline = start + b.max_seconds
+        deadline = start + b.seconds(self.agents.llm is not None)
         subject = region.subject()
         v0_text = region.formulation or region.description or subject
         res = ChainResult(region=region, subject=subject)
@@ -371,4 +386,4 @@ class ChainOfSearch:
 def _as_sentence(text: str) -> str:
     """A snippet as a sentence the summariser can take ("… and more…" cut, an end mark added)."""
     text = " ".join(text.replace("...", " ").replace("\u2026", " ").split())
-    return text if text[-1:] in ".!?" else text + "."
+    return text if not text or text[-1:] in ".!?" else text + "."

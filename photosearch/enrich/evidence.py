@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from photosearch.enrich.answering import PATTERNS
 from photosearch.enrich.textutil import STOPWORDS, content_tokens, cosine_matrix, tokens
 from photosearch.enrich.types import Page
 
@@ -38,22 +39,40 @@ _FUNCTION = STOPWORDS | {
 }
 
 
+_QUANTITIES = tuple(PATTERNS[k] for k in ("weight", "length", "power", "money"))
+
+
+def has_quantity(text: str) -> bool:
+    """Does the text hold a number with a unit or a price ("19 kg", "504 Wh", "499 euros")?"""
+    return any(p.search(text) for p in _QUANTITIES)
+
+
 def spam_sentence(sentence: str) -> bool:
-    """Keyword stuffing, a bare list of names, or shop boilerplate."""
+    """Keyword stuffing, a bare list of names, or shop boilerplate. Not spam: a Title Case headline or
+    caption ("Halvorsen Optics Unveils Kestrel K7 Camera", "A, NASA Astronaut, Kennedy Space Center."),
+    a spec line ("Battery Capacity 504 Wh") or a sentence that gives a quantity next to a shop phrase."""
     words = _WORD.findall(sentence)
     if len(words) < 3:
         return False
     toks = [w.lower() for w in words]
     function = sum(t in _FUNCTION for t in toks) / len(toks)
+    quantity = has_quantity(sentence)
+    shop = bool(_SPAMMY.search(sentence))
     caps = [w for w in words[1:] if w[0].isupper()]
-    if len(words) >= 4 and len(caps) / (len(words) - 1) >= 0.6 and function <= 0.1:
+    if (
+        len(words) >= 4
+        and len(caps) / (len(words) - 1) >= 0.6
+        and function <= 0.1
+        and not quantity
+        and (shop or len(words) >= 12)  # a short Title Case line is a headline, not a name list
+    ):
         return True  # "Voltra Orbeline Quillby Tessaract Marrowfen cheap."
     content = [t for t in toks if t not in _FUNCTION]
     if len(content) >= 6:
         top = Counter(content).most_common(1)[0][1]
         if top >= 3 and top / len(content) >= 0.25 or len(set(content)) / len(content) < 0.5:
             return True  # "voltaro voltaro best voltaro x9 voltaro deal"
-    return bool(_SPAMMY.search(sentence) and function < 0.25)
+    return shop and function < 0.25 and not quantity
 
 
 def _lines(text: str) -> list[str]:
@@ -71,7 +90,8 @@ def spam_page(text: str) -> bool:
     spam = sum(spam_sentence(u) for u in units)
     if spam / len(units) >= 0.4:
         return True
-    toks = tokens(text)
+    # a spec sheet's lines ("Weight 19 kg") hold no function words either: only the other lines count
+    toks = tokens("\n".join(line for line in text.splitlines() if not has_quantity(line)))
     if len(toks) >= 30:
         function = sum(t in _FUNCTION for t in toks) / len(toks)
         if function < 0.08:
@@ -95,6 +115,29 @@ def clean_page(page: Page) -> Page | None:
     if not text.strip():
         return None
     return Page(url=page.url, title=page.title, text=text, bytes=page.bytes, kind=page.kind)
+
+
+_STUB = re.compile(
+    r"\b(?:enable javascript|javascript is (?:disabled|required)|turn on javascript|access denied|"
+    r"you do not have permission|permission denied|forbidden|subscribe to (?:continue|read)|"
+    r"subscribers only|already a subscriber|log in to (?:continue|read)|sign in to (?:continue|read)|"
+    r"are you a robot|verify you are (?:a )?human|captcha|attention required|page not found|"
+    r"checking your browser|not available in your (?:country|region))\b",
+    re.I,
+)
+
+
+def useless_page(page: Page, subject: str) -> str | None:
+    """Why a fetched page teaches nothing (its search result's snippet is used instead), or None:
+    a paywall, script-only or access-denied stub, or a cleaned text that never names the subject."""
+    clean = clean_page(page)
+    if clean is None:
+        return None  # spam: the filter drops it, snippet and all
+    if _STUB.search(clean.text) and len(tokens(clean.text)) < 120:
+        return "a paywall, script-only or access-denied page"
+    if not names_subject(clean.text, subject):
+        return "the page text does not name the object"
+    return None
 
 
 def names_subject(text: str, subject: str) -> bool:

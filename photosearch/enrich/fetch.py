@@ -304,11 +304,18 @@ class Fetcher:
         return parts.scheme, host, port, addrs[0]
 
     def get(
-        self, url: str, *, accept: tuple[str, ...] = TEXT_TYPES, max_bytes: int | None = None
+        self,
+        url: str,
+        *,
+        accept: tuple[str, ...] = TEXT_TYPES,
+        max_bytes: int | None = None,
+        max_seconds: float | None = None,
     ) -> tuple[str, str, str]:
-        """(final_url, content_type, body text) — the raw text, not cleaned."""
+        """(final_url, content_type, body text) — the raw text, not cleaned; within `max_seconds` (the
+        caller's time left) or the fetcher's own cap, whichever is smaller."""
         cap = max_bytes or self.max_bytes
-        deadline = time.monotonic() + self.max_seconds
+        limit = self.max_seconds if max_seconds is None else min(self.max_seconds, max_seconds)
+        deadline = time.monotonic() + limit
         seen: set[str] = set()
         current = url
         for _hop in range(self.max_redirects + 1):
@@ -409,13 +416,13 @@ class Fetcher:
             raw, _truncated = _read_capped(resp, cap, deadline)
             return current, resp.headers.get("Content-Type", ctype), _decode(raw, resp)
 
-    def fetch(self, url: str, *, max_bytes: int | None = None) -> Page:
+    def fetch(self, url: str, *, max_bytes: int | None = None, max_seconds: float | None = None) -> Page:
         """A cleaned page (title + text), from the cache when fresh."""
         if self.cache is not None:
             hit = self.cache.get("page", url)
             if hit:
                 return Page(**hit)
-        final, ctype, body = self.get(url, max_bytes=max_bytes)
+        final, ctype, body = self.get(url, max_bytes=max_bytes, max_seconds=max_seconds)
         title, text = to_text(body, ctype)
         page = Page(url=url, title=title[:300], text=text, bytes=len(body.encode("utf-8", "replace")))
         if self.cache is not None:

@@ -4,6 +4,7 @@ the pages it used."""
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 
@@ -22,6 +23,8 @@ from photosearch.enrich.chain import ChainResult, SourceBook
 from photosearch.enrich.stats import call_json, call_text, is_chat, verdict
 from photosearch.enrich.textutil import content_tokens, grounded, rank
 from photosearch.enrich.types import Region
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -67,20 +70,40 @@ def generate(
         "Answer the question about the photo using what it shows and the web knowledge. Cite the "
         "sources you use as [n]. One to three sentences."
     )
+    extract = _extractive(question, want, regions, results, sources, embedder, local)
+    if local.answers(want):  # the catalog names who is in the photo: no model is asked
+        return extract
     if describer is not None and getattr(describer, "is_visual", False) and image is not None:
         whole = Region(index=-1, box=[0, 0, 1, 1], label="photo", crop=image)
         try:
             text = describer.describe(whole, f"{instruction}\n{context}", question).strip()
-        except Exception:
+        except Exception as exc:
+            log.info("the VLM answer failed: %s", exc)
             text = ""
-        if text:
+        text = " ".join(text.split())
+        seen = " ".join(r.formulation or r.description for r in regions)
+        if text and _acceptable(text, want, results, sources, knowledge, seen):
             return Answer(text, _cited(text, sources), "vlm")
-    extract = _extractive(question, want, regions, results, sources, embedder, local)
-    if llm is not None and knowledge and not local.answers(want):
-        text = _llm_answer(llm, question, want, results, sources, knowledge)
-        if text is not None:
-            return text
+    if llm is not None and knowledge:
+        answer = _llm_answer(llm, question, want, results, sources, knowledge)
+        if answer is not None:
+            return answer
     return extract
+
+
+def _acceptable(
+    text: str, want: Intent, results: list[ChainResult], sources: SourceBook, knowledge: str, seen: str = ""
+) -> bool:
+    """A model's answer (VLM or LLM) passes the extract's checks: no repeated fragments, grounded in
+    the web knowledge (and `seen`, what the photo shows) when there is knowledge, the kind of statement
+    asked for when any sentence of the knowledge gives it, and every [n] it cites a source of this request."""
+    subject = results[0].subject if results else ""
+    if repeats(text) or any(sources.get(int(n)) is None for n in re.findall(r"\[(\d+)\]", text)):
+        return False
+    if knowledge and not grounded(strip_citations(text), f"{knowledge} {seen}", 0.75):
+        return False
+    facts = _facts(results)
+    return answers(text, want, subject) or not any(answers(u, want, subject) for _, u in facts)
 
 
 def _facts(results: list[ChainResult]) -> list[tuple[str, str]]:
@@ -132,11 +155,9 @@ def _llm_answer(
         text += "."
     ok = (
         bool(text)
-        and grounded(strip_citations(text), knowledge, 0.75)
-        and not repeats(text)
+        and _acceptable(text, want, results, sources, knowledge)
         and not unsupported_names(text, plain)
         and _informative(text, knowledge, [])
-        and (answers(text, want, subject) or not any(answers(u, want, subject) for _, u in facts))
     )
     verdict(llm, "answer", ok)
     if not ok:
@@ -170,6 +191,17 @@ def _support(text: str, knowledge: str, sources: SourceBook, subject: str = "") 
 
 
 _SAYING = {"photo", "shows", "reads"}
+_MISSING = {  # what a question of each kind asks for, as "the pages found do not give ..." says it
+    "money": "its price",
+    "weight": "its weight",
+    "length": "that measure",
+    "power": "its power or capacity",
+    "number": "that number",
+    "date": "a date",
+    "place": "a place",
+    "maker": "who makes it",
+    "person": "a name",
+}
 
 
 def _seen(regions: list[Region]) -> str:
@@ -229,6 +261,8 @@ def _extractive(
         ):
             best.append(i)
     web = " ".join(units[i][1] for i in sorted(best))
+    if not any(fits) and want.kind in _MISSING:  # say so before the best other sentence
+        web = f"The pages found do not give {_MISSING[want.kind]}. {web}"
     if said:  # a local statement the web sentence already makes is not said twice
         have = set(content_tokens(strip_citations(web)))
         said = [x for x in said if not set(content_tokens(x)) - _SAYING <= have]

@@ -411,6 +411,7 @@ def enrich(
                 cancel=cancel,
                 meter=meter,
                 choose=uncertain_regions,
+                answer=False,  # what is learned comes from the chains, not from an answer
             )
         except Exception as exc:
             if exc.__class__.__name__ == "Cancelled":

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from photosearch.enrich.limits import SECONDS_WITH_LLM, SECONDS_WITHOUT_LLM
+
 
 class EnrichError(Exception):
     """Base for enrich errors; subclasses of PhotoSearchError are raised where the user sees them."""
@@ -84,11 +86,17 @@ class Budget:
     max_fetch_attempts: int = 12  # fetches tried (failures included); later hits count by their snippets
     snippets_per_node: int = 3  # hits per node whose title and snippet are evidence when not fetched
     max_bytes: int = 3_000_000  # fetched bytes over the whole chain
-    max_seconds: float = 90.0
+    max_seconds: float | None = None  # per photo; None: SECONDS_WITHOUT_LLM, or SECONDS_WITH_LLM with an LLM
     max_llm_calls: int | None = 6  # per photo: the bundled LLM takes seconds a call on 2 cores
     # roles that ask the LLM; the bundled gemma3-270m is a base model: completions for planning,
     # the answer and the learned category; None (every role) for an instruction-tuned LLM (LocalLLM.is_chat)
     llm_roles: tuple[str, ...] | None = BASE_MODEL_ROLES
+
+    def seconds(self, with_llm: bool) -> float:
+        """The time budget: the one set, else the default for running with or without an LLM."""
+        if self.max_seconds is not None:
+            return self.max_seconds
+        return SECONDS_WITH_LLM if with_llm else SECONDS_WITHOUT_LLM
 
 
 @dataclass

@@ -66,6 +66,9 @@ def _e2e(capsys, settings, web, library, embedder, llm_flag: list[str]) -> dict:
 
     report = _run(capsys, "--data-dir", d, "--json", "enrich", "--limit", "5", *llm_flag)
     assert report["candidates"] == 1  # the control photo (a sure cat tag) is not a candidate
+    assert report["photos"] and all(  # enrich learns from the chains: no answer is generated
+        "generation" not in p["stage_seconds"] for p in report["photos"]
+    )
     learned = {item["photo_id"]: item for item in report["learned"]}
     assert pid in learned, report
     item = learned[pid]

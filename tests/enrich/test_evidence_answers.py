@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from photosearch.enrich.agents import Agents
 from photosearch.enrich.answering import LocalKnowledge, answers, intent, repeats
 from photosearch.enrich.chain import ChainOfSearch, SourceBook
 from photosearch.enrich.evidence import clean_page, names_subject, on_topic, spam_page, spam_sentence
+from photosearch.enrich.formulation import VlmDescriber
 from photosearch.enrich.generation import generate
 from photosearch.enrich.stats import Meter, MeteredLLM
 from photosearch.enrich.textutil import HashingEmbedder
 from photosearch.enrich.types import Budget, Page, Region, SearchHit
+from tests.fakes import ScriptedVlm
 
 
 # ---- spam and off-topic ----------------------------------------------------------------------
@@ -49,6 +52,49 @@ def test_spam_sentences_and_pages():
     )
     cleaned = clean_page(page)
     assert "Orbeline" not in cleaned.text and "19 kg" in cleaned.text and "folds" in cleaned.text
+
+
+SPEC_SHEET = """Voltaro X9 specifications
+Weight 19 kg
+Battery Capacity 504 Wh
+Range 80 km
+Motor 250 W
+Wheels 20 in
+Frame Aluminium
+Gears Shimano Nexus 7
+Brakes Tektro hydraulic disc
+Charging time 5 h
+Maximum load 120 kg
+Folded size 80 x 40 x 65 cm
+Price 1,899 euros"""
+
+
+def test_a_spec_sheet_is_not_a_spam_page():
+    assert not spam_page(SPEC_SHEET)
+    cleaned = clean_page(Page("u", "Voltaro X9 specifications", SPEC_SHEET))
+    assert "Weight 19 kg" in cleaned.text and "Battery Capacity 504 Wh" in cleaned.text
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Halvorsen Optics Unveils Kestrel K7 Mirrorless Camera",
+        "Voltaro X9 Review: The Folding E-Bike That Fits In Any Train",
+        "A, NASA Astronaut, Kennedy Space Center.",
+        "Eileen Collins, NASA Astronaut, Kennedy Space Center.",
+        "The Zyphra Q2 costs 499 euros, buy now at the official store!",
+        "Zyphra Q2 499 euros buy now at the official store.",
+    ],
+)
+def test_headlines_captions_and_prices_are_not_spam_sentences(sentence):
+    assert not spam_sentence(sentence)
+    page = clean_page(Page("u", "t", f"{sentence}\nThe Zyphra Q2 is a camera drone."))
+    assert page is not None and sentence in page.text
+
+
+def test_shop_boilerplate_without_a_quantity_is_still_spam():
+    assert spam_sentence("Buy now at the official store, best price guaranteed.")
+    assert spam_sentence("Kestrel Quillby Orbeline Tessaract Marrowfen Voltra cheap.")
 
 
 def test_a_page_must_name_the_subject():
@@ -116,6 +162,60 @@ def test_unfetchable_pages_degrade_to_their_snippets():
     assert "19 kg" in answer.text and answer.citations == [1]
 
 
+class StubWeb(ForbiddenWeb):
+    """Every page is read (200) but teaches nothing: a paywall, a script-only or access-denied page."""
+
+    def __init__(self, title: str, body: str):
+        super().__init__()
+        self.title, self.body = title, body
+
+    def fetch_page(self, url):
+        self.fetches += 1
+        return Page(url, self.title, self.body, bytes=len(self.body))
+
+
+@pytest.mark.parametrize(
+    "title,body",
+    [
+        ("Voltaro X9 - Voltaro Mobility", "Subscribe to continue reading. Already a subscriber? Log in."),
+        ("Loading...", "Please enable JavaScript to view this site."),
+        ("Attention Required", "Access denied. You do not have permission to access this page."),
+        ("Voltaro Mobility", "Our story began in Rotterdam in 2015. We love bicycles and trains."),
+    ],
+)
+def test_a_useless_page_is_replaced_by_its_snippet(title, body):
+    book = SourceBook()
+    res = ChainOfSearch(
+        StubWeb(title, body), Agents(None, HashingEmbedder()), budget=Budget(max_rounds=1)
+    ).run(_region(), "how heavy is this?", book)
+    assert book.items and book.items[0]["kind"] == "snippet"
+    assert any(s.get("error") and s.get("source") == 1 for n in res.nodes for s in n.selected)
+    answer = generate("how heavy is this?", [res.region], [res], book)
+    assert "19 kg" in answer.text and answer.citations == [1]
+
+
+def test_a_title_only_hit_is_evidence():
+    class TitleWeb(ForbiddenWeb):
+        def search(self, query, limit=8):
+            return [SearchHit("https://a.example/x9", "Voltaro X9 folding e-bike, 19 kg", "")]
+
+    book = SourceBook()
+    res = ChainOfSearch(TitleWeb(), Agents(None, HashingEmbedder()), budget=Budget(max_rounds=1)).run(
+        _region(), "how heavy is this?", book
+    )
+    answer = generate("how heavy is this?", [res.region], [res], book)
+    assert "19 kg" in answer.text and answer.citations == [1] and book.items[0]["kind"] == "snippet"
+
+
+def test_a_readable_page_is_kept_as_a_page():
+    web = StubWeb("Voltaro X9 review", "The Voltaro X9 weighs 19 kg. Subscribe to our newsletter.")
+    book = SourceBook()
+    ChainOfSearch(web, Agents(None, HashingEmbedder()), budget=Budget(max_rounds=1)).run(
+        _region(), "how heavy is this?", book
+    )
+    assert book.items[0]["kind"] == "page"
+
+
 # ---- answers answer --------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "question,kind",
@@ -171,6 +271,70 @@ def test_without_web_knowledge_the_answer_is_plain_not_template_soup():
     a = generate("what is this?", rs, [], SourceBook())
     assert a.text == "The photo shows a person and a flag. No web knowledge was found."
     assert not repeats(a.text)
+
+
+def _astronaut() -> Region:
+    r = Region(
+        index=0, box=[0, 0, 1, 1], label="person", labels=["person", "astronaut"], people=["Eileen Collins"]
+    )
+    r.description = r.formulation = "a person (a kind of astronaut); with Eileen Collins"
+    return r
+
+
+def test_a_vlm_does_not_answer_what_the_catalog_knows():
+    vlm = ScriptedVlm("a person mostly black a person mostly black and pink [7]")
+    a = generate(
+        "who is this?",
+        [_astronaut()],
+        [],
+        SourceBook(),
+        describer=VlmDescriber(vlm),
+        image=np.zeros((8, 8, 3), np.uint8),
+        local=LocalKnowledge(people=["Eileen Collins"]),
+    )
+    assert a.text == "This is Eileen Collins." and a.method == "local"
+    assert vlm.calls == []  # local knowledge answers first: the VLM is not asked
+
+
+def test_a_vlm_answer_in_fragments_falls_back_to_the_extract():
+    web, book = ForbiddenWeb(), SourceBook()
+    res = ChainOfSearch(web, Agents(None, HashingEmbedder())).run(_region(), "how heavy is this?", book)
+    image = np.zeros((8, 8, 3), np.uint8)
+    for reply in (
+        "a bicycle mostly black a bicycle mostly black and grey [1]",  # repeated fragments
+        "The Voltaro X9 weighs 19 kg [7].",  # cites a source that does not exist
+        "The Voltaro X9 is a lovely bicycle parked near a wall [1].",  # not the kind asked (weight)
+        "It weighs about 40 kg according to the manufacturer Trekko.",  # not grounded in the knowledge
+    ):
+        vlm = ScriptedVlm(reply)
+        a = generate(
+            "how heavy is this?", [res.region], [res], book, describer=VlmDescriber(vlm), image=image
+        )
+        assert vlm.calls, reply
+        assert a.method == "extractive" and "19 kg" in a.text, reply
+    good = ScriptedVlm("The Voltaro X9 weighs 19 kg [1].")
+    a = generate("how heavy is this?", [res.region], [res], book, describer=VlmDescriber(good), image=image)
+    assert a.method == "vlm" and a.text == "The Voltaro X9 weighs 19 kg [1]." and a.citations == [1]
+
+
+@pytest.mark.parametrize(
+    "question,missing",
+    [
+        ("how much does this cost?", "its price"),
+        ("where is this made?", "a place"),
+        ("when was it launched?", "a date"),
+    ],
+)
+def test_when_no_sentence_answers_the_answer_says_so(question, missing):
+    web, book = ForbiddenWeb(), SourceBook()
+    res = ChainOfSearch(web, Agents(None, HashingEmbedder()), budget=Budget(max_rounds=1)).run(
+        _region(), question, book
+    )
+    a = generate(question, [res.region], [res], book)
+    assert a.text.startswith(f"The pages found do not give {missing}. The Voltaro X9"), a.text
+    assert a.citations == [1]
+    heavy = generate("how heavy is this?", [res.region], [res], book)
+    assert "do not give" not in heavy.text and "19 kg" in heavy.text
 
 
 class SoupLLM:

@@ -2,9 +2,9 @@
 overlap ranking, like a small engine; snippets are the sentences that best match the query, as
 real engines show them) and the pages themselves.
 
-mode "pages": every page can be read. mode "snippets": no page can be read (every other one
-answers 403, the rest are script-only pages with nothing in their HTML), so only the search
-results' titles and snippets carry the facts.
+mode "pages": every page can be read. mode "snippets": no page can be read (a quarter answer 403,
+the rest are 200 stubs: script-only pages whose text is in <noscript> or in the body, and paywalls
+under the page's title), so only the search results' titles and snippets carry the facts.
 """
 
 from __future__ import annotations
@@ -92,12 +92,18 @@ class EvalWeb:
     def _page(self, path: str) -> tuple[int, bytes]:
         p = self.pages[path]
         if self.mode == "snippets":
-            if sorted(self.pages).index(path) % 2 == 0:
+            kind = sorted(self.pages).index(path) % 4
+            if kind == 0:
                 return 403, b"<html><body><h1>403 Forbidden</h1></body></html>"
-            body = json.dumps(p["text"])
+            script = f"<script>document.body.innerText={json.dumps(p['text'])}</script>"
+            stub = {
+                1: "<noscript>Please enable JavaScript.</noscript>",
+                2: "<div id='app'><p>Please enable JavaScript to view this site.</p></div>",  # visible text
+                3: f"<main><h1>{p['title']}</h1><p>Subscribe to continue reading. Already a subscriber? "
+                "Log in.</p></main>",  # a paywall under the page's own title
+            }[kind]
             return 200, (
-                f"<html><head><title>{p['title']}</title><script>document.body.innerText={body}</script>"
-                "</head><body><noscript>Please enable JavaScript.</noscript></body></html>"
+                f"<html><head><title>{p['title']}</title>{script}</head><body>{stub}</body></html>"
             ).encode()
         return 200, (
             f"<html><head><title>{p['title']}</title><script>var t='SECRET_JS_PAYLOAD'</script></head>"
