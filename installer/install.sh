@@ -16,6 +16,7 @@ upgrade=0
 if [ "${1:-}" = "--upgrade" ]; then upgrade=1; shift; fi
 extras="${1:-models,llm,gui}"
 lock="installer/constraints.txt"
+pip_version="26.3"  # the pip the lock was made and tested with
 export DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
@@ -59,7 +60,8 @@ fi
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 py="$venv/bin/python"
 check_python "$py" || exit 1  # an active venv may be on another Python
-"$py" -m pip install -q --upgrade pip
+# pip itself at the version the lock was installed with (a newer pip may resolve differently).
+"$py" -m pip install -q "pip==$pip_version"
 
 # llama-cpp-python builds from source (~7 min on 2 cores): a portable build, cached by pip's wheel cache.
 export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}"
