@@ -44,7 +44,8 @@ def _check(tmp_path: Path, python: str) -> subprocess.CompletedProcess:
 def test_check_python_refuses_a_python_the_lock_is_not_for(tmp_path, version):
     out = _check(tmp_path, str(_fake_bin(tmp_path, version) / "python3"))
     assert out.returncode == 1
-    assert f"is Python {version}, but installer/constraints.txt (the tested lock) is for Python 3.11" in out.stderr
+    assert f"is Python {version}, but installer/constraints.txt" in out.stderr
+    assert "(the tested lock) is for Python 3.11" in out.stderr
 
 
 def test_check_python_accepts_3_11(tmp_path):
@@ -69,9 +70,8 @@ def test_install_sh_stops_before_apt_and_pip_on_python_3_10(tmp_path):
         timeout=60,
     )
     assert out.returncode == 1, out.stdout + out.stderr
-    assert "python3 is Python 3.10.12, but installer/constraints.txt (the tested lock) is for Python 3.11" in (
-        out.stderr
-    )
+    assert "python3 is Python 3.10.12, but installer/constraints.txt" in out.stderr
+    assert "(the tested lock) is for Python 3.11" in out.stderr
     assert "Debian 12 (its python3 is 3.11)" in out.stderr
     assert not (tmp_path / "apt-get.called").exists() and not (tmp_path / "sudo.called").exists()
     assert not (tmp_path / "venv").exists() and not (tmp_path / "home").exists()
