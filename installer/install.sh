@@ -16,27 +16,39 @@ upgrade=0
 if [ "${1:-}" = "--upgrade" ]; then upgrade=1; shift; fi
 extras="${1:-models,llm,gui}"
 lock="installer/constraints.txt"
+pip_version="26.3"  # the pip the lock was made and tested with
 export DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
+# ---- apt packages: the one list (tests/installer/test_xcb_packages.py reads apt_base from here) ----
+# wordnet-base: WordNet 3.0 (tag hypernyms); fonts-dejavu-core: text rendering; python3-venv: the venv;
+# the X/GL/font libraries: Qt, offscreen and on a real display (Qt >= 6.5's xcb plugin needs
+# libxcb-cursor0 and the rest of the xcb family).
+apt_base=(wordnet-base fonts-dejavu-core python3-venv
+  libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0
+  libx11-6 libx11-xcb1 libxext6 libxrender1 libxi6 libsm6 libice6 libxkbcommon-x11-0
+  libxcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
+  libxcb-render0 libxcb-render-util0 libxcb-shape0 libxcb-shm0 libxcb-sync1 libxcb-xfixes0
+  libxcb-xinerama0 libxcb-xkb1)
+# extra llm: llama-cpp-python builds from source (a C/C++ toolchain and cmake).
+apt_llm=(build-essential cmake)
+# extra dev: a virtual X display for the GUI smoke on the real xcb platform; the real golden set
+# (photosearch.evaluate.realset) takes its photos from Tux Paint's stamps and OpenCV's samples.
+apt_dev=(xvfb xauth tuxpaint-stamps-default opencv-doc)
+# ---- end of apt packages ----
+
+# The lock is for one Python: say so before installing anything (python3 may come with apt below).
+. installer/python_version.sh
+if command -v python3 >/dev/null; then check_python python3 || exit 1; fi
+
 if command -v apt-get >/dev/null; then
-  # wordnet-base: WordNet 3.0 (tag hypernyms); fonts-dejavu-core: text rendering; python3-venv: the venv;
-  # the X/GL/font libraries: Qt, offscreen and on a real display (Qt >= 6.5's xcb plugin needs
-  # libxcb-cursor0 and the rest of the xcb family).
-  pkgs=(wordnet-base fonts-dejavu-core python3-venv
-        libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0
-        libx11-6 libx11-xcb1 libxext6 libxrender1 libxi6 libsm6 libice6 libxkbcommon-x11-0
-        libxcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
-        libxcb-render0 libxcb-render-util0 libxcb-shape0 libxcb-shm0 libxcb-sync1 libxcb-xfixes0
-        libxcb-xinerama0 libxcb-xkb1)
-  # llama-cpp-python builds from source: a C/C++ toolchain and cmake.
-  [[ ",$extras," == *",llm,"* ]] && pkgs+=(build-essential cmake)
-  # The test suite starts a virtual X display for the GUI smoke on the real xcb platform; the real
-  # golden set (photosearch.evaluate.realset) takes its photos from Tux Paint's stamps and OpenCV's samples.
-  [[ ",$extras," == *",dev,"* ]] && pkgs+=(xvfb xauth tuxpaint-stamps-default opencv-doc)
+  pkgs=("${apt_base[@]}")
+  [[ ",$extras," == *",llm,"* ]] && pkgs+=("${apt_llm[@]}")
+  [[ ",$extras," == *",dev,"* ]] && pkgs+=("${apt_dev[@]}")
   $SUDO apt-get update -q
   $SUDO apt-get install -y -q --no-install-recommends "${pkgs[@]}" >/dev/null
 fi
+check_python python3 || exit 1
 
 venv="${VIRTUAL_ENV:-${PHOTOSEARCH_VENV:-$HOME/.local/share/photosearch/venv}}"
 constraints=(-c "$lock")
@@ -47,7 +59,9 @@ if [ "$upgrade" = 1 ]; then
 fi
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 py="$venv/bin/python"
-"$py" -m pip install -q --upgrade pip
+check_python "$py" || exit 1  # an active venv may be on another Python
+# pip itself at the version the lock was installed with (a newer pip may resolve differently).
+"$py" -m pip install -q "pip==$pip_version"
 
 # llama-cpp-python builds from source (~7 min on 2 cores): a portable build, cached by pip's wheel cache.
 export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}"

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -20,9 +21,13 @@ from PIL import Image, ImageDraw
 from photosearch.config import Settings
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 
+if TYPE_CHECKING:
+    from photosearch.models.llm import LlmChoice
+
 SELF_CHECK_PHOTO = Path(__file__).resolve().parents[1] / "resources" / "selfcheck" / "astronaut.jpg"
 SELF_CHECK_WORD = "PHOTOSEARCH"
 REINSTALL = "bash installer/install.sh (it installs the locked versions from installer/constraints.txt)"
+HUB_FOLDER = "hub-models"  # the check that stands for a hub folder whose manifests cannot be read
 
 # The bundled tier, in run order: name shown to the user -> the pip packages that carry it.
 BUNDLED_PACKAGES: dict[str, tuple[str, ...]] = {
@@ -197,16 +202,25 @@ def _check_facts_text(run: _Run) -> str:
 
 
 def _check_llm(run: _Run) -> str:
+    """The bundled gemma3-270m, always (a pulled LLM is checked under its own name)."""
+    from photosearch.models.llm import bundled_choice
+
+    return _generate_check(run, bundled_choice(), REINSTALL)
+
+
+def _generate_check(run: _Run, choice: LlmChoice, fix: str) -> str:
+    """Load the LLM `choice` and continue a short prompt (plain completion: the bundled model is a
+    base model, not a chat model); it must write something."""
     from photosearch.models.llm import LocalLLM
 
-    llm = LocalLLM(run.settings, n_ctx=512)  # the LLM the planner and the agents would use here
-    try:  # plain completion: the bundled gemma3-270m is a base model, not a chat model
+    llm = LocalLLM(run.settings, choice, n_ctx=512)
+    try:
         text = llm.generate("A photo of a cat sitting on", max_tokens=8, stop=["\n", ".", "<start_of_image>"])
     finally:
         llm.close()
     text = text.strip()
     if not text:
-        raise CheckFailed(f"{llm.name} loaded but wrote nothing", REINSTALL)
+        raise CheckFailed(f"{llm.name} loaded but wrote nothing", fix)
     return f"{llm.name}: 'A photo of a cat sitting on' → {text[:40]!r}"
 
 
@@ -226,18 +240,23 @@ BUNDLED_CHECKS: dict[str, Callable[[_Run], str]] = {
 
 
 def _hub_checks(settings: Settings) -> dict[str, Callable[[_Run], str]]:
-    """A check per pulled hub model that PhotoSearch runs (CLIP encoders, the VLM captioner)."""
+    """A check per pulled hub model that PhotoSearch runs: CLIP encoders, the VLM captioner, the OWLv2
+    detector, and each pulled LLM."""
     from photosearch.models.manifest import hub_manifests, installed_models
 
+    makers = {"clip": _clip_check, "vlm": _vlm_check, "detector": _owl_check, "llm": _hub_llm_check}
     manifests = hub_manifests(settings)
     checks: dict[str, Callable[[_Run], str]] = {}
     for name in installed_models(settings):
-        role = manifests[name].role if name in manifests else ""
-        if role == "clip":
-            checks[name] = _clip_check(name)
-        elif role == "vlm":
-            checks[name] = _vlm_check(name)
+        maker = makers.get(manifests[name].role if name in manifests else "")
+        if maker is not None:
+            checks[name] = maker(name)
     return checks
+
+
+def repull(name: str) -> str:
+    """The fix for a pulled model that is damaged: a fresh, verified download."""
+    return f"photosearch models remove {name} && photosearch models pull {name}"
 
 
 def _clip_check(name: str) -> Callable[[_Run], str]:
@@ -247,7 +266,7 @@ def _clip_check(name: str) -> Callable[[_Run], str]:
         result = ClipAnalyzer(run.settings, name).analyze(run.image)
         vectors = [v for v in result.embeddings.values() if v is not None]
         if not vectors or not all(np.isfinite(v).all() and np.any(v) for v in vectors):
-            raise CheckFailed("no image embedding", f"photosearch models pull {name}")
+            raise CheckFailed("no image embedding", repull(name))
         return f"{vectors[0].shape[0]}-d image embedding"
 
     return check
@@ -260,8 +279,37 @@ def _vlm_check(name: str) -> Callable[[_Run], str]:
         result = VlmCaptioner(run.settings, name).analyze(run.image)
         captions = _labels(result, "caption")
         if not captions:
-            raise CheckFailed("no caption for the test photo", f"photosearch models pull {name}")
+            raise CheckFailed("no caption for the test photo", repull(name))
         return f"caption: {captions[0][:60]!r}"
+
+    return check
+
+
+def _owl_check(name: str) -> Callable[[_Run], str]:
+    def check(run: _Run) -> str:
+        from photosearch.vision.owl import load_owl
+
+        detections = load_owl(run.settings, name).detect(run.image.rgb, ["person"])
+        height, width = run.image.rgb.shape[:2]
+        photo_w, photo_h = Image.open(SELF_CHECK_PHOTO).size  # below the photo: the band with the word
+        photo_part = photo_h * width / photo_w / height  # of the test image's height
+        people = [d for d in detections if d.label == "person" and (d.box[1] + d.box[3]) / 2 < photo_part]
+        if not people:
+            found = ", ".join(f"{d.label} {d.score:.2f}" for d in detections) or "nothing"
+            raise CheckFailed(f"no person region on the astronaut photo (found: {found})", repull(name))
+        best = max(people, key=lambda d: d.score)
+        return f"person {best.score:.2f} at ({', '.join(f'{v:.2f}' for v in best.box)})"
+
+    return check
+
+
+def _hub_llm_check(name: str) -> Callable[[_Run], str]:
+    def check(run: _Run) -> str:
+        from photosearch.models.llm import hub_choice
+        from photosearch.models.manifest import get_manifest
+
+        manifest = get_manifest(name, run.settings, tier="hub")
+        return _generate_check(run, hub_choice(run.settings, manifest), repull(name))
 
     return check
 
@@ -281,7 +329,7 @@ def check_models(
     try:
         checks += [("hub", n, c) for n, c in _hub_checks(settings).items()]
     except Exception as exc:  # a broken hub folder is itself a finding, not a crash of the doctor
-        checks.append(("hub", "hub-models", _raiser(exc)))
+        checks.append(("hub", HUB_FOLDER, _raiser(exc)))
     if include is not None:
         unknown = set(include) - {n for _, n, _ in checks}
         if unknown:
@@ -313,6 +361,8 @@ def _run_one(run: _Run, tier: str, name: str, check: Callable[[_Run], str]) -> M
         return ModelCheck(name, tier, True, detail=detail, seconds=time.perf_counter() - t0)
     except Exception as exc:  # every failure becomes a finding with its fix; the doctor goes on
         reason, fix = explain_failure(name, exc)
+        if tier == "hub" and name != HUB_FOLDER and fix == REINSTALL:  # the pull's files, not the install
+            fix = repull(name)
         return ModelCheck(name, tier, False, reason=reason, fix=fix, seconds=time.perf_counter() - t0)
 
 

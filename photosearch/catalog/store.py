@@ -353,12 +353,7 @@ class Store:
                 or 0
             )
             failed_rows = s.execute(select(FileIssue.reason, func.count()).group_by(FileIssue.reason)).all()
-            analysis_failed = s.execute(
-                select(Analysis.analyzer, func.count(), func.min(Analysis.error))
-                .join(Photo, Photo.id == Analysis.photo_id)
-                .where(Analysis.status == "failed", Photo.state == "active")
-                .group_by(Analysis.analyzer)
-            ).all()
+            analysis_failed = _analysis_failures(s)
             people = s.scalar(select(func.count()).select_from(Person).where(Person.name.is_not(None))) or 0
             folders = list(s.scalars(select(Folder).order_by(Folder.path)))
         failed = {reason: n for reason, n in failed_rows}
@@ -369,12 +364,34 @@ class Store:
             "failed": sum(failed.values()),
             "failed_by_reason": failed,
             "analysis_failed_by_analyzer": {a: n for a, n, _ in analysis_failed},
-            # analyzer -> {"count": photos it failed on, "first_error": one of its reasons}
+            # analyzer -> {"count": photos it failed on, "first_error": the reason of its earliest failure}
             "analysis_failures": {a: {"count": n, "first_error": e} for a, n, e in analysis_failed},
             "named_people": people,
             "folders": [{"path": f.path, "online": f.online} for f in folders],
             "offline_folders": [f.path for f in folders if not f.online],
         }
+
+
+def _analysis_failures(s: Session) -> list[tuple[str, int, str | None]]:
+    """(analyzer, photos it failed on, the error of its earliest failed run by ran_at, then id), for
+    active photos: the "first" reason `status` and the GUI banner show."""
+    runs = (
+        select(
+            Analysis.analyzer,
+            Analysis.error,
+            func.count().over(partition_by=Analysis.analyzer).label("failed"),
+            func.row_number()
+            .over(partition_by=Analysis.analyzer, order_by=(Analysis.ran_at, Analysis.id))
+            .label("rank"),
+        )
+        .join(Photo, Photo.id == Analysis.photo_id)
+        .where(Analysis.status == "failed", Photo.state == "active")
+        .subquery()
+    )
+    rows = s.execute(
+        select(runs.c.analyzer, runs.c.failed, runs.c.error).where(runs.c.rank == 1).order_by(runs.c.analyzer)
+    ).all()
+    return [(a, n, e) for a, n, e in rows]
 
 
 def owning_folder(path: str, folders):

@@ -91,6 +91,10 @@ def test_app_indexes_and_searches_on_a_real_x_display(tmp_path, xvfb_display):
     assert state["index"]["broken_analyzers"] == []
     assert state["results"] and state["results"][0] == "chelsea.jpg", state["results"]
     assert "photo" in state["status_line"]
+    assert state["banner_after_index"] is False and state["banner"] is False, (
+        f"the health banner shows: {state['banner'] or state['banner_after_index']}"
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr[-4000:]
     screen = Image.open(shot).convert("RGB")
     assert screen.size == (1280, 900)
     colours = screen.resize((64, 45)).getcolors(64 * 45)

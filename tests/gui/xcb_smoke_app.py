@@ -57,7 +57,7 @@ def drive(gallery: str, screenshot: str, query: str) -> None:
             if "index" not in state or w.index_status.running:
                 return
             state["indexed_s"] = round(time.monotonic() - state["t0"], 1)
-            state["banner"] = w.health_banner.isVisible() and w.health_banner.label.text()
+            state["banner_after_index"] = w.health_banner.isVisible() and w.health_banner.label.text()
             w.search_bar.setFocus()
             w.search_bar.clear()
             QTest.keyClicks(w.search_bar, query)
@@ -81,6 +81,8 @@ def drive(gallery: str, screenshot: str, query: str) -> None:
         w.raise_()
         w.activateWindow()
         QApplication.processEvents()
+        # the health check the index's end started has long answered: a banner now is a finding
+        state["banner"] = w.health_banner.isVisible() and w.health_banner.label.text()
         image = QGuiApplication.primaryScreen().grabWindow(0)  # the whole X screen, as a person sees it
         state["screenshot"] = screenshot if image.save(screenshot) else None
         timer.stop()

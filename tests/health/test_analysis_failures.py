@@ -59,3 +59,35 @@ def test_one_bad_photo_is_not_a_broken_model():
     assert report.broken_analyzers() == ["ocr"]
     assert report.analyzers["faces"] == {"ok": 2, "failed": 1, "first_error": "ValueError: odd photo"}
     assert report.analysis_failed == 2
+
+
+def test_status_names_the_error_of_the_earliest_failure_not_the_smallest():
+    """`status` says "(first: …)": the reason of the failed run that came first (by ran_at, then id), even
+    when a later one sorts before it."""
+    from datetime import datetime, timedelta
+
+    from photosearch.catalog import Store
+    from photosearch.catalog.models import Analysis, Photo
+
+    store = Store("sqlite:///:memory:")
+    t0 = datetime(2026, 12, 2, 10, 0, 0)
+    runs = [  # (photo, analyzer, error, ran_at)
+        ("/p/a.jpg", "detector", "ZeroDivisionError: came first", t0),
+        ("/p/b.jpg", "detector", "AttributeError: came later", t0 + timedelta(seconds=5)),
+        ("/p/c.jpg", "ocr", "ValueError: same time, lower id", t0),
+        ("/p/d.jpg", "ocr", "KeyError: same time, higher id", t0),
+        ("/p/e.jpg", "faces", None, t0 - timedelta(seconds=9)),  # an ok run is no failure
+    ]
+    with store.session() as s:
+        for path, analyzer, error, ran_at in runs:
+            photo = Photo(path=path, content_hash=path.ljust(64, "h"), size=1, mtime=1.0)
+            s.add(photo)
+            s.flush()
+            store.write_analysis(s, photo.id, analyzer, 1, None, error=error)
+            s.flush()
+            s.query(Analysis).filter_by(photo_id=photo.id).update({"ran_at": ran_at})
+    failures = store.status()["analysis_failures"]
+    assert failures == {
+        "detector": {"count": 2, "first_error": "ZeroDivisionError: came first"},
+        "ocr": {"count": 2, "first_error": "ValueError: same time, lower id"},
+    }
