@@ -22,7 +22,7 @@ import tempfile
 import time
 import tracemalloc
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -393,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     doc = {
         "benchmark": args.cmd,
         "smoke": args.smoke,
-        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {
             "python": platform.python_version(),
             "platform": platform.platform(),

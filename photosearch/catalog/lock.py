@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from photosearch.errors import Cancelled, CatalogError
@@ -29,7 +29,7 @@ def _holder_note() -> str:
         {
             "pid": os.getpid(),
             "command": command or "python",
-            "since": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "since": datetime.now(UTC).isoformat(timespec="seconds"),
         }
     )
 

@@ -9,7 +9,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 from sqlalchemy import select
@@ -241,7 +241,7 @@ def extract_learned(result: ChainResult, sources: SourceBook, *, llm=None) -> Le
 
 # ---- into the catalog -------------------------------------------------------------------------
 def knowledge_records(learned: list[Learned], question: str = DEFAULT_QUESTION) -> list[FactRecord]:
-    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    now = datetime.now(UTC).isoformat(timespec="seconds")
     recs: list[FactRecord] = []
     for item in learned:
         base = {

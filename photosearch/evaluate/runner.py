@@ -11,7 +11,7 @@ import logging
 import platform
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -255,7 +255,7 @@ def run_eval(
         "label": label or search_name or getattr(search_fn, "__name__", "search"),
         "golden": str(golden.path) if golden.path else None,
         "gallery": str(golden.gallery),
-        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "environment": {
             "search": search_name or getattr(search_fn, "__name__", "search"),
             "catalog": store.engine.dialect.name,

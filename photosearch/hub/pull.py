@@ -14,7 +14,7 @@ import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -267,7 +267,7 @@ def _install(
         "source": manifest.source,
         "endpoint": hf_endpoint(manifest.source) if manifest.source_type == "hf" else None,
         "files": files,
-        "installed_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "installed_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "manifest": str(manifest.manifest_path) if manifest.manifest_path else None,
     }
     (staging / INSTALL_RECORD).write_text(json.dumps(record, indent=2), encoding="utf-8")
