@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import socket
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -111,3 +115,26 @@ def photo_with_text(store, tmp_path: Path, settings, *, text: str = "VOLTARO X9"
         facts = [FactRecord("text", text, 0.95, [0.09, 0.25, 0.8, 0.45], {"line": 0})]
     put_facts(store, pid, "ocr", facts)
     return pid, path, facts
+
+
+@contextlib.contextmanager
+def silent_server() -> Iterator[str]:
+    """A loopback server that accepts one connection and never answers; yields its http:// URL."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    done = threading.Event()
+
+    def hold():
+        conn, _ = srv.accept()
+        with conn:
+            done.wait(30)
+
+    t = threading.Thread(target=hold, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.getsockname()[1]}/"
+    finally:
+        done.set()
+        srv.close()
+        t.join(5)

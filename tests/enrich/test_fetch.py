@@ -7,6 +7,7 @@ import socket
 import pytest
 
 from photosearch.enrich.fetch import AddressPolicy, Fetcher, FetchFailed, FetchRefused
+from tests.enrich.helpers import silent_server
 
 LOOPBACK = ["127.0.0.0/8"]
 
@@ -328,28 +329,10 @@ def test_3xx_without_location_fails(web, status):
 def test_silent_server_is_cut_at_the_deadline_not_the_read_timeout():
     """A server that accepts and never answers: the watchdog ends it at max_seconds (1 s), long before
     the 30 s read timeout would."""
-    import threading
-
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(1)
-    done = threading.Event()
-
-    def hold():
-        conn, _ = srv.accept()
-        with conn:
-            done.wait(30)
-
-    t = threading.Thread(target=hold, daemon=True)
-    t.start()
-    try:
+    with silent_server() as url:
         f = Fetcher(allow_private=LOOPBACK, read_timeout=30.0, max_seconds=1.0)
         with pytest.raises(FetchFailed, match="took too long"):
-            f.get(f"http://127.0.0.1:{srv.getsockname()[1]}/")
-    finally:
-        done.set()
-        srv.close()
-        t.join(5)
+            f.get(url)
 
 
 def test_gzip_bomb_is_never_inflated_past_the_cap(web):

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import itertools
-import socket
-import threading
 import time
 
 import pytest
@@ -16,6 +14,7 @@ from photosearch.enrich.chain import ChainOfSearch, SourceBook
 from photosearch.enrich.fetch import Fetcher, FetchFailed
 from photosearch.enrich.textutil import HashingEmbedder
 from photosearch.enrich.types import Budget, Page, Region, SearchHit
+from tests.enrich.helpers import silent_server
 
 LOOPBACK = ["127.0.0.1/32"]
 
@@ -69,25 +68,9 @@ def test_each_fetch_gets_the_time_left_in_the_budget():
 
 
 def test_a_fetch_stops_when_the_time_left_runs_out_not_at_the_fetchers_cap():
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(1)
-    done = threading.Event()
-
-    def hold():
-        conn, _ = srv.accept()
-        with conn:
-            done.wait(30)
-
-    t = threading.Thread(target=hold, daemon=True)
-    t.start()
-    try:
+    with silent_server() as url:
         f = Fetcher(allow_private=LOOPBACK, read_timeout=30.0, max_seconds=30.0)
         t0 = time.monotonic()
         with pytest.raises(FetchFailed, match="took too long"):
-            f.fetch(f"http://127.0.0.1:{srv.getsockname()[1]}/", max_seconds=0.5)
+            f.fetch(url, max_seconds=0.5)
         assert time.monotonic() - t0 < 3.0
-    finally:
-        done.set()
-        srv.close()
-        t.join(5)

@@ -29,23 +29,6 @@ from tests.required import require
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def hub(monkeypatch):
-    hub = FakeHub().start()
-    monkeypatch.setenv("HF_ENDPOINT", hub.url)
-    monkeypatch.setenv("HF_HUB_DISABLE_TELEMETRY", "1")
-    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    yield hub
-    hub.stop()
-
-
-@pytest.fixture
-def settings(tmp_path) -> Settings:
-    s = Settings(data_dir=tmp_path / "data", threads=2, gpu=False)
-    s.ensure_dirs()
-    return s
-
-
 def _pull(hub: FakeHub, settings: Settings, name: str, role: str, files: dict[str, bytes], **extra) -> None:
     """Serve `files` as repo acme/NAME, write a hub manifest pinning their sha256, pull it for real."""
     from photosearch.hub import pull_model
@@ -86,7 +69,8 @@ def _pull_owl(hub: FakeHub, settings: Settings, name: str, person: float | None)
     )  # fmt: skip
 
 
-def test_doctor_runs_each_pulled_owl_detector_and_wants_a_person_on_the_photo(hub, settings):
+def test_doctor_runs_each_pulled_owl_detector_and_wants_a_person_on_the_photo(fake_hub, settings):
+    hub = fake_hub
     """A detector that sees a person in the photo is OK; one that finds "person" only on the printed
     band below the photo, or nowhere, is FAILED with the pull command as the fix."""
     _pull_owl(hub, settings, "owl-bright", 0.3)  # "person" = bright: the helmet and suit
@@ -112,7 +96,8 @@ def test_doctor_runs_each_pulled_owl_detector_and_wants_a_person_on_the_photo(hu
     assert report.splitlines()[-1] == "2 of 3 models FAILED: owl-band, owl-blind"
 
 
-def test_doctor_checks_the_bundled_llm_and_each_pulled_one(hub, settings):
+def test_doctor_checks_the_bundled_llm_and_each_pulled_one(fake_hub, settings):
+    hub = fake_hub
     """The bundled gemma is checked even when a hub LLM is pulled (which the app would prefer); each
     pulled LLM is its own entry; a damaged GGUF is FAILED with its pull command."""
     require("llama_cpp")
@@ -136,7 +121,8 @@ def test_doctor_checks_the_bundled_llm_and_each_pulled_one(hub, settings):
     assert broken.fix == "photosearch models remove broken-llm && photosearch models pull broken-llm"
 
 
-def test_every_pulled_model_is_checked_by_default_and_a_damaged_vlm_is_named(hub, settings):
+def test_every_pulled_model_is_checked_by_default_and_a_damaged_vlm_is_named(fake_hub, settings):
+    hub = fake_hub
     """`photosearch doctor` with no names runs the pulled ones after the bundled ones."""
     require("llama_cpp")
     _pull_owl(hub, settings, "owl-bright", 0.3)
