@@ -144,6 +144,13 @@ CONTENT_FILTERS = ("text", "knowledge", "similar", "tag")
 CONTENT_ONLY = 0.25
 
 
+def _dense(scored: ScoredSet, size: int) -> np.ndarray:
+    """A set's scores by row, NaN where a row is not in it."""
+    dense = np.full(size, np.nan, np.float32)
+    dense[scored.rows] = scored.scores
+    return dense
+
+
 def soft_partial(hard: ScoredSet, soft: list[ScoredSet], anchored: bool = False) -> ScoredSet:
     """Photos in `hard` with some but not all `soft` sets; score = mean of the soft scores (missing
     counts 0) times the hard set's score. With `anchored` (a required concept or a content filter
@@ -160,16 +167,17 @@ def soft_partial(hard: ScoredSet, soft: list[ScoredSet], anchored: bool = False)
     cand = cand[member(cand, hard.rows)]
     if cand.size == 0:
         return ScoredSet.empty()
+    size = int(max(cand.max(), hard.rows.max(), *(s.rows.max() for s in soft if s.rows.size))) + 1
     total = np.zeros(cand.size, np.float64)
     present = np.zeros(cand.size, np.int32)
-    for s in soft:
-        idx = np.clip(np.searchsorted(s.rows, cand), 0, max(s.rows.size - 1, 0))
-        hit = (s.rows[idx] == cand) if s.rows.size else np.zeros(cand.size, bool)
-        total[hit] += s.scores[idx[hit]]
+    for s in soft:  # dense lookups: O(rows), where searchsorted cost ~10 ms per set at 1M photos
+        score = _dense(s, size)[cand]
+        hit = ~np.isnan(score)
+        total[hit] += score[hit]
         present += hit
     keep = (present >= (0 if anchored else 1)) & (present < len(soft))
     cand, total = cand[keep], total[keep]
-    hard_scores = hard.scores[np.searchsorted(hard.rows, cand)]
+    hard_scores = _dense(hard, size)[cand]
     share = np.maximum(total / len(soft), CONTENT_ONLY if anchored else 0.0)
     return ScoredSet(cand.astype(np.int32), (share * hard_scores).astype(np.float32), graded=True)
 
