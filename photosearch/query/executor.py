@@ -151,23 +151,25 @@ def _dense(scored: ScoredSet, size: int) -> np.ndarray:
     return dense
 
 
-def soft_partial(hard: ScoredSet, soft: list[ScoredSet], anchored: bool = False) -> ScoredSet:
-    """Photos in `hard` with some but not all `soft` sets; score = mean of the soft scores (missing
-    counts 0) times the hard set's score. With `anchored` (a required concept or a content filter
-    among the hard parts), photos with none of the soft concepts count too, at `CONTENT_ONLY`."""
-    if not soft or len(hard) == 0 or (len(soft) < 2 and not anchored):
+def soft_partial(hard: ScoredSet | None, soft: list[ScoredSet], anchored: bool = False) -> ScoredSet:
+    """Photos in `hard` (None: no hard parts, every photo at score 1) with some but not all `soft`
+    sets; score = mean of the soft scores (missing counts 0) times the hard set's score. With
+    `anchored` (a required concept or a content filter among the hard parts), photos with none of
+    the soft concepts count too, at `CONTENT_ONLY`."""
+    if not soft or (hard is not None and len(hard) == 0) or (len(soft) < 2 and not anchored):
         return ScoredSet.empty()
-    if anchored:
+    if anchored and hard is not None:
         cand = hard.rows
     else:  # the union of the soft sets, inside the hard one
         inside = np.zeros(int(max(s.rows.max() if s.rows.size else 0 for s in soft)) + 1, bool)
         for s in soft:
             inside[s.rows] = True
         cand = np.flatnonzero(inside).astype(np.int32)
-    cand = cand[member(cand, hard.rows)]
+        if hard is not None:
+            cand = cand[member(cand, hard.rows)]
     if cand.size == 0:
         return ScoredSet.empty()
-    size = int(max(cand.max(), hard.rows.max(), *(s.rows.max() for s in soft if s.rows.size))) + 1
+    size = int(max([cand.max(), *(s.rows.max() for s in soft if s.rows.size)])) + 1
     total = np.zeros(cand.size, np.float64)
     present = np.zeros(cand.size, np.int32)
     for s in soft:  # dense lookups: O(rows), where searchsorted cost ~10 ms per set at 1M photos
@@ -177,7 +179,7 @@ def soft_partial(hard: ScoredSet, soft: list[ScoredSet], anchored: bool = False)
         present += hit
     keep = (present >= (0 if anchored else 1)) & (present < len(soft))
     cand, total = cand[keep], total[keep]
-    hard_scores = _dense(hard, size)[cand]
+    hard_scores = 1.0 if hard is None else hard.scores[np.searchsorted(hard.rows, cand)]
     share = np.maximum(total / len(soft), CONTENT_ONLY if anchored else 0.0)
     return ScoredSet(cand.astype(np.int32), (share * hard_scores).astype(np.float32), graded=True)
 
@@ -236,7 +238,8 @@ class Executor:
             for neg in negatives:
                 out = subtract(out, neg)
             if len(soft) >= 2 or (soft and anchored):
-                partial = soft_partial(intersect(hard, self.ctx.universe()), soft, anchored)
+                hard_set = intersect(hard, self.ctx.universe()) if hard else None
+                partial = soft_partial(hard_set, soft, anchored)
                 for neg in negatives:
                     partial = subtract(partial, neg)
                 ex.partial = partial
