@@ -215,7 +215,8 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         ctx.notes.append(f"class distributions unavailable: {exc}")
         dist, dist_explain = np.zeros(snap.n, np.float32), {}
     miss_below = miss.copy()  # the same fusion with the evidence below each cut-off too
-    labelled = int(np.count_nonzero(miss < 1.0))  # photos the labels and class scores already found
+    # photos that already match by their labels and class scores alone (past the fused cut-off)
+    labelled = int(np.count_nonzero(miss <= 1.0 - ctx.calibration.min_fused))
     emb_hits, emb_below, infos = _fuse_embeddings(value, ctx, miss, miss_below, labelled)
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
