@@ -27,6 +27,7 @@ import numpy as np
 from sqlalchemy import text
 
 from benchmarks.stats import latency_ms
+from photosearch.query.resolvers.concept import EXACT_SEARCH_MAX
 from photosearch.vectors.exact import top_k
 
 SPACE = "facts_text"
@@ -108,7 +109,7 @@ def index_quality(store, settings, encode, words: list[str], k: int = 1024) -> d
     from photosearch.query.search import vector_indexes
 
     index = vector_indexes(store, settings).open(SPACE)
-    if index is None or len(index) <= 20000:
+    if index is None or len(index) <= EXACT_SEARCH_MAX:
         return None
     ids, matrix = read_vectors(store)
     snap = get_snapshot(store)
@@ -123,14 +124,11 @@ def index_quality(store, settings, encode, words: list[str], k: int = 1024) -> d
     own = index.index.expansion_search
     rows = []
     try:
-        for expansion in EXPANSIONS:
-            index.index.expansion_search = own if expansion is None else expansion
-            rows.append(
-                _quality_row(index, queries, exact, relevant, k, own if expansion is None else expansion)
-            )
+        for expansion in (own if e is None else e for e in EXPANSIONS):
+            index.index.expansion_search = expansion
+            rows.append(_quality_row(index, queries, exact, relevant, k, expansion))
     finally:
         index.index.expansion_search = own
-    del matrix
     precision_exact = np.mean([len(set(e[0].tolist()) & r) / k for e, r in zip(exact, relevant, strict=True)])
     return {
         "k": k,
@@ -195,23 +193,29 @@ def photosearch_runs(store, settings, fn, repeat: int) -> dict:
     }
 
 
-def query_encoder(store, settings, dim: int) -> Callable[[list[str]], np.ndarray]:
-    """The text encoder search uses for the space (MiniLM) when its size fits, else the hash embedder."""
-    from photosearch.evaluate.synth import HashEmbedder
+def model_encoder(store, settings, dim: int) -> Callable[[list[str]], np.ndarray] | None:
+    """The text encoder search uses for the space (MiniLM) when it is installed and its size fits."""
     from photosearch.query.search import default_signals
 
     for signal in default_signals(store, settings):
         if signal.space == SPACE and np.asarray(signal.encode(["probe"])).shape[-1] == dim:
             return signal.encode
-    return HashEmbedder(dim).embed
+    return None
+
+
+def query_encoder(store, settings, dim: int) -> Callable[[list[str]], np.ndarray]:
+    """`model_encoder`, else the hash embedder."""
+    from photosearch.evaluate.synth import HashEmbedder
+
+    return model_encoder(store, settings, dim) or HashEmbedder(dim).embed
 
 
 def facts_text_vectors(store, settings, dim: int):
     """`FactsTextVectors` over the text encoder search uses (MiniLM); SystemExit when it is not installed."""
-    from photosearch.evaluate.synth import FactsTextVectors, HashEmbedder
+    from photosearch.evaluate.synth import FactsTextVectors
 
-    encode = query_encoder(store, settings, dim)
-    if isinstance(getattr(encode, "__self__", None), HashEmbedder):
+    encode = model_encoder(store, settings, dim)
+    if encode is None:
         raise SystemExit("facts-text vectors need the MiniLM text model (or use --vectors clustered)")
     return FactsTextVectors(encode)
 
@@ -228,7 +232,7 @@ def vector_search_ms(store, settings, encode, requests: list[str], repeat: int, 
     for _ in range(repeat):
         for q in queries:
             t = time.perf_counter()
-            index.search(q, k, exact=len(index) <= 20000)
+            index.search(q, k, exact=len(index) <= EXACT_SEARCH_MAX)
             samples.append((time.perf_counter() - t) * 1000)
     return latency_ms(samples)
 

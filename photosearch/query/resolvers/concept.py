@@ -148,7 +148,7 @@ def _normalise(v: np.ndarray) -> np.ndarray:
     return v / n
 
 
-def _embedding(value: str, signal: EmbeddingSignal, ctx: ExecContext, expected: int = 0):
+def _embedding(value: str, signal: EmbeddingSignal, ctx: ExecContext, expected: int):
     """(rows, evidence, sims, z, info) of the photos that pass this signal's calibrated cut, and
     (rows, evidence) of the searched neighbours below it (for closest matches). `expected`: how many
     photos the labels already found (see `neighbour_counts`): the first search asks for that many
@@ -246,7 +246,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
 
 
 def _fuse_embeddings(
-    value: str, ctx: ExecContext, miss: np.ndarray, miss_below: np.ndarray, expected: int = 0
+    value: str, ctx: ExecContext, miss: np.ndarray, miss_below: np.ndarray, expected: int
 ) -> tuple[_SpaceHits, _SpaceHits, list[dict]]:
     """Each embedding signal's evidence multiplied into `miss` (hits) and `miss_below` (hits and
     closest matches below the cut-off), in place; returns the hits, the matches below and infos."""
