@@ -113,6 +113,8 @@ def member(rows: np.ndarray, of: np.ndarray) -> np.ndarray:
 def intersect(sets: list[ScoredSet], universe: ScoredSet) -> ScoredSet:
     if not sets:
         return ScoredSet(universe.rows, universe.scores.copy(), graded=False)
+    if len(sets) == 1:  # the geometric mean of one set is its scores (no lookup of 500k rows in itself)
+        return sets[0]
     sets = sorted(sets, key=len)
     rows = sets[0].rows
     for s in sets[1:]:
@@ -144,13 +146,6 @@ CONTENT_FILTERS = ("text", "knowledge", "similar", "tag")
 CONTENT_ONLY = 0.25
 
 
-def _dense(scored: ScoredSet, size: int) -> np.ndarray:
-    """A set's scores by row, NaN where a row is not in it."""
-    dense = np.full(size, np.nan, np.float32)
-    dense[scored.rows] = scored.scores
-    return dense
-
-
 def soft_partial(hard: ScoredSet | None, soft: list[ScoredSet], anchored: bool = False) -> ScoredSet:
     """Photos in `hard` (None: no hard parts, every photo at score 1) with some but not all `soft`
     sets; score = mean of the soft scores (missing counts 0) times the hard set's score. With
@@ -158,30 +153,30 @@ def soft_partial(hard: ScoredSet | None, soft: list[ScoredSet], anchored: bool =
     the soft concepts count too, at `CONTENT_ONLY`."""
     if not soft or (hard is not None and len(hard) == 0) or (len(soft) < 2 and not anchored):
         return ScoredSet.empty()
-    if anchored and hard is not None:
-        cand = hard.rows
-    else:  # the union of the soft sets, inside the hard one
-        inside = np.zeros(int(max(s.rows.max() if s.rows.size else 0 for s in soft)) + 1, bool)
-        for s in soft:
-            inside[s.rows] = True
-        cand = np.flatnonzero(inside).astype(np.int32)
-        if hard is not None:
-            cand = cand[member(cand, hard.rows)]
+    size = (
+        int(max([hard.rows.max() if hard is not None else 0, *(s.rows.max() for s in soft if s.rows.size)]))
+        + 1
+    )
+    # dense per-row sums over the soft sets: O(rows) scatters, no sorting or searching
+    total = np.zeros(size, np.float32)
+    present = np.zeros(size, np.int8)
+    for s in soft:
+        rows = s.rows.astype(np.intp)  # numpy converts int32 indices on every gather and scatter
+        total[rows] += s.scores
+        present[rows] += 1
+    keep = present < len(soft)
+    if not anchored or hard is None:
+        keep &= present > 0
+    if hard is not None:
+        inside = np.zeros(size, bool)
+        inside[hard.rows] = True
+        keep &= inside
+    cand = np.flatnonzero(keep).astype(np.int32)
     if cand.size == 0:
         return ScoredSet.empty()
-    size = int(max([cand.max(), *(s.rows.max() for s in soft if s.rows.size)])) + 1
-    total = np.zeros(cand.size, np.float64)
-    present = np.zeros(cand.size, np.int32)
-    for s in soft:  # dense lookups: O(rows), where searchsorted cost ~10 ms per set at 1M photos
-        score = _dense(s, size)[cand]
-        hit = ~np.isnan(score)
-        total[hit] += score[hit]
-        present += hit
-    keep = (present >= (0 if anchored else 1)) & (present < len(soft))
-    cand, total = cand[keep], total[keep]
     hard_scores = 1.0 if hard is None else hard.scores[np.searchsorted(hard.rows, cand)]
-    share = np.maximum(total / len(soft), CONTENT_ONLY if anchored else 0.0)
-    return ScoredSet(cand.astype(np.int32), (share * hard_scores).astype(np.float32), graded=True)
+    share = np.maximum(total[cand] / len(soft), CONTENT_ONLY if anchored else 0.0)
+    return ScoredSet(cand, (share * hard_scores).astype(np.float32), graded=True)
 
 
 class Executor:

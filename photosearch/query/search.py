@@ -253,11 +253,13 @@ def search(
 
     def pick(found, limit_n: int | None) -> tuple[np.ndarray, np.ndarray, dict]:
         rows_in, scores_in = found.rows, found.scores
-        keep = ~np.isin(rows_in, shown) & ~np.isin(partner[rows_in], shown)  # a shot shows once
+        if shown.size:  # a shot shows once
+            keep = ~np.isin(rows_in, shown) & ~np.isin(partner[rows_in], shown)
+            rows_in, scores_in = rows_in[keep], scores_in[keep]
         sub = dict(block, limit=limit_n) if limit_n is not None else block
         return compose(
-            rows_in[keep],
-            scores_in[keep],
+            rows_in,
+            scores_in,
             sub,
             ctx.snapshot,
             image_index=image_index,

@@ -102,17 +102,21 @@ def _lexical(
         groups: list[tuple[Group, Route | None]] = [(g, None) for g in snap.token_index.get(tok, [])]
         groups += phrase_groups
         groups += _routes(tok, snap)
-        hits = []
-        row = per_token[i]
+        best: dict[int, tuple[Group, float, Route | None]] = {}  # a group reached twice counts once
         for g, route in groups:
             w = CONCEPT_KINDS.get(g.kind, 0.5) * (HYPERNYM_WEIGHT if g.hypernym else 1.0)
             if route is not None:
                 w *= route.weight
-            vals = np.minimum(g.scores * w, 1.0)
-            row[g.rows] = np.maximum(row[g.rows], vals)
-            hits.append((g, w, route))
-        matched[tok] = hits
-    return per_token.mean(axis=0), matched
+            if id(g) not in best or w > best[id(g)][1]:
+                best[id(g)] = (g, w, route)
+        row = per_token[i]
+        for g, w, _route in best.values():
+            rows = g.rows.astype(np.intp)  # numpy converts int32 indices on every gather and scatter
+            vals = row[rows]
+            np.maximum(vals, np.minimum(g.scores * w, 1.0), out=vals)
+            row[rows] = vals
+        matched[tok] = list(best.values())
+    return (per_token[0] if len(toks) == 1 else per_token.mean(axis=0)), matched
 
 
 def _null_model(signal: EmbeddingSignal, index, ctx: ExecContext):
@@ -165,9 +169,8 @@ def _embedding(value: str, signal: EmbeddingSignal, ctx: ExecContext, expected: 
     k, most = neighbour_counts(expected, total)
     while True:
         keys, sims = index.search(q, k, exact=total <= EXACT_SEARCH_MAX)
-        ok = np.isin(keys, snap.ids)
-        keys, sims = keys[ok], sims[ok]
-        rows = snap.rows_of(keys)
+        rows, ok = snap.locate(keys)
+        rows, sims = rows[ok], sims[ok]
         z = (sims - mu[rows]) / sd[rows] - offset
         keep, info = select(z, sims, null.z0, ctx.calibration, signal.min_similarity)
         # the k-th neighbour still passes: there may be more hits beyond it
@@ -237,8 +240,8 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         explain,
         near=near,
         info={
-            "lexical_hits": int((lexical > 0).sum()),
-            "distribution_hits": int((dist > 0).sum()),
+            "lexical_hits": int(np.count_nonzero(lexical)),
+            "distribution_hits": int(np.count_nonzero(dist)),
             "embedding": infos,
             "min_fused": ctx.calibration.min_fused,
         },

@@ -88,6 +88,27 @@ class Snapshot:
         ok = self.ids[pos] == pid
         return pos[ok].astype(np.int32)
 
+    def locate(self, photo_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, found) of photo ids, aligned with them, through a dense id -> row table (built once
+        per snapshot; 4 bytes per id): `np.isin` against every id of a 1M catalog cost ~4 ms per
+        call, and 1024 binary searches over 1M ids ~1 ms of cache misses."""
+        pid = np.asarray(photo_ids, dtype=np.int64)
+        table = self._row_table()
+        if pid.size == 0 or table.size == 0:
+            return np.zeros(pid.size, np.int32), np.zeros(pid.size, bool)
+        inside = (pid >= 0) & (pid < table.size)
+        rows = np.full(pid.size, -1, np.int32)
+        rows[inside] = table[pid[inside]]
+        return np.maximum(rows, 0), rows >= 0
+
+    def _row_table(self) -> np.ndarray:
+        table = self.cache.get("row_table")
+        if table is None:
+            size = int(self.ids[-1]) + 1 if self.n else 0
+            table = self.cache["row_table"] = np.full(size, -1, np.int32)
+            table[self.ids] = np.arange(self.n, dtype=np.int32)
+        return table
+
     def lacks_places(self) -> bool:
         """Whether an active photo with GPS has no place fact yet."""
         return bool(np.any(~np.isnan(self.lat) & (self.place_code < 0)))

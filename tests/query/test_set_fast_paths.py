@@ -1,0 +1,68 @@
+"""The executor's dense fast paths give what the plain definitions give (random sets, many seeds)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from photosearch.query.executor import CONTENT_ONLY, intersect, soft_partial
+from photosearch.query.resolvers.base import ScoredSet
+from photosearch.query.resolvers.snapshot import Snapshot
+
+
+def random_set(rng, n: int, share: float) -> ScoredSet:
+    rows = np.flatnonzero(rng.random(n) < share).astype(np.int32)
+    return ScoredSet(rows, rng.uniform(0.05, 1.0, rows.size).astype(np.float32), graded=True)
+
+
+def reference_partial(hard, soft, anchored) -> dict[int, float]:
+    """Definition: in `hard`, some but not all soft sets (anchored: none counts too); mean of the
+    soft scores (missing = 0), at least CONTENT_ONLY when anchored, times the hard score."""
+    scores = [dict(zip(s.rows.tolist(), s.scores.tolist(), strict=True)) for s in soft]
+    candidates = set().union(*scores) if not anchored or hard is None else set(hard.rows.tolist())
+    hard_of = None if hard is None else dict(zip(hard.rows.tolist(), hard.scores.tolist(), strict=True))
+    out = {}
+    for r in candidates:
+        if hard_of is not None and r not in hard_of:
+            continue
+        present = [d[r] for d in scores if r in d]
+        if len(present) == len(soft) or (not present and not (anchored and hard is not None)):
+            continue
+        share = sum(present) / len(soft)
+        if anchored:
+            share = max(share, CONTENT_ONLY)
+        out[r] = share * (1.0 if hard_of is None else hard_of[r])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("anchored", [False, True])
+@pytest.mark.parametrize("with_hard", [False, True])
+def test_soft_partial_matches_its_definition(seed, anchored, with_hard):
+    rng = np.random.default_rng(seed)
+    n = 2000
+    soft = [random_set(rng, n, share) for share in rng.uniform(0.05, 0.5, int(rng.integers(1, 4)))]
+    hard = random_set(rng, n, 0.4) if with_hard else None
+    got = soft_partial(hard, soft, anchored)
+    want = reference_partial(hard, soft, anchored) if (len(soft) >= 2 or anchored) else {}
+    assert got.rows.tolist() == sorted(want)
+    assert np.allclose(got.scores, [want[r] for r in got.rows.tolist()], atol=1e-5)
+
+
+def test_an_and_of_one_graded_set_keeps_its_scores():
+    s = random_set(np.random.default_rng(3), 500, 0.3)
+    universe = ScoredSet(np.arange(500, dtype=np.int32), np.ones(500, np.float32))
+    out = intersect([s], universe)
+    assert out.rows.tolist() == s.rows.tolist() and np.array_equal(out.scores, s.scores) and out.graded
+
+
+def test_locate_finds_each_active_id_and_refuses_the_rest():
+    rng = np.random.default_rng(5)
+    ids = np.unique(rng.integers(1, 50_000, 3000)).astype(np.int64)
+    snap = Snapshot.__new__(Snapshot)
+    snap.ids, snap.cache = ids, {}
+    asked = np.concatenate([rng.choice(ids, 400), rng.integers(-5, 60_000, 400)]).astype(np.int64)
+    rows, found = snap.locate(asked)
+    assert found.tolist() == np.isin(asked, ids).tolist()
+    assert np.array_equal(ids[rows[found]], asked[found])
+    assert snap.locate(np.zeros(0, np.int64))[0].size == 0
