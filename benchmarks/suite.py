@@ -1,6 +1,6 @@
 """Benchmarks: print figures and write JSON; never assert times.
 
-python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N]
+python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N] [--gates on|off|both]
 python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline] [--no-index-build]
                                     [--vectors facts-text|clustered]
 python -m benchmarks.suite vectors [--n 100000] [--dim 384] [--queries 200]
@@ -76,10 +76,15 @@ def bench_index(
     analyzers: str | None,
     data_dir: str | None,
     smoke: bool,
+    gated: bool = True,
 ) -> dict:
+    """Index copies of a gallery once and report photos/s, ms/photo per model and what was found
+    (faces, text lines, analyzer runs: the recall side of the gates). `gated=False` runs every
+    analyzer on every photo, as indexing did before the gates."""
     from photosearch.app import build_indexer, default_analyzers
     from photosearch.catalog import Store
     from photosearch.evaluate.example import write_example_gallery
+    from photosearch.ingest.pipeline import DEFAULT_GATES
 
     with _workdir(data_dir) as root:
         src = Path(gallery) if gallery else root / "example"
@@ -97,7 +102,9 @@ def bench_index(
 
             report = run_ray_index(store, settings, workers, include=include)
         else:
-            report = build_indexer(store, settings, default_analyzers(settings, include=include)).run()
+            analyzers = default_analyzers(settings, include=include)
+            report = build_indexer(store, settings, analyzers, gates=DEFAULT_GATES if gated else ()).run()
+        found = _found(store)
         store.close()
     d = report.as_dict()
     n = max(1, report.added + report.changed)
@@ -117,7 +124,36 @@ def bench_index(
         "model_bound_photos_per_s": round(limit, 3) if limit else None,
         "ratio_to_model_bound": round(e2e / limit, 3) if limit else None,
         "note": "model-bound limit = 1000 / sum of per-model ms per photo (one process running models serially)",
+        "gated": gated,
+        "found": found,
     }
+
+
+def _found(store) -> dict:
+    """What indexing found: faces, text lines (OCR facts), and per analyzer the photos it ran on or
+    a gate kept it off."""
+    from sqlalchemy import text
+
+    with store.connect() as conn:
+        faces = conn.execute(text("SELECT count(*) FROM faces")).scalar_one()
+        lines = conn.execute(text("SELECT count(*) FROM facts WHERE kind = 'text'")).scalar_one()
+        runs = conn.execute(
+            text("SELECT analyzer, status, count(*) FROM analyses GROUP BY analyzer, status")
+        ).all()
+    per: dict[str, dict[str, int]] = {}
+    for analyzer, status, n in runs:
+        per.setdefault(analyzer, {})[status] = int(n)
+    return {"faces": int(faces), "text_lines": int(lines), "analyses": per}
+
+
+def bench_index_gates(gallery, copies, workers, analyzers, data_dir, smoke) -> dict:
+    """The same gallery indexed twice in one run, every analyzer everywhere (before the gates) and
+    gated (now), into separate catalogs; printed side by side."""
+    runs = {}
+    for name, gated in (("ungated", False), ("gated", True)):
+        sub = str(Path(data_dir) / name) if data_dir else None
+        runs[name] = bench_index(gallery, copies, "serial", workers, analyzers, sub, smoke, gated=gated)
+    return runs
 
 
 # ---- query ---------------------------------------------------------------------------------------
@@ -305,6 +341,44 @@ def bench_rss(size: int, phases: list[str]) -> dict:
     return {"size": size, "phases": out}
 
 
+def _print_index(result: dict) -> None:
+    print(
+        f"  {result['photos']} photos in {result['elapsed_s']} s: {result['end_to_end_photos_per_s']} photos/s end to end; "
+        f"models {result['model_ms_per_photo']} ms/photo → model-bound {result['model_bound_photos_per_s']} photos/s "
+        f"(ratio {result['ratio_to_model_bound']})"
+    )
+    for k, v in sorted(result["stage_ms_per_photo"].items(), key=lambda kv: -kv[1]):
+        print(f"    {k:<18} {v:>9.2f} ms/photo")
+    f = result["found"]
+    print(f"  found: {f['faces']} faces, {f['text_lines']} text lines; analyses {f['analyses']}")
+
+
+def _print_index_side_by_side(before: dict, after: dict) -> None:
+    """Ungated (every analyzer everywhere) beside gated, one line per figure."""
+    print(f"  {'':28}{'ungated':>12}{'gated':>12}")
+    rows = [
+        ("photos/s end to end", "end_to_end_photos_per_s"),
+        ("model ms/photo", "model_ms_per_photo"),
+        ("elapsed s", "elapsed_s"),
+    ]
+    for label, key in rows:
+        print(f"  {label:<28}{before[key]:>12}{after[key]:>12}")
+    stages = sorted(set(before["stage_ms_per_photo"]) | set(after["stage_ms_per_photo"]))
+    for k in sorted(stages, key=lambda s: -before["stage_ms_per_photo"].get(s, 0.0)):
+        b, a = before["stage_ms_per_photo"].get(k, 0.0), after["stage_ms_per_photo"].get(k, 0.0)
+        print(f"  {k + ' ms/photo':<28}{b:>12.2f}{a:>12.2f}")
+    for label, key in (("faces found", "faces"), ("text lines found", "text_lines")):
+        print(f"  {label:<28}{before['found'][key]:>12}{after['found'][key]:>12}")
+    for analyzer in sorted(set(before["found"]["analyses"]) | set(after["found"]["analyses"])):
+        b = before["found"]["analyses"].get(analyzer, {})
+        a = after["found"]["analyses"].get(analyzer, {})
+        print(f"  {analyzer + ' ran / skipped':<28}{_runs(b):>12}{_runs(a):>12}")
+
+
+def _runs(statuses: dict[str, int]) -> str:
+    return f"{statuses.get('ok', 0)} / {statuses.get('skipped', 0)}"
+
+
 # ---- entry ---------------------------------------------------------------------------------------
 
 
@@ -323,6 +397,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--engine", choices=["serial", "ray"], default="serial")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--analyzers", help="comma-separated (default: all bundled)")
+    p.add_argument(
+        "--gates",
+        choices=["on", "off", "both"],
+        default="on",
+        help="costly analyzers only where a cheaper one saw something (on), everywhere (off), or both side by side",
+    )
     p = sub.add_parser("query", parents=[common])
     p.add_argument("--sizes", default="10000,100000", help="catalog sizes, e.g. 10000,100000,1000000")
     p.add_argument("--repeat", type=int, default=5)
@@ -355,16 +435,25 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"bench {args.cmd}{' (smoke)' if args.smoke else ''}:", flush=True)
     if args.cmd == "index":
-        result = bench_index(
-            args.gallery, args.copies, args.engine, args.workers, args.analyzers, args.data_dir, args.smoke
-        )
-        print(
-            f"  {result['photos']} photos in {result['elapsed_s']} s: {result['end_to_end_photos_per_s']} photos/s end to end; "
-            f"models {result['model_ms_per_photo']} ms/photo → model-bound {result['model_bound_photos_per_s']} photos/s "
-            f"(ratio {result['ratio_to_model_bound']})"
-        )
-        for k, v in sorted(result["stage_ms_per_photo"].items(), key=lambda kv: -kv[1]):
-            print(f"    {k:<18} {v:>9.2f} ms/photo")
+        if args.gates == "both":
+            if args.engine != "serial":
+                ap.error("--gates both compares the serial engine's runs; use --engine serial")
+            result = bench_index_gates(
+                args.gallery, args.copies, args.workers, args.analyzers, args.data_dir, args.smoke
+            )
+            _print_index_side_by_side(result["ungated"], result["gated"])
+        else:
+            result = bench_index(
+                args.gallery,
+                args.copies,
+                args.engine,
+                args.workers,
+                args.analyzers,
+                args.data_dir,
+                args.smoke,
+                gated=args.gates == "on",
+            )
+            _print_index(result)
     elif args.cmd == "query":
         sizes = [200] if args.smoke else [int(s) for s in args.sizes.split(",") if s.strip()]
         result = bench_query(

@@ -13,6 +13,7 @@ from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
 from photosearch.ingest.decode import open_image
 from photosearch.ingest.indexer import Indexer, PostStep
+from photosearch.ingest.pipeline import DEFAULT_GATES, Gate
 from photosearch.models.manifest import installed_with_role
 from photosearch.people import cluster_faces
 from photosearch.query.resolvers.places import ensure_place_facts
@@ -106,9 +107,13 @@ def build_indexer(
     settings: Settings,
     analyzers: Sequence[Analyzer | FactsAnalyzer] | None = None,
     post_steps: Sequence[tuple[str, PostStep]] | None = None,
+    *,
+    gates: Sequence[Gate] = DEFAULT_GATES,
 ) -> Indexer:
+    """The indexer with the bundled analyzers and post steps; `gates=()` runs every analyzer on
+    every photo (what indexing cost before the gates: `python -m benchmarks.suite index --gates both`)."""
     if analyzers is None:
         analyzers = default_analyzers(settings)
     if post_steps is None:
         post_steps = default_post_steps(settings)
-    return Indexer(store, settings, analyzers, post_steps)
+    return Indexer(store, settings, analyzers, post_steps, gates=gates)

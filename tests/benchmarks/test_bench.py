@@ -92,3 +92,28 @@ def test_watch_and_rss_smoke(tmp_path):
     phases = json.loads((tmp_path / "r.json").read_text())["result"]["phases"]
     assert [p["phase"] for p in phases] == ["vectors"]
     assert all("error" not in p and p["peak_rss_mib"] > 10 for p in phases)
+
+
+@pytest.mark.slow
+def test_index_gates_side_by_side(tmp_path, capsys):
+    """Before (every analyzer everywhere) beside after (gated), in one run: the detector gates faces."""
+    argv = [
+        "index",
+        "--smoke",
+        "--gates",
+        "both",
+        "--analyzers",
+        "detector,faces",
+        "--out",
+        str(tmp_path / "g.json"),
+    ]
+    assert bench.main(argv) == 0
+    r = json.loads((tmp_path / "g.json").read_text())["result"]
+    before, after = r["ungated"], r["gated"]
+    assert not before["gated"] and after["gated"] and before["photos"] == after["photos"] == 21
+    assert before["found"]["analyses"]["faces"].get("skipped", 0) == 0
+    assert after["found"]["analyses"]["faces"]["skipped"] > 0  # faces kept off photos without a person
+    assert after["found"]["faces"] == before["found"]["faces"] > 0  # and no face lost on the gallery
+    assert after["found"]["analyses"]["faces"]["ok"] < before["found"]["analyses"]["faces"]["ok"] == 21
+    out = capsys.readouterr().out
+    assert "ungated" in out and "faces ran / skipped" in out
