@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,8 @@ import numpy as np
 log = logging.getLogger(__name__)
 
 META = "meta"
+#: A temp file older than this was left by a process that died while writing: removed by the next save.
+STALE_TMP_S = 3600
 
 
 def save(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> bool:
@@ -33,12 +36,20 @@ def save(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> bool:
         with tmp.open("wb") as fh:
             np.savez(fh, **arrays, **{META: blob})
         os.replace(tmp, path)
+        _remove_stale_tmp(path)
         return True
     except OSError as exc:
         log.warning("cannot save %s: %s", path, exc)
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
         return False
+
+
+def _remove_stale_tmp(path: Path) -> None:
+    for old in path.parent.glob(f".{path.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if time.time() - old.stat().st_mtime > STALE_TMP_S:
+                old.unlink()
 
 
 def read_meta(path: Path) -> dict | None:

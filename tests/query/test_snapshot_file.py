@@ -217,3 +217,18 @@ def test_a_cache_dir_that_cannot_be_written_costs_only_the_save(store, settings,
     snap = snapshot.get_snapshot(store, directory=blocked)
     assert snap.n == 10
     assert snapshot.get_snapshot(store, directory=blocked) is snap and sql_reads["n"] == 1
+
+
+def test_a_temp_file_left_by_a_dead_writer_is_removed_by_the_next_save(store, settings, rich):
+    import os
+
+    directory = snapshot_dir(settings)
+    directory.mkdir(parents=True)
+    path = _file(settings, store)
+    dead = directory / f".{path.name}.99999.1.tmp"  # a process killed while writing, an hour ago
+    busy = directory / f".{path.name}.99998.1.tmp"  # another process writing now
+    for tmp in (dead, busy):
+        tmp.write_bytes(b"half a file")
+    os.utime(dead, (1, 1))
+    snapshot.get_snapshot(store, directory=directory)
+    assert path.is_file() and not dead.exists() and busy.exists()
