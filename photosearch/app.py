@@ -17,6 +17,8 @@ from photosearch.ingest.pipeline import DEFAULT_GATES, Gate
 from photosearch.models.manifest import installed_with_role
 from photosearch.people import cluster_faces
 from photosearch.query.resolvers.places import ensure_place_facts
+from photosearch.query.resolvers.snapshot import persist_snapshot
+from photosearch.query.resolvers.snapshot_file import snapshot_dir
 from photosearch.records import PhotoImage
 from photosearch.vectors import VectorIndexes
 from photosearch.vision.analyzer import Analyzer, FactsAnalyzer
@@ -61,7 +63,8 @@ def hub_analyzers(settings: Settings) -> list[Analyzer]:
 
 
 def default_post_steps(settings: Settings) -> list[tuple[str, PostStep]]:
-    """After indexing: cluster new faces into people, bring vector indexes in line."""
+    """After indexing: cluster new faces into people, geocode places, bring vector indexes in line, save
+    the search snapshot (last: what the steps before wrote is in it)."""
 
     def people_step(store: Store, _report, progress, cancel):
         return asdict(cluster_faces(store, progress=None, cancel=cancel))
@@ -81,7 +84,16 @@ def default_post_steps(settings: Settings) -> list[tuple[str, PostStep]]:
             sizes[space] = len(index) if index is not None else 0
         return sizes
 
-    return [("people", people_step), ("places", places_step), ("vectors", vectors_step)]
+    def snapshot_step(store: Store, _report, progress, cancel):
+        # The search snapshot as a file, so a new process's first search reads it instead of SQL.
+        return persist_snapshot(store, snapshot_dir(settings))
+
+    return [
+        ("people", people_step),
+        ("places", places_step),
+        ("vectors", vectors_step),
+        ("snapshot", snapshot_step),
+    ]
 
 
 def image_embedder(settings: Settings):

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from sqlalchemy import Connection, inspect, text
 
 from photosearch import __version__
-from photosearch.catalog.models import Base, SchemaVersion, utcnow
+from photosearch.catalog import generation
+from photosearch.catalog.models import Base, CatalogState, SchemaVersion, utcnow
 from photosearch.errors import CatalogError
 
 Migration = tuple[int, str, Callable[[Connection], None]]
@@ -55,11 +56,18 @@ def _drop_unused_kv(conn: Connection) -> None:
         conn.execute(text("DROP TABLE kv"))
 
 
+def _catalog_generation(conn: Connection) -> None:
+    """catalog_state (uid, generation) and the triggers that change the generation on every write."""
+    CatalogState.__table__.create(conn, checkfirst=True)
+    generation.install(conn)
+
+
 MIGRATIONS: list[Migration] = [
     (1, "initial catalog", _create_tables),
     (2, "people.birthday for 'on my birthday' requests", _person_birthday),
     (3, "folders.device (offline vs emptied), schema_version.app_version", _folder_device_and_app_version),
     (4, "drop the unused kv table", _drop_unused_kv),
+    (5, "catalog_state: a uid and a generation every write changes (cache keys)", _catalog_generation),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -41,6 +41,19 @@ class SchemaVersion(Base):
     app_version: Mapped[str | None] = mapped_column(String(32))  # the PhotoSearch that applied it
 
 
+class CatalogState(Base):
+    """One row: who this catalog is and which state of it readers see (catalog/generation.py).
+
+    `uid` is made once, when the catalog is created; triggers give `generation` a new value on every
+    write to the tables a search reads, so a cache of them (the search snapshot, a vector index) is
+    keyed by (uid, generation)."""
+
+    __tablename__ = "catalog_state"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    uid: Mapped[str] = mapped_column(String(32))
+    generation: Mapped[int] = mapped_column(BigInteger)
+
+
 class Folder(Base):
     __tablename__ = "folders"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -54,6 +54,7 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
 
     from photosearch.catalog.models import Folder, Person
     from photosearch.query.resolvers.snapshot import get_snapshot
+    from photosearch.query.resolvers.snapshot_file import snapshot_dir
 
     ctx = PlanContext(people=list(people or []))
     with store.session() as s:
@@ -66,7 +67,8 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
             ctx.people.append(name)
             if bday is not None:
                 ctx.birthdays[name] = bday.date() if isinstance(bday, datetime) else bday
-        snap = get_snapshot(store)  # years and cameras from the search's columns, not two table scans
+        # years and cameras from the search's columns (read from the saved snapshot, else SQL)
+        snap = get_snapshot(store, directory=snapshot_dir(settings))
         ctx.years, ctx.cameras = snap.year_range(), list(snap.camera_models)
         ctx.folders = [r[0] for r in s.execute(select(Folder.path)).all()]
     ctx.people = list(dict.fromkeys(ctx.people))

@@ -40,6 +40,7 @@ from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, Score
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot, get_snapshot
+from photosearch.query.resolvers.snapshot_file import snapshot_dir
 from photosearch.vectors import VectorIndexes
 from photosearch.vision.text_embedder import get_text_embedder
 
@@ -136,7 +137,7 @@ def make_context(
                 ensure_place_facts(store)
             except Exception as exc:  # noqa: BLE001 - GPS filtering still works by radius
                 log.warning("reverse geocoding failed: %s", exc)
-    snap = get_snapshot(store)
+    snap = get_snapshot(store, directory=snapshot_dir(settings))
     if signals is None:
         needs_concept = plan is None or any("concept" in a for a in plan_atoms(plan.get("where", {})))
         signals = default_signals(store, settings, text_embedder) if needs_concept else []

@@ -2,8 +2,10 @@
 
 The index file `<space>.usearch` is a cache of catalog vectors keyed by catalog ids (photo id,
 or face id for the `face` space). The sidecar `<space>.json` records what it was built from:
-count, dim, dtype, a checksum of the sorted ids, the newest `updated_at` seen, and the size and
-CRC32 of the index file, so a missing, stale or damaged file is detected before it is used.
+count, dim, dtype, a checksum of the sorted ids, the newest `updated_at` seen, the size and
+CRC32 of the index file, so a missing, stale or damaged file is detected before it is used, and
+the catalog generation (`photosearch.catalog.generation`) a writer last found it in line with: a
+search trusts a file whose generation is the catalog's current one without asking the catalog more.
 
 Indexes are always loaded with `Index.restore` (a writable copy in memory), never `view=True`:
 adding to a memory-mapped view can crash the process.
@@ -17,7 +19,7 @@ import logging
 import os
 import zlib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +61,24 @@ class Sidecar:
     file_size: int
     file_crc32: int
     version: int = SIDECAR_VERSION
+    generation: list | None = None  # [catalog uid, generation] the index was last found in line with
+
+
+def read_sidecar(path: Path) -> Sidecar | None:
+    """A sidecar file, or None when it is missing or not one of this version."""
+    try:
+        side = Sidecar(**json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError) as exc:
+        if path.exists():
+            log.warning("cannot read %s (%s)", path, exc)
+        return None
+    return side if side.version == SIDECAR_VERSION else None
+
+
+def _write_sidecar(base: Path, side: Sidecar) -> None:
+    tmp = base.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(asdict(side)), encoding="utf-8")
+    os.replace(tmp, base.with_suffix(".json"))
 
 
 def space_filename(space: str) -> str:
@@ -87,6 +107,10 @@ class VectorIndex:
             ndim=self.dim, metric="cos", dtype=dtype, connectivity=connectivity, expansion_add=expansion_add
         )
         self.max_updated: str | None = None
+        #: The catalog generation ([uid, value]) this content is in line with; None when unknown.
+        self.generation: list | None = None
+        #: The sidecar of the file this content was loaded from or saved to; None once it changed.
+        self.sidecar: Sidecar | None = None
 
     # ---- content ---------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -116,6 +140,7 @@ class VectorIndex:
             raise ValueError(f"{self.space}: vectors have {vecs.shape[1]} dims, the index {self.dim}")
         if len(self.index):
             self.remove(keys)
+        self.generation = self.sidecar = None
         for lo in range(0, keys.size, ADD_BATCH):
             hi = min(keys.size, lo + ADD_BATCH)
             self.index.add(keys[lo:hi], normalise(vecs[lo:hi]), threads=threads)
@@ -130,6 +155,7 @@ class VectorIndex:
         present = keys[np.asarray(self.index.contains(keys), dtype=bool).reshape(-1)]
         if present.size:
             self.index.remove(present)
+            self.generation = self.sidecar = None
         return int(present.size)
 
     def get(self, key: int) -> np.ndarray | None:
@@ -178,11 +204,28 @@ class VectorIndex:
             max_updated=self.max_updated,
             file_size=path.stat().st_size,
             file_crc32=file_crc32(path),
+            generation=self.generation,
         )
-        side_tmp = base.with_suffix(".json.tmp")
-        side_tmp.write_text(json.dumps(asdict(side)), encoding="utf-8")
-        os.replace(side_tmp, base.with_suffix(".json"))
+        _write_sidecar(base, side)
+        self.sidecar = side
         return path
+
+    def record_generation(self, directory: Path, generation: list | None) -> None:
+        """Record that this index, unchanged since it was saved or loaded, is in line with the catalog
+        at `generation`: only the sidecar is rewritten when the file on disk is this index's (else
+        the whole index is saved)."""
+        self.generation = generation
+        base = directory / space_filename(self.space)
+        on_disk = read_sidecar(base.with_suffix(".json"))
+        if (
+            self.sidecar is None
+            or on_disk is None
+            or replace(on_disk, generation=None) != replace(self.sidecar, generation=None)
+        ):
+            self.save(directory, self.sidecar.ids_sha1 if self.sidecar else None)
+            return
+        self.sidecar = replace(on_disk, generation=generation)
+        _write_sidecar(base, self.sidecar)
 
     @classmethod
     def load(
@@ -195,10 +238,10 @@ class VectorIndex:
         path, side_path = base.with_suffix(".usearch"), base.with_suffix(".json")
         if not path.is_file() or not side_path.is_file():
             return None
+        side = read_sidecar(side_path)
+        if side is None or side.space != space:
+            return None
         try:
-            side = Sidecar(**json.loads(side_path.read_text(encoding="utf-8")))
-            if side.version != SIDECAR_VERSION or side.space != space:
-                return None
             if path.stat().st_size != side.file_size or file_crc32(path) != side.file_crc32:
                 log.warning("vector index %s is damaged (checksum mismatch); rebuilding", path)
                 return None
@@ -217,6 +260,7 @@ class VectorIndex:
         if expansion_add:
             index.expansion_add = int(expansion_add)
         obj.max_updated = side.max_updated
+        obj.generation, obj.sidecar = side.generation, side
         return obj, side
 
 

@@ -7,9 +7,12 @@ indexed. Two doors, one per kind of caller:
 * writers (the indexer's `vectors` post step, `update_photos`, `remove_photos`): `get(space)`
   returns an index that matches the catalog: a missing or damaged file is rebuilt; a stale one
   (ids or `updated_at` differ from the sidecar) is synced incrementally and saved;
-* searches: `open(space)` returns the saved index only when it matches the catalog (one aggregate
-  query: count and newest `updated_at`) and never builds, syncs or writes; otherwise
-  `exact(space)` gives an exact brute-force search over the catalog's vectors instead.
+* searches: `open(space)` returns the saved index only when it matches the catalog and never
+  builds, syncs or writes; otherwise `exact(space)` gives an exact brute-force search over the
+  catalog's vectors instead. It matches when the catalog's generation is the one the writer
+  recorded in the sidecar (one row read: nothing was written since the writer checked the index
+  against the catalog's ids and stamps); where that is not so (another write since, a database
+  without a generation), when one aggregate query (count and newest `updated_at`) agrees with it.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from datetime import datetime
 import numpy as np
 from sqlalchemy import func, select
 
+from photosearch.catalog import generation
 from photosearch.catalog.models import Embedding, Face, Photo
 from photosearch.vectors.exact import ExactVectors
 from photosearch.vectors.index import VectorIndex, ids_checksum, space_filename
@@ -81,9 +85,15 @@ class VectorIndexes:
         self.threads = int(threads if threads is not None else getattr(settings, "threads", 0) or 0)
         self._loaded: dict[str, VectorIndex] = {}
         self._opened: dict[str, int] = {}  # space -> sidecar mtime of the file `open` last loaded
+        self._checked: dict[str, list] = {}  # space -> generation at which `open` found it in line
         self._lock = threading.RLock()
 
     # ---- catalog readers -------------------------------------------------------------------
+    def generation(self) -> list | None:
+        """The catalog's generation as a sidecar records it ([uid, value]), or None (unknown)."""
+        gen = generation.current(self.store)
+        return gen.key() if gen is not None else None
+
     def spaces(self) -> list[str]:
         """Embedding spaces in the catalog (+ `face`): one index probe per space, not a table scan."""
         names: list[str] = []
@@ -170,26 +180,36 @@ class VectorIndexes:
         after another process's post step saved it); None when it is missing, damaged or stale.
         Never builds, syncs or writes anything."""
         with self._lock:
-            count, newest = self.catalog_state(space)
+            gen = self.generation()
             index = self._loaded.get(space)
-            if index is not None and len(index) == count and index.max_updated == newest:
+            if index is not None and self._vouched(space, index, gen):
                 return index
             saved_at = self.saved_at(space)
-            if saved_at is None or (index is not None and self._opened.get(space) == saved_at):
-                return None  # nothing newer on disk than what is in memory
-            loaded = VectorIndex.load(self.directory, space)
-            self._opened[space] = saved_at
-            if loaded is None:
+            if saved_at is not None and (index is None or self._opened.get(space) != saved_at):
+                loaded = VectorIndex.load(self.directory, space)  # new on disk: a writer saved it
+                self._opened[space] = saved_at
+                if loaded is not None:
+                    index, side = loaded
+                    index._ids_sha1 = side.ids_sha1  # type: ignore[attr-defined]
+                    self._loaded[space] = index  # a writer's `get` syncs it from here
+                    self._checked.pop(space, None)
+                    if self._vouched(space, index, gen):
+                        return index
+            if index is None:
                 return None
-            index, side = loaded
-            index._ids_sha1 = side.ids_sha1  # type: ignore[attr-defined]
-            self._loaded[space] = index  # a writer's `get` syncs it from here
+            count, newest = self.catalog_state(space)
             if len(index) != count or index.max_updated != newest:
                 log.info(
                     "vector index %s is stale (%d vectors, the catalog has %d)", space, len(index), count
                 )
                 return None
+            if gen is not None:  # read before the count: a write since then changed it
+                self._checked[space] = gen
             return index
+
+    def _vouched(self, space: str, index: VectorIndex, gen: list | None) -> bool:
+        """Whether the catalog is still at the generation a writer (sidecar) or `open` found it in line."""
+        return gen is not None and gen in (index.generation, self._checked.get(space))
 
     def saved_at(self, space: str) -> int | None:
         """When a space's index was last saved (sidecar mtime, ns), or None: tells a search to reopen."""
@@ -207,6 +227,7 @@ class VectorIndexes:
     def get(self, space: str) -> VectorIndex | None:
         """The index of a space, consistent with the catalog; None when the space has no vectors."""
         with self._lock:
+            gen = self.generation()  # before the keys: a write after this is not in what `gen` vouches
             ids, stamps = self.catalog_keys(space)
             max_updated = max(stamps) if stamps is not None and len(stamps) else None
             checksum = ids_checksum(ids)
@@ -230,8 +251,12 @@ class VectorIndexes:
             index.max_updated = max_updated
             index._ids_sha1 = ids_checksum(index.keys())  # type: ignore[attr-defined]
             if changed or not self._saved(space):  # a replaced vector (same ids) is saved too
+                index.generation = gen
                 index.save(self.directory, index._ids_sha1)
+            elif index.generation != gen:  # in line, the sidecar says since when: only it is rewritten
+                index.record_generation(self.directory, gen)
             self._loaded[space] = index
+            self._checked.pop(space, None)
             return index
 
     def _saved(self, space: str) -> bool:
@@ -242,6 +267,7 @@ class VectorIndexes:
         """Rebuild a space from the catalog, whatever is on disk."""
         with self._lock:
             self._loaded.pop(space, None)
+            self._checked.pop(space, None)
             base = self.directory / space_filename(space)
             for suffix in (".usearch", ".json"):
                 base.with_suffix(suffix).unlink(missing_ok=True)
@@ -305,6 +331,7 @@ class VectorIndexes:
                         continue
                     index = loaded[0]
                 n = index.remove(face_ids if space == FACE_SPACE else pids)
+                self._checked.pop(space, None)
                 if n:
                     removed += n
                     index._ids_sha1 = ids_checksum(index.keys())  # type: ignore[attr-defined]

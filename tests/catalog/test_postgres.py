@@ -50,3 +50,50 @@ def test_cli_runs_against_postgres(tmp_path, gallery, pg_store, cli_json):
     report = cli_json(tmp_path / "d", "--db-url", PG_URL, "index", "--no-analyze")
     assert report["added"] == 7
     assert not (tmp_path / "d" / "catalog.db").exists()
+
+
+def test_the_generation_changes_with_every_write_on_postgres(tmp_path, gallery, pg_store, monkeypatch):
+    from sqlalchemy import select
+
+    from photosearch.catalog import generation
+    from photosearch.catalog.models import Person
+    from photosearch.query.resolvers import snapshot
+    from photosearch.query.resolvers.snapshot_file import snapshot_dir
+    from tests.query.snapshots import assert_same_snapshot
+
+    seen = [generation.current(pg_store)]
+    assert seen[0] is not None
+
+    def changed() -> None:
+        now = generation.current(pg_store)
+        assert now.uid == seen[0].uid and now.value not in [g.value for g in seen]
+        seen.append(now)
+
+    with pg_store.session() as s:
+        s.add(Person(name="Anna"))
+    changed()
+    with pg_store.session() as s:
+        s.scalars(select(Person)).one().name = "Anna Maria"
+    changed()
+    with pg_store.begin() as conn:
+        conn.execute(text("DELETE FROM people"))
+    changed()
+    with pg_store.begin() as conn:  # migrating again: same uid, same triggers
+        from photosearch.catalog.generation import install
+
+        install(conn)
+    assert generation.current(pg_store) == seen[-1]
+    # the search snapshot is saved under the generation and read back as it was read from SQL
+    settings = Settings(data_dir=tmp_path / "data", db_url=PG_URL)
+    settings.ensure_dirs()
+    pg_store.add_folder(gallery)
+    Indexer(pg_store, settings, [MeanColourAnalyzer()]).run()
+    changed()
+    assert snapshot.persist_snapshot(pg_store, snapshot_dir(settings))["saved"]
+    with pg_store.connect() as conn:
+        from_sql = snapshot.load_snapshot(conn)
+    snapshot.invalidate(pg_store)
+    monkeypatch.setattr(snapshot, "load_snapshot", lambda conn: pytest.fail("read from SQL, not the file"))
+    from_file = snapshot.get_snapshot(pg_store, directory=snapshot_dir(settings))
+    assert from_file.n == 7 and from_file.groups
+    assert_same_snapshot(from_file, from_sql)

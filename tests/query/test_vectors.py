@@ -141,3 +141,45 @@ def test_exact_vectors_match_the_index():
     )
     scores = np.array([0.5, 0.9, 0.9, 0.1, 0.7], np.float32)
     assert top_k(scores, 3).tolist() == [1, 2, 4] and top_k(scores, 10).tolist() == [1, 2, 4, 0, 3]
+
+
+def test_a_search_trusts_the_generation_a_writer_recorded_instead_of_asking_the_catalog(
+    store, settings, gallery, monkeypatch
+):
+    """The vectors post step records the catalog generation in the sidecar; `open` in a new process
+    then needs no aggregate query. After any other write it asks the aggregate (once per generation),
+    the next post step records the new generation by rewriting the sidecar alone, and a changed vector
+    is never hidden by it."""
+    from photosearch.app import default_post_steps
+    from photosearch.catalog import generation
+    from photosearch.catalog.models import Person
+    from photosearch.records import AnalysisResult
+    from photosearch.vectors.index import read_sidecar
+
+    post = dict(default_post_steps(settings))["vectors"]
+    post(store, None, None, lambda: False)
+    side = settings.vectors_dir / "image.json"
+    assert read_sidecar(side).generation == generation.current(store).key()
+    asked: list[str] = []
+    real = VectorIndexes.catalog_state
+    monkeypatch.setattr(
+        VectorIndexes, "catalog_state", lambda self, space: asked.append(space) or real(self, space)
+    )
+    process = VectorIndexes(store, settings)
+    assert len(process.open("image")) == 10 and asked == []
+    with store.session() as s:  # a write the index does not care about: the aggregate decides, once
+        s.add(Person(name="Zoe"))
+    assert process.open("image") is not None and asked == ["image"]
+    assert process.open("image") is not None and asked == ["image"]
+    assert VectorIndexes(store, settings).open("image") is not None and asked == ["image", "image"]
+    index_file = settings.vectors_dir / "image.usearch"
+    mtime = index_file.stat().st_mtime_ns
+    post(store, None, None, lambda: False)
+    assert index_file.stat().st_mtime_ns == mtime  # only the sidecar was rewritten
+    assert read_sidecar(side).generation == generation.current(store).key()
+    asked.clear()
+    assert len(VectorIndexes(store, settings).open("image")) == 10 and asked == []
+    dog = process.open("image").get(gallery["dog1.jpg"])
+    with store.session() as s:  # a replaced vector: stale, whatever the sidecar says
+        store.write_analysis(s, gallery["rocket.jpg"], "tagger", 2, AnalysisResult(embeddings={"image": dog}))
+    assert VectorIndexes(store, settings).open("image") is None and process.open("image") is None

@@ -120,28 +120,41 @@ def _lexical(
 
 
 def _null_model(signal: EmbeddingSignal, index, ctx: ExecContext):
-    """The space's null model plus per-row null mean/spread of every indexed photo (once per snapshot)."""
+    """The space's null model plus per-row null mean/spread of every indexed photo (once per snapshot;
+    read from the file a process saved for the same index and reference texts, see `null_file`)."""
     key = ("null", signal.space)
     cache = ctx.snapshot.cache
     if key not in cache:
         from photosearch.query.calibration import REFERENCE_TEXTS
+        from photosearch.query.resolvers.null_file import null_dir, null_key, read_null, write_null
 
         cfg = ctx.calibration
         snap = ctx.snapshot
         keys = index.keys()
         keys = keys[np.isin(keys, snap.ids)]
         refs = _normalise(signal.encode(list(REFERENCE_TEXTS)))
+        directory = null_dir(ctx.settings)
+        file_key = null_key(signal.space, index, keys, refs, cfg) if directory is not None else None
+        saved = read_null(directory, file_key, keys) if file_key is not None else None
+        if saved is not None:
+            null, mu_k, sd_k = saved
+        else:
+            mu_k = np.empty(keys.size, np.float32)
+            sd_k = np.empty(keys.size, np.float32)
+            for start in range(0, keys.size, 8192):
+                sims = index.get_many(keys[start : start + 8192]) @ refs.T
+                mu_k[start : start + sims.shape[0]] = sims.mean(axis=1)
+                sd_k[start : start + sims.shape[0]] = np.maximum(sims.std(axis=1), 0.02)
+            rng = np.random.default_rng(cfg.seed)
+            sample = rng.choice(keys, cfg.sample, replace=False) if keys.size > cfg.sample else keys
+            null = build_null(index.get_many(sample), refs, cfg)
+            if file_key is not None:
+                write_null(directory, file_key, null, keys, mu_k, sd_k)
         mu = np.full(snap.n, np.nan, np.float32)
         sd = np.ones(snap.n, np.float32)
-        for start in range(0, keys.size, 8192):
-            part = keys[start : start + 8192]
-            null = index.get_many(part) @ refs.T
-            rows = snap.rows_of(part)
-            mu[rows] = null.mean(axis=1)
-            sd[rows] = np.maximum(null.std(axis=1), 0.02)
-        rng = np.random.default_rng(cfg.seed)
-        sample = rng.choice(keys, cfg.sample, replace=False) if keys.size > cfg.sample else keys
-        cache[key] = (build_null(index.get_many(sample), refs, cfg), mu, sd)
+        rows = snap.rows_of(keys)
+        mu[rows], sd[rows] = mu_k, sd_k
+        cache[key] = (null, mu, sd)
     return cache[key]
 
 

@@ -3,10 +3,12 @@
 A `Snapshot` holds, for the active photos only (row r = position in the sorted id array):
 dates, cameras, folders, GPS, perceptual hashes, face counts, people, place names, and inverted
 maps (kind, folded label) -> (rows, scores) for every fact kind. It is built once per process and
-reused until the catalog changes: on SQLite `PRAGMA data_version` of a dedicated connection
-tells (O(1)) whether any other connection committed; elsewhere a signature query (counts and
-max ids) is compared at most every `check_interval` seconds. Call `invalidate(store)` after
-writing through the same connection.
+reused until the catalog changes: the catalog's generation (`photosearch.catalog.generation`, one
+row, changed by triggers on every write, a person's rename included) tells whether it did; where a
+database has no generation, a signature query (counts and max ids) is compared at most every
+`check_interval` seconds. With a directory (`snapshot_file.snapshot_dir(settings)`), a new process
+reads the snapshot of the current generation from a file instead of SQL, and saves one it had to
+read from SQL (`snapshot_file`); the indexer's `snapshot` post step saves it after indexing.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ import time
 import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
 import numpy as np
 from sqlalchemy import text
 
+from photosearch.catalog import generation
+from photosearch.catalog.generation import Generation
 from photosearch.query.resolvers.text import fold, tokens
 
 log = logging.getLogger(__name__)
@@ -258,7 +263,7 @@ def _load_facts(conn, rows_for, n: int):
     groups = _fact_groups(conn, rows_for)
     _add_knowledge_text(conn, groups)
     place_code, places = _load_places(conn, rows_for, n)
-    return groups, _token_index(groups), place_code, places
+    return groups, build_token_index(groups), place_code, places
 
 
 def _fact_names(names, hyper, sqlite: bool) -> tuple[str | None, bool]:
@@ -332,7 +337,7 @@ def _add_knowledge_text(conn, groups: dict[str, dict[str, Group]]) -> None:
             g.extra = (g.extra + " " + " ".join(bits)).strip()
 
 
-def _token_index(groups: dict[str, dict[str, Group]]) -> dict[str, list[Group]]:
+def build_token_index(groups: dict[str, dict[str, Group]]) -> dict[str, list[Group]]:
     """Word token -> the concept kinds' groups whose label, names or extra text carry it."""
     token_index: dict[str, list[Group]] = {}
     for kind in CONCEPT_KINDS:
@@ -391,7 +396,7 @@ class _Entry:
         self.snapshot: Snapshot | None = None
         self.version: object = None
         self.checked_at = 0.0
-        self.watch = None  # dedicated DBAPI connection for PRAGMA data_version
+        self.saved: tuple | None = None  # (directory, version) this snapshot was saved in (or tried)
         self.lock = threading.Lock()
 
 
@@ -399,18 +404,11 @@ _entries: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _entries_lock = threading.Lock()
 
 
-def _version(store, entry: _Entry) -> object:
-    if store.is_sqlite:
-        try:
-            if entry.watch is None:
-                entry.watch = store.engine.raw_connection()
-            cur = entry.watch.cursor()
-            cur.execute("PRAGMA data_version")
-            value = cur.fetchone()[0]
-            cur.close()
-            return ("dv", value)
-        except Exception:  # noqa: BLE001 - fall back to the signature query
-            entry.watch = None
+def _version(store) -> object:
+    """The catalog's `Generation` (one row read), or where it has none a signature of its tables."""
+    gen = generation.current(store)
+    if gen is not None:
+        return gen
     with store.connect() as conn:
         return tuple(
             conn.execute(
@@ -423,23 +421,52 @@ def _version(store, entry: _Entry) -> object:
         )
 
 
-def get_snapshot(store, *, check_interval: float = 1.0) -> Snapshot:
-    """The current snapshot of a store's catalog, reloaded when the catalog changed."""
+def get_snapshot(store, *, directory: Path | None = None, check_interval: float = 1.0) -> Snapshot:
+    """The current snapshot of a store's catalog, reloaded when the catalog changed.
+
+    With `directory` (`snapshot_file.snapshot_dir(settings)`) and a catalog generation, a new
+    snapshot is first looked for there, and one read from SQL is saved there for the next process."""
+    from photosearch.query.resolvers import snapshot_file
+
     with _entries_lock:
         entry = _entries.get(store)
         if entry is None:
             entry = _entries[store] = _Entry()
     with entry.lock:
         now = time.monotonic()
-        if entry.snapshot is not None and not store.is_sqlite and now - entry.checked_at < check_interval:
+        if (
+            entry.snapshot is not None
+            and not isinstance(entry.version, Generation)
+            and now - entry.checked_at < check_interval
+        ):
             return entry.snapshot
-        version = _version(store, entry)
+        version = _version(store)
         entry.checked_at = now
         if entry.snapshot is None or version != entry.version:
-            with store.connect() as conn:
-                entry.snapshot = load_snapshot(conn)
-            entry.version = version
+            snap = None
+            if directory is not None and isinstance(version, Generation):
+                snap = snapshot_file.read_snapshot(directory, version)
+            entry.saved = (directory, version) if snap is not None else None
+            if snap is None:
+                with store.connect() as conn:
+                    snap = load_snapshot(conn)
+            entry.snapshot, entry.version = snap, version
+        if directory is not None and isinstance(version, Generation) and entry.saved != (directory, version):
+            entry.saved = (directory, version)  # tried once: a cache dir that cannot be written costs no more
+            _save(store, directory, version, entry.snapshot)
         return entry.snapshot
+
+
+def _save(store, directory: Path, version: Generation, snap: Snapshot) -> None:
+    """Save the entry's snapshot, read at `version`, when the catalog is still at `version` (no write
+    committed since the read began, so it holds no half of one) and the file is not already there."""
+    from photosearch.query.resolvers import snapshot_file
+
+    if generation.current(store) != version:
+        log.info("the catalog changed while its snapshot was read: not saved")
+        return
+    if not snapshot_file.is_current(directory, version):
+        snapshot_file.write_snapshot(directory, version, snap)
 
 
 def current_snapshot(store) -> Snapshot | None:
@@ -449,9 +476,23 @@ def current_snapshot(store) -> Snapshot | None:
     if entry is None or entry.snapshot is None:
         return None
     with entry.lock:
-        if entry.snapshot is None or _version(store, entry) != entry.version:
+        if entry.snapshot is None or _version(store) != entry.version:
             return None
         return entry.snapshot
+
+
+def persist_snapshot(store, directory: Path) -> dict:
+    """Make sure `directory` holds the snapshot of the catalog as it is now (the indexer's last post
+    step, so the first search of the next process reads it instead of SQL)."""
+    from photosearch.query.resolvers import snapshot_file
+
+    gen = generation.current(store)
+    if gen is None:
+        return {"saved": False, "reason": "the catalog has no generation (this database gets no triggers)"}
+    if snapshot_file.is_current(directory, gen):
+        return {"saved": True, "photos": None, "up_to_date": True}
+    snap = get_snapshot(store, directory=directory)
+    return {"saved": snapshot_file.is_current(directory, gen), "photos": snap.n, "up_to_date": False}
 
 
 def invalidate(store) -> None:
@@ -462,3 +503,4 @@ def invalidate(store) -> None:
         with entry.lock:
             entry.snapshot = None
             entry.version = None
+            entry.saved = None
