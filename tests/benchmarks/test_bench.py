@@ -117,3 +117,17 @@ def test_index_gates_side_by_side(tmp_path, capsys):
     assert after["found"]["analyses"]["faces"]["ok"] < before["found"]["analyses"]["faces"]["ok"] == 21
     out = capsys.readouterr().out
     assert "ungated" in out and "faces ran / skipped" in out
+
+
+@pytest.mark.slow
+def test_first_search_of_a_new_process(tmp_path, capsys):
+    """A catalog the query benchmark left, then new processes: the first reads the saved snapshot."""
+    from benchmarks import first_search
+
+    assert bench.main(["query", "--smoke", "--data-dir", str(tmp_path)]) == 0
+    data_dir = tmp_path / "catalog-200"
+    assert first_search.main([str(data_dir), "--repeat", "2", "--out", str(tmp_path / "f.json")]) == 0
+    doc = json.loads((tmp_path / "f.json").read_text())
+    assert len(doc["runs"]) == 2 and all(r["first"]["results"] > 0 for r in doc["runs"])
+    assert list((data_dir / "cache" / "snapshot").glob("*.npz"))  # what the next process reads
+    assert "median of 2: first search" in capsys.readouterr().out
