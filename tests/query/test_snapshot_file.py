@@ -198,6 +198,7 @@ def test_the_post_step_saves_it_and_a_new_process_search_reads_it(
     step = dict(default_post_steps(settings))["snapshot"]
     assert [name for name, _ in default_post_steps(settings)][-1] == "snapshot"
     assert step(store, None, None, lambda: False) == {"saved": True, "photos": 10, "up_to_date": False}
+    assert snapshot.current_snapshot(store) is None  # an indexing-only process keeps none in memory
     assert step(store, None, None, lambda: False)["up_to_date"]
     snapshot.invalidate(store)
     monkeypatch.setattr(snapshot, "load_snapshot", lambda conn: pytest.fail("read from SQL, not the file"))

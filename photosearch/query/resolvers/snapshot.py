@@ -483,7 +483,9 @@ def current_snapshot(store) -> Snapshot | None:
 
 def persist_snapshot(store, directory: Path) -> dict:
     """Make sure `directory` holds the snapshot of the catalog as it is now (the indexer's last post
-    step, so the first search of the next process reads it instead of SQL)."""
+    step, so the first search of the next process reads it instead of SQL). A process that searches
+    keeps the snapshot it loads; one that only indexes (`photosearch watch`) writes it and lets it go
+    (hundreds of MB at 1M photos)."""
     from photosearch.query.resolvers import snapshot_file
 
     gen = generation.current(store)
@@ -491,7 +493,14 @@ def persist_snapshot(store, directory: Path) -> dict:
         return {"saved": False, "reason": "the catalog has no generation (this database gets no triggers)"}
     if snapshot_file.is_current(directory, gen):
         return {"saved": True, "photos": None, "up_to_date": True}
-    snap = get_snapshot(store, directory=directory)
+    with _entries_lock:
+        searches = store in _entries
+    if searches:
+        snap = get_snapshot(store, directory=directory)
+    else:
+        with store.connect() as conn:
+            snap = load_snapshot(conn)
+        _save(store, directory, gen, snap)
     return {"saved": snapshot_file.is_current(directory, gen), "photos": snap.n, "up_to_date": False}
 
 
