@@ -58,6 +58,15 @@ def _save(path, rgb, mode=None, sequence=False, **how):
     return path
 
 
+def _catalogue(tmp_path, gallery):
+    """(settings, store, the first index run's report) of a fresh catalog holding `gallery`, no models."""
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.ensure_dirs()
+    store = Store(settings.database_url)
+    store.add_folder(gallery)
+    return settings, store, Indexer(store, settings, []).run()
+
+
 def test_every_photo_extension_pillow_registers_is_catalogued():
     registered = {ext for ext, fmt in Image.registered_extensions().items() if fmt in PHOTO_FORMATS}
     assert {".hif", ".heics", ".heifs", ".avifs", ".mpo", ".apng", ".jpc"} <= registered
@@ -146,11 +155,8 @@ def test_a_lone_raw_is_catalogued_with_date_camera_and_place(tmp_path, real_phot
     gallery.mkdir()
     cat = real_photos["chelsea"]
     write_dng(gallery / "IMG_0099.DNG", cat, preview=cat[:, :450].copy(), exif=SHOT)  # no JPEG twin
-    settings = Settings(data_dir=tmp_path / "data")
-    settings.ensure_dirs()
-    store = Store(settings.database_url)
-    store.add_folder(gallery)
-    assert Indexer(store, settings, []).run().added == 1
+    settings, store, report = _catalogue(tmp_path, gallery)
+    assert report.added == 1
     with store.session() as s:
         photo = s.scalars(select(Photo)).one()
         assert photo.format == "RAW" and photo.taken_at == SHOT.taken_at
@@ -175,11 +181,7 @@ def test_indexing_catalogues_every_format_and_records_bad_ones(tmp_path, real_ph
     write_dng(gallery / "cat.dng", real_photos["chelsea"], preview=real_photos["chelsea"][:, :450].copy())
     (gallery / "damaged.jp2").write_bytes(b"\x00\x00\x00\x0cjP  \r\n\x87\n" + b"\x00" * 64)
     (gallery / "damaged.cr2").write_bytes(b"II*\x00garbage" * 10)
-    settings = Settings(data_dir=tmp_path / "data")
-    settings.ensure_dirs()
-    store = Store(settings.database_url)
-    store.add_folder(gallery)
-    report = Indexer(store, settings, []).run()
+    settings, store, report = _catalogue(tmp_path, gallery)
     assert report.added == len(PILLOW_FORMATS) + 1
     assert report.failed == 2
     with store.session() as s:
@@ -200,11 +202,7 @@ def test_raw_and_jpeg_of_one_shot_are_one_result(tmp_path, real_photos):
     Image.fromarray(cat).save(gallery / "IMG_0042.JPG")
     write_dng(gallery / "IMG_0042.DNG", cat, preview=cat[:, :450].copy())
     write_dng(gallery / "IMG_0043.DNG", cat, preview=cat[:, :450].copy())  # a RAW alone
-    settings = Settings(data_dir=tmp_path / "data")
-    settings.ensure_dirs()
-    store = Store(settings.database_url)
-    store.add_folder(gallery)
-    Indexer(store, settings, []).run()
+    settings, store, report = _catalogue(tmp_path, gallery)
     with store.session() as s:
         for p in s.scalars(select(Photo)):
             store.write_analysis(
@@ -237,11 +235,7 @@ def test_a_raw_twin_takes_no_slot_on_the_page(tmp_path, real_photos):
     for i, rgb in enumerate((cat[::-1], coffee[::-1], cat[:, ::-1])):
         Image.fromarray(np.ascontiguousarray(rgb)).save(gallery / f"other{i}.png")
         score[f"other{i}.png"] = 0.6 - i / 10
-    settings = Settings(data_dir=tmp_path / "data")
-    settings.ensure_dirs()
-    store = Store(settings.database_url)
-    store.add_folder(gallery)
-    Indexer(store, settings, []).run()
+    settings, store, report = _catalogue(tmp_path, gallery)
     with store.session() as s:
         for p in s.scalars(select(Photo)):
             fact = FactRecord("tag", "tabby", score[p.path.rsplit("/", 1)[-1]])
