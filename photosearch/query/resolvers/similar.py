@@ -66,11 +66,12 @@ def neighbours(vec: np.ndarray, ctx: ExecContext, *, exclude: int | None = None,
     sd = max(1.4826 * float(np.median(np.abs(ssims - mu))), 0.02)
     k = min(len(index), 200)
     keys, sims = index.search(q, k, exact=len(index) <= 20000)
-    ok = np.isin(keys, snap.ids) & (keys != (exclude if exclude is not None else -1))
-    keys, sims = keys[ok], sims[ok]
+    rows, ok = snap.locate(keys)
+    ok &= keys != (exclude if exclude is not None else -1)
+    rows, sims = rows[ok], sims[ok]
     z = (sims - mu) / sd
     keep, info = select(z, sims, cfg.z_min, cfg)
-    return snap.rows_of(keys[keep]), sims[keep], info
+    return rows[keep], sims[keep], info
 
 
 def resolve_similar(atom: dict, ctx: ExecContext) -> AtomResult:
