@@ -65,4 +65,5 @@ def test_locate_finds_each_active_id_and_refuses_the_rest():
     rows, found = snap.locate(asked)
     assert found.tolist() == np.isin(asked, ids).tolist()
     assert np.array_equal(ids[rows[found]], asked[found])
+    assert np.array_equal(snap.rows_of(asked), rows[found])  # the active ones, in the order asked
     assert snap.locate(np.zeros(0, np.int64))[0].size == 0

@@ -85,13 +85,8 @@ class Snapshot:
 
     def rows_of(self, photo_ids) -> np.ndarray:
         """Rows of photo ids (ids not active are dropped)."""
-        pid = np.asarray(photo_ids, dtype=np.int64)
-        if pid.size == 0 or self.n == 0:
-            return np.zeros(0, np.int32)
-        pos = np.searchsorted(self.ids, pid)
-        pos = np.clip(pos, 0, self.n - 1)
-        ok = self.ids[pos] == pid
-        return pos[ok].astype(np.int32)
+        rows, found = self.locate(photo_ids)
+        return rows[found]
 
     def locate(self, photo_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rows, found) of photo ids, aligned with them, through a dense id -> row table (built once
