@@ -22,6 +22,7 @@ import numpy as np
 
 from photosearch import array_files
 from photosearch.query.calibration import CalibrationConfig, NullModel
+from photosearch.vectors.index import space_filename
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def null_key(space: str, index, keys: np.ndarray, refs: np.ndarray, cfg: Calibra
 
 
 def _path(directory: Path, space: str) -> Path:
-    return Path(directory) / ("".join(c if c.isalnum() or c in "-_." else "_" for c in space) + ".npz")
+    return Path(directory) / (space_filename(space) + ".npz")
 
 
 def write_null(
