@@ -205,6 +205,7 @@ class Executor:
         )
 
     def run(self, where: dict) -> Execution:
+        self.ctx.prefetch_texts([str(a["concept"]) for a in plan_atoms(where) if "concept" in a])
         ex = Execution(ScoredSet.empty())
         ex.result = self._node(where, "where", False, ex)
         return ex

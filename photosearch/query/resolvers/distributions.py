@@ -130,9 +130,19 @@ _emb_lock = threading.Lock()
 _class_vectors: dict[tuple[str, str], tuple[np.ndarray, object]] = {}
 
 
+_fingerprints: dict[int, tuple[object, str]] = {}
+
+
 def _fingerprint(encode) -> str:
+    """What an encoder makes of a probe text: keys the class-name vectors (once per encoder)."""
+    hit = _fingerprints.get(id(encode))
+    if hit is not None and hit[0] is encode:
+        return hit[1]
     probe = np.asarray(encode(["photosearch class-name cache probe"]), np.float32)
-    return hashlib.sha1(np.round(probe, 4).tobytes()).hexdigest()[:16]
+    fp = hashlib.sha1(np.round(probe, 4).tobytes()).hexdigest()[:16]
+    with _emb_lock:
+        _fingerprints[id(encode)] = (encode, fp)
+    return fp
 
 
 def class_vectors(cs: ClassSpace, encode, cache_dir=None):
@@ -184,14 +194,29 @@ class Affinity:
     routes: dict[int, str]  # class -> "exact" / route text / "similar"
 
 
-def wordnet_affinity(value: str, cs: ClassSpace) -> Affinity:
-    """Per class: mean over the concept's words of the best route weight to one of its names."""
-    toks = content_tokens(value)
-    phrase = fold(value)
+_name_indexes: dict[int, tuple[ClassSpace, dict[str, list[int]]]] = {}
+
+
+def _name_index(cs: ClassSpace) -> dict[str, list[int]]:
+    """Folded class name -> its classes, built once per class space (a plan of 5,000 concepts
+    must not fold 1,000 classes' names 10,000 times)."""
+    hit = _name_indexes.get(id(cs))
+    if hit is not None and hit[0] is cs:
+        return hit[1]
     index: dict[str, list[int]] = {}
     for c, names in enumerate(cs.names):
         for nm in names:
             index.setdefault(fold(nm), []).append(c)
+    with _spaces_lock:
+        _name_indexes[id(cs)] = (cs, index)
+    return index
+
+
+def wordnet_affinity(value: str, cs: ClassSpace) -> Affinity:
+    """Per class: mean over the concept's words of the best route weight to one of its names."""
+    toks = content_tokens(value)
+    phrase = fold(value)
+    index = _name_index(cs)
     out = np.zeros(len(cs.names), np.float32)
     routes: dict[int, str] = {}
     if " " in phrase and phrase in index:  # the whole phrase names a class ("golden retriever")
