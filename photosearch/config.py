@@ -52,6 +52,30 @@ def _type_name(kind) -> str:
     return names.get(kind, str(kind))
 
 
+#: Allowed range of each numeric setting (inclusive). Outside it a value is refused when settings are
+#: loaded or saved, so a typo can never turn good photos into failures (thumbnail_size 0 once made
+#: every photo "corrupt").
+RANGES: dict[str, tuple[int, int]] = {
+    "threads": (1, 256),
+    "batch_size": (1, 4096),
+    "decode_workers": (1, 64),
+    "thumbnail_size": (64, 1024),
+    "analysis_max_side": (320, 8192),
+    "max_image_pixels": (1_000_000, 2_000_000_000),
+    "max_file_bytes": (1 << 10, 1 << 40),
+}
+
+
+def check_range(key: str, value, where: str) -> None:
+    """Raise `SettingsError` naming `key` and its allowed range when `value` lies outside it."""
+    bounds = RANGES.get(key)
+    if bounds is None or value is None or isinstance(value, bool):
+        return
+    low, high = bounds
+    if not low <= value <= high:
+        raise SettingsError(f"{where}: setting {key!r} must be between {low:,} and {high:,}, got {value!r}")
+
+
 def parse_settings_file(path: Path) -> dict:
     """The typed values of settings.json: unknown keys, wrong types and bad JSON are `SettingsError`s."""
     try:
@@ -76,6 +100,7 @@ def parse_settings_file(path: Path) -> dict:
             raise SettingsError(
                 f"{path}: setting {key!r} must be {_type_name(hints[key])}, got {json.dumps(value)}"
             )
+        check_range(key, value, str(path))
     return values
 
 
@@ -149,12 +174,20 @@ class Settings:
         }
         for name, value in overrides.items():
             if value:
+                check_range(name, value, "PHOTOSEARCH_THREADS" if name == "threads" else name)
                 settings._overrides[name] = (value, getattr(settings, name))
                 setattr(settings, name, value)
         return settings
 
+    def check(self) -> None:
+        """Every numeric setting within its range (`SettingsError` names the first that is not)."""
+        for key in RANGES:
+            check_range(key, getattr(self, key), "settings")
+
     def save(self) -> None:
-        """Write settings.json atomically; a file that does not parse is never overwritten."""
+        """Write settings.json atomically; a file that does not parse is never overwritten, and
+        values out of range are refused before anything is written."""
+        self.check()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if (self.data_dir / SETTINGS_FILE).is_file():
             parse_settings_file(self.data_dir / SETTINGS_FILE)

@@ -29,6 +29,7 @@ from photosearch.catalog.models import (
     Folder,
     Person,
     Photo,
+    is_row_id,
     utcnow,
 )
 from photosearch.errors import CatalogError
@@ -245,12 +246,18 @@ class Store:
 
     # ---- photos --------------------------------------------------------------------------
     def photo(self, photo_id: int) -> Photo | None:
+        if not is_row_id(int(photo_id)):
+            return None
         with self.session() as s:
             return s.get(Photo, photo_id)
 
     def photo_by_path(self, path: Path | str) -> Photo | None:
+        """The photo at a file path as the OS gives it (a non-UTF-8 name included)."""
+        from photosearch.ingest.paths import to_db_path
+
+        db_path = to_db_path(str(Path(path).expanduser().resolve()))
         with self.session() as s:
-            return s.scalar(select(Photo).where(Photo.path == str(Path(path).expanduser().resolve())))
+            return s.scalar(select(Photo).where(Photo.path == db_path))
 
     def active_photo_ids(self) -> list[int]:
         with self.session() as s:

@@ -59,6 +59,10 @@ def _progress(ctx):
 
 def _photo_id(ctx, ref: str) -> int:
     if ref.isdigit():
+        from photosearch.catalog.models import is_row_id
+
+        if not is_row_id(int(ref)):
+            raise PhotoSearchError(f"no photo has the id {ref}")
         return int(ref)
     photo = ctx.store.photo_by_path(ref)
     if photo is None:

@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from photosearch.errors import PhotoSearchError
+from photosearch.files import read_regular
 from photosearch.query.plan import MAX_PLAN_BYTES, PlanError, parse_plan_json
 
 #: The line before the closest matches below the cut-off: when nothing was confident, and after confident ones.
@@ -66,11 +67,10 @@ def _search(ctx, args) -> int:
     if args.plan:
         path = Path(args.plan)
         try:
-            if path.stat().st_size > MAX_PLAN_BYTES:
-                raise PlanError(
-                    f"the plan {path} is {path.stat().st_size} bytes; a plan holds at most {MAX_PLAN_BYTES}"
-                )
-            plan = parse_plan_json(path.read_bytes())
+            raw = read_regular(path, MAX_PLAN_BYTES)  # a FIFO is refused, never waited on
+            if len(raw) > MAX_PLAN_BYTES:
+                raise PlanError(f"the plan {path} is over {MAX_PLAN_BYTES} bytes, the most a plan holds")
+            plan = parse_plan_json(raw)
         except PlanError as exc:
             raise PlanError(f"cannot read the plan {path}: {exc}") from None
         except OSError as exc:

@@ -18,6 +18,7 @@ import numpy as np
 from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 from photosearch.errors import DecodeError
+from photosearch.files import NotARegularFile, require_regular
 
 try:  # HEIC/HEIF/AVIF support is optional at import time but declared as a dependency
     import pillow_heif
@@ -150,7 +151,9 @@ def open_image(
     path = str(path)
     if data is None:
         try:
-            size = os.stat(path).st_size
+            size = require_regular(path).st_size
+        except NotARegularFile as exc:
+            raise DecodeError("not_a_file", str(exc)) from exc
         except OSError as exc:
             raise DecodeError(_reason_for_oserror(exc), f"cannot read {path}: {exc.strerror or exc}") from exc
     else:
@@ -179,6 +182,23 @@ def open_image(
         raise _os_decode_error(path, exc) from exc
     except (ValueError, SyntaxError, EOFError, MemoryError) as exc:
         raise DecodeError("corrupt", f"{path} could not be decoded: {exc}") from exc
+
+
+def check_pixel_cap(path: str | Path, max_pixels: int) -> None:
+    """Refuse a file over `max_pixels` from its header alone, before it is read whole (the cap is a
+    setting: a file refused under it is checked again on every run at this cost). Files Pillow
+    cannot identify here, and camera RAW, are left to `open_image`, which checks the cap too."""
+    if is_raw_name(path):
+        return
+    try:
+        with Image.open(path) as img:
+            width, height = img.size
+    except Exception:  # noqa: BLE001 - decoding names the problem
+        return
+    if width * height > max_pixels:
+        raise DecodeError(
+            "too_many_pixels", f"{path} is {width}x{height} pixels, over the cap of {max_pixels}"
+        )
 
 
 def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max_pixels: int) -> Decoded:

@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from photosearch.catalog.models import FileIssue, Folder, Photo
 from photosearch.catalog.store import Store, owning_folder
+from photosearch.files import NotARegularFile, require_regular
 from photosearch.ingest.decode import is_image_name
 from photosearch.ingest.paths import from_db_path, to_db_path
 
@@ -116,9 +117,19 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
                     entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}"
                 )
                 continue
-            if not os.path.isfile(entry.path):
+            if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device named like a photo
+                yield _not_a_file(entry.path, folder_id, st)
                 continue
             yield FileEntry(entry.path, folder_id, st.st_size, st.st_mtime)
+
+
+def _not_a_file(path: str, folder_id: int | None, st: os.stat_result) -> ListingIssue:
+    """A listing issue for a path named like a photo that is no regular file (never opened)."""
+    try:
+        require_regular(path, st)
+    except NotARegularFile as exc:
+        return ListingIssue(path, folder_id, NotARegularFile.reason, str(exc))
+    raise AssertionError("a regular file is no listing issue")
 
 
 def _symlink_verdict(path: str, parent: str, library: Iterable[str]):
@@ -136,10 +147,10 @@ def _symlink_verdict(path: str, parent: str, library: Iterable[str]):
 
 
 # A file that failed for one of these reasons fails the same way until it changes; others
-# (permissions, I/O errors on a flaky drive) are retried on the next run.
-STICKY_REASONS = frozenset(
-    {"corrupt", "not_an_image", "truncated", "too_many_pixels", "empty_file", "no_pixels"}
-)
+# (permissions, I/O errors on a flaky drive) are retried on the next run, and so are the failures
+# a setting decides (too_large, too_many_pixels: both are checked before the file is read, so a
+# retry costs a stat and a header, and a raised limit takes effect on the next run).
+STICKY_REASONS = frozenset({"corrupt", "not_an_image", "truncated", "empty_file", "no_pixels"})
 
 
 def _folder_state(path: str, had_photos: bool, device: int | None) -> tuple[bool, int | None]:
@@ -286,6 +297,9 @@ def _collect_file(
         return
     except OSError as exc:
         plan.issues.append(ListingIssue(path, folder.id, _reason(exc), f"cannot stat {path}: {exc}"))
+        return
+    if not stat.S_ISREG(st.st_mode):
+        plan.issues.append(_not_a_file(path, folder.id, st))
         return
     _collect(FileEntry(path, folder.id, st.st_size, st.st_mtime), seen, plan, online_folders)
 
