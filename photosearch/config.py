@@ -158,14 +158,21 @@ class Settings:
 
     def ensure_dirs(self) -> None:
         for d in (self.data_dir, self.thumbs_dir, self.vectors_dir, self.models_dir, self.cache_dir):
-            d.mkdir(parents=True, exist_ok=True)
+            try:
+                d.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise data_dir_error(d, exc) from None
 
     @classmethod
     def load(cls, data_dir: Path | str | None = None, db_url: str | None = None) -> Settings:
         """Read settings.json from the data dir; explicit arguments and env win."""
         base = Path(data_dir).expanduser() if data_dir else default_data_dir()
         path = base / SETTINGS_FILE
-        values = parse_settings_file(path) if path.is_file() else {}
+        try:
+            exists = path.is_file()
+        except OSError as exc:  # an unreadable data dir (chmod 000, another user's)
+            raise data_dir_error(base, exc) from None
+        values = parse_settings_file(path) if exists else {}
         settings = cls(data_dir=base, **values)
         overrides = {
             "db_url": db_url or os.environ.get("PHOTOSEARCH_DB_URL"),
@@ -200,6 +207,14 @@ class Settings:
         tmp = self.data_dir / (SETTINGS_FILE + ".tmp")
         tmp.write_text(json.dumps(data, indent=2, default=str), encoding="utf-8")
         os.replace(tmp, self.data_dir / SETTINGS_FILE)
+
+
+def data_dir_error(path: Path, exc: OSError) -> SettingsError:
+    """The data folder (or one inside it) cannot be used: say which, why, and what to do."""
+    return SettingsError(
+        f"cannot use the data folder {path}: {exc.strerror or exc}; fix its permissions, or choose "
+        "another with --data-dir or PHOTOSEARCH_DATA_DIR"
+    )
 
 
 def _env_int(name: str) -> int | None:

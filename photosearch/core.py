@@ -72,9 +72,12 @@ class Core:
         return self._embed_file(path)
 
     # ---- health ----------------------------------------------------------------------------
-    def health(self) -> tuple[dict[str, dict], dict[str, tuple[str, str]]]:
-        """(analysis failures per analyzer in the catalog, bundled analyzers not installed here)."""
-        return self.status()["analysis_failures"], missing_analyzers(self.settings)
+    def health(self) -> tuple[dict[str, dict], dict[str, tuple[str, str]], list[str]]:
+        """(analysis failures per analyzer in the catalog, bundled analyzers not installed here,
+        cache folders that could not be used)."""
+        from photosearch.cache_problems import cache_problems
+
+        return self.status()["analysis_failures"], missing_analyzers(self.settings), cache_problems()
 
     def status(self) -> dict:
         """Photos, analysed, failed files by reason, analysis failures per analyzer, folders."""

@@ -38,6 +38,21 @@ from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 __all__ = ["AnalysisResult", "FaceRecord", "FactRecord", "Store", "explain_catalog_error"]
 
 
+def _disk_full_under(url: str) -> bool:
+    """Is the file system holding a SQLite catalog (out of) space? SQLite says only "disk I/O
+    error" when it cannot grow its journal or shared-memory file on a full disk."""
+    import shutil
+
+    try:
+        parsed = make_url(url)
+        db = parsed.database if parsed.get_backend_name() == "sqlite" else None
+        if not db or db == ":memory:" or db.startswith("file:"):
+            return False
+        return shutil.disk_usage(Path(db).expanduser().parent).free < (1 << 20)
+    except (OSError, ValueError):
+        return False
+
+
 def explain_catalog_error(exc: Exception, url: str) -> CatalogError:
     """A database error as a `CatalogError` that says what happened and what to do."""
     text = str(getattr(exc, "orig", exc) or exc)
@@ -47,7 +62,8 @@ def explain_catalog_error(exc: Exception, url: str) -> CatalogError:
             f"the catalog {where} is locked by another process ({text}); close the other PhotoSearch "
             "window or command and try again"
         )
-    if "database or disk is full" in text.lower() or "no space left" in text.lower():
+    full = "database or disk is full" in text.lower() or "no space left" in text.lower()
+    if full or ("disk i/o error" in text.lower() and _disk_full_under(url)):
         return CatalogError(
             f"the disk holding the catalog {where} is full ({text}); free some space and try again "
             "(nothing was lost: the last batch was rolled back)"
@@ -60,10 +76,22 @@ def explain_catalog_error(exc: Exception, url: str) -> CatalogError:
     return CatalogError(f"cannot use the catalog {where}: {text}")
 
 
+def _no_catalog(parsed) -> CatalogError:
+    where = parsed.render_as_string(hide_password=True)
+    return CatalogError(
+        f"there is no catalog at {where} (nothing was created); check --db-url / --data-dir, or "
+        "start one with `photosearch add FOLDER` and `photosearch index`"
+    )
+
+
 class Store:
     """Owns the engine. Use `with store.session() as s:` for a unit of work (commits on success)."""
 
-    def __init__(self, url: str, *, create: bool = True, busy_timeout_s: float = 30.0):
+    def __init__(
+        self, url: str, *, create: bool = True, busy_timeout_s: float = 30.0, must_exist: bool = False
+    ):
+        """`must_exist`: refuse (CatalogError) rather than create a catalog that is not there yet, as
+        every read-only command does: a mistyped --db-url must not leave an empty catalog behind."""
         self.url = url
         try:
             parsed = make_url(url)
@@ -75,6 +103,8 @@ class Store:
         kwargs: dict = {"future": True}
         if self.is_sqlite:
             db = parsed.database
+            if must_exist and (not db or db == ":memory:" or not Path(db).is_file()):
+                raise _no_catalog(parsed)
             if db and db != ":memory:":
                 Path(db).parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"timeout": busy_timeout_s, "check_same_thread": False}
@@ -88,8 +118,21 @@ class Store:
         if self.is_sqlite:
             event.listen(self.engine, "connect", lambda c, r: _sqlite_pragmas(c, busy_timeout_s))
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        if must_exist and not self.is_sqlite and not self._has_catalog():
+            self.engine.dispose()
+            raise _no_catalog(parsed)
         if create:
             self.migrate()
+
+    def _has_catalog(self) -> bool:
+        """Does the database hold a PhotoSearch catalog (its schema_version table)?"""
+        from sqlalchemy import inspect
+
+        try:
+            with self.engine.connect() as conn:
+                return inspect(conn).has_table("schema_version")
+        except DBAPIError as exc:
+            raise explain_catalog_error(exc, self.url) from exc
 
     def migrate(self) -> list[int]:
         """Bring the schema up to date, one process at a time; refuse a catalog from a newer app."""

@@ -129,6 +129,8 @@ def stage_line(st: dict, seconds: float | None = None, stages: dict | None = Non
         line += "; " + ", ".join(f"{k} {v:.1f}s" for k, v in stages.items())
     if seconds is not None:
         line += f"; total {seconds:.1f}s"
+    if st.get("failure_reasons"):
+        line += "\nwhy searches or pages failed: " + "; ".join(st["failure_reasons"])
     return line
 
 

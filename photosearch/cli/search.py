@@ -81,7 +81,7 @@ def _search(ctx, args) -> int:
             now = date.fromisoformat(args.now)
         except ValueError:
             raise PhotoSearchError(f"--now must be YYYY-MM-DD, got {args.now!r}") from None
-    request = " ".join(args.request) if args.request else None
+    request = " ".join(" ".join(args.request).split()) if args.request else None
     if plan is None and not request:
         raise PhotoSearchError('give a request (photosearch search "tabby cat") or --plan FILE')
     if args.limit is not None and args.limit < 1:

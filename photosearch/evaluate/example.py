@@ -18,6 +18,8 @@ import numpy as np
 import piexif
 from PIL import Image, ImageDraw, ImageEnhance, ImageFilter, ImageFont
 
+from photosearch.errors import PhotoSearchError
+
 EXAMPLE_GOLDEN = Path(__file__).resolve().parents[2] / "resources" / "eval" / "example.yaml"
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF")
 
@@ -37,10 +39,17 @@ def _rgb(a: np.ndarray) -> np.ndarray:
 
 
 def source_photos() -> dict[str, np.ndarray]:
-    """The real photos, as RGB uint8 arrays."""
-    import matplotlib.cbook
-    from skimage import data
-    from sklearn.datasets import load_sample_images
+    """The real photos, as RGB uint8 arrays (from the sample data of scikit-image, scikit-learn and
+    matplotlib: the `examples` extra)."""
+    try:
+        import matplotlib.cbook
+        from skimage import data
+        from sklearn.datasets import load_sample_images
+    except ImportError as exc:  # third-party sample data, not our modules
+        raise PhotoSearchError(
+            f"the example photos come from scikit-image, scikit-learn and matplotlib ({exc.name} is not "
+            "installed): install the examples extra, `bash installer/install.sh models,llm,gui,examples`"
+        ) from None
 
     out = {
         name: _rgb(getattr(data, name)()) for name in ("astronaut", "chelsea", "coffee", "rocket", "camera")

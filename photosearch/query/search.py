@@ -29,6 +29,7 @@ from datetime import date, timedelta
 
 import numpy as np
 
+from photosearch.cache_problems import cache_problems
 from photosearch.errors import PhotoSearchError
 from photosearch.ingest.decode import RAW_EXTENSIONS, is_raw_name
 from photosearch.query.calibration import CalibrationConfig
@@ -304,6 +305,9 @@ def search(
     if planner:
         out["planner"] = planner
     ex = {"atoms": execution.explain(), "matched": len(execution.result), "notes": ctx.notes}
+    problems = cache_problems()
+    if problems:  # never a different result, but the user should know why it was slow
+        out["warnings"] = problems
     out["explain"] = (
         ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
     )

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from photosearch.cache_problems import cache_problem
 from photosearch.models.labels import (
     COCO_CLASS_IDS,
     COCO_LABELS,
@@ -158,11 +159,13 @@ def class_vectors(cs: ClassSpace, encode, cache_dir=None):
     vecs = None
     if cache_dir is not None:
         path = cache_dir / f"classes-{cs.space}-{labels_sha}-{fp}.npy"
-        if path.is_file():
-            try:
-                vecs = np.load(path)
-            except (OSError, ValueError):
-                vecs = None
+        try:
+            vecs = np.load(path) if path.is_file() else None
+        except OSError as exc:
+            cache_problem(path, exc)
+            vecs = None
+        except ValueError:  # damaged: made again
+            vecs = None
     if vecs is None:
         vecs = _unit(np.asarray(encode([", ".join(n[:3]) for n in cs.names]), np.float32))
         if path is not None:
@@ -170,7 +173,7 @@ def class_vectors(cs: ClassSpace, encode, cache_dir=None):
                 path.parent.mkdir(parents=True, exist_ok=True)
                 np.save(path, vecs)
             except OSError as exc:
-                log.info("cannot cache class vectors: %s", exc)
+                cache_problem(path, exc)
     from photosearch.query.calibration import CalibrationConfig
 
     refs = _unit(np.asarray(encode(list(REFERENCE_TEXTS)), np.float32))
