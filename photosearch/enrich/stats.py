@@ -7,7 +7,6 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-
 #: Failure reasons kept per run (stats stay small; the graph keeps every error).
 MAX_REASONS = 5
 
