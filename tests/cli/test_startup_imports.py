@@ -68,8 +68,17 @@ def test_help_imports_nothing_heavy(tmp_path):
     assert not [m for m in HEAVY + RUN_TIME if m in loaded]
 
 
+def _empty_catalog(tmp_path: Path) -> None:
+    """A catalog with nothing in it (read-only commands need one to be there)."""
+    from photosearch.catalog import Store
+
+    (tmp_path / "data").mkdir()
+    Store(f"sqlite:///{tmp_path / 'data' / 'catalog.db'}").close()
+
+
 def test_a_search_imports_no_gui_no_geocoder_no_cluster_engine(tmp_path):
     """A whole search of an (empty) catalog: the catalog and arrays load, never the GUI or geocoding."""
+    _empty_catalog(tmp_path)
     loaded = _imported_after(
         "import contextlib, io\nimport photosearch.cli as cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
@@ -83,6 +92,7 @@ def test_a_search_imports_no_gui_no_geocoder_no_cluster_engine(tmp_path):
 
 def test_status_reads_the_catalog_without_any_model_runtime(tmp_path):
     """`status` counts rows: no query engine, no model runtime, no vector index library."""
+    _empty_catalog(tmp_path)
     loaded = _imported_after(
         "import contextlib, io\nimport photosearch.cli as cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
