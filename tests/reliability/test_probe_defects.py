@@ -292,3 +292,15 @@ def test_status_on_a_full_disk_says_the_disk_is_full(tmp_path, gallery):
             (data / name).unlink(missing_ok=True)
         line = _one_line_error(run_cli(data, "status", check=False))  # SQLite must write its -shm
         assert "is full" in line and "free some space" in line, line
+
+
+def test_report_plots_without_matplotlib_name_the_extra():
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"
+        "from photosearch.errors import PhotoSearchError\n"
+        "from photosearch.evaluate import plots\n"
+        "try:\n    plots.latency_histogram([1.0, 2.0], 1.0, 2.0)\n"
+        "except PhotoSearchError as exc:\n    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "examples extra" in done.stdout, done.stderr
