@@ -138,6 +138,7 @@ class MainWindow(QMainWindow):
         lay.setContentsMargins(10, 8, 10, 4)
         self.search_bar = SearchBar(page)
         self.search_bar.submitted.connect(lambda text: self.run_search(text))
+        self.search_bar.cleared.connect(self.clear_search)
         lay.addWidget(self.search_bar)
         self.chips = PlanChips(page)
         self.chips.plan_edited.connect(lambda plan: self.run_search(plan=plan, keep_request=True))
@@ -558,10 +559,16 @@ class MainWindow(QMainWindow):
             self.ask_dock.hide()
         elif self.stack.currentIndex() == PAGE_PEOPLE:
             self.show_library()
-        elif self.search_bar.hasFocus() and self.search_bar.text():
+        elif self.search_bar.text() or self.last_request:
             self.search_bar.clear()
+            self.clear_search()
         else:
             self.grid.setFocus()
+
+    def clear_search(self) -> None:
+        """No request any more: the plan's chips go and the library shows again, newest first."""
+        self.chips.set_plan(None)
+        self.run_search("", record=False)
 
     def open_settings(self) -> SettingsDialog:
         dlg = SettingsDialog(self.core, self.runner, self.show_error, self)

@@ -90,6 +90,11 @@ def describe(node: dict) -> str:
     return node_to_text(node)
 
 
+#: The plan's sort orders and "one per" groupings, as people read them (label, plan value).
+SORT_CHOICES = [("Best match", "relevance"), ("Newest first", "date_desc"), ("Oldest first", "date_asc")]
+PER_CHOICES = [("—", None), ("day", "day"), ("month", "month"), ("place", "place"), ("person", "person")]
+
+
 class Chip(QFrame):
     """One condition. `changed(index, node|None)`: None removes it."""
 
@@ -261,13 +266,15 @@ class PlanChips(QWidget):
         self.limit.setSpecialValueText("all")
         self.limit.setPrefix("top ")
         self.sort = QComboBox(self)
-        self.sort.addItems(["relevance", "date_desc", "date_asc"])
+        for label, value in SORT_CHOICES:
+            self.sort.addItem(label, value)
         self.per = QComboBox(self)
-        self.per.addItems(["—", "day", "month", "place", "person"])
+        for label, value in PER_CHOICES:
+            self.per.addItem(label, value)
         self.per.setToolTip("Cover the results: at most one photo per …")
         self.diverse = QCheckBox("diverse", self)
         self.nodup = QCheckBox("no near-duplicates", self)
-        for w, label in ((self.limit, None), (self.sort, "sort"), (self.per, "one per")):
+        for w, label in ((self.limit, None), (self.sort, "Sort"), (self.per, "One per")):
             if label:
                 row.addWidget(QLabel(label, self))
             row.addWidget(w)
@@ -347,8 +354,8 @@ class PlanChips(QWidget):
         comp = plan.get("compose") or {}
         blockers = [w.blockSignals(True) for w in (self.limit, self.sort, self.per, self.diverse, self.nodup)]
         self.limit.setValue(int(comp.get("limit") or 0))
-        self.sort.setCurrentText(comp.get("sort") or "relevance")
-        self.per.setCurrentText(comp.get("per") or "—")
+        self.sort.setCurrentIndex(max(0, self.sort.findData(comp.get("sort") or "relevance")))
+        self.per.setCurrentIndex(max(0, self.per.findData(comp.get("per"))))
         self.diverse.setChecked(bool(comp.get("diverse")))
         self.nodup.setChecked(bool(comp.get("exclude_near_duplicates")))
         for w in (self.limit, self.sort, self.per, self.diverse, self.nodup):
@@ -399,8 +406,8 @@ class PlanChips(QWidget):
         plan = copy.deepcopy(self.plan)
         plan["compose"] = {
             "limit": self.limit.value() or None,
-            "sort": self.sort.currentText(),
-            "per": None if self.per.currentText() == "—" else self.per.currentText(),
+            "sort": self.sort.currentData(),
+            "per": self.per.currentData(),
             "diverse": self.diverse.isChecked(),
             "exclude_near_duplicates": self.nodup.isChecked(),
         }

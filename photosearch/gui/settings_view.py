@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -57,6 +58,19 @@ def removal_text(path: str, impact: dict[str, int]) -> str:
         f"Remove {path}?\n\nPhotoSearch forgets {', '.join(lost)} in it. Adding the folder again "
         "re-reads the photos but not your tags and names. The files on disk are not touched."
     )
+
+
+def accelerator_text(providers: list[str]) -> str:
+    """Where the models run, in words: "this computer's processor" or "the graphics card (…)"."""
+    if any(p in ("CUDAExecutionProvider", "TensorrtExecutionProvider") for p in providers):
+        return "the graphics card (NVIDIA), when it is free; else the processor"
+    if any(p in ("ROCMExecutionProvider", "MIGraphXExecutionProvider") for p in providers):
+        return "the graphics card (AMD), when it is free; else the processor"
+    if "CoreMLExecutionProvider" in providers:
+        return "the Apple Neural Engine or graphics, when they can; else the processor"
+    if "DmlExecutionProvider" in providers:
+        return "the graphics card (DirectML), when it is free; else the processor"
+    return "this computer's processor" if providers else "nowhere yet: the model runtime is not installed"
 
 
 class SettingsDialog(QDialog):
@@ -135,14 +149,24 @@ class SettingsDialog(QDialog):
         self.gpu = QCheckBox("Use the GPU when available", page)
         providers = gpu_providers()
         gpu_names = [p for p in providers if p != "CPUExecutionProvider"]
+        self.accelerator = QLabel(accelerator_text(providers), page)
         self.provider = QLabel(", ".join(providers) or "onnxruntime not installed", page)
+        self.provider.setWordWrap(True)
         if not gpu_names:
-            self.gpu.setToolTip("No GPU provider found (install onnxruntime-gpu for CUDA)")
+            self.gpu.setToolTip("No graphics card the models can use was found")
         form.addRow("Model threads", self.threads)
-        form.addRow("Decode workers", self.decode)
-        form.addRow("Batch size", self.batch)
+        form.addRow("Photos read at once", self.decode)
+        form.addRow("Photos per batch", self.batch)
         form.addRow(self.gpu)
-        form.addRow("Providers", self.provider)
+        form.addRow("Models run on", self.accelerator)
+        advanced = QGroupBox("Advanced", page)
+        advanced.setCheckable(True)
+        advanced.setChecked(False)  # folded: runtime names are for people who ask for them
+        adv_form = QFormLayout(advanced)
+        adv_form.addRow("ONNX Runtime providers", self.provider)
+        advanced.toggled.connect(self.provider.setVisible)
+        self.provider.setVisible(False)
+        form.addRow(advanced)
         self.tabs.addTab(page, "Performance")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self

@@ -1,0 +1,43 @@
+"""Issue 22, items 5 and 8 (part): plain words for the sort menu and where models run (runtime names
+only under Advanced), and Escape clears the search together with its results and chips."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from photosearch.gui.settings_view import SettingsDialog, accelerator_text
+from tests.gui.test_flow import result_names, search
+
+
+def test_the_sort_menu_speaks_plainly_and_keeps_the_plan_values(qtbot, make_window, indexed):
+    core, _ids = indexed
+    w = make_window(core)
+    search(qtbot, w, "cat")
+    labels = [w.chips.sort.itemText(i) for i in range(w.chips.sort.count())]
+    assert labels == ["Best match", "Newest first", "Oldest first"]
+    with qtbot.waitSignal(w.chips.plan_edited, timeout=5000) as blocker:
+        w.chips.sort.setCurrentIndex(1)
+        w.chips.sort.activated.emit(1)
+    assert blocker.args[0]["compose"]["sort"] == "date_desc"  # the plan keeps its own value
+    w.chips.set_plan({**blocker.args[0]})
+    assert w.chips.sort.currentText() == "Newest first"
+
+
+def test_escape_clears_the_search_its_results_and_its_chips(qtbot, make_window, indexed):
+    core, ids = indexed
+    w = make_window(core)
+    search(qtbot, w, "cat")
+    assert result_names(w) == {"chelsea"} and w.chips.chips
+    w.search_bar.setFocus()
+    qtbot.keyClick(w.search_bar, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: w.model.rowCount() == len(ids), timeout=20000)
+    assert w.search_bar.text() == "" and w.chips.chips == [] and w.last_request == ""
+
+
+def test_where_models_run_is_said_in_words(qtbot, core):
+    assert accelerator_text(["AzureExecutionProvider", "CPUExecutionProvider"]) == "this computer's processor"
+    assert "NVIDIA" in accelerator_text(["CUDAExecutionProvider", "CPUExecutionProvider"])
+    dlg = SettingsDialog(core, None, lambda _e: None)
+    qtbot.addWidget(dlg)
+    assert "ExecutionProvider" not in dlg.accelerator.text()
+    assert not dlg.provider.isVisibleTo(dlg)  # the runtime's names wait under a folded Advanced box
