@@ -147,6 +147,7 @@ class AskPanel(QWidget):
             QLabel(
                 "<b>Outgoing web queries</b> — nothing is sent until you approve it (text only, never the photo):",
                 self.approval_box,
+                wordWrap=True,
             )
         )
         self.queries = QListWidget(self.approval_box)

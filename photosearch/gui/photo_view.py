@@ -204,7 +204,7 @@ class PhotoView(QWidget):
         self.canvas = ImageCanvas(split)
         self.info = QTextBrowser(split)
         self.info.setOpenExternalLinks(True)
-        self.info.setMinimumWidth(260)
+        self.info.setMinimumWidth(200)
         split.addWidget(self.canvas)
         split.addWidget(self.info)
         split.setStretchFactor(0, 3)

@@ -95,6 +95,18 @@ SORT_CHOICES = [("Best match", "relevance"), ("Newest first", "date_desc"), ("Ol
 PER_CHOICES = [("—", None), ("day", "day"), ("month", "month"), ("place", "place"), ("person", "person")]
 
 
+def _labelled(text: str, widget: QWidget, parent: QWidget) -> QWidget:
+    """A label and its control as one piece, so that a wrapping row never parts them."""
+    box = QWidget(parent)
+    lay = QHBoxLayout(box)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.setSpacing(4)
+    lay.addWidget(QLabel(text, box))
+    widget.setParent(box)
+    lay.addWidget(widget)
+    return box
+
+
 class Chip(QFrame):
     """One condition. `changed(index, node|None)`: None removes it."""
 
@@ -259,8 +271,9 @@ class PlanChips(QWidget):
         self.flow_host = QWidget(self)
         self.flow = FlowLayout(self.flow_host, spacing=6)
         outer.addWidget(self.flow_host)
-        row = QHBoxLayout()
-        row.setSpacing(8)
+        # the controls wrap onto a second line in a narrow window (usable at 800 px wide)
+        self.controls_host = QWidget(self)
+        row = FlowLayout(self.controls_host, spacing=8)
         self.limit = QSpinBox(self)
         self.limit.setRange(0, 100000)
         self.limit.setSpecialValueText("all")
@@ -275,12 +288,9 @@ class PlanChips(QWidget):
         self.diverse = QCheckBox("diverse", self)
         self.nodup = QCheckBox("no near-duplicates", self)
         for w, label in ((self.limit, None), (self.sort, "Sort"), (self.per, "One per")):
-            if label:
-                row.addWidget(QLabel(label, self))
-            row.addWidget(w)
+            row.addWidget(_labelled(label, w, self.controls_host) if label else w)
         row.addWidget(self.diverse)
         row.addWidget(self.nodup)
-        row.addStretch(1)
         self.add_btn = QPushButton("+ Condition", self)
         self.add_btn.setMenu(self._add_menu())
         self.json_btn = QPushButton("{ } JSON", self)
@@ -293,7 +303,7 @@ class PlanChips(QWidget):
         self.save_btn.clicked.connect(self.save_example.emit)
         for b in (self.add_btn, self.json_btn, self.save_btn):
             row.addWidget(b)
-        outer.addLayout(row)
+        outer.addWidget(self.controls_host)
         self.limit.editingFinished.connect(self._compose_changed)
         self.sort.activated.connect(lambda _i: self._compose_changed())
         self.per.activated.connect(lambda _i: self._compose_changed())

@@ -41,3 +41,21 @@ def test_where_models_run_is_said_in_words(qtbot, core):
     qtbot.addWidget(dlg)
     assert "ExecutionProvider" not in dlg.accelerator.text()
     assert not dlg.provider.isVisibleTo(dlg)  # the runtime's names wait under a folded Advanced box
+
+
+def test_the_window_is_usable_at_800_by_600_with_the_ask_panel(qtbot, make_window, indexed):
+    """The chips' controls and the people bar wrap; no page asks for more than 800×600 (it asked for
+    936 px, 1160 with Ask)."""
+    core, _ids = indexed
+    w = make_window(core, size=(800, 600))
+    search(qtbot, w, "cat")
+    w.ask_dock.show()
+    qtbot.wait(50)
+    for page in range(w.stack.count()):
+        w.stack.setCurrentIndex(page)
+        qtbot.wait(20)
+        hint = w.minimumSizeHint()
+        assert hint.width() <= 800 and hint.height() <= 600, (page, hint)
+    w.stack.setCurrentIndex(1)
+    qtbot.wait(50)
+    assert w.chips.sort.isVisible() and w.chips.save_btn.geometry().right() <= w.chips.width()
