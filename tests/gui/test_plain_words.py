@@ -59,3 +59,24 @@ def test_the_window_is_usable_at_800_by_600_with_the_ask_panel(qtbot, make_windo
     w.stack.setCurrentIndex(1)
     qtbot.wait(50)
     assert w.chips.sort.isVisible() and w.chips.save_btn.geometry().right() <= w.chips.width()
+
+
+def test_a_result_says_what_matched_in_words(qtbot, make_window, indexed):
+    from photosearch.gui.grid import why_words
+
+    assert (
+        why_words(
+            [
+                {"atom": "concept", "fact": "object", "label": "dog", "score": 0.99},
+                {"atom": "concept", "fact": "object", "label": "dog", "score": 0.99},  # said once
+                {"atom": "concept", "fact": "facts_text", "similarity": 0.279},
+                {"atom": "date", "taken_at": "2021-03-09T07:46:00"},
+            ]
+        )
+        == "dog (object, 99 %), similar description (28 %), taken 2021-03-09"
+    )
+    core, _ids = indexed
+    w = make_window(core)
+    search(qtbot, w, "cat")
+    tip = w.model.data(w.model.index(0), Qt.ItemDataRole.ToolTipRole)
+    assert "matched: cat (" in tip and "concept" not in tip, tip
