@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy
 from datetime import date
 
-from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtCore import QDate, QSize, Qt, Signal
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,24 +28,40 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.gui.flow import FlowLayout
+from photosearch.gui.theme import resources_dir
 from photosearch.query.plan import dumps_plan
 
 STRING_KEYS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
 ATOM_TITLES = {
     "concept": "",
-    "person": "👤",
-    "place": "📍",
+    "person": "person",
+    "place": "place",
     "text": "“text”",
-    "camera": "📷",
-    "folder": "📁",
+    "camera": "camera",
+    "folder": "folder",
     "similar": "≈ photo",
     "knowledge": "knowledge",
     "tag": "#",
     "kind": "kind",
     "quality": "quality",
     "faces": "faces",
-    "date": "📅",
+    "date": "date",
 }
+#: Conditions shown with a bundled icon (SVG: no emoji font needed); the title is its tooltip.
+ATOM_ICONS = {key: f"{key}.svg" for key in ("person", "place", "camera", "folder", "date")}
+
+
+def atom_icon(key: str, parent: QWidget) -> QLabel | None:
+    """A small label with the condition's icon, or None when it has none (or the file is missing)."""
+    name = ATOM_ICONS.get(key)
+    path = resources_dir() / "icons" / name if name else None
+    if path is None or not path.is_file():
+        return None
+    label = QLabel(parent)
+    label.setPixmap(QIcon(str(path)).pixmap(QSize(14, 14)))
+    label.setToolTip(ATOM_TITLES.get(key, key))
+    label.setObjectName(f"ChipIcon-{key}")
+    return label
 
 
 def conjuncts(plan: dict) -> list[dict]:
@@ -135,8 +152,11 @@ class Chip(QFrame):
         lay.addWidget(self.toggle)
         key = next(iter(inner)) if len(inner) == 1 else "group"
         self.key = key
+        icon = atom_icon(key, self)
         title = ATOM_TITLES.get(key, key)
-        if title:
+        if icon is not None:
+            lay.addWidget(icon)
+        elif title:
             lay.addWidget(QLabel(title, self))
         self.editor: QWidget | None = None
         value = inner.get(key)

@@ -80,3 +80,31 @@ def test_a_result_says_what_matched_in_words(qtbot, make_window, indexed):
     search(qtbot, w, "cat")
     tip = w.model.data(w.model.index(0), Qt.ItemDataRole.ToolTipRole)
     assert "matched: cat (" in tip and "concept" not in tip, tip
+
+
+def test_chip_icons_are_bundled_pictures_not_font_glyphs(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from photosearch.gui.plan_chips import PlanChips
+
+    chips = PlanChips()
+    qtbot.addWidget(chips)
+    plan = {
+        "version": 1,
+        "where": {
+            "and": [
+                {"person": "Anna"},
+                {"place": "Lisbon"},
+                {"date": {"from": "2024-01-01", "to": "2024-12-31"}},
+                {"camera": "Pixel"},
+                {"folder": "Holidays"},
+            ]
+        },
+    }
+    chips.set_plan(plan)
+    assert len(chips.chips) == 5
+    for chip, key in zip(chips.chips, ("person", "place", "date", "camera", "folder"), strict=True):
+        icon = chip.findChild(QLabel, f"ChipIcon-{key}")
+        assert icon is not None and not icon.pixmap().isNull() and icon.pixmap().width() > 0, key
+        texts = [lbl.text() for lbl in chip.findChildren(QLabel)]
+        assert not any(ch in "".join(texts) for ch in "👤📍📅📷📁"), texts
