@@ -112,7 +112,9 @@ def _read_plan(path: str) -> dict:
     except UnicodeDecodeError as exc:
         raise PhotoSearchError(f"{path} is not UTF-8 text ({exc.reason})") from None
     if len(raw) > MAX_PLAN_BYTES:
-        raise PhotoSearchError(f"{path} is over {MAX_PLAN_BYTES} bytes, the most a plan holds")
+        raise PhotoSearchError(
+            f"{path} is over {MAX_PLAN_BYTES} bytes; a plan holds at most {MAX_PLAN_BYTES}"
+        )
     try:
         data = yaml.safe_load(raw)  # JSON is YAML
     except yaml.YAMLError as exc:

@@ -69,7 +69,7 @@ def _search(ctx, args) -> int:
         try:
             raw = read_regular(path, MAX_PLAN_BYTES)  # a FIFO is refused, never waited on
             if len(raw) > MAX_PLAN_BYTES:
-                raise PlanError(f"the plan {path} is over {MAX_PLAN_BYTES} bytes, the most a plan holds")
+                raise PlanError(f"it is over {MAX_PLAN_BYTES} bytes; a plan holds at most {MAX_PLAN_BYTES}")
             plan = parse_plan_json(raw)
         except PlanError as exc:
             raise PlanError(f"cannot read the plan {path}: {exc}") from None
