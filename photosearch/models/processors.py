@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ class ProcessorError(PhotoSearchError):
 
 def _quiet_transformers() -> None:
     """transformers warns that torch is absent on every import; PhotoSearch never uses torch."""
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     for name in ("transformers", "transformers.utils.import_utils"):
         logging.getLogger(name).setLevel(logging.ERROR)
 
@@ -66,7 +68,9 @@ def open_clip_preprocess(model_dir: Path, overrides: dict[str, Any] | None = Non
     vision = (read_json(model_dir / "config.json") or {}).get("vision_cfg") or {}
     if vision.get("image_size"):
         cfg["size"] = vision["image_size"]
-    cfg.update({k: v for k, v in (read_json(model_dir / "visual" / "preprocess_cfg.json") or {}).items() if v})
+    cfg.update(
+        {k: v for k, v in (read_json(model_dir / "visual" / "preprocess_cfg.json") or {}).items() if v}
+    )
     cfg.update({k: v for k, v in (overrides or {}).items() if k in cfg and v is not None})
     return cfg
 
@@ -132,12 +136,16 @@ def image_processor(model_dir: Path, overrides: dict[str, Any] | None = None):
         from transformers import AutoImageProcessor
 
         return AutoImageProcessor.from_pretrained(str(model_dir), backend="pil")
-    return image_processor_from_config(processor_config_from_open_clip(open_clip_preprocess(model_dir, overrides)))
+    return image_processor_from_config(
+        processor_config_from_open_clip(open_clip_preprocess(model_dir, overrides))
+    )
 
 
 def pixel_values(processor, images: list[np.ndarray], **kwargs: Any) -> np.ndarray:
     """float32 [N, 3, H, W]: what the processor makes of RGB uint8 images."""
-    out = processor(images=[np.ascontiguousarray(im[..., :3]) for im in images], return_tensors="np", **kwargs)
+    out = processor(
+        images=[np.ascontiguousarray(im[..., :3]) for im in images], return_tensors="np", **kwargs
+    )
     return np.asarray(out["pixel_values"], dtype=np.float32)
 
 

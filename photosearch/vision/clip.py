@@ -41,6 +41,7 @@ from photosearch.models.processors import ProcessorError, read_json
 from photosearch.models.runtimes.onnx import create_session
 from photosearch.records import AnalysisResult, PhotoImage
 
+
 class ClipModelError(PhotoSearchError):
     """A CLIP model folder is missing files or has an unsupported layout."""
 

@@ -11,8 +11,8 @@ the hub manifest puts ``onnx/model_quantized.onnx`` at ``model.onnx``)::
     preprocessor_config.json  Owlv2ImageProcessor: size (960), image_mean/std (CLIP's), do_pad
 
 Pixels come from `Owlv2ImageProcessor` itself (PIL backend, made from `preprocessor_config.json` by
-`photosearch.models.processors`): rescale, pad bottom/right to a square with grey 0.5, anti-aliased
-resize to S×S, normalise. Query ids come from `AutoTokenizer` padded to 16, as `Owlv2Processor` does.
+`photosearch.models.processors`): rescale, pad bottom/right to a square with 0.0, anti-aliased
+(Gaussian, SciPy) resize to S×S, normalise. Query ids come from `AutoTokenizer` padded to 16, as `Owlv2Processor` does.
 Post-processing: sigmoid of the logits, best query per box, threshold, boxes mapped back from the padded
 square to the photo (normalised x0, y0, x1, y1), per-label NMS.
 """
@@ -32,6 +32,7 @@ from photosearch.models.processors import ProcessorError
 from photosearch.models.runtimes.onnx import create_session
 from photosearch.vision.detector import nms  # one greedy NMS for every detector
 
+
 class DetectorError(PhotoSearchError):
     """The open-vocabulary detector is missing or has an unexpected layout."""
 
@@ -44,7 +45,13 @@ class Detection(NamedTuple):
 
 def owl_config(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the detector adds to the processor: query length and template, threshold, NMS, top-k."""
-    cfg = {"max_length": 16, "query_template": "a photo of a {}", "threshold": 0.2, "nms_iou": 0.3, "top_k": 50}
+    cfg = {
+        "max_length": 16,
+        "query_template": "a photo of a {}",
+        "threshold": 0.2,
+        "nms_iou": 0.3,
+        "top_k": 50,
+    }
     cfg.update({k: v for k, v in (overrides or {}).items() if k in cfg and v is not None})
     return cfg
 

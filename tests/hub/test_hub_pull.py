@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import re
 import json
+import re
 
 import pytest
 
@@ -18,7 +18,7 @@ from photosearch.hub import (
     remove_model,
     verify_model,
 )
-from photosearch.models.manifest import parse_listed_size, ManifestError, hub_manifests
+from photosearch.models.manifest import ManifestError, hub_manifests, parse_listed_size
 from tests.hub.conftest import write_manifest
 
 
@@ -242,10 +242,14 @@ def test_every_shipped_hub_manifest_is_pinned_or_says_why():
     assert len(manifests) >= 12
     for m in manifests.values():
         rev = str(m.source.get("revision") or "")
-        assert COMMIT.match(rev) or m.source.get("revision_note"), f"{m.name}: revision {rev!r} without a reason"
+        assert COMMIT.match(rev) or m.source.get("revision_note"), (
+            f"{m.name}: revision {rev!r} without a reason"
+        )
         for f in m.files:
             if f.sha256 is None:
-                assert f.unverified and len(f.unverified) > 20, f"{m.name}: {f.path} has no sha256 and no reason"
+                assert f.unverified and len(f.unverified) > 20, (
+                    f"{m.name}: {f.path} has no sha256 and no reason"
+                )
             else:
                 assert f.unverified is None, f"{m.name}: {f.path} is pinned and says it is not"
                 assert f.pinned_from or m.name == "qwen2.5-vl-3b", f"{m.name}: {f.path}: where was it read?"

@@ -194,14 +194,11 @@ def owl_model(size: int = 64) -> bytes:
 
 
 def owl_repo_files(size: int = 64) -> dict[str, bytes]:
-    pre = {
-        "do_pad": True,
-        "do_resize": True,
-        "size": {"height": size, "width": size},
-        "image_mean": [0.48145466, 0.4578275, 0.40821073],
-        "image_std": [0.26862954, 0.2613026, 0.2757771],
-        "rescale_factor": 1 / 255,
-    }
+    """The Xenova layout; preprocessor_config.json is google/owlv2-base-patch16-ensemble's at `size`."""
+    from tests.hub.hub_configs import OWLV2_PREPROCESSOR_CONFIG
+
+    pre = json.loads(OWLV2_PREPROCESSOR_CONFIG)
+    pre["size"] = {"height": size, "width": size}
     return {
         "model.onnx": owl_model(size),
         "tokenizer.json": tokenizer_json(),
