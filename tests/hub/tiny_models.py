@@ -74,7 +74,8 @@ def clip_visual(size: int = 224, batch: int | str = 1, input_name: str = "image"
     return _model(nodes, [x], [y], [numpy_helper.from_array(WV, "Wv")])
 
 
-def clip_textual(ctx: int = 77, batch: int | str = 1, mclip: bool = False) -> bytes:
+def clip_textual(ctx: int = 77, batch: int | str = 1, mclip: bool = False, vocab: int = 0) -> bytes:
+    """`vocab` > len(VOCAB): rows for a real-size tokenizer's ids (small fixed random directions)."""
     ids_name = "input_ids" if mclip else "text"
     inputs = [helper.make_tensor_value_info(ids_name, TensorProto.INT32, [batch, ctx])]
     nodes = [helper.make_node("Gather", ["Et", ids_name], ["e"], axis=0)]  # [B, L, D]
@@ -90,8 +91,12 @@ def clip_textual(ctx: int = 77, batch: int | str = 1, mclip: bool = False) -> by
         nodes.append(helper.make_node("ReduceSum", ["e", "ax1"], ["s"], keepdims=0))
     nodes.append(helper.make_node("LpNormalization", ["s"], ["embedding"], axis=-1, p=2))
     y = helper.make_tensor_value_info("embedding", TensorProto.FLOAT, [batch, D])
+    table = ET
+    if vocab > len(VOCAB):
+        extra = np.random.default_rng(2).normal(0, 0.03, size=(vocab - len(VOCAB), D)).astype(np.float32)
+        table = np.concatenate([ET, extra])
     inits = [
-        numpy_helper.from_array(ET, "Et"),
+        numpy_helper.from_array(table, "Et"),
         numpy_helper.from_array(np.array([1], np.int64), "ax1"),
         numpy_helper.from_array(np.array([2], np.int64), "ax2"),
     ]
