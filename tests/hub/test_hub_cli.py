@@ -60,7 +60,7 @@ def test_models_list_says_in_plain_words_which_models_are_verified(tmp_path, cap
     assert rows["clip-vit-b-32-openai"]["integrity"] == "not verified"
     assert rows["clip-vit-b-32-openai"]["download_size"] == "about 607.2 MB"
     why = {f["path"]: f["reason"] for f in rows["llava-1.5-7b"]["not_verified"]}
-    assert list(why) == ["mmproj-model-f16.gguf"] and "no sha256" in why["mmproj-model-f16.gguf"]
+    assert list(why) == ["mmproj-model-f16.gguf"] and "no checksum" in why["mmproj-model-f16.gguf"]
     assert all(r["integrity"] == "verified" for r in rows.values() if r["tier"] == "bundled")
     assert main(["--data-dir", str(tmp_path), "models", "list"]) == 0
     text = capsys.readouterr().out
