@@ -14,6 +14,7 @@ else libmtmd knows) → `MTMDChatHandler` where this llama-cpp-python has it, el
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import json
 import logging
@@ -63,6 +64,26 @@ def handler_class_name(family: str) -> str:
     return name
 
 
+def handler_class(family: str):
+    """The llama_cpp chat handler class for a manifest family, with the model's own prompt format."""
+    from llama_cpp import llama_chat_format
+
+    cls = getattr(llama_chat_format, handler_class_name(family))
+    return _qwen25_vl_handler(cls) if cls.__name__ == "Qwen25VLChatHandler" else cls
+
+
+@functools.cache
+def _qwen25_vl_handler(base: type) -> type:
+    """llama-cpp-python's Qwen2.5-VL template ends with '<|im_start|>assistant\\n' as its last characters, and
+    Jinja drops a template's final newline, so the prompt lacked the newline Qwen's own chat template puts
+    after 'assistant' (tests/hub/test_hub_vlm_prompts.py). A comment after it keeps it."""
+    return type(
+        "Qwen25VLTemplateHandler",
+        (base,),
+        {"CHAT_FORMAT": base.CHAT_FORMAT + "{# keeps the final newline #}"},
+    )
+
+
 def image_data_uri(rgb: np.ndarray, max_side: int = 768, quality: int = 88) -> str:
     """RGB uint8 → ``data:image/jpeg;base64,...`` with the longest side at most ``max_side``."""
     img = Image.fromarray(np.ascontiguousarray(rgb[..., :3]).astype(np.uint8), "RGB")
@@ -92,14 +113,12 @@ class VisionLLM(LocalLLM):
 
     def _load(self) -> None:
         llama.require(f"the VLM {self.name!r}")
-        from llama_cpp import llama_chat_format
-
         manifest = self.manifest
         root = manifest.require_installed(self.settings)
         model_f, mmproj_f = manifest.find_file("model"), manifest.find_file("mmproj")
         if model_f is None or mmproj_f is None:
             raise VlmError(f"manifest {manifest.name!r} needs files with keys 'model' and 'mmproj'")
-        cls = getattr(llama_chat_format, handler_class_name(manifest.family))
+        cls = handler_class(manifest.family)
         handler = cls(clip_model_path=str(root / mmproj_f.path), verbose=False)
         self._llama = llama.open_llama(root / model_f.path, chat_handler=handler, **self.open_kwargs())
 
