@@ -5,7 +5,8 @@ lock, so calls from the indexer, the GUI and the Chain of Search run one at a ti
 chat handler and projector. `VlmCaptioner` asks it: images go as downscaled JPEG data URIs; structured
 answers use a JSON schema (llama.cpp turns it into a grammar), so the output always parses.
 
-The manifest's ``family`` picks the chat handler: ``qwen2.5-vl`` → `Qwen25VLChatHandler`, ``moondream`` →
+The manifest's ``family`` picks the chat handler: ``qwen2.5-vl`` → `Qwen25VLChatHandler` (its template's final
+newline kept: `handler_class`), ``moondream`` →
 `MoondreamChatHandler`, ``llava-1.5`` → `Llava15ChatHandler`, ``llava-1.6`` → `Llava16ChatHandler`,
 ``minicpm-v`` → `MiniCPMv26ChatHandler`, ``nanollava`` → `NanoLlavaChatHandler`, ``smolvlm`` (and anything
 else libmtmd knows) → `MTMDChatHandler` where this llama-cpp-python has it, else `Llava15ChatHandler`.
