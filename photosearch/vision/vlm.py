@@ -70,7 +70,11 @@ def handler_class(family: str):
     from llama_cpp import llama_chat_format
 
     cls = getattr(llama_chat_format, handler_class_name(family))
-    return _qwen25_vl_handler(cls) if cls.__name__ == "Qwen25VLChatHandler" else cls
+    if cls.__name__ == "Qwen25VLChatHandler":
+        return _qwen25_vl_handler(cls)
+    if family.lower() == "llava-1.5" and cls.__name__ == "Llava15ChatHandler":
+        return _llava15_handler(cls)
+    return cls
 
 
 @functools.cache
@@ -83,6 +87,31 @@ def _qwen25_vl_handler(base: type) -> type:
         (base,),
         {"CHAT_FORMAT": base.CHAT_FORMAT + "{# keeps the final newline #}"},
     )
+
+
+# LLaVA 1.5's own prompt (haotian-liu/LLaVA, conversation.py: conv_llava_v1, SeparatorStyle.TWO):
+# "{system} USER: <image>\n{question} ASSISTANT:", the image first and the question stripped. libmtmd puts
+# the image where its URL is. llama-cpp-python's Llava15ChatHandler wrote "{system}USER: <image>{question}
+# ASSISTANT: " (its newlines trimmed away by trim_blocks): no spaces, no newline after the image.
+LLAVA15_CHAT_FORMAT = (
+    "{% for message in messages %}"
+    "{% if message.role == 'system' %}{{ message.content }} {% endif %}"
+    "{% if message.role == 'user' %}USER: "
+    "{% if message.content is string %}{{ message.content | trim }}{% else %}"
+    "{% for content in message.content %}{% if content.type == 'image_url' %}"
+    "{% if content.image_url is mapping %}{{ content.image_url.url }}{% else %}{{ content.image_url }}{% endif %}"
+    "{{ '\\n' }}{% endif %}{% endfor %}"  # an expression: trim_blocks would eat a literal newline here
+    "{% for content in message.content %}{% if content.type == 'text' %}{{ content.text | trim }}{% endif %}"
+    "{% endfor %}{% endif %} {% endif %}"
+    "{% if message.role == 'assistant' %}ASSISTANT: {{ message.content }}</s>{% endif %}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}ASSISTANT:{% endif %}"
+)
+
+
+@functools.cache
+def _llava15_handler(base: type) -> type:
+    return type("Llava15TemplateHandler", (base,), {"CHAT_FORMAT": LLAVA15_CHAT_FORMAT})
 
 
 def image_data_uri(rgb: np.ndarray, max_side: int = 768, quality: int = 88) -> str:

@@ -107,3 +107,36 @@ def test_qwen25_vl_prompts_equal_its_chat_template(reference):
         assert ours.count(IMAGE_SPAN) == 1 and ours.endswith("<|im_start|>assistant\n")
         # why the handler is ours: llama-cpp-python's own lost the newline after 'assistant'
         assert _llama_cpp_prompt(Qwen25VLChatHandler, messages) == theirs.removesuffix("\n")
+
+
+# haotian-liu/LLaVA llava/conversation.py: conv_llava_v1 (SeparatorStyle.TWO, sep " ", roles USER/ASSISTANT);
+# get_prompt() puts "<image>\n" before the first user message's stripped text.
+LLAVA_V1_SYSTEM = (
+    "A chat between a curious human and an artificial intelligence assistant. "
+    "The assistant gives helpful, detailed, and polite answers to the human's questions."
+)
+
+
+def _llava_v1_prompt(question: str) -> str:
+    """conv_llava_v1.get_prompt() for one image question awaiting the answer."""
+    return LLAVA_V1_SYSTEM + " " + "USER: " + "<image>\n" + question.strip() + " " + "ASSISTANT:"
+
+
+def test_llava15_prompts_equal_the_authors_conversation_template():
+    require("llama_cpp")
+    from llama_cpp.llama_chat_format import Llava15ChatHandler
+    from skimage import data
+
+    rec = Recorder()
+    cap = VlmCaptioner(llama=rec, max_image_side=64)
+    rgb = data.chelsea()
+    cap.caption(rgb)
+    cap.answer(rgb, "Где сделано это фото?", context="Tabby cats are common in Europe.\n東京")
+    handler = handler_class("llava-1.5")
+    assert handler.DEFAULT_SYSTEM_MESSAGE == LLAVA_V1_SYSTEM
+    for messages in rec.messages:
+        question = next(c["text"] for c in messages[-1]["content"] if c["type"] == "text")
+        ours = _llama_cpp_prompt(handler, messages).replace(IMAGE_SPAN, "<image>")
+        assert ours == _llava_v1_prompt(question)
+        stock = _llama_cpp_prompt(Llava15ChatHandler, messages).replace(IMAGE_SPAN, "<image>")
+        assert stock != ours and "questions.USER: <image>" + question.strip()[:10] in stock  # why ours
