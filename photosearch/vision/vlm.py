@@ -7,7 +7,7 @@ answers use a JSON schema (llama.cpp turns it into a grammar), so the output alw
 
 The manifest's ``family`` picks the chat handler: ``qwen2.5-vl`` → `Qwen25VLChatHandler` (its template's final
 newline kept: `handler_class`), ``moondream`` →
-`MoondreamChatHandler`, ``llava-1.5`` → `Llava15ChatHandler`, ``llava-1.6`` → `Llava16ChatHandler`,
+`MoondreamChatHandler`, ``llava-1.5`` → `Llava15ChatHandler` (with LLaVA's own prompt, `LLAVA15_CHAT_FORMAT`), ``llava-1.6`` → `Llava16ChatHandler`,
 ``minicpm-v`` → `MiniCPMv26ChatHandler`, ``nanollava`` → `NanoLlavaChatHandler`, ``smolvlm`` (and anything
 else libmtmd knows) → `MTMDChatHandler` where this llama-cpp-python has it, else `Llava15ChatHandler`.
 """
