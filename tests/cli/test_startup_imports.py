@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Never needed to parse a command: models, GUI, geocoding, cluster engines.
-HEAVY = ("onnxruntime", "cv2", "scipy", "reverse_geocoder", "torch", "ray", "PySide6")
+HEAVY = ("onnxruntime", "cv2", "scipy", "reverse_geocoder", "torch", "ray", "PySide6", "transformers")
 #: Only needed once a command runs (catalog, arrays, golden YAML, image decoding).
 RUN_TIME = ("sqlalchemy", "numpy", "yaml", "PIL", "usearch", "highspy", "tokenizers", "tqdm")
 
@@ -86,7 +86,9 @@ def test_a_search_imports_no_gui_no_geocoder_no_cluster_engine(tmp_path):
         tmp_path,
     )
     assert "sqlalchemy" in loaded and "numpy" in loaded  # it did search
-    assert not [m for m in ("scipy", "reverse_geocoder", "torch", "ray", "PySide6") if m in loaded]
+    assert not [
+        m for m in ("scipy", "reverse_geocoder", "torch", "ray", "PySide6", "transformers") if m in loaded
+    ]
     assert "cv2" not in loaded  # label spaces are data (models.labels): no detector, no OpenCV
 
 
@@ -100,4 +102,6 @@ def test_status_reads_the_catalog_without_any_model_runtime(tmp_path):
         tmp_path,
     )
     assert "sqlalchemy" in loaded  # it did read the catalog
-    assert not [m for m in ("onnxruntime", "cv2", "usearch", "highspy", "tokenizers") if m in loaded]
+    assert not [
+        m for m in ("onnxruntime", "cv2", "usearch", "highspy", "tokenizers", "transformers") if m in loaded
+    ]
