@@ -180,6 +180,10 @@ def parse_data_line(line: str) -> Synset:
     return Synset(offset, lemmas, tuple(hypers), gloss.strip(), tuple(hypos))
 
 
+#: Index lines a process remembers (about 120k lemmas exist; a few MB at most in practice).
+LINE_CACHE_SIZE = 200_000
+
+
 class NounIndex:
     """index.noun searched in place: its lines are sorted by lemma, so a lookup is a binary search of
     the memory-mapped file (~17 probes) instead of parsing 118k lines (~0.5 s) in every process."""
@@ -190,12 +194,26 @@ class NounIndex:
         self._start = 0
         while self._map[self._start : self._start + 1] == b" ":  # the licence header's lines
             self._start = self._map.find(b"\n", self._start) + 1
+        # lemma -> its line's fields: expanding a concept looks up hundreds of related lemmas, and a
+        # plan of thousands of concepts meets the same ones again (bounded: the index has 118k)
+        self._lines: dict[str, list[str] | None] = {}
 
     def close(self) -> None:
         self._map.close()
 
     def _line(self, lemma: str) -> list[str] | None:
-        """The fields of `lemma`'s line, or None."""
+        """The fields of `lemma`'s line, or None (remembered)."""
+        try:
+            return self._lines[lemma]
+        except KeyError:
+            pass
+        found = self._search(lemma)
+        if len(self._lines) < LINE_CACHE_SIZE:
+            self._lines[lemma] = found
+        return found
+
+    def _search(self, lemma: str) -> list[str] | None:
+        """Binary search of the memory-mapped index for `lemma`'s line."""
         key, mm = lemma.encode("utf-8"), self._map
         lo, hi = self._start, len(mm)  # both are line starts
         while lo < hi:
@@ -361,11 +379,23 @@ class WordNet:
 
 
 _shared: dict[Path, WordNet] = {}
+_default: dict[tuple[str, str], WordNet] = {}  # (WORDNET_DIR, WNHOME) -> the reader get_wordnet() gives
 _shared_lock = threading.Lock()
 
 
 def get_wordnet(directory: str | Path | None = None) -> WordNet:
-    """A process-wide reader for the installed WordNet."""
+    """A process-wide reader for the installed WordNet (the default one looked for once per
+    WORDNET_DIR / WNHOME: a plan of thousands of concepts asked for it thousands of times)."""
+    if directory is None:
+        key = (os.environ.get("WORDNET_DIR", ""), os.environ.get("WNHOME", ""))
+        with _shared_lock:
+            hit = _default.get(key)
+        if hit is not None:
+            return hit
+        reader = get_wordnet(find_wordnet_dir(None))
+        with _shared_lock:
+            _default[key] = reader
+        return reader
     d = find_wordnet_dir(directory)
     with _shared_lock:
         if d not in _shared:
