@@ -1,5 +1,8 @@
 """Mark-and-sweep listing: what is new, changed, unchanged or gone in the registered folders.
 
+A file is listed when its extension is one the app reads, or its first bytes carry an image
+signature (`ingest.signatures`): a photo with an odd name is catalogued or recorded, never ignored.
+
 Listing only stats files (cheap); reading, hashing and decoding happen later in the
 indexer's workers. A folder that is missing is reported offline and its photos are
 left alone (an unmounted drive is not a delete).
@@ -19,8 +22,9 @@ from sqlalchemy import select
 
 from photosearch.catalog.models import FileIssue, Folder, Photo
 from photosearch.catalog.store import Store, owning_folder
-from photosearch.ingest.decode import is_image_name
+from photosearch.ingest.decode import is_image_file, is_image_name
 from photosearch.ingest.paths import from_db_path, to_db_path
+from photosearch.ingest.signatures import sniff_file, worth_sniffing
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +111,8 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
                     entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}"
                 )
                 continue
-            if not is_image_name(entry.name):
+            claimed = is_image_name(entry.name)  # else its first bytes decide
+            if not claimed and not worth_sniffing(entry.name):
                 continue
             try:
                 st = entry.stat(follow_symlinks=True)
@@ -116,7 +121,7 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
                     entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}"
                 )
                 continue
-            if not os.path.isfile(entry.path):
+            if not os.path.isfile(entry.path) or not (claimed or sniff_file(entry.path)):
                 continue
             yield FileEntry(entry.path, folder_id, st.st_size, st.st_mtime)
 
@@ -272,7 +277,7 @@ def _list_paths(
         if os.path.isdir(path):
             for item in walk_images(path, folder.id, library):
                 _collect(item, seen, plan, online_folders)
-        elif is_image_name(os.path.basename(path)):
+        elif is_image_file(path):
             _collect_file(path, folder, seen, plan, online_folders)
     return candidates
 
