@@ -42,6 +42,7 @@ ATOM_TITLES = {
     "tag": "#",
     "kind": "kind",
     "quality": "quality",
+    "color": "colour",
     "faces": "faces",
     "date": "📅",
 }
@@ -149,11 +150,11 @@ class Chip(QFrame):
             lay.addWidget(self.date_from)
             lay.addWidget(QLabel("–", self))
             lay.addWidget(self.date_to)
-        elif key in ("kind", "quality"):
-            from photosearch.query.plan import KINDS, QUALITIES
+        elif key in ("kind", "quality", "color"):
+            from photosearch.query.plan import COLORS, KINDS, MONOCHROME, QUALITIES
 
             box = QComboBox(self)
-            box.addItems(list(KINDS if key == "kind" else QUALITIES))
+            box.addItems(list({"kind": KINDS, "quality": QUALITIES, "color": (*COLORS, MONOCHROME)}[key]))
             box.setCurrentText(str(value))
             box.activated.connect(lambda _i: self._emit({key: box.currentText()}))
             self.editor = box

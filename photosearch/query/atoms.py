@@ -8,6 +8,7 @@ from photosearch.query.resolvers.base import AtomResult, ExecContext
 from photosearch.query.resolvers.concept import resolve_concept
 from photosearch.query.resolvers.filters import (
     resolve_camera,
+    resolve_color,
     resolve_date,
     resolve_faces,
     resolve_folder,
@@ -39,6 +40,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "faces": resolve_faces,
     "kind": resolve_kind,
     "quality": resolve_quality,
+    "color": resolve_color,
 }
 
 #: Atoms whose scores carry relevance (the others are filters that score 1).

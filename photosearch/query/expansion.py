@@ -16,6 +16,8 @@ import logging
 import threading
 from dataclasses import dataclass
 
+from photosearch.query.senses import Embed, read_senses, role
+
 log = logging.getLogger(__name__)
 
 #: Route weights: exact > synonym > hyponym > hypernym (a hypernym further up weighs less).
@@ -53,12 +55,13 @@ class Route:
         return f"{self.word} ≈ {self.term} ({self.route})"
 
 
-_cache: dict[str, tuple[Route, ...]] = {}
+_cache: dict[tuple[str, str], tuple[Route, ...]] = {}
 _lock = threading.Lock()
 _wordnet_failed = False
 
 
-def _wordnet():
+def shared_wordnet():
+    """The process-wide WordNet, or None when it is not installed (a warning says so once)."""
     global _wordnet_failed
     if _wordnet_failed:
         return None
@@ -76,20 +79,26 @@ def _term(lemma: str) -> str:
     return lemma.replace("_", " ").lower()
 
 
-def expand(word: str, wordnet=None) -> tuple[Route, ...]:
-    """Weighted WordNet routes of a word or phrase (best weight per term; the word itself excluded)."""
+def expand(word: str, wordnet=None, *, context: str = "", embed: Embed | None = None) -> tuple[Route, ...]:
+    """Weighted WordNet routes of a word or phrase (best weight per term; the word itself excluded).
+
+    Read in its sense (`query.senses`): a colour, nationality or adjective-first word has no routes
+    (it describes, it is not a thing); a noun follows the sense the request's other words
+    (`context`, compared through `embed`) point to, else its dominant sense."""
     key = " ".join(word.lower().split())
+    context = " ".join(context.lower().split()) if embed is not None else ""
+    cache_key = (key, context)
     with _lock:
-        hit = _cache.get(key)
+        hit = _cache.get(cache_key)
     if hit is not None and wordnet is None:
         return hit
-    wn = wordnet or _wordnet()
+    wn = wordnet or shared_wordnet()
     if wn is None or not key:
         return ()
-    routes = _routes(wn, key)
+    routes = () if role(key, wn) != "noun" else _routes(wn, key, context, embed)
     if wordnet is None:
         with _lock:
-            _cache[key] = routes
+            _cache[cache_key] = routes
     return routes
 
 
@@ -117,7 +126,7 @@ class _BestRoutes:
         return tuple(sorted(self.best.values(), key=lambda r: (-r.weight, r.term)))
 
 
-def _routes(wn, key: str) -> tuple[Route, ...]:
+def _routes(wn, key: str, context: str = "", embed: Embed | None = None) -> tuple[Route, ...]:
     """Synonyms of every sense of `key` worth following, and the kinds and parents of the related ones."""
     found = _BestRoutes(wn, key)
     bases = wn.base_forms(key)
@@ -125,9 +134,11 @@ def _routes(wn, key: str) -> tuple[Route, ...]:
     for base in bases:
         offsets.extend(o for o in wn.lookup(base) if o not in offsets)
     own = {b.lower() for b in bases}
-    #: senses with no frequency data (e.g. all of "kitty") are all treated like the first one
-    frequent = max(wn.tagged_senses(b) for b in bases) if bases else 0
-    for rank, off in enumerate(offsets):
+    reading = read_senses(wn, key, tuple(offsets), context, embed)
+    #: senses with no frequency data (e.g. all of "kitty") are all treated like the first one, and
+    #: so is the sense the request's context chose
+    frequent = max(wn.tagged_senses(b) for b in bases) if bases and reading.by == "dominant" else 0
+    for rank, off in enumerate(reading.senses):
         rank = rank if frequent else 0
         syn = wn.synset(off)
         if rank and not own & {lemma.lower() for lemma in syn.lemmas[:OTHER_SENSE_LEMMAS]}:

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: WordNet 3.0's offset of person.n.01 (a human being).
+#: WordNet 3.0's offsets of person.n.01 (a human being) and physical_entity.n.01.
 PERSON_OFFSET = 7846
+PHYSICAL_OFFSET = 1930
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -127,7 +129,7 @@ def is_person_sense(wn, offset: int) -> bool:
 # ----------------------------------------------------------------------------- sense by context
 
 #: The context's similarity to a sense must beat the dominant sense's by this much to lead.
-CONTEXT_MARGIN = 0.04
+CONTEXT_MARGIN = 0.06
 Embed = Callable[[list[str]], np.ndarray]
 
 
@@ -137,15 +139,38 @@ class Reading:
 
     word: str
     senses: tuple[int, ...]
-    by: str  # "dominant" | "context"
+    by: str  # "dominant" | "context" | "literal" (a sense WordNet lacks: matched as written)
 
+
+#: Things WordNet knows only in another sense, with the words that call for the missing one: in
+#: that company the word is read as written (its name and the photos' own evidence), never through
+#: WordNet ("jaguar" beside "car" is the car, not the big cat).
+MISSING_SENSES: dict[str, frozenset[str]] = {
+    "jaguar": _words("car cars vehicle logo badge sedan coupe dealership"),
+    "mustang": _words("car cars vehicle ford convertible logo"),
+    "beetle": _words("car cars volkswagen vw vehicle van"),
+    "puma": _words("shoe shoes sneaker sneakers trainers logo jacket shirt"),
+    "corona": _words("beer bottle bottles lime drink"),
+    "apple": _words("logo store laptop macbook iphone phone watch keyboard"),
+    "blackberry": _words("phone keyboard smartphone"),
+    "caterpillar": _words("excavator bulldozer digger tractor machine machinery construction"),
+    "tesla": _words("car cars vehicle charger model"),
+    "mercedes": _words("car cars vehicle star logo"),
+}
 
 _gloss_cache: dict[tuple[int, ...], np.ndarray] = {}
 _gloss_lock = threading.Lock()
 
 
-def _sense_text(syn) -> str:
-    return f"{', '.join(syn.names[:3])}: {syn.gloss.split(';')[0]}"
+def _sense_text(wn, syn) -> str:
+    """ "mouse, computer mouse, a kind of electronic device: a hand-operated ..." """
+    kinds = ", ".join(wn.synset(h).name for h in syn.hypernyms[:2])
+    return f"{', '.join(syn.names[:3])}, a kind of {kinds}: {syn.gloss.split(';')[0]}"
+
+
+def is_physical(wn, offset: int) -> bool:
+    """Whether a sense is a physical thing (physical_entity.n.01 or below): what a photo can show."""
+    return PHYSICAL_OFFSET in wn.ancestors(offset)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -154,32 +179,67 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / np.where(n == 0, 1, n)
 
 
+def _proper(wn, word: str, offset: int) -> bool:
+    """Whether `word` names this sense only as a proper noun ("Crane" the writer, "Turkey")."""
+    lemmas = [lemma for lemma in wn.synset(offset).lemmas if lemma.lower().replace("_", " ") == word]
+    return bool(lemmas) and all(lemma[:1].isupper() for lemma in lemmas)
+
+
 def read_senses(
     wn, word: str, offsets: tuple[int, ...], context: str = "", embed: Embed | None = None
 ) -> Reading:
     """Order `word`'s noun senses for this request: the one its `context` points to first, else
-    the dominant one; person senses other than the leading one are dropped."""
-    if not offsets:
+    the dominant one. A lower-case word's proper-noun senses are dropped (unless it has no other);
+    abstract senses are dropped where the word has physical ones ("table" is also a table of data,
+    "plant" a plan of action); person senses where the leading sense is not a person."""
+    word = word.lower()
+    others = [w for w in context.lower().split() if w != word]
+    if word in MISSING_SENSES and MISSING_SENSES[word] & set(others):
+        return Reading(word, (), "literal")
+    common = tuple(o for o in offsets if not _proper(wn, word, o)) or offsets
+    if not common:
         return Reading(word, (), "dominant")
-    lead, by = offsets[0], "dominant"
-    context = " ".join(w for w in context.lower().split() if w != word.lower())
-    if context and embed is not None and len(offsets) > 1:
-        key = offsets
+    common = tuple(o for o in common if is_physical(wn, o)) or common  # what a photo can show
+    people = is_person_sense(wn, common[0])
+    candidates = tuple(o for i, o in enumerate(common) if i == 0 or people or not is_person_sense(wn, o))
+    if others and embed is not None and len(candidates) > 1:
+        chosen = _by_context(wn, candidates, " ".join(others), embed)
+        if chosen:
+            return Reading(word, chosen, "context")
+    return Reading(word, candidates, "dominant")
+
+
+def _by_context(wn, senses: tuple[int, ...], context: str, embed: Embed) -> tuple[int, ...]:
+    """The senses the context clearly points to, best first; () when it does not decide."""
+    with _gloss_lock:
+        glosses = _gloss_cache.get(senses)
+    if glosses is None:
+        glosses = _unit(embed([_sense_text(wn, wn.synset(o)) for o in senses]))
         with _gloss_lock:
-            glosses = _gloss_cache.get(key)
-        if glosses is None:
-            glosses = _unit(embed([_sense_text(wn.synset(o)) for o in offsets]))
-            with _gloss_lock:
-                _gloss_cache[key] = glosses
-        ctx = _unit(embed([f"{word} {context}"]))[0]
-        sims = glosses @ ctx
-        order = np.argsort(-sims, kind="stable")
-        best, runner_up = int(order[0]), int(order[1])
-        # the dominant sense keeps the lead unless another beats it clearly; a clear winner is the
-        # only sense followed
-        if sims[best] - sims[0 if best else runner_up] >= CONTEXT_MARGIN:
-            lead, by = offsets[best], "context"
-    if by == "context":
-        return Reading(word, (lead,), by)  # the context chose: the other senses are not meant
-    rest = tuple(o for o in offsets if o != lead and not is_person_sense(wn, o))
-    return Reading(word, (lead, *rest), by)
+            _gloss_cache[senses] = glosses
+    sims = glosses @ _unit(embed([context]))[0]
+    order = np.argsort(-sims, kind="stable")
+    best = int(order[0])
+    beaten = sims[0] if best else sims[int(order[1])]  # the dominant sense, or the runner-up
+    if sims[best] - beaten < CONTEXT_MARGIN:
+        return ()
+    return tuple(senses[int(i)] for i in order if sims[best] - sims[int(i)] < CONTEXT_MARGIN)
+
+
+_embedders: dict[str, Embed | None] = {}
+
+
+def sense_embedder(settings) -> Embed | None:
+    """The bundled MiniLM's `embed` (its vectors remembered on disk like the search's), or None when
+    it is not installed: then words are read in their dominant sense."""
+    key = str(getattr(settings, "cache_dir", ""))
+    if key not in _embedders:
+        try:
+            from photosearch.query.embedding_cache import cached_text_encoder
+            from photosearch.vision.text_embedder import get_text_embedder
+
+            emb = get_text_embedder(settings)
+            _embedders[key] = cached_text_encoder(emb, settings) if emb.available() else None
+        except Exception:  # noqa: BLE001 - no embedder: the dominant sense leads
+            _embedders[key] = None
+    return _embedders[key]

@@ -184,8 +184,9 @@ class Affinity:
     routes: dict[int, str]  # class -> "exact" / route text / "similar"
 
 
-def wordnet_affinity(value: str, cs: ClassSpace) -> Affinity:
-    """Per class: mean over the concept's words of the best route weight to one of its names."""
+def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> Affinity:
+    """Per class: mean over the concept's words of the best route weight to one of its names (each
+    word read in the sense `sense` gives, see `ExecContext.sense_context`)."""
     toks = content_tokens(value)
     phrase = fold(value)
     index: dict[str, list[int]] = {}
@@ -206,7 +207,7 @@ def wordnet_affinity(value: str, cs: ClassSpace) -> Affinity:
         for c in index.get(tok, ()):
             per[i, c] = 1.0
             routes.setdefault(c, "exact")
-        for r in expand(tok):
+        for r in expand(tok, **(sense or {})):
             for c in index.get(r.term, ()):
                 if r.weight > per[i, c]:
                     per[i, c] = r.weight
@@ -218,7 +219,7 @@ def wordnet_affinity(value: str, cs: ClassSpace) -> Affinity:
 
 def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
     """WordNet routes, or the calibrated embedding similarity of the class names, whichever is higher."""
-    aff = wordnet_affinity(value, cs)
+    aff = wordnet_affinity(value, cs, ctx.sense_context(value))
     signal = next((s for s in ctx.signals if s.space == "facts_text"), None)
     if signal is None:
         return aff

@@ -192,6 +192,61 @@ def resolve_kind(atom: dict, ctx: ExecContext) -> AtomResult:
     return _label_atom(atom, ctx, "kind", "kind", [str(atom["kind"])])
 
 
+#: A colour counts for a photo from this share of its frame; a monochrome photo has at most this share
+#: of coloured pixels among its measured colours.
+COLOR_MIN_SHARE = 0.1
+MONOCHROME_MAX_COLOUR = 0.05
+ACHROMATIC = ("black", "white", "gray")
+
+
+def _colour_table(ctx: ExecContext) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """(rows with colour facts, colour name -> dense (n,) share of the frame), once per snapshot."""
+    snap = ctx.snapshot
+    key = ("colours",)
+    if key not in snap.cache:
+        from sqlalchemy import text
+
+        shares: dict[str, np.ndarray] = {}
+        measured = np.zeros(snap.n, bool)
+        with ctx.store.engine.connect() as conn:
+            found = conn.execute(text("SELECT photo_id, label, score FROM facts WHERE kind = 'color'")).all()
+        if found:
+            ids = np.array([r[0] for r in found], np.int64)
+            rows, ok = snap.locate(ids)
+            for (_pid, label, score), row, hit in zip(found, rows.tolist(), ok.tolist(), strict=True):
+                if hit:
+                    share = shares.setdefault(str(label).lower(), np.zeros(snap.n, np.float32))
+                    share[row] = max(share[row], float(score or 0.0))
+                    measured[row] = True
+        snap.cache[key] = (measured, shares)
+    return snap.cache[key]
+
+
+def resolve_color(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Photos whose measured colours hold the colour (share of the frame), or, for `monochrome`,
+    whose measured colours are black, white and grey only. Graded by the share."""
+    name = str(atom["color"])
+    measured, shares = _colour_table(ctx)
+    zero = np.zeros(ctx.snapshot.n, np.float32)
+    if name == "monochrome":
+        grey = sum((shares.get(c, zero) for c in ACHROMATIC), zero)
+        total = sum(shares.values(), zero)
+        share = np.where(measured, grey / np.maximum(total, 1e-6), 0.0).astype(np.float32)
+        keep = measured & (total - grey <= MONOCHROME_MAX_COLOUR)
+    else:
+        share = shares.get(name, zero)
+        keep = share >= COLOR_MIN_SHARE
+    scores = np.clip(0.5 + share, 0.0, 1.0).astype(np.float32)
+    rows = np.flatnonzero(keep).astype(np.int32)
+    info = {"measured": int(measured.sum())}
+    return AtomResult(
+        atom,
+        ScoredSet(rows, scores[rows]),
+        lambda row: [{"atom": "color", "color": name, "share": round(float(share[row]), 3)}],
+        info,
+    )
+
+
 def resolve_quality(atom: dict, ctx: ExecContext) -> AtomResult:
     return _label_atom(atom, ctx, "quality", "quality", [str(atom["quality"])])
 
