@@ -38,11 +38,15 @@ def _result_line(r: dict) -> str:
 def _results_text(data: dict) -> str:
     lines = []
     separated = False
+    unmet = "; ".join((data.get("explain") or {}).get("unmet") or [])
     for r in data["results"]:
         if r.get("below_cutoff") and not separated:
-            lines.append(BELOW_CUTOFF_SEPARATOR if lines else CLOSEST_SEPARATOR)
+            separator = BELOW_CUTOFF_SEPARATOR if lines else CLOSEST_SEPARATOR
+            lines.append(separator.replace("no confident match", unmet) if unmet and not lines else separator)
             separated = True
         lines.append(_result_line(r))
+    if unmet and (lines and not separated or not data["results"]):
+        lines.insert(0, f"-- {unmet} --")
     comp = data.get("composer") or {}
     res = data["results"]
     full = sum(1 for r in res if not r.get("partial") and not r.get("below_cutoff"))
@@ -89,8 +93,8 @@ def _search(ctx, args) -> int:
     if plan is not None and args.limit is not None:  # --limit wins over the plan's own
         plan.setdefault("compose", {})["limit"] = args.limit
     data = ctx.core.search(request, plan, args.limit, explain=args.explain, now=now)
-    if not args.explain:
-        data.pop("explain", None)
+    if not args.explain:  # what could not be met stays: `explain.unmet`
+        data["explain"] = {"unmet": data.get("explain", {}).get("unmet", [])}
     ctx.emit(data, _results_text)
     return 0
 

@@ -437,6 +437,9 @@ class MainWindow(QMainWindow):
             msg += f" · {total:.0f} ms"
         if result.get("composer") == "newest":
             msg += " · newest first"
+        unmet = "; ".join((result.get("explain") or {}).get("unmet") or [])
+        if unmet:  # what no photo meets, in words: "No photo with exactly two people · 3 closest"
+            msg = f"{unmet[:1].upper()}{unmet[1:]} · {msg}"
         self.search_info.setText(msg)
         if results:
             first = 1 if self.model.ids and self.model.ids[0] == SEPARATOR_ID else 0

@@ -14,7 +14,8 @@
   a content filter), one soft concept is enough for partial matches, and a photo with none of
   the soft concepts is a partial match too ("dog, required, and zebra": the dogs, missing zebra).
 * relaxed mode (closest matches): concept atoms also admit their best candidates below the
-  calibrated cut-off (`AtomResult.near`); filters stay hard.
+  calibrated cut-off (`AtomResult.near`), a people count the photos one person off; other filters
+  stay hard.
 
 Only active photos exist for the executor (the snapshot holds nothing else).
 """
@@ -207,8 +208,10 @@ class Executor:
         )
 
     def run(self, where: dict) -> Execution:
+        found = plan_atoms(where)
         if not self.ctx.request_words:  # the context each concept word's sense is read in
-            self.ctx.request_words = " ".join(str(a["concept"]) for a in plan_atoms(where) if "concept" in a)
+            self.ctx.request_words = " ".join(str(a["concept"]) for a in found if "concept" in a)
+        self.ctx.names_people = any("person" in a for a in found)
         ex = Execution(ScoredSet.empty())
         ex.result = self._node(where, "where", False, ex)
         return ex

@@ -8,8 +8,11 @@ returns `{"plan", "results": [{"id","path","score","why","partial","below_cutoff
 
 When fewer photos than asked (the plan's limit, else `PAGE`) satisfy the whole request, the page is
 filled: first with *partial* matches (some soft concepts of the request missing, named in
-`missing`), then with the *closest* matches below the calibrated cut-offs (`below_cutoff: true`,
-at most `CLOSEST_MAX`) — never an empty page when something plausible exists. Filters stay hard.
+`missing`), then with the *closest* matches below the calibrated cut-offs and people counts one
+person off (`below_cutoff: true`, at most `CLOSEST_MAX`). When nothing meets the request, the
+parts no photo meets are left out for the closest matches: a library with photos never answers
+with an empty page. `explain.unmet` says, in the user's words, what could not be met ("no photo
+with exactly two people"); other filters stay hard.
 
 A camera RAW and its developed twin (same folder and name) are one photo: the RAW leaves the
 matches before the page is composed (no slot used twice, `matched` counts shots) and the shown
@@ -34,13 +37,14 @@ from photosearch.ingest.decode import RAW_EXTENSIONS, is_raw_name
 from photosearch.query.calibration import CalibrationConfig
 from photosearch.query.composer import ComposeOptions, compose, hamming
 from photosearch.query.executor import Execution, Executor, plan_atoms
-from photosearch.query.plan import validate_plan
+from photosearch.query.plan import filter_atoms, validate_plan
 from photosearch.query.planner import plan_request, planning_context
 from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot, get_snapshot
 from photosearch.query.resolvers.snapshot_file import snapshot_dir
+from photosearch.query.unmet import sentences
 from photosearch.vectors import VectorIndexes
 from photosearch.vision.text_embedder import get_text_embedder
 
@@ -277,8 +281,10 @@ def search(
         p_rows, p_scores, _ = pick(execution.partial, page - rows.size)
         pages.append((p_rows, p_scores, execution, "partial"))
         shown = np.concatenate([shown, p_rows])
-    if shown.size < page and any("concept" in a for a in plan_atoms(plan["where"])):
-        relaxed = one_per_shot(Executor(ctx, required=required, relaxed=True).run(plan["where"]), snap)
+
+    def closest(where: dict) -> None:
+        nonlocal shown
+        relaxed = one_per_shot(Executor(ctx, required=required, relaxed=True).run(where), snap)
         room = min(page - shown.size, CLOSEST_MAX)
         for found, kind in ((relaxed.result, "closest"), (relaxed.partial, "closest_partial")):
             if room <= 0 or not len(found):
@@ -287,6 +293,13 @@ def search(
             pages.append((c_rows, c_scores, relaxed, kind))
             shown = np.concatenate([shown, c_rows])
             room -= c_rows.size
+
+    if shown.size < page and any(set(a) & set(RELAXABLE) for a in plan_atoms(plan["where"])):
+        closest(plan["where"])
+    if not shown.size and snap.n:  # never a blank page: the closest matches without the unmet parts
+        reduced = _without_unmet(plan["where"], execution, snap.n)
+        if reduced is not None:
+            closest(reduced)
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
     results = _result_entries(pages, snap)
@@ -307,7 +320,33 @@ def search(
     out["explain"] = (
         ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
     )
+    full = int(rows.size)
+    unmet = unmet_sentences(execution, snap.n) if full < page or not full else []
+    out["explain"]["unmet"] = unmet
     return out
+
+
+#: Atoms whose closest matches a relaxed run admits (`AtomResult.near`).
+RELAXABLE = ("concept", "faces")
+
+
+def unmet_sentences(execution: Execution, total: int) -> list[str]:
+    """What the request asked that no photo meets (see `query.unmet`), for the page's header."""
+    hits = [(h.result.atom, len(h.result.set), h.negated) for h in execution.atoms]
+    return sentences(hits, len(execution.result), total)
+
+
+def _without_unmet(where: dict, execution: Execution, total: int) -> dict | None:
+    """The request without the parts that leave no photo: positive ones no photo meets, negated
+    ones every photo meets (None: it has none to drop)."""
+    unmet = [
+        h.result.atom
+        for h in execution.atoms
+        if (len(h.result.set) >= total if h.negated else not len(h.result.set))
+    ]
+    if not unmet:
+        return None
+    return filter_atoms(where, lambda atom: atom not in unmet) or {"and": []}
 
 
 def _shot(path: str) -> tuple[str, str]:

@@ -120,6 +120,8 @@ class ExecContext:
     atom_cache: dict[str, AtomResult] = field(default_factory=dict)  # one search's resolved atoms
     #: The request's concept words: the context a word's sense is read in (`query.senses`).
     request_words: str = ""
+    #: The request names people: a people count is about them, exact (faces only, no closest counts).
+    names_people: bool = False
 
     def sense_context(self, value: str) -> dict:
         """`expand`'s keywords for a word of concept `value`: the other words of the request and the

@@ -168,17 +168,60 @@ def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
     )
 
 
+def person_boxes(ctx: ExecContext) -> np.ndarray:
+    """Per snapshot row: how many persons the object detector boxed (once per snapshot)."""
+    snap = ctx.snapshot
+    key = ("person_boxes",)
+    if key not in snap.cache:
+        from sqlalchemy import text
+
+        boxes = np.zeros(snap.n, np.int16)
+        with ctx.store.engine.connect() as conn:
+            found = conn.execute(
+                text(
+                    "SELECT photo_id, COUNT(*) FROM facts WHERE kind = 'object' AND label = 'person' "
+                    "GROUP BY photo_id"
+                )
+            ).all()
+        if found:
+            rows, ok = snap.locate(np.array([r[0] for r in found], np.int64))
+            boxes[rows[ok]] = np.array([r[1] for r in found], np.int16)[ok]
+        snap.cache[key] = boxes
+    return snap.cache[key]
+
+
+#: A people count one person off scores this as a closest match.
+COUNT_OFF_BY_ONE = 0.5
+
+
 def resolve_faces(atom: dict, ctx: ExecContext) -> AtomResult:
+    """People in the photo: the faces found and the detector's person boxes, whichever sees more (a
+    masked or turned-away person has a box and no face; a close-up a face and no box). The count is
+    soft: photos one person off are closest matches. Where the request names people ("only Anna and
+    Tom") the count is about them and exact: faces only, no closest counts."""
     spec = atom["faces"] or {}
     lo = int(spec.get("min") or 0)
     hi = spec.get("max")
-    counts = ctx.snapshot.face_count
+    faces = ctx.snapshot.face_count
+    boxes = np.zeros_like(faces) if ctx.names_people else person_boxes(ctx)
+    counts = np.maximum(faces, boxes)
     mask = counts >= lo
     if hi is not None:
         mask &= counts <= int(hi)
-    return AtomResult(
-        atom, ScoredSet.from_mask(mask), lambda row: [{"atom": "faces", "count": int(counts[row])}]
-    )
+    near = None
+    if not ctx.names_people:
+        off = (counts == lo - 1) if lo > 0 else np.zeros_like(mask)
+        if hi is not None:
+            off |= counts == int(hi) + 1
+        near = ScoredSet(
+            np.flatnonzero(off).astype(np.int32), np.full(int(off.sum()), COUNT_OFF_BY_ONE, np.float32)
+        )
+
+    def explain(row: int) -> list[dict]:
+        why = {"atom": "faces", "count": int(counts[row]), "faces": int(faces[row])}
+        return [why | ({"person_boxes": int(boxes[row])} if boxes[row] else {})]
+
+    return AtomResult(atom, ScoredSet.from_mask(mask), explain, near=near)
 
 
 def _label_atom(atom: dict, ctx: ExecContext, key: str, kind: str, labels: list[str]) -> AtomResult:
