@@ -102,7 +102,14 @@ def _search(ctx, args) -> int:
 def _similar(ctx, args) -> int:
     data = ctx.core.similar(args.photo, limit=args.limit)
     ctx.emit(
-        data, lambda d: "\n".join(f"{r['score']:.3f}  {r['path']}" for r in d["results"]) or "nothing similar"
+        data,
+        lambda d: (
+            "\n".join(
+                f"{r['score']:.3f}  {r['path']}" + ("  (near-duplicate)" if r.get("near_duplicate") else "")
+                for r in d["results"]
+            )
+            or "nothing similar"
+        ),
     )
     return 0
 
@@ -134,7 +141,7 @@ def register(sub) -> None:
     p.set_defaults(func=_with_json(_search))
     p = sub.add_parser("similar", help="photos that look like a photo (path or id)")
     p.add_argument("photo")
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=int, default=None, help="at most N photos (default: 20, as the app shows)")
     p.add_argument("--json", dest="json_sub", action="store_true", help="machine-readable JSON output")
     p.set_defaults(func=_with_json(_similar))
     p = sub.add_parser("duplicates", help="near-duplicate groups (image embedding + perceptual hash)")

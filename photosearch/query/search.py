@@ -53,6 +53,8 @@ log = logging.getLogger(__name__)
 FACTS_SPACE = "facts_text"
 #: The page a plan without a limit fills with partial and closest matches.
 PAGE = 20
+#: How many photos "similar to this one" shows (`photosearch similar`, the app's Find similar).
+SIMILAR_LIMIT = 20
 #: At most this many closest matches below the cut-off follow the confident ones.
 CLOSEST_MAX = 10
 #: CLIP's text-image cosines sit lower than MiniLM's text-text ones (a good match is ~0.25-0.35).
@@ -421,9 +423,15 @@ def _without(found: ScoredSet, twin: np.ndarray, of: ScoredSet) -> ScoredSet:
     return ScoredSet(found.rows[~drop], found.scores[~drop], found.graded)
 
 
-def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedder=None) -> dict:
-    """Visually similar photos (image embedding), best first; `calibrated` marks calibrated hits."""
+def similar(
+    store, settings, photo_path_or_id, limit: int = SIMILAR_LIMIT, *, image_embedder=None, options=None
+) -> dict:
+    """Visually similar photos (image embedding): near-duplicates first (`near_duplicate`: image
+    cosine or perceptual hash close enough, as the composer judges them), then by similarity;
+    `calibrated` marks calibrated hits; `query_path` is the photo's own path when it is catalogued.
+    `photosearch similar` and the app's Find similar both show exactly this list."""
     t0 = time.perf_counter()
+    opts = options or ComposeOptions()
     ctx = make_context(store, settings, signals=[], image_embedder=image_embedder)
     vec, pid = query_vector(photo_path_or_id, ctx)
     if vec is None:
@@ -432,6 +440,7 @@ def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedde
         )
     index = ctx.index(IMAGE_SPACE)
     snap = ctx.snapshot
+    own = snap.rows_of([pid]) if pid is not None else np.zeros(0, np.int32)
     cal_rows, _, info = neighbours(vec, ctx, exclude=pid)
     keys, sims = index.search(vec, int(limit) + 1, exact=len(index) <= 20000)
     results = []
@@ -446,15 +455,29 @@ def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedde
                 "path": snap.paths[r],
                 "score": round(float(sim), 4),
                 "calibrated": bool(np.isin(r, cal_rows)),
+                "near_duplicate": _near_duplicate(snap, own, r, float(sim), opts),
                 "why": [{"atom": "similar", "to": str(photo_path_or_id), "similarity": round(float(sim), 3)}],
             }
         )
-    return {
+    results = sorted(results[: int(limit)], key=lambda e: not e["near_duplicate"])  # stable: by similarity
+    out = {
         "query": str(photo_path_or_id),
-        "results": results[: int(limit)],
+        "results": results,
         "cutoff": info,
         "timing_ms": {"total": round((time.perf_counter() - t0) * 1000, 2)},
     }
+    if own.size:
+        out["query_path"] = snap.paths[int(own[0])]
+    return out
+
+
+def _near_duplicate(snap: Snapshot, own: np.ndarray, row: int, cos: float, opts: ComposeOptions) -> bool:
+    if cos >= opts.dup_cosine:
+        return True
+    if not own.size or not (snap.has_phash[own[0]] and snap.has_phash[row]):
+        return False
+    ham = int(hamming(snap.phash[own[0] : own[0] + 1], snap.phash[row : row + 1])[0])
+    return ham <= opts.dup_hamming or (ham <= opts.both_hamming and cos >= opts.both_cosine)
 
 
 def _chunks(h: np.ndarray, parts: int = 5) -> list[np.ndarray]:
