@@ -43,6 +43,7 @@ ATOM_TITLES = {
     "kind": "kind",
     "quality": "quality",
     "color": "colour",
+    "orientation": "shape",
     "faces": "faces",
     "date": "📅",
 }
@@ -150,11 +151,17 @@ class Chip(QFrame):
             lay.addWidget(self.date_from)
             lay.addWidget(QLabel("–", self))
             lay.addWidget(self.date_to)
-        elif key in ("kind", "quality", "color"):
-            from photosearch.query.plan import COLORS, KINDS, MONOCHROME, QUALITIES
+        elif key in ("kind", "quality", "color", "orientation"):
+            from photosearch.query.plan import COLORS, KINDS, MONOCHROME, ORIENTATIONS, QUALITIES
 
             box = QComboBox(self)
-            box.addItems(list({"kind": KINDS, "quality": QUALITIES, "color": (*COLORS, MONOCHROME)}[key]))
+            choices = {
+                "kind": KINDS,
+                "quality": QUALITIES,
+                "color": (*COLORS, MONOCHROME),
+                "orientation": ORIENTATIONS,
+            }
+            box.addItems(list(choices[key]))
             box.setCurrentText(str(value))
             box.activated.connect(lambda _i: self._emit({key: box.currentText()}))
             self.editor = box

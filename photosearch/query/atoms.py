@@ -15,6 +15,7 @@ from photosearch.query.resolvers.filters import (
     resolve_kind,
     resolve_knowledge,
     resolve_month,
+    resolve_orientation,
     resolve_person,
     resolve_quality,
     resolve_tag,
@@ -41,6 +42,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "kind": resolve_kind,
     "quality": resolve_quality,
     "color": resolve_color,
+    "orientation": resolve_orientation,
 }
 
 #: Atoms whose scores carry relevance (the others are filters that score 1).

@@ -36,7 +36,8 @@ SYSTEM_PROMPT = (
     '{"place": name}, {"text": words in the photo}, {"camera": model}, {"folder": name}, '
     '{"similar": photo id}, {"knowledge": fact}, {"tag": tag}, {"faces": {"min": n, "max": n}}, '
     '{"kind": "photo|screenshot|document"}, {"quality": "sharp|blurry"}, '
-    '{"color": "red|...|monochrome"} (colour words are colours, never things). Answer with JSON only.'
+    '{"color": "red|...|monochrome"} (colour words are colours, never things), '
+    '{"orientation": "portrait|landscape|panorama|square"}. Answer with JSON only.'
 )
 
 #: Atom types whose values the parser finds deterministically; the LLM may not add or drop them.
@@ -54,6 +55,7 @@ SLOT_TYPES = (
     "kind",
     "quality",
     "color",
+    "orientation",
     "faces",
     "knowledge",
 )

@@ -24,6 +24,8 @@ Atoms (each a one-key object):
 * ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
   present; ``min`` defaults to 0 and ``max`` null means "no upper bound".
 * ``{"kind": "photo"|"screenshot"|"document"}``, ``{"quality": "sharp"|"blurry"}``.
+* ``{"orientation": "portrait"|"landscape"|"panorama"|"square"}``: the photo's shape (taller than
+  wide; wider than tall; at least twice as wide as tall, either way; about as wide as tall).
 * ``{"color": NAME}``: the photo's measured colours (``COLORS``: the quality analyzer's colour names,
   and ``monochrome`` for black-and-white / greyscale photos); a colour word of the request.
 
@@ -47,7 +49,7 @@ from photosearch.errors import PhotoSearchError
 PLAN_VERSION = 1
 
 STRING_ATOMS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
-ATOM_KEYS = (*STRING_ATOMS, "date", "month", "yearly", "faces", "kind", "quality", "color")
+ATOM_KEYS = (*STRING_ATOMS, "date", "month", "yearly", "faces", "kind", "quality", "color", "orientation")
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 OPERATORS = ("and", "or", "not")
 KINDS = ("photo", "screenshot", "document")
@@ -68,6 +70,7 @@ COLORS = (
     "pink",
 )
 MONOCHROME = "monochrome"
+ORIENTATIONS = ("portrait", "landscape", "panorama", "square")
 SORTS = ("relevance", "date_asc", "date_desc")
 PER_VALUES = ("day", "month", "place", "person")
 MAX_DEPTH = 32
@@ -155,6 +158,7 @@ PLAN_SCHEMA: dict[str, Any] = {
                 _atom_schema("kind", {"type": "string", "enum": list(KINDS)}),
                 _atom_schema("quality", {"type": "string", "enum": list(QUALITIES)}),
                 _atom_schema("color", {"type": "string", "enum": [*COLORS, MONOCHROME]}),
+                _atom_schema("orientation", {"type": "string", "enum": list(ORIENTATIONS)}),
             ]
         },
         "compose": {
@@ -306,6 +310,7 @@ _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
     "kind": _enum_validator("kind", KINDS),
     "quality": _enum_validator("quality", QUALITIES),
     "color": _enum_validator("color", (*COLORS, MONOCHROME)),
+    "orientation": _enum_validator("orientation", ORIENTATIONS),
 }
 
 
@@ -544,7 +549,7 @@ def _atom_text(atom: dict) -> str:
     if key == "yearly":
         lo, hi = value["from"], value["to"]
         return f"yearly {lo}" if lo == hi else f"yearly {lo}..{hi}"
-    if key in ("kind", "quality", "color"):
+    if key in ("kind", "quality", "color", "orientation"):
         return f"{key}:{value}"
     if key in ("concept",):
         return json.dumps(value, ensure_ascii=False)

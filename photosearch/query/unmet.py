@@ -47,6 +47,7 @@ _DESCRIBE = {
     "tag": lambda v: f"tagged {v}",
     "kind": lambda v: f"that is a {v}",
     "quality": lambda v: f"that is {v}",
+    "orientation": lambda v: "that is a panorama" if v == "panorama" else f"in {v} orientation",
 }
 
 

@@ -105,6 +105,9 @@ def test_black_and_white_photo_finds_the_monochrome_photo_not_people(store, sett
         + [FactRecord("color", "green", 0.3)],
         "daisies.jpg": [FactRecord("tag", "flower", 0.8), FactRecord("color", "white", 0.5)]
         + [FactRecord("color", "green", 0.4)],
+        # purple only in the subject (the salient centre), under a tenth of the frame
+        "irises.jpg": [FactRecord("tag", "flower", 0.85), FactRecord("color", "green", 0.7)]
+        + [FactRecord("color", "purple", 0.4, data={"region": "subject"})],
     }
     with store.session() as s:
         folder = Folder(path="/pics")
@@ -121,6 +124,15 @@ def test_black_and_white_photo_finds_the_monochrome_photo_not_people(store, sett
     assert [r["path"] for r in res["results"] if not r["below_cutoff"]] == ["/pics/daisies.jpg"]
     why = res["results"][0]["why"]
     assert any(w.get("fact") == "tag" and w.get("label") == "flower" for w in why)
+    res = search(store, settings, "purple flowers", signals=[])
+    assert [r["path"] for r in res["results"] if not r["below_cutoff"] and not r["partial"]] == [
+        "/pics/flowers.jpg",
+        "/pics/irises.jpg",
+    ]
+    iris = next(r for r in res["results"] if r["path"] == "/pics/irises.jpg")
+    assert {"atom": "color", "color": "purple", "share": 0.4, "of": "subject"}.items() <= next(
+        w for w in iris["why"] if w["atom"] == "color"
+    ).items()
 
 
 def test_the_colour_atom_names_the_colours_the_analyzer_writes():

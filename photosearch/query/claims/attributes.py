@@ -1,4 +1,5 @@
-"""Attribute claims: colour words are the photo's colours (the `color` atom), never nouns.
+"""Attribute claims: colour words are the photo's colours (the `color` atom), never nouns; words for
+the photo's shape ("vertical", "panoramas", "in landscape orientation") are the `orientation` atom.
 
 "black and white", "b&w", "monochrome" → ``{"color": "monochrome"}``; a colour word → ``{"color": NAME}``
 ("red car", "flowers that are not purple", "in blue"). A colour word stays part of a concept where
@@ -21,13 +22,36 @@ _DESCRIBING = frozenset(
 )
 
 
+#: Words for a photo's shape → the orientation atom's value. "portrait" and "landscape" alone are
+#: kinds of photo (a person, scenery): only with "orientation"/"format"/"mode" or "in ... mode".
+ORIENTATION_PATTERNS = (
+    (
+        r"\b(?:in\s+)?portrait\s+(?:orientation|format|mode)\b|\bvertical(?:ly)?\b|\btall\s+photos?\b",
+        "portrait",
+    ),
+    (
+        r"\b(?:in\s+)?landscape\s+(?:orientation|format|mode)\b|\bhorizontal(?:ly)?\b|\bwide\s+photos?\b",
+        "landscape",
+    ),
+    (r"\bpanoram(?:as?|ic)\b|\bpanos?\b", "panorama"),
+    (r"\bsquare\s+(?:photos?|pictures?|pics|images?|format|crops?)\b", "square"),
+)
+
+
 class ColourClaims:
+    """Colour words and the photo's shape: attributes measured at index time."""
+
     def __init__(self):
+        self.shapes = [(re.compile(p), value) for p, value in ORIENTATION_PATTERNS]
         phrases = sorted(MONOCHROME_PHRASES, key=len, reverse=True)
         self.mono = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(p) for p in phrases) + r")(?![\w])")
         self.colour = re.compile(r"\b(?:" + "|".join(sorted(COLOUR_WORDS, key=len, reverse=True)) + r")\b")
 
     def __call__(self, st: ClaimState) -> None:
+        for pat, value in self.shapes:
+            for m in pat.finditer(st.low):
+                if st.free(m.start(), m.end()):
+                    st.claim(m.start(), m.end(), "atom", {"orientation": value}, slot="orientation")
         for m in self.mono.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"color": MONOCHROME}, slot="color")

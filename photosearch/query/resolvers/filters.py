@@ -242,51 +242,112 @@ MONOCHROME_MAX_COLOUR = 0.05
 ACHROMATIC = ("black", "white", "gray")
 
 
-def _colour_table(ctx: ExecContext) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """(rows with colour facts, colour name -> dense (n,) share of the frame), once per snapshot."""
+def _colour_table(ctx: ExecContext) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """(rows with colour facts, colour name -> dense (n,) share of the frame, and of the subject:
+    the salient centre), once per snapshot."""
     snap = ctx.snapshot
     key = ("colours",)
     if key not in snap.cache:
+        import json
+
         from sqlalchemy import text
 
-        shares: dict[str, np.ndarray] = {}
+        frame: dict[str, np.ndarray] = {}
+        subject: dict[str, np.ndarray] = {}
         measured = np.zeros(snap.n, bool)
         with ctx.store.engine.connect() as conn:
-            found = conn.execute(text("SELECT photo_id, label, score FROM facts WHERE kind = 'color'")).all()
+            found = conn.execute(
+                text("SELECT photo_id, label, score, data FROM facts WHERE kind = 'color'")
+            ).all()
         if found:
-            ids = np.array([r[0] for r in found], np.int64)
-            rows, ok = snap.locate(ids)
-            for (_pid, label, score), row, hit in zip(found, rows.tolist(), ok.tolist(), strict=True):
-                if hit:
-                    share = shares.setdefault(str(label).lower(), np.zeros(snap.n, np.float32))
-                    share[row] = max(share[row], float(score or 0.0))
-                    measured[row] = True
-        snap.cache[key] = (measured, shares)
+            rows, ok = snap.locate(np.array([r[0] for r in found], np.int64))
+            for (_pid, label, score, data), row, hit in zip(found, rows.tolist(), ok.tolist(), strict=True):
+                if not hit:
+                    continue
+                if isinstance(data, str):
+                    data = json.loads(data or "{}")
+                table = subject if (data or {}).get("region") == "subject" else frame
+                share = table.setdefault(str(label).lower(), np.zeros(snap.n, np.float32))
+                share[row] = max(share[row], float(score or 0.0))
+                measured[row] = True
+        snap.cache[key] = (measured, frame, subject)
     return snap.cache[key]
 
 
 def resolve_color(atom: dict, ctx: ExecContext) -> AtomResult:
-    """Photos whose measured colours hold the colour (share of the frame), or, for `monochrome`,
-    whose measured colours are black, white and grey only. Graded by the share."""
+    """Photos whose measured colours hold the colour, in the frame or in the subject (the salient
+    centre: "red car", "flowers that are not purple"), graded by the larger share; for
+    `monochrome`, photos whose frame colours are black, white and grey only."""
     name = str(atom["color"])
-    measured, shares = _colour_table(ctx)
+    measured, frame, subject = _colour_table(ctx)
     zero = np.zeros(ctx.snapshot.n, np.float32)
+    in_subject = zero
     if name == "monochrome":
-        grey = sum((shares.get(c, zero) for c in ACHROMATIC), zero)
-        total = sum(shares.values(), zero)
+        grey = sum((frame.get(c, zero) for c in ACHROMATIC), zero)
+        total = sum(frame.values(), zero)
         share = np.where(measured, grey / np.maximum(total, 1e-6), 0.0).astype(np.float32)
         keep = measured & (total - grey <= MONOCHROME_MAX_COLOUR)
     else:
-        share = shares.get(name, zero)
+        in_frame, in_subject = frame.get(name, zero), subject.get(name, zero)
+        share = np.maximum(in_frame, in_subject)
         keep = share >= COLOR_MIN_SHARE
     scores = np.clip(0.5 + share, 0.0, 1.0).astype(np.float32)
     rows = np.flatnonzero(keep).astype(np.int32)
     info = {"measured": int(measured.sum())}
+
+    def explain(row: int) -> list[dict]:
+        where = "subject" if in_subject[row] > 0 and in_subject[row] >= share[row] else "frame"
+        why = {"atom": "color", "color": name, "share": round(float(share[row]), 3), "of": where}
+        return [why | {"text": f"{name}: {share[row]:.0%} of the {where}"}]
+
+    return AtomResult(atom, ScoredSet(rows, scores[rows]), explain, info)
+
+
+#: Long side / short side from which a photo is a panorama; within this of 1 it is square.
+PANORAMA_ASPECT = 2.0
+SQUARE_TOLERANCE = 0.05
+
+
+def _sizes(ctx: ExecContext) -> tuple[np.ndarray, np.ndarray]:
+    """(width, height) per snapshot row, 0 where unknown (once per snapshot)."""
+    snap = ctx.snapshot
+    key = ("sizes",)
+    if key not in snap.cache:
+        from sqlalchemy import text
+
+        width, height = np.zeros(snap.n, np.float32), np.zeros(snap.n, np.float32)
+        with ctx.store.engine.connect() as conn:
+            found = conn.execute(
+                text(
+                    "SELECT id, width, height FROM photos WHERE width > 0 AND height > 0 AND state = 'active'"
+                )
+            ).all()
+        if found:
+            rows, ok = snap.locate(np.array([r[0] for r in found], np.int64))
+            width[rows[ok]] = np.array([r[1] for r in found], np.float32)[ok]
+            height[rows[ok]] = np.array([r[2] for r in found], np.float32)[ok]
+        snap.cache[key] = (width, height)
+    return snap.cache[key]
+
+
+def resolve_orientation(atom: dict, ctx: ExecContext) -> AtomResult:
+    """The photo's shape from its size (EXIF orientation applied at indexing)."""
+    name = str(atom["orientation"])
+    width, height = _sizes(ctx)
+    known = (width > 0) & (height > 0)
+    ratio = np.where(known, width / np.maximum(height, 1), 1.0)
+    masks = {
+        "portrait": known & (ratio < 1 - SQUARE_TOLERANCE),
+        "landscape": known & (ratio > 1 + SQUARE_TOLERANCE),
+        "panorama": known & ((ratio >= PANORAMA_ASPECT) | (ratio <= 1 / PANORAMA_ASPECT)),
+        "square": known & (np.abs(ratio - 1) <= SQUARE_TOLERANCE),
+    }
     return AtomResult(
         atom,
-        ScoredSet(rows, scores[rows]),
-        lambda row: [{"atom": "color", "color": name, "share": round(float(share[row]), 3)}],
-        info,
+        ScoredSet.from_mask(masks[name]),
+        lambda row: [
+            {"atom": "orientation", "orientation": name, "size": f"{int(width[row])}×{int(height[row])}"}
+        ],
     )
 
 
