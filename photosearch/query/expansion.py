@@ -6,7 +6,9 @@ dog -> golden retriever) and its near hypernyms (what it is a kind of, e.g. kitt
 woman -> person). Each route has a weight, exact > synonym > hyponym > hypernym, so a photo that
 shows exactly what was asked ranks above one that matches through a broader or narrower term.
 A term is used only where the sense reached is its most frequent one ("cat" is also a
-Caterpillar tractor, a kind of vehicle: "vehicle" does not reach cat photos). The resolver matches the expanded terms against every label space the models write (ImageNet
+Caterpillar tractor, a kind of vehicle: "vehicle" does not reach cat photos). A scene word
+("beach", "kitchen", "underwater") also reaches the classes of things seen there, from
+`resources/scenes.yaml` (route "scene"). The resolver matches the expanded terms against every label space the models write (ImageNet
 tags and their stored hypernyms, COCO objects, learned knowledge) and names the route in `why`.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from photosearch.query.senses import Embed, read_senses, role
 
@@ -96,6 +99,7 @@ def expand(word: str, wordnet=None, *, context: str = "", embed: Embed | None = 
     if wn is None or not key:
         return ()
     routes = () if role(key, wn) != "noun" else _routes(wn, key, context, embed)
+    routes = _with_scene(routes, key)
     if wordnet is None:
         with _lock:
             _cache[cache_key] = routes
@@ -166,6 +170,51 @@ def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: f
         narrow = len(wn.descendants(parent, limit=NARROW_KINDS + 1)) <= NARROW_KINDS
         for lemma in psyn.lemmas:
             found.add(lemma, "hypernym", HYPERNYM[depth - 1] * sense, narrow, sense_of=parent)
+
+
+SCENES_FILE = Path(__file__).resolve().parents[2] / "resources" / "scenes.yaml"
+_scenes: dict[str, dict[str, float]] | None = None
+
+
+def scenes() -> dict[str, dict[str, float]]:
+    """Scene word → {class name (folded): weight} over both label spaces (`resources/scenes.yaml`)."""
+    global _scenes
+    if _scenes is None:
+        import yaml
+
+        from photosearch.query.lexicon import singular
+
+        data = yaml.safe_load(SCENES_FILE.read_text(encoding="utf-8")) or {}
+        table: dict[str, dict[str, float]] = {}
+        for word, spaces in data.items():
+            best: dict[str, float] = {}
+            for classes in (spaces or {}).values():
+                for name, weight in classes.items():
+                    best[_term(str(name))] = max(best.get(_term(str(name)), 0.0), float(weight))
+            table[_term(str(word))] = best
+            table.setdefault(" ".join(singular(w) for w in _term(str(word)).split()), best)  # "woods"
+        _scenes = table
+    return _scenes
+
+
+def scene_routes(key: str) -> tuple[Route, ...]:
+    """What the models see in photos of a scene word ("beach" → seashore, sandbar, surfboard)."""
+    from photosearch.query.lexicon import singular
+
+    table = scenes()
+    found = table.get(key) or table.get(" ".join(singular(w) for w in key.split())) or {}
+    return tuple(Route(key, term, "scene", weight) for term, weight in found.items() if term != key)
+
+
+def _with_scene(routes: tuple[Route, ...], key: str) -> tuple[Route, ...]:
+    extra = scene_routes(key)
+    if not extra:
+        return routes
+    best = {r.term: r for r in routes}
+    for r in extra:
+        if r.term not in best or r.weight > best[r.term].weight:
+            best[r.term] = r
+    return tuple(sorted(best.values(), key=lambda r: (-r.weight, r.term)))
 
 
 def compound_of(word: str, label_word: str) -> bool:

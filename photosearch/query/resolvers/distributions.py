@@ -213,8 +213,21 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
                     per[i, c] = r.weight
                     if routes.get(c) != "exact":
                         routes[c] = r.text()
+    if " " in phrase:
+        _phrase_routes(per, routes, phrase, index, sense)
     out = per.mean(axis=0)
     return Affinity(out, {c: t for c, t in routes.items() if out[c] > 0})
+
+
+def _phrase_routes(
+    per: np.ndarray, routes: dict[int, str], phrase: str, index: dict, sense: dict | None
+) -> None:
+    """A phrase's own routes ("living room" ≈ studio couch, a scene) count for each of its words."""
+    for r in expand(phrase, **(sense or {})):
+        for c in index.get(r.term, ()):
+            if r.weight > per[:, c].min():
+                per[:, c] = np.maximum(per[:, c], r.weight)
+                routes.setdefault(c, r.text())
 
 
 def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
