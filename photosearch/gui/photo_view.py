@@ -138,7 +138,7 @@ def details_html(d: PhotoDetails) -> str:
     if d.facts.get("text"):
         words = " ".join(t["label"] for t in d.facts["text"][:60])
         parts.append(_section("Text found", f"<p style='font-family:monospace'>{e(words)}</p>"))
-    for kind in ("kind", "quality", "color"):
+    for kind in ("kind", "quality", "color", "attribute"):
         frame = [f for f in d.facts.get(kind, []) if not (f.get("data") or {}).get("region")]
         if frame:
             parts.append(_section(kind.capitalize(), ", ".join(e(f["label"]) for f in frame[:6])))

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
+from photosearch.vision.attributes import measure
 from photosearch.vision.preprocess import ensure_rgb, gray, resize_max_side
 
 log = logging.getLogger(__name__)
@@ -324,11 +325,12 @@ def subject_crop(rgb: np.ndarray) -> np.ndarray:
 
 class QualityAnalyzer:
     """Writes `quality` (sharp|blurry, data.blur), `kind` (photo|screenshot|document, data with the
-    signals) and `color` facts (named dominant colours, score = fraction of the photo; and of its
-    salient centre, `data.region = "subject"`)."""
+    signals), `color` facts (named dominant colours, score = fraction of the photo; and of its
+    salient centre, `data.region = "subject"`) and `attribute` facts (`vision.attributes`: bright,
+    dark, night, sepia, sunset, white scene, sky; score = degree)."""
 
     name = "quality"
-    version = 3  # 2: documents are recognised by their lines of text; 3: the subject's colours
+    version = 3  # 2: documents are recognised by their lines of text; 3: the subject's colours, attributes
 
     def __init__(self, settings=None, blur_threshold: float = BLUR_THRESHOLD):
         self.settings = settings
@@ -366,6 +368,8 @@ class QualityAnalyzer:
                     kind="color", label=name, score=frac, data={"fraction": round(frac, 4), "rgb": hexrgb}
                 )
             )
+        for attr in measure(small):
+            facts.append(FactRecord(kind="attribute", label=attr.label, score=attr.degree, data=attr.data))
         for name, frac, hexrgb in dominant_colors(subject_crop(small), min_fraction=SUBJECT_MIN_FRACTION):
             facts.append(
                 FactRecord(

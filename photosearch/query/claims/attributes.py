@@ -76,9 +76,12 @@ def _describes(nxt: str, before: list[str]) -> bool:
 
 
 def _names_a_thing(word: str, nxt: str) -> bool:
-    """Whether "word nxt" is one WordNet noun ("red wine", "golden retrievers")."""
-    from photosearch.query.expansion import shared_wordnet
+    """Whether "word nxt" is one WordNet noun ("red wine", "golden retrievers") or a scene word
+    ("golden hour")."""
+    from photosearch.query.expansion import scenes, shared_wordnet
 
+    if f"{word} {nxt}" in scenes():
+        return True
     wn = shared_wordnet()
     if wn is None:
         return False
