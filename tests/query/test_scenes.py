@@ -18,7 +18,7 @@ from .gallery import add_photo
 SCENES = yaml.safe_load(SCENES_FILE.read_text(encoding="utf-8"))
 ISSUE_WORDS = {"forest", "woods", "desert", "dune", "beach", "coast", "mountain", "snow", "city street"}
 ISSUE_WORDS |= {"countryside", "park", "garden", "living room", "kitchen", "underwater", "fairground"}
-ISSUE_WORDS |= {"sunset", "night sky", "outdoor"}
+ISSUE_WORDS |= {"sunset", "night sky", "outdoor", "indoor"}
 
 
 def _imagenet_names() -> dict[str, list[str]]:
