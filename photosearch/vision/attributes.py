@@ -1,5 +1,5 @@
-"""Photo attributes measured from pixels: light (bright, dark, night), palette (sepia, sunset), white
-scenes and the sky's share of the top of the frame.
+"""Photo attributes measured from pixels: black and white (monochrome), light (bright, dark, night),
+palette (sepia, sunset), white scenes and the sky's share of the top of the frame.
 
 The quality analyzer writes each attribute that holds as an `attribute` fact (label, score = its
 degree 0..1, data = the measures), so a request word matches it like any fact ("dark", "sunset",
@@ -16,8 +16,10 @@ import cv2
 import numpy as np
 
 #: The attribute labels the analyzer writes.
-ATTRIBUTES = ("bright", "dark", "night", "sepia", "sunset", "white scene", "sky")
+ATTRIBUTES = ("monochrome", "bright", "dark", "night", "sepia", "sunset", "white scene", "sky")
 
+#: Monochrome (black and white, greyscale): at most this share of coloured pixels.
+MONOCHROME_COLOURED = 0.02
 #: Mean brightness (HSV value, 0..1) from which a photo is bright, and under which it is dark / night.
 BRIGHT_FROM = 0.62
 DARK_UNDER = 0.3
@@ -50,6 +52,10 @@ def measure(rgb: np.ndarray) -> list[Attribute]:
     s = hsv[..., 1].astype(np.float32) / 255.0
     v = hsv[..., 2].astype(np.float32) / 255.0
     out: list[Attribute] = []
+    coloured = float(((s > 0.2) & (v > 0.2)).mean())
+    if coloured <= MONOCHROME_COLOURED:
+        degree = _degree(-coloured, -MONOCHROME_COLOURED, 0.0)
+        out.append(Attribute("monochrome", degree, {"coloured": round(coloured, 4)}))
     light = float(v.mean())
     black = float((v < 0.16).mean())
     if light >= BRIGHT_FROM:

@@ -142,3 +142,35 @@ def test_the_colour_atom_names_the_colours_the_analyzer_writes():
 
     assert tuple(COLORS) == tuple(COLOR_NAMES)
     assert set(COLOUR_WORDS.values()) <= set(COLORS)
+
+
+def test_monochrome_is_the_pixels_measure_where_the_analyzer_took_it(store, settings):
+    """Quality v3 measures black and white from the pixels: a small coloured object (under a tenth of
+    the frame, so among no colour fact) keeps a photo out; older photos are read from their colours."""
+    facts = {
+        "bw_print.jpg": [
+            FactRecord("color", "gray", 0.7),
+            FactRecord("color", "gray", 0.8, data={"region": "subject"}),
+        ]
+        + [FactRecord("attribute", "monochrome", 0.95)],
+        "red_kite_on_grey_sky.jpg": [
+            FactRecord("color", "gray", 0.9),
+            FactRecord("color", "gray", 0.7, data={"region": "subject"}),
+        ],
+        "old_scan.jpg": [
+            FactRecord("color", "white", 0.6),
+            FactRecord("color", "black", 0.3),
+        ],  # analysed before v3
+    }
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        for name, found in facts.items():
+            photo = add_photo(s, folder, name)
+            store.write_analysis(s, photo.id, "quality", 3, AnalysisResult(facts=found))
+    res = search(store, settings, "black and white photos", signals=[])
+    assert sorted(r["path"] for r in res["results"] if not r["below_cutoff"]) == [
+        "/pics/bw_print.jpg",
+        "/pics/old_scan.jpg",
+    ]

@@ -48,10 +48,12 @@ def _sepia(rgb: np.ndarray) -> np.ndarray:
 
 def test_made_scenes_have_their_attributes(real_photos):
     assert _labels(_sunset()) == {"sunset"}
-    assert _labels(_night()) == {"night", "dark"}
+    assert _labels(_night()) == {"night", "dark", "monochrome"}  # black, white points, a speck of colour
     assert _labels(_snow_under_sky()) == {"bright", "white scene", "sky"}
     assert "sepia" in _labels(_sepia(real_photos["astronaut"]))
     assert "sunset" not in _labels(_sepia(real_photos["coffee"]))  # a warm tone is no sunset
+    grey = np.repeat(real_photos["astronaut"].mean(axis=2, keepdims=True), 3, axis=2).astype(np.uint8)
+    assert _labels(grey) == {"monochrome"} and "monochrome" not in _labels(_sepia(real_photos["astronaut"]))
 
 
 @pytest.mark.parametrize(
@@ -59,10 +61,10 @@ def test_made_scenes_have_their_attributes(real_photos):
 )
 def test_real_photos_get_no_attribute_they_do_not_show(real_photos, name):
     found = _labels(real_photos[name])
-    assert not found & {"sunset", "night", "sepia", "sky", "white scene", "dark"}, found
+    assert not found & {"monochrome", "sunset", "night", "sepia", "sky", "white scene", "dark"}, found
 
 
 def test_the_quality_analyzer_writes_them_as_facts():
     facts = QualityAnalyzer().analyze(photo(_night(), "night.jpg")).facts
     attrs = {f.label: f for f in facts if f.kind == "attribute"}
-    assert set(attrs) == {"night", "dark"} and attrs["night"].data["black"] > 0.9
+    assert set(attrs) == {"night", "dark", "monochrome"} and attrs["night"].data["black"] > 0.9

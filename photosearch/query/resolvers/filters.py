@@ -295,10 +295,18 @@ def resolve_color(atom: dict, ctx: ExecContext) -> AtomResult:
     zero = np.zeros(ctx.snapshot.n, np.float32)
     in_subject = zero
     if name == "monochrome":
+        # the pixels' own measure (quality v3's `monochrome` attribute); photos analysed before it
+        # have no subject colours and are read from their frame colours (a colour under a tenth
+        # of the frame is not among them)
         grey = sum((frame.get(c, zero) for c in ACHROMATIC), zero)
         total = sum(frame.values(), zero)
         share = np.where(measured, grey / np.maximum(total, 1e-6), 0.0).astype(np.float32)
-        keep = measured & (total - grey <= MONOCHROME_MAX_COLOUR)
+        older = measured & ~np.any(np.stack([zero, *subject.values()]) > 0, axis=0)
+        keep = older & (total - grey <= MONOCHROME_MAX_COLOUR)
+        attr = ctx.snapshot.group("attribute", "monochrome")
+        if attr is not None:
+            keep[attr.rows] = True
+            share[attr.rows] = np.maximum(share[attr.rows], attr.scores)
     else:
         in_frame, in_subject = frame.get(name, zero), subject.get(name, zero)
         share = np.maximum(in_frame, in_subject)
