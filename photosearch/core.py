@@ -24,8 +24,8 @@ from photosearch.health import check_models, format_report, missing_analyzers
 from photosearch.query.golden import add_user_example, user_file
 from photosearch.query.places import FAMOUS_CITIES
 from photosearch.query.plan import validate_plan
+from photosearch.query.search import SIMILAR_LIMIT, similar
 from photosearch.query.search import search as core_search
-from photosearch.query.search import similar
 
 log = logging.getLogger(__name__)
 
@@ -178,9 +178,12 @@ class Core:
             image_embedder=self._embed_image,
         )
 
-    def similar(self, photo: int | str, limit: int = 200) -> dict:
-        """Photos that look like a catalogued photo (id or path) or a file outside the catalog."""
-        return similar(self.store, self.settings, photo, limit=limit, image_embedder=self._embed_image)
+    def similar(self, photo: int | str, limit: int | None = None) -> dict:
+        """Photos that look like a catalogued photo (id or path) or a file outside the catalog: the
+        list `photosearch similar` prints and the app's Find similar shows (`SIMILAR_LIMIT` photos)."""
+        return similar(
+            self.store, self.settings, photo, limit=limit or SIMILAR_LIMIT, image_embedder=self._embed_image
+        )
 
     def save_example(self, request: str, plan: dict) -> str:
         """Add a verified request → plan pair to the user's golden library; returns where it went."""

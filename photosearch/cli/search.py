@@ -39,11 +39,15 @@ def _result_line(r: dict) -> str:
 def _results_text(data: dict) -> str:
     lines = []
     separated = False
+    unmet = "; ".join((data.get("explain") or {}).get("unmet") or [])
     for r in data["results"]:
         if r.get("below_cutoff") and not separated:
-            lines.append(BELOW_CUTOFF_SEPARATOR if lines else CLOSEST_SEPARATOR)
+            separator = BELOW_CUTOFF_SEPARATOR if lines else CLOSEST_SEPARATOR
+            lines.append(separator.replace("no confident match", unmet) if unmet and not lines else separator)
             separated = True
         lines.append(_result_line(r))
+    if unmet and (lines and not separated or not data["results"]):
+        lines.insert(0, f"-- {unmet} --")
     comp = data.get("composer") or {}
     res = data["results"]
     full = sum(1 for r in res if not r.get("partial") and not r.get("below_cutoff"))
@@ -89,8 +93,8 @@ def _search(ctx, args) -> int:
     if plan is not None and args.limit is not None:  # --limit wins over the plan's own
         plan.setdefault("compose", {})["limit"] = args.limit
     data = ctx.core.search(request, plan, args.limit, explain=args.explain, now=now)
-    if not args.explain:
-        data.pop("explain", None)
+    if not args.explain:  # what could not be met stays: `explain.unmet`
+        data["explain"] = {"unmet": data.get("explain", {}).get("unmet", [])}
     ctx.emit(data, _results_text)
     return 0
 
@@ -98,7 +102,14 @@ def _search(ctx, args) -> int:
 def _similar(ctx, args) -> int:
     data = ctx.core.similar(args.photo, limit=args.limit)
     ctx.emit(
-        data, lambda d: "\n".join(f"{r['score']:.3f}  {r['path']}" for r in d["results"]) or "nothing similar"
+        data,
+        lambda d: (
+            "\n".join(
+                f"{r['score']:.3f}  {r['path']}" + ("  (near-duplicate)" if r.get("near_duplicate") else "")
+                for r in d["results"]
+            )
+            or "nothing similar"
+        ),
     )
     return 0
 
@@ -130,7 +141,7 @@ def register(sub) -> None:
     p.set_defaults(func=_with_json(_search))
     p = sub.add_parser("similar", help="photos that look like a photo (path or id)")
     p.add_argument("photo")
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=int, default=None, help="at most N photos (default: 20, as the app shows)")
     p.add_argument("--json", dest="json_sub", action="store_true", help="machine-readable JSON output")
     p.set_defaults(func=_with_json(_similar))
     p = sub.add_parser("duplicates", help="near-duplicate groups (image embedding + perceptual hash)")

@@ -438,6 +438,9 @@ class MainWindow(QMainWindow):
             msg += f" · {total:.0f} ms"
         if result.get("composer") == "newest":
             msg += " · newest first"
+        unmet = "; ".join((result.get("explain") or {}).get("unmet") or [])
+        if unmet:  # what no photo meets, in words: "No photo with exactly two people · 3 closest"
+            msg = f"{unmet[:1].upper()}{unmet[1:]} · {msg}"
         self.search_info.setText(msg)
         if results:
             first = 1 if self.model.ids and self.model.ids[0] == SEPARATOR_ID else 0
@@ -456,10 +459,34 @@ class MainWindow(QMainWindow):
             on_error=self.show_error,
         )
 
-    def find_similar(self, photo_id: int) -> None:
-        self.last_request = f"similar to photo {photo_id}"
-        self.search_bar.setText(self.last_request)
-        self.run_search(plan={"where": {"similar": str(photo_id)}}, keep_request=True)
+    def find_similar(self, photo_id: int):
+        """The photos `photosearch similar` lists for this photo, in its order (near-duplicates
+        first), under the photo's file name."""
+        if self.stack.currentIndex() in (PAGE_PHOTO, PAGE_PEOPLE):
+            self.stack.setCurrentIndex(PAGE_LIBRARY)
+        self.search_generation += 1
+        gen, core = self.search_generation, self.core
+        if self.search_task is not None and not self.search_task.done:
+            self.search_task.cancel()
+        self.search_info.setText(SEARCHING)
+
+        def done(result: dict) -> None:
+            if gen != self.search_generation:
+                return
+            name = Path(result.get("query_path") or str(photo_id)).name
+            self.last_request = f"similar to {name}"
+            self.search_bar.setText(self.last_request)
+            self.show_results(result)
+
+        def failed(info: ErrorInfo) -> None:
+            if gen == self.search_generation:
+                self.search_info.setText(info.message)
+                self.show_error(info)
+
+        self.search_task = self.runner.submit(
+            lambda _p, _c: core.similar(photo_id), name="Find similar", on_result=done, on_error=failed
+        )
+        return self.search_task
 
     def find_same_people(self, photo_id: int) -> None:
         core = self.core

@@ -138,9 +138,13 @@ def details_html(d: PhotoDetails) -> str:
     if d.facts.get("text"):
         words = " ".join(t["label"] for t in d.facts["text"][:60])
         parts.append(_section("Text found", f"<p style='font-family:monospace'>{e(words)}</p>"))
-    for kind in ("kind", "quality", "color"):
-        if d.facts.get(kind):
-            parts.append(_section(kind.capitalize(), ", ".join(e(f["label"]) for f in d.facts[kind][:6])))
+    for kind in ("kind", "quality", "color", "attribute"):
+        frame = [f for f in d.facts.get(kind, []) if not (f.get("data") or {}).get("region")]
+        if frame:
+            parts.append(_section(kind.capitalize(), ", ".join(e(f["label"]) for f in frame[:6])))
+    subject = [f for f in d.facts.get("color", []) if (f.get("data") or {}).get("region") == "subject"]
+    if subject:  # the salient centre's colours (the quality analyzer's `region: subject`)
+        parts.append(_section("Colour of the subject", ", ".join(e(f["label"]) for f in subject[:4])))
     if d.facts.get("knowledge"):
         items = []
         for k in d.facts["knowledge"]:

@@ -44,6 +44,8 @@ ATOM_TITLES = {
     "tag": "#",
     "kind": "kind",
     "quality": "quality",
+    "color": "colour",
+    "orientation": "shape",
     "faces": "faces",
     "date": "date",
 }
@@ -186,11 +188,17 @@ class Chip(QFrame):
             lay.addWidget(self.date_from)
             lay.addWidget(QLabel("–", self))
             lay.addWidget(self.date_to)
-        elif key in ("kind", "quality"):
-            from photosearch.query.plan import KINDS, QUALITIES
+        elif key in ("kind", "quality", "color", "orientation"):
+            from photosearch.query.plan import COLORS, KINDS, MONOCHROME, ORIENTATIONS, QUALITIES
 
             box = QComboBox(self)
-            box.addItems(list(KINDS if key == "kind" else QUALITIES))
+            choices = {
+                "kind": KINDS,
+                "quality": QUALITIES,
+                "color": (*COLORS, MONOCHROME),
+                "orientation": ORIENTATIONS,
+            }
+            box.addItems(list(choices[key]))
             box.setCurrentText(str(value))
             box.activated.connect(lambda _i: self._emit({key: box.currentText()}))
             self.editor = box

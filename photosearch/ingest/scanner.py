@@ -1,5 +1,8 @@
 """Mark-and-sweep listing: what is new, changed, unchanged or gone in the registered folders.
 
+A file is listed when its extension is one the app reads, or its first bytes carry an image
+signature (`ingest.signatures`): a photo with an odd name is catalogued or recorded, never ignored.
+
 Listing only stats files (cheap); reading, hashing and decoding happen later in the
 indexer's workers. A folder that is missing is reported offline and its photos are
 left alone (an unmounted drive is not a delete).
@@ -20,8 +23,9 @@ from sqlalchemy import select
 from photosearch.catalog.models import FileIssue, Folder, Photo
 from photosearch.catalog.store import Store, owning_folder
 from photosearch.files import NotARegularFile, require_regular
-from photosearch.ingest.decode import is_image_name
+from photosearch.ingest.decode import is_image_file, is_image_name
 from photosearch.ingest.paths import from_db_path, to_db_path
+from photosearch.ingest.signatures import sniff_file, worth_sniffing
 
 log = logging.getLogger(__name__)
 
@@ -108,19 +112,25 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
                     entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}"
                 )
                 continue
-            if not is_image_name(entry.name):
-                continue
-            try:
-                st = entry.stat(follow_symlinks=True)
-            except OSError as exc:
-                yield ListingIssue(
-                    entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}"
-                )
-                continue
-            if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device named like a photo
-                yield _not_a_file(entry.path, folder_id, st)
-                continue
-            yield FileEntry(entry.path, folder_id, st.st_size, st.st_mtime)
+            item = _listed_file(entry, folder_id)
+            if item is not None:
+                yield item
+
+
+def _listed_file(entry: os.DirEntry, folder_id: int) -> FileEntry | ListingIssue | None:
+    """A listed non-folder: a photo to catalogue, an issue to record, or None (not an image)."""
+    claimed = is_image_name(entry.name)  # else its first bytes decide
+    if not claimed and not worth_sniffing(entry.name):
+        return None
+    try:
+        st = entry.stat(follow_symlinks=True)
+    except OSError as exc:
+        return ListingIssue(entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}")
+    if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device: never opened, not even sniffed
+        return _not_a_file(entry.path, folder_id, st) if claimed else None
+    if not (claimed or sniff_file(entry.path)):
+        return None
+    return FileEntry(entry.path, folder_id, st.st_size, st.st_mtime)
 
 
 def _not_a_file(path: str, folder_id: int | None, st: os.stat_result) -> ListingIssue:
@@ -283,7 +293,7 @@ def _list_paths(
         if os.path.isdir(path):
             for item in walk_images(path, folder.id, library):
                 _collect(item, seen, plan, online_folders)
-        elif is_image_name(os.path.basename(path)):
+        elif is_image_file(path):
             _collect_file(path, folder, seen, plan, online_folders)
     return candidates
 

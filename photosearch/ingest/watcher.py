@@ -17,7 +17,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from photosearch.catalog.store import Store
-from photosearch.ingest.decode import is_image_name
+from photosearch.ingest.decode import may_be_image_name
 from photosearch.ingest.indexer import Indexer, IndexReport
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class _Handler(FileSystemEventHandler):
             name = os.path.basename(path)
             if self.watcher.is_hidden(path):
                 continue  # like the full scan: hidden files and folders are not photos to catalog
-            if event.is_directory or is_image_name(name):
+            if event.is_directory or may_be_image_name(name):
                 self.watcher.touch(path)
 
 
@@ -164,7 +164,7 @@ class FolderWatcher:
                 for root, dirs, files in os.walk(path):
                     dirs[:] = [d for d in dirs if not d.startswith(".")]
                     for name in files:
-                        if is_image_name(name) and not name.startswith("."):
+                        if may_be_image_name(name) and not name.startswith("."):
                             self.touch(os.path.join(root, name))
             else:
                 out.append(path)

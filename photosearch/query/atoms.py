@@ -8,12 +8,14 @@ from photosearch.query.resolvers.base import AtomResult, ExecContext
 from photosearch.query.resolvers.concept import resolve_concept
 from photosearch.query.resolvers.filters import (
     resolve_camera,
+    resolve_color,
     resolve_date,
     resolve_faces,
     resolve_folder,
     resolve_kind,
     resolve_knowledge,
     resolve_month,
+    resolve_orientation,
     resolve_person,
     resolve_quality,
     resolve_tag,
@@ -39,6 +41,8 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "faces": resolve_faces,
     "kind": resolve_kind,
     "quality": resolve_quality,
+    "color": resolve_color,
+    "orientation": resolve_orientation,
 }
 
 #: Atoms whose scores carry relevance (the others are filters that score 1).

@@ -24,6 +24,10 @@ Atoms (each a one-key object):
 * ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
   present; ``min`` defaults to 0 and ``max`` null means "no upper bound".
 * ``{"kind": "photo"|"screenshot"|"document"}``, ``{"quality": "sharp"|"blurry"}``.
+* ``{"orientation": "portrait"|"landscape"|"panorama"|"square"}``: the photo's shape (taller than
+  wide; wider than tall; at least twice as wide as tall, either way; about as wide as tall).
+* ``{"color": NAME}``: the photo's measured colours (``COLORS``: the quality analyzer's colour names,
+  and ``monochrome`` for black-and-white / greyscale photos); a colour word of the request.
 
 ``required`` (optional, omitted when empty): concept values that must be present. Concept atoms
 of the root ``and`` are otherwise *soft*: photos with only some of them follow the full matches,
@@ -45,11 +49,28 @@ from photosearch.errors import PhotoSearchError
 PLAN_VERSION = 1
 
 STRING_ATOMS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
-ATOM_KEYS = (*STRING_ATOMS, "date", "month", "yearly", "faces", "kind", "quality")
+ATOM_KEYS = (*STRING_ATOMS, "date", "month", "yearly", "faces", "kind", "quality", "color", "orientation")
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 OPERATORS = ("and", "or", "not")
 KINDS = ("photo", "screenshot", "document")
 QUALITIES = ("sharp", "blurry")
+#: `vision.quality.COLOR_NAMES` (checked by a test) and the absence of colour.
+COLORS = (
+    "black",
+    "white",
+    "gray",
+    "red",
+    "orange",
+    "brown",
+    "yellow",
+    "green",
+    "teal",
+    "blue",
+    "purple",
+    "pink",
+)
+MONOCHROME = "monochrome"
+ORIENTATIONS = ("portrait", "landscape", "panorama", "square")
 SORTS = ("relevance", "date_asc", "date_desc")
 PER_VALUES = ("day", "month", "place", "person")
 MAX_DEPTH = 32
@@ -136,6 +157,8 @@ PLAN_SCHEMA: dict[str, Any] = {
                 ),
                 _atom_schema("kind", {"type": "string", "enum": list(KINDS)}),
                 _atom_schema("quality", {"type": "string", "enum": list(QUALITIES)}),
+                _atom_schema("color", {"type": "string", "enum": [*COLORS, MONOCHROME]}),
+                _atom_schema("orientation", {"type": "string", "enum": list(ORIENTATIONS)}),
             ]
         },
         "compose": {
@@ -286,6 +309,8 @@ _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
     "faces": _validate_faces,
     "kind": _enum_validator("kind", KINDS),
     "quality": _enum_validator("quality", QUALITIES),
+    "color": _enum_validator("color", (*COLORS, MONOCHROME)),
+    "orientation": _enum_validator("orientation", ORIENTATIONS),
 }
 
 
@@ -524,7 +549,7 @@ def _atom_text(atom: dict) -> str:
     if key == "yearly":
         lo, hi = value["from"], value["to"]
         return f"yearly {lo}" if lo == hi else f"yearly {lo}..{hi}"
-    if key in ("kind", "quality"):
+    if key in ("kind", "quality", "color", "orientation"):
         return f"{key}:{value}"
     if key in ("concept",):
         return json.dumps(value, ensure_ascii=False)

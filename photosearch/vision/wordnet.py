@@ -252,6 +252,7 @@ class WordNet:
         self._lock = threading.Lock()
         self._cache: dict[int, Synset] = {}
         self._index: NounIndex | None = None
+        self._adj_index: NounIndex | bool | None = None  # index.adj (same format); False: absent
         self._exc: dict[str, tuple[str, ...]] | None = None
         self._fh = open(self.dir / "data.noun", "rb")  # noqa: SIM115 - kept open for seeks
 
@@ -261,6 +262,9 @@ class WordNet:
             if self._index is not None:
                 self._index.close()
                 self._index = None
+            if self._adj_index:
+                self._adj_index.close()
+            self._adj_index = None
 
     def synset(self, offset: int) -> Synset:
         with self._lock:
@@ -305,6 +309,15 @@ class WordNet:
     def tagged_senses(self, lemma: str) -> int:
         """How many of a lemma's senses occur in WordNet's sense-tagged corpus (0: no frequency data)."""
         return self._load_index().tagged(lemma.strip().lower().replace(" ", "_"))
+
+    def adjective_tagged(self, lemma: str) -> int:
+        """How many of a word's adjective senses are sense-tagged (0: no adjective, or no data)."""
+        with self._lock:
+            if self._adj_index is None:
+                path = self.dir / "index.adj"
+                self._adj_index = NounIndex(path) if path.is_file() else False
+            index = self._adj_index
+        return index.tagged(lemma.strip().lower().replace(" ", "_")) if index else 0
 
     def descendants(self, offset: int, max_depth: int = 8, limit: int = 4000) -> dict[int, int]:
         """All hyponyms of a synset with their shortest distance (1 = child), breadth first."""

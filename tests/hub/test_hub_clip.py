@@ -207,17 +207,19 @@ def test_doctor_checks_a_pulled_clip_model_and_names_a_damaged_one(pulled_clip, 
 
 
 def test_a_pulled_clip_model_ranks_a_text_request(pulled_clip, gallery_images, tmp_path):
-    """`search` matches a request against what the photos look like through every pulled CLIP model:
+    """`search` matches a concept against what the photos look like through every pulled CLIP model:
     the tiny model maps the word "red" nearest to the all-red image (raw cosine); the result's `why`
     names the CLIP space. (The page order is the calibrated z against each photo's own null, which a
-    two-layer toy model cannot make meaningful, so the raw similarity is what is checked.)"""
+    two-layer toy model cannot make meaningful, so the raw similarity is what is checked.) The toy
+    model knows colour words only, and a request's colour word is the `color` atom (the measured
+    colours; tests/query/test_senses.py), so the plan names the concept."""
     from photosearch.query.search import clip_signals, search
 
     assert [s.space for s in clip_signals(pulled_clip)] == ["clip:tiny-clip"]
     store = _index_with_clip(pulled_clip, gallery_images, tmp_path / "photos")
     try:
         for word in ("red", "blue"):
-            out = search(store, pulled_clip, request=word)
+            out = search(store, pulled_clip, plan={"version": 1, "where": {"concept": word}, "compose": {}})
             similarity = {
                 Path(r["path"]).stem: w["similarity"]
                 for r in out["results"]

@@ -1,5 +1,5 @@
 """Filter claims: words in the photo ("that says EXIT"), tags and favourites, kinds (screenshot,
-document), quality (blurry) and face counts ("group photos", "at least 3 people", "alone")."""
+document), quality (blurry) and people counts ("group photos", "at least 3 people", "a couple", "a crowd", "alone")."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from typing import Any
 
 from photosearch.query import lexicon as lx
 from photosearch.query.parse_state import ALONE, ClaimState
+
+#: "a crowd": at least this many people.
+CROWD = 6
 
 
 class FilterClaims:
@@ -48,6 +51,8 @@ class FilterClaims:
                 (0, 0),
             ),
             (re.compile(r"\bportraits?\b"), (1, 1)),
+            (re.compile(r"\b(?:a\s+)?couples?\b(?!\s+of\b)"), (2, 2)),  # "a couple of dogs" is no count
+            (re.compile(r"\bcrowds?\b|\bcrowded\b"), (CROWD, None)),
             (
                 re.compile(
                     rf"\b(?:at\s+least|min(?:imum)?(?:\s+of)?|no\s+fewer\s+than|not\s+less\s+than)\s+(?P<n>{n})\s+{people_w}"

@@ -139,6 +139,18 @@ class ExecContext:
     image_embedder: Callable[[str], np.ndarray] | None = None
     notes: list[str] = field(default_factory=list)
     atom_cache: dict[str, AtomResult] = field(default_factory=dict)  # one search's resolved atoms
+    #: The request's concept words: the context a word's sense is read in (`query.senses`).
+    request_words: str = ""
+    #: The request names people: a people count is about them, exact (faces only, no closest counts).
+    names_people: bool = False
+
+    def sense_context(self, value: str) -> dict:
+        """`expand`'s keywords for a word of concept `value`: the other words of the request and the
+        embedder that compares them with the word's senses."""
+        from photosearch.query.senses import sense_embedder
+
+        words = " ".join(dict.fromkeys(f"{value} {self.request_words}".lower().split()))
+        return {"context": words, "embed": sense_embedder(self.settings) if self.settings else None}
 
     def __post_init__(self) -> None:
         self.signals = [

@@ -215,8 +215,9 @@ def _name_index(cs: ClassSpace) -> dict[str, list[int]]:
     return index
 
 
-def wordnet_affinity(value: str, cs: ClassSpace) -> Affinity:
-    """Per class: mean over the concept's words of the best route weight to one of its names."""
+def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> Affinity:
+    """Per class: mean over the concept's words of the best route weight to one of its names (each
+    word read in the sense `sense` gives, see `ExecContext.sense_context`)."""
     toks = content_tokens(value)
     phrase = fold(value)
     index = _name_index(cs)
@@ -234,19 +235,32 @@ def wordnet_affinity(value: str, cs: ClassSpace) -> Affinity:
         for c in index.get(tok, ()):
             per[i, c] = 1.0
             routes.setdefault(c, "exact")
-        for r in expand(tok):
+        for r in expand(tok, **(sense or {})):
             for c in index.get(r.term, ()):
                 if r.weight > per[i, c]:
                     per[i, c] = r.weight
                     if routes.get(c) != "exact":
                         routes[c] = r.text()
+    if " " in phrase:
+        _phrase_routes(per, routes, phrase, index, sense)
     out = per.mean(axis=0)
     return Affinity(out, {c: t for c, t in routes.items() if out[c] > 0})
 
 
+def _phrase_routes(
+    per: np.ndarray, routes: dict[int, str], phrase: str, index: dict, sense: dict | None
+) -> None:
+    """A phrase's own routes ("living room" ≈ studio couch, a scene) count for each of its words."""
+    for r in expand(phrase, **(sense or {})):
+        for c in index.get(r.term, ()):
+            if r.weight > per[:, c].min():
+                per[:, c] = np.maximum(per[:, c], r.weight)
+                routes.setdefault(c, r.text())
+
+
 def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
     """WordNet routes, or the calibrated embedding similarity of the class names, whichever is higher."""
-    aff = wordnet_affinity(value, cs)
+    aff = wordnet_affinity(value, cs, ctx.sense_context(value))
     signal = next((s for s in ctx.signals if s.space == "facts_text"), None)
     if signal is None:
         return aff

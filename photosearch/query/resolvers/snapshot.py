@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 NO_DATE = np.iinfo(np.int64).min
 EPOCH = datetime(1970, 1, 1)
 #: Fact kinds whose labels can answer a concept atom, and their weights in the fused score.
-CONCEPT_KINDS = {"tag": 1.0, "object": 1.0, "caption": 0.8, "knowledge": 0.8, "text": 0.6}
+CONCEPT_KINDS = {"tag": 1.0, "object": 1.0, "caption": 0.8, "knowledge": 0.8, "text": 0.6, "attribute": 0.9}
 
 
 @dataclass
