@@ -34,7 +34,7 @@ apt_base=(wordnet-base fonts-dejavu-core python3-venv
 apt_llm=(build-essential cmake)
 # extra dev: a virtual X display for the GUI smoke on the real xcb platform; the real golden set
 # (photosearch.evaluate.realset) takes its photos from Tux Paint's stamps and OpenCV's samples.
-apt_dev=(xvfb xauth tuxpaint-stamps-default opencv-doc)
+apt_dev=(xvfb xauth tuxpaint-stamps-default opencv-doc libimage-exiftool-perl)
 # ---- end of apt packages ----
 
 # The lock is for one Python: say so before installing anything (python3 may come with apt below).

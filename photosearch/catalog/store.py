@@ -31,6 +31,7 @@ from photosearch.catalog.models import (
     Photo,
     utcnow,
 )
+from photosearch.catalog.regions import REGION_ANALYZER, attach_regions, person_named
 from photosearch.errors import CatalogError
 from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 
@@ -296,6 +297,8 @@ class Store:
                 desc = face.descriptor
                 box = [float(v) for v in face.box]
                 person_id, pinned = _carry_person(box, carried, desc)
+                if face.name:  # a region named in the file: that person, as the user named them
+                    person_id, pinned = person_named(s, face.name), True
                 s.add(
                     Face(
                         photo_id=photo_id,
@@ -307,6 +310,8 @@ class Store:
                         pinned=pinned,
                     )
                 )
+            if result.faces or analyzer == REGION_ANALYZER:
+                attach_regions(s, photo_id)
             for space, vec in result.embeddings.items():
                 arr = np.asarray(vec, dtype=np.float32).ravel()
                 s.add(

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import select
 
-from photosearch.catalog.models import FileIssue, Folder, Photo
+from photosearch.catalog.models import Fact, FileIssue, Folder, Photo
 from photosearch.catalog.store import Store, owning_folder
 from photosearch.ingest.decode import is_image_name
 from photosearch.ingest.paths import from_db_path, to_db_path
+from photosearch.metadata.sidecar import is_sidecar_name, sidecar_paths, signature
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,7 @@ class FileEntry:
     folder_id: int
     size: int
     mtime: float
+    sidecars: str | None = None  # the signature of its XMP sidecars (metadata.sidecar.signature)
 
 
 @dataclass
@@ -50,6 +52,8 @@ class ScanPlan:
     changed_paths: set[str] = field(
         default_factory=set
     )  # db paths of catalogued files whose size/mtime changed
+    # db path -> photo id: unchanged files whose XMP sidecars changed (their metadata is read again)
+    sidecar_changed: dict[str, int] = field(default_factory=dict)
     unchanged: int = 0
     known_failed: int = 0
     seen: int = 0
@@ -87,6 +91,7 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
         except OSError as exc:
             yield ListingIssue(current, folder_id, _reason(exc), f"cannot list {current}: {exc.strerror}")
             continue
+        xmp_names = [e.name for e in entries if is_sidecar_name(e.name)]
         for entry in sorted(entries, key=lambda e: e.name):
             if entry.name.startswith("."):
                 continue  # hidden files and our own temp files
@@ -118,7 +123,8 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
                 continue
             if not os.path.isfile(entry.path):
                 continue
-            yield FileEntry(entry.path, folder_id, st.st_size, st.st_mtime)
+            sidecars = signature(sidecar_paths(entry.path, xmp_names)) if xmp_names else None
+            yield FileEntry(entry.path, folder_id, st.st_size, st.st_mtime, sidecars)
 
 
 def _symlink_verdict(path: str, parent: str, library: Iterable[str]):
@@ -185,11 +191,18 @@ def _reason(exc: OSError) -> str:
 Known = dict[str, tuple[int, int, float, str, int | None]]
 
 
-def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_failed: bool = False) -> ScanPlan:
+def plan_scan(
+    store: Store,
+    only_paths: Iterable[str] | None = None,
+    retry_failed: bool = False,
+    sidecars: bool = False,
+) -> ScanPlan:
     """List registered folders (or just `only_paths`) and compare with the catalog.
 
     A file is unchanged when its size and mtime match the catalog's active row, or the
-    recorded failure for that path (a bad file is not re-read every run unless asked).
+    recorded failure for that path (a bad file is not re-read every run unless asked). With
+    `sidecars` (the run reads embedded metadata), an unchanged file whose XMP sidecars differ from
+    those last read (added, edited, removed) is read again and listed in `sidecar_changed`.
     """
     plan = ScanPlan()
     with store.session() as s:
@@ -212,6 +225,11 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
                 if row.reason in STICKY_REASONS
             }
         )
+        read_sidecars = (
+            dict(s.execute(select(Fact.photo_id, Fact.label).where(Fact.kind == "sidecar")).all())
+            if sidecars
+            else None
+        )
     online_ids = set(plan.online_folder_ids)
     online_folders = [f for f in folders if f.id in online_ids]
     seen: dict[str, FileEntry] = {}
@@ -222,7 +240,7 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
         candidates = {p: v for p, v in known.items() if v[3] == "active" and v[4] in online_ids}
     else:
         candidates = _list_paths(only_paths, known, online_folders, seen, plan)
-    _compare(seen, known, failed, candidates, plan)
+    _compare(seen, known, failed, candidates, plan, read_sidecars)
     _find_vanished(candidates, plan)
     plan.seen = len(seen)
     return plan
@@ -287,19 +305,30 @@ def _collect_file(
     except OSError as exc:
         plan.issues.append(ListingIssue(path, folder.id, _reason(exc), f"cannot stat {path}: {exc}"))
         return
-    _collect(FileEntry(path, folder.id, st.st_size, st.st_mtime), seen, plan, online_folders)
+    sidecars = signature(sidecar_paths(path))
+    _collect(FileEntry(path, folder.id, st.st_size, st.st_mtime, sidecars), seen, plan, online_folders)
 
 
 def _compare(
-    seen: dict[str, FileEntry], known: Known, failed: dict[str, tuple], candidates: Known, plan: ScanPlan
+    seen: dict[str, FileEntry],
+    known: Known,
+    failed: dict[str, tuple],
+    candidates: Known,
+    plan: ScanPlan,
+    read_sidecars: dict[int, str] | None = None,
 ) -> None:
     """Each listed file is unchanged, a known failure, or work (new or changed); what was seen
-    is no candidate for vanishing."""
+    is no candidate for vanishing. With `read_sidecars` (photo id -> signature of the sidecars last
+    read), an unchanged file whose sidecars changed is work too."""
     for path, entry in seen.items():
         db_path = to_db_path(path)
         row = known.get(db_path)
         if row and row[3] == "active" and row[1] == entry.size and abs(row[2] - entry.mtime) < 1e-6:
-            plan.unchanged += 1
+            if read_sidecars is not None and read_sidecars.get(row[0]) != entry.sidecars:
+                plan.sidecar_changed[db_path] = row[0]
+                plan.to_ingest.append(entry)
+            else:
+                plan.unchanged += 1
         elif db_path in failed and failed[db_path] == (entry.size, entry.mtime):
             plan.known_failed += 1
         else:
