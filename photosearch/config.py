@@ -104,6 +104,13 @@ class Settings:
     llm_model: str | None = None
     # The person the user is ("me" in requests); a name known to the catalog.
     owner: str | None = None
+    # ---- XMP sidecar write-back (issue 23; metadata/writeback.py) ----
+    # Off by default: when on, names given to people, tags added by hand, ratings and captions are
+    # merged into XMP sidecars beside the photos (never into the photos themselves), named
+    # "photo.jpg.xmp" (digiKam, darktable) or "photo.xmp" (Lightroom).
+    sidecar_writeback: bool = False
+    sidecar_naming: str = "photo.jpg.xmp"
+    # ---- end of sidecar write-back ----
     # Values that came from the command line or the environment, with what the file said:
     # save() writes the file's value back, so an override (and a password in it) never persists.
     _overrides: dict = field(default_factory=dict, repr=False, compare=False)

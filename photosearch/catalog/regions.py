@@ -24,7 +24,9 @@ MATCH_INSIDE = 0.7
 
 def person_named(s: Session, name: str) -> int:
     """The id of the person called `name` (any case), made when there is none."""
-    pid = s.scalar(select(Person.id).where(func.lower(Person.name) == name.lower()).order_by(Person.id).limit(1))
+    pid = s.scalar(
+        select(Person.id).where(func.lower(Person.name) == name.lower()).order_by(Person.id).limit(1)
+    )
     if pid is None:
         person = Person(name=name)
         s.add(person)
@@ -60,7 +62,11 @@ def attach_regions(s: Session, photo_id: int) -> int:
     if not regions or not detected:
         return 0
     pairs = sorted(
-        ((_matches(list(r.box), list(d.box)), i, j) for i, r in enumerate(regions) for j, d in enumerate(detected)),
+        (
+            (_matches(list(r.box), list(d.box)), i, j)
+            for i, r in enumerate(regions)
+            for j, d in enumerate(detected)
+        ),
         reverse=True,
     )
     used_r: set[int] = set()

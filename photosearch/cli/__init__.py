@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "photosearch.cli.enrich",
     "photosearch.cli.evaluate",
     "photosearch.cli.doctor",
+    "photosearch.cli.sidecars",
 ]
 
 

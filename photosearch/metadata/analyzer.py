@@ -55,7 +55,7 @@ def to_result(meta: EmbeddedMetadata) -> AnalysisResult:
 
 
 def canonical_label(label: str) -> str:
-    """"red" and "Red" are one label; an unknown label is kept as written."""
+    """ "red" and "Red" are one label; an unknown label is kept as written."""
     for known in COLOR_LABELS:
         if known.casefold() == label.strip().casefold():
             return known

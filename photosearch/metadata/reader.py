@@ -205,7 +205,9 @@ def _read_sidecar(path: str, issues: list[str]) -> _Block | None:
     try:
         size = os.path.getsize(path)
         if size > MAX_SIDECAR_BYTES:
-            issues.append(f"{name} is {size >> 20} MiB, over the {MAX_SIDECAR_BYTES >> 20} MiB limit: skipped")
+            issues.append(
+                f"{name} is {size >> 20} MiB, over the {MAX_SIDECAR_BYTES >> 20} MiB limit: skipped"
+            )
             return None
         with open(path, "rb") as fh:
             data = fh.read()
@@ -238,11 +240,15 @@ def _read_sidecar(path: str, issues: list[str]) -> _Block | None:
 
 def _read_blocks(image, block: _Block, issues: list[str], where: str, xmp_only: bool = False) -> None:
     """Each block read on its own: one that fails (a wrong encoding, a broken packet) is skipped."""
-    readers = [("xmp", image.read_xmp)] if xmp_only else [
-        ("exif", image.read_exif),
-        ("iptc", image.read_iptc),
-        ("xmp", image.read_xmp),
-    ]
+    readers = (
+        [("xmp", image.read_xmp)]
+        if xmp_only
+        else [
+            ("exif", image.read_exif),
+            ("iptc", image.read_iptc),
+            ("xmp", image.read_xmp),
+        ]
+    )
     for name, read in readers:
         try:
             got = read()
@@ -282,7 +288,7 @@ def _values(value) -> list[str]:
     if value is None:
         return []
     if isinstance(value, dict):
-        items = sorted(value.items(), key=lambda kv: 'x-default' not in str(kv[0]))
+        items = sorted(value.items(), key=lambda kv: "x-default" not in str(kv[0]))
         return [v for v in (_clean(x) for _, x in items) if v]
     if isinstance(value, (list, tuple)):
         return [v for v in (_clean(x) for x in value) if v]

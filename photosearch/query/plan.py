@@ -154,7 +154,11 @@ PLAN_SCHEMA: dict[str, Any] = {
                     {
                         "type": "object",
                         "properties": {
-                            "min": {"type": "integer", "minimum": RATING_RANGE[0], "maximum": RATING_RANGE[1]},
+                            "min": {
+                                "type": "integer",
+                                "minimum": RATING_RANGE[0],
+                                "maximum": RATING_RANGE[1],
+                            },
                             "max": {
                                 "type": ["integer", "null"],
                                 "minimum": RATING_RANGE[0],

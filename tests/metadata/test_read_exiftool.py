@@ -77,7 +77,9 @@ def test_every_field_exiftool_writes_is_read(tmp_path, real_photos, suffix):
     got = read_metadata(str(path))
     assert got.issues == []
     keywords = {k.label: k for k in got.keywords}
-    assert {"Lisbon", "Família", "Places", "Portugal", "Events", "Birthday", "xp-one", "xp-two"} <= set(keywords)
+    assert {"Lisbon", "Família", "Places", "Portugal", "Events", "Birthday", "xp-one", "xp-two"} <= set(
+        keywords
+    )
     assert keywords["Portugal"].path == "Places|Portugal|Lisbon"
     assert keywords["Lisbon"].path == "Places|Portugal|Lisbon"  # the flat copy knows where it sits
     assert all(k.source == SOURCE_FILE for k in got.keywords)
@@ -144,7 +146,9 @@ def test_region_of_a_rotated_photo_is_turned_into_the_frame_the_photo_is_shown_i
 
 def test_facts_of_what_was_read(tmp_path, real_photos):
     path = _photo(tmp_path, ".jpg", real_photos["coffee"][:100, :100])
-    exiftool.write(path, "-XMP-lr:HierarchicalSubject=Places|Portugal|Lisbon", "-XMP-xmp:Label=red", "-XMP-xmp:Rating=3")
+    exiftool.write(
+        path, "-XMP-lr:HierarchicalSubject=Places|Portugal|Lisbon", "-XMP-xmp:Label=red", "-XMP-xmp:Rating=3"
+    )
     result = to_result(read_metadata(str(path)))
     facts = {(f.kind, f.label): f.data for f in result.facts}
     assert facts[("keyword", "Portugal")] == {"source": SOURCE_FILE, "path": "Places|Portugal|Lisbon"}
