@@ -264,6 +264,26 @@ def _read_blocks(image, block: _Block, issues: list[str], where: str, xmp_only: 
             continue
         if got:
             getattr(block, name).update(got)
+        elif name == "xmp" and _has_raw_xmp(image):  # exiv2 drops a packet it cannot parse, silently
+            issues.append(f"the XMP in {where} is malformed: skipped")
+
+
+def _has_raw_xmp(image) -> bool:
+    """Does the file hold an XMP packet that is not well-formed XML (lxml says; an empty but
+    well-formed packet is no problem)?"""
+    from lxml import etree
+
+    try:
+        raw = image.read_raw_xmp(encoding="latin-1")
+    except Exception:  # noqa: BLE001 - no packet at all
+        return False
+    if not raw.strip():
+        return False
+    try:
+        etree.fromstring(raw.encode("latin-1"), etree.XMLParser(resolve_entities=False, no_network=True))
+    except etree.XMLSyntaxError:
+        return True
+    return False
 
 
 def _short(exc: BaseException) -> str:

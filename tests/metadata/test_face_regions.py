@@ -57,7 +57,9 @@ def catalog(tmp_path, real_photos, faces_analyzer, vsettings):
     exiftool.write(astronaut, *_mwg("Eileen Collins", loose), *_mwg("Ghost Friend", (0.02, 0.7, 0.12, 0.85)))
     coffee = gallery / "coffee.jpg"
     Image.fromarray(real_photos["coffee"]).save(coffee)
-    exiftool.write(coffee, "-XMP-MP:RegionInfoMP={Regions=[{PersonDisplayName=Tom,Rectangle=0.1|, 0.1|, 0.2|, 0.25}]}")
+    exiftool.write(
+        coffee, "-XMP-MP:RegionInfoMP={Regions=[{PersonDisplayName=Tom,Rectangle=0.1|, 0.1|, 0.2|, 0.25}]}"
+    )
     settings = Settings(data_dir=tmp_path / "data", threads=2, gpu=False)
     settings.ensure_dirs()
     store = Store(settings.database_url)
@@ -96,7 +98,11 @@ def test_clustering_keeps_the_names_and_requests_find_the_people(catalog):
     with store.session() as s:
         people = sorted(s.scalars(select(Person.name)))
     assert people == ["Eileen Collins", "Ghost Friend", "Tom"]
-    for name, photo in (("Eileen Collins", "astronaut.jpg"), ("Tom", "coffee.jpg"), ("Ghost Friend", "astronaut.jpg")):
+    for name, photo in (
+        ("Eileen Collins", "astronaut.jpg"),
+        ("Tom", "coffee.jpg"),
+        ("Ghost Friend", "astronaut.jpg"),
+    ):
         res = search(store, settings, f"photos of {name}", signals=[])
         assert [r["path"].rsplit("/", 1)[-1] for r in res["results"]] == [photo], name
         assert {"atom": "person", "person": name} in res["results"][0]["why"]
