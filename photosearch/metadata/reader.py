@@ -217,7 +217,7 @@ def _read_sidecar(path: str, issues: list[str]) -> _Block | None:
     if not data.strip():
         issues.append(f"{name} is empty: skipped")
         return None
-    if b"<" not in data[:4096]:
+    if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # XML starts with a tag (after a BOM)
         issues.append(f"{name} is not XML: skipped")
         return None
     block = _Block(name)
