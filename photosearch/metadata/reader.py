@@ -152,9 +152,11 @@ def _read_file(path: str, issues: list[str]) -> _Block:
     pe = _exiv2()
     try:
         with _lock:
-            with open(path, "rb") as fh:
-                data = fh.read()
-            image = pe.ImageData(data)
+            try:  # libexiv2 maps the file and reads only its metadata (4x faster than reading it here)
+                image = pe.Image(path)
+            except UnicodeEncodeError:  # a name that is not UTF-8 (undecodable bytes): read it here
+                with open(path, "rb") as fh:
+                    image = pe.ImageData(fh.read())
             try:
                 _read_blocks(image, block, issues, "the file")
             finally:

@@ -5,7 +5,9 @@ the wrong encoding."""
 from __future__ import annotations
 
 import io
+import os
 import struct
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -118,3 +120,11 @@ def test_every_bad_case_indexes_the_photo_and_records_why(gallery, tmp_path, rea
         str(gallery / "broken.jpg"): "the XMP in the file is malformed: skipped",
         str(gallery / "ok.jpg"): "ok.jpg.xmp is not XML: skipped",
     }
+
+
+def test_a_file_name_that_is_not_utf8_is_read_too(gallery):
+    path = os.fsdecode(bytes(gallery) + b"/caf\xe9.jpg")  # Latin-1 bytes in the name
+    Image.new("RGB", (32, 32)).save(path)
+    exiftool.write(Path(path), "-XMP-dc:Subject=Lisbon")
+    got = read_metadata(path)
+    assert [k.label for k in got.keywords] == ["Lisbon"] and got.issues == []
