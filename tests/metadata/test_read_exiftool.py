@@ -154,3 +154,21 @@ def test_facts_of_what_was_read(tmp_path, real_photos):
     assert facts[("keyword", "Portugal")] == {"source": SOURCE_FILE, "path": "Places|Portugal|Lisbon"}
     assert ("color_label", "Red") in facts  # "red" and "Red" are one label
     assert ("rating", "3") in facts
+
+
+@pytest.mark.parametrize("suffix", [".jpg", ".tif"])
+def test_iptc_place_names_alone_are_read(tmp_path, real_photos, suffix):
+    path = _photo(tmp_path, suffix, real_photos["coffee"][:100, :100])
+    exiftool.write(path, *IPTC)
+    got = read_metadata(str(path))
+    place = got.place
+    assert (place.sublocation, place.city, place.state, place.country) == (
+        "Belém",
+        "Lisboa",
+        "Lisboa",
+        "Portugal",
+    )
+    assert [k.label for k in got.keywords] == ["iptc-kw"]
+    facts = {f.kind: f for f in to_result(got).facts}
+    assert facts["place"].label == "Belém, Lisboa, Lisboa, Portugal"
+    assert facts["place"].data["cc"] == "PT" and facts["place"].data["city"] == "Lisboa"
