@@ -18,9 +18,7 @@ def _why_text(why: list[dict]) -> str:
     bits = []
     for w in why:
         if "origin" in w:  # the file's own word: "keyword: Lisbon (in the file)"
-            bits.append(
-                f"{w.get('fact') or w.get('atom')}: {w.get('label') or w.get('place')} ({w['origin']})"
-            )
+            bits.append(w["text"])
         elif "route" in w:
             bits.append(f"{w.get('fact')}:{w['label']} ({w.get('text')})")
         elif "label" in w:

@@ -16,6 +16,10 @@ EMBEDDED_KINDS = ("keyword", "title", "description", "credit", "rating", "color_
 ANALYZER = "embedded"
 
 
+#: How `why` names each kind, in the words the app uses.
+KIND_WORDS = {"color_label": "label", "description": "caption", "credit": "by"}
+
+
 def origin_text(source: str) -> str:
     return "in the file" if source in ("", SOURCE_FILE) else f"in {source}"
 
@@ -54,6 +58,8 @@ def annotate_origins(store, results: list[dict]) -> None:
                 src = sources.get((r["id"], kind, fold(str(label))))
                 if src is not None:
                     w["origin"] = origin_text(src)
+                    said = f"{KIND_WORDS.get(kind, kind)}: {label} ({w['origin']})"
+                    w["text"] = f"{w['text']}; {said}" if w.get("route") else said
             w.pop("origin_kind", None)
             w.pop("origin_label", None)
 

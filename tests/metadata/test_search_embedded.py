@@ -82,7 +82,9 @@ def test_titles_and_captions_are_searchable_text(catalog):
     res = search(store, settings, "grandma’s 80th", signals=[])
     assert _names(res) == ["lisbon.jpg"]
     assert "title: Grandma’s 80th (in the file)" in _why(res, "lisbon.jpg")
-    assert _names(search(store, settings, "espresso river", signals=[])) == ["porto.png"]
+    res = search(store, settings, "espresso river", signals=[])
+    assert _names(res) == ["porto.png"]
+    assert "caption: Espresso by the river (in the file)" in _why(res, "porto.png")
 
 
 def test_ratings_and_colour_labels_are_filters(catalog):
@@ -93,6 +95,10 @@ def test_ratings_and_colour_labels_are_filters(catalog):
     assert _names(search(store, settings, "photos labelled green", signals=[])) == ["porto.png"]
     res = search(store, settings, "rated 4 or more", signals=[])
     assert "rating: 5 (in sintra.jpg.xmp)" in _why(res, "sintra.jpg")
+    res = search(store, settings, "red label", signals=[])
+    assert "label: Red (in the file)" in _why(res, "lisbon.jpg")
+    (hit,) = res["results"]
+    assert hit["why"][0]["text"] == "label: Red (in the file)"  # what the app's result tooltip shows
 
 
 def test_a_sidecar_keyword_says_which_sidecar(catalog):
