@@ -114,6 +114,7 @@ class EmbeddedMetadata:
     sidecars: list[str] = field(default_factory=list)
     sidecar_signature: str | None = None
     issues: list[str] = field(default_factory=list)
+    keyword_index: dict[str, Keyword] = field(default_factory=dict, repr=False)  # folded -> keyword
 
 
 @dataclass
@@ -161,8 +162,9 @@ def _read_file(path: str, issues: list[str]) -> _Block:
                 _read_blocks(image, block, issues, "the file")
             finally:
                 image.close()
-    except Exception as exc:  # exiv2 cannot open it (a format it does not know, a broken container)
-        issues.append(f"the file's metadata could not be read: {_short(exc)}")
+    except Exception as exc:  # exiv2 cannot open it (a broken container, a format it does not know)
+        if "unknown image type" not in str(exc):  # PNM and the like hold no metadata to read
+            issues.append(f"the file's metadata could not be read: {_short(exc)}")
     if not block.xmp or not block.exif:
         _heif_fallback(path, block, issues)
     return block
@@ -403,15 +405,21 @@ def _collect(block: _Block, out: EmbeddedMetadata, orientation: int) -> None:
 
 def _add_keyword(out: EmbeddedMetadata, word: str, source: str, path: str | None) -> None:
     word = _clean(word).strip(" ;,")
-    if not word or len(out.keywords) >= MAX_KEYWORDS:
+    if not word:
         return
     folded = word.casefold()
-    for k in out.keywords:
-        if k.label.casefold() == folded:
-            if path and not k.path:
-                k.path = path  # the flat copy of a hierarchical keyword: keep where it sits
-            return
-    out.keywords.append(Keyword(word, source, path))
+    known = out.keyword_index.get(folded)
+    if known is not None:
+        if path and not known.path:
+            known.path = path  # the flat copy of a hierarchical keyword: keep where it sits
+        return
+    if len(out.keywords) >= MAX_KEYWORDS:
+        note = f"more than {MAX_KEYWORDS} keywords: the first {MAX_KEYWORDS} kept"
+        if note not in out.issues:
+            out.issues.append(note)
+        return
+    out.keyword_index[folded] = keyword = Keyword(word, source, path)
+    out.keywords.append(keyword)
 
 
 def _first(*values) -> str:

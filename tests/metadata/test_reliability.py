@@ -78,6 +78,7 @@ def test_huge_and_binary_laden_metadata_is_cut_to_size(gallery):
     exiftool.write(path, "-EXIF:ImageDescription=" + "long caption " * 200, "-EXIF:Artist=Ann\x07\x1b[31m Sá")
     got = read_metadata(str(path))
     assert len(got.keywords) == MAX_KEYWORDS
+    assert f"more than {MAX_KEYWORDS} keywords: the first {MAX_KEYWORDS} kept" in got.issues
     (caption,) = [t for t in got.texts if t.kind == "description"]
     assert len(caption.label) == MAX_TEXT_CHARS
     (artist,) = [t for t in got.texts if t.kind == "credit"]
@@ -94,6 +95,13 @@ def test_text_in_the_wrong_encoding_is_read_as_latin_1_and_said_so(gallery):
     assert [k.label for k in got.keywords] == ["Açores"]
     assert [t.label for t in got.texts] == ["Café São"]
     assert "IPTC in the file is not UTF-8: read as Latin-1" in got.issues
+
+
+def test_a_format_with_no_metadata_is_no_issue(gallery, real_photos):
+    path = gallery / "plain.ppm"
+    Image.fromarray(real_photos["coffee"][:32, :32]).save(path)
+    got = read_metadata(str(path))
+    assert got.issues == [] and got.keywords == []
 
 
 def test_every_bad_case_indexes_the_photo_and_records_why(gallery, tmp_path, real_photos):
