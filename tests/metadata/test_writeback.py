@@ -152,3 +152,19 @@ def test_names_tags_and_ratings_travel_to_the_sidecar_and_come_back_as_the_files
     assert keywords == {"favourite"}
     assert len(faces) == 1 and faces[0].analyzer == "faces"
     assert sync_sidecars(store, settings).unchanged == 1
+
+
+@pytest.mark.slow
+def test_the_sidecars_command_says_to_opt_in_then_writes(tmp_path, photo, cli):
+    settings, store = _catalog(tmp_path, photo.parent, writeback=False)
+    _name_and_tag(store)
+    store.close()
+    off = cli(settings.data_dir, "sidecars", check=False)
+    assert off.returncode == 1 and '"sidecar_writeback": true' in off.stderr
+    assert not list(photo.parent.glob("*.xmp"))
+    (settings.data_dir / "settings.json").write_text(
+        '{"sidecar_writeback": true, "sidecar_naming": "photo.xmp"}'
+    )
+    out = cli(settings.data_dir, "sidecars")
+    assert "sidecars written 1" in out.stdout
+    assert exiftool.read(photo.with_name("photo.xmp"))["Subject"] == ["favourite"]
