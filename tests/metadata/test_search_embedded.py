@@ -124,3 +124,27 @@ def test_a_changed_sidecar_is_read_again_by_the_next_index_run(catalog):
     assert again.analysed == 0 and again.unchanged == 4
     with store.session() as s:
         assert not list(s.scalars(select(Fact).where(Fact.kind == "sidecar")))
+
+
+@pytest.mark.slow
+def test_a_keyword_the_models_contradict_is_still_found_as_the_files_word(tmp_path, real_photos, vsettings):
+    from photosearch.vision.registry import bundled_analyzers
+
+    (tagger,) = bundled_analyzers(vsettings, ["tagger"])
+    gallery = tmp_path / "gallery"
+    gallery.mkdir()
+    Image.fromarray(real_photos["chelsea"]).save(gallery / "chelsea.jpg")
+    exiftool.make_sidecar(gallery / "chelsea.jpg.xmp", "-XMP-dc:Subject=dog")
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.ensure_dirs()
+    store = Store(settings.database_url)
+    store.add_folder(gallery)
+    Indexer(store, settings, [EmbeddedMetadataAnalyzer(settings), tagger]).run()
+    with store.session() as s:
+        seen = set(s.scalars(select(Fact.label).where(Fact.kind == "tag", Fact.analyzer == "tagger")))
+    assert "cat" in seen and "dog" not in seen  # the model sees a cat
+    res = search(store, settings, "dog", signals=[])
+    assert _names(res) == ["chelsea.jpg"]
+    assert "keyword: dog (in chelsea.jpg.xmp)" in _why(res, "chelsea.jpg")
+    cat = search(store, settings, "cat", signals=[])
+    assert _names(cat) == ["chelsea.jpg"] and "(in " not in _why(cat, "chelsea.jpg")
