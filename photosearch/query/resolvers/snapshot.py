@@ -50,6 +50,12 @@ CONCEPT_KINDS = {
 }
 
 
+#: Fact kinds no atom searches by label: colours and places have their own columns; a photo's sidecar
+#: signature, what was written to it and what could not be read of its metadata are one label per
+#: photo (a group each would cost memory, not answer a search).
+NOT_SEARCHED_KINDS = ("color", "place", "sidecar", "sidecar_written", "metadata_issue")
+
+
 @dataclass
 class Group:
     """All photos that carry one (kind, label) fact."""
@@ -283,14 +289,15 @@ def _fact_names(names, hyper, sqlite: bool) -> tuple[str | None, bool]:
 
 
 def _fact_groups(conn, rows_for) -> dict[str, dict[str, Group]]:
-    """Every (kind, folded label) of the active photos' facts (not colors or places) as a `Group`."""
+    """Every (kind, folded label) of the active photos' facts (not `NOT_SEARCHED_KINDS`) as a `Group`."""
     sqlite = conn.dialect.name == "sqlite"
     names_expr = "json_extract(f.data, '$.names')" if sqlite else "f.data"
     hyper_expr = "json_extract(f.data, '$.hypernym')" if sqlite else "NULL"
     result = conn.execute(
         text(
             f"SELECT f.photo_id, f.kind, f.label, f.score, {names_expr}, {hyper_expr} FROM facts f "
-            "JOIN photos p ON p.id = f.photo_id WHERE p.state = 'active' AND f.kind NOT IN ('color', 'place')"
+            "JOIN photos p ON p.id = f.photo_id WHERE p.state = 'active' AND f.kind NOT IN "
+            f"({', '.join(repr(k) for k in NOT_SEARCHED_KINDS)})"
         )
     )
     acc: dict[tuple[str, str], list] = {}
