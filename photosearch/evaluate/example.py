@@ -284,9 +284,9 @@ SIDECAR_KEYWORDS: dict[str, list[str]] = {"cats/chelsea_flip.jpg": ["dog"]}
 def _write_metadata(root: Path, rel: str) -> None:
     """The example's embedded XMP and sidecar keywords for one photo (the example's own files)."""
     if rel in EMBEDDED_XMP:
-        from photosearch.metadata.reader import _exiv2
+        from photosearch.metadata.exiv2 import exiv2
 
-        with _exiv2().Image(str(root / rel)) as image:
+        with exiv2().Image(str(root / rel)) as image:
             image.modify_xmp(EMBEDDED_XMP[rel])
     if rel in SIDECAR_KEYWORDS:
         from photosearch.metadata.writeback import SidecarUpdate, write_sidecar

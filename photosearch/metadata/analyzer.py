@@ -20,7 +20,8 @@ Embedded words are the file's claims, not what the models see: they are kept as 
 
 from __future__ import annotations
 
-from photosearch.metadata.reader import EmbeddedMetadata, read_metadata
+from photosearch.metadata.model import EmbeddedMetadata
+from photosearch.metadata.reader import read_metadata
 from photosearch.records import AnalysisResult, FaceRecord, FactRecord, PhotoImage
 
 NAME = "embedded"

@@ -28,12 +28,12 @@ def named_regions(xmp: dict, orientation: int = 1) -> Iterator[tuple[str, Box, s
             continue
         box = _mwg_box(fields)
         if box is not None:
-            yield name, _orient(box, orientation), "mwg"
+            yield name, orient_box(box, orientation), "mwg"
     for fields in _items(xmp, _MP).values():
         name = _text(fields.get("MPReg:PersonDisplayName"))
         box = _mp_box(_text(fields.get("MPReg:Rectangle")))
         if name and box is not None:
-            yield name, _orient(box, orientation), "mp"
+            yield name, orient_box(box, orientation), "mp"
 
 
 def _items(xmp: dict, pattern: re.Pattern) -> dict[int, dict[str, object]]:
@@ -92,7 +92,7 @@ def _mp_box(rect: str) -> Box | None:
     return _valid((x, y, x + w, y + h))
 
 
-def _orient(box: Box, orientation: int) -> Box:
+def orient_box(box: Box, orientation: int) -> Box:
     """A box of the stored image in the frame EXIF orientation shows (1..8, as Pillow's exif_transpose)."""
     x0, y0, x1, y1 = box
     pts = [(x0, y0), (x1, y1)]

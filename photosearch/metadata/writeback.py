@@ -21,7 +21,8 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from photosearch.metadata import reader
+from photosearch.metadata.exiv2 import LOCK, exiv2, short_error
+from photosearch.metadata.fields import values
 from photosearch.metadata.sidecar import FULL_NAME, STEM_NAME, candidate_names
 
 log = logging.getLogger(__name__)
@@ -92,12 +93,12 @@ def write_sidecar(
 
 
 def _merged(before: bytes, update: SidecarUpdate, orientation: int, size, name: str) -> bytes:
-    pe = reader._exiv2()
-    with reader._lock:
+    pe = exiv2()
+    with LOCK:
         try:
             image = pe.ImageData(before)
         except Exception as exc:
-            raise SidecarWriteError(f"{name} is not valid XMP ({reader._short(exc)}); left as it is") from exc
+            raise SidecarWriteError(f"{name} is not valid XMP ({short_error(exc)}); left as it is") from exc
         try:
             if "xml" not in image.get_mime_type():
                 raise SidecarWriteError(f"{name} is not an XMP sidecar; left as it is")
@@ -110,7 +111,7 @@ def _merged(before: bytes, update: SidecarUpdate, orientation: int, size, name: 
             raise
         except Exception as exc:
             raise SidecarWriteError(
-                f"{name} could not be updated ({reader._short(exc)}); left as it is"
+                f"{name} could not be updated ({short_error(exc)}); left as it is"
             ) from exc
         finally:
             image.close()
@@ -126,7 +127,7 @@ def _merged(before: bytes, update: SidecarUpdate, orientation: int, size, name: 
 def _changes(xmp: dict, update: SidecarUpdate, orientation: int, size) -> dict:
     changes: dict = {}
     if update.keywords:
-        have = reader._values(xmp.get("Xmp.dc.subject"))
+        have = values(xmp.get("Xmp.dc.subject"))
         folded = {k.casefold() for k in have}
         merged = have + [k for k in update.keywords if k.casefold() not in folded]
         if merged != have:
@@ -152,8 +153,8 @@ def _regions(xmp: dict, people, orientation: int, size) -> dict:
     regions = [
         fields
         for _, fields in sorted(kept.items())
-        if reader._values(fields.get("/mwg-rs:Name"))[:1] == []
-        or reader._values(fields.get("/mwg-rs:Name"))[0].casefold() not in ours
+        if values(fields.get("/mwg-rs:Name"))[:1] == []
+        or values(fields.get("/mwg-rs:Name"))[0].casefold() not in ours
     ]
     base = "Xmp.mwg-rs.Regions"
     # exiv2 holds a struct as one entry per field: every old field goes (None deletes), then the
@@ -191,14 +192,14 @@ def _regions(xmp: dict, people, orientation: int, size) -> dict:
 
 
 def _stored(box, inverse_orientation: int):
-    from photosearch.metadata.regions import _orient
+    from photosearch.metadata.regions import orient_box
 
-    return _orient(tuple(box), inverse_orientation)
+    return orient_box(tuple(box), inverse_orientation)
 
 
 def _check(packet: bytes, update: SidecarUpdate, name: str) -> None:
     """Read the new packet back: it parses and holds what was written, or nothing is replaced."""
-    pe = reader._exiv2()
+    pe = exiv2()
     try:
         image = pe.ImageData(packet)
         try:
@@ -206,14 +207,14 @@ def _check(packet: bytes, update: SidecarUpdate, name: str) -> None:
         finally:
             image.close()
     except Exception as exc:
-        raise SidecarWriteError(f"{name}: the merged XMP does not read back ({reader._short(exc)})") from exc
+        raise SidecarWriteError(f"{name}: the merged XMP does not read back ({short_error(exc)})") from exc
     if packet.count(b"<?xpacket begin") != 1:  # exiv2 fell back to the old packet: nothing applied
         raise SidecarWriteError(f"{name}: exiv2 could not apply the change; left as it is")
-    subjects = {k.casefold() for k in reader._values(xmp.get("Xmp.dc.subject"))}
+    subjects = {k.casefold() for k in values(xmp.get("Xmp.dc.subject"))}
     missing = [k for k in update.keywords if k.casefold() not in subjects]
     named = {n.casefold() for n, _, _ in _named(xmp)}
     missing += [n for n, _ in update.people if n.casefold() not in named]
-    if update.rating is not None and reader._values(xmp.get("Xmp.xmp.Rating")) != [str(update.rating)]:
+    if update.rating is not None and values(xmp.get("Xmp.xmp.Rating")) != [str(update.rating)]:
         missing.append("the rating")
     if missing:
         raise SidecarWriteError(f"{name}: the merged XMP lacks {missing}; left as it is")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from photosearch.metadata.reader import SOURCE_FILE
+from photosearch.metadata.model import SOURCE_FILE
 from photosearch.query.resolvers.text import fold
 
 #: Fact kinds the embedded analyzer writes that can answer a search.

@@ -8,7 +8,8 @@ import pytest
 from PIL import Image
 
 from photosearch.metadata.analyzer import to_result
-from photosearch.metadata.reader import SOURCE_FILE, read_metadata
+from photosearch.metadata.model import SOURCE_FILE
+from photosearch.metadata.reader import read_metadata
 from tests.ingest.dng import write_dng
 from tests.metadata import exiftool
 

@@ -18,7 +18,8 @@ from photosearch.catalog.models import Analysis, Fact, Photo
 from photosearch.config import Settings
 from photosearch.ingest.indexer import Indexer
 from photosearch.metadata.analyzer import EmbeddedMetadataAnalyzer
-from photosearch.metadata.reader import MAX_KEYWORDS, MAX_SIDECAR_BYTES, MAX_TEXT_CHARS, read_metadata
+from photosearch.metadata.fields import MAX_KEYWORDS, MAX_TEXT_CHARS
+from photosearch.metadata.reader import MAX_SIDECAR_BYTES, read_metadata
 from tests.metadata import exiftool
 
 XMP_HEADER = b"http://ns.adobe.com/xap/1.0/\x00"
