@@ -1,7 +1,9 @@
 """What exiftool writes into photos and sidecars, PhotoSearch reads right: every field of issue 23,
-several formats (JPEG, PNG, WebP, TIFF, HEIC, AVIF, DNG), non-ASCII text, both sidecar names."""
+several formats (JPEG, PNG, WebP, TIFF, HEIC, AVIF, JPEG XL, DNG), non-ASCII text, both sidecar names."""
 
 from __future__ import annotations
+
+import subprocess
 
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from photosearch.metadata.model import SOURCE_FILE
 from photosearch.metadata.reader import read_metadata
 from tests.ingest.dng import write_dng
 from tests.metadata import exiftool
+from tests.required import require_file
 
 TITLE = "Grandma’s 80th — café"
 CAPTION = "Avó e os netos em Zürich, 東京"
@@ -63,11 +66,19 @@ def _photo(tmp_path, suffix: str, rgb: np.ndarray):
     path = tmp_path / f"photo{suffix}"
     if suffix == ".dng":
         return write_dng(path, rgb)
+    if (
+        suffix == ".jxl"
+    ):  # libjxl's encoder (Debian's libjxl-tools): no Pillow plugin is needed to read metadata
+        png = tmp_path / "source.png"
+        Image.fromarray(rgb).save(png)
+        cjxl = require_file("/usr/bin/cjxl", "libjxl-tools")
+        subprocess.run([str(cjxl), str(png), str(path), "-q", "90"], check=True, capture_output=True)
+        return path
     Image.fromarray(rgb).save(path)
     return path
 
 
-FORMATS = [".jpg", ".png", ".webp", ".tif", ".heic", ".avif", ".dng"]
+FORMATS = [".jpg", ".png", ".webp", ".tif", ".heic", ".avif", ".jxl", ".dng"]
 
 
 @pytest.mark.parametrize("suffix", FORMATS)
