@@ -21,7 +21,7 @@ from photosearch.catalog.models import Fact, FileIssue, Folder, Photo
 from photosearch.catalog.store import Store, owning_folder
 from photosearch.ingest.decode import is_image_name
 from photosearch.ingest.paths import from_db_path, to_db_path
-from photosearch.metadata.sidecar import is_sidecar_name, sidecar_paths, signature
+from photosearch.metadata.sidecar import sidecar_index, sidecar_paths, signature
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
         except OSError as exc:
             yield ListingIssue(current, folder_id, _reason(exc), f"cannot list {current}: {exc.strerror}")
             continue
-        xmp_names = [e.name for e in entries if is_sidecar_name(e.name)]
+        sidecars_here = sidecar_index(e.name for e in entries)
         for entry in sorted(entries, key=lambda e: e.name):
             if entry.name.startswith("."):
                 continue  # hidden files and our own temp files
@@ -123,7 +123,7 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
                 continue
             if not os.path.isfile(entry.path):
                 continue
-            sidecars = signature(sidecar_paths(entry.path, xmp_names)) if xmp_names else None
+            sidecars = signature(sidecar_paths(entry.path, sidecars_here)) if sidecars_here else None
             yield FileEntry(entry.path, folder_id, st.st_size, st.st_mtime, sidecars)
 
 

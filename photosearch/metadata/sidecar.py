@@ -24,20 +24,26 @@ def candidate_names(photo_name: str) -> tuple[str, str]:
     return photo_name + ".xmp", stem + ".xmp"
 
 
-def sidecar_paths(photo_path: str, names: Iterable[str] | None = None) -> list[str]:
-    """The sidecars of a photo that exist, full-name convention first. `names`: the file names of the
-    photo's folder when the caller already listed it (matched case-insensitively, as camera cards
-    and Windows tools write `.XMP`)."""
-    folder, name = os.path.split(photo_path)
-    if names is None:
-        try:
-            names = os.listdir(folder or ".")
-        except OSError:
-            return []
+def sidecar_index(names: Iterable[str]) -> dict[str, str]:
+    """The sidecars among a folder's file names, by lower-case name (camera cards and Windows tools
+    write `.XMP`): made once per folder listing, then asked once per photo."""
     by_lower: dict[str, str] = {}
     for n in names:
         if is_sidecar_name(n):
             by_lower.setdefault(n.lower(), n)
+    return by_lower
+
+
+def sidecar_paths(photo_path: str, index: dict[str, str] | None = None) -> list[str]:
+    """The sidecars of a photo that exist, full-name convention first. `index`: `sidecar_index` of
+    the photo's folder when the caller already listed it."""
+    folder, name = os.path.split(photo_path)
+    if index is None:
+        try:
+            index = sidecar_index(os.listdir(folder or "."))
+        except OSError:
+            return []
+    by_lower = index
     if not by_lower:
         return []
     out = []
