@@ -18,6 +18,7 @@ from sqlalchemy import delete, select
 
 from photosearch.catalog.models import Face, Fact, Person, Photo
 from photosearch.ingest.paths import from_db_path
+from photosearch.metadata.sidecar import CONVENTIONS
 from photosearch.metadata.writeback import SidecarUpdate, SidecarWriteError, write_sidecar
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,12 @@ def sync_sidecars(store, settings, photo_ids: list[int] | None = None) -> SyncRe
     if not settings.sidecar_writeback:
         return SyncReport(enabled=False)
     report = SyncReport()
+    if settings.sidecar_naming not in CONVENTIONS:
+        report.failed.append(
+            f"sidecar_naming is {settings.sidecar_naming!r}; set it to one of {', '.join(CONVENTIONS)} "
+            "in settings.json (nothing was written)"
+        )
+        return report
     with store.session() as s:
         wanted = updates(s, photo_ids)
         if not wanted:

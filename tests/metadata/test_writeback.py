@@ -168,3 +168,13 @@ def test_the_sidecars_command_says_to_opt_in_then_writes(tmp_path, photo, cli):
     out = cli(settings.data_dir, "sidecars")
     assert "sidecars written 1" in out.stdout
     assert exiftool.read(photo.with_name("photo.xmp"))["Subject"] == ["favourite"]
+
+
+def test_an_unknown_naming_writes_nothing_and_says_what_to_set(tmp_path, photo):
+    settings, store = _catalog(tmp_path, photo.parent, writeback=True)
+    _name_and_tag(store)
+    settings.sidecar_naming = "photo.XMP-sidecar"
+    report = sync_sidecars(store, settings)
+    assert report.written == 0 and len(report.failed) == 1
+    assert "photo.jpg.xmp, photo.xmp" in report.failed[0]
+    assert not list(photo.parent.glob("*.xmp"))
