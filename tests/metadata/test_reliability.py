@@ -15,6 +15,7 @@ from sqlalchemy import select
 
 from photosearch.catalog import Store
 from photosearch.catalog.models import Analysis, Fact, Photo
+from photosearch.cli.library import _status_text
 from photosearch.config import Settings
 from photosearch.ingest.indexer import Indexer
 from photosearch.metadata.analyzer import EmbeddedMetadataAnalyzer
@@ -129,6 +130,10 @@ def test_every_bad_case_indexes_the_photo_and_records_why(gallery, tmp_path, rea
         str(gallery / "broken.jpg"): "the XMP in the file is malformed: skipped",
         str(gallery / "ok.jpg"): "ok.jpg.xmp is not XML: skipped",
     }
+    status = store.status()
+    issues = status["metadata_issues"]
+    assert issues["count"] == 2 and issues["first"].endswith(": the XMP in the file is malformed: skipped")
+    assert "metadata partly skipped in 2 photo(s) (still indexed); first: " in _status_text(status)
 
 
 def test_a_file_name_that_is_not_utf8_is_read_too(gallery):
