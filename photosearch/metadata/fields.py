@@ -75,12 +75,9 @@ def collect(block: Block, out: EmbeddedMetadata, orientation: int) -> None:
     """Add what one source (the file, or a sidecar) says to `out`; later sources win single values."""
     src = block.source
     ex, ip, xm = block.exif, block.iptc, block.xmp
-    # keywords
-    flat = (
-        values(xm.get("Xmp.dc.subject"))
-        + values(ip.get("Iptc.Application2.Keywords"))
-        + [k for v in values(ex.get("Exif.Image.XPKeywords")) for k in re.split(r"[;,]", v)]
-    )
+    # keywords (Windows joins its XPKeywords with ";")
+    windows = [k for v in values(ex.get("Exif.Image.XPKeywords")) for k in v.split(";")]
+    flat = values(xm.get("Xmp.dc.subject")) + values(ip.get("Iptc.Application2.Keywords")) + windows
     for word in flat:
         _add_keyword(out, word, src, None)
     for key, sep in (
