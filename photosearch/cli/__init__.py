@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "photosearch.cli.evaluate",
     "photosearch.cli.doctor",
     "photosearch.cli.sidecars",
+    "photosearch.cli.mark",
 ]
 
 

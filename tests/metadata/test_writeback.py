@@ -16,6 +16,7 @@ from photosearch.ingest.indexer import Indexer
 from photosearch.metadata.analyzer import EmbeddedMetadataAnalyzer
 from photosearch.metadata.sync import sync_sidecars
 from photosearch.metadata.writeback import SidecarUpdate, SidecarWriteError, sidecar_path, write_sidecar
+from photosearch.query.search import search
 from tests.metadata import exiftool
 
 DARKTABLE_SIDECAR = """<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
@@ -178,3 +179,37 @@ def test_an_unknown_naming_writes_nothing_and_says_what_to_set(tmp_path, photo):
     assert report.written == 0 and len(report.failed) == 1
     assert "photo.jpg.xmp, photo.xmp" in report.failed[0]
     assert not list(photo.parent.glob("*.xmp"))
+
+
+@pytest.mark.slow
+def test_marks_given_by_hand_are_searchable_and_travel_to_the_sidecar(tmp_path, photo, cli_json):
+    settings, store = _catalog(tmp_path, photo.parent, writeback=True)
+    store.close()
+    (settings.data_dir / "settings.json").write_text('{"sidecar_writeback": true}')
+    got = cli_json(
+        settings.data_dir,
+        "mark",
+        str(photo),
+        "--tag",
+        "roadtrip",
+        "--tag",
+        "favourite",
+        "--rating",
+        "4",
+        "--caption",
+        "Avó no espaço",
+    )
+    assert (got["tags"], got["rating"], got["caption"]) == (["roadtrip", "favourite"], 4, "Avó no espaço")
+    assert got["sidecars"]["written"] == 1
+    sidecar = exiftool.read(photo.with_name("photo.jpg.xmp"))
+    assert (sidecar["Subject"], sidecar["Rating"], sidecar["Description"]) == (
+        ["roadtrip", "favourite"],
+        4,
+        "Avó no espaço",
+    )
+    store = Store(settings.database_url)
+    for request in ("tagged roadtrip", "my favourites", "rated 4 or more", "avó espaço"):
+        res = search(store, settings, request, signals=[])
+        assert [r["path"] for r in res["results"] if not r["below_cutoff"]] == [str(photo)], request
+    got = cli_json(settings.data_dir, "mark", "1", "--untag", "roadtrip", "--no-rating")
+    assert (got["tags"], got["rating"]) == (["favourite"], None)
