@@ -66,8 +66,18 @@ RANGES: dict[str, tuple[int, int]] = {
 }
 
 
+#: Settings that take one of a few words.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "search_backend": ("searxng", "wikipedia", "duckduckgo", "local"),
+    "sidecar_naming": ("photo.jpg.xmp", "photo.xmp"),
+}
+
+
 def check_range(key: str, value, where: str) -> None:
-    """Raise `SettingsError` naming `key` and its allowed range when `value` lies outside it."""
+    """Raise `SettingsError` naming `key` and its allowed range (or words) when `value` is outside."""
+    choices = CHOICES.get(key)
+    if choices is not None and value not in choices:
+        raise SettingsError(f"{where}: setting {key!r} must be one of {', '.join(choices)}; got {value!r}")
     bounds = RANGES.get(key)
     if bounds is None or value is None or isinstance(value, bool):
         return
@@ -129,6 +139,13 @@ class Settings:
     llm_model: str | None = None
     # The person the user is ("me" in requests); a name known to the catalog.
     owner: str | None = None
+    # ---- XMP sidecar write-back (issue 23; metadata/writeback.py) ----
+    # Off by default: when on, names given to people, tags added by hand, ratings and captions are
+    # merged into XMP sidecars beside the photos (never into the photos themselves), named
+    # "photo.jpg.xmp" (digiKam, darktable) or "photo.xmp" (Lightroom).
+    sidecar_writeback: bool = False
+    sidecar_naming: str = "photo.jpg.xmp"
+    # ---- end of sidecar write-back ----
     # Values that came from the command line or the environment, with what the file said:
     # save() writes the file's value back, so an override (and a password in it) never persists.
     _overrides: dict = field(default_factory=dict, repr=False, compare=False)
@@ -188,7 +205,7 @@ class Settings:
 
     def check(self) -> None:
         """Every numeric setting within its range (`SettingsError` names the first that is not)."""
-        for key in RANGES:
+        for key in (*RANGES, *CHOICES):
             check_range(key, getattr(self, key), "settings")
 
     def save(self) -> None:

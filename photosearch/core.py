@@ -29,7 +29,25 @@ from photosearch.query.search import search as core_search
 
 log = logging.getLogger(__name__)
 
-FACT_SECTIONS = ("tag", "object", "text", "caption", "knowledge", "color", "kind", "quality", "user_tag")
+FACT_SECTIONS = (
+    "tag",
+    "object",
+    "text",
+    "caption",
+    "knowledge",
+    "color",
+    "kind",
+    "quality",
+    "user_tag",
+    # what the file or its sidecar says (metadata/analyzer.py)
+    "keyword",
+    "title",
+    "description",
+    "credit",
+    "rating",
+    "color_label",
+    "metadata_issue",
+)
 
 
 @dataclass
@@ -220,6 +238,12 @@ class Core:
             if w and w.lower() not in seen:
                 seen[w.lower()] = w
         return list(seen.values())
+
+    def write_sidecars(self, photo_ids: list[int] | None = None) -> dict:
+        """Bring XMP sidecars in line with names, tags, ratings and captions (opt-in setting)."""
+        from photosearch.metadata.sync import sync_sidecars
+
+        return sync_sidecars(self.store, self.settings, photo_ids).as_dict()
 
     # ---- one photo -----------------------------------------------------------------------------
     def details(self, photo_id: int) -> PhotoDetails:

@@ -32,6 +32,7 @@ from photosearch.catalog.models import (
     is_row_id,
     utcnow,
 )
+from photosearch.catalog.regions import REGION_ANALYZER, attach_regions, person_named
 from photosearch.errors import CatalogError
 from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 
@@ -346,6 +347,8 @@ class Store:
                 desc = face.descriptor
                 box = [float(v) for v in face.box]
                 person_id, pinned = _carry_person(box, carried, desc)
+                if face.name:  # a region named in the file: that person, as the user named them
+                    person_id, pinned = person_named(s, face.name), True
                 s.add(
                     Face(
                         photo_id=photo_id,
@@ -357,6 +360,8 @@ class Store:
                         pinned=pinned,
                     )
                 )
+            if result.faces or analyzer == REGION_ANALYZER:
+                attach_regions(s, photo_id)
             for space, vec in result.embeddings.items():
                 arr = np.asarray(vec, dtype=np.float32).ravel()
                 s.add(
@@ -406,6 +411,7 @@ class Store:
             analysis_failed = _analysis_failures(s)
             people = s.scalar(select(func.count()).select_from(Person).where(Person.name.is_not(None))) or 0
             folders = list(s.scalars(select(Folder).order_by(Folder.path)))
+            metadata = _metadata_issues(s)
         failed = {reason: n for reason, n in failed_rows}
         return {
             "photos": photos,
@@ -417,9 +423,36 @@ class Store:
             # analyzer -> {"count": photos it failed on, "first_error": the reason of its earliest failure}
             "analysis_failures": {a: {"count": n, "first_error": e} for a, n, e in analysis_failed},
             "named_people": people,
+            # photos whose embedded metadata was partly skipped (malformed XMP, a sidecar not XML, ...)
+            "metadata_issues": metadata,
             "folders": [{"path": f.path, "online": f.online} for f in folders],
             "offline_folders": [f.path for f in folders if not f.online],
         }
+
+
+def _metadata_issues(s: Session) -> dict:
+    """{"count": active photos with a metadata issue, "first": "PATH: what was skipped" or None}."""
+    cond = (Fact.kind == "metadata_issue", Photo.state == "active")
+    count = (
+        s.scalar(
+            select(func.count(func.distinct(Fact.photo_id)))
+            .join(Photo, Photo.id == Fact.photo_id)
+            .where(*cond)
+        )
+        or 0
+    )
+    first = (
+        s.execute(
+            select(Photo.path, Fact.label)
+            .join(Photo, Photo.id == Fact.photo_id)
+            .where(*cond)
+            .order_by(Fact.id)
+            .limit(1)
+        ).first()
+        if count
+        else None
+    )
+    return {"count": count, "first": f"{first[0]}: {first[1]}" if first else None}
 
 
 def _analysis_failures(s: Session) -> list[tuple[str, int, str | None]]:

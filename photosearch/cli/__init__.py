@@ -24,6 +24,8 @@ COMMAND_MODULES = [
     "photosearch.cli.enrich",
     "photosearch.cli.evaluate",
     "photosearch.cli.doctor",
+    "photosearch.cli.sidecars",
+    "photosearch.cli.mark",
 ]
 
 

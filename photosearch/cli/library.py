@@ -257,6 +257,11 @@ def _status_text(d: dict) -> str:
         analysis_failure_line(name, row["count"], row["first_error"])
         for name, row in sorted(d["analysis_failures"].items())
     ]
+    issues = d.get("metadata_issues") or {}
+    if issues.get("count"):
+        lines.append(
+            f"metadata partly skipped in {issues['count']} photo(s) (still indexed); first: {issues['first']}"
+        )
     for f in d["folders"]:
         lines.append(f"  {'online ' if f['online'] else 'OFFLINE'} {f['path']}")
     return "\n".join(lines)

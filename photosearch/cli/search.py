@@ -18,7 +18,9 @@ BELOW_CUTOFF_SEPARATOR = "-- below the cut-off — closest: --"
 def _why_text(why: list[dict]) -> str:
     bits = []
     for w in why:
-        if "route" in w:
+        if "origin" in w:  # the file's own word: "keyword: Lisbon (in the file)"
+            bits.append(w["text"])
+        elif "route" in w:
             bits.append(f"{w.get('fact')}:{w['label']} ({w.get('text')})")
         elif "label" in w:
             bits.append(f"{w.get('fact')}:{w['label']}")

@@ -4,7 +4,8 @@ Sources (all inside installed wheels, nothing is downloaded): scikit-image's `da
 (astronaut, chelsea, coffee, rocket, camera, stereo motorcycle), scikit-learn's sample images
 (china, flower) and matplotlib's `grace_hopper.jpg`. Variants: crops, flips, brightness changes,
 blur, signs rendered with DejaVu, screenshot-like UI renders; EXIF dates, cameras and GPS written
-with piexif. `write_example_gallery(DIR)` also copies `resources/eval/example.yaml` there as
+with piexif; a title, keywords, rating and label in XMP (`EMBEDDED_XMP`, `SIDECAR_KEYWORDS`).
+`write_example_gallery(DIR)` also copies `resources/eval/example.yaml` there as
 `golden.yaml` (gallery `.`), so `photosearch eval DIR/golden.yaml` works at once.
 """
 
@@ -274,6 +275,34 @@ def example_items(
     }
 
 
+#: What photo tools wrote into some example photos (XMP in the file, through libexiv2), so the golden
+#: set covers the file's own words: a title, hierarchical keywords, a rating and a colour label.
+EMBEDDED_XMP: dict[str, dict] = {
+    "trips/motorcycle.jpg": {
+        "Xmp.dc.title": {'lang="x-default"': "Rue de Rivoli"},
+        "Xmp.lr.hierarchicalSubject": ["Places|France|Paris"],
+        "Xmp.xmp.Rating": "5",
+        "Xmp.xmp.Label": "Red",
+    },
+}
+#: Keywords in digiKam-named sidecars; chelsea_flip's "dog" contradicts what the models see (a cat):
+#: the golden set checks it is still found, as the file's word.
+SIDECAR_KEYWORDS: dict[str, list[str]] = {"cats/chelsea_flip.jpg": ["dog"]}
+
+
+def _write_metadata(root: Path, rel: str) -> None:
+    """The example's embedded XMP and sidecar keywords for one photo (the example's own files)."""
+    if rel in EMBEDDED_XMP:
+        from photosearch.metadata.exiv2 import exiv2
+
+        with exiv2().Image(str(root / rel)) as image:
+            image.modify_xmp(EMBEDDED_XMP[rel])
+    if rel in SIDECAR_KEYWORDS:
+        from photosearch.metadata.writeback import SidecarUpdate, write_sidecar
+
+        write_sidecar(root / rel, SidecarUpdate(keywords=SIDECAR_KEYWORDS[rel]))
+
+
 def write_example_gallery(
     directory: Path | str, progress: Callable[[int, int, str], None] | None = None, overwrite: bool = False
 ) -> dict:
@@ -287,6 +316,7 @@ def write_example_gallery(
         target = root / rel
         if overwrite or not target.exists():
             _save(target, make(), **exif)
+            _write_metadata(root, rel)
             written += 1
         if progress:
             progress(i + 1, len(items), rel)

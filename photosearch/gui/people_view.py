@@ -252,7 +252,10 @@ class PeopleView(QWidget):
             return
         from photosearch.people import name_person
 
-        self._do("Naming a person", lambda: name_person(self.core.store, ids[0], name))
+        self._do(
+            "Naming a person",
+            lambda: (name_person(self.core.store, ids[0], name), self.core.write_sidecars()),
+        )
 
     def rename(self) -> None:
         ids = self.selected_ids()
@@ -274,7 +277,13 @@ class PeopleView(QWidget):
         from photosearch.people import merge_people
 
         keep = ids[0]
-        self._do("Merging people", lambda: [merge_people(self.core.store, keep, other) for other in ids[1:]])
+        self._do(
+            "Merging people",
+            lambda: (
+                [merge_people(self.core.store, keep, other) for other in ids[1:]],
+                self.core.write_sidecars(),
+            ),
+        )
 
     def toggle_hidden(self) -> None:
         ids = self.selected_ids()
@@ -291,7 +300,9 @@ class PeopleView(QWidget):
             return
         from photosearch.people import split_faces
 
-        self._do("Splitting faces", lambda: split_faces(self.core.store, face_ids))
+        self._do(
+            "Splitting faces", lambda: (split_faces(self.core.store, face_ids), self.core.write_sidecars())
+        )
 
     def _find(self) -> None:
         ids = self.selected_ids()

@@ -87,6 +87,33 @@ class ImageCanvas(QWidget):
                 p.drawText(tag, Qt.AlignmentFlag.AlignCenter, label)
 
 
+def _from_the_file(facts: dict) -> str:
+    """What the photo's file or its sidecar says (other apps' keywords, title, rating, label), and
+    what could not be read of it."""
+    e = html.escape
+    rows = []
+    for kind, title in (("title", "Title"), ("description", "Caption"), ("credit", "By")):
+        for f in facts.get(kind, [])[:2]:
+            rows.append((title, f["label"]))
+    keywords = [f["label"] for f in facts.get("keyword", [])]
+    if keywords:
+        rows.append(("Keywords", ", ".join(keywords[:30])))
+    if facts.get("rating"):
+        stars = int(float(facts["rating"][0]["label"]))
+        rows.append(("Rating", "rejected" if stars < 0 else "★" * stars + "☆" * (5 - stars)))
+    if facts.get("color_label"):
+        rows.append(("Label", facts["color_label"][0]["label"]))
+    for f in facts.get("metadata_issue", [])[:3]:
+        rows.append(("Skipped", f["label"]))
+    return (
+        "".join(
+            f"<tr><td style='color:gray;padding-right:8px'>{e(k)}</td><td>{e(v)}</td></tr>" for k, v in rows
+        ).join(("<table>", "</table>"))
+        if rows
+        else ""
+    )
+
+
 def _section(title: str, body: str) -> str:
     return f"<h3 style='margin:10px 0 4px 0'>{html.escape(title)}</h3>{body}"
 
@@ -125,6 +152,9 @@ def details_html(d: PhotoDetails) -> str:
                 ),
             )
         )
+    written = _from_the_file(d.facts)
+    if written:
+        parts.append(_section("From the file", written))
     if d.facts.get("object"):
         parts.append(
             _section(

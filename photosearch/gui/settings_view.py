@@ -73,6 +73,13 @@ def accelerator_text(providers: list[str]) -> str:
     return "this computer's processor" if providers else "nowhere yet: the model runtime is not installed"
 
 
+#: The sidecar naming conventions, as the settings tab offers them.
+SIDECAR_NAMINGS = (
+    ("photo.jpg.xmp (digiKam, darktable)", "photo.jpg.xmp"),
+    ("photo.xmp (Lightroom)", "photo.xmp"),
+)
+
+
 class SettingsDialog(QDialog):
     folders_changed = Signal()
     saved = Signal()
@@ -134,6 +141,28 @@ class SettingsDialog(QDialog):
         form.addRow(note)
         self.web.toggled.connect(self._privacy_enabled)
         self.tabs.addTab(page, "Privacy")
+        # sidecars: the user's work travels with their photos (opt-in)
+        page = QWidget()
+        form = QFormLayout(page)
+        self.writeback = QCheckBox("Write names, tags, ratings and captions into XMP sidecars", page)
+        self.sidecar_naming = QComboBox(page)
+        for text, value in SIDECAR_NAMINGS:
+            self.sidecar_naming.addItem(text, value)
+        form.addRow(
+            QLabel(
+                "PhotoSearch always reads the keywords, captions, ratings, labels and named faces that "
+                "other apps wrote into your photos and into their sidecar files. With this on, what you "
+                "do here (the names you give people, your tags, ratings and captions) is also written "
+                "into a small sidecar file beside each photo, which digiKam, darktable and Lightroom "
+                "read. Your photos themselves are never changed; what a sidecar already holds is kept.",
+                page,
+                wordWrap=True,
+            )
+        )
+        form.addRow(self.writeback)
+        form.addRow("Sidecar name", self.sidecar_naming)
+        self.writeback.toggled.connect(self.sidecar_naming.setEnabled)
+        self.tabs.addTab(page, "Sidecars")
         # models
         self.models = ModelsView(self.settings, runner, on_error, self)
         self.tabs.addTab(self.models, "Models")
@@ -186,6 +215,9 @@ class SettingsDialog(QDialog):
         self.decode.setValue(int(s.decode_workers))
         self.batch.setValue(int(s.batch_size))
         self.gpu.setChecked(bool(s.gpu))
+        self.writeback.setChecked(bool(s.sidecar_writeback))
+        self.sidecar_naming.setCurrentIndex(max(0, self.sidecar_naming.findData(s.sidecar_naming)))
+        self.sidecar_naming.setEnabled(self.writeback.isChecked())
         self._privacy_enabled(self.web.isChecked())
         self.refresh_folders()
 
@@ -255,6 +287,8 @@ class SettingsDialog(QDialog):
         s.decode_workers = self.decode.value()
         s.batch_size = self.batch.value()
         s.gpu = self.gpu.isChecked()
+        s.sidecar_writeback = self.writeback.isChecked()
+        s.sidecar_naming = self.sidecar_naming.currentData()
         try:
             s.save()  # refuses to overwrite a settings.json that no longer parses
         except PhotoSearchError as exc:

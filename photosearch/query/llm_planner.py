@@ -35,6 +35,7 @@ SYSTEM_PROMPT = (
     '{"concept": thing}, {"person": name}, {"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}, '
     '{"place": name}, {"text": words in the photo}, {"camera": model}, {"folder": name}, '
     '{"similar": photo id}, {"knowledge": fact}, {"tag": tag}, {"faces": {"min": n, "max": n}}, '
+    '{"rating": {"min": stars, "max": stars}}, {"label": colour label}, '
     '{"kind": "photo|screenshot|document"}, {"quality": "sharp|blurry"}, '
     '{"color": "red|...|monochrome"} (colour words are colours, never things), '
     '{"orientation": "portrait|landscape|panorama|square"}. Answer with JSON only.'
@@ -57,6 +58,8 @@ SLOT_TYPES = (
     "color",
     "orientation",
     "faces",
+    "rating",
+    "label",
     "knowledge",
 )
 

@@ -48,6 +48,7 @@ class RequestParser:
             cues.claim_similar,
             cues.claim_folders,
             cues.claim_cameras,
+            filters.claim_ratings,
             filters.claim_filters,
             filters.claim_faces,
             claim_people,

@@ -44,7 +44,7 @@ def neighbour_counts(expected: int, total: int) -> tuple[int, int]:
 
 
 #: Fact kinds whose labels WordNet routes are matched against (model label spaces, not free text).
-EXPANDED_KINDS = ("tag", "object", "knowledge", "attribute")
+EXPANDED_KINDS = ("tag", "object", "knowledge", "attribute", "keyword")
 
 
 def _label_index(snap) -> tuple[dict[str, list[Group]], dict[str, list[Group]]]:

@@ -224,8 +224,11 @@ def resolve_faces(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(atom, ScoredSet.from_mask(mask), explain, near=near)
 
 
-def _label_atom(atom: dict, ctx: ExecContext, key: str, kind: str, labels: list[str]) -> AtomResult:
-    found = [g for lab in labels if (g := ctx.snapshot.group(kind, lab)) is not None]
+def _label_atom(
+    atom: dict, ctx: ExecContext, key: str, kind: str | tuple[str, ...], labels: list[str]
+) -> AtomResult:
+    kinds = (kind,) if isinstance(kind, str) else kind
+    found = [g for k in kinds for lab in labels if (g := ctx.snapshot.group(k, lab)) is not None]
     res = _groups_rows(found)
     res = ScoredSet(res.rows, np.ones(res.rows.size, np.float32))
     return AtomResult(atom, res, _group_explainer(found, key, str(atom[key])))
@@ -380,7 +383,34 @@ def resolve_tag(atom: dict, ctx: ExecContext) -> AtomResult:
     canon = TAG_ALIASES.get(value, value)
     labels = {value, canon} | {k for k, v in TAG_ALIASES.items() if v == canon}
     labels |= {lab + "s" for lab in list(labels)} | {lab[:-1] for lab in list(labels) if lab.endswith("s")}
-    return _label_atom(atom, ctx, "tag", "user_tag", sorted(labels))
+    # a keyword written in the file (Lightroom, digiKam, ...) is a tag too
+    return _label_atom(atom, ctx, "tag", ("user_tag", "keyword"), sorted(labels))
+
+
+def resolve_label(atom: dict, ctx: ExecContext) -> AtomResult:
+    """The colour label written in the file or its sidecar (xmp:Label), any case."""
+    return _label_atom(atom, ctx, "label", "color_label", [str(atom["label"])])
+
+
+def resolve_rating(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Star ratings within [min, max] (max null: no upper bound); a photo with none never matches."""
+    spec = atom["rating"] or {}
+    lo, hi = int(spec.get("min", 1)), spec.get("max")
+    found = []
+    for g in ctx.snapshot.groups.get("rating", {}).values():
+        try:
+            stars = int(g.label)
+        except ValueError:
+            continue
+        if stars >= lo and (hi is None or stars <= int(hi)):
+            found.append(g)
+    res = _groups_rows(found)
+    res = ScoredSet(res.rows, np.ones(res.rows.size, np.float32))
+    return AtomResult(atom, res, _group_explainer(found, "rating", _atom_rating_text(lo, hi)))
+
+
+def _atom_rating_text(lo: int, hi) -> str:
+    return f"{lo} or more" if hi is None else (f"{lo}" if lo == hi else f"{lo} to {hi}")
 
 
 def resolve_knowledge(atom: dict, ctx: ExecContext) -> AtomResult:
