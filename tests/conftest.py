@@ -206,3 +206,12 @@ def vsettings(tmp_path_factory) -> Settings:
     s = Settings(data_dir=tmp_path_factory.mktemp("model_data"), threads=2, gpu=False)
     s.ensure_dirs()
     return s
+
+
+@pytest.fixture(autouse=True)
+def _no_cache_problems_from_earlier_tests():
+    """Cache problems are remembered per process (said once): each test starts with none."""
+    from photosearch.cache_problems import forget_cache_problems
+
+    forget_cache_problems()
+    yield

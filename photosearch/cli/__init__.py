@@ -77,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `photosearch search dog | head`: the reader has what it wanted
+        _stdout_to_devnull()
+        return 141
     except Exception as exc:
         message = _catalog_error_message(exc, ctx)
         if message is None:
@@ -86,6 +89,14 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         ctx.close()
         _say_cache_problems()
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush raises nothing more."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _say_cache_problems() -> None:

@@ -304,3 +304,21 @@ def test_report_plots_without_matplotlib_name_the_extra():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "examples extra" in done.stdout, done.stderr
+
+
+def test_a_reader_that_stops_early_is_no_error(tmp_path):
+    """`photosearch … | head`: the closed pipe ends the command quietly (141, like any Unix tool)."""
+    done = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f"{sys.executable} -m photosearch --json golden list | head -c 10 >/dev/null; "
+            "echo ${PIPESTATUS[0]} >&2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PHOTOSEARCH_DATA_DIR": str(tmp_path / "data")},
+    )
+    assert "Traceback" not in done.stderr and "failed unexpectedly" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "141"
