@@ -19,7 +19,7 @@ from photosearch.catalog.models import Face, Person, Photo
 from photosearch.ingest.indexer import Indexer
 from photosearch.ingest.paths import to_db_path
 from photosearch.ingest.scanner import STICKY_REASONS
-from tests.conftest import run_cli, save_photo, tmpfs
+from tests.conftest import fill_disk, run_cli, save_photo, tmpfs
 from tests.reliability.helpers import issues, make_env, photos, tag
 
 
@@ -282,12 +282,7 @@ def test_status_on_a_full_disk_says_the_disk_is_full(tmp_path, gallery):
     data = tmp_path / "data"
     with tmpfs(data, "1m"):
         _clean(run_cli(data, "add", str(gallery)))
-        with open(data / "filler", "wb", buffering=0) as fh:
-            try:
-                while True:
-                    fh.write(b"\0" * 65536)
-            except OSError:
-                pass
+        fill_disk(data)
         for name in ("catalog.db-wal", "catalog.db-shm"):  # what SQLite must write to read
             (data / name).unlink(missing_ok=True)
         line = _one_line_error(run_cli(data, "status", check=False))  # SQLite must write its -shm
