@@ -6,8 +6,8 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from photosearch.core import Core
 from photosearch.gui.ask_panel import AskPanel
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
+from photosearch.gui.desktop import open_photo_file, show_folder
 from photosearch.gui.errors import ErrorReporter
 from photosearch.gui.grid import SEPARATOR_ID, ResultsModel, ThumbnailGrid
 from photosearch.gui.health_banner import HealthBanner
@@ -632,10 +633,8 @@ class MainWindow(QMainWindow):
     def grid_menu(self, pid: int, path: str) -> QMenu:
         menu = QMenu(self)
         menu.addAction("Open", lambda: self.open_photo(pid))
-        menu.addAction(
-            "Open containing folder",
-            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(path).parent))),
-        )
+        menu.addAction("Open with the default application", lambda: open_photo_file(path, self))
+        menu.addAction("Show in folder", lambda: show_folder(path, self))
         menu.addAction("Copy path", lambda: QApplication.clipboard().setText(path))
         menu.addSeparator()
         menu.addAction("Find similar", lambda: self.find_similar(pid))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QColor, QDesktopServices, QFont, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.core import PhotoDetails
+from photosearch.gui.desktop import open_photo_file, show_folder
 
 OBJECT_COLOR = QColor(255, 170, 0)
 FACE_COLOR = QColor(0, 200, 255)
@@ -211,6 +212,7 @@ class PhotoView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.details: PhotoDetails | None = None
+        self.desktop_message = None  # the "nothing to open it with" message, while shown
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.toolbar = QToolBar(self)
@@ -228,7 +230,9 @@ class PhotoView(QWidget):
         self.act_boxes.setShortcut("B")
         self.act_boxes.toggled.connect(self._toggle_boxes)
         tb.addSeparator()
-        self.act_folder = tb.addAction("Open folder", self.open_folder)
+        self.act_open = tb.addAction("Open with…", self.open_with_default)
+        self.act_open.setToolTip("Open the photo in this computer's default application for it")
+        self.act_folder = tb.addAction("Show in folder", self.open_folder)
         self.act_copy = tb.addAction("Copy path", self.copy_path)
         self.act_similar = tb.addAction("Find similar", lambda: self._emit(self.find_similar))
         self.act_people = tb.addAction("Same people", lambda: self._emit(self.find_same_people))
@@ -275,7 +279,11 @@ class PhotoView(QWidget):
 
     def open_folder(self) -> None:
         if self.details:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(self.details.path).parent)))
+            self.desktop_message = show_folder(self.details.path, self)
+
+    def open_with_default(self) -> None:
+        if self.details:
+            self.desktop_message = open_photo_file(self.details.path, self)
 
     def copy_path(self) -> None:
         if self.details:
