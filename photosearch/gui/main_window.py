@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -45,6 +45,8 @@ SEARCHING = "Searching…"
 #: What a search started while the background warm-up is still loading the models says meanwhile.
 SEARCHING_WHILE_LOADING = "Searching… (loading models…)"
 FULL_IMAGE = QSize(2400, 2400)
+#: How long the slideshow shows each photo.
+SLIDESHOW_MS = 4000
 
 
 class MainWindow(QMainWindow):
@@ -102,6 +104,10 @@ class MainWindow(QMainWindow):
         self.photo_view.find_similar.connect(self.find_similar)
         self.photo_view.find_same_people.connect(self.find_same_people)
         self.photo_view.ask_requested.connect(self.ask_about)
+        self.photo_view.act_slideshow.triggered.connect(lambda _on: self.toggle_slideshow())
+        self.photo_view.act_full_screen.triggered.connect(self.toggle_full_screen)
+        self.slideshow = QTimer(self)
+        self.slideshow.timeout.connect(self._next_slide)
         self.stack.addWidget(self.photo_view)
         self.people_view = PeopleView(core, self.runner, self.show_error, self)
         self.people_view.find_person.connect(lambda name: self.run_search(plan={"where": {"person": name}}))
@@ -200,6 +206,9 @@ class MainWindow(QMainWindow):
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         sc = QShortcut(QKeySequence(Qt.Key.Key_Space), self.photo_view, self.show_library)
         sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.FullScreen), self, self.toggle_full_screen)
+        QShortcut(QKeySequence("F11"), self, self.toggle_full_screen)
+        QShortcut(QKeySequence("F5"), self, self.toggle_slideshow)
 
     # ---- state ---------------------------------------------------------------------------------
     def _restore(self) -> None:
@@ -537,11 +546,52 @@ class MainWindow(QMainWindow):
                 image, "" if image is not None else "The photo cannot be shown (offline?)"
             )
             self.ask_panel.set_photo(photo_id, details.name)
+            self.photo_view.set_position(*self._position(photo_id))
             n = self.model.rowCount()
             self.photo_view.act_prev.setEnabled(row is not None and row > 0)
             self.photo_view.act_next.setEnabled(row is not None and row < n - 1)
 
         return self.runner.submit(job, name="Opening photo", on_result=done, on_error=self.show_error)
+
+    def _position(self, photo_id: int) -> tuple[int | None, int]:
+        """(number of the photo in the shown list, how many photos it holds), separator not counted."""
+        photos = [pid for pid in self.model.ids if pid != SEPARATOR_ID]
+        try:
+            return photos.index(photo_id) + 1, len(photos)
+        except ValueError:
+            return None, len(photos)
+
+    def toggle_full_screen(self) -> None:
+        """F11: the window fills the screen (Esc or F11 again to leave)."""
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()
+
+    def toggle_slideshow(self) -> None:
+        """F5: the shown photos one after another (every SLIDESHOW_MS); Esc or F5 again stops it; it
+        stops by itself after the last photo or when the photo view is left."""
+        if self.slideshow.isActive():
+            self.slideshow.stop()
+            self.photo_view.act_slideshow.setChecked(False)
+            return
+        if self.current_photo is None:
+            first = next((pid for pid in self.model.ids if pid != SEPARATOR_ID), None)
+            if first is None:
+                return
+            self.open_photo(first)
+        elif self.stack.currentIndex() != PAGE_PHOTO:
+            self.open_photo(self.current_photo)
+        self.photo_view.act_slideshow.setChecked(True)
+        self.slideshow.start(SLIDESHOW_MS)
+
+    def _next_slide(self) -> None:
+        number, total = self._position(self.current_photo) if self.current_photo is not None else (None, 0)
+        if number is None or number >= total or self.stack.currentIndex() != PAGE_PHOTO:
+            self.slideshow.stop()
+            self.photo_view.act_slideshow.setChecked(False)
+            return
+        self.navigate(1)
 
     def navigate(self, step: int) -> None:
         if self.current_photo is None:
@@ -579,7 +629,11 @@ class MainWindow(QMainWindow):
         self.ask_panel.question.setFocus()
 
     def escape(self) -> None:
-        if self.errors.dialog is not None and self.errors.dialog.isVisible():
+        if self.slideshow.isActive():
+            self.toggle_slideshow()
+        elif self.isFullScreen():
+            self.showNormal()
+        elif self.errors.dialog is not None and self.errors.dialog.isVisible():
             self.errors.dialog.close()
         elif self.stack.currentIndex() == PAGE_PHOTO:
             self.show_library()

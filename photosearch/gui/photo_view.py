@@ -5,11 +5,12 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
+    QLabel,
     QSplitter,
     QTextBrowser,
     QToolBar,
@@ -25,8 +26,16 @@ FACE_COLOR = QColor(0, 200, 255)
 TEXT_COLOR = QColor(160, 220, 60)
 
 
+#: Zoom steps (wheel notch, +/-) and limits, in screen pixels per pixel of the photo.
+ZOOM_STEP = 1.25
+MAX_ZOOM = 16.0
+
+
 class ImageCanvas(QWidget):
-    """Paints the photo fitted to the widget, with labelled boxes when `show_boxes` is on."""
+    """Paints the photo fitted to the widget, or zoomed (wheel, +/-, 1:1, double-click) and panned by
+    dragging, with labelled boxes when `show_boxes` is on."""
+
+    zoom_changed = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -34,27 +43,131 @@ class ImageCanvas(QWidget):
         self.boxes: list[tuple[list[float], str, QColor]] = []
         self.show_boxes = True
         self.message = ""
+        self.full_size = QSize()  # the photo's own size (the pixmap may be a smaller preview)
+        self.zoom: float | None = None  # None: fit the widget; else screen px per photo px
+        self.center = QPointF(0.5, 0.5)  # the point of the photo (fractions) at the widget's centre
+        self._drag: QPointF | None = None
         self.setMinimumSize(320, 240)
 
-    def set_image(self, image: QImage | None, message: str = "") -> None:
+    def set_image(self, image: QImage | None, message: str = "", full_size: QSize | None = None) -> None:
         if image is not None and not image.isNull():
             pix = QPixmap.fromImage(image)
             pix.setDevicePixelRatio(1.0)
             self.pixmap = pix
         else:
             self.pixmap = None
+        self.full_size = (
+            full_size
+            if full_size is not None and full_size.isValid()
+            else (pix.size() if self.pixmap is not None else QSize())
+        )
         self.message = message
+        self.fit()
+
+    # ---- zoom and pan ---------------------------------------------------------------------------
+    def fit_scale(self) -> float:
+        if self.pixmap is None or self.full_size.isEmpty():
+            return 1.0
+        return min(self.width() / self.full_size.width(), self.height() / self.full_size.height())
+
+    def scale(self) -> float:
+        return self.fit_scale() if self.zoom is None else self.zoom
+
+    def fit(self) -> None:
+        self.zoom, self.center = None, QPointF(0.5, 0.5)
+        self.zoom_changed.emit()
         self.update()
+
+    def set_zoom(self, zoom: float, anchor: QPointF | None = None) -> None:
+        """Zoom to `zoom` keeping the photo point under `anchor` (widget coords; default the centre)."""
+        if self.pixmap is None:
+            return
+        lowest = min(self.fit_scale(), 1.0)
+        zoom = max(lowest, min(MAX_ZOOM, zoom))
+        anchor = anchor if anchor is not None else QPointF(self.width() / 2, self.height() / 2)
+        r = self.image_rect()
+        fx = (anchor.x() - r.x()) / r.width() if r.width() else 0.5
+        fy = (anchor.y() - r.y()) / r.height() if r.height() else 0.5
+        w, h = self.full_size.width() * zoom, self.full_size.height() * zoom
+        # the photo point at `anchor` stays there: the centre moves by the anchor's offset
+        self.center = QPointF(
+            fx + (self.width() / 2 - anchor.x()) / w, fy + (self.height() / 2 - anchor.y()) / h
+        )
+        self.zoom = zoom
+        self._clamp()
+        self.zoom_changed.emit()
+        self.update()
+
+    def zoom_by(self, factor: float, anchor: QPointF | None = None) -> None:
+        self.set_zoom(self.scale() * factor, anchor)
+
+    def actual_size(self, anchor: QPointF | None = None) -> None:
+        """One pixel of the photo on one pixel of the screen."""
+        self.set_zoom(1.0, anchor)
+
+    def _clamp(self) -> None:
+        """Keep the photo on screen: centred along a side that fits, edge to edge along one that does not."""
+        w, h = self.full_size.width() * self.scale(), self.full_size.height() * self.scale()
+        cx, cy = self.center.x(), self.center.y()
+        half_x, half_y = self.width() / 2 / w if w else 0.5, self.height() / 2 / h if h else 0.5
+        cx = 0.5 if half_x >= 0.5 else min(max(cx, half_x), 1 - half_x)
+        cy = 0.5 if half_y >= 0.5 else min(max(cy, half_y), 1 - half_y)
+        self.center = QPointF(cx, cy)
 
     def image_rect(self) -> QRectF:
         if self.pixmap is None:
             return QRectF()
-        size = QSize(self.pixmap.width(), self.pixmap.height()).scaled(
-            self.size(), Qt.AspectRatioMode.KeepAspectRatio
-        )
-        x = (self.width() - size.width()) / 2
-        y = (self.height() - size.height()) / 2
-        return QRectF(x, y, size.width(), size.height())
+        if self.zoom is None:
+            size = QSize(self.pixmap.width(), self.pixmap.height()).scaled(
+                self.size(), Qt.AspectRatioMode.KeepAspectRatio
+            )
+            x = (self.width() - size.width()) / 2
+            y = (self.height() - size.height()) / 2
+            return QRectF(x, y, size.width(), size.height())
+        w, h = self.full_size.width() * self.zoom, self.full_size.height() * self.zoom
+        return QRectF(self.width() / 2 - self.center.x() * w, self.height() / 2 - self.center.y() * h, w, h)
+
+    def wheelEvent(self, event) -> None:
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.zoom_by(ZOOM_STEP**steps, event.position())
+        event.accept()
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        if self.zoom is None:
+            self.actual_size(event.position())
+        else:
+            self.fit()
+
+    def mousePressEvent(self, event) -> None:
+        if self.zoom is not None and event.button() == Qt.MouseButton.LeftButton:
+            self._drag = event.position()
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._drag is None:
+            return
+        delta = event.position() - self._drag
+        self._drag = event.position()
+        self.pan(delta.x(), delta.y())
+
+    def mouseReleaseEvent(self, _event) -> None:
+        self._drag = None
+        self.unsetCursor()
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Move the photo by (dx, dy) screen pixels."""
+        w, h = self.full_size.width() * self.scale(), self.full_size.height() * self.scale()
+        if not w or not h:
+            return
+        self.center = QPointF(self.center.x() - dx / w, self.center.y() - dy / h)
+        self._clamp()
+        self.update()
+
+    def resizeEvent(self, event) -> None:
+        if self.zoom is not None:
+            self._clamp()
+        super().resizeEvent(event)
 
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
@@ -221,7 +334,26 @@ class PhotoView(QWidget):
         self.act_back.setToolTip("Back to the results (Esc)")
         tb.addSeparator()
         self.act_prev = tb.addAction("‹ Previous", lambda: self.navigate.emit(-1))
+        self.position = QLabel("", self)
+        self.position.setObjectName("PhotoPosition")
+        tb.addWidget(self.position)
         self.act_next = tb.addAction("Next ›", lambda: self.navigate.emit(1))
+        tb.addSeparator()
+        self.act_zoom_out = tb.addAction("−", lambda: self.canvas.zoom_by(1 / ZOOM_STEP))
+        self.act_zoom_out.setToolTip("Zoom out (−)")
+        self.zoom_label = QLabel("Fit", self)
+        tb.addWidget(self.zoom_label)
+        self.act_zoom_in = tb.addAction("+", lambda: self.canvas.zoom_by(ZOOM_STEP))
+        self.act_zoom_in.setToolTip("Zoom in (+, or the mouse wheel)")
+        self.act_actual = tb.addAction("1:1", self.canvas_actual_size)
+        self.act_actual.setToolTip("Actual size: one photo pixel per screen pixel (1, or double-click)")
+        self.act_fit = tb.addAction("Fit", self.canvas_fit)
+        self.act_fit.setToolTip("Fit the window (0, or double-click again)")
+        self.act_slideshow = tb.addAction("Slideshow")
+        self.act_slideshow.setCheckable(True)
+        self.act_slideshow.setToolTip("Show the photos one after another (F5; Esc stops)")
+        self.act_full_screen = tb.addAction("Full screen")
+        self.act_full_screen.setToolTip("Fill the screen (F11; Esc leaves)")
         tb.addSeparator()
         self.act_boxes = tb.addAction("Boxes")
         self.act_boxes.setCheckable(True)
@@ -240,6 +372,16 @@ class PhotoView(QWidget):
         lay.addWidget(tb)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         self.canvas = ImageCanvas(split)
+        self.canvas.zoom_changed.connect(self._show_zoom)
+        for keys, slot in (
+            (("+", "="), lambda: self.canvas.zoom_by(ZOOM_STEP)),
+            (("-",), lambda: self.canvas.zoom_by(1 / ZOOM_STEP)),
+            (("1",), self.canvas_actual_size),
+            (("0",), self.canvas_fit),
+        ):
+            for key in keys:
+                sc = QShortcut(QKeySequence(key), self, slot)
+                sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.info = QTextBrowser(split)
         self.info.setOpenExternalLinks(True)
         self.info.setMinimumWidth(200)
@@ -252,6 +394,12 @@ class PhotoView(QWidget):
         body = QHBoxLayout()
         body.addWidget(split)
         lay.addLayout(body, 1)
+
+    def canvas_actual_size(self) -> None:
+        self.canvas.actual_size()
+
+    def canvas_fit(self) -> None:
+        self.canvas.fit()
 
     def _emit(self, signal) -> None:
         if self.details is not None:
@@ -271,7 +419,19 @@ class PhotoView(QWidget):
         self.canvas.update()
 
     def set_image(self, image: QImage | None, message: str = "") -> None:
-        self.canvas.set_image(image, message)
+        d = self.details
+        # the catalog keeps the photo's upright size: 1:1 means the original's pixels, even when the
+        # preview shown is smaller
+        full = QSize(d.width, d.height) if d is not None and d.width and d.height else None
+        self.canvas.set_image(image, message, full)
+
+    def set_position(self, number: int | None, total: int) -> None:
+        """Where this photo is in the list: "3 of 17"."""
+        self.position.setText(f"{number:,} of {total:,}" if number else "")
+
+    def _show_zoom(self) -> None:
+        c = self.canvas
+        self.zoom_label.setText("Fit" if c.zoom is None else f"{c.scale():.0%}")
 
     def _toggle_boxes(self, on: bool) -> None:
         self.canvas.show_boxes = on
