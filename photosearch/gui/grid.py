@@ -10,11 +10,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QMimeData,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    QUrl,
+    Signal,
+)
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QListView, QStyledItemDelegate, QStyleOptionViewItem
 
 from photosearch.gui.thumbs import ThumbnailCache
+from photosearch.ingest.paths import from_db_path
 
 IdRole = Qt.ItemDataRole.UserRole + 1
 PathRole = Qt.ItemDataRole.UserRole + 2
@@ -118,7 +128,20 @@ class ResultsModel(QAbstractListModel):
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if index.isValid() and index.row() < len(self.ids) and self.ids[index.row()] == SEPARATOR_ID:
             return Qt.ItemFlag.NoItemFlags
-        return super().flags(index)
+        return super().flags(index) | Qt.ItemFlag.ItemIsDragEnabled
+
+    def mimeTypes(self) -> list[str]:
+        return ["text/uri-list"]
+
+    def mimeData(self, indexes) -> QMimeData:
+        """The dragged photos as file URLs (a file manager copies them, an editor opens them)."""
+        data = QMimeData()
+        rows = sorted({i.row() for i in indexes if i.isValid() and self.ids[i.row()] != SEPARATOR_ID})
+        data.setUrls([QUrl.fromLocalFile(from_db_path(self.paths[r])) for r in rows])
+        return data
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        return Qt.DropAction.CopyAction
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.ids)
@@ -222,6 +245,11 @@ class ThumbnailGrid(QListView):
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.setMovement(QListView.Movement.Static)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        # photos drag out as files (to a file manager, an editor, a mail); Ctrl/Shift-click and
+        # Ctrl+A select several; a drag that starts on empty space still draws a selection band
+        self.setDragEnabled(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.setDefaultDropAction(Qt.DropAction.CopyAction)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setWordWrap(False)
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)

@@ -13,8 +13,10 @@ from tests.gui.test_flow import search
 
 def _open_first(qtbot, w):
     pid = w.model.ids[0]
-    task = w.open_photo(pid)
-    qtbot.waitUntil(lambda: task.done, timeout=20000)
+    w.open_photo(pid)
+    qtbot.waitUntil(
+        lambda: w.photo_view.details is not None and w.photo_view.details.id == pid, timeout=20000
+    )
     return w.photo_view.details.path
 
 
@@ -48,3 +50,20 @@ def test_with_a_handler_nothing_is_in_the_way(qtbot, make_window, indexed, monke
     menu = w.grid_menu(w.model.ids[0], w.model.paths[0])
     labels = [a.text() for a in menu.actions()]
     assert "Open with the default application" in labels and "Show in folder" in labels
+
+
+def test_selected_photos_drag_out_as_file_urls(qtbot, make_window, indexed):
+    from PySide6.QtCore import QItemSelectionModel
+    from PySide6.QtWidgets import QAbstractItemView
+
+    core, ids = indexed
+    w = make_window(core)
+    search(qtbot, w, "")
+    grid, model = w.grid, w.model
+    assert grid.dragEnabled() and grid.dragDropMode() == QAbstractItemView.DragDropMode.DragOnly
+    picked = [model.index(0), model.index(2)]
+    for idx in picked:
+        grid.selectionModel().select(idx, QItemSelectionModel.SelectionFlag.Select)
+    data = model.mimeData(grid.selectionModel().selectedIndexes())
+    assert data.hasUrls()
+    assert sorted(u.toLocalFile() for u in data.urls()) == sorted(model.paths[i.row()] for i in picked)

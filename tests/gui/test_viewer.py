@@ -66,10 +66,8 @@ def test_position_keys_full_screen_and_slideshow(qtbot, make_window, indexed, mo
     w = make_window(core)
     search(qtbot, w, "")  # the whole library, newest first
     total = sum(1 for pid in w.model.ids if pid != main_window.SEPARATOR_ID)
-    task = w.open_photo(w.model.ids[0])
-    qtbot.waitUntil(lambda: task.done, timeout=20000)
-    qtbot.wait(20)
-    assert w.photo_view.position.text() == f"1 of {total}"
+    w.open_photo(w.model.ids[0])
+    qtbot.waitUntil(lambda: w.photo_view.position.text() == f"1 of {total}", timeout=20000)
     w.photo_view.canvas.resize(400, 300)
     qtbot.keyClick(w.photo_view, Qt.Key.Key_1)
     assert w.photo_view.zoom_label.text() != "Fit"
