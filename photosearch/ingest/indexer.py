@@ -230,6 +230,7 @@ class Indexer:
         commands write too): commit the files, run the models with no transaction open, commit
         their results. A crash between the steps leaves photos the next run's backlog analyses."""
         t0 = time.perf_counter()
+        report.photos += len(batch)
         ready: list[tuple[int, Loaded]] = []
         with self.store.session() as s:
             for item in batch:
