@@ -199,14 +199,31 @@ def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max
         img.draft("RGB", (max_side, max_side))
     img.seek(0)  # GIF/animated: first frame
     img.load()
-    img = ImageOps.exif_transpose(img) if orientation not in (None, 1) else img
-    if orientation in (5, 6, 7, 8):
-        full_w, full_h = full_h, full_w
     if img.mode != "RGB":
         img = _to_rgb(img)
     if max_side and max(img.size) > max_side:
         img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
+    img = _orient(img, orientation)  # after downscaling: a quarter of the pixels to turn
+    if orientation in (5, 6, 7, 8):
+        full_w, full_h = full_h, full_w
     return Decoded(image=img, width=full_w, height=full_h, format=fmt, exif=exif)
+
+
+#: EXIF orientation -> the transpose that shows the photo upright (as ImageOps.exif_transpose does).
+_ORIENT = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
+
+
+def _orient(img: Image.Image, orientation: int | None) -> Image.Image:
+    method = _ORIENT.get(orientation or 1)
+    return img.transpose(method) if method is not None else img
 
 
 def _os_decode_error(path: str, exc: OSError) -> DecodeError:

@@ -135,7 +135,9 @@ class Indexer:
         ) as pool:
             pending: deque[tuple[str, Future]] = deque()
             source = iter(items)
-            window = batch_size * 2
+            # Decoded photos waiting: the next batch, decoded while the models run on this one (decoding
+            # is faster than the models), and no more: each holds its pixels (3.7 MB at 1280 px).
+            window = batch_size + 2 * max(1, self.settings.decode_workers)
 
             def refill() -> None:
                 while len(pending) < window:

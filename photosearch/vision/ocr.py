@@ -36,7 +36,7 @@ import photosearch  # noqa: F401 - sets ORT_DISABLE_TELEMETRY before onnxruntime
 from photosearch.config import Settings
 from photosearch.models.base import Model
 from photosearch.models.manifest import ModelManifest
-from photosearch.models.runtimes.onnx import CUDA, choose_providers
+from photosearch.models.runtimes.onnx import CUDA, choose_providers, create_session
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import resize_max_side
 
@@ -218,6 +218,14 @@ class OcrModel(Model):
             det_model_path=str(self.manifest.path("det", self.settings)),
             rec_model_path=str(self.manifest.path("rec", self.settings)),
         )
+        # RapidOCR's sessions spin their threads between operators; ours sleep (runtimes/onnx.py).
+        # No memory arena: input sizes vary with every photo and text line.
+        self._engine.text_det.infer.session = create_session(
+            self.manifest.path("det", self.settings), self.settings, memory_arena=False
+        )
+        self._engine.text_rec.session.session = create_session(
+            self.manifest.path("rec", self.settings), self.settings, memory_arena=False
+        )
 
     def probe(self, bgr: np.ndarray) -> int:
         """How many pixels of a small copy the text detector marks as text."""
@@ -313,13 +321,15 @@ class OcrAnalyzer:
         rgb = image.rgb
         if rgb is None or rgb.size == 0 or rgb.ndim not in (2, 3):
             raise ValueError(f"photo {image.photo_id}: not an image array")
-        bgr = to_bgr(rgb)
-        decision = self.decide(bgr)
+        # The gate looks at a small copy (the probe's size): no full-size BGR copy for photos it skips.
+        small = to_bgr(resize_max_side(rgb, int(self.model.params["probe_side"]), enlarge=False))
+        decision = self.decide(small)
         facts: list[FactRecord] = []
         lines = 0
         ocr_ms = 0.0
         if decision.run:
             t0 = time.perf_counter()
+            bgr = to_bgr(rgb)
             h, w = bgr.shape[:2]
             for quad, text, score in self.model.predict(bgr):
                 text = " ".join(text.split())
