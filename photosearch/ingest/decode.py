@@ -8,6 +8,7 @@ Every failure becomes a `DecodeError` with a short reason code the catalog count
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import os
 import struct
@@ -19,13 +20,19 @@ from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 from photosearch.errors import DecodeError
 
-try:  # HEIC/HEIF/AVIF support is optional at import time but declared as a dependency
-    import pillow_heif
 
-    pillow_heif.register_heif_opener()
-    HEIF_AVAILABLE = True
-except Exception:  # pragma: no cover - only when the wheel is missing
-    HEIF_AVAILABLE = False
+@functools.cache
+def heif_available() -> bool:
+    """Register pillow-heif's opener (HEIC/HEIF/AVIF) on first use, not at import: a search imports
+    this module and decodes nothing. Optional at import time, but declared as a dependency."""
+    try:
+        import pillow_heif
+
+        pillow_heif.register_heif_opener()
+        return True
+    except Exception:  # pragma: no cover - only when the wheel is missing
+        return False
+
 
 #: Camera RAW formats (LibRaw through rawpy).
 RAW_EXTENSIONS = frozenset(
@@ -104,7 +111,7 @@ NEEDS_HEIF = "needs_pillow_heif"  # not sticky: installing pillow-heif makes the
 
 
 def _heif_missing(path: str) -> bool:
-    return not HEIF_AVAILABLE and os.path.splitext(path)[1].lower() in HEIF_EXTENSIONS
+    return not heif_available() and os.path.splitext(path)[1].lower() in HEIF_EXTENSIONS
 
 
 def is_image_name(name: str) -> bool:
@@ -183,6 +190,7 @@ def open_image(
 
 def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max_pixels: int) -> Decoded:
     """Pillow's decode (first frame, EXIF orientation, RGB, downscaled); raises what Pillow raises."""
+    heif_available()
     img = Image.open(io.BytesIO(data) if data is not None else path)
     fmt = (img.format or "").upper()
     full_w, full_h = img.size
