@@ -21,6 +21,7 @@ from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import Cancelled
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
+from photosearch.ingest.memory import release_free_memory
 from photosearch.ingest.pipeline import (
     DEFAULT_GATES,
     AnalysisPipeline,
@@ -260,6 +261,9 @@ class Indexer:
             ]
             wanted = [self.pipeline.wanted(recorded, pid, retry_failed) for pid, _ in ready]
             outcomes = run_pixel_analyzers(pixel_analyzers(self.analyzers), images, wanted, self.gates)
+            del images
+            for _, loaded in ready:
+                loaded.rgb = None  # the models are done with the pixels: free them before writing
             t1 = time.perf_counter()
             with self.store.session() as s:
                 touched = {
@@ -273,7 +277,8 @@ class Indexer:
                 )
             report.analysed += len(touched)
         for _, loaded in ready:
-            loaded.rgb = None  # free pixels as soon as the batch is committed
+            loaded.rgb = None  # no models ran: free the pixels all the same
+        release_free_memory()  # decoders and models leave the C heap fragmented (ingest/memory.py)
 
     @staticmethod
     def _counts(report: IndexReport) -> dict[str, int]:
