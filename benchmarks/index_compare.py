@@ -1,7 +1,7 @@
 """Indexing before and after a change, in one run, on the same photos: camera-sized photos or a gallery.
 
     python -m benchmarks.suite index --megapixels 12,48 [--count 60] [--before REF]
-    python -m benchmarks.suite index --gallery DIR --before REF
+    python -m benchmarks.suite index --gallery DIR --before [REF]
 
 Each run is `photosearch index` (bundled analyzers, gates, post steps) into a new catalog, in a process
 of its own (`benchmarks/index_run.py`), so CPU seconds and peak RSS are that run's. "before" is the

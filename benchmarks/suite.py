@@ -1,7 +1,7 @@
 """Benchmarks: print figures and write JSON; never assert times.
 
 python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N] [--gates on|off|both]
-python -m benchmarks.suite index   --megapixels 12,48 [--count 60] [--gallery DIR] [--before REF]   (before beside after)
+python -m benchmarks.suite index   --megapixels 12,48 [--count 60] [--gallery DIR] [--before [REF]]   (before beside after)
 python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline] [--no-index-build]
                                     [--vectors facts-text|clustered]
 python -m benchmarks.suite vectors [--n 100000] [--dim 384] [--queries 200]
@@ -412,8 +412,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--count", type=int, default=60, help="camera-like photos per size")
     p.add_argument(
         "--before",
-        help="git ref of the app to compare with (default: the pipeline before issue 25); "
-        "with --gallery alone, compares on that folder",
+        nargs="?",
+        const="",
+        metavar="REF",
+        help="compare with the app at this git ref (alone: the pipeline before issue 25); "
+        "with --gallery, on that folder too",
     )
     p = sub.add_parser("query", parents=[common])
     p.add_argument("--sizes", default="10000,100000", help="catalog sizes, e.g. 10000,100000,1000000")
@@ -446,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     print(f"bench {args.cmd}{' (smoke)' if args.smoke else ''}:", flush=True)
-    if args.cmd == "index" and (args.megapixels or args.before):
+    if args.cmd == "index" and (args.megapixels or args.before is not None):
         from benchmarks.index_compare import BEFORE_REF, bench_compare
 
         sizes = [float(m) for m in args.megapixels.split(",") if m.strip()] if args.megapixels else []
