@@ -282,9 +282,6 @@ class OcrModel(Model):
             det_limit_type=p["det_limit_type"],
             det_limit_side_len=int(p["max_side"]),
             text_score=float(p["text_score"]),
-            # One line at a time: a batch pads every line to its widest (a page's lines: 2700 px at
-            # 48 px high), so one by one is 10-15 % less CPU and ~100 MB less peak memory; same lines.
-            rec_batch_num=1,
             intra_op_num_threads=threads,
             inter_op_num_threads=1,
             det_use_cuda=use_cuda,
@@ -384,13 +381,15 @@ class OcrAnalyzer:
         settings: Settings | None = None,
         *,
         gate: bool = True,
-        regions: bool = True,
+        regions: bool = False,
         model: OcrModel | None = None,
     ):
         self.settings = settings if settings is not None else Settings()
         self.model = model or OcrModel(self.settings)
         self.gate_enabled = gate
-        self.regions_enabled = regions  # detect only where the probe saw text (else the whole photo)
+        # Detect only where the probe saw text: half the OCR CPU on a camera set, but text the probe
+        # cannot see is not read (real set: 61 -> 56 lines), so off unless asked (docs/SCALE.md).
+        self.regions_enabled = regions
 
     def available(self) -> bool:
         """True when the model files are installed (loads nothing)."""

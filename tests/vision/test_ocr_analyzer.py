@@ -160,8 +160,9 @@ def test_reading_only_the_probes_regions_finds_what_reading_the_whole_photo_find
     decision = ocr.decide(to_bgr(np.asarray(img.resize((384, 288)))))
     regions = text_regions(decision.text_map, (960, 1280))
     assert regions and sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in regions) < 0.3 * 1280 * 960
-    whole = OcrAnalyzer(model_settings, regions=False, model=ocr.model).analyze(image)
-    assert text_of(ocr.analyze(image)) == text_of(whole) and {"cafe", "roma"} <= words(whole)
+    whole = ocr.analyze(image)  # the default reads the whole photo
+    regional = OcrAnalyzer(model_settings, regions=True, model=ocr.model).analyze(image)
+    assert text_of(regional) == text_of(whole) and {"cafe", "roma"} <= words(whole)
 
 
 def test_text_facts_are_stored_in_the_catalog(ocr, store):
