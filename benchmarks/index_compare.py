@@ -135,7 +135,7 @@ def warm_up(photos: Path, before_tree: Path, work: Path, pycache: Path) -> None:
     keep per source tree (the place index, the golden library, WordNet's index) inside its figures."""
     one = work / "photo"
     one.mkdir(parents=True, exist_ok=True)
-    first = min(p for p in photos.iterdir() if p.is_file())
+    first = min(p for p in photos.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg"))
     (one / first.name).write_bytes(first.read_bytes())
     for name, tree in (("before", before_tree), ("after", ROOT)):
         run_index(tree, one, work / name, pycache)
