@@ -207,11 +207,13 @@ def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max
         img.draft("RGB", (max_side, max_side))
     img.seek(0)  # GIF/animated: first frame
     img.load()
+    # Turned before downscaling, as always: turning after would save ~10 ms on turned photos but
+    # moves pixels by rounding, and with them a tag here and there (findings must not change).
+    img = _orient(img, orientation)
     if img.mode != "RGB":
         img = _to_rgb(img)
     if max_side and max(img.size) > max_side:
         img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
-    img = _orient(img, orientation)  # after downscaling: a quarter of the pixels to turn
     if orientation in (5, 6, 7, 8):
         full_w, full_h = full_h, full_w
     return Decoded(image=img, width=full_w, height=full_h, format=fmt, exif=exif)
