@@ -75,11 +75,17 @@ def hub_analyzers(settings: Settings) -> list[Analyzer]:
 
 
 def default_post_steps(settings: Settings) -> list[tuple[str, PostStep]]:
-    """After indexing: cluster new faces into people, geocode places, bring vector indexes in line, save
+    """After indexing: cluster new faces into people, write XMP sidecars (when the user opted in), geocode places, bring vector indexes in line, save
     the search snapshot (last: what the steps before wrote is in it)."""
 
     def people_step(store: Store, _report, progress, cancel):
         return asdict(cluster_faces(store, progress=None, cancel=cancel))
+
+    def sidecars_step(store: Store, _report, progress, cancel):
+        # Opt-in (settings.sidecar_writeback): names, tags, ratings, captions into XMP sidecars.
+        from photosearch.metadata.sync import sync_sidecars
+
+        return sync_sidecars(store, settings).as_dict()
 
     def places_step(store: Store, _report, progress, cancel):
         # At index time, so the first place search never geocodes the whole library.
@@ -102,6 +108,7 @@ def default_post_steps(settings: Settings) -> list[tuple[str, PostStep]]:
 
     return [
         ("people", people_step),
+        ("sidecars", sidecars_step),
         ("places", places_step),
         ("vectors", vectors_step),
         ("snapshot", snapshot_step),

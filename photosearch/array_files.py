@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from photosearch.cache_problems import cache_problem
+
 log = logging.getLogger(__name__)
 
 META = "meta"
@@ -39,10 +41,18 @@ def save(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> bool:
         _remove_stale_tmp(path)
         return True
     except OSError as exc:
-        log.warning("cannot save %s: %s", path, exc)
+        cache_problem(path, exc)
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
         return False
+
+
+def _not_read(path: Path, exc: Exception) -> None:
+    """An unreadable file (permissions, I/O: said once for the whole cache) or a damaged one."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        cache_problem(path, exc)
+    else:
+        log.warning("ignoring %s: %s", path, exc)
 
 
 def _remove_stale_tmp(path: Path) -> None:
@@ -60,7 +70,7 @@ def read_meta(path: Path) -> dict | None:
     except FileNotFoundError:
         return None
     except Exception as exc:  # noqa: BLE001 - any damage: the file is not there
-        log.warning("ignoring %s: %s", path, exc)
+        _not_read(path, exc)
         return None
 
 
@@ -77,7 +87,7 @@ def load(path: Path, expect: dict) -> tuple[dict, dict[str, np.ndarray]] | None:
     except FileNotFoundError:
         return None
     except Exception as exc:  # noqa: BLE001 - any damage: the file is not there
-        log.warning("ignoring %s: %s", path, exc)
+        _not_read(path, exc)
         return None
 
 

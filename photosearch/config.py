@@ -52,6 +52,40 @@ def _type_name(kind) -> str:
     return names.get(kind, str(kind))
 
 
+#: Allowed range of each numeric setting (inclusive). Outside it a value is refused when settings are
+#: loaded or saved, so a typo can never turn good photos into failures (thumbnail_size 0 once made
+#: every photo "corrupt").
+RANGES: dict[str, tuple[int, int]] = {
+    "threads": (1, 256),
+    "batch_size": (1, 4096),
+    "decode_workers": (1, 64),
+    "thumbnail_size": (64, 1024),
+    "analysis_max_side": (320, 8192),
+    "max_image_pixels": (1_000_000, 2_000_000_000),
+    "max_file_bytes": (1 << 10, 1 << 40),
+}
+
+
+#: Settings that take one of a few words.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "search_backend": ("searxng", "wikipedia", "duckduckgo", "local"),
+    "sidecar_naming": ("photo.jpg.xmp", "photo.xmp"),
+}
+
+
+def check_range(key: str, value, where: str) -> None:
+    """Raise `SettingsError` naming `key` and its allowed range (or words) when `value` is outside."""
+    choices = CHOICES.get(key)
+    if choices is not None and value not in choices:
+        raise SettingsError(f"{where}: setting {key!r} must be one of {', '.join(choices)}; got {value!r}")
+    bounds = RANGES.get(key)
+    if bounds is None or value is None or isinstance(value, bool):
+        return
+    low, high = bounds
+    if not low <= value <= high:
+        raise SettingsError(f"{where}: setting {key!r} must be between {low:,} and {high:,}, got {value!r}")
+
+
 def parse_settings_file(path: Path) -> dict:
     """The typed values of settings.json: unknown keys, wrong types and bad JSON are `SettingsError`s."""
     try:
@@ -76,6 +110,7 @@ def parse_settings_file(path: Path) -> dict:
             raise SettingsError(
                 f"{path}: setting {key!r} must be {_type_name(hints[key])}, got {json.dumps(value)}"
             )
+        check_range(key, value, str(path))
     return values
 
 
@@ -104,6 +139,13 @@ class Settings:
     llm_model: str | None = None
     # The person the user is ("me" in requests); a name known to the catalog.
     owner: str | None = None
+    # ---- XMP sidecar write-back (issue 23; metadata/writeback.py) ----
+    # Off by default: when on, names given to people, tags added by hand, ratings and captions are
+    # merged into XMP sidecars beside the photos (never into the photos themselves), named
+    # "photo.jpg.xmp" (digiKam, darktable) or "photo.xmp" (Lightroom).
+    sidecar_writeback: bool = False
+    sidecar_naming: str = "photo.jpg.xmp"
+    # ---- end of sidecar write-back ----
     # Values that came from the command line or the environment, with what the file said:
     # save() writes the file's value back, so an override (and a password in it) never persists.
     _overrides: dict = field(default_factory=dict, repr=False, compare=False)
@@ -133,14 +175,21 @@ class Settings:
 
     def ensure_dirs(self) -> None:
         for d in (self.data_dir, self.thumbs_dir, self.vectors_dir, self.models_dir, self.cache_dir):
-            d.mkdir(parents=True, exist_ok=True)
+            try:
+                d.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise data_dir_error(d, exc) from None
 
     @classmethod
     def load(cls, data_dir: Path | str | None = None, db_url: str | None = None) -> Settings:
         """Read settings.json from the data dir; explicit arguments and env win."""
         base = Path(data_dir).expanduser() if data_dir else default_data_dir()
         path = base / SETTINGS_FILE
-        values = parse_settings_file(path) if path.is_file() else {}
+        try:
+            exists = path.is_file()
+        except OSError as exc:  # an unreadable data dir (chmod 000, another user's)
+            raise data_dir_error(base, exc) from None
+        values = parse_settings_file(path) if exists else {}
         settings = cls(data_dir=base, **values)
         overrides = {
             "db_url": db_url or os.environ.get("PHOTOSEARCH_DB_URL"),
@@ -149,12 +198,20 @@ class Settings:
         }
         for name, value in overrides.items():
             if value:
+                check_range(name, value, "PHOTOSEARCH_THREADS" if name == "threads" else name)
                 settings._overrides[name] = (value, getattr(settings, name))
                 setattr(settings, name, value)
         return settings
 
+    def check(self) -> None:
+        """Every numeric setting within its range (`SettingsError` names the first that is not)."""
+        for key in (*RANGES, *CHOICES):
+            check_range(key, getattr(self, key), "settings")
+
     def save(self) -> None:
-        """Write settings.json atomically; a file that does not parse is never overwritten."""
+        """Write settings.json atomically; a file that does not parse is never overwritten, and
+        values out of range are refused before anything is written."""
+        self.check()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if (self.data_dir / SETTINGS_FILE).is_file():
             parse_settings_file(self.data_dir / SETTINGS_FILE)
@@ -167,6 +224,14 @@ class Settings:
         tmp = self.data_dir / (SETTINGS_FILE + ".tmp")
         tmp.write_text(json.dumps(data, indent=2, default=str), encoding="utf-8")
         os.replace(tmp, self.data_dir / SETTINGS_FILE)
+
+
+def data_dir_error(path: Path, exc: OSError) -> SettingsError:
+    """The data folder (or one inside it) cannot be used: say which, why, and what to do."""
+    return SettingsError(
+        f"cannot use the data folder {path}: {exc.strerror or exc}; fix its permissions, or choose "
+        "another with --data-dir or PHOTOSEARCH_DATA_DIR"
+    )
 
 
 def _env_int(name: str) -> int | None:

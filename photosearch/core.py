@@ -24,12 +24,30 @@ from photosearch.health import check_models, format_report, missing_analyzers
 from photosearch.query.golden import add_user_example, user_file
 from photosearch.query.places import FAMOUS_CITIES
 from photosearch.query.plan import validate_plan
+from photosearch.query.search import SIMILAR_LIMIT, similar
 from photosearch.query.search import search as core_search
-from photosearch.query.search import similar
 
 log = logging.getLogger(__name__)
 
-FACT_SECTIONS = ("tag", "object", "text", "caption", "knowledge", "color", "kind", "quality", "user_tag")
+FACT_SECTIONS = (
+    "tag",
+    "object",
+    "text",
+    "caption",
+    "knowledge",
+    "color",
+    "kind",
+    "quality",
+    "user_tag",
+    # what the file or its sidecar says (metadata/analyzer.py)
+    "keyword",
+    "title",
+    "description",
+    "credit",
+    "rating",
+    "color_label",
+    "metadata_issue",
+)
 
 
 @dataclass
@@ -72,9 +90,12 @@ class Core:
         return self._embed_file(path)
 
     # ---- health ----------------------------------------------------------------------------
-    def health(self) -> tuple[dict[str, dict], dict[str, tuple[str, str]]]:
-        """(analysis failures per analyzer in the catalog, bundled analyzers not installed here)."""
-        return self.status()["analysis_failures"], missing_analyzers(self.settings)
+    def health(self) -> tuple[dict[str, dict], dict[str, tuple[str, str]], list[str]]:
+        """(analysis failures per analyzer in the catalog, bundled analyzers not installed here,
+        cache folders that could not be used)."""
+        from photosearch.cache_problems import cache_problems
+
+        return self.status()["analysis_failures"], missing_analyzers(self.settings), cache_problems()
 
     def status(self) -> dict:
         """Photos, analysed, failed files by reason, analysis failures per analyzer, folders."""
@@ -175,9 +196,12 @@ class Core:
             image_embedder=self._embed_image,
         )
 
-    def similar(self, photo: int | str, limit: int = 200) -> dict:
-        """Photos that look like a catalogued photo (id or path) or a file outside the catalog."""
-        return similar(self.store, self.settings, photo, limit=limit, image_embedder=self._embed_image)
+    def similar(self, photo: int | str, limit: int | None = None) -> dict:
+        """Photos that look like a catalogued photo (id or path) or a file outside the catalog: the
+        list `photosearch similar` prints and the app's Find similar shows (`SIMILAR_LIMIT` photos)."""
+        return similar(
+            self.store, self.settings, photo, limit=limit or SIMILAR_LIMIT, image_embedder=self._embed_image
+        )
 
     def save_example(self, request: str, plan: dict) -> str:
         """Add a verified request → plan pair to the user's golden library; returns where it went."""
@@ -214,6 +238,12 @@ class Core:
             if w and w.lower() not in seen:
                 seen[w.lower()] = w
         return list(seen.values())
+
+    def write_sidecars(self, photo_ids: list[int] | None = None) -> dict:
+        """Bring XMP sidecars in line with names, tags, ratings and captions (opt-in setting)."""
+        from photosearch.metadata.sync import sync_sidecars
+
+        return sync_sidecars(self.store, self.settings, photo_ids).as_dict()
 
     # ---- one photo -----------------------------------------------------------------------------
     def details(self, photo_id: int) -> PhotoDetails:

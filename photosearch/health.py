@@ -264,13 +264,31 @@ def _clip_check(name: str) -> Callable[[_Run], str]:
     def check(run: _Run) -> str:
         from photosearch.vision.clip import ClipAnalyzer
 
-        result = ClipAnalyzer(run.settings, name).analyze(run.image)
+        analyzer = ClipAnalyzer(run.settings, name)
+        result = analyzer.analyze(run.image)
         vectors = [v for v in result.embeddings.values() if v is not None]
         if not vectors or not all(np.isfinite(v).all() and np.any(v) for v in vectors):
             raise CheckFailed("no image embedding", repull(name))
-        return f"{vectors[0].shape[0]}-d image embedding"
+        tokens = _probe_tokens(analyzer.encoder, "a photo of an astronaut")
+        if not tokens:
+            raise CheckFailed(
+                "its tokenizer reads a plain sentence as nothing but special tokens", repull(name)
+            )
+        text = analyzer.encoder.encode_texts(["a photo of an astronaut"])
+        if not np.isfinite(text).all():
+            raise CheckFailed("no text embedding", repull(name))
+        return f"{vectors[0].shape[0]}-d image embedding; text through its tokenizer ({len(tokens)} tokens)"
 
     return check
+
+
+def _probe_tokens(encoder, text: str) -> list[int]:
+    """The ids the model's own tokenizer gives `text`, special and unknown tokens left out."""
+    feeds = encoder.tokenize([text])
+    ids = feeds.get("text", feeds.get("input_ids", next(iter(feeds.values()))))[0]
+    tok = encoder.textual.tokenizer
+    skip = set(tok.all_special_ids) | {tok.unk_token_id}
+    return [int(i) for i in ids if int(i) not in skip]
 
 
 def _vlm_check(name: str) -> Callable[[_Run], str]:

@@ -21,12 +21,31 @@ def human_size(n: int | None) -> str:
 
 
 def integrity(manifest) -> str:
-    """How a model's files are checked: every file against a pinned sha256 ("sha256"), some of them
-    ("partly pinned"), or none: the digests seen at the first pull are trusted ("trust on first pull")."""
+    """How a model's files are checked, in plain words: every file against a checksum published for it
+    ("verified"), some of them ("partly verified"), or none ("not verified": the checksums seen at the first
+    download are recorded and checked from then on)."""
     pinned = [bool(f.sha256) for f in manifest.files if not f.optional]
     if pinned and all(pinned):
-        return "sha256"
-    return "partly pinned" if any(pinned) else "trust on first pull"
+        return "verified"
+    return "partly verified" if any(pinned) else "not verified"
+
+
+def download_size(manifest) -> str:
+    """What a pull fetches, for showing before it: "1.1 GB", "about 605 MB" (the hub lists only rounded
+    sizes for some files) or "unknown"."""
+    total, exact = manifest.download_size()
+    if not total:
+        return "unknown"
+    return human_size(total) if exact else f"about {human_size(total)}"
+
+
+def unverified_files(manifest) -> list[dict[str, str]]:
+    """The files without a published checksum and why, for the details pane."""
+    return [
+        {"path": f.path, "reason": f.unverified or "no checksum is published for this file"}
+        for f in manifest.files
+        if not f.sha256 and not f.optional
+    ]
 
 
 def model_rows(settings: Settings) -> list[dict[str, Any]]:
@@ -50,6 +69,8 @@ def model_rows(settings: Settings) -> list[dict[str, Any]]:
                 "provider": provider_for(m, settings),
                 "licence": m.licence,
                 "integrity": integrity(m),
+                "download_size": download_size(m) if m.tier == "hub" else human_size(size),
+                "not_verified": unverified_files(m) if m.tier == "hub" else [],
                 "description": m.description,
                 "source": m.source,
                 "files": [

@@ -24,9 +24,12 @@ class FactRecord:
 
 @dataclass
 class FaceRecord:
+    """A face an analyzer found; `name` is set for a named region read from the file."""
+
     box: list[float]
     score: float = 1.0
     descriptor: np.ndarray | None = None
+    name: str | None = None
 
 
 @dataclass

@@ -186,6 +186,16 @@ def tmpfs(mount_point: Path, size: str = "4m"):
         unmount(mount_point)
 
 
+def fill_disk(directory: Path) -> None:
+    """Write `directory/filler` until the file system says ENOSPC (unbuffered: closing flushes nothing)."""
+    with open(directory / "filler", "wb", buffering=0) as fh:
+        try:
+            while True:
+                fh.write(b"\0" * 65536)
+        except OSError:
+            pass
+
+
 def unmount(mount_point: Path) -> None:
     """Unmount if mounted (a test may unplug the drive itself)."""
     if os.path.ismount(mount_point):
@@ -206,3 +216,12 @@ def vsettings(tmp_path_factory) -> Settings:
     s = Settings(data_dir=tmp_path_factory.mktemp("model_data"), threads=2, gpu=False)
     s.ensure_dirs()
     return s
+
+
+@pytest.fixture(autouse=True)
+def _no_cache_problems_from_earlier_tests():
+    """Cache problems are remembered per process (said once): each test starts with none."""
+    from photosearch.cache_problems import forget_cache_problems
+
+    forget_cache_problems()
+    yield

@@ -25,6 +25,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+#: Row ids are 64-bit signed integers in every database we support: a larger number names no row
+#: (and SQLite raises OverflowError on it rather than finding nothing).
+MAX_ROW_ID = 2**63 - 1
+
+
+def is_row_id(value: int) -> bool:
+    """Can `value` be a catalog row id (1 .. MAX_ROW_ID)?"""
+    return 0 < value <= MAX_ROW_ID
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)

@@ -29,12 +29,29 @@ from photosearch.catalog.models import (
     Folder,
     Person,
     Photo,
+    is_row_id,
     utcnow,
 )
+from photosearch.catalog.regions import REGION_ANALYZER, attach_regions, person_named
 from photosearch.errors import CatalogError
 from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 
 __all__ = ["AnalysisResult", "FaceRecord", "FactRecord", "Store", "explain_catalog_error"]
+
+
+def _disk_full_under(url: str) -> bool:
+    """Is the file system holding a SQLite catalog (out of) space? SQLite says only "disk I/O
+    error" when it cannot grow its journal or shared-memory file on a full disk."""
+    import shutil
+
+    try:
+        parsed = make_url(url)
+        db = parsed.database if parsed.get_backend_name() == "sqlite" else None
+        if not db or db == ":memory:" or db.startswith("file:"):
+            return False
+        return shutil.disk_usage(Path(db).expanduser().parent).free < (1 << 20)
+    except (OSError, ValueError):
+        return False
 
 
 def explain_catalog_error(exc: Exception, url: str) -> CatalogError:
@@ -46,7 +63,8 @@ def explain_catalog_error(exc: Exception, url: str) -> CatalogError:
             f"the catalog {where} is locked by another process ({text}); close the other PhotoSearch "
             "window or command and try again"
         )
-    if "database or disk is full" in text.lower() or "no space left" in text.lower():
+    full = "database or disk is full" in text.lower() or "no space left" in text.lower()
+    if full or ("disk i/o error" in text.lower() and _disk_full_under(url)):
         return CatalogError(
             f"the disk holding the catalog {where} is full ({text}); free some space and try again "
             "(nothing was lost: the last batch was rolled back)"
@@ -59,10 +77,22 @@ def explain_catalog_error(exc: Exception, url: str) -> CatalogError:
     return CatalogError(f"cannot use the catalog {where}: {text}")
 
 
+def _no_catalog(parsed) -> CatalogError:
+    where = parsed.render_as_string(hide_password=True)
+    return CatalogError(
+        f"there is no catalog at {where} (nothing was created); check --db-url / --data-dir, or "
+        "start one with `photosearch add FOLDER` and `photosearch index`"
+    )
+
+
 class Store:
     """Owns the engine. Use `with store.session() as s:` for a unit of work (commits on success)."""
 
-    def __init__(self, url: str, *, create: bool = True, busy_timeout_s: float = 30.0):
+    def __init__(
+        self, url: str, *, create: bool = True, busy_timeout_s: float = 30.0, must_exist: bool = False
+    ):
+        """`must_exist`: refuse (CatalogError) rather than create a catalog that is not there yet, as
+        every read-only command does: a mistyped --db-url must not leave an empty catalog behind."""
         self.url = url
         try:
             parsed = make_url(url)
@@ -74,6 +104,8 @@ class Store:
         kwargs: dict = {"future": True}
         if self.is_sqlite:
             db = parsed.database
+            if must_exist and (not db or db == ":memory:" or not Path(db).is_file()):
+                raise _no_catalog(parsed)
             if db and db != ":memory:":
                 Path(db).parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"timeout": busy_timeout_s, "check_same_thread": False}
@@ -87,8 +119,21 @@ class Store:
         if self.is_sqlite:
             event.listen(self.engine, "connect", lambda c, r: _sqlite_pragmas(c, busy_timeout_s))
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        if must_exist and not self.is_sqlite and not self._has_catalog():
+            self.engine.dispose()
+            raise _no_catalog(parsed)
         if create:
             self.migrate()
+
+    def _has_catalog(self) -> bool:
+        """Does the database hold a PhotoSearch catalog (its schema_version table)?"""
+        from sqlalchemy import inspect
+
+        try:
+            with self.engine.connect() as conn:
+                return inspect(conn).has_table("schema_version")
+        except DBAPIError as exc:
+            raise explain_catalog_error(exc, self.url) from exc
 
     def migrate(self) -> list[int]:
         """Bring the schema up to date, one process at a time; refuse a catalog from a newer app."""
@@ -245,12 +290,18 @@ class Store:
 
     # ---- photos --------------------------------------------------------------------------
     def photo(self, photo_id: int) -> Photo | None:
+        if not is_row_id(int(photo_id)):
+            return None
         with self.session() as s:
             return s.get(Photo, photo_id)
 
     def photo_by_path(self, path: Path | str) -> Photo | None:
+        """The photo at a file path as the OS gives it (a non-UTF-8 name included)."""
+        from photosearch.ingest.paths import to_db_path
+
+        db_path = to_db_path(str(Path(path).expanduser().resolve()))
         with self.session() as s:
-            return s.scalar(select(Photo).where(Photo.path == str(Path(path).expanduser().resolve())))
+            return s.scalar(select(Photo).where(Photo.path == db_path))
 
     def active_photo_ids(self) -> list[int]:
         with self.session() as s:
@@ -296,6 +347,8 @@ class Store:
                 desc = face.descriptor
                 box = [float(v) for v in face.box]
                 person_id, pinned = _carry_person(box, carried, desc)
+                if face.name:  # a region named in the file: that person, as the user named them
+                    person_id, pinned = person_named(s, face.name), True
                 s.add(
                     Face(
                         photo_id=photo_id,
@@ -307,6 +360,8 @@ class Store:
                         pinned=pinned,
                     )
                 )
+            if result.faces or analyzer == REGION_ANALYZER:
+                attach_regions(s, photo_id)
             for space, vec in result.embeddings.items():
                 arr = np.asarray(vec, dtype=np.float32).ravel()
                 s.add(
@@ -356,6 +411,7 @@ class Store:
             analysis_failed = _analysis_failures(s)
             people = s.scalar(select(func.count()).select_from(Person).where(Person.name.is_not(None))) or 0
             folders = list(s.scalars(select(Folder).order_by(Folder.path)))
+            metadata = _metadata_issues(s)
         failed = {reason: n for reason, n in failed_rows}
         return {
             "photos": photos,
@@ -367,9 +423,36 @@ class Store:
             # analyzer -> {"count": photos it failed on, "first_error": the reason of its earliest failure}
             "analysis_failures": {a: {"count": n, "first_error": e} for a, n, e in analysis_failed},
             "named_people": people,
+            # photos whose embedded metadata was partly skipped (malformed XMP, a sidecar not XML, ...)
+            "metadata_issues": metadata,
             "folders": [{"path": f.path, "online": f.online} for f in folders],
             "offline_folders": [f.path for f in folders if not f.online],
         }
+
+
+def _metadata_issues(s: Session) -> dict:
+    """{"count": active photos with a metadata issue, "first": "PATH: what was skipped" or None}."""
+    cond = (Fact.kind == "metadata_issue", Photo.state == "active")
+    count = (
+        s.scalar(
+            select(func.count(func.distinct(Fact.photo_id)))
+            .join(Photo, Photo.id == Fact.photo_id)
+            .where(*cond)
+        )
+        or 0
+    )
+    first = (
+        s.execute(
+            select(Photo.path, Fact.label)
+            .join(Photo, Photo.id == Fact.photo_id)
+            .where(*cond)
+            .order_by(Fact.id)
+            .limit(1)
+        ).first()
+        if count
+        else None
+    )
+    return {"count": count, "first": f"{first[0]}: {first[1]}" if first else None}
 
 
 def _analysis_failures(s: Session) -> list[tuple[str, int, str | None]]:

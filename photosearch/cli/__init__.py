@@ -24,6 +24,8 @@ COMMAND_MODULES = [
     "photosearch.cli.enrich",
     "photosearch.cli.evaluate",
     "photosearch.cli.doctor",
+    "photosearch.cli.sidecars",
+    "photosearch.cli.mark",
 ]
 
 
@@ -75,14 +77,47 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `photosearch search dog | head`: the reader has what it wanted
+        _stdout_to_devnull()
+        return 141
     except Exception as exc:
         message = _catalog_error_message(exc, ctx)
         if message is None:
-            raise
+            return _unexpected(exc, args, ctx)
         ctx.fail(message)
         return 1
     finally:
         ctx.close()
+        _say_cache_problems()
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush raises nothing more."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _say_cache_problems() -> None:
+    """Each cache folder that could not be used, once, as a plain warning (results are the same)."""
+    problems = sys.modules.get("photosearch.cache_problems")
+    if problems is None:  # no cache was touched
+        return
+    for sentence in problems.unsaid_cache_problems():
+        print(f"photosearch: warning: {sentence}", file=sys.stderr)
+
+
+def _unexpected(exc: Exception, args, ctx: Context) -> int:
+    """A bug: one line that says so (the traceback with -v), never a wall of text; exit status 2."""
+    where = f"photosearch {args.command}" if getattr(args, "command", None) else "photosearch"
+    ctx.fail(
+        f"{where} failed unexpectedly ({type(exc).__name__}: {exc}); this is a bug — "
+        "run again with -v to see where, and report it"
+    )
+    if getattr(args, "verbose", 0):
+        logging.getLogger("photosearch").error("traceback", exc_info=exc)
+    return 2
 
 
 def _catalog_error_message(exc: Exception, ctx: Context) -> str | None:

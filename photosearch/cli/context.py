@@ -19,13 +19,19 @@ if TYPE_CHECKING:
 class Context:
     settings: Settings
     json_output: bool = False
+    #: add, index and watch may start a new catalog; every other command needs one to be there.
+    creates_catalog: bool = False
     _store: Store | None = field(default=None, repr=False)
     _core: Core | None = field(default=None, repr=False)
 
     @classmethod
     def from_args(cls, args) -> Context:
         settings = Settings.load(data_dir=args.data_dir, db_url=args.db_url)
-        return cls(settings=settings, json_output=bool(args.json))
+        return cls(
+            settings=settings,
+            json_output=bool(args.json),
+            creates_catalog=bool(getattr(args, "creates_catalog", False)),
+        )
 
     @property
     def store(self) -> Store:
@@ -33,8 +39,12 @@ class Context:
             # imported here: only the commands that open the catalog pay for SQLAlchemy
             from photosearch.catalog import Store
 
-            self.settings.ensure_dirs()
-            self._store = Store(self.settings.database_url)
+            if self.creates_catalog:
+                self.settings.ensure_dirs()
+                self._store = Store(self.settings.database_url)
+            else:
+                self._store = Store(self.settings.database_url, must_exist=True)
+                self.settings.ensure_dirs()
         return self._store
 
     @property

@@ -59,6 +59,10 @@ def _progress(ctx):
 
 def _photo_id(ctx, ref: str) -> int:
     if ref.isdigit():
+        from photosearch.catalog.models import is_row_id
+
+        if not is_row_id(int(ref)):
+            raise PhotoSearchError(f"no photo has the id {ref}")
         return int(ref)
     photo = ctx.store.photo_by_path(ref)
     if photo is None:
@@ -125,6 +129,8 @@ def stage_line(st: dict, seconds: float | None = None, stages: dict | None = Non
         line += "; " + ", ".join(f"{k} {v:.1f}s" for k, v in stages.items())
     if seconds is not None:
         line += f"; total {seconds:.1f}s"
+    if st.get("failure_reasons"):
+        line += "\nwhy searches or pages failed: " + "; ".join(st["failure_reasons"])
     return line
 
 

@@ -12,7 +12,7 @@ from photosearch.errors import PhotoSearchError
 def register(sub) -> None:
     p = sub.add_parser("add", help="register a photo folder")
     p.add_argument("folders", nargs="+", type=Path)
-    p.set_defaults(func=cmd_add)
+    p.set_defaults(func=cmd_add, creates_catalog=True)
 
     p = sub.add_parser("remove", help="forget a folder (files on disk are untouched)")
     p.add_argument("folders", nargs="+", type=Path)
@@ -36,7 +36,7 @@ def register(sub) -> None:
         help="ray: fan decoding and analysis out over a Ray cluster (local by default)",
     )
     p.add_argument("--workers", type=int, default=2, help="Ray workers (with --engine ray)")
-    p.set_defaults(func=cmd_index)
+    p.set_defaults(func=cmd_index, creates_catalog=True)
 
     p = sub.add_parser("watch", help="watch registered folders and keep the catalog in line")
     p.add_argument("--no-analyze", action="store_true")
@@ -44,7 +44,7 @@ def register(sub) -> None:
     p.add_argument(
         "--duration", type=float, default=None, help="stop after N seconds (default: until Ctrl-C)"
     )
-    p.set_defaults(func=cmd_watch, analyzers=None)  # watch runs every analyzer
+    p.set_defaults(func=cmd_watch, analyzers=None, creates_catalog=True)  # watch runs every analyzer
 
     p = sub.add_parser("status", help="counts: photos, analysed, failed by reason, offline folders")
     p.set_defaults(func=cmd_status)
@@ -72,8 +72,16 @@ def cmd_remove(ctx, args) -> int:
     if not args.yes and not _confirm_removal(ctx, impacts):
         print("nothing removed")
         return 1
-    for target in targets:
-        ctx.store.remove_folder(target)
+    from photosearch.catalog.lock import WriterLock
+
+    # the one-writer rule: a running `index` or `watch` finishes its batch first (it would otherwise
+    # write rows of a folder that is gone and abort on a foreign key)
+    lock = WriterLock(
+        ctx.store.writer_lock_path(ctx.settings.data_dir), on_wait=lambda m: print(m, file=sys.stderr)
+    )
+    with lock:
+        for target in targets:
+            ctx.store.remove_folder(target)
     ctx.emit(
         {"removed": targets, "forgotten": impacts},
         lambda d: "\n".join(f"removed {p}: forgot {forgotten_text(d['forgotten'][p])}" for p in d["removed"]),
@@ -249,6 +257,11 @@ def _status_text(d: dict) -> str:
         analysis_failure_line(name, row["count"], row["first_error"])
         for name, row in sorted(d["analysis_failures"].items())
     ]
+    issues = d.get("metadata_issues") or {}
+    if issues.get("count"):
+        lines.append(
+            f"metadata partly skipped in {issues['count']} photo(s) (still indexed); first: {issues['first']}"
+        )
     for f in d["folders"]:
         lines.append(f"  {'online ' if f['online'] else 'OFFLINE'} {f['path']}")
     return "\n".join(lines)

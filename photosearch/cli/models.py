@@ -56,7 +56,7 @@ def _list_text(rows: list[dict[str, Any]]) -> str:
             r["role"],
             r["tier"],
             "yes" if r["present"] else "no",
-            r["size"],
+            r["size"] if r["present"] or r["tier"] != "hub" else r["download_size"],
             r["provider"],
             r["integrity"],
         )
@@ -65,6 +65,11 @@ def _list_text(rows: list[dict[str, Any]]) -> str:
     widths = [max(len(str(row[i])) for row in table) for i in range(len(header))]
     lines = ["  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in table]
     lines += [f"  {r['name']}: {r['missing']}" for r in rows if r["missing"] and r["tier"] != "hub"]
+    lines += [
+        f"  {r['name']}: {len(r['not_verified'])} file(s) not verified: no published checksum (--json says why)"
+        for r in rows
+        if r["not_verified"]
+    ]
     if any(r["tier"] == "hub" and not r["present"] for r in rows):
         lines.append("  hub models download on request: photosearch models pull NAME")
     return "\n".join(lines)

@@ -79,7 +79,7 @@ def cmd_pull(ctx, args) -> int:
         "already_present": report.already_present,
         "downloaded_bytes": report.downloaded_bytes,
         "files": report.files,
-        "trusted_on_first_use": report.trusted_on_first_use,
+        "not_verified": [{"path": p, "reason": why} for p, why in report.not_verified],
         "provider": provider_for(manifest, ctx.settings),
     }
 
@@ -87,10 +87,10 @@ def cmd_pull(ctx, args) -> int:
         if d["already_present"]:
             return f"{d['name']} is already installed in {d['path']}"
         lines = [f"{d['name']}: installed in {d['path']} ({len(d['files'])} files, runs on {d['provider']})"]
-        if d["trusted_on_first_use"]:
+        for item in d["not_verified"]:
             lines.append(
-                "  sha256 recorded on first download (the manifest has none): "
-                + ", ".join(d["trusted_on_first_use"])
+                f"  not verified: {item['path']} ({item['reason']}); its checksum was recorded now and is "
+                "checked from now on"
             )
         return "\n".join(lines)
 

@@ -7,6 +7,8 @@ from datetime import date
 from pathlib import Path
 
 from photosearch.errors import PhotoSearchError
+from photosearch.files import read_regular
+from photosearch.query.plan import MAX_PLAN_BYTES
 
 
 def register(sub) -> None:
@@ -104,9 +106,15 @@ def _read_plan(path: str) -> dict:
     import yaml
 
     try:
-        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        raw = sys.stdin.read() if path == "-" else read_regular(path, MAX_PLAN_BYTES).decode("utf-8")
     except OSError as exc:
         raise PhotoSearchError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise PhotoSearchError(f"{path} is not UTF-8 text ({exc.reason})") from None
+    if len(raw) > MAX_PLAN_BYTES:
+        raise PhotoSearchError(
+            f"{path} is over {MAX_PLAN_BYTES} bytes; a plan holds at most {MAX_PLAN_BYTES}"
+        )
     try:
         data = yaml.safe_load(raw)  # JSON is YAML
     except yaml.YAMLError as exc:

@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from photosearch.errors import PhotoSearchError
+from photosearch.files import read_regular
 from photosearch.query.plan import MAX_PLAN_BYTES, PlanError, parse_plan_json
 
 #: The line before the closest matches below the cut-off: when nothing was confident, and after confident ones.
@@ -17,7 +18,9 @@ BELOW_CUTOFF_SEPARATOR = "-- below the cut-off — closest: --"
 def _why_text(why: list[dict]) -> str:
     bits = []
     for w in why:
-        if "route" in w:
+        if "origin" in w:  # the file's own word: "keyword: Lisbon (in the file)"
+            bits.append(w["text"])
+        elif "route" in w:
             bits.append(f"{w.get('fact')}:{w['label']} ({w.get('text')})")
         elif "label" in w:
             bits.append(f"{w.get('fact')}:{w['label']}")
@@ -38,11 +41,15 @@ def _result_line(r: dict) -> str:
 def _results_text(data: dict) -> str:
     lines = []
     separated = False
+    unmet = "; ".join((data.get("explain") or {}).get("unmet") or [])
     for r in data["results"]:
         if r.get("below_cutoff") and not separated:
-            lines.append(BELOW_CUTOFF_SEPARATOR if lines else CLOSEST_SEPARATOR)
+            separator = BELOW_CUTOFF_SEPARATOR if lines else CLOSEST_SEPARATOR
+            lines.append(separator.replace("no confident match", unmet) if unmet and not lines else separator)
             separated = True
         lines.append(_result_line(r))
+    if unmet and (lines and not separated or not data["results"]):
+        lines.insert(0, f"-- {unmet} --")
     comp = data.get("composer") or {}
     res = data["results"]
     full = sum(1 for r in res if not r.get("partial") and not r.get("below_cutoff"))
@@ -66,11 +73,10 @@ def _search(ctx, args) -> int:
     if args.plan:
         path = Path(args.plan)
         try:
-            if path.stat().st_size > MAX_PLAN_BYTES:
-                raise PlanError(
-                    f"the plan {path} is {path.stat().st_size} bytes; a plan holds at most {MAX_PLAN_BYTES}"
-                )
-            plan = parse_plan_json(path.read_bytes())
+            raw = read_regular(path, MAX_PLAN_BYTES)  # a FIFO is refused, never waited on
+            if len(raw) > MAX_PLAN_BYTES:
+                raise PlanError(f"it is over {MAX_PLAN_BYTES} bytes; a plan holds at most {MAX_PLAN_BYTES}")
+            plan = parse_plan_json(raw)
         except PlanError as exc:
             raise PlanError(f"cannot read the plan {path}: {exc}") from None
         except OSError as exc:
@@ -81,7 +87,7 @@ def _search(ctx, args) -> int:
             now = date.fromisoformat(args.now)
         except ValueError:
             raise PhotoSearchError(f"--now must be YYYY-MM-DD, got {args.now!r}") from None
-    request = " ".join(args.request) if args.request else None
+    request = " ".join(" ".join(args.request).split()) if args.request else None
     if plan is None and not request:
         raise PhotoSearchError('give a request (photosearch search "tabby cat") or --plan FILE')
     if args.limit is not None and args.limit < 1:
@@ -89,8 +95,8 @@ def _search(ctx, args) -> int:
     if plan is not None and args.limit is not None:  # --limit wins over the plan's own
         plan.setdefault("compose", {})["limit"] = args.limit
     data = ctx.core.search(request, plan, args.limit, explain=args.explain, now=now)
-    if not args.explain:
-        data.pop("explain", None)
+    if not args.explain:  # what could not be met stays: `explain.unmet`
+        data["explain"] = {"unmet": data.get("explain", {}).get("unmet", [])}
     ctx.emit(data, _results_text)
     return 0
 
@@ -98,7 +104,14 @@ def _search(ctx, args) -> int:
 def _similar(ctx, args) -> int:
     data = ctx.core.similar(args.photo, limit=args.limit)
     ctx.emit(
-        data, lambda d: "\n".join(f"{r['score']:.3f}  {r['path']}" for r in d["results"]) or "nothing similar"
+        data,
+        lambda d: (
+            "\n".join(
+                f"{r['score']:.3f}  {r['path']}" + ("  (near-duplicate)" if r.get("near_duplicate") else "")
+                for r in d["results"]
+            )
+            or "nothing similar"
+        ),
     )
     return 0
 
@@ -130,7 +143,7 @@ def register(sub) -> None:
     p.set_defaults(func=_with_json(_search))
     p = sub.add_parser("similar", help="photos that look like a photo (path or id)")
     p.add_argument("photo")
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=int, default=None, help="at most N photos (default: 20, as the app shows)")
     p.add_argument("--json", dest="json_sub", action="store_true", help="machine-readable JSON output")
     p.set_defaults(func=_with_json(_similar))
     p = sub.add_parser("duplicates", help="near-duplicate groups (image embedding + perceptual hash)")

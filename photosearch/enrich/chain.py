@@ -138,8 +138,10 @@ class ChainOfSearch:
                     max_bytes=min(left, self.fetcher.max_bytes),
                     max_seconds=max(0.0, deadline - self.clock()),
                 )
-        except Exception:
+        except Exception as exc:
             self.meter.fetch_failures += 1
+            if not isinstance(exc, _Stop):
+                self.meter.failed(f"fetch failed: {exc}")
             sources.pages[url] = None
             raise
         finally:
@@ -269,6 +271,8 @@ class ChainOfSearch:
         except Exception as exc:  # a failing backend is recorded, the chain goes on
             node.error = f"search failed: {exc}"
             res.errors.append(node.error)
+            self.meter.search_failures += 1
+            self.meter.failed(node.error)
             return
         finally:
             self.meter.queries += 1

@@ -53,6 +53,9 @@ class FetchFailed(EnrichError, PhotoSearchError):
     """The fetch did not work (timeout, HTTP error, too many redirects)."""
 
 
+PRIVATE_REFUSAL = "a private, loopback, link-local or reserved address"
+
+
 class AddressPolicy:
     """Which resolved addresses may be contacted.
 
@@ -98,7 +101,7 @@ class AddressPolicy:
             or (isinstance(addr, ipaddress.IPv6Address) and addr.is_site_local)
         )
         if private and not self.allow_all_private:
-            return "a private, loopback, link-local or reserved address"
+            return PRIVATE_REFUSAL
         return None
 
 
@@ -297,10 +300,14 @@ class Fetcher:
         for ip in addrs:
             why = self.policy.refusal(ip)
             if why:
-                raise FetchRefused(
-                    f"{url}: {host} resolves to {ip}, {why}; refused (set allow_private_addresses "
-                    "in settings.json to reach local servers)"
+                # only a private address is the setting's to allow: metadata, multicast and
+                # unspecified addresses are refused whatever it says
+                hint = (
+                    " (set allow_private_addresses in settings.json to reach local servers)"
+                    if why.startswith(PRIVATE_REFUSAL)
+                    else " (never fetched, whatever the settings say)"
                 )
+                raise FetchRefused(f"{url}: {host} resolves to {ip}, {why}; refused{hint}")
         return parts.scheme, host, port, addrs[0]
 
     def get(

@@ -204,6 +204,15 @@ _MISSING = {  # what a question of each kind asks for, as "the pages found do no
 }
 
 
+def _nothing_found(results: list[ChainResult]) -> str:
+    """ "No web knowledge was found." and, when searches or fetches failed, why (the first reason)."""
+    errors = list(dict.fromkeys(e for r in results for e in r.errors))
+    if not errors:
+        return "No web knowledge was found."
+    more = f" (and {len(errors) - 1} more failure{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
+    return f"No web knowledge was found: {errors[0]}{more}."
+
+
 def _seen(regions: list[Region]) -> str:
     """What the photo shows, plainly: "a person and a flag"."""
     heads = list(dict.fromkeys((r.labels[0] if r.labels else r.caption or "") for r in regions))
@@ -239,7 +248,7 @@ def _extractive(
         base = " ".join(said) or (
             f"The photo shows {seen}." if seen else "Nothing in the photo was recognised."
         )
-        return Answer(f"{base} No web knowledge was found.", [], "extractive")
+        return Answer(f"{base} {_nothing_found(results)}", [], "extractive")
     subject = results[0].subject if results else ""
     query = f"{subject} {question}" if not is_generic(question) else f"what is {subject}"
     score = rank(query, [f"{s} {strip_citations(u)}" for s, u in units], embedder)

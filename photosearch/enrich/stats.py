@@ -7,6 +7,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+#: Failure reasons kept per run (stats stay small; the graph keeps every error).
+MAX_REASONS = 5
+
 
 @dataclass
 class Meter:
@@ -17,12 +20,19 @@ class Meter:
     fetches: int = 0
     fetch_failures: int = 0
     fetch_seconds: float = 0.0
+    search_failures: int = 0
+    failure_reasons: list[str] = field(default_factory=list)  # the first few, distinct
     snippets: int = 0  # search-result snippets used as evidence
     filtered: int = 0  # evidence dropped as spam or off-topic
     llm_calls: int = 0
     llm_skipped: int = 0  # calls not made: the LLM budget was spent
     llm_seconds: float = 0.0
     llm_roles: dict[str, dict[str, int]] = field(default_factory=dict)  # role -> {calls, accepted}
+
+    def failed(self, reason: str) -> None:
+        """Remember why a search or fetch failed (the first few distinct reasons)."""
+        if reason not in self.failure_reasons and len(self.failure_reasons) < MAX_REASONS:
+            self.failure_reasons.append(reason)
 
     def verdict(self, role: str, accepted: bool) -> None:
         r = self.llm_roles.setdefault(role, {"calls": 0, "accepted": 0})
@@ -39,6 +49,9 @@ class Meter:
                     mine = self.llm_roles.setdefault(role, {"calls": 0, "accepted": 0})
                     mine["calls"] += d["calls"]
                     mine["accepted"] += d["accepted"]
+            elif k == "failure_reasons":
+                for reason in v:
+                    self.failed(reason)
             else:
                 setattr(self, k, getattr(self, k) + v)
 

@@ -4,7 +4,8 @@ Sources (all inside installed wheels, nothing is downloaded): scikit-image's `da
 (astronaut, chelsea, coffee, rocket, camera, stereo motorcycle), scikit-learn's sample images
 (china, flower) and matplotlib's `grace_hopper.jpg`. Variants: crops, flips, brightness changes,
 blur, signs rendered with DejaVu, screenshot-like UI renders; EXIF dates, cameras and GPS written
-with piexif. `write_example_gallery(DIR)` also copies `resources/eval/example.yaml` there as
+with piexif; a title, keywords, rating and label in XMP (`EMBEDDED_XMP`, `SIDECAR_KEYWORDS`).
+`write_example_gallery(DIR)` also copies `resources/eval/example.yaml` there as
 `golden.yaml` (gallery `.`), so `photosearch eval DIR/golden.yaml` works at once.
 """
 
@@ -17,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import piexif
 from PIL import Image, ImageDraw, ImageEnhance, ImageFilter, ImageFont
+
+from photosearch.errors import PhotoSearchError
 
 EXAMPLE_GOLDEN = Path(__file__).resolve().parents[2] / "resources" / "eval" / "example.yaml"
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF")
@@ -37,10 +40,17 @@ def _rgb(a: np.ndarray) -> np.ndarray:
 
 
 def source_photos() -> dict[str, np.ndarray]:
-    """The real photos, as RGB uint8 arrays."""
-    import matplotlib.cbook
-    from skimage import data
-    from sklearn.datasets import load_sample_images
+    """The real photos, as RGB uint8 arrays (from the sample data of scikit-image, scikit-learn and
+    matplotlib: the `examples` extra)."""
+    try:
+        import matplotlib.cbook
+        from skimage import data
+        from sklearn.datasets import load_sample_images
+    except ImportError as exc:  # third-party sample data, not our modules
+        raise PhotoSearchError(
+            f"the example photos come from scikit-image, scikit-learn and matplotlib ({exc.name} is not "
+            "installed): install the examples extra, `bash installer/install.sh models,llm,gui,examples`"
+        ) from None
 
     out = {
         name: _rgb(getattr(data, name)()) for name in ("astronaut", "chelsea", "coffee", "rocket", "camera")
@@ -265,6 +275,34 @@ def example_items(
     }
 
 
+#: What photo tools wrote into some example photos (XMP in the file, through libexiv2), so the golden
+#: set covers the file's own words: a title, hierarchical keywords, a rating and a colour label.
+EMBEDDED_XMP: dict[str, dict] = {
+    "trips/motorcycle.jpg": {
+        "Xmp.dc.title": {'lang="x-default"': "Rue de Rivoli"},
+        "Xmp.lr.hierarchicalSubject": ["Places|France|Paris"],
+        "Xmp.xmp.Rating": "5",
+        "Xmp.xmp.Label": "Red",
+    },
+}
+#: Keywords in digiKam-named sidecars; chelsea_flip's "dog" contradicts what the models see (a cat):
+#: the golden set checks it is still found, as the file's word.
+SIDECAR_KEYWORDS: dict[str, list[str]] = {"cats/chelsea_flip.jpg": ["dog"]}
+
+
+def _write_metadata(root: Path, rel: str) -> None:
+    """The example's embedded XMP and sidecar keywords for one photo (the example's own files)."""
+    if rel in EMBEDDED_XMP:
+        from photosearch.metadata.exiv2 import exiv2
+
+        with exiv2().Image(str(root / rel)) as image:
+            image.modify_xmp(EMBEDDED_XMP[rel])
+    if rel in SIDECAR_KEYWORDS:
+        from photosearch.metadata.writeback import SidecarUpdate, write_sidecar
+
+        write_sidecar(root / rel, SidecarUpdate(keywords=SIDECAR_KEYWORDS[rel]))
+
+
 def write_example_gallery(
     directory: Path | str, progress: Callable[[int, int, str], None] | None = None, overwrite: bool = False
 ) -> dict:
@@ -278,6 +316,7 @@ def write_example_gallery(
         target = root / rel
         if overwrite or not target.exists():
             _save(target, make(), **exif)
+            _write_metadata(root, rel)
             written += 1
         if progress:
             progress(i + 1, len(items), rel)

@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from photosearch.errors import PhotoSearchError
+from photosearch.files import NotARegularFile, read_regular
 
 DEFAULT_K = (1, 3, 5, 10)
 
@@ -203,9 +204,11 @@ def read_golden(path: Path | str, gallery: Path | str | None = None) -> GoldenSe
     committed `resources/eval/real.yaml` to re-score a saved run)."""
     path = Path(path).expanduser()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path).decode("utf-8")
     except OSError as exc:
         raise GoldenSetError(f"cannot read golden set {path}: {exc.strerror or exc}") from None
+    except (NotARegularFile, UnicodeDecodeError) as exc:
+        raise GoldenSetError(f"cannot read golden set {path}: {exc}") from None
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
     except (ValueError, yaml.YAMLError) as exc:

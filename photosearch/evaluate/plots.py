@@ -3,20 +3,35 @@
 from __future__ import annotations
 
 import io
+from functools import cache
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+from photosearch.errors import PhotoSearchError
 
 RECALL_LEVELS = np.linspace(0.0, 1.0, 11)
+
+
+@cache
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend (no display); matplotlib comes with the examples extra."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # a third-party package of an extra, not our module
+        raise PhotoSearchError(
+            "evaluation reports draw their plots with matplotlib, which is not installed: install the "
+            "examples extra, `bash installer/install.sh models,llm,gui,examples`"
+        ) from None
+    return plt
 
 
 def _png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=96, bbox_inches="tight")
-    plt.close(fig)
+    _pyplot().close(fig)
     return buf.getvalue()
 
 
@@ -32,7 +47,7 @@ def per_query_bars(rows: list[dict], ks: list[int]) -> bytes:
     ids = [r["id"] for r in rows]
     x = np.arange(len(ids))
     width = 0.8 / len(names)
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.55 * len(ids) + 2), 3.6))
+    fig, ax = _pyplot().subplots(figsize=(max(6.0, 0.55 * len(ids) + 2), 3.6))
     for i, name in enumerate(names):
         vals = [r["metrics"].get(name if name != "AP" else "AP", 0.0) or 0.0 for r in rows]
         ax.bar(x + (i - (len(names) - 1) / 2) * width, vals, width, label=name)
@@ -45,7 +60,7 @@ def per_query_bars(rows: list[dict], ks: list[int]) -> bytes:
 
 
 def latency_histogram(latencies_ms: list[float], p50: float, p95: float) -> bytes:
-    fig, ax = plt.subplots(figsize=(5.5, 3.2))
+    fig, ax = _pyplot().subplots(figsize=(5.5, 3.2))
     if latencies_ms:
         ax.hist(latencies_ms, bins=min(30, max(5, len(latencies_ms) // 2)), color="#4c72b0")
         ax.axvline(p50, color="black", linestyle="--", label=f"p50 {p50:.1f} ms")
@@ -67,7 +82,7 @@ def interpolated_pr(curve: list[tuple[float, float]]) -> np.ndarray:
 
 
 def pr_curves(rows: list[dict]) -> bytes:
-    fig, ax = plt.subplots(figsize=(5.0, 3.8))
+    fig, ax = _pyplot().subplots(figsize=(5.0, 3.8))
     all_curves = []
     for r in rows:
         if not r["relevant"]:
@@ -94,7 +109,7 @@ def pr_curves(rows: list[dict]) -> bytes:
 
 def compare_summary(a: dict, b: dict, names: list[str], labels: tuple[str, str]) -> bytes:
     x = np.arange(len(names))
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.7 * len(names) + 2), 3.4))
+    fig, ax = _pyplot().subplots(figsize=(max(6.0, 0.7 * len(names) + 2), 3.4))
     va = [a.get(n) or 0.0 for n in names]
     vb = [b.get(n) or 0.0 for n in names]
     ax.bar(x - 0.2, va, 0.4, label=labels[0], color="#8c8c8c")
@@ -107,7 +122,7 @@ def compare_summary(a: dict, b: dict, names: list[str], labels: tuple[str, str])
 
 
 def compare_deltas(ids: list[str], deltas: list[float], metric: str) -> bytes:
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.5 * len(ids) + 2), 3.2))
+    fig, ax = _pyplot().subplots(figsize=(max(6.0, 0.5 * len(ids) + 2), 3.2))
     colors = ["#55a868" if d > 0 else "#c44e52" if d < 0 else "#8c8c8c" for d in deltas]
     ax.bar(np.arange(len(ids)), deltas, color=colors)
     ax.axhline(0, color="black", linewidth=0.8)

@@ -132,7 +132,8 @@ class AskPanel(QWidget):
         self.btn_stop = QPushButton("Stop", self)
         self.btn_stop.setEnabled(False)
         self.btn_stop.clicked.connect(self.stop)
-        row.addWidget(self.question, 1)
+        lay.addWidget(self.question)  # a line of its own: a narrow panel never squeezes the question
+        row.addStretch(1)
         row.addWidget(self.btn_ask)
         row.addWidget(self.btn_stop)
         lay.addLayout(row)
@@ -147,6 +148,7 @@ class AskPanel(QWidget):
             QLabel(
                 "<b>Outgoing web queries</b> — nothing is sent until you approve it (text only, never the photo):",
                 self.approval_box,
+                wordWrap=True,
             )
         )
         self.queries = QListWidget(self.approval_box)

@@ -35,6 +35,48 @@ def separator_text(row: int) -> str:
 _Index = QModelIndex | QPersistentModelIndex
 
 
+#: What each kind of evidence is called for people (the catalog's fact kinds and signals).
+EVIDENCE_WORDS = {
+    "tag": "tag",
+    "object": "object",
+    "text": "text in the photo",
+    "user_tag": "your tag",
+    "keyword": "keyword in the file",
+    "knowledge": "learned on the web",
+    "place": "place",
+    "person": "person",
+    "face": "person",
+    "imagenet": "looks like",
+    "coco": "looks like",
+    "facts_text": "description",
+    "caption": "caption",
+}
+
+
+def why_words(why: list, most: int = 5) -> str:
+    """A result's evidence in words: "dog (object, 99 %), grass (tag, 80 %), taken 2021-03-09"."""
+    out: list[str] = []
+    for w in why:
+        if not isinstance(w, dict):
+            text = str(w)
+        elif "label" in w:
+            kind = EVIDENCE_WORDS.get(str(w.get("fact")), str(w.get("fact") or "match"))
+            score = w.get("score")
+            text = f"{w['label']} ({kind}" + (f", {float(score):.0%})" if score is not None else ")")
+        elif "similarity" in w:
+            what = "looks like the chosen photo" if w.get("atom") == "similar" else "similar description"
+            text = f"{what} ({float(w['similarity']):.0%})"
+        elif "taken_at" in w:
+            text = f"taken {str(w['taken_at'])[:10]}"
+        else:
+            text = ", ".join(f"{k} {v}" for k, v in w.items() if k not in ("atom", "query"))
+        if text and text not in out:
+            out.append(text)
+        if len(out) >= most:
+            break
+    return ", ".join(out).replace("%)", " %)")
+
+
 class ResultsModel(QAbstractListModel):
     def __init__(self, thumbs: ThumbnailCache, parent=None):
         super().__init__(parent)
@@ -96,10 +138,7 @@ class ResultsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return Path(self.paths[row]).name
         if role == Qt.ItemDataRole.ToolTipRole:
-            why = self.why[row]
-            reasons = ", ".join(
-                str(w if not isinstance(w, dict) else w.get("text") or w.get("atom", w)) for w in why[:6]
-            )
+            reasons = why_words(self.why[row])
             state = {
                 "partial": "partial match: no " + ", ".join(self.missing[row]),
                 "closest": "below the cut-off (closest match)",
@@ -107,7 +146,7 @@ class ResultsModel(QAbstractListModel):
             return (
                 f"{self.paths[row]}\nscore {self.scores[row]:.3f}"
                 + (f"\n{state}" if state else "")
-                + (f"\n{reasons}" if reasons else "")
+                + (f"\nmatched: {reasons}" if reasons else "")
             )
         if role == IdRole:
             return self.ids[row]

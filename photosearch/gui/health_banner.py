@@ -22,14 +22,17 @@ from PySide6.QtWidgets import (
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 
 
-def banner_text(failures: dict[str, dict], missing: dict[str, tuple[str, str]]) -> str:
-    """One sentence: which models are not installed and which failed on how many photos."""
+def banner_text(failures: dict[str, dict], missing: dict[str, tuple[str, str]], cache: list[str] = ()) -> str:
+    """One sentence: which models are not installed and which failed on how many photos; then
+    each cache folder that could not be used."""
+    cache_text = " ".join(c[:1].upper() + c[1:] + "." for c in cache)
     parts = []
     if missing:
         parts.append(f"not installed: {', '.join(sorted(missing))}")
     for name, row in sorted(failures.items()):
         parts.append(f"{name} failed on {row['count']} photo{'s' if row['count'] != 1 else ''}")
-    return "Some photos are not fully understood — " + "; ".join(parts) + "." if parts else ""
+    models_text = "Some photos are not fully understood — " + "; ".join(parts) + "." if parts else ""
+    return " ".join(t for t in (models_text, cache_text) if t)
 
 
 def details_text(failures: dict[str, dict], missing: dict[str, tuple[str, str]]) -> str:
@@ -125,9 +128,11 @@ class HealthBanner(QFrame):
         self.dialog: HealthDetails | None = None
         self.hide()
 
-    def update_health(self, failures: dict[str, dict], missing: dict[str, tuple[str, str]]) -> None:
+    def update_health(
+        self, failures: dict[str, dict], missing: dict[str, tuple[str, str]], cache: list[str] = ()
+    ) -> None:
         self.failures, self.missing = failures, missing
-        text = banner_text(failures, missing)
+        text = banner_text(failures, missing, list(cache))
         self.label.setText(text)
         self.setVisible(bool(text))
 

@@ -6,8 +6,8 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from photosearch.core import Core
 from photosearch.gui.ask_panel import AskPanel
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
+from photosearch.gui.desktop import open_photo_file, show_folder
 from photosearch.gui.errors import ErrorReporter
 from photosearch.gui.grid import SEPARATOR_ID, ResultsModel, ThumbnailGrid
 from photosearch.gui.health_banner import HealthBanner
@@ -138,6 +139,7 @@ class MainWindow(QMainWindow):
         lay.setContentsMargins(10, 8, 10, 4)
         self.search_bar = SearchBar(page)
         self.search_bar.submitted.connect(lambda text: self.run_search(text))
+        self.search_bar.cleared.connect(self.clear_search)
         lay.addWidget(self.search_bar)
         self.chips = PlanChips(page)
         self.chips.plan_edited.connect(lambda plan: self.run_search(plan=plan, keep_request=True))
@@ -437,6 +439,9 @@ class MainWindow(QMainWindow):
             msg += f" · {total:.0f} ms"
         if result.get("composer") == "newest":
             msg += " · newest first"
+        unmet = "; ".join((result.get("explain") or {}).get("unmet") or [])
+        if unmet:  # what no photo meets, in words: "No photo with exactly two people · 3 closest"
+            msg = f"{unmet[:1].upper()}{unmet[1:]} · {msg}"
         self.search_info.setText(msg)
         if results:
             first = 1 if self.model.ids and self.model.ids[0] == SEPARATOR_ID else 0
@@ -455,10 +460,34 @@ class MainWindow(QMainWindow):
             on_error=self.show_error,
         )
 
-    def find_similar(self, photo_id: int) -> None:
-        self.last_request = f"similar to photo {photo_id}"
-        self.search_bar.setText(self.last_request)
-        self.run_search(plan={"where": {"similar": str(photo_id)}}, keep_request=True)
+    def find_similar(self, photo_id: int):
+        """The photos `photosearch similar` lists for this photo, in its order (near-duplicates
+        first), under the photo's file name."""
+        if self.stack.currentIndex() in (PAGE_PHOTO, PAGE_PEOPLE):
+            self.stack.setCurrentIndex(PAGE_LIBRARY)
+        self.search_generation += 1
+        gen, core = self.search_generation, self.core
+        if self.search_task is not None and not self.search_task.done:
+            self.search_task.cancel()
+        self.search_info.setText(SEARCHING)
+
+        def done(result: dict) -> None:
+            if gen != self.search_generation:
+                return
+            name = Path(result.get("query_path") or str(photo_id)).name
+            self.last_request = f"similar to {name}"
+            self.search_bar.setText(self.last_request)
+            self.show_results(result)
+
+        def failed(info: ErrorInfo) -> None:
+            if gen == self.search_generation:
+                self.search_info.setText(info.message)
+                self.show_error(info)
+
+        self.search_task = self.runner.submit(
+            lambda _p, _c: core.similar(photo_id), name="Find similar", on_result=done, on_error=failed
+        )
+        return self.search_task
 
     def find_same_people(self, photo_id: int) -> None:
         core = self.core
@@ -558,10 +587,16 @@ class MainWindow(QMainWindow):
             self.ask_dock.hide()
         elif self.stack.currentIndex() == PAGE_PEOPLE:
             self.show_library()
-        elif self.search_bar.hasFocus() and self.search_bar.text():
+        elif self.search_bar.text() or self.last_request:
             self.search_bar.clear()
+            self.clear_search()
         else:
             self.grid.setFocus()
+
+    def clear_search(self) -> None:
+        """No request any more: the plan's chips go and the library shows again, newest first."""
+        self.chips.set_plan(None)
+        self.run_search("", record=False)
 
     def open_settings(self) -> SettingsDialog:
         dlg = SettingsDialog(self.core, self.runner, self.show_error, self)
@@ -598,10 +633,8 @@ class MainWindow(QMainWindow):
     def grid_menu(self, pid: int, path: str) -> QMenu:
         menu = QMenu(self)
         menu.addAction("Open", lambda: self.open_photo(pid))
-        menu.addAction(
-            "Open containing folder",
-            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(path).parent))),
-        )
+        menu.addAction("Open with the default application", lambda: open_photo_file(path, self))
+        menu.addAction("Show in folder", lambda: show_folder(path, self))
         menu.addAction("Copy path", lambda: QApplication.clipboard().setText(path))
         menu.addSeparator()
         menu.addAction("Find similar", lambda: self.find_similar(pid))

@@ -33,6 +33,7 @@ class ModelRow:
     description: str = ""
     provider: str = ""
     integrity: str = ""
+    download_size: str = ""  # hub: what a pull fetches ("about 605 MB"), shown before it
 
 
 def list_models(settings) -> list[ModelRow]:
@@ -49,9 +50,20 @@ def list_models(settings) -> list[ModelRow]:
             r["description"],
             r["provider"],
             r["integrity"],
+            r["download_size"],
         )
         for r in model_rows(settings)
     ]
+
+
+def pull_summary(name: str, report) -> str:
+    """One line after a download, in plain words: installed, and which files could not be verified."""
+    if report.already_present:
+        return f"{name}: already installed"
+    if not report.not_verified:
+        return f"{name}: installed and verified"
+    paths = ", ".join(path for path, _reason in report.not_verified)
+    return f"{name}: installed; not verified (no published checksum): {paths}"
 
 
 def verify_one(settings, row: ModelRow) -> list[str]:
@@ -130,7 +142,7 @@ class ModelsView(QWidget):
                 r.tier,
                 r.role,
                 status,
-                human_size(r.size) if r.size else "—",
+                human_size(r.size) if r.present and r.size else (r.download_size or "—"),
                 r.provider,
                 r.integrity,
             )
@@ -158,6 +170,8 @@ class ModelsView(QWidget):
         self.btn_pull.setEnabled(bool(r and r.tier == "hub" and not r.present and not busy))
         self.btn_verify.setEnabled(bool(r and r.present and not busy))
         self.btn_remove.setEnabled(bool(r and r.tier == "hub" and r.present and not busy))
+        if r and r.tier == "hub" and not r.present and not busy:
+            self.status.setText(f"{r.name}: download size {r.download_size}; {r.integrity}")
 
     def _run(self, name: str, fn, on_result, *, progress: bool = False) -> None:
         self.btn_cancel.setEnabled(True)
@@ -219,9 +233,7 @@ class ModelsView(QWidget):
         self._run(
             f"Downloading {r.name}",
             job,
-            lambda rep: self.status.setText(
-                f"{r.name}: {'already installed' if rep.already_present else 'installed and verified'}"
-            ),
+            lambda rep: self.status.setText(pull_summary(r.name, rep)),
             progress=True,
         )
 

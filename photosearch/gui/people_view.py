@@ -9,7 +9,6 @@ from PySide6.QtGui import QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QHBoxLayout,
     QInputDialog,
     QLabel,
     QListView,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
+from photosearch.gui.flow import FlowLayout
 from photosearch.gui.thumbs import load_image
 
 FACE_SIZE = 96
@@ -60,11 +60,11 @@ class PeopleView(QWidget):
         self._people_gen = 0
         self._faces_gen = 0
         lay = QVBoxLayout(self)
-        bar = QHBoxLayout()
+        bar_host = QWidget(self)  # the title and buttons wrap in a narrow window
+        bar = FlowLayout(bar_host, spacing=6)
         self.title = QLabel("People", self)
         self.title.setObjectName("SectionTitle")
         bar.addWidget(self.title)
-        bar.addStretch(1)
         self.show_hidden = QCheckBox("Show hidden", self)
         self.show_hidden.toggled.connect(lambda _b: self.refresh())
         self.btn_name = QPushButton("Name…", self)
@@ -84,7 +84,7 @@ class PeopleView(QWidget):
             self.btn_split,
         ):
             bar.addWidget(w)
-        lay.addLayout(bar)
+        lay.addWidget(bar_host)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         self.list = QListWidget(split)
         self.list.setViewMode(QListView.ViewMode.IconMode)
@@ -110,6 +110,7 @@ class PeopleView(QWidget):
         lay.addWidget(split, 1)
         self.empty = QLabel("No faces found yet. People appear here after indexing photos with faces.", self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
         lay.addWidget(self.empty)
         self.btn_name.clicked.connect(self.rename)
         self.btn_merge.clicked.connect(self.merge_selected)
@@ -251,7 +252,10 @@ class PeopleView(QWidget):
             return
         from photosearch.people import name_person
 
-        self._do("Naming a person", lambda: name_person(self.core.store, ids[0], name))
+        self._do(
+            "Naming a person",
+            lambda: (name_person(self.core.store, ids[0], name), self.core.write_sidecars()),
+        )
 
     def rename(self) -> None:
         ids = self.selected_ids()
@@ -273,7 +277,13 @@ class PeopleView(QWidget):
         from photosearch.people import merge_people
 
         keep = ids[0]
-        self._do("Merging people", lambda: [merge_people(self.core.store, keep, other) for other in ids[1:]])
+        self._do(
+            "Merging people",
+            lambda: (
+                [merge_people(self.core.store, keep, other) for other in ids[1:]],
+                self.core.write_sidecars(),
+            ),
+        )
 
     def toggle_hidden(self) -> None:
         ids = self.selected_ids()
@@ -290,7 +300,9 @@ class PeopleView(QWidget):
             return
         from photosearch.people import split_faces
 
-        self._do("Splitting faces", lambda: split_faces(self.core.store, face_ids))
+        self._do(
+            "Splitting faces", lambda: (split_faces(self.core.store, face_ids), self.core.write_sidecars())
+        )
 
     def _find(self) -> None:
         ids = self.selected_ids()

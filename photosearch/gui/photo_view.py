@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QColor, QDesktopServices, QFont, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.core import PhotoDetails
+from photosearch.gui.desktop import open_photo_file, show_folder
 
 OBJECT_COLOR = QColor(255, 170, 0)
 FACE_COLOR = QColor(0, 200, 255)
@@ -87,6 +88,33 @@ class ImageCanvas(QWidget):
                 p.drawText(tag, Qt.AlignmentFlag.AlignCenter, label)
 
 
+def _from_the_file(facts: dict) -> str:
+    """What the photo's file or its sidecar says (other apps' keywords, title, rating, label), and
+    what could not be read of it."""
+    e = html.escape
+    rows = []
+    for kind, title in (("title", "Title"), ("description", "Caption"), ("credit", "By")):
+        for f in facts.get(kind, [])[:2]:
+            rows.append((title, f["label"]))
+    keywords = [f["label"] for f in facts.get("keyword", [])]
+    if keywords:
+        rows.append(("Keywords", ", ".join(keywords[:30])))
+    if facts.get("rating"):
+        stars = int(float(facts["rating"][0]["label"]))
+        rows.append(("Rating", "rejected" if stars < 0 else "★" * stars + "☆" * (5 - stars)))
+    if facts.get("color_label"):
+        rows.append(("Label", facts["color_label"][0]["label"]))
+    for f in facts.get("metadata_issue", [])[:3]:
+        rows.append(("Skipped", f["label"]))
+    return (
+        "".join(
+            f"<tr><td style='color:gray;padding-right:8px'>{e(k)}</td><td>{e(v)}</td></tr>" for k, v in rows
+        ).join(("<table>", "</table>"))
+        if rows
+        else ""
+    )
+
+
 def _section(title: str, body: str) -> str:
     return f"<h3 style='margin:10px 0 4px 0'>{html.escape(title)}</h3>{body}"
 
@@ -125,6 +153,9 @@ def details_html(d: PhotoDetails) -> str:
                 ),
             )
         )
+    written = _from_the_file(d.facts)
+    if written:
+        parts.append(_section("From the file", written))
     if d.facts.get("object"):
         parts.append(
             _section(
@@ -138,9 +169,13 @@ def details_html(d: PhotoDetails) -> str:
     if d.facts.get("text"):
         words = " ".join(t["label"] for t in d.facts["text"][:60])
         parts.append(_section("Text found", f"<p style='font-family:monospace'>{e(words)}</p>"))
-    for kind in ("kind", "quality", "color"):
-        if d.facts.get(kind):
-            parts.append(_section(kind.capitalize(), ", ".join(e(f["label"]) for f in d.facts[kind][:6])))
+    for kind in ("kind", "quality", "color", "attribute"):
+        frame = [f for f in d.facts.get(kind, []) if not (f.get("data") or {}).get("region")]
+        if frame:
+            parts.append(_section(kind.capitalize(), ", ".join(e(f["label"]) for f in frame[:6])))
+    subject = [f for f in d.facts.get("color", []) if (f.get("data") or {}).get("region") == "subject"]
+    if subject:  # the salient centre's colours (the quality analyzer's `region: subject`)
+        parts.append(_section("Colour of the subject", ", ".join(e(f["label"]) for f in subject[:4])))
     if d.facts.get("knowledge"):
         items = []
         for k in d.facts["knowledge"]:
@@ -177,6 +212,7 @@ class PhotoView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.details: PhotoDetails | None = None
+        self.desktop_message = None  # the "nothing to open it with" message, while shown
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.toolbar = QToolBar(self)
@@ -194,7 +230,9 @@ class PhotoView(QWidget):
         self.act_boxes.setShortcut("B")
         self.act_boxes.toggled.connect(self._toggle_boxes)
         tb.addSeparator()
-        self.act_folder = tb.addAction("Open folder", self.open_folder)
+        self.act_open = tb.addAction("Open with…", self.open_with_default)
+        self.act_open.setToolTip("Open the photo in this computer's default application for it")
+        self.act_folder = tb.addAction("Show in folder", self.open_folder)
         self.act_copy = tb.addAction("Copy path", self.copy_path)
         self.act_similar = tb.addAction("Find similar", lambda: self._emit(self.find_similar))
         self.act_people = tb.addAction("Same people", lambda: self._emit(self.find_same_people))
@@ -204,7 +242,7 @@ class PhotoView(QWidget):
         self.canvas = ImageCanvas(split)
         self.info = QTextBrowser(split)
         self.info.setOpenExternalLinks(True)
-        self.info.setMinimumWidth(260)
+        self.info.setMinimumWidth(200)
         split.addWidget(self.canvas)
         split.addWidget(self.info)
         split.setStretchFactor(0, 3)
@@ -241,7 +279,11 @@ class PhotoView(QWidget):
 
     def open_folder(self) -> None:
         if self.details:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(self.details.path).parent)))
+            self.desktop_message = show_folder(self.details.path, self)
+
+    def open_with_default(self) -> None:
+        if self.details:
+            self.desktop_message = open_photo_file(self.details.path, self)
 
     def copy_path(self) -> None:
         if self.details:

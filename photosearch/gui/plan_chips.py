@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy
 from datetime import date
 
-from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtCore import QDate, QSize, Qt, Signal
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,24 +28,42 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.gui.flow import FlowLayout
+from photosearch.gui.theme import resources_dir
 from photosearch.query.plan import dumps_plan
 
 STRING_KEYS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
 ATOM_TITLES = {
     "concept": "",
-    "person": "👤",
-    "place": "📍",
+    "person": "person",
+    "place": "place",
     "text": "“text”",
-    "camera": "📷",
-    "folder": "📁",
+    "camera": "camera",
+    "folder": "folder",
     "similar": "≈ photo",
     "knowledge": "knowledge",
     "tag": "#",
     "kind": "kind",
     "quality": "quality",
+    "color": "colour",
+    "orientation": "shape",
     "faces": "faces",
-    "date": "📅",
+    "date": "date",
 }
+#: Conditions shown with a bundled icon (SVG: no emoji font needed); the title is its tooltip.
+ATOM_ICONS = {key: f"{key}.svg" for key in ("person", "place", "camera", "folder", "date")}
+
+
+def atom_icon(key: str, parent: QWidget) -> QLabel | None:
+    """A small label with the condition's icon, or None when it has none (or the file is missing)."""
+    name = ATOM_ICONS.get(key)
+    path = resources_dir() / "icons" / name if name else None
+    if path is None or not path.is_file():
+        return None
+    label = QLabel(parent)
+    label.setPixmap(QIcon(str(path)).pixmap(QSize(14, 14)))
+    label.setToolTip(ATOM_TITLES.get(key, key))
+    label.setObjectName(f"ChipIcon-{key}")
+    return label
 
 
 def conjuncts(plan: dict) -> list[dict]:
@@ -90,6 +109,23 @@ def describe(node: dict) -> str:
     return node_to_text(node)
 
 
+#: The plan's sort orders and "one per" groupings, as people read them (label, plan value).
+SORT_CHOICES = [("Best match", "relevance"), ("Newest first", "date_desc"), ("Oldest first", "date_asc")]
+PER_CHOICES = [("—", None), ("day", "day"), ("month", "month"), ("place", "place"), ("person", "person")]
+
+
+def _labelled(text: str, widget: QWidget, parent: QWidget) -> QWidget:
+    """A label and its control as one piece, so that a wrapping row never parts them."""
+    box = QWidget(parent)
+    lay = QHBoxLayout(box)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.setSpacing(4)
+    lay.addWidget(QLabel(text, box))
+    widget.setParent(box)
+    lay.addWidget(widget)
+    return box
+
+
 class Chip(QFrame):
     """One condition. `changed(index, node|None)`: None removes it."""
 
@@ -118,8 +154,11 @@ class Chip(QFrame):
         lay.addWidget(self.toggle)
         key = next(iter(inner)) if len(inner) == 1 else "group"
         self.key = key
+        icon = atom_icon(key, self)
         title = ATOM_TITLES.get(key, key)
-        if title:
+        if icon is not None:
+            lay.addWidget(icon)
+        elif title:
             lay.addWidget(QLabel(title, self))
         self.editor: QWidget | None = None
         value = inner.get(key)
@@ -149,11 +188,17 @@ class Chip(QFrame):
             lay.addWidget(self.date_from)
             lay.addWidget(QLabel("–", self))
             lay.addWidget(self.date_to)
-        elif key in ("kind", "quality"):
-            from photosearch.query.plan import KINDS, QUALITIES
+        elif key in ("kind", "quality", "color", "orientation"):
+            from photosearch.query.plan import COLORS, KINDS, MONOCHROME, ORIENTATIONS, QUALITIES
 
             box = QComboBox(self)
-            box.addItems(list(KINDS if key == "kind" else QUALITIES))
+            choices = {
+                "kind": KINDS,
+                "quality": QUALITIES,
+                "color": (*COLORS, MONOCHROME),
+                "orientation": ORIENTATIONS,
+            }
+            box.addItems(list(choices[key]))
             box.setCurrentText(str(value))
             box.activated.connect(lambda _i: self._emit({key: box.currentText()}))
             self.editor = box
@@ -254,26 +299,26 @@ class PlanChips(QWidget):
         self.flow_host = QWidget(self)
         self.flow = FlowLayout(self.flow_host, spacing=6)
         outer.addWidget(self.flow_host)
-        row = QHBoxLayout()
-        row.setSpacing(8)
+        # the controls wrap onto a second line in a narrow window (usable at 800 px wide)
+        self.controls_host = QWidget(self)
+        row = FlowLayout(self.controls_host, spacing=8)
         self.limit = QSpinBox(self)
         self.limit.setRange(0, 100000)
         self.limit.setSpecialValueText("all")
         self.limit.setPrefix("top ")
         self.sort = QComboBox(self)
-        self.sort.addItems(["relevance", "date_desc", "date_asc"])
+        for label, value in SORT_CHOICES:
+            self.sort.addItem(label, value)
         self.per = QComboBox(self)
-        self.per.addItems(["—", "day", "month", "place", "person"])
+        for label, value in PER_CHOICES:
+            self.per.addItem(label, value)
         self.per.setToolTip("Cover the results: at most one photo per …")
         self.diverse = QCheckBox("diverse", self)
         self.nodup = QCheckBox("no near-duplicates", self)
-        for w, label in ((self.limit, None), (self.sort, "sort"), (self.per, "one per")):
-            if label:
-                row.addWidget(QLabel(label, self))
-            row.addWidget(w)
+        for w, label in ((self.limit, None), (self.sort, "Sort"), (self.per, "One per")):
+            row.addWidget(_labelled(label, w, self.controls_host) if label else w)
         row.addWidget(self.diverse)
         row.addWidget(self.nodup)
-        row.addStretch(1)
         self.add_btn = QPushButton("+ Condition", self)
         self.add_btn.setMenu(self._add_menu())
         self.json_btn = QPushButton("{ } JSON", self)
@@ -286,7 +331,7 @@ class PlanChips(QWidget):
         self.save_btn.clicked.connect(self.save_example.emit)
         for b in (self.add_btn, self.json_btn, self.save_btn):
             row.addWidget(b)
-        outer.addLayout(row)
+        outer.addWidget(self.controls_host)
         self.limit.editingFinished.connect(self._compose_changed)
         self.sort.activated.connect(lambda _i: self._compose_changed())
         self.per.activated.connect(lambda _i: self._compose_changed())
@@ -347,8 +392,8 @@ class PlanChips(QWidget):
         comp = plan.get("compose") or {}
         blockers = [w.blockSignals(True) for w in (self.limit, self.sort, self.per, self.diverse, self.nodup)]
         self.limit.setValue(int(comp.get("limit") or 0))
-        self.sort.setCurrentText(comp.get("sort") or "relevance")
-        self.per.setCurrentText(comp.get("per") or "—")
+        self.sort.setCurrentIndex(max(0, self.sort.findData(comp.get("sort") or "relevance")))
+        self.per.setCurrentIndex(max(0, self.per.findData(comp.get("per"))))
         self.diverse.setChecked(bool(comp.get("diverse")))
         self.nodup.setChecked(bool(comp.get("exclude_near_duplicates")))
         for w in (self.limit, self.sort, self.per, self.diverse, self.nodup):
@@ -399,8 +444,8 @@ class PlanChips(QWidget):
         plan = copy.deepcopy(self.plan)
         plan["compose"] = {
             "limit": self.limit.value() or None,
-            "sort": self.sort.currentText(),
-            "per": None if self.per.currentText() == "—" else self.per.currentText(),
+            "sort": self.sort.currentData(),
+            "per": self.per.currentData(),
             "diverse": self.diverse.isChecked(),
             "exclude_near_duplicates": self.nodup.isChecked(),
         }

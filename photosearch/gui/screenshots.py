@@ -302,8 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m photosearch.gui.screenshots", description=__doc__)
     p.add_argument("outdir")
     p.add_argument("--workdir", help="keep the demo gallery and catalog here (default: a temp dir)")
+    p.add_argument("--size", default="1280x820", help="window size, WIDTHxHEIGHT (default 1280x820)")
     args = p.parse_args(argv)
-    shots = take_screenshots(args.outdir, args.workdir)
+    width, _, height = args.size.partition("x")
+    shots = take_screenshots(args.outdir, args.workdir, size=(int(width), int(height)))
     for name, path in shots.items():
         print(f"{name}: {path}")
     return 0

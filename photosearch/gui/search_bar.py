@@ -11,6 +11,7 @@ MAX_HISTORY = 50
 
 class SearchBar(QLineEdit):
     submitted = Signal(str)
+    cleared = Signal()  # Escape emptied the box: the search and its results go too
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -105,5 +106,6 @@ class SearchBar(QLineEdit):
             return
         if event.key() == Qt.Key.Key_Escape and self.text() and not self.completer_.popup().isVisible():
             self.clear()
+            self.cleared.emit()
             return
         super().keyPressEvent(event)

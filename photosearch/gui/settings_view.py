@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -57,6 +58,26 @@ def removal_text(path: str, impact: dict[str, int]) -> str:
         f"Remove {path}?\n\nPhotoSearch forgets {', '.join(lost)} in it. Adding the folder again "
         "re-reads the photos but not your tags and names. The files on disk are not touched."
     )
+
+
+def accelerator_text(providers: list[str]) -> str:
+    """Where the models run, in words: "this computer's processor" or "the graphics card (…)"."""
+    if any(p in ("CUDAExecutionProvider", "TensorrtExecutionProvider") for p in providers):
+        return "the graphics card (NVIDIA), when it is free; else the processor"
+    if any(p in ("ROCMExecutionProvider", "MIGraphXExecutionProvider") for p in providers):
+        return "the graphics card (AMD), when it is free; else the processor"
+    if "CoreMLExecutionProvider" in providers:
+        return "the Apple Neural Engine or graphics, when they can; else the processor"
+    if "DmlExecutionProvider" in providers:
+        return "the graphics card (DirectML), when it is free; else the processor"
+    return "this computer's processor" if providers else "nowhere yet: the model runtime is not installed"
+
+
+#: The sidecar naming conventions, as the settings tab offers them.
+SIDECAR_NAMINGS = (
+    ("photo.jpg.xmp (digiKam, darktable)", "photo.jpg.xmp"),
+    ("photo.xmp (Lightroom)", "photo.xmp"),
+)
 
 
 class SettingsDialog(QDialog):
@@ -120,6 +141,28 @@ class SettingsDialog(QDialog):
         form.addRow(note)
         self.web.toggled.connect(self._privacy_enabled)
         self.tabs.addTab(page, "Privacy")
+        # sidecars: the user's work travels with their photos (opt-in)
+        page = QWidget()
+        form = QFormLayout(page)
+        self.writeback = QCheckBox("Write names, tags, ratings and captions into XMP sidecars", page)
+        self.sidecar_naming = QComboBox(page)
+        for text, value in SIDECAR_NAMINGS:
+            self.sidecar_naming.addItem(text, value)
+        form.addRow(
+            QLabel(
+                "PhotoSearch always reads the keywords, captions, ratings, labels and named faces that "
+                "other apps wrote into your photos and into their sidecar files. With this on, what you "
+                "do here (the names you give people, your tags, ratings and captions) is also written "
+                "into a small sidecar file beside each photo, which digiKam, darktable and Lightroom "
+                "read. Your photos themselves are never changed; what a sidecar already holds is kept.",
+                page,
+                wordWrap=True,
+            )
+        )
+        form.addRow(self.writeback)
+        form.addRow("Sidecar name", self.sidecar_naming)
+        self.writeback.toggled.connect(self.sidecar_naming.setEnabled)
+        self.tabs.addTab(page, "Sidecars")
         # models
         self.models = ModelsView(self.settings, runner, on_error, self)
         self.tabs.addTab(self.models, "Models")
@@ -135,14 +178,24 @@ class SettingsDialog(QDialog):
         self.gpu = QCheckBox("Use the GPU when available", page)
         providers = gpu_providers()
         gpu_names = [p for p in providers if p != "CPUExecutionProvider"]
+        self.accelerator = QLabel(accelerator_text(providers), page)
         self.provider = QLabel(", ".join(providers) or "onnxruntime not installed", page)
+        self.provider.setWordWrap(True)
         if not gpu_names:
-            self.gpu.setToolTip("No GPU provider found (install onnxruntime-gpu for CUDA)")
+            self.gpu.setToolTip("No graphics card the models can use was found")
         form.addRow("Model threads", self.threads)
-        form.addRow("Decode workers", self.decode)
-        form.addRow("Batch size", self.batch)
+        form.addRow("Photos read at once", self.decode)
+        form.addRow("Photos per batch", self.batch)
         form.addRow(self.gpu)
-        form.addRow("Providers", self.provider)
+        form.addRow("Models run on", self.accelerator)
+        advanced = QGroupBox("Advanced", page)
+        advanced.setCheckable(True)
+        advanced.setChecked(False)  # folded: runtime names are for people who ask for them
+        adv_form = QFormLayout(advanced)
+        adv_form.addRow("ONNX Runtime providers", self.provider)
+        advanced.toggled.connect(self.provider.setVisible)
+        self.provider.setVisible(False)
+        form.addRow(advanced)
         self.tabs.addTab(page, "Performance")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
@@ -162,6 +215,9 @@ class SettingsDialog(QDialog):
         self.decode.setValue(int(s.decode_workers))
         self.batch.setValue(int(s.batch_size))
         self.gpu.setChecked(bool(s.gpu))
+        self.writeback.setChecked(bool(s.sidecar_writeback))
+        self.sidecar_naming.setCurrentIndex(max(0, self.sidecar_naming.findData(s.sidecar_naming)))
+        self.sidecar_naming.setEnabled(self.writeback.isChecked())
         self._privacy_enabled(self.web.isChecked())
         self.refresh_folders()
 
@@ -231,6 +287,8 @@ class SettingsDialog(QDialog):
         s.decode_workers = self.decode.value()
         s.batch_size = self.batch.value()
         s.gpu = self.gpu.isChecked()
+        s.sidecar_writeback = self.writeback.isChecked()
+        s.sidecar_naming = self.sidecar_naming.currentData()
         try:
             s.save()  # refuses to overwrite a settings.json that no longer parses
         except PhotoSearchError as exc:

@@ -72,7 +72,8 @@ class WelcomeView(QWidget):
         text.setObjectName("WelcomeText")
         text.setWordWrap(True)
         text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        text.setFixedWidth(560)
+        text.setMaximumWidth(560)
+        text.setMinimumWidth(320)
         text.setMinimumHeight(90)  # three lines at the 11pt of the stylesheet
         lay.addWidget(text, 0, Qt.AlignmentFlag.AlignHCenter)
         self.drop = DropZone(self)

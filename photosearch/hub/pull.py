@@ -57,7 +57,7 @@ class PullReport:
     files: list[dict[str, Any]] = field(default_factory=list)
     downloaded_bytes: int = 0
     already_present: bool = False
-    trusted_on_first_use: list[str] = field(default_factory=list)
+    not_verified: list[tuple[str, str]] = field(default_factory=list)  # (path, why no checksum is pinned)
 
 
 _locks: dict[str, threading.Lock] = {}
@@ -78,7 +78,8 @@ def _hub_manifest(settings: Settings, name: str | ModelManifest) -> ModelManifes
 
 
 def expected_sha(manifest: ModelManifest, f: ModelFile, record: dict[str, Any] | None) -> str | None:
-    """The manifest's sha256, else the one recorded at first pull (trust on first use)."""
+    """The manifest's sha256 (pinned from the hub's listing), else the one recorded at the first pull of a
+    file that has none (`ModelFile.unverified` says why): checked from then on."""
     if f.sha256:
         return f.sha256
     if record:
@@ -206,7 +207,8 @@ def pull_model(
                 report.downloaded_bytes += state["done"] - before
                 got_sha = _verify_download(manifest, f, dest, want)
                 if want is None:
-                    report.trusted_on_first_use.append(f.path)
+                    reason = f.unverified or "no checksum is published for this file"
+                    report.not_verified.append((f.path, reason))
             files_out.append({"path": f.path, "sha256": got_sha, "size": dest.stat().st_size})
         _install(settings, manifest, staging, final, files_out)
         report.files = files_out

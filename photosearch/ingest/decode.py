@@ -1,5 +1,5 @@
 """Decode image files safely: draft-mode JPEG, EXIF orientation, pixel cap, HEIC via pillow-heif,
-camera RAW via rawpy (the embedded preview when there is one, else a half-size demosaic) with the
+JPEG XL via pillow-jxl-plugin, camera RAW via rawpy (the embedded preview when there is one, else a half-size demosaic) with the
 RAW's own EXIF (rawpy exposes none).
 
 Every failure becomes a `DecodeError` with a short reason code the catalog counts by.
@@ -19,6 +19,8 @@ import numpy as np
 from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 from photosearch.errors import DecodeError
+from photosearch.files import NotARegularFile, require_regular
+from photosearch.ingest.signatures import HEADER_BYTES, sniff, sniff_file, worth_sniffing
 
 
 @functools.cache
@@ -33,6 +35,13 @@ def heif_available() -> bool:
     except Exception:  # pragma: no cover - only when the wheel is missing
         return False
 
+
+try:  # JPEG XL: a declared dependency; without it a .jxl is recorded as needing the plugin
+    import pillow_jxl  # noqa: F401 - importing registers the JXL plugin with Pillow
+
+    JXL_AVAILABLE = True
+except Exception:  # pragma: no cover - only when the wheel is missing
+    JXL_AVAILABLE = False
 
 #: Camera RAW formats (LibRaw through rawpy).
 RAW_EXTENSIONS = frozenset(
@@ -64,9 +73,11 @@ RAW_EXTENSIONS = frozenset(
 )
 #: HEIF containers (pillow-heif): Apple's .heic, Fujifilm's .hif, and the image-sequence variants.
 HEIF_EXTENSIONS = frozenset({".heic", ".heif", ".hif", ".heics", ".heifs"})
+#: JPEG XL (pillow-jxl-plugin).
+JXL_EXTENSIONS = frozenset({".jxl"})
 #: Every photo format Pillow decodes with the installed plugins, by every extension Pillow registers for
 #: it (JPEG and its multi-picture MPO, PNG and animated APNG, JPEG 2000 files and codestreams through
-#: OpenJPEG, the PNM family, AVIF and AVIF sequences), plus HEIF and camera RAW. An explicit list, so
+#: OpenJPEG, the PNM family, AVIF and AVIF sequences), plus HEIF, JPEG XL and camera RAW. An explicit list, so
 #: what is catalogued does not change with the plugins installed; tests/ingest/test_formats.py checks
 #: it still covers what Pillow registers for these formats.
 IMAGE_EXTENSIONS = (
@@ -99,6 +110,7 @@ IMAGE_EXTENSIONS = (
         }
     )
     | HEIF_EXTENSIONS
+    | JXL_EXTENSIONS
     | RAW_EXTENSIONS
 )
 DEFAULT_MAX_PIXELS = 200_000_000
@@ -108,14 +120,37 @@ Image.MAX_IMAGE_PIXELS = None
 
 
 NEEDS_HEIF = "needs_pillow_heif"  # not sticky: installing pillow-heif makes the next run read the file
+NEEDS_JXL = "needs_pillow_jxl"  # not sticky either
 
 
 def _heif_missing(path: str) -> bool:
     return not heif_available() and os.path.splitext(path)[1].lower() in HEIF_EXTENSIONS
 
 
+def _jxl_missing(path: str, data: bytes | None) -> bool:
+    if JXL_AVAILABLE:
+        return False
+    if os.path.splitext(path)[1].lower() in JXL_EXTENSIONS:
+        return True
+    return data is not None and sniff(data[:HEADER_BYTES]) == "JXL"
+
+
 def is_image_name(name: str) -> bool:
+    """Whether the name's extension is one the app reads (see `is_image_file` for other names)."""
     return os.path.splitext(name)[1].lower() in IMAGE_EXTENSIONS
+
+
+def may_be_image_name(name: str) -> bool:
+    """Whether a file of this name is an image or may be one inside (its header decides)."""
+    return is_image_name(name) or worth_sniffing(name)
+
+
+def is_image_file(path: str) -> bool:
+    """Whether the file at `path` is one to catalogue: its extension says image, or its first bytes do."""
+    name = os.path.basename(path)
+    if is_image_name(name):
+        return True
+    return worth_sniffing(name) and sniff_file(path) is not None
 
 
 def is_raw_name(name: str) -> bool:
@@ -157,7 +192,9 @@ def open_image(
     path = str(path)
     if data is None:
         try:
-            size = os.stat(path).st_size
+            size = require_regular(path).st_size
+        except NotARegularFile as exc:
+            raise DecodeError("not_a_file", str(exc)) from exc
         except OSError as exc:
             raise DecodeError(_reason_for_oserror(exc), f"cannot read {path}: {exc.strerror or exc}") from exc
     else:
@@ -179,6 +216,12 @@ def open_image(
                 f"{path} is HEIC/HEIF and pillow-heif is not installed: run `pip install pillow-heif` "
                 "and `photosearch index` again",
             ) from exc
+        if _jxl_missing(path, data):
+            raise DecodeError(
+                NEEDS_JXL,
+                f"{path} is JPEG XL and pillow-jxl-plugin is not installed: run "
+                "`pip install pillow-jxl-plugin` and `photosearch index` again",
+            ) from exc
         raise DecodeError("not_an_image", f"{path} is not an image Pillow can read") from exc
     except FileNotFoundError as exc:
         raise DecodeError("vanished", f"{path} disappeared while reading") from exc
@@ -186,6 +229,23 @@ def open_image(
         raise _os_decode_error(path, exc) from exc
     except (ValueError, SyntaxError, EOFError, MemoryError) as exc:
         raise DecodeError("corrupt", f"{path} could not be decoded: {exc}") from exc
+
+
+def check_pixel_cap(path: str | Path, max_pixels: int) -> None:
+    """Refuse a file over `max_pixels` from its header alone, before it is read whole (the cap is a
+    setting: a file refused under it is checked again on every run at this cost). Files Pillow
+    cannot identify here, and camera RAW, are left to `open_image`, which checks the cap too."""
+    if is_raw_name(path):
+        return
+    try:
+        with Image.open(path) as img:
+            width, height = img.size
+    except Exception:  # noqa: BLE001 - decoding names the problem
+        return
+    if width * height > max_pixels:
+        raise DecodeError(
+            "too_many_pixels", f"{path} is {width}x{height} pixels, over the cap of {max_pixels}"
+        )
 
 
 def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max_pixels: int) -> Decoded:

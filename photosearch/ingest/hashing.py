@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from photosearch.files import open_regular
+
 CHUNK = 1 << 20
 # Files up to this size are kept in memory after hashing so decoding does not read them twice;
 # bigger ones are hashed by streaming and decoded from the file.
@@ -17,7 +19,7 @@ def read_and_hash(path: str | Path, keep_limit: int = KEEP_IN_MEMORY_BYTES) -> t
     digest = hashlib.blake2b(digest_size=32)
     chunks: list[bytes] | None = []
     size = 0
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:  # a FIFO named like a photo is refused, never waited on
         while chunk := fh.read(CHUNK):
             digest.update(chunk)
             size += len(chunk)

@@ -32,6 +32,7 @@ from photosearch.ingest.pipeline import (
 from photosearch.ingest.reconcile import Reconciler
 from photosearch.ingest.report import IndexProgress, IndexReport
 from photosearch.ingest.scanner import ScanPlan, plan_scan
+from photosearch.metadata.analyzer import NAME as EMBEDDED
 from photosearch.records import PhotoImage
 from photosearch.vision.analyzer import Analyzer, FactsAnalyzer
 
@@ -184,7 +185,10 @@ class Indexer:
         if progress:
             progress(IndexProgress("listing", 0, 0))
         t0 = time.perf_counter()
-        plan = plan_scan(self.store, only_paths, retry_failed=retry_failed)
+        reads_sidecars = EMBEDDED in self.pipeline.versions
+        plan = plan_scan(self.store, only_paths, retry_failed=retry_failed, sidecars=reads_sidecars)
+        if plan.sidecar_changed:  # their metadata is read again: the embedded analysis is stale
+            self.pipeline.forget(EMBEDDED, plan.sidecar_changed.values())
         report.stage_ms["listing"] += (time.perf_counter() - t0) * 1000
         report.seen, report.unchanged, report.offline_folders = (
             plan.seen,

@@ -14,7 +14,8 @@ import imagehash
 import numpy as np
 
 from photosearch.errors import DecodeError
-from photosearch.ingest.decode import open_image
+from photosearch.files import NotARegularFile, require_regular
+from photosearch.ingest.decode import check_pixel_cap, open_image
 from photosearch.ingest.exif import ExifInfo, read_exif
 from photosearch.ingest.hashing import read_and_hash
 from photosearch.ingest.scanner import FileEntry
@@ -83,13 +84,17 @@ def _check_size(path: str, size: int, limit: int) -> None:
 def load_for_ingest(entry: FileEntry, opts: LoadOptions) -> Loaded:
     out = Loaded(path=entry.path, entry=entry, size=entry.size, mtime=entry.mtime)
     t0 = time.perf_counter()
+    decoded_ok = False  # past the decoder, a failure is ours, not the file's
     try:
         try:
-            st = os.stat(entry.path)
+            st = require_regular(entry.path)
             _check_size(entry.path, st.st_size, opts.max_file_bytes)
+            check_pixel_cap(entry.path, opts.max_pixels)
             out.content_hash, data = read_and_hash(entry.path)
         except FileNotFoundError as exc:
             raise DecodeError("vanished", f"{entry.path} disappeared before it could be read") from exc
+        except NotARegularFile as exc:
+            raise DecodeError("not_a_file", str(exc)) from exc
         except IsADirectoryError as exc:
             raise DecodeError("unreadable", f"{entry.path} is a directory") from exc
         except PermissionError as exc:
@@ -103,6 +108,7 @@ def load_for_ingest(entry: FileEntry, opts: LoadOptions) -> Loaded:
             entry.path, max_side=opts.analysis_max_side, max_pixels=opts.max_pixels, data=data
         )
         del data
+        decoded_ok = True
         t2 = time.perf_counter()
         out.timings["decode"] = (t2 - t1) * 1000
         out.width, out.height, out.format = decoded.width, decoded.height, decoded.format
@@ -118,9 +124,22 @@ def load_for_ingest(entry: FileEntry, opts: LoadOptions) -> Loaded:
         out.timings["thumb_exif"] = (time.perf_counter() - t2) * 1000
     except DecodeError as exc:
         out.error = exc
-    except Exception as exc:  # any decoder bug is this file's problem, not the run's
-        out.error = DecodeError("corrupt", f"{entry.path} could not be decoded: {type(exc).__name__}: {exc}")
+    except Exception as exc:
+        out.error = _unexpected_error(entry.path, exc, decoded_ok)
     return out
+
+
+def _unexpected_error(path: str, exc: Exception, decoded: bool) -> DecodeError:
+    """A decoder bug on this file is the file's problem ("corrupt", not retried until it changes);
+    a failure after a good decode (thumbnail, hashing) is ours: the photo keeps what the catalog
+    knows and is tried again next run."""
+    if not decoded:
+        return DecodeError("corrupt", f"{path} could not be decoded: {type(exc).__name__}: {exc}")
+    return DecodeError(
+        "processing_failed",
+        f"{path} was read but could not be processed ({type(exc).__name__}: {exc}); "
+        "it is kept as it was and tried again on the next run",
+    )
 
 
 def load_for_analysis(photo_id: int, path: str, opts: LoadOptions) -> Loaded:

@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from photosearch.catalog.models import Analysis, Photo
@@ -238,6 +238,17 @@ class AnalysisPipeline:
             if missing:
                 backlog.append((pid, from_db_path(path), frozenset(missing & set(self.versions))))
         return backlog
+
+    def forget(self, analyzer: str, photo_ids: Collection[int]) -> None:
+        """Drop the record of one analyzer's run on these photos: the next write runs it again."""
+        ids = list(photo_ids)
+        with self.store.session() as s:
+            for start in range(0, len(ids), 500):
+                s.execute(
+                    delete(Analysis).where(
+                        Analysis.analyzer == analyzer, Analysis.photo_id.in_(ids[start : start + 500])
+                    )
+                )
 
     # ---- writing ------------------------------------------------------------------------------
     def write(

@@ -20,6 +20,7 @@ from photosearch.catalog.models import (
     Fact,
     FileIssue,
     Folder,
+    Person,
     Photo,
     Thumbnail,
     utcnow,
@@ -63,6 +64,22 @@ def upsert_issue(s: Session, path: str, folder_id, reason: str, message: str, si
     )
     row.seen_at = utcnow()
     log.warning("skipping: %s", message)
+
+
+def has_user_work(s: Session, photo_id: int) -> bool:
+    """Does the photo carry what a person did: a face of a named person, or a tag they added?"""
+    named = s.scalar(
+        select(Face.id)
+        .join(Person, Person.id == Face.person_id)
+        .where(Face.photo_id == photo_id, Person.name.is_not(None))
+        .limit(1)
+    )
+    if named is not None:
+        return True
+    return (
+        s.scalar(select(Fact.id).where(Fact.photo_id == photo_id, Fact.analyzer == "user").limit(1))
+        is not None
+    )
 
 
 def forget_analysis(s: Session, photo_id: int) -> None:
@@ -216,8 +233,15 @@ class Reconciler:
         if err.reason in USER_ACTION_REASONS and err.message not in report.warnings:
             report.warnings.append(err.message)
         # Only a file whose content is now bad stops being the photo it was; a transient error
-        # (disk full, permissions, a flaky drive) leaves the catalogued photo as it is.
-        if err.reason in STICKY_REASONS and existing is not None and existing.state == "active":
+        # (disk full, permissions, a flaky drive) leaves the catalogued photo as it is, and so
+        # does any failure of a photo the user put work into (named people, their own tags): it
+        # stays, marked unreadable by its file issue, until the file reads again.
+        if (
+            err.reason in STICKY_REASONS
+            and existing is not None
+            and existing.state == "active"
+            and not has_user_work(s, existing.id)
+        ):
             existing.state, existing.deleted_at = "deleted", utcnow()
 
     def _new_content_at_path(

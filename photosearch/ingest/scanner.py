@@ -1,5 +1,8 @@
 """Mark-and-sweep listing: what is new, changed, unchanged or gone in the registered folders.
 
+A file is listed when its extension is one the app reads, or its first bytes carry an image
+signature (`ingest.signatures`): a photo with an odd name is catalogued or recorded, never ignored.
+
 Listing only stats files (cheap); reading, hashing and decoding happen later in the
 indexer's workers. A folder that is missing is reported offline and its photos are
 left alone (an unmounted drive is not a delete).
@@ -17,10 +20,13 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import select
 
-from photosearch.catalog.models import FileIssue, Folder, Photo
+from photosearch.catalog.models import Fact, FileIssue, Folder, Photo
 from photosearch.catalog.store import Store, owning_folder
-from photosearch.ingest.decode import is_image_name
+from photosearch.files import NotARegularFile, require_regular
+from photosearch.ingest.decode import is_image_file, is_image_name
 from photosearch.ingest.paths import from_db_path, to_db_path
+from photosearch.ingest.signatures import sniff_file, worth_sniffing
+from photosearch.metadata.sidecar import sidecar_index, sidecar_paths, signature
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +37,7 @@ class FileEntry:
     folder_id: int
     size: int
     mtime: float
+    sidecars: str | None = None  # the signature of its XMP sidecars (metadata.sidecar.signature)
 
 
 @dataclass
@@ -50,6 +57,8 @@ class ScanPlan:
     changed_paths: set[str] = field(
         default_factory=set
     )  # db paths of catalogued files whose size/mtime changed
+    # db path -> photo id: unchanged files whose XMP sidecars changed (their metadata is read again)
+    sidecar_changed: dict[str, int] = field(default_factory=dict)
     unchanged: int = 0
     known_failed: int = 0
     seen: int = 0
@@ -87,6 +96,7 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
         except OSError as exc:
             yield ListingIssue(current, folder_id, _reason(exc), f"cannot list {current}: {exc.strerror}")
             continue
+        sidecars_here = sidecar_index(e.name for e in entries)
         for entry in sorted(entries, key=lambda e: e.name):
             if entry.name.startswith("."):
                 continue  # hidden files and our own temp files
@@ -107,18 +117,38 @@ def walk_images(root: str, folder_id: int, library: Iterable[str] = ()) -> Itera
                     entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}"
                 )
                 continue
-            if not is_image_name(entry.name):
-                continue
-            try:
-                st = entry.stat(follow_symlinks=True)
-            except OSError as exc:
-                yield ListingIssue(
-                    entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}"
-                )
-                continue
-            if not os.path.isfile(entry.path):
-                continue
-            yield FileEntry(entry.path, folder_id, st.st_size, st.st_mtime)
+            item = _listed_file(entry, folder_id, sidecars_here)
+            if item is not None:
+                yield item
+
+
+def _listed_file(
+    entry: os.DirEntry, folder_id: int, sidecars_here: dict | None
+) -> FileEntry | ListingIssue | None:
+    """A listed non-folder: a photo to catalogue (with its sidecars' signature), an issue to
+    record, or None (not an image)."""
+    claimed = is_image_name(entry.name)  # else its first bytes decide
+    if not claimed and not worth_sniffing(entry.name):
+        return None
+    try:
+        st = entry.stat(follow_symlinks=True)
+    except OSError as exc:
+        return ListingIssue(entry.path, folder_id, _reason(exc), f"cannot stat {entry.path}: {exc.strerror}")
+    if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device: never opened, not even sniffed
+        return _not_a_file(entry.path, folder_id, st) if claimed else None
+    if not (claimed or sniff_file(entry.path)):
+        return None
+    sidecars = signature(sidecar_paths(entry.path, sidecars_here)) if sidecars_here else None
+    return FileEntry(entry.path, folder_id, st.st_size, st.st_mtime, sidecars)
+
+
+def _not_a_file(path: str, folder_id: int | None, st: os.stat_result) -> ListingIssue:
+    """A listing issue for a path named like a photo that is no regular file (never opened)."""
+    try:
+        require_regular(path, st)
+    except NotARegularFile as exc:
+        return ListingIssue(path, folder_id, NotARegularFile.reason, str(exc))
+    raise AssertionError("a regular file is no listing issue")
 
 
 def _symlink_verdict(path: str, parent: str, library: Iterable[str]):
@@ -136,10 +166,10 @@ def _symlink_verdict(path: str, parent: str, library: Iterable[str]):
 
 
 # A file that failed for one of these reasons fails the same way until it changes; others
-# (permissions, I/O errors on a flaky drive) are retried on the next run.
-STICKY_REASONS = frozenset(
-    {"corrupt", "not_an_image", "truncated", "too_many_pixels", "empty_file", "no_pixels"}
-)
+# (permissions, I/O errors on a flaky drive) are retried on the next run, and so are the failures
+# a setting decides (too_large, too_many_pixels: both are checked before the file is read, so a
+# retry costs a stat and a header, and a raised limit takes effect on the next run).
+STICKY_REASONS = frozenset({"corrupt", "not_an_image", "truncated", "empty_file", "no_pixels"})
 
 
 def _folder_state(path: str, had_photos: bool, device: int | None) -> tuple[bool, int | None]:
@@ -185,11 +215,18 @@ def _reason(exc: OSError) -> str:
 Known = dict[str, tuple[int, int, float, str, int | None]]
 
 
-def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_failed: bool = False) -> ScanPlan:
+def plan_scan(
+    store: Store,
+    only_paths: Iterable[str] | None = None,
+    retry_failed: bool = False,
+    sidecars: bool = False,
+) -> ScanPlan:
     """List registered folders (or just `only_paths`) and compare with the catalog.
 
     A file is unchanged when its size and mtime match the catalog's active row, or the
-    recorded failure for that path (a bad file is not re-read every run unless asked).
+    recorded failure for that path (a bad file is not re-read every run unless asked). With
+    `sidecars` (the run reads embedded metadata), an unchanged file whose XMP sidecars differ from
+    those last read (added, edited, removed) is read again and listed in `sidecar_changed`.
     """
     plan = ScanPlan()
     with store.session() as s:
@@ -212,6 +249,11 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
                 if row.reason in STICKY_REASONS
             }
         )
+        read_sidecars = (
+            dict(s.execute(select(Fact.photo_id, Fact.label).where(Fact.kind == "sidecar")).all())
+            if sidecars
+            else None
+        )
     online_ids = set(plan.online_folder_ids)
     online_folders = [f for f in folders if f.id in online_ids]
     seen: dict[str, FileEntry] = {}
@@ -222,7 +264,7 @@ def plan_scan(store: Store, only_paths: Iterable[str] | None = None, retry_faile
         candidates = {p: v for p, v in known.items() if v[3] == "active" and v[4] in online_ids}
     else:
         candidates = _list_paths(only_paths, known, online_folders, seen, plan)
-    _compare(seen, known, failed, candidates, plan)
+    _compare(seen, known, failed, candidates, plan, read_sidecars)
     _find_vanished(candidates, plan)
     plan.seen = len(seen)
     return plan
@@ -272,7 +314,7 @@ def _list_paths(
         if os.path.isdir(path):
             for item in walk_images(path, folder.id, library):
                 _collect(item, seen, plan, online_folders)
-        elif is_image_name(os.path.basename(path)):
+        elif is_image_file(path):
             _collect_file(path, folder, seen, plan, online_folders)
     return candidates
 
@@ -287,19 +329,33 @@ def _collect_file(
     except OSError as exc:
         plan.issues.append(ListingIssue(path, folder.id, _reason(exc), f"cannot stat {path}: {exc}"))
         return
-    _collect(FileEntry(path, folder.id, st.st_size, st.st_mtime), seen, plan, online_folders)
+    if not stat.S_ISREG(st.st_mode):
+        plan.issues.append(_not_a_file(path, folder.id, st))
+        return
+    sidecars = signature(sidecar_paths(path))
+    _collect(FileEntry(path, folder.id, st.st_size, st.st_mtime, sidecars), seen, plan, online_folders)
 
 
 def _compare(
-    seen: dict[str, FileEntry], known: Known, failed: dict[str, tuple], candidates: Known, plan: ScanPlan
+    seen: dict[str, FileEntry],
+    known: Known,
+    failed: dict[str, tuple],
+    candidates: Known,
+    plan: ScanPlan,
+    read_sidecars: dict[int, str] | None = None,
 ) -> None:
     """Each listed file is unchanged, a known failure, or work (new or changed); what was seen
-    is no candidate for vanishing."""
+    is no candidate for vanishing. With `read_sidecars` (photo id -> signature of the sidecars last
+    read), an unchanged file whose sidecars changed is work too."""
     for path, entry in seen.items():
         db_path = to_db_path(path)
         row = known.get(db_path)
         if row and row[3] == "active" and row[1] == entry.size and abs(row[2] - entry.mtime) < 1e-6:
-            plan.unchanged += 1
+            if read_sidecars is not None and read_sidecars.get(row[0]) != entry.sidecars:
+                plan.sidecar_changed[db_path] = row[0]
+                plan.to_ingest.append(entry)
+            else:
+                plan.unchanged += 1
         elif db_path in failed and failed[db_path] == (entry.size, entry.mtime):
             plan.known_failed += 1
         else:

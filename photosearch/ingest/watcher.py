@@ -1,7 +1,9 @@
 """Live watching: watchdog events, debounced, settled, then an incremental index of just those paths.
 
 The same engine serves `photosearch watch` and the GUI. A file counts as written when
-its size and mtime stop changing for `settle_s`; half-written files are never ingested.
+its size and mtime stop changing for `settle_s`; half-written files are never ingested. An event on
+an XMP sidecar (`photo.jpg.xmp`, `photo.xmp`) queues the photos it belongs to: the scan sees the
+sidecar changed and their embedded metadata is read again.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from photosearch.catalog.store import Store
-from photosearch.ingest.decode import is_image_name
+from photosearch.ingest.decode import may_be_image_name
 from photosearch.ingest.indexer import Indexer, IndexReport
+from photosearch.metadata.sidecar import is_sidecar_name, photos_of_sidecar
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +53,11 @@ class _Handler(FileSystemEventHandler):
             name = os.path.basename(path)
             if self.watcher.is_hidden(path):
                 continue  # like the full scan: hidden files and folders are not photos to catalog
-            if event.is_directory or is_image_name(name):
+            if event.is_directory or may_be_image_name(name):
                 self.watcher.touch(path)
+            elif is_sidecar_name(name):  # an XMP sidecar: its photos' metadata is read again
+                for photo in photos_of_sidecar(path):
+                    self.watcher.touch(photo)
 
 
 class FolderWatcher:
@@ -164,7 +170,7 @@ class FolderWatcher:
                 for root, dirs, files in os.walk(path):
                     dirs[:] = [d for d in dirs if not d.startswith(".")]
                     for name in files:
-                        if is_image_name(name) and not name.startswith("."):
+                        if may_be_image_name(name) and not name.startswith("."):
                             self.touch(os.path.join(root, name))
             else:
                 out.append(path)

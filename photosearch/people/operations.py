@@ -14,7 +14,7 @@ import numpy as np
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from photosearch.catalog.models import Face, Person, Photo
+from photosearch.catalog.models import Face, Person, Photo, is_row_id
 from photosearch.catalog.store import Store
 from photosearch.errors import PhotoSearchError
 from photosearch.people.clustering import descriptor_array, remove_empty_people
@@ -67,7 +67,7 @@ class NameResult:
 
 
 def _person(s: Session, person_id: int) -> Person:
-    person = s.get(Person, int(person_id))
+    person = s.get(Person, int(person_id)) if is_row_id(int(person_id)) else None
     if person is None:
         raise PeopleError(f"no person #{person_id}; see `photosearch people list --all`")
     return person
@@ -236,7 +236,7 @@ def _faces(s: Session, face_ids: list[int]) -> list[Face]:
     ids = sorted({int(f) for f in face_ids})
     if not ids:
         raise PeopleError("no face ids given")
-    faces = list(s.scalars(select(Face).where(Face.id.in_(ids))))
+    faces = list(s.scalars(select(Face).where(Face.id.in_([i for i in ids if is_row_id(i)]))))
     missing = sorted(set(ids) - {f.id for f in faces})
     if missing:
         raise PeopleError(

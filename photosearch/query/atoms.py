@@ -8,14 +8,18 @@ from photosearch.query.resolvers.base import AtomResult, ExecContext
 from photosearch.query.resolvers.concept import resolve_concept
 from photosearch.query.resolvers.filters import (
     resolve_camera,
+    resolve_color,
     resolve_date,
     resolve_faces,
     resolve_folder,
     resolve_kind,
     resolve_knowledge,
+    resolve_label,
     resolve_month,
+    resolve_orientation,
     resolve_person,
     resolve_quality,
+    resolve_rating,
     resolve_tag,
     resolve_text,
     resolve_yearly,
@@ -37,8 +41,12 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "knowledge": resolve_knowledge,
     "tag": resolve_tag,
     "faces": resolve_faces,
+    "rating": resolve_rating,
+    "label": resolve_label,
     "kind": resolve_kind,
     "quality": resolve_quality,
+    "color": resolve_color,
+    "orientation": resolve_orientation,
 }
 
 #: Atoms whose scores carry relevance (the others are filters that score 1).

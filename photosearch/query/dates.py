@@ -413,7 +413,10 @@ class DateFinder:
             for m in pattern.finditer(text):
                 if not free(m.start(), m.end()):
                     continue
-                match = _HANDLERS[name](m, ask)
+                try:
+                    match = _HANDLERS[name](m, ask)
+                except (ValueError, OverflowError):  # a date before year 1 or after 9999
+                    match = _outside_calendar(name, m, ask)
                 if match is None:
                     continue
                 found.append(match)
@@ -631,6 +634,21 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "weekend": _weekend,
     "season": _season,
 }
+
+
+def _outside_calendar(name: str, m: re.Match, q: _Ask) -> DateMatch:
+    """A date expression that reaches outside years 1..9999 ("the last 5000 years", "last summer"
+    in year 1): a span back from today starts at year 1; anything else matches no day, and a note
+    says so (the search then shows the closest photos)."""
+    text = m.group(0).strip()
+    if name == "back":
+        return DateMatch(m.start(), m.end(), [(date.min, q.now)], notes=[f"'{text}' starts at year 1"])
+    return DateMatch(
+        m.start(),
+        m.end(),
+        [(date.min, date.min)],
+        notes=[f"'{text}' falls outside the calendar (years 1 to 9999): no photo can be from then"],
+    )
 
 
 def _modify(text: str, lo: date, hi: date) -> tuple[date, date]:

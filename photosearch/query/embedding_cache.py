@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from photosearch.cache_problems import cache_problem
+
 log = logging.getLogger(__name__)
 
 FILE_NAME = "text-embeddings.sqlite"
@@ -54,10 +56,12 @@ class CachedEncoder:
         return db
 
     def _read(self, texts: list[str]) -> dict[str, np.ndarray]:
-        if self._broken or not texts or not self.path.is_file():
+        if self._broken or not texts:
             return {}
         out: dict[str, np.ndarray] = {}
         try:
+            if not self.path.is_file():  # an unreadable folder raises here, and is said once
+                return {}
             with self._lock:
                 db = self._connect()
                 try:
@@ -70,7 +74,7 @@ class CachedEncoder:
                         out.update((t, np.frombuffer(v, np.float32)) for t, v in rows)
                 finally:
                     db.close()
-        except sqlite3.Error as exc:
+        except (OSError, sqlite3.Error) as exc:
             self._give_up("read", exc)
             return {}
         return out
@@ -107,6 +111,7 @@ class CachedEncoder:
 
     def _give_up(self, what: str, exc: Exception) -> None:
         log.info("text embedding cache %s: cannot %s (%s); embedding without it", self.path, what, exc)
+        cache_problem(self.path, exc)
         self._broken = True
 
 

@@ -6,7 +6,7 @@
 * `and`: intersection; the combined score is the geometric mean of the graded (semantic)
   children's scores — filters (date, person, ...) score 1 and are neutral. `{"and": []}` is every
   active photo.
-* soft conjunction: at the root `and`, concept atoms are soft unless the plan lists them in
+* soft conjunction: at the root `and`, concept and colour atoms are soft unless the plan lists them in
   `required` (then they are hard, like the filters). Photos that pass every hard part and some
   but not all soft concepts are the *partial* matches (`Execution.partial`), scored by the mean
   of their soft scores with a missing concept counting 0, and shown after the photos that satisfy
@@ -14,7 +14,8 @@
   a content filter), one soft concept is enough for partial matches, and a photo with none of
   the soft concepts is a partial match too ("dog, required, and zebra": the dogs, missing zebra).
 * relaxed mode (closest matches): concept atoms also admit their best candidates below the
-  calibrated cut-off (`AtomResult.near`); filters stay hard.
+  calibrated cut-off (`AtomResult.near`), a people count the photos one person off; other filters
+  stay hard.
 
 Only active photos exist for the executor (the snapshot holds nothing else).
 """
@@ -36,7 +37,9 @@ from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 OPERATORS = ("and", "or", "not")
 
 
-SOFT_ATOMS = ("concept",)
+#: Atoms that describe what is in the photo by degree: soft in the root `and` (a photo with some of
+#: them is a partial match). A colour is the frame's, not the subject's: soft like a concept.
+SOFT_ATOMS = ("concept", "color")
 
 
 @dataclass
@@ -205,6 +208,11 @@ class Executor:
         )
 
     def run(self, where: dict) -> Execution:
+        found = plan_atoms(where)
+        self.ctx.prefetch_texts([str(a["concept"]) for a in found if "concept" in a])
+        if not self.ctx.request_words:  # the context each concept word's sense is read in
+            self.ctx.request_words = " ".join(str(a["concept"]) for a in found if "concept" in a)
+        self.ctx.names_people = any("person" in a for a in found)
         ex = Execution(ScoredSet.empty())
         ex.result = self._node(where, "where", False, ex)
         return ex
@@ -225,7 +233,7 @@ class Executor:
                     positives.append(got)
                     if path == "where" and not negated and self._soft(child):
                         soft.append(got)
-                        ex.soft.append((str(child["concept"]), got))
+                        ex.soft.append((str(next(iter(child.values()))), got))
                     else:
                         hard.append(got)
                         anchored |= path == "where" and not negated and self._anchors(child)

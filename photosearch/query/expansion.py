@@ -6,7 +6,9 @@ dog -> golden retriever) and its near hypernyms (what it is a kind of, e.g. kitt
 woman -> person). Each route has a weight, exact > synonym > hyponym > hypernym, so a photo that
 shows exactly what was asked ranks above one that matches through a broader or narrower term.
 A term is used only where the sense reached is its most frequent one ("cat" is also a
-Caterpillar tractor, a kind of vehicle: "vehicle" does not reach cat photos). The resolver matches the expanded terms against every label space the models write (ImageNet
+Caterpillar tractor, a kind of vehicle: "vehicle" does not reach cat photos). A scene word
+("beach", "kitchen", "underwater") also reaches the classes of things seen there, from
+`resources/scenes.yaml` (route "scene"). The resolver matches the expanded terms against every label space the models write (ImageNet
 tags and their stored hypernyms, COCO objects, learned knowledge) and names the route in `why`.
 """
 
@@ -15,6 +17,9 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from pathlib import Path
+
+from photosearch.query.senses import Embed, read_senses, role
 
 log = logging.getLogger(__name__)
 
@@ -53,12 +58,13 @@ class Route:
         return f"{self.word} ≈ {self.term} ({self.route})"
 
 
-_cache: dict[str, tuple[Route, ...]] = {}
+_cache: dict[tuple[str, str], tuple[Route, ...]] = {}
 _lock = threading.Lock()
 _wordnet_failed = False
 
 
-def _wordnet():
+def shared_wordnet():
+    """The process-wide WordNet, or None when it is not installed (a warning says so once)."""
     global _wordnet_failed
     if _wordnet_failed:
         return None
@@ -76,20 +82,27 @@ def _term(lemma: str) -> str:
     return lemma.replace("_", " ").lower()
 
 
-def expand(word: str, wordnet=None) -> tuple[Route, ...]:
-    """Weighted WordNet routes of a word or phrase (best weight per term; the word itself excluded)."""
+def expand(word: str, wordnet=None, *, context: str = "", embed: Embed | None = None) -> tuple[Route, ...]:
+    """Weighted WordNet routes of a word or phrase (best weight per term; the word itself excluded).
+
+    Read in its sense (`query.senses`): a colour, nationality or adjective-first word has no routes
+    (it describes, it is not a thing); a noun follows the sense the request's other words
+    (`context`, compared through `embed`) point to, else its dominant sense."""
     key = " ".join(word.lower().split())
+    context = " ".join(context.lower().split()) if embed is not None else ""
+    cache_key = (key, context)
     with _lock:
-        hit = _cache.get(key)
+        hit = _cache.get(cache_key)
     if hit is not None and wordnet is None:
         return hit
-    wn = wordnet or _wordnet()
+    wn = wordnet or shared_wordnet()
     if wn is None or not key:
         return ()
-    routes = _routes(wn, key)
+    routes = () if role(key, wn) != "noun" else _routes(wn, key, context, embed)
+    routes = _with_scene(routes, key)
     if wordnet is None:
         with _lock:
-            _cache[key] = routes
+            _cache[cache_key] = routes
     return routes
 
 
@@ -117,7 +130,7 @@ class _BestRoutes:
         return tuple(sorted(self.best.values(), key=lambda r: (-r.weight, r.term)))
 
 
-def _routes(wn, key: str) -> tuple[Route, ...]:
+def _routes(wn, key: str, context: str = "", embed: Embed | None = None) -> tuple[Route, ...]:
     """Synonyms of every sense of `key` worth following, and the kinds and parents of the related ones."""
     found = _BestRoutes(wn, key)
     bases = wn.base_forms(key)
@@ -125,9 +138,11 @@ def _routes(wn, key: str) -> tuple[Route, ...]:
     for base in bases:
         offsets.extend(o for o in wn.lookup(base) if o not in offsets)
     own = {b.lower() for b in bases}
-    #: senses with no frequency data (e.g. all of "kitty") are all treated like the first one
-    frequent = max(wn.tagged_senses(b) for b in bases) if bases else 0
-    for rank, off in enumerate(offsets):
+    reading = read_senses(wn, key, tuple(offsets), context, embed)
+    #: senses with no frequency data (e.g. all of "kitty") are all treated like the first one, and
+    #: so is the sense the request's context chose
+    frequent = max(wn.tagged_senses(b) for b in bases) if bases and reading.by == "dominant" else 0
+    for rank, off in enumerate(reading.senses):
         rank = rank if frequent else 0
         syn = wn.synset(off)
         if rank and not own & {lemma.lower() for lemma in syn.lemmas[:OTHER_SENSE_LEMMAS]}:
@@ -155,6 +170,51 @@ def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: f
         narrow = len(wn.descendants(parent, limit=NARROW_KINDS + 1)) <= NARROW_KINDS
         for lemma in psyn.lemmas:
             found.add(lemma, "hypernym", HYPERNYM[depth - 1] * sense, narrow, sense_of=parent)
+
+
+SCENES_FILE = Path(__file__).resolve().parents[2] / "resources" / "scenes.yaml"
+_scenes: dict[str, dict[str, float]] | None = None
+
+
+def scenes() -> dict[str, dict[str, float]]:
+    """Scene word → {class name (folded): weight} over both label spaces (`resources/scenes.yaml`)."""
+    global _scenes
+    if _scenes is None:
+        import yaml
+
+        from photosearch.query.lexicon import singular
+
+        data = yaml.safe_load(SCENES_FILE.read_text(encoding="utf-8")) or {}
+        table: dict[str, dict[str, float]] = {}
+        for word, spaces in data.items():
+            best: dict[str, float] = {}
+            for classes in (spaces or {}).values():
+                for name, weight in classes.items():
+                    best[_term(str(name))] = max(best.get(_term(str(name)), 0.0), float(weight))
+            table[_term(str(word))] = best
+            table.setdefault(" ".join(singular(w) for w in _term(str(word)).split()), best)  # "woods"
+        _scenes = table
+    return _scenes
+
+
+def scene_routes(key: str) -> tuple[Route, ...]:
+    """What the models see in photos of a scene word ("beach" → seashore, sandbar, surfboard)."""
+    from photosearch.query.lexicon import singular
+
+    table = scenes()
+    found = table.get(key) or table.get(" ".join(singular(w) for w in key.split())) or {}
+    return tuple(Route(key, term, "scene", weight) for term, weight in found.items() if term != key)
+
+
+def _with_scene(routes: tuple[Route, ...], key: str) -> tuple[Route, ...]:
+    extra = scene_routes(key)
+    if not extra:
+        return routes
+    best = {r.term: r for r in routes}
+    for r in extra:
+        if r.term not in best or r.weight > best[r.term].weight:
+            best[r.term] = r
+    return tuple(sorted(best.values(), key=lambda r: (-r.weight, r.term)))
 
 
 def compound_of(word: str, label_word: str) -> bool:

@@ -213,6 +213,23 @@ FAVOURITE_WORDS = (
     "loved ones",
 )
 
+#: Colour labels as photo tools write them into xmp:Label (Lightroom, Bridge, digiKam, darktable).
+COLOR_LABEL_WORDS = {
+    "red": "Red",
+    "orange": "Orange",
+    "yellow": "Yellow",
+    "green": "Green",
+    "blue": "Blue",
+    "purple": "Purple",
+    "magenta": "Magenta",
+    "gray": "Gray",
+    "grey": "Gray",
+    "white": "White",
+    "black": "Black",
+}
+#: Words that say "star rating" after a number ("4 stars", "five-star").
+STAR_WORDS = r"(?:stars?|-stars?|\s+stars?)"
+
 NUMBER_WORDS = {
     "one": 1,
     "two": 2,

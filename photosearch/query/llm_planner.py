@@ -35,7 +35,10 @@ SYSTEM_PROMPT = (
     '{"concept": thing}, {"person": name}, {"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}, '
     '{"place": name}, {"text": words in the photo}, {"camera": model}, {"folder": name}, '
     '{"similar": photo id}, {"knowledge": fact}, {"tag": tag}, {"faces": {"min": n, "max": n}}, '
-    '{"kind": "photo|screenshot|document"}, {"quality": "sharp|blurry"}. Answer with JSON only.'
+    '{"rating": {"min": stars, "max": stars}}, {"label": colour label}, '
+    '{"kind": "photo|screenshot|document"}, {"quality": "sharp|blurry"}, '
+    '{"color": "red|...|monochrome"} (colour words are colours, never things), '
+    '{"orientation": "portrait|landscape|panorama|square"}. Answer with JSON only.'
 )
 
 #: Atom types whose values the parser finds deterministically; the LLM may not add or drop them.
@@ -52,7 +55,11 @@ SLOT_TYPES = (
     "tag",
     "kind",
     "quality",
+    "color",
+    "orientation",
     "faces",
+    "rating",
+    "label",
     "knowledge",
 )
 

@@ -1,7 +1,8 @@
 """Deterministic request parser: natural language → plan, with a confidence and notes.
 
 The parser claims spans of the request in a fixed order (quotes and `key:value` syntax, compose
-words, similar/folder/camera, kinds/quality/tags, face counts, people, dates, places, connectives)
+words, similar/folder/camera, kinds/quality/tags, face counts, people, dates, places, colours,
+connectives)
 and reads what is left as concept phrases; the claim passes live in `query.claims`. Then
 `query.parse_tree` builds the boolean tree: OR binds tighter than AND; NOT takes the following
 OR-chain (and following same-type operands joined by "and").
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
+from photosearch.query.claims.attributes import ColourClaims
 from photosearch.query.claims.compose import ComposeClaims
 from photosearch.query.claims.cues import CueClaims, claim_quotes
 from photosearch.query.claims.entities import claim_dates, claim_people, claim_places
@@ -46,11 +48,13 @@ class RequestParser:
             cues.claim_similar,
             cues.claim_folders,
             cues.claim_cameras,
+            filters.claim_ratings,
             filters.claim_filters,
             filters.claim_faces,
             claim_people,
             claim_dates,
             claim_places,
+            ColourClaims(),
             NegationClaims(),
             claim_words,
         )

@@ -362,6 +362,16 @@ def fold(text: str) -> str:
     return "".join(c for c in norm if not unicodedata.combining(c)).lower().strip()
 
 
+def country_code(name: str) -> str:
+    """The ISO code of a country written by name or code ("Portugal", "PT", "Deutschland" is not
+    known: ""), as files name their country (IPTC/XMP Country)."""
+    q = fold(name)
+    for cc, names in COUNTRIES.items():
+        if q == cc.lower() or any(fold(n) == q for n in names):
+            return cc
+    return ""
+
+
 class Gazetteer:
     """Name → places index over countries, admin1 regions and GeoNames cities.
 

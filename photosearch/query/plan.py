@@ -24,6 +24,12 @@ Atoms (each a one-key object):
 * ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
   present; ``min`` defaults to 0 and ``max`` null means "no upper bound".
 * ``{"kind": "photo"|"screenshot"|"document"}``, ``{"quality": "sharp"|"blurry"}``.
+* ``{"orientation": "portrait"|"landscape"|"panorama"|"square"}``: the photo's shape (taller than
+  wide; wider than tall; at least twice as wide as tall, either way; about as wide as tall).
+* ``{"color": NAME}``: the photo's measured colours (``COLORS``: the quality analyzer's colour names,
+  and ``monochrome`` for black-and-white / greyscale photos); a colour word of the request.
+* ``{"rating": {"min": int, "max": int|null}}``: the star rating written in the file or its sidecar
+  (xmp:Rating; -1 rejected, 0..5); ``{"label": "Red"}``: its colour label (xmp:Label).
 
 ``required`` (optional, omitted when empty): concept values that must be present. Concept atoms
 of the root ``and`` are otherwise *soft*: photos with only some of them follow the full matches,
@@ -44,12 +50,53 @@ from photosearch.errors import PhotoSearchError
 
 PLAN_VERSION = 1
 
-STRING_ATOMS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
-ATOM_KEYS = (*STRING_ATOMS, "date", "month", "yearly", "faces", "kind", "quality")
+STRING_ATOMS = (
+    "concept",
+    "person",
+    "place",
+    "text",
+    "camera",
+    "folder",
+    "similar",
+    "knowledge",
+    "tag",
+    "label",
+)
+ATOM_KEYS = (
+    *STRING_ATOMS,
+    "date",
+    "month",
+    "yearly",
+    "faces",
+    "rating",
+    "kind",
+    "quality",
+    "color",
+    "orientation",
+)
+#: Star ratings as XMP writes them: -1 rejected, 0 none, 1..5 stars.
+RATING_RANGE = (-1, 5)
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 OPERATORS = ("and", "or", "not")
 KINDS = ("photo", "screenshot", "document")
 QUALITIES = ("sharp", "blurry")
+#: `vision.quality.COLOR_NAMES` (checked by a test) and the absence of colour.
+COLORS = (
+    "black",
+    "white",
+    "gray",
+    "red",
+    "orange",
+    "brown",
+    "yellow",
+    "green",
+    "teal",
+    "blue",
+    "purple",
+    "pink",
+)
+MONOCHROME = "monochrome"
+ORIENTATIONS = ("portrait", "landscape", "panorama", "square")
 SORTS = ("relevance", "date_asc", "date_desc")
 PER_VALUES = ("day", "month", "place", "person")
 MAX_DEPTH = 32
@@ -134,8 +181,29 @@ PLAN_SCHEMA: dict[str, Any] = {
                         "additionalProperties": False,
                     },
                 ),
+                _atom_schema(
+                    "rating",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "min": {
+                                "type": "integer",
+                                "minimum": RATING_RANGE[0],
+                                "maximum": RATING_RANGE[1],
+                            },
+                            "max": {
+                                "type": ["integer", "null"],
+                                "minimum": RATING_RANGE[0],
+                                "maximum": RATING_RANGE[1],
+                            },
+                        },
+                        "additionalProperties": False,
+                    },
+                ),
                 _atom_schema("kind", {"type": "string", "enum": list(KINDS)}),
                 _atom_schema("quality", {"type": "string", "enum": list(QUALITIES)}),
+                _atom_schema("color", {"type": "string", "enum": [*COLORS, MONOCHROME]}),
+                _atom_schema("orientation", {"type": "string", "enum": list(ORIENTATIONS)}),
             ]
         },
         "compose": {
@@ -269,6 +337,20 @@ def _validate_faces(value: Any, p: str) -> dict:
     return {"faces": {"min": lo, "max": hi}}
 
 
+def _validate_rating(value: Any, p: str) -> dict:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = {"min": value}
+    if not isinstance(value, dict) or not value or set(value) - {"min", "max"}:
+        raise _err(p, 'expected {"min": int, "max": int|null} (stars -1..5)')
+    lo = _check_int(value.get("min", 1), p + ".min", nullable=False, minimum=RATING_RANGE[0])
+    hi = _check_int(value.get("max"), p + ".max", nullable=True, minimum=RATING_RANGE[0])
+    if lo > RATING_RANGE[1] or (hi is not None and hi > RATING_RANGE[1]):
+        raise _err(p, f"a rating is at most {RATING_RANGE[1]} stars")
+    if hi is not None and lo > hi:
+        raise _err(p, f"min {lo} is greater than max {hi}")
+    return {"rating": {"min": lo, "max": hi}}
+
+
 def _enum_validator(key: str, allowed: tuple[str, ...]) -> Callable[[Any, str], dict]:
     def validate(value: Any, p: str) -> dict:
         if value not in allowed:
@@ -284,8 +366,11 @@ _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
     "month": _validate_month,
     "yearly": _validate_yearly,
     "faces": _validate_faces,
+    "rating": _validate_rating,
     "kind": _enum_validator("kind", KINDS),
     "quality": _enum_validator("quality", QUALITIES),
+    "color": _enum_validator("color", (*COLORS, MONOCHROME)),
+    "orientation": _enum_validator("orientation", ORIENTATIONS),
 }
 
 
@@ -519,12 +604,17 @@ def _atom_text(atom: dict) -> str:
         if hi is None:
             return f"faces>={lo}"
         return f"faces={lo}" if lo == hi else f"faces {lo}..{hi}"
+    if key == "rating":
+        lo, hi = value.get("min", 1), value.get("max")
+        if hi is None:
+            return f"rating>={lo}"
+        return f"rating={lo}" if lo == hi else f"rating {lo}..{hi}"
     if key == "month":
         return "month:" + ",".join(MONTH_NAMES[m - 1] for m in value)
     if key == "yearly":
         lo, hi = value["from"], value["to"]
         return f"yearly {lo}" if lo == hi else f"yearly {lo}..{hi}"
-    if key in ("kind", "quality"):
+    if key in ("kind", "quality", "color", "orientation"):
         return f"{key}:{value}"
     if key in ("concept",):
         return json.dumps(value, ensure_ascii=False)

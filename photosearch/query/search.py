@@ -8,8 +8,11 @@ returns `{"plan", "results": [{"id","path","score","why","partial","below_cutoff
 
 When fewer photos than asked (the plan's limit, else `PAGE`) satisfy the whole request, the page is
 filled: first with *partial* matches (some soft concepts of the request missing, named in
-`missing`), then with the *closest* matches below the calibrated cut-offs (`below_cutoff: true`,
-at most `CLOSEST_MAX`) — never an empty page when something plausible exists. Filters stay hard.
+`missing`), then with the *closest* matches below the calibrated cut-offs and people counts one
+person off (`below_cutoff: true`, at most `CLOSEST_MAX`). When nothing meets the request, the
+parts no photo meets are left out for the closest matches: a library with photos never answers
+with an empty page. `explain.unmet` says, in the user's words, what could not be met ("no photo
+with exactly two people"); other filters stay hard.
 
 A camera RAW and its developed twin (same folder and name) are one photo: the RAW leaves the
 matches before the page is composed (no slot used twice, `matched` counts shots) and the shown
@@ -29,18 +32,21 @@ from datetime import date, timedelta
 
 import numpy as np
 
+from photosearch.cache_problems import cache_problems
 from photosearch.errors import PhotoSearchError
 from photosearch.ingest.decode import RAW_EXTENSIONS, is_raw_name
 from photosearch.query.calibration import CalibrationConfig
 from photosearch.query.composer import ComposeOptions, compose, hamming
 from photosearch.query.executor import Execution, Executor, plan_atoms
-from photosearch.query.plan import validate_plan
+from photosearch.query.origins import annotate_origins
+from photosearch.query.plan import filter_atoms, validate_plan
 from photosearch.query.planner import plan_request, planning_context
 from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot, get_snapshot
 from photosearch.query.resolvers.snapshot_file import snapshot_dir
+from photosearch.query.unmet import sentences
 from photosearch.vectors import VectorIndexes
 from photosearch.vision.text_embedder import get_text_embedder
 
@@ -49,6 +55,8 @@ log = logging.getLogger(__name__)
 FACTS_SPACE = "facts_text"
 #: The page a plan without a limit fills with partial and closest matches.
 PAGE = 20
+#: How many photos "similar to this one" shows (`photosearch similar`, the app's Find similar).
+SIMILAR_LIMIT = 20
 #: At most this many closest matches below the cut-off follow the confident ones.
 CLOSEST_MAX = 10
 #: CLIP's text-image cosines sit lower than MiniLM's text-text ones (a good match is ~0.25-0.35).
@@ -277,8 +285,10 @@ def search(
         p_rows, p_scores, _ = pick(execution.partial, page - rows.size)
         pages.append((p_rows, p_scores, execution, "partial"))
         shown = np.concatenate([shown, p_rows])
-    if shown.size < page and any("concept" in a for a in plan_atoms(plan["where"])):
-        relaxed = one_per_shot(Executor(ctx, required=required, relaxed=True).run(plan["where"]), snap)
+
+    def closest(where: dict) -> None:
+        nonlocal shown
+        relaxed = one_per_shot(Executor(ctx, required=required, relaxed=True).run(where), snap)
         room = min(page - shown.size, CLOSEST_MAX)
         for found, kind in ((relaxed.result, "closest"), (relaxed.partial, "closest_partial")):
             if room <= 0 or not len(found):
@@ -287,9 +297,17 @@ def search(
             pages.append((c_rows, c_scores, relaxed, kind))
             shown = np.concatenate([shown, c_rows])
             room -= c_rows.size
+
+    if shown.size < page and any(set(a) & set(RELAXABLE) for a in plan_atoms(plan["where"])):
+        closest(plan["where"])
+    if not shown.size and snap.n:  # never a blank page: the closest matches without the unmet parts
+        reduced = _without_unmet(plan["where"], execution, snap.n)
+        if reduced is not None:
+            closest(reduced)
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
     results = _result_entries(pages, snap)
+    annotate_origins(store, results)
     timing["why"] = (time.perf_counter() - t4) * 1000
     timing["total"] = (time.perf_counter() - t0) * 1000
     out = {
@@ -304,10 +322,39 @@ def search(
     if planner:
         out["planner"] = planner
     ex = {"atoms": execution.explain(), "matched": len(execution.result), "notes": ctx.notes}
+    problems = cache_problems()
+    if problems:  # never a different result, but the user should know why it was slow
+        out["warnings"] = problems
     out["explain"] = (
         ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
     )
+    full = int(rows.size)
+    unmet = unmet_sentences(execution, snap.n) if full < page or not full else []
+    out["explain"]["unmet"] = unmet
     return out
+
+
+#: Atoms whose closest matches a relaxed run admits (`AtomResult.near`).
+RELAXABLE = ("concept", "faces")
+
+
+def unmet_sentences(execution: Execution, total: int) -> list[str]:
+    """What the request asked that no photo meets (see `query.unmet`), for the page's header."""
+    hits = [(h.result.atom, len(h.result.set), h.negated) for h in execution.atoms]
+    return sentences(hits, len(execution.result), total)
+
+
+def _without_unmet(where: dict, execution: Execution, total: int) -> dict | None:
+    """The request without the parts that leave no photo: positive ones no photo meets, negated
+    ones every photo meets (None: it has none to drop)."""
+    unmet = [
+        h.result.atom
+        for h in execution.atoms
+        if (len(h.result.set) >= total if h.negated else not len(h.result.set))
+    ]
+    if not unmet:
+        return None
+    return filter_atoms(where, lambda atom: atom not in unmet) or {"and": []}
 
 
 def _shot(path: str) -> tuple[str, str]:
@@ -382,9 +429,15 @@ def _without(found: ScoredSet, twin: np.ndarray, of: ScoredSet) -> ScoredSet:
     return ScoredSet(found.rows[~drop], found.scores[~drop], found.graded)
 
 
-def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedder=None) -> dict:
-    """Visually similar photos (image embedding), best first; `calibrated` marks calibrated hits."""
+def similar(
+    store, settings, photo_path_or_id, limit: int = SIMILAR_LIMIT, *, image_embedder=None, options=None
+) -> dict:
+    """Visually similar photos (image embedding): near-duplicates first (`near_duplicate`: image
+    cosine or perceptual hash close enough, as the composer judges them), then by similarity;
+    `calibrated` marks calibrated hits; `query_path` is the photo's own path when it is catalogued.
+    `photosearch similar` and the app's Find similar both show exactly this list."""
     t0 = time.perf_counter()
+    opts = options or ComposeOptions()
     ctx = make_context(store, settings, signals=[], image_embedder=image_embedder)
     vec, pid = query_vector(photo_path_or_id, ctx)
     if vec is None:
@@ -393,6 +446,7 @@ def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedde
         )
     index = ctx.index(IMAGE_SPACE)
     snap = ctx.snapshot
+    own = snap.rows_of([pid]) if pid is not None else np.zeros(0, np.int32)
     cal_rows, _, info = neighbours(vec, ctx, exclude=pid)
     keys, sims = index.search(vec, int(limit) + 1, exact=len(index) <= 20000)
     results = []
@@ -407,15 +461,29 @@ def similar(store, settings, photo_path_or_id, limit: int = 20, *, image_embedde
                 "path": snap.paths[r],
                 "score": round(float(sim), 4),
                 "calibrated": bool(np.isin(r, cal_rows)),
+                "near_duplicate": _near_duplicate(snap, own, r, float(sim), opts),
                 "why": [{"atom": "similar", "to": str(photo_path_or_id), "similarity": round(float(sim), 3)}],
             }
         )
-    return {
+    results = sorted(results[: int(limit)], key=lambda e: not e["near_duplicate"])  # stable: by similarity
+    out = {
         "query": str(photo_path_or_id),
-        "results": results[: int(limit)],
+        "results": results,
         "cutoff": info,
         "timing_ms": {"total": round((time.perf_counter() - t0) * 1000, 2)},
     }
+    if own.size:
+        out["query_path"] = snap.paths[int(own[0])]
+    return out
+
+
+def _near_duplicate(snap: Snapshot, own: np.ndarray, row: int, cos: float, opts: ComposeOptions) -> bool:
+    if cos >= opts.dup_cosine:
+        return True
+    if not own.size or not (snap.has_phash[own[0]] and snap.has_phash[row]):
+        return False
+    ham = int(hamming(snap.phash[own[0] : own[0] + 1], snap.phash[row : row + 1])[0])
+    return ham <= opts.dup_hamming or (ham <= opts.both_hamming and cos >= opts.both_cosine)
 
 
 def _chunks(h: np.ndarray, parts: int = 5) -> list[np.ndarray]:

@@ -5,13 +5,16 @@ Layout (``MODELS_DIR/NAME/``, as in Immich's Hugging Face repos, e.g. ``immich-a
     config.json                  open_clip model config: embed_dim, vision_cfg.image_size,
                                  text_cfg.context_length, text_cfg.tokenizer_kwargs.clean
     visual/model.onnx            input "image" float32 [B|1, 3, H, W]  -> output "embedding" [B, D]
-    visual/preprocess_cfg.json   size, mean, std, interpolation, resize_mode (shortest|squash|longest),
-                                 fill_color
+    visual/preprocess_cfg.json   OpenCLIP's size, mean, std, interpolation, resize_mode (shortest|squash)
     textual/model.onnx           OpenCLIP/SigLIP: input "text" int32 [B|1, context_length]
                                  M-CLIP (XLM-Roberta): "input_ids" + "attention_mask" int32
                                  -> output "embedding" [B, D]
     textual/tokenizer.json       Hugging Face `tokenizers` file
-    textual/tokenizer_config.json  pad_token (padding to context_length, as Immich does)
+    textual/tokenizer_config.json  special tokens, pad_token (padding to context_length, as Immich does)
+
+Pixels and token ids come from transformers' reference processors made from these files
+(`photosearch.models.processors`: the image processor OpenCLIP's config maps onto, `AutoTokenizer`);
+only OpenCLIP's own text cleaning (`clean_text`) and NLLB-CLIP's language prefix are done here.
 
 Input/output names follow Immich's exporter (``torch.onnx.export(input_names=["image"]|["text"]|
 ["input_ids","attention_mask"], output_names=["embedding"])``); ``pixel_values``/``input_ids`` style
@@ -21,7 +24,6 @@ of 1 (dynamic axes disabled), so batches run in chunks of what the graph accepts
 
 from __future__ import annotations
 
-import json
 import threading
 import unicodedata
 from functools import cached_property
@@ -29,25 +31,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image
 
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
 from photosearch.models.arrays import l2_normalize
 from photosearch.models.base import Model
 from photosearch.models.manifest import get_manifest, installed_with_role
+from photosearch.models.processors import ProcessorError, read_json
 from photosearch.models.runtimes.onnx import create_session
 from photosearch.records import AnalysisResult, PhotoImage
-
-OPENAI_MEAN = (0.48145466, 0.4578275, 0.40821073)
-OPENAI_STD = (0.26862954, 0.2613026, 0.2757771)
-_RESAMPLE = {
-    "bicubic": Image.Resampling.BICUBIC,
-    "bilinear": Image.Resampling.BILINEAR,
-    "nearest": Image.Resampling.NEAREST,
-    "lanczos": Image.Resampling.LANCZOS,
-    "box": Image.Resampling.BOX,
-}
 
 
 class ClipModelError(PhotoSearchError):
@@ -58,69 +50,7 @@ def space_name(model_name: str) -> str:
     return f"clip:{model_name}"
 
 
-# ---- preprocessing (pure functions; parameters come from preprocess_cfg.json) -----------------
-def preprocess_config(model_dir: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Merge ``visual/preprocess_cfg.json`` (or the root ``config.json`` vision_cfg) with defaults."""
-    cfg: dict[str, Any] = {
-        "size": 224,
-        "mean": list(OPENAI_MEAN),
-        "std": list(OPENAI_STD),
-        "interpolation": "bicubic",
-        "resize_mode": "shortest",
-        "fill_color": 0,
-    }
-    root_cfg = _read_json(model_dir / "config.json") or {}
-    vision = root_cfg.get("vision_cfg") or {}
-    if vision.get("image_size"):
-        cfg["size"] = vision["image_size"]
-    for key in ("image_mean", "image_std", "image_interpolation", "image_resize_mode"):
-        if vision.get(key) is not None:
-            cfg[key.replace("image_", "")] = vision[key]
-    pre = _read_json(model_dir / "visual" / "preprocess_cfg.json")
-    if pre:
-        cfg.update({k: v for k, v in pre.items() if v is not None})
-    if overrides:
-        cfg.update({k: v for k, v in overrides.items() if k in cfg or k in ("size",)})
-    return cfg
-
-
-def _size_hw(size: Any) -> tuple[int, int]:
-    if isinstance(size, (list, tuple)):
-        return int(size[0]), int(size[-1])
-    return int(size), int(size)
-
-
-def preprocess_image(rgb: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
-    """RGB uint8 HxWx3 -> float32 3xHxW, resized per ``resize_mode`` and normalised with mean/std."""
-    img = Image.fromarray(np.ascontiguousarray(rgb[..., :3]).astype(np.uint8), "RGB")
-    h, w = _size_hw(cfg["size"])
-    resample = _RESAMPLE.get(str(cfg.get("interpolation", "bicubic")).lower(), Image.Resampling.BICUBIC)
-    mode = str(cfg.get("resize_mode", "shortest"))
-    if mode == "squash":
-        img = img.resize((w, h), resample=resample)
-    elif mode == "shortest":
-        scale = max(w / img.width, h / img.height)
-        nw, nh = max(w, round(img.width * scale)), max(h, round(img.height * scale))
-        img = img.resize((nw, nh), resample=resample)
-        left, top = (nw - w) // 2, (nh - h) // 2
-        img = img.crop((left, top, left + w, top + h))
-    elif mode == "longest":
-        scale = min(w / img.width, h / img.height)
-        nw, nh = max(1, round(img.width * scale)), max(1, round(img.height * scale))
-        img = img.resize((nw, nh), resample=resample)
-        fill = cfg.get("fill_color", 0)
-        fill = tuple(fill) if isinstance(fill, (list, tuple)) else (int(fill),) * 3
-        canvas = Image.new("RGB", (w, h), fill)
-        canvas.paste(img, ((w - nw) // 2, (h - nh) // 2))
-        img = canvas
-    else:
-        raise ClipModelError(f"unsupported resize_mode {mode!r} in preprocess_cfg.json")
-    x = np.asarray(img, dtype=np.float32) / 255.0
-    mean = np.asarray(cfg["mean"], dtype=np.float32)
-    std = np.asarray(cfg["std"], dtype=np.float32)
-    return ((x - mean) / std).transpose(2, 0, 1).astype(np.float32)
-
-
+# ---- text cleaning (OpenCLIP's, before its tokenizer) --------------------------------------------
 def clean_text(text: str, canonicalize: bool = False) -> str:
     """Whitespace-normalised text; SigLIP-style ``canonicalize`` also lowercases and drops punctuation."""
     text = " ".join(unicodedata.normalize("NFC", text).split())
@@ -132,12 +62,9 @@ def clean_text(text: str, canonicalize: bool = False) -> str:
 
 def _read_json(path: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        raise ClipModelError(f"cannot read {path}: {exc}") from exc
-    return data if isinstance(data, dict) else None
+        return read_json(path)
+    except ProcessorError as exc:
+        raise ClipModelError(str(exc)) from exc
 
 
 def _np_int_type(ort_type: str):
@@ -222,8 +149,14 @@ class ClipEncoder:
         return _read_json(self.model_dir / "config.json") or {}
 
     @cached_property
-    def image_config(self) -> dict[str, Any]:
-        return preprocess_config(self.model_dir, self._overrides)
+    def image_processor(self):
+        """The transformers image processor made from this folder's config (models/processors.py)."""
+        from photosearch.models import processors
+
+        try:
+            return processors.image_processor(self.model_dir, self._overrides)
+        except ProcessorError as exc:
+            raise ClipModelError(f"{self.name}: {exc}") from exc
 
     @property
     def context_length(self) -> int:
@@ -241,23 +174,13 @@ class ClipEncoder:
         return list(sess.get_providers()) if sess is not None else []
 
     def load_tokenizer(self):
-        from tokenizers import Tokenizer
+        """`AutoTokenizer` from ``textual/`` (tokenizer.json, tokenizer_config.json)."""
+        from photosearch.models import processors
 
-        tdir = self.model_dir / "textual"
-        path = tdir / "tokenizer.json"
-        if not path.is_file():
-            raise ClipModelError(f"{path} is missing; run `photosearch models pull {self.name}`")
-        tok = Tokenizer.from_file(str(path))
-        tcfg = _read_json(tdir / "tokenizer_config.json") or {}
-        pad = tcfg.get("pad_token")
-        if isinstance(pad, dict):
-            pad = pad.get("content")
-        pad_id = tok.token_to_id(pad) if pad else None
-        if pad_id is None:
-            pad, pad_id = (pad or "<pad>"), 0
-        tok.enable_padding(length=self.context_length, pad_id=pad_id, pad_token=pad)
-        tok.enable_truncation(max_length=self.context_length)
-        return tok
+        try:
+            return processors.tokenizer(self.model_dir / "textual")
+        except ProcessorError as exc:
+            raise ClipModelError(f"{exc}; run `photosearch models pull {self.name}`") from exc
 
     def close(self) -> None:
         self.visual.close()
@@ -265,29 +188,42 @@ class ClipEncoder:
 
     # ---- inference -----------------------------------------------------------------------------
     def preprocess(self, rgb: np.ndarray) -> np.ndarray:
-        return preprocess_image(rgb, self.image_config)
+        """float32 [3, H, W]: what the image processor makes of one RGB uint8 image."""
+        return self.preprocess_batch([rgb])[0]
+
+    def preprocess_batch(self, images: list[np.ndarray]) -> np.ndarray:
+        from photosearch.models.processors import pixel_values
+
+        return pixel_values(self.image_processor, images)
 
     def encode_images(self, images: list[np.ndarray]) -> np.ndarray:
         """L2-normalised image embeddings, one row per RGB uint8 image."""
         self.visual.load()
         if not images:
             return np.zeros((0, self.dim), dtype=np.float32)
-        pixels = np.stack([self.preprocess(im) for im in images])
+        pixels = self.preprocess_batch(images)
         return self.visual.predict({self.visual.session.get_inputs()[0].name: pixels})
 
+    def text_inputs(self, texts: list[str]) -> list[str]:
+        """The strings the tokenizer sees: OpenCLIP's text cleaning (``canonicalize`` for SigLIP), and
+        NLLB-CLIP's FLORES-200 language code before the text."""
+        prefix = self.language if (self.language and self.name.startswith("nllb")) else ""
+        return [prefix + clean_text(t, self.canonicalize) for t in texts]
+
     def tokenize(self, texts: list[str]) -> dict[str, np.ndarray]:
+        """The text tower's feeds: token ids and attention mask from the tokenizer, padded to the model's
+        context length, in the dtypes the graph declares."""
+        from photosearch.models.processors import token_ids
+
         self.textual.load()
-        prefix = ""
-        if self.language and self.name.startswith("nllb"):
-            prefix = self.language  # NLLB-CLIP expects a FLORES-200 code before the text
-        encs = self.textual.tokenizer.encode_batch([prefix + clean_text(t, self.canonicalize) for t in texts])
+        ids, mask = token_ids(self.textual.tokenizer, self.text_inputs(texts), self.context_length)
         feeds: dict[str, np.ndarray] = {}
         for inp in self.textual.session.get_inputs():
             dtype = _np_int_type(inp.type)
             if inp.name == "attention_mask":
-                feeds[inp.name] = np.array([e.attention_mask for e in encs], dtype=dtype)
+                feeds[inp.name] = mask.astype(dtype)
             elif inp.name in ("text", "input_ids", "input"):
-                feeds[inp.name] = np.array([e.ids for e in encs], dtype=dtype)
+                feeds[inp.name] = ids.astype(dtype)
             else:
                 raise ClipModelError(f"{self.textual.path}: unexpected input {inp.name!r}")
         return feeds

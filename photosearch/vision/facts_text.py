@@ -46,7 +46,8 @@ def _unique(items: Iterable[str]) -> list[str]:
 
 
 def facts_to_text(facts: Sequence) -> str:
-    """Caption, tags, objects, words in the photo, learned knowledge, user tags — in that order."""
+    """Caption, tags, objects, words in the photo, learned knowledge, the file's title, caption and
+    keywords, user tags — in that order."""
     by_kind: dict[str, list[tuple[str, float, dict]]] = {}
     for f in facts:
         kind, label, score, data = _fact(f)
@@ -72,6 +73,13 @@ def facts_to_text(facts: Sequence) -> str:
     for label, _, data in by_kind.get("knowledge", [])[:2]:
         extra = " ".join(str(v) for v in (data.get("category"), data.get("facts")) if v)
         parts.append(("Known: " + label + (": " + extra if extra else ""))[:MAX_KNOWLEDGE_CHARS] + ".")
+    # the photo's own words (its file or sidecar): title, caption, keywords
+    titles = _unique(label for kind in ("title", "description") for label, _, _ in by_kind.get(kind, []))
+    if titles:
+        parts.append(" ".join(t.rstrip(".") + "." for t in titles[:3])[:MAX_TEXT_CHARS])
+    keywords = _unique(label for label, _, _ in by_kind.get("keyword", []))[:MAX_TAGS]
+    if keywords:
+        parts.append("Keywords: " + ", ".join(keywords) + ".")
     user = _unique(label for label, _, _ in by_kind.get("user_tag", []))
     if user:
         parts.append("User tags: " + ", ".join(user) + ".")

@@ -8,31 +8,29 @@ the hub manifest puts ``onnx/model_quantized.onnx`` at ``model.onnx``)::
                               outputs logits [1, P, Q], pred_boxes [1, P, 4] (cx, cy, w, h in 0..1 of the
                                       padded square), optional objectness_logits [1, P]; others ignored
     tokenizer.json, tokenizer_config.json   CLIP BPE tokenizer; padded to 16 with the pad token
-    preprocessor_config.json  size (960), image_mean/std (CLIP's)
+    preprocessor_config.json  Owlv2ImageProcessor: size (960), image_mean/std (CLIP's), do_pad
 
-Preprocessing as `Owlv2ImageProcessor`: scale to 0..1, pad bottom/right to a square with 0.0 (black, as transformers does), resize to
-S×S, normalise. Post-processing: sigmoid of the logits, best query per box, threshold, boxes mapped back
-from the padded square to the photo (normalised x0, y0, x1, y1), per-label NMS.
+Pixels come from `Owlv2ImageProcessor` itself (PIL backend, made from `preprocessor_config.json` by
+`photosearch.models.processors`): rescale, pad bottom/right to a square with 0.0, anti-aliased
+(Gaussian, SciPy) resize to S×S, normalise. Query ids come from `AutoTokenizer` padded to 16, as `Owlv2Processor` does.
+Post-processing: sigmoid of the logits, best query per box, threshold, boxes mapped back from the padded
+square to the photo (normalised x0, y0, x1, y1), per-label NMS.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
-from PIL import Image
 
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
 from photosearch.models.base import Model
 from photosearch.models.manifest import get_manifest
+from photosearch.models.processors import ProcessorError
 from photosearch.models.runtimes.onnx import create_session
 from photosearch.vision.detector import nms  # one greedy NMS for every detector
-
-CLIP_MEAN = (0.48145466, 0.4578275, 0.40821073)
-CLIP_STD = (0.26862954, 0.2613026, 0.2757771)
 
 
 class DetectorError(PhotoSearchError):
@@ -45,51 +43,17 @@ class Detection(NamedTuple):
     box: list[float]  # x0, y0, x1, y1 normalised to the photo
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        raise DetectorError(f"cannot read {path}: {exc}") from exc
-    return data if isinstance(data, dict) else {}
-
-
-def owl_config(model_dir: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    pre = _read_json(model_dir / "preprocessor_config.json")
-    size = pre.get("size", 960)
-    if isinstance(size, dict):
-        size = size.get("height") or size.get("shortest_edge") or 960
+def owl_config(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the detector adds to the processor: query length and template, threshold, NMS, top-k."""
     cfg = {
-        "size": int(size),
-        "mean": list(pre.get("image_mean", CLIP_MEAN)),
-        "std": list(pre.get("image_std", CLIP_STD)),
-        "pad_value": 0.0,  # transformers' Owlv2ImageProcessor pads with 0.0 (black), not 0.5 grey
         "max_length": 16,
         "query_template": "a photo of a {}",
         "threshold": 0.2,
         "nms_iou": 0.3,
         "top_k": 50,
     }
-    cfg.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    cfg.update({k: v for k, v in (overrides or {}).items() if k in cfg and v is not None})
     return cfg
-
-
-def preprocess_owl(rgb: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, tuple[int, int]]:
-    """RGB uint8 -> ([1,3,S,S] float32, (height, width)); pads bottom/right to a square first."""
-    h, w = rgb.shape[:2]
-    side = max(h, w)
-    x = np.full((side, side, 3), float(cfg["pad_value"]), dtype=np.float32)
-    x[:h, :w] = rgb[..., :3].astype(np.float32) / 255.0
-    s = int(cfg["size"])
-    if side != s:
-        chans = [
-            np.asarray(Image.fromarray(x[..., c], mode="F").resize((s, s), Image.Resampling.BILINEAR))
-            for c in range(3)
-        ]
-        x = np.stack(chans, axis=-1)
-    x = (x - np.asarray(cfg["mean"], np.float32)) / np.asarray(cfg["std"], np.float32)
-    return x.transpose(2, 0, 1)[None].astype(np.float32), (h, w)
 
 
 def postprocess_owl(
@@ -143,9 +107,10 @@ class OwlDetector(Model):
     ):
         self.model_dir = Path(model_dir)
         super().__init__(settings, name=name or self.model_dir.name)
-        self.config = owl_config(self.model_dir, preprocess)
+        self.config = owl_config(preprocess)
         self._session: Any = None
         self._tokenizer: Any = None
+        self._processor: Any = None
 
     def available(self) -> bool:
         return (self.model_dir / "model.onnx").is_file()
@@ -154,41 +119,40 @@ class OwlDetector(Model):
         path = self.model_dir / "model.onnx"
         if not path.is_file():
             raise DetectorError(f"{path} is missing; run `photosearch models pull {self.name}`")
-        tokenizer = self._load_tokenizer()
+        from photosearch.models import processors
+
+        try:
+            tokenizer = processors.tokenizer(self.model_dir)
+            processor = processors.image_processor(self.model_dir)
+        except ProcessorError as exc:
+            raise DetectorError(f"{exc}; run `photosearch models pull {self.name}`") from exc
         sess = create_session(path, self.settings)
         names = {i.name for i in sess.get_inputs()}
         if not {"input_ids", "pixel_values"} <= names:
             raise DetectorError(f"{path}: expected inputs input_ids and pixel_values, found {sorted(names)}")
-        self._session, self._tokenizer = sess, tokenizer
+        self._session, self._tokenizer, self._processor = sess, tokenizer, processor
 
     def _close(self) -> None:
-        self._session = self._tokenizer = None
+        self._session = self._tokenizer = self._processor = None
 
-    def _load_tokenizer(self):
-        from tokenizers import Tokenizer
+    def preprocess(self, image_rgb: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
+        """([1, 3, S, S] float32 from Owlv2ImageProcessor, (height, width) of the photo)."""
+        from photosearch.models.processors import pixel_values
 
-        path = self.model_dir / "tokenizer.json"
-        if not path.is_file():
-            raise DetectorError(f"{path} is missing; run `photosearch models pull {self.name}`")
-        tok = Tokenizer.from_file(str(path))
-        tcfg = _read_json(self.model_dir / "tokenizer_config.json")
-        pad = tcfg.get("pad_token", "!")
-        if isinstance(pad, dict):
-            pad = pad.get("content")
-        pad_id = tok.token_to_id(pad) if pad else None
-        n = int(self.config["max_length"])
-        tok.enable_padding(length=n, pad_id=pad_id or 0, pad_token=pad or "!")
-        tok.enable_truncation(max_length=n)
-        return tok
+        self.load()
+        return pixel_values(self._processor, [image_rgb]), image_rgb.shape[:2]
 
     def tokenize(self, queries: list[str]) -> dict[str, np.ndarray]:
+        from photosearch.models.processors import token_ids
+
         self.load()
         template = str(self.config["query_template"])
-        encs = self._tokenizer.encode_batch([template.format(q.strip()) for q in queries])
+        texts = [template.format(q.strip()) for q in queries]
+        ids, mask = token_ids(self._tokenizer, texts, int(self.config["max_length"]))
         types = {i.name: i.type for i in self._session.get_inputs()}
-        out = {"input_ids": np.array([e.ids for e in encs])}
+        out = {"input_ids": ids}
         if "attention_mask" in types:
-            out["attention_mask"] = np.array([e.attention_mask for e in encs])
+            out["attention_mask"] = mask
         for k, v in out.items():
             out[k] = v.astype(np.int32 if "int32" in types[k] else np.int64)
         return out
@@ -203,7 +167,7 @@ class OwlDetector(Model):
 
     def _predict(self, image_rgb: np.ndarray, queries: list[str], threshold: float | None) -> list[Detection]:
         sess = self._session
-        pixels, hw = preprocess_owl(image_rgb, self.config)
+        pixels, hw = self.preprocess(image_rgb)
         feeds = {"pixel_values": pixels, **self.tokenize(queries)}
         outs = {o.name: o for o in sess.get_outputs()}
         wanted = ["logits", "pred_boxes"] + (["objectness_logits"] if "objectness_logits" in outs else [])

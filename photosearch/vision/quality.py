@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
+from photosearch.vision.attributes import measure
 from photosearch.vision.preprocess import ensure_rgb, gray, resize_max_side
 
 log = logging.getLogger(__name__)
@@ -310,12 +311,26 @@ def dominant_colors(
     return out
 
 
+#: The subject's colours: the salient centre of the frame (the middle half of each side), where a
+#: photographer puts what the photo is of; a colour counts there from this share.
+SUBJECT = "subject"
+SUBJECT_MIN_FRACTION = 0.15
+
+
+def subject_crop(rgb: np.ndarray) -> np.ndarray:
+    """The middle half of the frame along each side."""
+    h, w = rgb.shape[:2]
+    return rgb[h // 4 : h - h // 4 or h, w // 4 : w - w // 4 or w]
+
+
 class QualityAnalyzer:
     """Writes `quality` (sharp|blurry, data.blur), `kind` (photo|screenshot|document, data with the
-    signals) and `color` facts (named dominant colours, score = fraction of the photo)."""
+    signals), `color` facts (named dominant colours, score = fraction of the photo; and of its
+    salient centre, `data.region = "subject"`) and `attribute` facts (`vision.attributes`: bright,
+    dark, night, sepia, sunset, white scene, sky; score = degree)."""
 
     name = "quality"
-    version = 2  # 2: documents are recognised by their lines of text (pages, receipts)
+    version = 3  # 2: documents are recognised by their lines of text; 3: the subject's colours, attributes
 
     def __init__(self, settings=None, blur_threshold: float = BLUR_THRESHOLD):
         self.settings = settings
@@ -351,6 +366,17 @@ class QualityAnalyzer:
             facts.append(
                 FactRecord(
                     kind="color", label=name, score=frac, data={"fraction": round(frac, 4), "rgb": hexrgb}
+                )
+            )
+        for attr in measure(small):
+            facts.append(FactRecord(kind="attribute", label=attr.label, score=attr.degree, data=attr.data))
+        for name, frac, hexrgb in dominant_colors(subject_crop(small), min_fraction=SUBJECT_MIN_FRACTION):
+            facts.append(
+                FactRecord(
+                    kind="color",
+                    label=name,
+                    score=frac,
+                    data={"fraction": round(frac, 4), "rgb": hexrgb, "region": SUBJECT},
                 )
             )
         return AnalysisResult(facts=facts)

@@ -20,10 +20,12 @@ class BundledAnalyzer(Analyzer, Protocol):
     def available(self) -> bool: ...
 
 
-# name -> (module, class). Order is run order: cheap/global first, OCR late (it may use the
+# name -> (module, class). Order is run order: cheap/global first (embedded reads the file's own
+# metadata and sidecars, no pixels), OCR late (it may use the
 # others' signals), quality last among pixel analyzers. facts_text is not here: it needs the
 # other analyzers' facts (see photosearch.vision.facts_text and facts_text_analyzer()).
 BUNDLED: dict[str, tuple[str, str]] = {
+    "embedded": ("photosearch.metadata.analyzer", "EmbeddedMetadataAnalyzer"),  # the file's own words
     "tagger": ("photosearch.vision.tagger", "TaggerAnalyzer"),
     "detector": ("photosearch.vision.detector", "DetectorAnalyzer"),
     "ocr": ("photosearch.vision.ocr", "OcrAnalyzer"),

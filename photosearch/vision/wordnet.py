@@ -180,6 +180,10 @@ def parse_data_line(line: str) -> Synset:
     return Synset(offset, lemmas, tuple(hypers), gloss.strip(), tuple(hypos))
 
 
+#: Index lines a process remembers (about 120k lemmas exist; a few MB at most in practice).
+LINE_CACHE_SIZE = 200_000
+
+
 class NounIndex:
     """index.noun searched in place: its lines are sorted by lemma, so a lookup is a binary search of
     the memory-mapped file (~17 probes) instead of parsing 118k lines (~0.5 s) in every process."""
@@ -190,12 +194,26 @@ class NounIndex:
         self._start = 0
         while self._map[self._start : self._start + 1] == b" ":  # the licence header's lines
             self._start = self._map.find(b"\n", self._start) + 1
+        # lemma -> its line's fields: expanding a concept looks up hundreds of related lemmas, and a
+        # plan of thousands of concepts meets the same ones again (bounded: the index has 118k)
+        self._lines: dict[str, list[str] | None] = {}
 
     def close(self) -> None:
         self._map.close()
 
     def _line(self, lemma: str) -> list[str] | None:
-        """The fields of `lemma`'s line, or None."""
+        """The fields of `lemma`'s line, or None (remembered)."""
+        try:
+            return self._lines[lemma]
+        except KeyError:
+            pass
+        found = self._search(lemma)
+        if len(self._lines) < LINE_CACHE_SIZE:
+            self._lines[lemma] = found
+        return found
+
+    def _search(self, lemma: str) -> list[str] | None:
+        """Binary search of the memory-mapped index for `lemma`'s line."""
         key, mm = lemma.encode("utf-8"), self._map
         lo, hi = self._start, len(mm)  # both are line starts
         while lo < hi:
@@ -234,6 +252,7 @@ class WordNet:
         self._lock = threading.Lock()
         self._cache: dict[int, Synset] = {}
         self._index: NounIndex | None = None
+        self._adj_index: NounIndex | bool | None = None  # index.adj (same format); False: absent
         self._exc: dict[str, tuple[str, ...]] | None = None
         self._fh = open(self.dir / "data.noun", "rb")  # noqa: SIM115 - kept open for seeks
 
@@ -243,6 +262,9 @@ class WordNet:
             if self._index is not None:
                 self._index.close()
                 self._index = None
+            if self._adj_index:
+                self._adj_index.close()
+            self._adj_index = None
 
     def synset(self, offset: int) -> Synset:
         with self._lock:
@@ -287,6 +309,15 @@ class WordNet:
     def tagged_senses(self, lemma: str) -> int:
         """How many of a lemma's senses occur in WordNet's sense-tagged corpus (0: no frequency data)."""
         return self._load_index().tagged(lemma.strip().lower().replace(" ", "_"))
+
+    def adjective_tagged(self, lemma: str) -> int:
+        """How many of a word's adjective senses are sense-tagged (0: no adjective, or no data)."""
+        with self._lock:
+            if self._adj_index is None:
+                path = self.dir / "index.adj"
+                self._adj_index = NounIndex(path) if path.is_file() else False
+            index = self._adj_index
+        return index.tagged(lemma.strip().lower().replace(" ", "_")) if index else 0
 
     def descendants(self, offset: int, max_depth: int = 8, limit: int = 4000) -> dict[int, int]:
         """All hyponyms of a synset with their shortest distance (1 = child), breadth first."""
@@ -361,11 +392,23 @@ class WordNet:
 
 
 _shared: dict[Path, WordNet] = {}
+_default: dict[tuple[str, str], WordNet] = {}  # (WORDNET_DIR, WNHOME) -> the reader get_wordnet() gives
 _shared_lock = threading.Lock()
 
 
 def get_wordnet(directory: str | Path | None = None) -> WordNet:
-    """A process-wide reader for the installed WordNet."""
+    """A process-wide reader for the installed WordNet (the default one looked for once per
+    WORDNET_DIR / WNHOME: a plan of thousands of concepts asked for it thousands of times)."""
+    if directory is None:
+        key = (os.environ.get("WORDNET_DIR", ""), os.environ.get("WNHOME", ""))
+        with _shared_lock:
+            hit = _default.get(key)
+        if hit is not None:
+            return hit
+        reader = get_wordnet(find_wordnet_dir(None))
+        with _shared_lock:
+            _default[key] = reader
+        return reader
     d = find_wordnet_dir(directory)
     with _shared_lock:
         if d not in _shared:

@@ -154,3 +154,20 @@ def test_first_search_of_a_new_process(tmp_path, capsys):
     assert len(doc["runs"]) == 2 and all(r["first"]["results"] > 0 for r in doc["runs"])
     assert list((data_dir / "cache" / "snapshot").glob("*.npz"))  # what the next process reads
     assert "median of 2: first search" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_metadata_benchmark_smoke():
+    """`python -m benchmarks.metadata` prints ms per 12 MP photo for each way of reading metadata."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.metadata", "--photos", "2", "--formats", "jpg"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    header, row = done.stdout.strip().splitlines()[-2:]
+    assert "photosearch" in header and "exiftool -stay_open" in header
+    cells = row.split()
+    assert cells[0] == "jpg" and len(cells) == 7 and all(float(c) > 0 for c in cells[1:])

@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Never needed to parse a command: models, GUI, geocoding, cluster engines.
-HEAVY = ("onnxruntime", "cv2", "scipy", "reverse_geocoder", "torch", "ray", "PySide6")
+HEAVY = ("onnxruntime", "cv2", "scipy", "reverse_geocoder", "torch", "ray", "PySide6", "transformers")
 #: Only needed once a command runs (catalog, arrays, golden YAML, image decoding).
 RUN_TIME = ("sqlalchemy", "numpy", "yaml", "PIL", "usearch", "highspy", "tokenizers", "tqdm")
 
@@ -68,8 +68,17 @@ def test_help_imports_nothing_heavy(tmp_path):
     assert not [m for m in HEAVY + RUN_TIME if m in loaded]
 
 
+def _empty_catalog(tmp_path: Path) -> None:
+    """A catalog with nothing in it (read-only commands need one to be there)."""
+    from photosearch.catalog import Store
+
+    (tmp_path / "data").mkdir()
+    Store(f"sqlite:///{tmp_path / 'data' / 'catalog.db'}").close()
+
+
 def test_a_search_imports_no_gui_no_geocoder_no_cluster_engine(tmp_path):
     """A whole search of an (empty) catalog: the catalog and arrays load, never the GUI or geocoding."""
+    _empty_catalog(tmp_path)
     loaded = _imported_after(
         "import contextlib, io\nimport photosearch.cli as cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
@@ -77,12 +86,15 @@ def test_a_search_imports_no_gui_no_geocoder_no_cluster_engine(tmp_path):
         tmp_path,
     )
     assert "sqlalchemy" in loaded and "numpy" in loaded  # it did search
-    assert not [m for m in ("scipy", "reverse_geocoder", "torch", "ray", "PySide6") if m in loaded]
+    assert not [
+        m for m in ("scipy", "reverse_geocoder", "torch", "ray", "PySide6", "transformers") if m in loaded
+    ]
     assert "cv2" not in loaded  # label spaces are data (models.labels): no detector, no OpenCV
 
 
 def test_status_reads_the_catalog_without_any_model_runtime(tmp_path):
     """`status` counts rows: no query engine, no model runtime, no vector index library."""
+    _empty_catalog(tmp_path)
     loaded = _imported_after(
         "import contextlib, io\nimport photosearch.cli as cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
@@ -90,4 +102,6 @@ def test_status_reads_the_catalog_without_any_model_runtime(tmp_path):
         tmp_path,
     )
     assert "sqlalchemy" in loaded  # it did read the catalog
-    assert not [m for m in ("onnxruntime", "cv2", "usearch", "highspy", "tokenizers") if m in loaded]
+    assert not [
+        m for m in ("onnxruntime", "cv2", "usearch", "highspy", "tokenizers", "transformers") if m in loaded
+    ]

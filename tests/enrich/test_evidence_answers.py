@@ -470,3 +470,42 @@ def test_made_up_names_and_numbers_are_caught():
     assert unsupported_names("Marlowe is made in Porto, Portugal.", src) == ["Portugal"]
     assert unsupported_names("The Marlowe 300 holds 2 litres.", src) == ["2"]
     assert unsupported_names("The Marlowe 300 is made in Porto by Marlowe Casa. [1]", src) == []
+
+
+class FailingSearch:
+    """A search backend that never answers: what a redirect to a refused address, a gzip bomb or an
+    over-long answer looks like to the chain (the fetcher raises; the backend passes it on)."""
+
+    name = "failing"
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+    def search(self, query, k):
+        raise RuntimeError(self.reason)
+
+
+def test_when_every_search_fails_the_answer_and_the_stats_say_why():
+    """Issue 26: `ask` said only "No web knowledge was found" when the search backend failed."""
+    reason = "http://127.0.0.1:9/search: redirected to 169.254.169.254, a cloud metadata address; refused"
+    meter, book = Meter(), SourceBook()
+    res = ChainOfSearch(
+        FailingSearch(reason), Agents(None, HashingEmbedder()), budget=Budget(max_rounds=1), meter=meter
+    ).run(_region(), "how heavy is this?", book)
+    assert res.errors and meter.search_failures >= 1
+    assert meter.failure_reasons == [f"search failed: {reason}"]
+    answer = generate("how heavy is this?", [res.region], [res], book)
+    assert answer.text.endswith(f"No web knowledge was found: search failed: {reason}.")
+    assert meter.to_json()["failure_reasons"] == meter.failure_reasons
+
+
+def test_a_metadata_address_is_never_blamed_on_a_setting():
+    from photosearch.enrich.fetch import Fetcher, FetchRefused
+
+    fetcher = Fetcher(allow_private=True)
+    with pytest.raises(FetchRefused) as refused:
+        fetcher.check_url("http://169.254.169.254/latest/meta-data/")  # an IP: nothing is resolved
+    assert "metadata" in str(refused.value) and "allow_private_addresses" not in str(refused.value)
+    with pytest.raises(FetchRefused) as private:
+        Fetcher(allow_private=False).check_url("http://10.1.2.3/")
+    assert "allow_private_addresses" in str(private.value)

@@ -181,7 +181,8 @@ def test_models_view_lists_and_verifies(qtbot, tmp_path):
     cli = {r["name"]: r for r in model_rows(view.settings)}
     for i, r in enumerate(view.rows):
         cells = [view.table.item(i, j).text() for j in range(view.table.columnCount())]
-        assert cells[0] == r.name and cells[4] in (cli[r.name]["size"], "—")
+        shown = cli[r.name]["size"] if r.present or r.tier != "hub" else cli[r.name]["download_size"]
+        assert cells[0] == r.name and cells[4] in (shown, "—")
         assert cells[5] == cli[r.name]["provider"] and cells[6] == cli[r.name]["integrity"]
     if bundled:
         small = min(bundled, key=lambda r: r.size)
@@ -193,5 +194,6 @@ def test_models_view_lists_and_verifies(qtbot, tmp_path):
     hub = next(r for r in view.rows if r.tier == "hub")
     view.select_name(hub.name)
     assert view.btn_pull.isEnabled() and not view.btn_verify.isEnabled()
+    assert f"download size {cli[hub.name]['download_size']}" in view.status.text()  # before a pull
     assert not errors
     runner.shutdown()

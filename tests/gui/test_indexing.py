@@ -7,17 +7,7 @@ from photosearch.app import build_indexer
 from photosearch.gui.bridge import TaskRunner
 from photosearch.gui.indexing import IndexStatus, warning_text
 from photosearch.ingest.report import IndexReport
-from tests.conftest import tmpfs
-
-
-def _fill(directory) -> None:
-    """Write until the file system says ENOSPC."""
-    with open(directory / "filler", "wb", buffering=0) as fh:
-        try:
-            while True:
-                fh.write(b"\0" * 65536)
-        except OSError:
-            pass
+from tests.conftest import fill_disk, tmpfs
 
 
 def _run(qtbot, status: IndexStatus, job) -> IndexReport:
@@ -39,7 +29,7 @@ def test_a_full_disk_is_shown_with_what_to_do_and_cleared_by_the_next_good_run(q
         )
 
     with tmpfs(core.settings.thumbs_dir, "256k"):
-        _fill(core.settings.thumbs_dir)
+        fill_disk(core.settings.thumbs_dir)
         report = _run(qtbot, status, job)
         assert report.failed_by_reason == {"disk_full": 4}
         shown = status.warning.text()

@@ -61,10 +61,20 @@ def test_soft_chips_can_be_made_required(qtbot, make_window, indexed):
     with qtbot.waitSignal(w.chips.plan_edited, timeout=5000) as blocker:
         chips["zebra"].need.setChecked(True)
     assert blocker.args[0]["required"] == ["zebra"]
-    qtbot.waitUntil(lambda: w.model.ids == [], timeout=20000)
+    # a required zebra nobody has: nothing confident, what is missing said, the closest still shown
+    qtbot.waitUntil(lambda: "No photo that looks like “zebra”" in w.search_info.text(), timeout=20000)
+    assert w.model.ids[0] == SEPARATOR_ID
     chips = {c.inner["concept"]: c for c in w.chips.chips}
     assert chips["zebra"].need.text() == "required" and chips["cat"].need.text() == "soft"
     # removing the required concept drops it from `required`
     with qtbot.waitSignal(w.chips.plan_edited, timeout=5000) as blocker:
         chips["zebra"].changed.emit(chips["zebra"].index, None)
     assert "required" not in blocker.args[0]
+
+
+def test_what_no_photo_meets_is_said_above_the_closest(qtbot, make_window, indexed):
+    core, ids = indexed
+    w = make_window(core)
+    _search(qtbot, w, plan={"where": {"and": [{"concept": "cat"}, {"person": "Nobody"}]}}, keep_request=True)
+    assert w.search_info.text().startswith("No photo of Nobody · ")
+    assert w.model.ids[0] == SEPARATOR_ID and ids["chelsea"] in w.model.ids  # never a blank page

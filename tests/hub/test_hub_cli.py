@@ -50,14 +50,20 @@ def test_cli_unknown_model_is_a_clear_error(cli_settings, capsys):
     assert "no hub model called 'no-such-model'" in err and "cli-model" in err
 
 
-def test_models_list_says_which_models_are_pinned_and_which_trust_the_first_pull(tmp_path, capsys):
+def test_models_list_says_in_plain_words_which_models_are_verified(tmp_path, capsys):
     assert main(["--data-dir", str(tmp_path), "--json", "models", "list"]) == 0
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)["models"]}
-    assert rows["qwen2.5-vl-3b"]["integrity"] == "sha256"  # public pins, revision pinned to a commit
+    assert rows["qwen2.5-vl-3b"]["integrity"] == "verified"  # public pins, revision pinned to a commit
     assert rows["qwen2.5-vl-3b"]["source"]["revision"] == "5037fcf163dd95d1e41d1974465f0898ed108ca2"
-    assert rows["qwen2.5-1.5b-instruct"]["integrity"] == "sha256"
-    assert rows["clip-vit-b-32-openai"]["integrity"] == "trust on first pull"
-    assert all(r["integrity"] == "sha256" for r in rows.values() if r["tier"] == "bundled")
+    assert rows["qwen2.5-1.5b-instruct"]["integrity"] == "verified"
+    assert rows["llava-1.5-7b"]["integrity"] == "verified"
+    assert rows["llava-1.6-mistral-7b"]["integrity"] == "partly verified"
+    assert rows["clip-vit-b-32-openai"]["integrity"] == "not verified"
+    assert rows["clip-vit-b-32-openai"]["download_size"] == "about 607.2 MB"
+    why = {f["path"]: f["reason"] for f in rows["llava-1.6-mistral-7b"]["not_verified"]}
+    assert list(why) == ["mmproj-model-f16.gguf"] and "no checksum" in why["mmproj-model-f16.gguf"]
+    assert all(r["integrity"] == "verified" for r in rows.values() if r["tier"] == "bundled")
     assert main(["--data-dir", str(tmp_path), "models", "list"]) == 0
     text = capsys.readouterr().out
-    assert "CHECKED BY" in text.splitlines()[0] and "trust on first pull" in text
+    assert "CHECKED BY" in text.splitlines()[0] and "not verified" in text
+    assert "about 607.2 MB" in text  # the download size, before a pull

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,6 @@ from photosearch.vision.clip import (
     ClipEncoder,
     clean_text,
     load_clip,
-    preprocess_image,
 )
 from tests.hub import tiny_models as tm
 from tests.hub.conftest import write_manifest
@@ -63,28 +63,32 @@ def gallery_images():
     return imgs
 
 
-def test_preprocess_follows_config_modes():
+def test_openclip_config_picks_the_matching_transformers_processor(tmp_path, settings):
+    """'shortest' is CLIPImageProcessor (short side, centre crop), 'squash' SiglipImageProcessor (no
+    crop); OpenCLIP's 'longest' (letterbox) has no processor and is refused with the reason."""
     rgb = np.zeros((100, 200, 3), np.uint8)
     rgb[:, :100, 0] = 255  # left half red
-    cfg = {
-        "size": 32,
-        "mean": [0, 0, 0],
-        "std": [1, 1, 1],
-        "interpolation": "bilinear",
-        "resize_mode": "shortest",
-    }
-    x = preprocess_image(rgb, cfg)
-    assert x.shape == (3, 32, 32) and x.dtype == np.float32
-    # centre crop of a 2:1 image keeps the middle: left quarter red, right quarter black
-    assert x[0, :, 0].mean() > 0.9 and x[0, :, -1].mean() < 0.1
-    sq = preprocess_image(rgb, {**cfg, "resize_mode": "squash"})
-    assert abs(sq[0].mean() - 0.5) < 0.05
-    lg = preprocess_image(rgb, {**cfg, "resize_mode": "longest", "fill_color": 0})
-    assert lg[0, 0, 16] == 0 and lg[0, 16, 2] > 0.9  # padded top row, red left of centre
-    norm = preprocess_image(
-        np.full((10, 10, 3), 255, np.uint8), {**cfg, "mean": [0.5] * 3, "std": [0.25] * 3}
+    for mode in ("shortest", "squash", "longest"):
+        d = tmp_path / mode
+        (d / "visual").mkdir(parents=True)
+        cfg = {
+            "size": [32, 32],
+            "mean": [0, 0, 0],
+            "std": [1, 1, 1],
+            "interpolation": "bilinear",
+            "resize_mode": mode,
+        }
+        (d / "visual" / "preprocess_cfg.json").write_text(json.dumps(cfg))
+    crop = ClipEncoder(tmp_path / "shortest", settings).preprocess(rgb)
+    assert (
+        type(ClipEncoder(tmp_path / "shortest", settings).image_processor).__name__ == "CLIPImageProcessorPil"
     )
-    assert np.allclose(norm, 2.0)
+    assert crop.shape == (3, 32, 32) and crop.dtype == np.float32
+    assert crop[0, :, 0].mean() > 0.9 and crop[0, :, -1].mean() < 0.1  # the middle of a 2:1 photo
+    squash = ClipEncoder(tmp_path / "squash", settings).preprocess(rgb)
+    assert abs(squash[0].mean() - 0.5) < 0.05  # the whole photo, squeezed
+    with pytest.raises(Exception, match="longest"):
+        ClipEncoder(tmp_path / "longest", settings).preprocess(rgb)
     assert clean_text("  A  Photo, of a CAT! ", canonicalize=True) == "a photo of a cat"
 
 
@@ -203,17 +207,19 @@ def test_doctor_checks_a_pulled_clip_model_and_names_a_damaged_one(pulled_clip, 
 
 
 def test_a_pulled_clip_model_ranks_a_text_request(pulled_clip, gallery_images, tmp_path):
-    """`search` matches a request against what the photos look like through every pulled CLIP model:
+    """`search` matches a concept against what the photos look like through every pulled CLIP model:
     the tiny model maps the word "red" nearest to the all-red image (raw cosine); the result's `why`
     names the CLIP space. (The page order is the calibrated z against each photo's own null, which a
-    two-layer toy model cannot make meaningful, so the raw similarity is what is checked.)"""
+    two-layer toy model cannot make meaningful, so the raw similarity is what is checked.) The toy
+    model knows colour words only, and a request's colour word is the `color` atom (the measured
+    colours; tests/query/test_senses.py), so the plan names the concept."""
     from photosearch.query.search import clip_signals, search
 
     assert [s.space for s in clip_signals(pulled_clip)] == ["clip:tiny-clip"]
     store = _index_with_clip(pulled_clip, gallery_images, tmp_path / "photos")
     try:
         for word in ("red", "blue"):
-            out = search(store, pulled_clip, request=word)
+            out = search(store, pulled_clip, plan={"version": 1, "where": {"concept": word}, "compose": {}})
             similarity = {
                 Path(r["path"]).stem: w["similarity"]
                 for r in out["results"]

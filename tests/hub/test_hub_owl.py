@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
-from photosearch.vision.owl import Detection, OwlDetector, load_owl, nms, postprocess_owl, preprocess_owl
+from photosearch.vision.owl import Detection, OwlDetector, load_owl, nms, postprocess_owl
 from tests.hub import tiny_models as tm
 from tests.hub.conftest import pull_tiny_owl
+from tests.hub.hub_configs import OWLV2_PREPROCESSOR_CONFIG
 
 SIZE = 64
 
@@ -26,12 +29,17 @@ def _scene(h=48, w=96, box=(60, 8, 76, 24), color=(255, 0, 0)):
     return img
 
 
-def test_preprocess_pads_bottom_right_then_resizes():
-    img = np.zeros((32, 64, 3), np.uint8)
-    x, hw = preprocess_owl(img, {"size": 16, "mean": [0, 0, 0], "std": [1, 1, 1], "pad_value": 0.5})
-    assert x.shape == (1, 3, 16, 16) and hw == (32, 64)
-    assert np.allclose(x[0, 0, :7, :], 0.0, atol=1e-3)  # the photo (top half)
-    assert np.allclose(x[0, 0, 9:, :], 0.5, atol=1e-3)  # grey padding (bottom half)
+def test_preprocess_is_owlv2_image_processor_padding_bottom_right(owl_dir):
+    """Owlv2ImageProcessor (transformers 5) pads to a square at the bottom/right with 0.0 before
+    resizing: a white 2:1 photo is white at the top and black, -mean / std, in the padded bottom half."""
+    det = OwlDetector(owl_dir)
+    x, hw = det.preprocess(np.full((32, 64, 3), 255, np.uint8))
+    assert x.shape == (1, 3, SIZE, SIZE) and hw == (32, 64)
+    cfg = json.loads(OWLV2_PREPROCESSOR_CONFIG)
+    mean, std = np.array(cfg["image_mean"], np.float32), np.array(cfg["image_std"], np.float32)
+    white, black = (1 - mean) / std, -mean / std
+    assert np.allclose(x[0, :, : SIZE // 2 - 4, :].mean(axis=(1, 2)), white, atol=1e-4)
+    assert np.allclose(x[0, :, SIZE // 2 + 4 :, :].mean(axis=(1, 2)), black, atol=1e-4)
 
 
 def test_postprocess_maps_boxes_back_and_thresholds():
@@ -76,20 +84,11 @@ def test_detect_with_tiny_model_finds_the_coloured_square(owl_dir):
 def test_pull_and_load_owl_from_hub(fake_hub, settings):
     pull_tiny_owl(fake_hub, settings, "tiny-owl", SIZE)
     det = load_owl(settings, "tiny-owl")
-    assert det.config["size"] == SIZE and det.config["threshold"] == 0.5
+    assert det.config["threshold"] == 0.5
+    assert det.preprocess(_scene())[0].shape == (1, 3, SIZE, SIZE)  # the pulled preprocessor_config.json
     assert det.detect(_scene(), ["red"])[0].label == "red"
 
 
 def test_missing_detector_is_a_clear_error(tmp_path):
     with pytest.raises(Exception, match="models pull"):
         OwlDetector(tmp_path / "none", name="owl").detect(np.zeros((8, 8, 3), np.uint8), ["x"])
-
-
-def test_default_padding_is_black_like_transformers(tmp_path):
-    """Owlv2ImageProcessor pads with 0.0; padding with 0.5 grey shifted every score on non-square photos."""
-    from photosearch.vision.owl import owl_config
-
-    cfg = owl_config(tmp_path, {"size": 16})
-    assert cfg["pad_value"] == 0.0
-    x, _ = preprocess_owl(np.full((32, 64, 3), 255, np.uint8), {**cfg, "mean": [0, 0, 0], "std": [1, 1, 1]})
-    assert np.allclose(x[0, :, 9:, :], 0.0, atol=1e-3) and np.allclose(x[0, :, :7, :], 1.0, atol=1e-3)

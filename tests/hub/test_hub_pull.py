@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import pytest
 
@@ -17,7 +18,7 @@ from photosearch.hub import (
     remove_model,
     verify_model,
 )
-from photosearch.models.manifest import ManifestError, hub_manifests
+from photosearch.models.manifest import ManifestError, hub_manifests, parse_listed_size
 from tests.hub.conftest import write_manifest
 
 
@@ -146,12 +147,23 @@ def test_sha256_mismatch_is_rejected_and_nothing_installed(fake_hub, settings):
     assert "evil" not in installed_models(settings)
 
 
+def test_a_file_of_another_size_is_refused_and_named(fake_hub, settings):
+    data = _blob(20_000, 3)
+    fake_hub.add_repo_file("acme/resized", "textual/model.onnx", data)
+    m = _hf_manifest("resized", "acme/resized", {"textual/model.onnx": data})
+    m["files"][0]["size"] = len(data) + 1
+    write_manifest(settings, m)
+    with pytest.raises(VerifyError, match=r"textual/model.onnx is 20000 bytes, the manifest says 20001"):
+        pull_model(settings, "resized")
+    assert "resized" not in installed_models(settings)
+
+
 def test_trust_on_first_use_records_digest_and_detects_tampering(fake_hub, settings):
     data = _blob(10_000, 5)
     fake_hub.add_repo_file("acme/tofu", "visual/model.onnx", data)
     write_manifest(settings, _hf_manifest("tofu", "acme/tofu", {"visual/model.onnx": data}, sha=False))
     report = pull_model(settings, "tofu")
-    assert report.trusted_on_first_use == ["visual/model.onnx"]
+    assert report.not_verified == [("visual/model.onnx", "no checksum is published for this file")]
     rec = install_record(settings, "tofu")
     assert rec["files"][0]["sha256"] == hashlib.sha256(data).hexdigest()
     target = settings.models_dir / "tofu" / "visual" / "model.onnx"
@@ -215,6 +227,45 @@ def test_builtin_manifests_are_valid(settings):
     assert any(r and ("XLM-Roberta" in r or "nllb" in r) for r in clip_repos)
     for m in manifests.values():
         assert m.licence, m.name
+
+
+COMMIT = re.compile(r"^[0-9a-f]{40}$")
+
+
+def test_every_shipped_hub_manifest_is_pinned_or_says_why():
+    """Each file has the sha256 from the hub's public listing or a plain reason it has none; the
+    repository is named at a commit or says why not; a pinned file says where its digest was read
+    (the two pins that predate this rule are known by name)."""
+    from photosearch.models.manifest import BUNDLED_MANIFEST_DIR, load_manifests
+
+    manifests = load_manifests(None, [BUNDLED_MANIFEST_DIR / "hub"], strict=True)
+    assert len(manifests) >= 12
+    for m in manifests.values():
+        rev = str(m.source.get("revision") or "")
+        assert COMMIT.match(rev) or m.source.get("revision_note"), (
+            f"{m.name}: revision {rev!r} without a reason"
+        )
+        for f in m.files:
+            if f.sha256 is None:
+                assert f.unverified and len(f.unverified) > 20, (
+                    f"{m.name}: {f.path} has no sha256 and no reason"
+                )
+            else:
+                assert f.unverified is None, f"{m.name}: {f.path} is pinned and says it is not"
+                assert f.pinned_from or m.name == "qwen2.5-vl-3b", f"{m.name}: {f.path}: where was it read?"
+            if f.size is None and f.size_listed is not None:
+                assert parse_listed_size(f.size_listed), f"{m.name}: {f.path}: size_listed {f.size_listed!r}"
+
+
+def test_download_size_is_known_before_a_pull(settings):
+    """Exact where every size is pinned, else the sum of the sizes the hub's pages list, marked 'about'."""
+    from photosearch.model_status import download_size
+    from photosearch.models.manifest import get_manifest
+
+    assert download_size(get_manifest("qwen2.5-1.5b-instruct", settings)) == "1.1 GB"
+    assert download_size(get_manifest("clip-vit-b-32-openai", settings)) == "about 607.2 MB"
+    assert parse_listed_size("2.22 MB") == 2_220_000 and parse_listed_size("197 Bytes") == 197
+    assert parse_listed_size("big") is None
 
 
 def test_malformed_manifest_names_the_file(settings):

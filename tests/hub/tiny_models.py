@@ -74,7 +74,8 @@ def clip_visual(size: int = 224, batch: int | str = 1, input_name: str = "image"
     return _model(nodes, [x], [y], [numpy_helper.from_array(WV, "Wv")])
 
 
-def clip_textual(ctx: int = 77, batch: int | str = 1, mclip: bool = False) -> bytes:
+def clip_textual(ctx: int = 77, batch: int | str = 1, mclip: bool = False, vocab: int = 0) -> bytes:
+    """`vocab` > len(VOCAB): rows for a real-size tokenizer's ids (small fixed random directions)."""
     ids_name = "input_ids" if mclip else "text"
     inputs = [helper.make_tensor_value_info(ids_name, TensorProto.INT32, [batch, ctx])]
     nodes = [helper.make_node("Gather", ["Et", ids_name], ["e"], axis=0)]  # [B, L, D]
@@ -90,8 +91,12 @@ def clip_textual(ctx: int = 77, batch: int | str = 1, mclip: bool = False) -> by
         nodes.append(helper.make_node("ReduceSum", ["e", "ax1"], ["s"], keepdims=0))
     nodes.append(helper.make_node("LpNormalization", ["s"], ["embedding"], axis=-1, p=2))
     y = helper.make_tensor_value_info("embedding", TensorProto.FLOAT, [batch, D])
+    table = ET
+    if vocab > len(VOCAB):
+        extra = np.random.default_rng(2).normal(0, 0.03, size=(vocab - len(VOCAB), D)).astype(np.float32)
+        table = np.concatenate([ET, extra])
     inits = [
-        numpy_helper.from_array(ET, "Et"),
+        numpy_helper.from_array(table, "Et"),
         numpy_helper.from_array(np.array([1], np.int64), "ax1"),
         numpy_helper.from_array(np.array([2], np.int64), "ax2"),
     ]
@@ -194,14 +199,11 @@ def owl_model(size: int = 64) -> bytes:
 
 
 def owl_repo_files(size: int = 64) -> dict[str, bytes]:
-    pre = {
-        "do_pad": True,
-        "do_resize": True,
-        "size": {"height": size, "width": size},
-        "image_mean": [0.48145466, 0.4578275, 0.40821073],
-        "image_std": [0.26862954, 0.2613026, 0.2757771],
-        "rescale_factor": 1 / 255,
-    }
+    """The Xenova layout; preprocessor_config.json is google/owlv2-base-patch16-ensemble's at `size`."""
+    from tests.hub.hub_configs import OWLV2_PREPROCESSOR_CONFIG
+
+    pre = json.loads(OWLV2_PREPROCESSOR_CONFIG)
+    pre["size"] = {"height": size, "width": size}
     return {
         "model.onnx": owl_model(size),
         "tokenizer.json": tokenizer_json(),

@@ -14,6 +14,7 @@ from photosearch.catalog import Store
 from photosearch.catalog.models import FileIssue, Photo
 from photosearch.config import Settings
 from photosearch.errors import DecodeError
+from photosearch.ingest import signatures
 from photosearch.ingest.decode import (
     IMAGE_EXTENSIONS,
     RAW_EXTENSIONS,
@@ -48,9 +49,10 @@ PILLOW_FORMATS = {  # suffix -> how to save; "sequence": a second, inverted fram
     ".hif": {"format": "HEIF"},  # Fujifilm's HEIF
     ".heics": {"format": "HEIF", "sequence": True},
     ".heifs": {"format": "HEIF", "sequence": True},
+    ".jxl": {},  # JPEG XL through pillow-jxl-plugin
 }
 #: Pillow's formats that are photos: every extension Pillow (with pillow-heif) registers for them is read.
-PHOTO_FORMATS = {"JPEG", "MPO", "PNG", "GIF", "WEBP", "TIFF", "BMP", "JPEG2000", "PPM", "HEIF", "AVIF"}
+PHOTO_FORMATS = {"JPEG", "MPO", "PNG", "GIF", "WEBP", "TIFF", "BMP", "JPEG2000", "PPM", "HEIF", "AVIF", "JXL"}
 NOT_PHOTOS = {".pfm"}  # PPM's float maps: HDR data, not a photo
 
 
@@ -76,7 +78,7 @@ def _catalogue(tmp_path, gallery):
 def test_every_photo_extension_pillow_registers_is_catalogued():
     assert heif_available()  # registers pillow-heif's opener (decode.py does it on first use)
     registered = {ext for ext, fmt in Image.registered_extensions().items() if fmt in PHOTO_FORMATS}
-    assert {".hif", ".heics", ".heifs", ".avifs", ".mpo", ".apng", ".jpc"} <= registered
+    assert {".hif", ".heics", ".heifs", ".avifs", ".mpo", ".apng", ".jpc", ".jxl"} <= registered
     assert registered - NOT_PHOTOS <= IMAGE_EXTENSIONS
     assert not NOT_PHOTOS & IMAGE_EXTENSIONS
 
@@ -257,4 +259,76 @@ def test_a_raw_twin_takes_no_slot_on_the_page(tmp_path, real_photos):
     assert res["matched"] == 5  # 7 files, 5 shots
     res = search(store, settings, plan=dict(plan, compose={"limit": 10}), signals=[])
     assert len(res["results"]) == 5 and not any(r["path"].endswith(".DNG") for r in res["results"])
+    store.close()
+
+
+# ------------------------------------------------------------------ names and signatures the app claims
+
+#: Undecodable files of each signature the app claims: the signature, then bytes no decoder accepts.
+_JUNK = b"\x00\x01\x02 not the rest of a picture " * 8
+
+
+def _signature_samples() -> dict[str, bytes]:
+    """One header per claimed signature (every prefix, every ISO brand, WebP, BMP, Netpbm)."""
+    samples = {f"prefix{i}": prefix + _JUNK for i, (prefix, _fmt) in enumerate(signatures.PREFIXES)}
+    for brand in signatures.IMAGE_BRANDS:
+        samples[f"brand_{brand.decode().strip()}"] = b"\x00\x00\x00\x18ftyp" + brand + _JUNK
+    samples["webp"] = b"RIFF\x40\x00\x00\x00WEBPVP8 " + _JUNK
+    samples["bmp"] = b"BM\x40\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00\x00\x00" + _JUNK
+    samples["pnm"] = b"P6\n9999 9999\n255\n" + _JUNK
+    return samples
+
+
+def test_every_signature_is_sniffed_and_nothing_else():
+    for name, data in _signature_samples().items():
+        assert signatures.sniff(data[: signatures.HEADER_BYTES]), name
+    for other in (b"\x00\x00\x00\x18ftypisom" + _JUNK, b"%PDF-1.7\n" + _JUNK, b"BMW is a car " + _JUNK, b""):
+        assert signatures.sniff(other[: signatures.HEADER_BYTES]) is None
+
+
+@pytest.mark.parametrize("suffix", sorted(PILLOW_FORMATS))
+def test_real_files_of_every_format_carry_a_claimed_signature(tmp_path, real_photos, suffix):
+    path = _save(tmp_path / f"coffee{suffix}", real_photos["coffee"], **PILLOW_FORMATS[suffix])
+    assert signatures.sniff(path.read_bytes()[: signatures.HEADER_BYTES]) is not None
+    dng = write_dng(tmp_path / "cat.dng", real_photos["chelsea"])
+    assert signatures.sniff(dng.read_bytes()[: signatures.HEADER_BYTES]) == "TIFF"
+
+
+def test_jpeg_xl_is_catalogued(tmp_path, real_photos):
+    gallery = tmp_path / "Pictures"
+    gallery.mkdir()
+    _save(gallery / "coast.jxl", real_photos["coffee"])
+    settings, store, report = _catalogue(tmp_path, gallery)
+    assert (report.added, report.failed) == (1, 0)
+    with store.session() as s:
+        photo = s.scalars(select(Photo)).one()
+        assert (photo.format, photo.width, photo.height) == ("JXL", 600, 400)
+    store.close()
+
+
+def test_every_claimed_extension_and_signature_is_catalogued_or_recorded(tmp_path, real_photos):
+    """Each extension the app claims and each signature it sniffs, holding a file no decoder reads,
+    is recorded with its reason; real photos under odd names are catalogued; an unclaimed extension
+    and an unclaimed signature are left alone."""
+    gallery = tmp_path / "Pictures"
+    gallery.mkdir()
+    for ext in sorted(IMAGE_EXTENSIONS):
+        (gallery / f"bad_{ext[1:]}{ext}").write_bytes(b"this is not a picture at all " * 20)
+    for name, data in _signature_samples().items():
+        (gallery / f"sig_{name}.dat").write_bytes(data)  # an extension the app does not claim
+    save_photo(gallery / "plain.jpg", real_photos["coffee"]).rename(gallery / "download.bin")
+    _save(gallery / "noext.png", real_photos["coffee"]).rename(gallery / "noext")
+    _save(gallery / "odd.jxl", real_photos["chelsea"]).rename(gallery / "odd.tmp")
+    (gallery / "notes.txt").write_bytes(b"\xff\xd8\xff" + _JUNK)  # never an image by its name
+    (gallery / "clip.bin").write_bytes(b"\x00\x00\x00\x18ftypisom" + _JUNK)  # a video's signature
+    settings, store, report = _catalogue(tmp_path, gallery)
+    with store.session() as s:
+        catalogued = {p.path.rsplit("/", 1)[-1]: p.format for p in s.scalars(select(Photo))}
+        issues = {i.path.rsplit("/", 1)[-1]: i.reason for i in s.scalars(select(FileIssue))}
+    assert catalogued == {"download.bin": "JPEG", "noext": "PNG", "odd.tmp": "JXL"}
+    expected = {f"bad_{ext[1:]}{ext}" for ext in IMAGE_EXTENSIONS} | {
+        f"sig_{name}.dat" for name in _signature_samples()
+    }
+    assert set(issues) == expected
+    assert all(issues.values()) and report.failed == len(expected)
     store.close()

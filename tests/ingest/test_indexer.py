@@ -222,9 +222,11 @@ def test_bad_files_are_recorded_and_skipped(env, real_photos):
     assert photos[latin1].state == "active" and os.path.exists(from_db_path(photos[latin1].path))
     status = store.status()
     assert status["failed"] == 6 and status["photos"] == 10
-    # A second run does not re-read known-bad files, and loses nothing.
+    # A second run does not re-read known-bad files, and loses nothing. A file over the pixel cap
+    # (a setting) is checked again from its header alone, so a raised cap takes effect (issue 26).
     report = Indexer(store, settings, []).run()
-    assert report.failed == 0 and report.added == 0 and store.status()["photos"] == 10
+    assert report.failed_by_reason == {"too_many_pixels": 1}
+    assert report.added == 0 and store.status()["photos"] == 10
 
 
 def test_file_vanishing_between_listing_and_reading(env, monkeypatch):

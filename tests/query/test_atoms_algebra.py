@@ -58,7 +58,10 @@ def test_every_atom_resolves(store, settings, gallery, fake_embedder, where, exp
     assert names(res) == expected
     for r in res["results"]:
         assert 0.0 <= r["score"] <= 1.0
-        assert r["why"], r  # each hit says what matched
+        assert r["why"] or r["below_cutoff"], r  # each hit says what matched
+    if not expected:  # never a blank page: the closest photos, and what no photo meets
+        assert res["results"] and all(r["below_cutoff"] for r in res["results"])
+        assert res["explain"]["unmet"]
 
 
 def test_similar_atom_by_id_and_path(store, settings, gallery, fake_embedder):
@@ -87,9 +90,12 @@ def test_not_of_everything_is_empty(store, settings, gallery, fake_embedder):
 
 def test_and_with_empty_is_empty(store, settings, gallery, fake_embedder):
     res = run(store, settings, {"and": [{"concept": "dog"}, {"person": "Nobody"}]}, fake_embedder)
-    assert res["results"] == []
+    assert names(res) == [] and res["matched"] == 0
     counts = [a["hits"] for a in res["explain"]["atoms"]]
-    assert counts == [2, 0]
+    assert counts[:2] == [2, 0]
+    # closest: the dogs, without the person nobody is; the page says so
+    assert sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"][:2]) == ["dog1.jpg", "dog2.jpg"]
+    assert res["explain"]["unmet"] == ["no photo of Nobody"]
 
 
 def test_nested_or_and_not(store, settings, gallery, fake_embedder):
@@ -125,7 +131,7 @@ def test_deleted_photos_never_match(store, settings, gallery, fake_embedder):
 def test_snapshot_sees_new_facts(store, settings, gallery, fake_embedder):
     from photosearch.records import AnalysisResult, FactRecord
 
-    assert run(store, settings, {"tag": "holiday"}, fake_embedder)["results"] == []
+    assert names(run(store, settings, {"tag": "holiday"}, fake_embedder)) == []
     with store.session() as s:
         store.write_analysis(
             s, gallery["car.jpg"], "user", 1, AnalysisResult(facts=[FactRecord("user_tag", "holiday")])

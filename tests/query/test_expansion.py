@@ -79,7 +79,8 @@ def test_synonym_near_term_and_hypernym_find_the_photo_and_why_names_the_route(s
     assert {"route": "hypernym", "text": "kitty ≈ domestic cat (hypernym)"}.items() <= why[0].items()
     res = search(store, settings, plan={**plan, "where": {"concept": "lake"}}, signals=[])
     assert _names(res) == ["lake.jpg"]
-    assert res["results"][0]["why"][0]["route"] == "compound"
+    # "lakeside" is both a compound of "lake" (0.5) and, from resources/scenes.yaml, its scene (0.8)
+    assert res["results"][0]["why"][0]["route"] == "scene"
     res = search(store, settings, plan={**plan, "where": {"concept": "automobile"}}, signals=[])
     assert _names(res) == ["car.jpg"]
     assert {w["route"] for w in res["results"][0]["why"]} == {"synonym", "hyponym"}
@@ -96,3 +97,10 @@ def test_exact_outranks_routes(store, settings):
     res = search(store, settings, plan={"version": 1, "where": {"concept": "dog"}, "compose": {}}, signals=[])
     assert _names(res) == ["exact.jpg", "breed.jpg"]
     assert res["results"][0]["score"] > res["results"][1]["score"]
+
+
+def test_compounds_are_headed_or_tailed_by_the_word():
+    from photosearch.query.expansion import compound_of
+
+    assert compound_of("lake", "lakeside") and compound_of("shore", "seashore")
+    assert not compound_of("cat", "category") and not compound_of("lake", "lakes")

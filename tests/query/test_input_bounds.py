@@ -71,3 +71,31 @@ def test_an_overlong_request_is_a_clear_error(tmp_path):
 
     with pytest.raises(PlanError, match="at most"):
         Planner().plan("cat " * (MAX_REQUEST_CHARS // 4 + 1), now=date(2026, 1, 1))
+
+
+def test_a_plan_of_thousands_of_ored_concepts_encodes_once(store, settings, gallery, fake_embedder):
+    """Issue 26: 5,000 OR'd concepts took 85 s: every atom asked the encoder alone and rebuilt the
+    class-name index. Now the plan's texts are encoded in one batch and each index is built once,
+    so the work grows with the atoms, not with atoms times classes or encoder round trips."""
+    from photosearch.query.resolvers import distributions
+
+    words = [f"thing{i}" for i in range(1500)] + ["sign", "dog"]
+    fake_embedder.calls = 0
+    built = []
+    original = distributions.fold
+
+    def counting_fold(text):
+        built.append(text)
+        return original(text)
+
+    distributions.fold = counting_fold
+    try:
+        res = run(store, settings, {"or": [{"concept": w} for w in words]}, fake_embedder)
+    finally:
+        distributions.fold = original
+    assert res["results"], "the OR of the gallery's own concepts finds photos"
+    # one batch for the plan's texts, one for the reference texts, a probe: not one call per atom
+    assert fake_embedder.calls <= 6, fake_embedder.calls
+    # each class space's names are folded once (~1,000 ImageNet classes), not once per atom
+    class_names = sum(len(n) for cs in distributions.class_spaces(settings) for n in cs.names)
+    assert len(built) <= 2 * len(words) + 2 * class_names, len(built)

@@ -73,7 +73,7 @@ def test_places():
         assert {"place": place} in [plan["where"], *plan["where"].get("and", [])], (text, plan)
     # common words that are also GeoNames towns stay concepts
     plan, _, _ = parse_request("orange flowers at the beach", now=NOW, people=[])
-    assert plan["where"] == {"and": [{"concept": "orange flower"}, {"concept": "beach"}]}
+    assert plan["where"] == {"and": [{"color": "orange"}, {"concept": "flower"}, {"concept": "beach"}]}
 
 
 def test_unknown_names_and_me_lower_confidence(ctx):

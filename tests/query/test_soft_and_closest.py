@@ -110,9 +110,13 @@ def test_closest_matches_fill_an_empty_page(store, settings, gallery, fake_embed
     assert [r["below_cutoff"] for r in res["results"]] == [False, False]
 
 
-def test_closest_never_breaks_filters(store, settings, gallery, fake_embedder):
+def test_closest_never_claim_a_filter_they_miss(store, settings, gallery, fake_embedder):
+    """A filter no photo meets names itself; the closest photos without it fill the page, all marked
+    below the cut-off (never a blank page, never a false match)."""
     res = run(store, settings, {"and": [{"concept": "teapot"}, {"person": "Nobody"}]}, fake_embedder)
-    assert res["results"] == []
+    assert res["matched"] == 0 and res["results"]
+    assert all(r["below_cutoff"] for r in res["results"])
+    assert res["explain"]["unmet"] == ["no photo that looks like “teapot”", "no photo of Nobody"]
 
 
 def test_cli_text_puts_closest_under_a_separator(store, settings, gallery):

@@ -13,20 +13,9 @@ from sqlalchemy import func, select
 
 from photosearch.catalog.models import Analysis
 from photosearch.ingest.indexer import Indexer
-from tests.conftest import run_cli, save_photo, tmpfs
+from tests.conftest import fill_disk, run_cli, save_photo, tmpfs
 from tests.fakes import MeanColourAnalyzer
 from tests.reliability.helpers import index_as_nobody, issues, make_env, open_to_everyone, photos
-
-
-def _fill(directory) -> None:
-    """Write until the file system says ENOSPC."""
-    with open(directory / "filler", "wb", buffering=0) as fh:  # unbuffered: closing flushes nothing
-        try:
-            while True:
-                fh.write(b"\0" * 65536)
-                fh.flush()
-        except OSError:
-            pass
 
 
 def test_disk_full_is_transient_keeps_photos_and_leaves_no_temp_files(tmp_path, gallery, real_photos):
@@ -39,7 +28,7 @@ def test_disk_full_is_transient_keeps_photos_and_leaves_no_temp_files(tmp_path, 
     new = save_photo(gallery / "new" / "flower.jpg", real_photos["flower"])
 
     with tmpfs(settings.thumbs_dir, "256k"):
-        _fill(settings.thumbs_dir)
+        fill_disk(settings.thumbs_dir)
         report = Indexer(store, settings, []).run()
         leftovers = [n for _, _, files in os.walk(settings.thumbs_dir) for n in files if n.endswith(".tmp")]
         assert leftovers == []
@@ -66,7 +55,7 @@ def test_a_full_disk_under_the_catalog_is_a_clear_error_and_loses_nothing(tmp_pa
         settings, store = make_env(tmp_path)
         store.add_folder(gallery)
         store.close()
-        _fill(data)
+        fill_disk(data)
         done = run_cli(data, "index", "--no-analyze", "--no-progress", check=False)
         assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
         assert "photosearch: error:" in done.stderr and "full" in done.stderr

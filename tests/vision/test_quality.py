@@ -94,9 +94,22 @@ def test_dominant_colours_are_named():
 
 
 def test_colour_facts_of_a_real_photo(real_photos):
-    col = facts(QualityAnalyzer().analyze(photo(real_photos["rocket"])), "color")
+    found = facts(QualityAnalyzer().analyze(photo(real_photos["rocket"])), "color")
+    col = [f for f in found if "region" not in f.data]  # the whole frame's
     assert col[0].label == "blue" and 0 < col[0].score <= 1 and col[0].data["rgb"].startswith("#")
     assert sum(f.score for f in col) <= 1.0 + 1e-6
+    subject = [f for f in found if f.data.get("region") == "subject"]
+    assert subject and sum(f.score for f in subject) <= 1.0 + 1e-6
+
+
+def test_the_subject_colour_is_the_centre_s():
+    """A red car small in a grey street: red is under a tenth of the frame, most of the centre."""
+    img = np.full((200, 300, 3), 128, np.uint8)
+    img[80:120, 120:180] = (220, 30, 30)  # 4% of the frame
+    found = facts(QualityAnalyzer().analyze(photo(img)), "color")
+    frame = {f.label: f.score for f in found if "region" not in f.data}
+    subject = {f.label: f.score for f in found if f.data.get("region") == "subject"}
+    assert "red" not in frame and subject["red"] >= 0.15
 
 
 def test_bad_input_is_a_clear_error():

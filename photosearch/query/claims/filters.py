@@ -1,5 +1,5 @@
 """Filter claims: words in the photo ("that says EXIT"), tags and favourites, kinds (screenshot,
-document), quality (blurry) and face counts ("group photos", "at least 3 people", "alone")."""
+document), quality (blurry) and people counts ("group photos", "at least 3 people", "a couple", "a crowd", "alone")."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from typing import Any
 
 from photosearch.query import lexicon as lx
 from photosearch.query.parse_state import ALONE, ClaimState
+
+#: "a crowd": at least this many people.
+CROWD = 6
 
 
 class FilterClaims:
@@ -18,6 +21,32 @@ class FilterClaims:
         self.tagged = re.compile(
             r"(?:\b(?:tagged(?:\s+as|\s+with)?|with\s+(?:the\s+)?tag|labell?ed(?:\s+as)?|tag)\s+(?P<v>[\w][\w-]*)|(?<![\w&])#(?P<h>[a-z][\w-]*))"
         )
+        stars = r"(?:\s*-?\s*stars?)"
+        self.ratings: list[tuple[re.Pattern, str]] = [
+            (
+                re.compile(
+                    rf"\b(?:rated|rating)\s*(?::|>=)?\s*(?P<n>{n})\s*(?:\+|or\s+(?:more|higher|better|above))"
+                ),
+                "min",
+            ),
+            (re.compile(rf"\b(?:rated|rating)\s+(?:at\s+least|min(?:imum)?)\s+(?P<n>{n}){stars}?"), "min"),
+            (re.compile(rf"\b(?:rated|rating)\s+(?:at\s+most|up\s+to)\s+(?P<n>{n}){stars}?"), "max"),
+            (re.compile(rf"\b(?:at\s+least\s+)(?P<n>{n}){stars}"), "min"),
+            (re.compile(rf"\b(?P<n>{n}){stars}\s*(?:\+|or\s+(?:more|higher|better|above))"), "min"),
+            (re.compile(rf"\b(?P<n>{n})\+{stars}"), "min"),
+            (re.compile(rf"\b(?:rated|rating)\s*:?\s*(?P<n>{n}){stars}?(?![\w+])"), "eq"),
+            (re.compile(rf"\b(?P<n>{n}){stars}(?:\s+(?:rated|rating|photos?|pictures?|ones?))?\b"), "eq"),
+            (re.compile(r"\brejected(?:\s+(?:photos?|pictures?|ones?|shots?))?\b"), "rejected"),
+        ]
+        colours = "|".join(lx.COLOR_LABEL_WORDS)
+        self.labels = [
+            re.compile(
+                rf"\b(?:with\s+(?:an?\s+|the\s+)?)?(?P<c>{colours})(?:\s+colou?r)?(?:\s*-?\s*)label(?:l?ed|s)?\b"
+            ),
+            re.compile(
+                rf"\b(?:labell?ed|colou?r\s+label(?:l?ed)?|label)\s*:?\s*(?:as\s+)?(?P<c>{colours})\b"
+            ),
+        ]
         self.word_text = re.compile(r"\b(?:with\s+)?(?:the\s+)?(?:word|text|writing)\s+(?P<v>[\w-]+)")
         # lower-case words count as text only after an explicit introduction
         self.says_text = re.compile(
@@ -48,6 +77,8 @@ class FilterClaims:
                 (0, 0),
             ),
             (re.compile(r"\bportraits?\b"), (1, 1)),
+            (re.compile(r"\b(?:a\s+)?couples?\b(?!\s+of\b)"), (2, 2)),  # "a couple of dogs" is no count
+            (re.compile(r"\bcrowds?\b|\bcrowded\b"), (CROWD, None)),
             (
                 re.compile(
                     rf"\b(?:at\s+least|min(?:imum)?(?:\s+of)?|no\s+fewer\s+than|not\s+less\s+than)\s+(?P<n>{n})\s+{people_w}"
@@ -99,6 +130,27 @@ class FilterClaims:
                 (1, None),
             ),
         ]
+
+    def claim_ratings(self, st: ClaimState) -> None:
+        """Star ratings and colour labels written by photo tools: "rated 4 or more", "5 stars",
+        "at least 3 stars", "rejected", "red label", "labelled green"."""
+        for pattern, how in self.ratings:
+            for m in pattern.finditer(st.low):
+                if not st.free(m.start(), m.end()):
+                    continue
+                if how == "rejected":
+                    lo, hi = -1, -1
+                else:
+                    k = lx.to_int(m.group("n"))
+                    if not 0 <= k <= 5:
+                        continue
+                    lo, hi = {"min": (k, None), "eq": (k, k), "max": (1, k)}[how]
+                st.claim(m.start(), m.end(), "atom", {"rating": {"min": lo, "max": hi}}, slot="rating")
+        for pattern in self.labels:
+            for m in pattern.finditer(st.low):
+                if st.free(m.start(), m.end()):
+                    value = lx.COLOR_LABEL_WORDS[m.group("c")]
+                    st.claim(m.start(), m.end(), "atom", {"label": value}, slot="label")
 
     def claim_filters(self, st: ClaimState) -> None:
         """Text in the photo, tags and favourites, kinds and quality words."""

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from photosearch.query.calibration import CalibrationConfig
 from photosearch.query.resolvers.snapshot import Snapshot
+
+log = logging.getLogger(__name__)
 
 Why = dict[str, Any]
 
@@ -105,6 +108,24 @@ class EmbeddingSignal:
     min_similarity: float | None = None  # overrides CalibrationConfig.min_similarity
 
 
+class MemoEncoder:
+    """An encoder that remembers each text's vector for one search and encodes what it lacks in
+    one batch: a plan of thousands of concepts asks the model (or its disk cache) once, not per atom."""
+
+    def __init__(self, encode: Callable[[list[str]], np.ndarray]):
+        self.inner = encode
+        self.memo: dict[str, np.ndarray] = {}
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        texts = [str(t) for t in texts]
+        if not texts:
+            return np.asarray(self.inner([]), np.float32)
+        missing = [t for t in dict.fromkeys(texts) if t not in self.memo]
+        if missing:
+            self.memo.update(zip(missing, np.asarray(self.inner(missing), np.float32), strict=True))
+        return np.stack([self.memo[t] for t in texts])
+
+
 @dataclass
 class ExecContext:
     """What resolvers need: the snapshot, vector indexes, encoders, settings."""
@@ -118,6 +139,35 @@ class ExecContext:
     image_embedder: Callable[[str], np.ndarray] | None = None
     notes: list[str] = field(default_factory=list)
     atom_cache: dict[str, AtomResult] = field(default_factory=dict)  # one search's resolved atoms
+    #: The request's concept words: the context a word's sense is read in (`query.senses`).
+    request_words: str = ""
+    #: The request names people: a people count is about them, exact (faces only, no closest counts).
+    names_people: bool = False
+
+    def sense_context(self, value: str) -> dict:
+        """`expand`'s keywords for a word of concept `value`: the other words of the request and the
+        embedder that compares them with the word's senses."""
+        from photosearch.query.senses import sense_embedder
+
+        words = " ".join(dict.fromkeys(f"{value} {self.request_words}".lower().split()))
+        return {"context": words, "embed": sense_embedder(self.settings) if self.settings else None}
+
+    def __post_init__(self) -> None:
+        self.signals = [
+            s if isinstance(s.encode, MemoEncoder) else replace(s, encode=MemoEncoder(s.encode))
+            for s in self.signals
+        ]
+
+    def prefetch_texts(self, texts: list[str]) -> None:
+        """Encode every text a plan will ask about in one batch per signal (a failing encoder is
+        left for the resolvers to report, as before)."""
+        if not texts:
+            return
+        for signal in self.signals:
+            try:
+                signal.encode(list(dict.fromkeys(texts)))
+            except Exception as exc:  # noqa: BLE001 - the resolvers fall back and say so
+                log.info("prefetching %s text vectors failed: %s", signal.space, exc)
 
     def index(self, space: str):
         """A space's vectors for search (cached per snapshot), or None when it has none.

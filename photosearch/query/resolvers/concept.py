@@ -44,7 +44,7 @@ def neighbour_counts(expected: int, total: int) -> tuple[int, int]:
 
 
 #: Fact kinds whose labels WordNet routes are matched against (model label spaces, not free text).
-EXPANDED_KINDS = ("tag", "object", "knowledge")
+EXPANDED_KINDS = ("tag", "object", "knowledge", "attribute", "keyword")
 
 
 def _label_index(snap) -> tuple[dict[str, list[Group]], dict[str, list[Group]]]:
@@ -65,11 +65,12 @@ def _label_index(snap) -> tuple[dict[str, list[Group]], dict[str, list[Group]]]:
     return snap.cache[key]
 
 
-def _routes(word: str, snap) -> list[tuple[Group, Route]]:
-    """Groups a query word reaches through WordNet routes or as a compound's head/tail."""
+def _routes(word: str, snap, sense: dict | None = None) -> list[tuple[Group, Route]]:
+    """Groups a query word reaches through WordNet routes (in the sense `sense` reads it) or as a
+    compound's head/tail."""
     phrases, words = _label_index(snap)
     out: list[tuple[Group, Route]] = []
-    for route in expand(word):
+    for route in expand(word, **(sense or {})):
         for g in phrases.get(route.term, ()):
             if route.route == "hypernym" and g.hypernym and not route.narrow:
                 continue  # a broad class the photo was only summed into ("domestic animal" for "dog")
@@ -91,17 +92,18 @@ def _lexical(
     matched: dict[str, list[tuple[Group, float, Route | None]]] = {}
     if not toks:
         return np.zeros(snap.n, np.float32), matched
+    sense = ctx.sense_context(value)
     per_token = np.zeros((len(toks), snap.n), np.float32)
     phrase_groups: list[tuple[Group, Route | None]] = []
     if len(toks) > 1:  # a multi-word label that is the whole phrase counts for every word
         for g in ctx.snapshot.token_index.get(toks[0], []):
             if fold(g.label) == phrase or any(fold(nm) == phrase for nm in g.names):
                 phrase_groups.append((g, None))
-        phrase_groups.extend(_routes(phrase, snap) if " " in phrase else [])
+        phrase_groups.extend(_routes(phrase, snap, sense) if " " in phrase else [])
     for i, tok in enumerate(toks):
         groups: list[tuple[Group, Route | None]] = [(g, None) for g in snap.token_index.get(tok, [])]
         groups += phrase_groups
-        groups += _routes(tok, snap)
+        groups += _routes(tok, snap, sense)
         best: dict[int, tuple[Group, float, Route | None]] = {}  # a group reached twice counts once
         for g, route in groups:
             w = CONCEPT_KINDS.get(g.kind, 0.5) * (HYPERNYM_WEIGHT if g.hypernym else 1.0)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from photosearch.cache_problems import cache_problem
 from photosearch.models.labels import (
     COCO_CLASS_IDS,
     COCO_LABELS,
@@ -130,9 +131,19 @@ _emb_lock = threading.Lock()
 _class_vectors: dict[tuple[str, str], tuple[np.ndarray, object]] = {}
 
 
+_fingerprints: dict[int, tuple[object, str]] = {}
+
+
 def _fingerprint(encode) -> str:
+    """What an encoder makes of a probe text: keys the class-name vectors (once per encoder)."""
+    hit = _fingerprints.get(id(encode))
+    if hit is not None and hit[0] is encode:
+        return hit[1]
     probe = np.asarray(encode(["photosearch class-name cache probe"]), np.float32)
-    return hashlib.sha1(np.round(probe, 4).tobytes()).hexdigest()[:16]
+    fp = hashlib.sha1(np.round(probe, 4).tobytes()).hexdigest()[:16]
+    with _emb_lock:
+        _fingerprints[id(encode)] = (encode, fp)
+    return fp
 
 
 def class_vectors(cs: ClassSpace, encode, cache_dir=None):
@@ -148,11 +159,13 @@ def class_vectors(cs: ClassSpace, encode, cache_dir=None):
     vecs = None
     if cache_dir is not None:
         path = cache_dir / f"classes-{cs.space}-{labels_sha}-{fp}.npy"
-        if path.is_file():
-            try:
-                vecs = np.load(path)
-            except (OSError, ValueError):
-                vecs = None
+        try:
+            vecs = np.load(path) if path.is_file() else None
+        except OSError as exc:
+            cache_problem(path, exc)
+            vecs = None
+        except ValueError:  # damaged: made again
+            vecs = None
     if vecs is None:
         vecs = _unit(np.asarray(encode([", ".join(n[:3]) for n in cs.names]), np.float32))
         if path is not None:
@@ -160,7 +173,7 @@ def class_vectors(cs: ClassSpace, encode, cache_dir=None):
                 path.parent.mkdir(parents=True, exist_ok=True)
                 np.save(path, vecs)
             except OSError as exc:
-                log.info("cannot cache class vectors: %s", exc)
+                cache_problem(path, exc)
     from photosearch.query.calibration import CalibrationConfig
 
     refs = _unit(np.asarray(encode(list(REFERENCE_TEXTS)), np.float32))
@@ -184,14 +197,30 @@ class Affinity:
     routes: dict[int, str]  # class -> "exact" / route text / "similar"
 
 
-def wordnet_affinity(value: str, cs: ClassSpace) -> Affinity:
-    """Per class: mean over the concept's words of the best route weight to one of its names."""
-    toks = content_tokens(value)
-    phrase = fold(value)
+_name_indexes: dict[int, tuple[ClassSpace, dict[str, list[int]]]] = {}
+
+
+def _name_index(cs: ClassSpace) -> dict[str, list[int]]:
+    """Folded class name -> its classes, built once per class space (a plan of 5,000 concepts
+    must not fold 1,000 classes' names 10,000 times)."""
+    hit = _name_indexes.get(id(cs))
+    if hit is not None and hit[0] is cs:
+        return hit[1]
     index: dict[str, list[int]] = {}
     for c, names in enumerate(cs.names):
         for nm in names:
             index.setdefault(fold(nm), []).append(c)
+    with _spaces_lock:
+        _name_indexes[id(cs)] = (cs, index)
+    return index
+
+
+def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> Affinity:
+    """Per class: mean over the concept's words of the best route weight to one of its names (each
+    word read in the sense `sense` gives, see `ExecContext.sense_context`)."""
+    toks = content_tokens(value)
+    phrase = fold(value)
+    index = _name_index(cs)
     out = np.zeros(len(cs.names), np.float32)
     routes: dict[int, str] = {}
     if " " in phrase and phrase in index:  # the whole phrase names a class ("golden retriever")
@@ -206,19 +235,32 @@ def wordnet_affinity(value: str, cs: ClassSpace) -> Affinity:
         for c in index.get(tok, ()):
             per[i, c] = 1.0
             routes.setdefault(c, "exact")
-        for r in expand(tok):
+        for r in expand(tok, **(sense or {})):
             for c in index.get(r.term, ()):
                 if r.weight > per[i, c]:
                     per[i, c] = r.weight
                     if routes.get(c) != "exact":
                         routes[c] = r.text()
+    if " " in phrase:
+        _phrase_routes(per, routes, phrase, index, sense)
     out = per.mean(axis=0)
     return Affinity(out, {c: t for c, t in routes.items() if out[c] > 0})
 
 
+def _phrase_routes(
+    per: np.ndarray, routes: dict[int, str], phrase: str, index: dict, sense: dict | None
+) -> None:
+    """A phrase's own routes ("living room" ≈ studio couch, a scene) count for each of its words."""
+    for r in expand(phrase, **(sense or {})):
+        for c in index.get(r.term, ()):
+            if r.weight > per[:, c].min():
+                per[:, c] = np.maximum(per[:, c], r.weight)
+                routes.setdefault(c, r.text())
+
+
 def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
     """WordNet routes, or the calibrated embedding similarity of the class names, whichever is higher."""
-    aff = wordnet_affinity(value, cs)
+    aff = wordnet_affinity(value, cs, ctx.sense_context(value))
     signal = next((s for s in ctx.signals if s.space == "facts_text"), None)
     if signal is None:
         return aff

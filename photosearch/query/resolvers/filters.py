@@ -168,21 +168,67 @@ def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
     )
 
 
+def person_boxes(ctx: ExecContext) -> np.ndarray:
+    """Per snapshot row: how many persons the object detector boxed (once per snapshot)."""
+    snap = ctx.snapshot
+    key = ("person_boxes",)
+    if key not in snap.cache:
+        from sqlalchemy import text
+
+        boxes = np.zeros(snap.n, np.int16)
+        with ctx.store.engine.connect() as conn:
+            found = conn.execute(
+                text(
+                    "SELECT photo_id, COUNT(*) FROM facts WHERE kind = 'object' AND label = 'person' "
+                    "GROUP BY photo_id"
+                )
+            ).all()
+        if found:
+            rows, ok = snap.locate(np.array([r[0] for r in found], np.int64))
+            boxes[rows[ok]] = np.array([r[1] for r in found], np.int16)[ok]
+        snap.cache[key] = boxes
+    return snap.cache[key]
+
+
+#: A people count one person off scores this as a closest match.
+COUNT_OFF_BY_ONE = 0.5
+
+
 def resolve_faces(atom: dict, ctx: ExecContext) -> AtomResult:
+    """People in the photo: the faces found and the detector's person boxes, whichever sees more (a
+    masked or turned-away person has a box and no face; a close-up a face and no box). The count is
+    soft: photos one person off are closest matches. Where the request names people ("only Anna and
+    Tom") the count is about them and exact: faces only, no closest counts."""
     spec = atom["faces"] or {}
     lo = int(spec.get("min") or 0)
     hi = spec.get("max")
-    counts = ctx.snapshot.face_count
+    faces = ctx.snapshot.face_count
+    boxes = np.zeros_like(faces) if ctx.names_people else person_boxes(ctx)
+    counts = np.maximum(faces, boxes)
     mask = counts >= lo
     if hi is not None:
         mask &= counts <= int(hi)
-    return AtomResult(
-        atom, ScoredSet.from_mask(mask), lambda row: [{"atom": "faces", "count": int(counts[row])}]
-    )
+    near = None
+    if not ctx.names_people:
+        off = (counts == lo - 1) if lo > 0 else np.zeros_like(mask)
+        if hi is not None:
+            off |= counts == int(hi) + 1
+        near = ScoredSet(
+            np.flatnonzero(off).astype(np.int32), np.full(int(off.sum()), COUNT_OFF_BY_ONE, np.float32)
+        )
+
+    def explain(row: int) -> list[dict]:
+        why = {"atom": "faces", "count": int(counts[row]), "faces": int(faces[row])}
+        return [why | ({"person_boxes": int(boxes[row])} if boxes[row] else {})]
+
+    return AtomResult(atom, ScoredSet.from_mask(mask), explain, near=near)
 
 
-def _label_atom(atom: dict, ctx: ExecContext, key: str, kind: str, labels: list[str]) -> AtomResult:
-    found = [g for lab in labels if (g := ctx.snapshot.group(kind, lab)) is not None]
+def _label_atom(
+    atom: dict, ctx: ExecContext, key: str, kind: str | tuple[str, ...], labels: list[str]
+) -> AtomResult:
+    kinds = (kind,) if isinstance(kind, str) else kind
+    found = [g for k in kinds for lab in labels if (g := ctx.snapshot.group(k, lab)) is not None]
     res = _groups_rows(found)
     res = ScoredSet(res.rows, np.ones(res.rows.size, np.float32))
     return AtomResult(atom, res, _group_explainer(found, key, str(atom[key])))
@@ -190,6 +236,142 @@ def _label_atom(atom: dict, ctx: ExecContext, key: str, kind: str, labels: list[
 
 def resolve_kind(atom: dict, ctx: ExecContext) -> AtomResult:
     return _label_atom(atom, ctx, "kind", "kind", [str(atom["kind"])])
+
+
+#: A colour counts for a photo from this share of its frame; a monochrome photo has at most this share
+#: of coloured pixels among its measured colours.
+COLOR_MIN_SHARE = 0.1
+MONOCHROME_MAX_COLOUR = 0.05
+ACHROMATIC = ("black", "white", "gray")
+
+
+def _colour_table(ctx: ExecContext) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """(rows with colour facts, colour name -> dense (n,) share of the frame, and of the subject:
+    the salient centre), once per snapshot; vectorised (a catalog holds ~8 colour facts a photo)."""
+    snap = ctx.snapshot
+    key = ("colours",)
+    if key not in snap.cache:
+        from sqlalchemy import text
+
+        with ctx.store.engine.connect() as conn:
+            sqlite = conn.dialect.name == "sqlite"
+            region = "json_extract(data, '$.region')" if sqlite else "data"
+            found = conn.execute(
+                text(f"SELECT photo_id, label, score, {region} FROM facts WHERE kind = 'color'")
+            ).all()
+        frame: dict[str, np.ndarray] = {}
+        subject: dict[str, np.ndarray] = {}
+        measured = np.zeros(snap.n, bool)
+        if found:
+            pids, labels, scores, regions = zip(*found, strict=True)
+            rows, ok = snap.locate(np.array(pids, np.int64))
+            shares = np.nan_to_num(np.array(scores, dtype=np.float32))
+            in_subject = np.array([_region(r, sqlite) == "subject" for r in regions], bool)
+            names, codes = np.unique(np.array([str(lb).lower() for lb in labels]), return_inverse=True)
+            measured[rows[ok]] = True
+            for table, part in ((frame, ok & ~in_subject), (subject, ok & in_subject)):
+                for code, name in enumerate(names.tolist()):
+                    sel = part & (codes == code)
+                    if sel.any():
+                        share = table[name] = np.zeros(snap.n, np.float32)
+                        np.maximum.at(share, rows[sel], shares[sel])
+        snap.cache[key] = (measured, frame, subject)
+    return snap.cache[key]
+
+
+def _region(value, sqlite: bool) -> str | None:
+    """A colour fact's region: SQLite hands `$.region` over; other databases the whole data."""
+    if sqlite or value is None:
+        return value
+    import json
+
+    data = json.loads(value) if isinstance(value, str) else value
+    return data.get("region") if isinstance(data, dict) else None
+
+
+def resolve_color(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Photos whose measured colours hold the colour, in the frame or in the subject (the salient
+    centre: "red car", "flowers that are not purple"), graded by the larger share; for
+    `monochrome`, photos whose frame colours are black, white and grey only."""
+    name = str(atom["color"])
+    measured, frame, subject = _colour_table(ctx)
+    zero = np.zeros(ctx.snapshot.n, np.float32)
+    in_subject = zero
+    if name == "monochrome":
+        # the pixels' own measure (quality v3's `monochrome` attribute); photos analysed before it
+        # have no subject colours and are read from their frame colours (a colour under a tenth
+        # of the frame is not among them)
+        grey = sum((frame.get(c, zero) for c in ACHROMATIC), zero)
+        total = sum(frame.values(), zero)
+        share = np.where(measured, grey / np.maximum(total, 1e-6), 0.0).astype(np.float32)
+        older = measured & ~np.any(np.stack([zero, *subject.values()]) > 0, axis=0)
+        keep = older & (total - grey <= MONOCHROME_MAX_COLOUR)
+        attr = ctx.snapshot.group("attribute", "monochrome")
+        if attr is not None:
+            keep[attr.rows] = True
+            share[attr.rows] = np.maximum(share[attr.rows], attr.scores)
+    else:
+        in_frame, in_subject = frame.get(name, zero), subject.get(name, zero)
+        share = np.maximum(in_frame, in_subject)
+        keep = share >= COLOR_MIN_SHARE
+    scores = np.clip(0.5 + share, 0.0, 1.0).astype(np.float32)
+    rows = np.flatnonzero(keep).astype(np.int32)
+    info = {"measured": int(measured.sum())}
+
+    def explain(row: int) -> list[dict]:
+        where = "subject" if in_subject[row] > 0 and in_subject[row] >= share[row] else "frame"
+        why = {"atom": "color", "color": name, "share": round(float(share[row]), 3), "of": where}
+        return [why | {"text": f"{name}: {share[row]:.0%} of the {where}"}]
+
+    return AtomResult(atom, ScoredSet(rows, scores[rows]), explain, info)
+
+
+#: Long side / short side from which a photo is a panorama; within this of 1 it is square.
+PANORAMA_ASPECT = 2.0
+SQUARE_TOLERANCE = 0.05
+
+
+def _sizes(ctx: ExecContext) -> tuple[np.ndarray, np.ndarray]:
+    """(width, height) per snapshot row, 0 where unknown (once per snapshot)."""
+    snap = ctx.snapshot
+    key = ("sizes",)
+    if key not in snap.cache:
+        from sqlalchemy import text
+
+        width, height = np.zeros(snap.n, np.float32), np.zeros(snap.n, np.float32)
+        with ctx.store.engine.connect() as conn:
+            found = conn.execute(
+                text(
+                    "SELECT id, width, height FROM photos WHERE width > 0 AND height > 0 AND state = 'active'"
+                )
+            ).all()
+        if found:
+            rows, ok = snap.locate(np.array([r[0] for r in found], np.int64))
+            width[rows[ok]] = np.array([r[1] for r in found], np.float32)[ok]
+            height[rows[ok]] = np.array([r[2] for r in found], np.float32)[ok]
+        snap.cache[key] = (width, height)
+    return snap.cache[key]
+
+
+def resolve_orientation(atom: dict, ctx: ExecContext) -> AtomResult:
+    """The photo's shape from its size (EXIF orientation applied at indexing)."""
+    name = str(atom["orientation"])
+    width, height = _sizes(ctx)
+    known = (width > 0) & (height > 0)
+    ratio = np.where(known, width / np.maximum(height, 1), 1.0)
+    masks = {
+        "portrait": known & (ratio < 1 - SQUARE_TOLERANCE),
+        "landscape": known & (ratio > 1 + SQUARE_TOLERANCE),
+        "panorama": known & ((ratio >= PANORAMA_ASPECT) | (ratio <= 1 / PANORAMA_ASPECT)),
+        "square": known & (np.abs(ratio - 1) <= SQUARE_TOLERANCE),
+    }
+    return AtomResult(
+        atom,
+        ScoredSet.from_mask(masks[name]),
+        lambda row: [
+            {"atom": "orientation", "orientation": name, "size": f"{int(width[row])}×{int(height[row])}"}
+        ],
+    )
 
 
 def resolve_quality(atom: dict, ctx: ExecContext) -> AtomResult:
@@ -201,7 +383,34 @@ def resolve_tag(atom: dict, ctx: ExecContext) -> AtomResult:
     canon = TAG_ALIASES.get(value, value)
     labels = {value, canon} | {k for k, v in TAG_ALIASES.items() if v == canon}
     labels |= {lab + "s" for lab in list(labels)} | {lab[:-1] for lab in list(labels) if lab.endswith("s")}
-    return _label_atom(atom, ctx, "tag", "user_tag", sorted(labels))
+    # a keyword written in the file (Lightroom, digiKam, ...) is a tag too
+    return _label_atom(atom, ctx, "tag", ("user_tag", "keyword"), sorted(labels))
+
+
+def resolve_label(atom: dict, ctx: ExecContext) -> AtomResult:
+    """The colour label written in the file or its sidecar (xmp:Label), any case."""
+    return _label_atom(atom, ctx, "label", "color_label", [str(atom["label"])])
+
+
+def resolve_rating(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Star ratings within [min, max] (max null: no upper bound); a photo with none never matches."""
+    spec = atom["rating"] or {}
+    lo, hi = int(spec.get("min", 1)), spec.get("max")
+    found = []
+    for g in ctx.snapshot.groups.get("rating", {}).values():
+        try:
+            stars = int(g.label)
+        except ValueError:
+            continue
+        if stars >= lo and (hi is None or stars <= int(hi)):
+            found.append(g)
+    res = _groups_rows(found)
+    res = ScoredSet(res.rows, np.ones(res.rows.size, np.float32))
+    return AtomResult(atom, res, _group_explainer(found, "rating", _atom_rating_text(lo, hi)))
+
+
+def _atom_rating_text(lo: int, hi) -> str:
+    return f"{lo} or more" if hi is None else (f"{lo}" if lo == hi else f"{lo} to {hi}")
 
 
 def resolve_knowledge(atom: dict, ctx: ExecContext) -> AtomResult:

@@ -91,6 +91,11 @@ def ensure_place_facts(store) -> int:
     return len(todo)
 
 
+def _has(rows: np.ndarray, row: int) -> bool:
+    i = int(np.searchsorted(rows, row))
+    return i < rows.size and int(rows[i]) == row
+
+
 def _haversine_km(lat, lon, lat0, lon0):
     lat, lon, lat0, lon0 = map(np.radians, (lat, lon, lat0, lon0))
     a = np.sin((lat - lat0) / 2) ** 2 + np.cos(lat) * np.cos(lat0) * np.sin((lon - lon0) / 2) ** 2
@@ -113,9 +118,10 @@ def near_mask(snap, lat: float, lon: float) -> np.ndarray:
 
 
 def _matches(place: dict, head: str, qualifier: str) -> bool:
-    names = {fold(place.get("city", "")), fold(place.get("admin1", ""))}
+    names = {fold(place.get(k) or "") for k in ("city", "admin1", "sublocation")} - {""}
     cc = place.get("cc", "")
-    countries = {fold(c) for c in _country_names(cc)} | {fold(cc)}
+    countries = {fold(c) for c in _country_names(cc)} | {fold(cc)} | {fold(place.get("country") or "")}
+    countries.discard("")
     if qualifier and qualifier not in countries and qualifier != fold(place.get("admin1", "")):
         return False
     return head in names or head in countries
@@ -141,9 +147,31 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
     for city in cities[:5]:
         mask |= near_mask(snap, city.lat, city.lon)
 
+    # a keyword that names the place ("Lisbon", or a level of "Places|Portugal|Lisbon") is the
+    # file's word for where the photo was taken
+    keyword_groups = [g for name in {head, fold(value)} if (g := snap.group("keyword", name)) is not None]
+    for g in keyword_groups:
+        mask[g.rows] = True
+    if keyword_groups:
+        info["keywords"] = [g.label for g in keyword_groups]
+
     def explain(row: int) -> list[dict]:
+        out = [
+            {"atom": "place", "query": value, "fact": "keyword", "label": g.label}
+            for g in keyword_groups
+            if _has(g.rows, row)
+        ]
+        code = snap.place_code[row]
+        if out and code < 0 and np.isnan(snap.lat[row]):
+            return out
+        return out + _place_why(row)
+
+    def _place_why(row: int) -> list[dict]:
         code = snap.place_code[row]
         label = snap.places[code]["label"] if code >= 0 else f"{snap.lat[row]:.4f},{snap.lon[row]:.4f}"
-        return [{"atom": "place", "query": value, "place": label}]
+        why = {"atom": "place", "query": value, "place": label}
+        if code >= 0:  # search.annotate_origins says "in the file" where the file named the place
+            why |= {"origin_kind": "place", "origin_label": label}
+        return [why]
 
     return AtomResult(atom, ScoredSet.from_mask(mask), explain, info)

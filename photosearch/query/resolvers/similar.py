@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from photosearch.errors import PhotoSearchError
+from photosearch.files import require_regular
 from photosearch.query.calibration import CalibrationConfig, select
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 
@@ -35,9 +36,15 @@ def query_vector(value, ctx: ExecContext) -> tuple[np.ndarray | None, int | None
         vec = index.get(pid)
         if vec is not None:
             return vec, pid
-    if pid is None and ctx.image_embedder is not None and Path(str(value)).expanduser().is_file():
-        return np.asarray(ctx.image_embedder(str(value)), np.float32).ravel(), None
-    if pid is None and not str(value).strip().isdigit() and not Path(str(value)).expanduser().exists():
+    text = str(value).strip()
+    if pid is None and text.isdigit():
+        raise PhotoSearchError(f"similar: no photo has the id {text}")
+    path = Path(str(value)).expanduser()
+    if pid is None and path.exists():
+        require_regular(path)  # a FIFO or device is refused, never opened
+        if ctx.image_embedder is not None:
+            return np.asarray(ctx.image_embedder(str(value)), np.float32).ravel(), None
+    if pid is None and not path.exists():
         raise PhotoSearchError(f"similar: {value!r} is neither a photo id nor an existing file")
     return None, pid
 

@@ -36,7 +36,25 @@ log = logging.getLogger(__name__)
 NO_DATE = np.iinfo(np.int64).min
 EPOCH = datetime(1970, 1, 1)
 #: Fact kinds whose labels can answer a concept atom, and their weights in the fused score.
-CONCEPT_KINDS = {"tag": 1.0, "object": 1.0, "caption": 0.8, "knowledge": 0.8, "text": 0.6}
+#: keyword, title, description and credit are the photo's own words (EXIF/IPTC/XMP, metadata/).
+CONCEPT_KINDS = {
+    "tag": 1.0,
+    "object": 1.0,
+    "keyword": 1.0,
+    "caption": 0.8,
+    "knowledge": 0.8,
+    "title": 0.9,
+    "description": 0.8,
+    "text": 0.6,
+    "credit": 0.6,
+    "attribute": 0.9,
+}
+
+
+#: Fact kinds no atom searches by label: colours and places have their own columns; a photo's sidecar
+#: signature, what was written to it and what could not be read of its metadata are one label per
+#: photo (a group each would cost memory, not answer a search).
+NOT_SEARCHED_KINDS = ("color", "place", "sidecar", "sidecar_written", "metadata_issue")
 
 
 @dataclass
@@ -74,7 +92,7 @@ class Snapshot:
     groups: dict[str, dict[str, Group]]  # kind -> folded label -> group
     token_index: dict[str, list[Group]]  # token -> groups of concept kinds
     place_code: np.ndarray  # int32 into places, -1 unknown
-    places: list[dict]  # {"city","admin1","cc","country"}
+    places: list[dict]  # {"city","admin1","cc","country","sublocation"}
     camera_models: list[str] = field(default_factory=list)  # distinct EXIF models, as written
     loaded_at: float = field(default_factory=time.time)
     cache: dict = field(default_factory=dict)  # per-snapshot memo (calibration, indexes...)
@@ -272,14 +290,15 @@ def _fact_names(names, hyper, sqlite: bool) -> tuple[str | None, bool]:
 
 
 def _fact_groups(conn, rows_for) -> dict[str, dict[str, Group]]:
-    """Every (kind, folded label) of the active photos' facts (not colors or places) as a `Group`."""
+    """Every (kind, folded label) of the active photos' facts (not `NOT_SEARCHED_KINDS`) as a `Group`."""
     sqlite = conn.dialect.name == "sqlite"
     names_expr = "json_extract(f.data, '$.names')" if sqlite else "f.data"
     hyper_expr = "json_extract(f.data, '$.hypernym')" if sqlite else "NULL"
     result = conn.execute(
         text(
             f"SELECT f.photo_id, f.kind, f.label, f.score, {names_expr}, {hyper_expr} FROM facts f "
-            "JOIN photos p ON p.id = f.photo_id WHERE p.state = 'active' AND f.kind NOT IN ('color', 'place')"
+            "JOIN photos p ON p.id = f.photo_id WHERE p.state = 'active' AND f.kind NOT IN "
+            f"({', '.join(repr(k) for k in NOT_SEARCHED_KINDS)})"
         )
     )
     acc: dict[tuple[str, str], list] = {}
@@ -357,14 +376,17 @@ def _load_places(conn, rows_for, n: int) -> tuple[np.ndarray, list[dict]]:
     for pid, label, data in conn.execute(
         text(
             "SELECT f.photo_id, f.label, f.data FROM facts f JOIN photos p ON p.id = f.photo_id "
-            "WHERE p.state = 'active' AND f.kind = 'place'"
+            "WHERE p.state = 'active' AND f.kind = 'place' "
+            # a place the file names first, so the GPS place (analyzer "place") wins where both are
+            "ORDER BY CASE WHEN f.analyzer = 'place' THEN 1 ELSE 0 END"
         )
     ):
         if label not in seen:
             d = _json(data) if isinstance(data, str) else (data or {})
             seen[label] = len(places)
             places.append(
-                {k: (d or {}).get(k, "") for k in ("city", "admin1", "cc", "country")} | {"label": label}
+                {k: (d or {}).get(k, "") for k in ("city", "admin1", "cc", "country", "sublocation")}
+                | {"label": label}
             )
         pids.append(pid)
         codes.append(seen[label])

@@ -1,0 +1,88 @@
+"""Attribute claims: colour words are the photo's colours (the `color` atom), never nouns; words for
+the photo's shape ("vertical", "panoramas", "in landscape orientation") are the `orientation` atom.
+
+"black and white", "b&w", "monochrome" → ``{"color": "monochrome"}``; a colour word → ``{"color": NAME}``
+("red car", "flowers that are not purple", "in blue"). A colour word stays part of a concept where
+colour and noun name one thing in WordNet ("red wine", "black swan", "golden retriever", "brown
+bear"), and a colour word that is also a thing ("orange", "silver") is a colour only where it
+describes: before another word, after "not"/"is"/"in", or alone with another colour.
+"""
+
+from __future__ import annotations
+
+import re
+
+from photosearch.query import lexicon as lx
+from photosearch.query.parse_state import ClaimState
+from photosearch.query.senses import AMBIGUOUS_COLOURS, COLOUR_WORDS, MONOCHROME, MONOCHROME_PHRASES
+
+#: Words after which an ambiguous colour word describes ("not orange", "is orange", "in silver").
+_DESCRIBING = frozenset(
+    {"not", "no", "is", "are", "was", "were", "in", "all", "mostly", "bright", "dark", "light"}
+)
+
+
+#: Words for a photo's shape → the orientation atom's value. "portrait" and "landscape" alone are
+#: kinds of photo (a person, scenery): only with "orientation"/"format"/"mode" or "in ... mode".
+ORIENTATION_PATTERNS = (
+    (
+        r"\b(?:in\s+)?portrait\s+(?:orientation|format|mode)\b|\bvertical(?:ly)?\b|\btall\s+photos?\b",
+        "portrait",
+    ),
+    (
+        r"\b(?:in\s+)?landscape\s+(?:orientation|format|mode)\b|\bhorizontal(?:ly)?\b|\bwide\s+photos?\b",
+        "landscape",
+    ),
+    (r"\bpanoram(?:as?|ic)\b|\bpanos?\b", "panorama"),
+    (r"\bsquare\s+(?:photos?|pictures?|pics|images?|format|crops?)\b", "square"),
+)
+
+
+class ColourClaims:
+    """Colour words and the photo's shape: attributes measured at index time."""
+
+    def __init__(self):
+        self.shapes = [(re.compile(p), value) for p, value in ORIENTATION_PATTERNS]
+        phrases = sorted(MONOCHROME_PHRASES, key=len, reverse=True)
+        self.mono = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(p) for p in phrases) + r")(?![\w])")
+        self.colour = re.compile(r"\b(?:" + "|".join(sorted(COLOUR_WORDS, key=len, reverse=True)) + r")\b")
+
+    def __call__(self, st: ClaimState) -> None:
+        for pat, value in self.shapes:
+            for m in pat.finditer(st.low):
+                if st.free(m.start(), m.end()):
+                    st.claim(m.start(), m.end(), "atom", {"orientation": value}, slot="orientation")
+        for m in self.mono.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"color": MONOCHROME}, slot="color")
+        for m in self.colour.finditer(st.low):
+            if not st.free(m.start(), m.end()):
+                continue
+            word = m.group(0)
+            after = re.match(r"[\s-]+([a-z][\w'-]*)", st.low[m.end() :])
+            nxt = after.group(1) if after else ""
+            before = re.findall(r"[a-z]+", st.low[: m.start()])[-1:]
+            if nxt and _names_a_thing(word, nxt):
+                continue  # "red wine", "black swan": one thing, read as a concept
+            if word in AMBIGUOUS_COLOURS and not _describes(nxt, before):
+                continue  # "an orange", "silver" alone: the thing
+            st.claim(m.start(), m.end(), "atom", {"color": COLOUR_WORDS[word]}, slot="color")
+
+
+def _describes(nxt: str, before: list[str]) -> bool:
+    content_next = bool(nxt) and nxt not in lx.STOP_WORDS and nxt not in lx.SEPARATORS
+    content_next = content_next and nxt not in lx.AND_WORDS and nxt not in lx.OR_WORDS
+    return content_next or bool(before) and before[0] in _DESCRIBING
+
+
+def _names_a_thing(word: str, nxt: str) -> bool:
+    """Whether "word nxt" is one WordNet noun ("red wine", "golden retrievers") or a scene word
+    ("golden hour")."""
+    from photosearch.query.expansion import scenes, shared_wordnet
+
+    if f"{word} {nxt}" in scenes():
+        return True
+    wn = shared_wordnet()
+    if wn is None:
+        return False
+    return any(wn.lookup(f"{word}_{form}") for form in {nxt, lx.singular(nxt)})

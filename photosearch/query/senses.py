@@ -1,0 +1,245 @@
+"""Senses, not strings: what role a request word plays and which of its senses the request means.
+
+* Colour words are attributes of the photo ("red car", "not purple", "black and white"): the parser
+  routes them to the `color` atom (the colours measured at index time), never to WordNet nouns
+  ("black" is also a person in WordNet; a search must never read it so).
+* Nationality words and other adjective-first words ("french bakery", "old bridge") describe
+  something: they are matched as written, never expanded through their noun senses (a
+  nationality's noun sense is a person).
+* A noun with several senses is read in the sense the request's other words point to
+  ("mouse" beside "keyboard" is the computer mouse, "in the grass" the rodent): each sense's
+  gloss and lemmas are compared with the request's other words through the MiniLM text
+  embedder; without context (or without the embedder) the dominant (most frequent) sense leads.
+  A person sense is followed only when it is the word's dominant sense, or the context picks it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+#: WordNet 3.0's offsets of person.n.01 (a human being) and physical_entity.n.01.
+PERSON_OFFSET = 7846
+PHYSICAL_OFFSET = 1930
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: Colour words → the colour name the quality analyzer writes (`vision.quality.COLOR_NAMES`).
+COLOUR_WORDS: dict[str, str] = {
+    "black": "black",
+    "white": "white",
+    "gray": "gray",
+    "grey": "gray",
+    "silver": "gray",
+    "red": "red",
+    "crimson": "red",
+    "scarlet": "red",
+    "maroon": "red",
+    "orange": "orange",
+    "brown": "brown",
+    "beige": "brown",
+    "tan": "brown",
+    "yellow": "yellow",
+    "golden": "yellow",
+    "green": "green",
+    "teal": "teal",
+    "turquoise": "teal",
+    "cyan": "teal",
+    "blue": "blue",
+    "navy": "blue",
+    "azure": "blue",
+    "purple": "purple",
+    "violet": "purple",
+    "lilac": "purple",
+    "lavender": "purple",
+    "magenta": "pink",
+    "pink": "pink",
+}
+#: Colour words that are also common things ("an orange", "a rose"): colours only before a noun,
+#: after "not"/"no", or after "is"/"are" ("flowers that are orange").
+AMBIGUOUS_COLOURS = frozenset({"orange", "silver", "golden", "tan", "navy", "violet", "lilac", "lavender"})
+#: The colour atom's value for a photo without colour (black and white, greyscale).
+MONOCHROME = "monochrome"
+MONOCHROME_PHRASES = (
+    "black and white",
+    "black & white",
+    "black-and-white",
+    "b&w",
+    "b/w",
+    "monochrome",
+    "monochromatic",
+    "greyscale",
+    "grayscale",
+    "grey scale",
+    "gray scale",
+)
+
+#: Nationality and regional adjectives (they describe food, buildings, flags...; never a person).
+NATIONALITY_WORDS = _words(
+    """
+    afghan african albanian algerian american arab arabian argentinian argentine armenian asian
+    australian austrian bangladeshi belgian bolivian bosnian brazilian british bulgarian burmese
+    cambodian canadian caribbean chilean chinese colombian congolese croatian cuban cypriot czech
+    danish dominican dutch ecuadorian egyptian english estonian ethiopian european filipino finnish
+    french georgian german ghanaian greek guatemalan haitian hawaiian hungarian icelandic indian
+    indonesian iranian iraqi irish israeli italian jamaican japanese jordanian kenyan korean kurdish
+    laotian latin latvian lebanese libyan lithuanian malaysian maltese mexican mongolian moroccan
+    nepalese nepali nigerian nordic norwegian pakistani palestinian panamanian persian peruvian polish
+    portuguese romanian russian saudi scandinavian scottish senegalese serbian sicilian singaporean
+    slovak slovenian somali spanish sudanese swedish swiss syrian taiwanese tanzanian thai tibetan
+    tunisian turkish ugandan ukrainian uruguayan venezuelan vietnamese welsh yemeni
+    """
+)
+
+
+def colour_of(word: str) -> str | None:
+    """The colour name a colour word means (None: not a colour word)."""
+    return COLOUR_WORDS.get(word.lower())
+
+
+def role(word: str, wn=None) -> str:
+    """ "colour", "nationality", "adjective" (more often an adjective than a noun in WordNet's
+    tagged corpus, e.g. "old", "dark") or "noun"."""
+    w = word.lower().strip()
+    if w in COLOUR_WORDS:
+        return "colour"
+    if w in NATIONALITY_WORDS:
+        return "nationality"
+    if wn is not None and " " not in w and _adjective_first(wn, w):
+        return "adjective"
+    return "noun"
+
+
+def _adjective_first(wn, word: str) -> bool:
+    adj = wn.adjective_tagged(word)
+    return adj > 0 and adj > wn.tagged_senses(word)
+
+
+def is_person_sense(wn, offset: int) -> bool:
+    """Whether a noun synset is a person (person.n.01 or a kind of person)."""
+    return offset == PERSON_OFFSET or PERSON_OFFSET in wn.ancestors(offset)
+
+
+# ----------------------------------------------------------------------------- sense by context
+
+#: The context's similarity to a sense must beat the dominant sense's by this much to lead.
+CONTEXT_MARGIN = 0.06
+Embed = Callable[[list[str]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The senses of a word to follow, best first (WordNet offsets), and how they were chosen."""
+
+    word: str
+    senses: tuple[int, ...]
+    by: str  # "dominant" | "context" | "literal" (a sense WordNet lacks: matched as written)
+
+
+#: Things WordNet knows only in another sense, with the words that call for the missing one: in
+#: that company the word is read as written (its name and the photos' own evidence), never through
+#: WordNet ("jaguar" beside "car" is the car, not the big cat).
+MISSING_SENSES: dict[str, frozenset[str]] = {
+    "jaguar": _words("car cars vehicle logo badge sedan coupe dealership"),
+    "mustang": _words("car cars vehicle ford convertible logo"),
+    "beetle": _words("car cars volkswagen vw vehicle van"),
+    "puma": _words("shoe shoes sneaker sneakers trainers logo jacket shirt"),
+    "corona": _words("beer bottle bottles lime drink"),
+    "apple": _words("logo store laptop macbook iphone phone watch keyboard"),
+    "blackberry": _words("phone keyboard smartphone"),
+    "caterpillar": _words("excavator bulldozer digger tractor machine machinery construction"),
+    "tesla": _words("car cars vehicle charger model"),
+    "mercedes": _words("car cars vehicle star logo"),
+}
+
+_gloss_cache: dict[tuple[int, ...], np.ndarray] = {}
+_gloss_lock = threading.Lock()
+
+
+def _sense_text(wn, syn) -> str:
+    """ "mouse, computer mouse, a kind of electronic device: a hand-operated ..." """
+    kinds = ", ".join(wn.synset(h).name for h in syn.hypernyms[:2])
+    return f"{', '.join(syn.names[:3])}, a kind of {kinds}: {syn.gloss.split(';')[0]}"
+
+
+def is_physical(wn, offset: int) -> bool:
+    """Whether a sense is a physical thing (physical_entity.n.01 or below): what a photo can show."""
+    return PHYSICAL_OFFSET in wn.ancestors(offset)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v, np.float32)
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    return v / np.where(n == 0, 1, n)
+
+
+def _proper(wn, word: str, offset: int) -> bool:
+    """Whether `word` names this sense only as a proper noun ("Crane" the writer, "Turkey")."""
+    lemmas = [lemma for lemma in wn.synset(offset).lemmas if lemma.lower().replace("_", " ") == word]
+    return bool(lemmas) and all(lemma[:1].isupper() for lemma in lemmas)
+
+
+def read_senses(
+    wn, word: str, offsets: tuple[int, ...], context: str = "", embed: Embed | None = None
+) -> Reading:
+    """Order `word`'s noun senses for this request: the one its `context` points to first, else
+    the dominant one. A lower-case word's proper-noun senses are dropped (unless it has no other);
+    abstract senses are dropped where the word has physical ones ("table" is also a table of data,
+    "plant" a plan of action); person senses where the leading sense is not a person."""
+    word = word.lower()
+    others = [w for w in context.lower().split() if w != word]
+    if word in MISSING_SENSES and MISSING_SENSES[word] & set(others):
+        return Reading(word, (), "literal")
+    common = tuple(o for o in offsets if not _proper(wn, word, o)) or offsets
+    if not common:
+        return Reading(word, (), "dominant")
+    common = tuple(o for o in common if is_physical(wn, o)) or common  # what a photo can show
+    people = is_person_sense(wn, common[0])
+    candidates = tuple(o for i, o in enumerate(common) if i == 0 or people or not is_person_sense(wn, o))
+    if others and embed is not None and len(candidates) > 1:
+        chosen = _by_context(wn, candidates, " ".join(others), embed)
+        if chosen:
+            return Reading(word, chosen, "context")
+    return Reading(word, candidates, "dominant")
+
+
+def _by_context(wn, senses: tuple[int, ...], context: str, embed: Embed) -> tuple[int, ...]:
+    """The senses the context clearly points to, best first; () when it does not decide."""
+    with _gloss_lock:
+        glosses = _gloss_cache.get(senses)
+    if glosses is None:
+        glosses = _unit(embed([_sense_text(wn, wn.synset(o)) for o in senses]))
+        with _gloss_lock:
+            _gloss_cache[senses] = glosses
+    sims = glosses @ _unit(embed([context]))[0]
+    order = np.argsort(-sims, kind="stable")
+    best = int(order[0])
+    beaten = sims[0] if best else sims[int(order[1])]  # the dominant sense, or the runner-up
+    if sims[best] - beaten < CONTEXT_MARGIN:
+        return ()
+    return tuple(senses[int(i)] for i in order if sims[best] - sims[int(i)] < CONTEXT_MARGIN)
+
+
+_embedders: dict[str, Embed | None] = {}
+
+
+def sense_embedder(settings) -> Embed | None:
+    """The bundled MiniLM's `embed` (its vectors remembered on disk like the search's), or None when
+    it is not installed: then words are read in their dominant sense."""
+    key = str(getattr(settings, "cache_dir", ""))
+    if key not in _embedders:
+        try:
+            from photosearch.query.embedding_cache import cached_text_encoder
+            from photosearch.vision.text_embedder import get_text_embedder
+
+            emb = get_text_embedder(settings)
+            _embedders[key] = cached_text_encoder(emb, settings) if emb.available() else None
+        except Exception:  # noqa: BLE001 - no embedder: the dominant sense leads
+            _embedders[key] = None
+    return _embedders[key]

@@ -1,0 +1,75 @@
+"""What a request could not meet, in the user's words: "no photo with exactly two people".
+
+`search` lists these under `explain.unmet` (CLI, --json, the app) whenever the page holds fewer
+confident results than the request asked for: each part of the request that no photo meets names
+itself, and a request whose parts each match some photos but never together says so.
+"""
+
+from __future__ import annotations
+
+from photosearch.query.plan import MONTH_NAMES
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _count(n: int) -> str:
+    return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
+
+
+def _people(lo: int, hi: int | None) -> str:
+    if hi is None:
+        return "with at least one person" if lo <= 1 else f"with {_count(lo)} or more people"
+    if lo == hi:
+        if lo == 0:
+            return "without people"
+        return "of exactly one person" if lo == 1 else f"with exactly {_count(lo)} people"
+    if lo == 0:
+        return f"with at most {_count(hi)} {'person' if hi == 1 else 'people'}"
+    return f"with {_count(lo)} to {_count(hi)} people"
+
+
+_DESCRIBE = {
+    "faces": lambda v: _people(int(v.get("min") or 0), v.get("max")),
+    "concept": lambda v: f"that looks like “{v}”",
+    "color": lambda v: "in black and white" if v == "monochrome" else f"that is mostly {v}",
+    "person": lambda v: f"of {v}",
+    "place": lambda v: f"taken in {v}",
+    "date": lambda v: (
+        f"taken on {v['from']}" if v["from"] == v["to"] else f"taken between {v['from']} and {v['to']}"
+    ),
+    "month": lambda v: "taken in " + ", ".join(MONTH_NAMES[m - 1] for m in v),
+    "yearly": lambda v: f"taken between {v['from']} and {v['to']} of any year",
+    "text": lambda v: f"with the words “{v}”",
+    "camera": lambda v: f"taken with {v}",
+    "folder": lambda v: f"in a folder named {v}",
+    "similar": lambda v: f"similar to {v}",
+    "knowledge": lambda v: f"known as {v}",
+    "tag": lambda v: f"tagged {v}",
+    "kind": lambda v: f"that is a {v}",
+    "quality": lambda v: f"that is {v}",
+    "orientation": lambda v: "that is a panorama" if v == "panorama" else f"in {v} orientation",
+}
+
+
+def describe(atom: dict) -> str:
+    """What photos an atom asks for, after "no photo ..." ("with exactly two people")."""
+    key, value = next(iter(atom.items()))
+    how = _DESCRIBE.get(key)
+    return how(value) if how else f"matching {key}: {value}"
+
+
+def sentences(atom_hits: list[tuple[dict, int, bool]], matched: int, total: int) -> list[str]:
+    """The unmet parts of a request: (atom, photos it found, negated) per atom, how many photos met
+    the whole request, and how many the library holds. A filter that leaves nothing names itself."""
+    out = []
+    for atom, hits, negated in atom_hits:
+        line = ""
+        if hits == 0 and not negated:
+            line = f"no photo {describe(atom)}"
+        elif negated and total and hits >= total:
+            line = f"every photo is one {describe(atom)}"
+        if line and line not in out:
+            out.append(line)
+    if matched == 0 and not out and atom_hits:
+        out.append("no photo meets the whole request")
+    return out

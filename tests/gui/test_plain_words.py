@@ -1,0 +1,110 @@
+"""Issue 22, items 5 and 8 (part): plain words for the sort menu and where models run (runtime names
+only under Advanced), and Escape clears the search together with its results and chips."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from photosearch.gui.settings_view import SettingsDialog, accelerator_text
+from tests.gui.test_flow import result_names, search
+
+
+def test_the_sort_menu_speaks_plainly_and_keeps_the_plan_values(qtbot, make_window, indexed):
+    core, _ids = indexed
+    w = make_window(core)
+    search(qtbot, w, "cat")
+    labels = [w.chips.sort.itemText(i) for i in range(w.chips.sort.count())]
+    assert labels == ["Best match", "Newest first", "Oldest first"]
+    with qtbot.waitSignal(w.chips.plan_edited, timeout=5000) as blocker:
+        w.chips.sort.setCurrentIndex(1)
+        w.chips.sort.activated.emit(1)
+    assert blocker.args[0]["compose"]["sort"] == "date_desc"  # the plan keeps its own value
+    w.chips.set_plan({**blocker.args[0]})
+    assert w.chips.sort.currentText() == "Newest first"
+
+
+def test_escape_clears_the_search_its_results_and_its_chips(qtbot, make_window, indexed):
+    core, ids = indexed
+    w = make_window(core)
+    search(qtbot, w, "cat")
+    assert result_names(w) == {"chelsea"} and w.chips.chips
+    w.search_bar.setFocus()
+    qtbot.keyClick(w.search_bar, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: w.model.rowCount() == len(ids), timeout=20000)
+    assert w.search_bar.text() == "" and w.chips.chips == [] and w.last_request == ""
+
+
+def test_where_models_run_is_said_in_words(qtbot, core):
+    assert accelerator_text(["AzureExecutionProvider", "CPUExecutionProvider"]) == "this computer's processor"
+    assert "NVIDIA" in accelerator_text(["CUDAExecutionProvider", "CPUExecutionProvider"])
+    dlg = SettingsDialog(core, None, lambda _e: None)
+    qtbot.addWidget(dlg)
+    assert "ExecutionProvider" not in dlg.accelerator.text()
+    assert not dlg.provider.isVisibleTo(dlg)  # the runtime's names wait under a folded Advanced box
+
+
+def test_the_window_is_usable_at_800_by_600_with_the_ask_panel(qtbot, make_window, indexed):
+    """The chips' controls and the people bar wrap; no page asks for more than 800×600 (it asked for
+    936 px, 1160 with Ask)."""
+    core, _ids = indexed
+    w = make_window(core, size=(800, 600))
+    search(qtbot, w, "cat")
+    w.ask_dock.show()
+    qtbot.wait(50)
+    for page in range(w.stack.count()):
+        w.stack.setCurrentIndex(page)
+        qtbot.wait(20)
+        hint = w.minimumSizeHint()
+        assert hint.width() <= 800 and hint.height() <= 600, (page, hint)
+    w.stack.setCurrentIndex(1)
+    qtbot.wait(50)
+    assert w.chips.sort.isVisible() and w.chips.save_btn.geometry().right() <= w.chips.width()
+
+
+def test_a_result_says_what_matched_in_words(qtbot, make_window, indexed):
+    from photosearch.gui.grid import why_words
+
+    assert (
+        why_words(
+            [
+                {"atom": "concept", "fact": "object", "label": "dog", "score": 0.99},
+                {"atom": "concept", "fact": "object", "label": "dog", "score": 0.99},  # said once
+                {"atom": "concept", "fact": "facts_text", "similarity": 0.279},
+                {"atom": "date", "taken_at": "2021-03-09T07:46:00"},
+            ]
+        )
+        == "dog (object, 99 %), similar description (28 %), taken 2021-03-09"
+    )
+    core, _ids = indexed
+    w = make_window(core)
+    search(qtbot, w, "cat")
+    tip = w.model.data(w.model.index(0), Qt.ItemDataRole.ToolTipRole)
+    assert "matched: cat (" in tip and "concept" not in tip, tip
+
+
+def test_chip_icons_are_bundled_pictures_not_font_glyphs(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from photosearch.gui.plan_chips import PlanChips
+
+    chips = PlanChips()
+    qtbot.addWidget(chips)
+    plan = {
+        "version": 1,
+        "where": {
+            "and": [
+                {"person": "Anna"},
+                {"place": "Lisbon"},
+                {"date": {"from": "2024-01-01", "to": "2024-12-31"}},
+                {"camera": "Pixel"},
+                {"folder": "Holidays"},
+            ]
+        },
+    }
+    chips.set_plan(plan)
+    assert len(chips.chips) == 5
+    for chip, key in zip(chips.chips, ("person", "place", "date", "camera", "folder"), strict=True):
+        icon = chip.findChild(QLabel, f"ChipIcon-{key}")
+        assert icon is not None and not icon.pixmap().isNull() and icon.pixmap().width() > 0, key
+        texts = [lbl.text() for lbl in chip.findChildren(QLabel)]
+        assert not any(ch in "".join(texts) for ch in "👤📍📅📷📁"), texts

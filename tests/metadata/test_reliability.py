@@ -1,0 +1,144 @@
+"""Bad metadata is recorded and skipped, never a crash, and the photo is still indexed: malformed XMP
+(in the file and in a sidecar), a sidecar that is not XML, huge and binary-laden metadata, text in
+the wrong encoding."""
+
+from __future__ import annotations
+
+import io
+import os
+import struct
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from sqlalchemy import select
+
+from photosearch.catalog import Store
+from photosearch.catalog.models import Analysis, Fact, Photo
+from photosearch.cli.library import _status_text
+from photosearch.config import Settings
+from photosearch.ingest.indexer import Indexer
+from photosearch.metadata.analyzer import EmbeddedMetadataAnalyzer
+from photosearch.metadata.fields import MAX_KEYWORDS, MAX_TEXT_CHARS
+from photosearch.metadata.reader import MAX_SIDECAR_BYTES, read_metadata
+from tests.metadata import exiftool
+
+XMP_HEADER = b"http://ns.adobe.com/xap/1.0/\x00"
+
+
+def _jpeg_with_app1(payload: bytes) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (64, 48), (90, 120, 30)).save(buf, "JPEG")
+    data = buf.getvalue()
+    return data[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + data[2:]
+
+
+@pytest.fixture
+def gallery(tmp_path):
+    g = tmp_path / "gallery"
+    g.mkdir()
+    return g
+
+
+def test_malformed_xmp_in_the_file_is_recorded_and_the_rest_read(gallery):
+    path = gallery / "broken.jpg"
+    path.write_bytes(_jpeg_with_app1(XMP_HEADER + b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><unclosed'))
+    exiftool.write(path, "-EXIF:ImageDescription=still here")
+    got = read_metadata(str(path))
+    assert "the XMP in the file is malformed: skipped" in got.issues
+    assert [t.label for t in got.texts] == ["still here"]
+
+
+def test_sidecars_that_are_not_xml_malformed_empty_or_huge_are_skipped(gallery, real_photos):
+    photo = gallery / "p.jpg"
+    Image.fromarray(real_photos["coffee"][:64, :64]).save(photo)
+    exiftool.write(photo, "-XMP-dc:Subject=from-the-file")
+    (gallery / "p.jpg.xmp").write_bytes(bytes(range(256)) * 4)  # binary junk named .xmp
+    (gallery / "p.xmp").write_text("<x:xmpmeta><rdf:RDF><rdf:Description dc:subject='x'", encoding="utf-8")
+    got = read_metadata(str(photo))
+    assert [k.label for k in got.keywords] == ["from-the-file"]
+    assert any(i.startswith("p.jpg.xmp is not XML") for i in got.issues), got.issues
+    assert any(i.startswith("p.xmp is not valid XMP") for i in got.issues), got.issues
+    (gallery / "p.jpg.xmp").write_bytes(b"")
+    with open(gallery / "p.xmp", "wb") as fh:
+        fh.truncate(MAX_SIDECAR_BYTES + 1)
+    got = read_metadata(str(photo))
+    assert "p.jpg.xmp is empty: skipped" in got.issues
+    assert any("p.xmp is 16 MiB, over" in i for i in got.issues), got.issues
+
+
+def test_huge_and_binary_laden_metadata_is_cut_to_size(gallery):
+    path = gallery / "huge.jpg"
+    words = "".join(f"<rdf:li>word{i}</rdf:li>" for i in range(5000))
+    packet = (
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+        '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+        f"<dc:subject><rdf:Bag>{words}</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>"
+    ).encode()
+    Image.new("RGB", (32, 32)).save(path)
+    (gallery / "huge.jpg.xmp").write_bytes(packet)  # 130 kB of keywords (a JPEG segment holds 64 kB)
+    exiftool.write(path, "-EXIF:ImageDescription=" + "long caption " * 200, "-EXIF:Artist=Ann\x07\x1b[31m Sá")
+    got = read_metadata(str(path))
+    assert len(got.keywords) == MAX_KEYWORDS
+    assert f"more than {MAX_KEYWORDS} keywords: the first {MAX_KEYWORDS} kept" in got.issues
+    (caption,) = [t for t in got.texts if t.kind == "description"]
+    assert len(caption.label) == MAX_TEXT_CHARS
+    (artist,) = [t for t in got.texts if t.kind == "credit"]
+    assert artist.label == "Ann [31m Sá"  # control characters dropped, the name kept
+
+
+def test_text_in_the_wrong_encoding_is_read_as_latin_1_and_said_so(gallery):
+    path = gallery / "latin.jpg"
+    Image.new("RGB", (32, 32)).save(path)
+    exiftool.write(
+        path, "-charset", "iptc=latin1", "-IPTC:Caption-Abstract=Café São", "-IPTC:Keywords=Açores"
+    )
+    got = read_metadata(str(path))
+    assert [k.label for k in got.keywords] == ["Açores"]
+    assert [t.label for t in got.texts] == ["Café São"]
+    assert "IPTC in the file is not UTF-8: read as Latin-1" in got.issues
+
+
+def test_a_format_with_no_metadata_is_no_issue(gallery, real_photos):
+    path = gallery / "plain.ppm"
+    Image.fromarray(real_photos["coffee"][:32, :32]).save(path)
+    got = read_metadata(str(path))
+    assert got.issues == [] and got.keywords == []
+
+
+def test_every_bad_case_indexes_the_photo_and_records_why(gallery, tmp_path, real_photos):
+    (gallery / "broken.jpg").write_bytes(_jpeg_with_app1(XMP_HEADER + b"<x:xmpmeta><rdf:RDF><oops"))
+    ok = gallery / "ok.jpg"
+    Image.fromarray(real_photos["coffee"][:64, :64]).save(ok)
+    (gallery / "ok.jpg.xmp").write_bytes(b"\x89PNG\r\n\x1a\n not a sidecar")
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.ensure_dirs()
+    store = Store(settings.database_url)
+    store.add_folder(gallery)
+    report = Indexer(store, settings, [EmbeddedMetadataAnalyzer(settings)]).run()
+    assert report.failed == 0 and report.added == 2
+    with store.session() as s:
+        assert set(s.scalars(select(Analysis.status).where(Analysis.analyzer == "embedded"))) == {"ok"}
+        issues = dict(
+            s.execute(
+                select(Photo.path, Fact.label)
+                .join(Fact, Fact.photo_id == Photo.id)
+                .where(Fact.kind == "metadata_issue")
+            ).all()
+        )
+    assert issues == {
+        str(gallery / "broken.jpg"): "the XMP in the file is malformed: skipped",
+        str(gallery / "ok.jpg"): "ok.jpg.xmp is not XML: skipped",
+    }
+    status = store.status()
+    issues = status["metadata_issues"]
+    assert issues["count"] == 2 and issues["first"].endswith(": the XMP in the file is malformed: skipped")
+    assert "metadata partly skipped in 2 photo(s) (still indexed); first: " in _status_text(status)
+
+
+def test_a_file_name_that_is_not_utf8_is_read_too(gallery):
+    path = os.fsdecode(bytes(gallery) + b"/caf\xe9.jpg")  # Latin-1 bytes in the name
+    Image.new("RGB", (32, 32)).save(path)
+    exiftool.write(Path(path), "-XMP-dc:Subject=Lisbon")
+    got = read_metadata(path)
+    assert [k.label for k in got.keywords] == ["Lisbon"] and got.issues == []

@@ -1,0 +1,147 @@
+"""People counts read every signal (faces and the detector's person boxes) and are soft (one person
+off follows as closest), except where the request names the people; a request the library cannot
+meet says what it could not meet and still shows the closest photos: never a blank page."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+import pytest
+from sqlalchemy import select
+
+from photosearch.catalog.models import Face, Folder, Person
+from photosearch.query.search import search
+from photosearch.records import AnalysisResult, FaceRecord, FactRecord
+
+from .gallery import add_photo
+
+NOW = date(2024, 5, 15)
+#: name -> (faces: the person each face is, None for an unnamed one; person boxes; a tag)
+SPEC = {
+    "pair.jpg": ([None, None], 2, "beach"),
+    "masked_pair.jpg": ([], 2, "street"),  # face masks: the face detector found nobody
+    "one_masked.jpg": ([None], 2, "street"),  # one face found, two persons boxed
+    "single.jpg": ([None], 1, "park"),
+    "trio.jpg": ([None, None, None], 3, "park"),
+    "anna_tom.jpg": (["Anna", "Tom"], 2, "garden"),
+    "anna_tom_lisa.jpg": (["Anna", "Tom", "Lisa"], 3, "garden"),
+    "empty.jpg": ([], 0, "tree"),
+}
+
+
+def _build(store, spec=SPEC):
+    rng = np.random.default_rng(3)
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        people: dict[str, int] = {}
+        for name, (faces, boxes, tag) in spec.items():
+            photo = add_photo(s, folder, name)
+            facts = [FactRecord("tag", tag, 0.9)]
+            facts += [
+                FactRecord("object", "person", 0.8, box=[0.1 * i, 0.1, 0.1 * i + 0.1, 0.5])
+                for i in range(boxes)
+            ]
+            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=facts))
+            records = [
+                FaceRecord([0.1, 0.1, 0.2, 0.2], 0.99, rng.standard_normal(128).astype(np.float32))
+                for _ in faces
+            ]
+            store.write_analysis(s, photo.id, "faces", 1, AnalysisResult(faces=records))
+            s.flush()
+            rows = list(s.scalars(select(Face).where(Face.photo_id == photo.id).order_by(Face.id)))
+            for face, person in zip(rows, faces, strict=True):
+                if person is not None:
+                    if person not in people:
+                        p = Person(name=person)
+                        s.add(p)
+                        s.flush()
+                        people[person] = p.id
+                    face.person_id = people[person]
+
+
+def _names(res, *, closest: bool) -> list[str]:
+    return [r["path"].rsplit("/", 1)[1] for r in res["results"] if r["below_cutoff"] == closest]
+
+
+@pytest.fixture
+def people_gallery(store):
+    _build(store)
+    return store
+
+
+def test_two_people_counts_faces_and_person_boxes(people_gallery, settings):
+    res = search(people_gallery, settings, "two people", now=NOW, signals=[])
+    assert res["plan"]["where"] == {"faces": {"min": 2, "max": 2}}
+    assert set(_names(res, closest=False)) == {
+        "pair.jpg",
+        "masked_pair.jpg",
+        "one_masked.jpg",
+        "anna_tom.jpg",
+    }
+    # one or three people follow as closest matches, never the photo without people
+    assert set(_names(res, closest=True)) == {"single.jpg", "trio.jpg", "anna_tom_lisa.jpg"}
+    masked = next(r for r in res["results"] if r["path"].endswith("masked_pair.jpg"))
+    assert masked["why"] == [{"atom": "faces", "count": 2, "faces": 0, "person_boxes": 2}]
+    assert res["explain"]["unmet"] == []
+
+
+def test_a_couple_a_group_a_crowd_alone_nobody(people_gallery, settings):
+    couple = search(people_gallery, settings, "a couple", now=NOW, signals=[])
+    assert "masked_pair.jpg" in _names(couple, closest=False)
+    group = search(people_gallery, settings, "group photos", now=NOW, signals=[])
+    assert set(_names(group, closest=False)) == {"trio.jpg", "anna_tom_lisa.jpg"}
+    alone = search(people_gallery, settings, "alone", now=NOW, signals=[])
+    assert set(_names(alone, closest=False)) == {"single.jpg", "empty.jpg"}
+    nobody = search(people_gallery, settings, "nobody", now=NOW, signals=[])
+    assert _names(nobody, closest=False) == ["empty.jpg"]
+    assert set(_names(nobody, closest=True)) == {"single.jpg"}
+    crowd = search(people_gallery, settings, "a crowd", now=NOW, signals=[])
+    assert crowd["plan"]["where"] == {"faces": {"min": 6, "max": None}}
+    assert _names(crowd, closest=False) == [] and crowd["explain"]["unmet"] == [
+        "no photo with six or more people"
+    ]
+
+
+def test_only_anna_and_tom_stays_exact(people_gallery, settings):
+    res = search(people_gallery, settings, "only Anna and Tom", now=NOW, signals=[])
+    assert [r["path"].rsplit("/", 1)[1] for r in res["results"]] == ["anna_tom.jpg"]
+
+
+def test_a_count_nobody_meets_shows_the_closest_and_says_so(store, settings):
+    _build(store, {k: v for k, v in SPEC.items() if k in ("single.jpg", "trio.jpg", "empty.jpg")})
+    res = search(store, settings, "two people", now=NOW, signals=[])
+    assert _names(res, closest=False) == []
+    assert set(_names(res, closest=True)) == {"single.jpg", "trio.jpg"}
+    assert res["explain"]["unmet"] == ["no photo with exactly two people"]
+
+
+def test_a_filter_that_excludes_everything_names_itself_and_the_page_is_not_blank(people_gallery, settings):
+    res = search(people_gallery, settings, "trees in 1990", now=NOW, signals=[])
+    assert res["matched"] == 0
+    assert res["explain"]["unmet"] == ["no photo taken between 1990-01-01 and 1990-12-31"]
+    assert _names(res, closest=True)[:1] == ["empty.jpg"]  # the tree, without the year nobody meets
+    plan = {"version": 1, "where": {"not": {"folder": "pics"}}, "compose": {}}
+    everything = search(people_gallery, settings, plan=plan)
+    assert everything["explain"]["unmet"] == ["every photo is one in a folder named pics"]
+    assert len(everything["results"]) == len(SPEC) and all(r["below_cutoff"] for r in everything["results"])
+
+
+def test_the_cli_says_what_could_not_be_met_and_json_keeps_it(store, settings):
+    from photosearch.cli.search import _results_text
+
+    _build(store, {k: v for k, v in SPEC.items() if k in ("single.jpg", "trio.jpg")})
+    res = search(store, settings, "two people", now=NOW, signals=[])
+    lines = [ln for ln in _results_text(res).splitlines() if not ln.startswith(("plan:", "  "))]
+    assert lines[0] == "-- no photo with exactly two people — closest: --"
+    assert {ln.split()[1].rsplit("/", 1)[1] for ln in lines[1:3]} == {"single.jpg", "trio.jpg"}
+    store.close()
+    from tests.conftest import run_cli, run_cli_json
+
+    data = run_cli_json(settings.data_dir, "search", "two people")
+    assert data["explain"] == {"unmet": ["no photo with exactly two people"]}
+    assert {r["path"].rsplit("/", 1)[1] for r in data["results"]} == {"single.jpg", "trio.jpg"}
+    text = run_cli(settings.data_dir, "search", "two people").stdout
+    assert text.splitlines()[0] == "-- no photo with exactly two people — closest: --"

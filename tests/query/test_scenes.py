@@ -1,0 +1,109 @@
+"""Scene words (`resources/scenes.yaml`) reach the classes of things seen there: every class exists
+in its model's label space, and each word finds a photo the tagger or detector saw its best class in."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from photosearch.catalog.models import Folder
+from photosearch.config import Settings
+from photosearch.models.labels import COCO_LABELS, imagenet_labels_path
+from photosearch.query.expansion import SCENES_FILE
+from photosearch.query.search import search
+from photosearch.records import AnalysisResult, FactRecord
+
+from .gallery import add_photo
+
+SCENES = yaml.safe_load(SCENES_FILE.read_text(encoding="utf-8"))
+ISSUE_WORDS = {"forest", "woods", "desert", "dune", "beach", "coast", "mountain", "snow", "city street"}
+ISSUE_WORDS |= {"countryside", "park", "garden", "living room", "kitchen", "underwater", "fairground"}
+ISSUE_WORDS |= {"sunset", "night sky", "outdoor", "indoor"}
+
+
+def _imagenet_names() -> dict[str, list[str]]:
+    lines = imagenet_labels_path(Settings()).read_text(encoding="utf-8").splitlines()
+    return {ln.split(",")[0].strip(): [n.strip() for n in ln.split(",")] for ln in lines if ln.strip()}
+
+
+def test_every_scene_class_is_a_class_of_its_model():
+    from photosearch.vision.attributes import ATTRIBUTES
+
+    imagenet, coco = _imagenet_names(), set(COCO_LABELS.values())
+    assert set(SCENES) >= ISSUE_WORDS
+    for word, spaces in SCENES.items():
+        assert set(spaces) <= {"imagenet", "coco", "attribute"}, word
+        assert set(spaces.get("imagenet", {})) <= set(imagenet), word
+        assert set(spaces.get("coco", {})) <= coco, word
+        assert set(spaces.get("attribute", {})) <= set(ATTRIBUTES), word
+        assert all(0 < w <= 1 for classes in spaces.values() for w in classes.values()), word
+
+
+@pytest.mark.parametrize("word", sorted(SCENES))
+def test_each_scene_word_finds_a_photo_of_its_best_class(store, settings, word):
+    spaces = SCENES[word]
+    space, classes = max(((s, c) for s, c in spaces.items()), key=lambda sc: max(sc[1].values()))
+    best = max(classes, key=classes.get)
+    names = _imagenet_names().get(best, [best]) if space == "imagenet" else [best]
+    kind = {"imagenet": "tag", "coco": "object", "attribute": "attribute"}[space]
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        scene = add_photo(s, folder, "scene.jpg")
+        other = add_photo(s, folder, "teapot.jpg")
+        fact = FactRecord(kind, names[0], 0.9, data={"names": names})
+        store.write_analysis(s, scene.id, "tagger", 1, AnalysisResult(facts=[fact]))
+        store.write_analysis(
+            s, other.id, "tagger", 1, AnalysisResult(facts=[FactRecord("tag", "teapot", 0.9)])
+        )
+    res = search(store, settings, plan={"version": 1, "where": {"concept": word}, "compose": {}}, signals=[])
+    confident = [r for r in res["results"] if not r["below_cutoff"]]
+    assert [r["path"] for r in confident] == ["/pics/scene.jpg"], res["explain"]
+    # `why` names the route, unless the class is named by the word itself ("park bench", "seashore, coast")
+    own = any(word.split()[-1] in n.lower().split() for n in names)
+    assert own or any(" ≈ " in str(w.get("text", "")) for w in confident[0]["why"]), confident[0]["why"]
+
+
+@pytest.mark.parametrize("word", sorted(SCENES))
+def test_each_scene_word_reaches_every_class_of_its_scene(word):
+    from photosearch.query.expansion import expand
+
+    reached = {r.term: r for r in expand(word)}
+    for classes in SCENES[word].values():
+        for name, weight in classes.items():
+            if name.lower() == word:
+                continue  # "sunset" is the attribute's own name: an exact match
+            route = reached[name.lower()]
+            assert route.weight >= weight, (name, route)  # the scene's weight, or a closer WordNet route
+
+
+def test_photo_attributes_are_words_a_request_finds_and_excludes(store, settings):
+    attrs = {
+        "dusk.jpg": [("sunset", 0.9), ("sky", 0.6)],
+        "city_night.jpg": [("night", 0.95), ("dark", 0.9)],
+        "snowfield.jpg": [("white scene", 0.8), ("bright", 0.8), ("sky", 0.9)],
+        "cellar.jpg": [("dark", 0.7)],
+        "noon.jpg": [("bright", 0.7)],
+    }
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        for name, found in attrs.items():
+            photo = add_photo(s, folder, name)
+            facts = [FactRecord("attribute", label, degree) for label, degree in found]
+            store.write_analysis(s, photo.id, "quality", 3, AnalysisResult(facts=facts))
+
+    def shown(request: str) -> list[str]:
+        res = search(store, settings, request, signals=[])
+        return sorted(r["path"].rsplit("/", 1)[1] for r in res["results"] if not r["below_cutoff"])
+
+    assert shown("sunset") == ["dusk.jpg"] and shown("golden hour") == ["dusk.jpg"]
+    assert shown("dark photos") == ["cellar.jpg", "city_night.jpg"]
+    res = search(store, settings, "night sky", signals=[])
+    assert res["results"][0]["path"].endswith("city_night.jpg")
+    assert shown("snow") == ["snowfield.jpg"]
+    assert "cellar.jpg" not in shown("not dark") and "noon.jpg" in shown("not dark")
+    why = search(store, settings, "sunset", signals=[])["results"][0]["why"]
+    assert {"fact": "attribute", "label": "sunset"}.items() <= why[0].items()

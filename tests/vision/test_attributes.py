@@ -1,0 +1,70 @@
+"""Photo attributes from pixels: each holds on a scene made for it and not on the real test photos
+it does not describe (an orange cat is no sunset, a blue porcelain pattern no sky)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from photosearch.vision.attributes import ATTRIBUTES, measure
+from photosearch.vision.preprocess import resize_max_side
+from photosearch.vision.quality import QualityAnalyzer
+from tests.vision.conftest import photo
+
+H, W = 300, 450
+
+
+def _labels(rgb: np.ndarray) -> set[str]:
+    found = measure(resize_max_side(rgb, 512))
+    assert all(a.label in ATTRIBUTES and 0.5 <= a.degree <= 1.0 for a in found)
+    return {a.label for a in found}
+
+
+def _sunset() -> np.ndarray:
+    img = np.zeros((H, W, 3), np.uint8)
+    for y in range(H // 2):
+        img[y] = (250, 120 + y // 2, 40)
+    img[H // 2 :] = (30, 20, 25)  # the ground in silhouette
+    return img
+
+
+def _night() -> np.ndarray:
+    img = np.full((H, W, 3), 8, np.uint8)
+    img[50:55, 100:105] = 255
+    img[200:210, 300:305] = (255, 220, 120)  # street lights
+    return img
+
+
+def _snow_under_sky() -> np.ndarray:
+    img = np.full((H, W, 3), 235, np.uint8)
+    img[: H // 3] = (120, 170, 235)
+    return img
+
+
+def _sepia(rgb: np.ndarray) -> np.ndarray:
+    grey = rgb.mean(axis=2, keepdims=True) / 255
+    return np.clip(grey * np.array([1.0, 0.8, 0.55]) * 280, 0, 255).astype(np.uint8)
+
+
+def test_made_scenes_have_their_attributes(real_photos):
+    assert _labels(_sunset()) == {"sunset"}
+    assert _labels(_night()) == {"night", "dark", "monochrome"}  # black, white points, a speck of colour
+    assert _labels(_snow_under_sky()) == {"bright", "white scene", "sky"}
+    assert "sepia" in _labels(_sepia(real_photos["astronaut"]))
+    assert "sunset" not in _labels(_sepia(real_photos["coffee"]))  # a warm tone is no sunset
+    grey = np.repeat(real_photos["astronaut"].mean(axis=2, keepdims=True), 3, axis=2).astype(np.uint8)
+    assert _labels(grey) == {"monochrome"} and "monochrome" not in _labels(_sepia(real_photos["astronaut"]))
+
+
+@pytest.mark.parametrize(
+    "name", ["chelsea", "coffee", "astronaut", "rocket", "china", "flower", "grace_hopper"]
+)
+def test_real_photos_get_no_attribute_they_do_not_show(real_photos, name):
+    found = _labels(real_photos[name])
+    assert not found & {"monochrome", "sunset", "night", "sepia", "sky", "white scene", "dark"}, found
+
+
+def test_the_quality_analyzer_writes_them_as_facts():
+    facts = QualityAnalyzer().analyze(photo(_night(), "night.jpg")).facts
+    attrs = {f.label: f for f in facts if f.kind == "attribute"}
+    assert set(attrs) == {"night", "dark", "monochrome"} and attrs["night"].data["black"] > 0.9
