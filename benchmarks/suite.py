@@ -1,6 +1,7 @@
 """Benchmarks: print figures and write JSON; never assert times.
 
 python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N] [--gates on|off|both]
+python -m benchmarks.suite index   --megapixels 12,48 [--count 60] [--gallery DIR] [--before [REF]]   (before beside after)
 python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline] [--no-index-build]
                                     [--vectors facts-text|clustered]
 python -m benchmarks.suite vectors [--n 100000] [--dim 384] [--queries 200]
@@ -403,6 +404,20 @@ def main(argv: list[str] | None = None) -> int:
         default="on",
         help="costly analyzers only where a cheaper one saw something (on), everywhere (off), or both side by side",
     )
+    p.add_argument(
+        "--megapixels",
+        help="camera-like photos of these sizes (e.g. 12,48), each indexed by the app before and after "
+        "(benchmarks.index_compare)",
+    )
+    p.add_argument("--count", type=int, default=60, help="camera-like photos per size")
+    p.add_argument(
+        "--before",
+        nargs="?",
+        const="",
+        metavar="REF",
+        help="compare with the app at this git ref (alone: the pipeline before issue 25); "
+        "with --gallery, on that folder too",
+    )
     p = sub.add_parser("query", parents=[common])
     p.add_argument("--sizes", default="10000,100000", help="catalog sizes, e.g. 10000,100000,1000000")
     p.add_argument("--repeat", type=int, default=5)
@@ -434,7 +449,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     print(f"bench {args.cmd}{' (smoke)' if args.smoke else ''}:", flush=True)
-    if args.cmd == "index":
+    if args.cmd == "index" and (args.megapixels or args.before is not None):
+        from benchmarks.index_compare import BEFORE_REF, bench_compare
+
+        sizes = [float(m) for m in args.megapixels.split(",") if m.strip()] if args.megapixels else []
+        result = bench_compare(
+            sizes, 2 if args.smoke else args.count, args.gallery, args.before or BEFORE_REF, args.data_dir
+        )
+    elif args.cmd == "index":
         if args.gates == "both":
             if args.engine != "serial":
                 ap.error("--gates both compares the serial engine's runs; use --engine serial")

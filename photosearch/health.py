@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PIL import Image, ImageDraw
 
 from photosearch.config import Settings
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
@@ -78,6 +77,8 @@ class _Run:
 
 def self_check_image() -> PhotoImage:
     """The astronaut photo (NASA, public domain) above a white band with one printed word."""
+    from PIL import Image, ImageDraw  # here: a search imports this module (core.py), never draws
+
     photo = Image.open(SELF_CHECK_PHOTO).convert("RGB")
     band_h = photo.height // 3
     canvas = Image.new("RGB", (photo.width, photo.height + band_h), "white")
@@ -305,6 +306,8 @@ def _vlm_check(name: str) -> Callable[[_Run], str]:
 
 def _owl_check(name: str) -> Callable[[_Run], str]:
     def check(run: _Run) -> str:
+        from PIL import Image
+
         from photosearch.vision.owl import load_owl
 
         detections = load_owl(run.settings, name).detect(run.image.rgb, ["person"])

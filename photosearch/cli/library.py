@@ -171,8 +171,8 @@ def cmd_index(ctx, args) -> int:
 def _index_text(d: dict) -> str:
     lines = [
         f"seen {d['seen']}, unchanged {d['unchanged']}, added {d['added']}, changed {d['changed']}, "
-        f"moved {d['moved']}, deleted {d['deleted']}, failed {d['failed']}, analysed {d['analysed']} "
-        f"in {d['elapsed_s']:.1f}s ({d['photos_per_s']:.1f} photos/s)"
+        f"moved {d['moved']}, deleted {d['deleted']}, failed {d['failed']}, analysed {d['analysed']}: "
+        f"{d['photos']} photos in {d['elapsed_s']:.1f}s ({d['photos_per_s']:.1f} photos/s)"
     ]
     for reason, n in sorted(d["failed_by_reason"].items()):
         lines.append(f"  skipped {n} file(s): {reason}")

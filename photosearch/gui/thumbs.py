@@ -37,6 +37,9 @@ def _pil_image(path: str, target: QSize) -> QImage | None:
     try:
         from PIL import Image, ImageOps
 
+        from photosearch.ingest.decode import heif_available
+
+        heif_available()  # registers the HEIC opener (decode.py does it on first use)
         with Image.open(path) as im:
             im = ImageOps.exif_transpose(im).convert("RGBA")
             im.thumbnail((target.width(), target.height()))

@@ -8,6 +8,7 @@ Every failure becomes a `DecodeError` with a short reason code the catalog count
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import os
 import struct
@@ -21,13 +22,19 @@ from photosearch.errors import DecodeError
 from photosearch.files import NotARegularFile, require_regular
 from photosearch.ingest.signatures import HEADER_BYTES, sniff, sniff_file, worth_sniffing
 
-try:  # HEIC/HEIF/AVIF support is optional at import time but declared as a dependency
-    import pillow_heif
 
-    pillow_heif.register_heif_opener()
-    HEIF_AVAILABLE = True
-except Exception:  # pragma: no cover - only when the wheel is missing
-    HEIF_AVAILABLE = False
+@functools.cache
+def heif_available() -> bool:
+    """Register pillow-heif's opener (HEIC/HEIF/AVIF) on first use, not at import: a search imports
+    this module and decodes nothing. Optional at import time, but declared as a dependency."""
+    try:
+        import pillow_heif
+
+        pillow_heif.register_heif_opener()
+        return True
+    except Exception:  # pragma: no cover - only when the wheel is missing
+        return False
+
 
 try:  # JPEG XL: a declared dependency; without it a .jxl is recorded as needing the plugin
     import pillow_jxl  # noqa: F401 - importing registers the JXL plugin with Pillow
@@ -117,7 +124,7 @@ NEEDS_JXL = "needs_pillow_jxl"  # not sticky either
 
 
 def _heif_missing(path: str) -> bool:
-    return not HEIF_AVAILABLE and os.path.splitext(path)[1].lower() in HEIF_EXTENSIONS
+    return not heif_available() and os.path.splitext(path)[1].lower() in HEIF_EXTENSIONS
 
 
 def _jxl_missing(path: str, data: bytes | None) -> bool:
@@ -243,6 +250,7 @@ def check_pixel_cap(path: str | Path, max_pixels: int) -> None:
 
 def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max_pixels: int) -> Decoded:
     """Pillow's decode (first frame, EXIF orientation, RGB, downscaled); raises what Pillow raises."""
+    heif_available()
     img = Image.open(io.BytesIO(data) if data is not None else path)
     fmt = (img.format or "").upper()
     full_w, full_h = img.size
@@ -259,14 +267,33 @@ def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max
         img.draft("RGB", (max_side, max_side))
     img.seek(0)  # GIF/animated: first frame
     img.load()
-    img = ImageOps.exif_transpose(img) if orientation not in (None, 1) else img
-    if orientation in (5, 6, 7, 8):
-        full_w, full_h = full_h, full_w
+    # Turned before downscaling, as always: turning after would save ~10 ms on turned photos but
+    # moves pixels by rounding, and with them a tag here and there (findings must not change).
+    img = _orient(img, orientation)
     if img.mode != "RGB":
         img = _to_rgb(img)
     if max_side and max(img.size) > max_side:
         img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
+    if orientation in (5, 6, 7, 8):
+        full_w, full_h = full_h, full_w
     return Decoded(image=img, width=full_w, height=full_h, format=fmt, exif=exif)
+
+
+#: EXIF orientation -> the transpose that shows the photo upright (as ImageOps.exif_transpose does).
+_ORIENT = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
+
+
+def _orient(img: Image.Image, orientation: int | None) -> Image.Image:
+    method = _ORIENT.get(orientation or 1)
+    return img.transpose(method) if method is not None else img
 
 
 def _os_decode_error(path: str, exc: OSError) -> DecodeError:

@@ -30,6 +30,7 @@ class IndexReport:
     failed: int = 0
     analysed: int = 0
     analysis_failed: int = 0
+    photos: int = 0  # files this run read (new, changed, moved, re-analysed or failed): each once
     offline_folders: list[str] = field(default_factory=list)
     failed_by_reason: dict[str, int] = field(default_factory=dict)
     # Problems the user must act on (the disk is full), each once: `index` prints them at the end.
@@ -59,8 +60,8 @@ class IndexReport:
 
     @property
     def photos_per_s(self) -> float:
-        work = self.added + self.changed + self.analysed
-        return work / self.elapsed_s if self.elapsed_s else 0.0
+        """Photos over wall time: a photo added and analysed counts once, not twice."""
+        return self.photos / self.elapsed_s if self.elapsed_s else 0.0
 
     def as_dict(self) -> dict:
         data = {k: v for k, v in self.__dict__.items() if k != "stage_ms"}

@@ -277,6 +277,7 @@ class RayIndexer(Indexer):
     ) -> None:
         """Apply a batch of worker outcomes in one transaction (the driver is the only writer)."""
         t0 = time.perf_counter()
+        report.photos += len(outcomes)
         ready: list[tuple[int, Outcomes]] = []
         with self.store.session() as s:
             for o in outcomes:

@@ -24,9 +24,16 @@ from pathlib import Path
 
 import numpy as np
 
-# onnxruntime must be loaded before usearch: importing it after usearch segfaults (ORT 1.32, usearch 2.26)
-import onnxruntime  # noqa: F401, I001 - a core dependency; the order is the point
-from usearch.index import Index  # noqa: E402
+
+def _usearch_index():
+    """usearch's `Index` class, imported on first use (a search that opens no index never pays the
+    ~0.1 s of onnxruntime + usearch). onnxruntime must be loaded before usearch: importing it after
+    usearch segfaults (ORT 1.32, usearch 2.26)."""
+    import onnxruntime  # noqa: F401 - a core dependency; the order is the point
+    from usearch.index import Index
+
+    return Index
+
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +110,7 @@ class VectorIndex:
         self.space = space
         self.dim = int(dim)
         self.dtype = dtype
-        self.index = Index(
+        self.index = _usearch_index()(
             ndim=self.dim, metric="cos", dtype=dtype, connectivity=connectivity, expansion_add=expansion_add
         )
         self.max_updated: str | None = None
@@ -245,10 +252,10 @@ class VectorIndex:
             if path.stat().st_size != side.file_size or file_crc32(path) != side.file_crc32:
                 log.warning("vector index %s is damaged (checksum mismatch); rebuilding", path)
                 return None
-            meta = Index.metadata(str(path))
+            meta = _usearch_index().metadata(str(path))
             if meta is None or int(meta["dimensions"]) != side.dim:
                 return None
-            index = Index.restore(str(path), view=False)
+            index = _usearch_index().restore(str(path), view=False)
             if index is None or len(index) != side.count:
                 return None
         except (OSError, ValueError, TypeError, KeyError, RuntimeError) as exc:

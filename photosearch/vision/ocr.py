@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -36,7 +36,7 @@ import photosearch  # noqa: F401 - sets ORT_DISABLE_TELEMETRY before onnxruntime
 from photosearch.config import Settings
 from photosearch.models.base import Model
 from photosearch.models.manifest import ModelManifest
-from photosearch.models.runtimes.onnx import CUDA, choose_providers
+from photosearch.models.runtimes.onnx import CUDA, choose_providers, create_session
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import resize_max_side
 
@@ -84,6 +84,77 @@ def probe_tensor(bgr: np.ndarray, side: int = 384) -> np.ndarray:
     return x.transpose(2, 0, 1)[None]
 
 
+def text_regions(
+    prob: np.ndarray,
+    shape: tuple[int, int],
+    threshold: float = 0.2,
+    margin: int = 96,
+    max_share: float = 0.6,
+    align: int = 32,
+) -> list[tuple[int, int, int, int]] | None:
+    """Where the probe's text map (probe scale) says text is, as boxes (x0, y0, x1, y1) of an image
+    of `shape` (h, w): each blob of text pixels with `margin` pixels around it, overlapping boxes
+    merged, sides multiples of `align` (the detector's input unit, so a box is read at the image's
+    own scale). None when the boxes cover `max_share` of the image or more: read all of it."""
+    h, w = shape
+    mask = (prob > threshold).astype(np.uint8)
+    n, _labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return None
+    sy, sx = h / mask.shape[0], w / mask.shape[1]
+    boxes = [
+        (x * sx - margin, y * sy - margin, (x + bw) * sx + margin, (y + bh) * sy + margin)
+        for x, y, bw, bh, _area in stats[1:]
+    ]
+    boxes = _merge_boxes([_aligned(b, w, h, align) for b in boxes])
+    while True:  # aligning can make boxes overlap again
+        merged = _merge_boxes([_aligned(b, w, h, align) for b in boxes])
+        if merged == boxes:
+            break
+        boxes = merged
+    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) >= max_share * h * w:
+        return None
+    return boxes
+
+
+def _aligned(box, w: int, h: int, align: int) -> tuple[int, int, int, int]:
+    """The box clipped to the image, grown to multiples of `align` where the image has room."""
+    x0, y0, x1, y1 = (
+        max(0, int(box[0])),
+        max(0, int(box[1])),
+        min(w, int(np.ceil(box[2]))),
+        min(h, int(np.ceil(box[3]))),
+    )
+
+    def grow(a: int, b: int, size: int) -> tuple[int, int]:
+        length = min(size, -(-(b - a) // align) * align)
+        b = min(size, a + length)
+        return max(0, b - length), b
+
+    x0, x1 = grow(x0, x1, w)
+    y0, y1 = grow(y0, y1, h)
+    return x0, y0, x1, y1
+
+
+def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Union overlapping boxes until none overlap."""
+    boxes = sorted(boxes)
+    changed = True
+    while changed:
+        changed = False
+        out: list[tuple[int, int, int, int]] = []
+        for b in boxes:
+            for i, o in enumerate(out):
+                if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
+                    out[i] = (min(b[0], o[0]), min(b[1], o[1]), max(b[2], o[2]), max(b[3], o[3]))
+                    changed = True
+                    break
+            else:
+                out.append(b)
+        boxes = sorted(out)
+    return boxes
+
+
 @dataclass
 class GateDecision:
     run: bool
@@ -93,6 +164,7 @@ class GateDecision:
     page_band: float | None = None
     page_flat: float | None = None
     ms: float = 0.0
+    text_map: np.ndarray | None = field(default=None, repr=False)  # the probe's map (probe scale)
 
     def as_data(self) -> dict[str, Any]:
         data = {
@@ -218,19 +290,32 @@ class OcrModel(Model):
             det_model_path=str(self.manifest.path("det", self.settings)),
             rec_model_path=str(self.manifest.path("rec", self.settings)),
         )
+        # RapidOCR's sessions spin their threads between operators; ours sleep (runtimes/onnx.py).
+        # No memory arena: input sizes vary with every photo and text line.
+        self._engine.text_det.infer.session = create_session(
+            self.manifest.path("det", self.settings), self.settings, memory_arena=False
+        )
+        self._engine.text_rec.session.session = create_session(
+            self.manifest.path("rec", self.settings), self.settings, memory_arena=False
+        )
 
     def probe(self, bgr: np.ndarray) -> int:
         """How many pixels of a small copy the text detector marks as text."""
-        self.load()
-        p = self.params
-        x = probe_tensor(bgr, int(p["probe_side"]))
-        with self._run_lock:
-            prob = self._engine.text_det.infer(x)[0]
-        return int(np.count_nonzero(prob[0, 0] > float(p["probe_threshold"])))
+        return int(np.count_nonzero(self.probe_map(bgr) > float(self.params["probe_threshold"])))
 
-    def _predict(self, bgr: np.ndarray) -> list[tuple[np.ndarray, str, float]]:
+    def probe_map(self, bgr: np.ndarray) -> np.ndarray:
+        """The text detector's text probability per pixel of a small copy (probe_side, multiples of 32)."""
+        self.load()
+        x = probe_tensor(bgr, int(self.params["probe_side"]))
+        with self._run_lock:
+            return self._engine.text_det.infer(x)[0][0, 0]
+
+    def _predict(
+        self, bgr: np.ndarray, regions: list[tuple[int, int, int, int]] | None = None
+    ) -> list[tuple[np.ndarray, str, float]]:
+        """Lines read in the photo; with `regions` (boxes of `bgr`), the detector looks only there."""
         try:
-            return self._read_lines(bgr)
+            return self._read_lines(bgr, regions)
         except AttributeError:  # a RapidOCR other than 1.4.x: its plain pipeline (no space repair)
             result, _elapsed = self._engine(bgr, use_cls=False)
             return [
@@ -238,7 +323,9 @@ class OcrModel(Model):
                 for q, t, sc in result or []
             ]
 
-    def _read_lines(self, bgr: np.ndarray) -> list[tuple[np.ndarray, str, float]]:
+    def _read_lines(
+        self, bgr: np.ndarray, regions: list[tuple[int, int, int, int]] | None = None
+    ) -> list[tuple[np.ndarray, str, float]]:
         """RapidOCR's pipeline step by step (1.4.x), keeping each character's position so that
         spaces the recogniser dropped between words can be put back from the ink gaps."""
         engine = self._engine
@@ -246,7 +333,10 @@ class OcrModel(Model):
         img, ratio_h, ratio_w = engine.preprocess(bgr)
         record: dict[str, Any] = {"preprocess": {"ratio_h": ratio_h, "ratio_w": ratio_w}}
         img, record = engine.maybe_add_letterbox(img, record)
-        boxes, _ = engine.auto_text_det(img)
+        if regions is not None and img.shape[:2] == bgr.shape[:2]:
+            boxes = self._detect_in(img, regions)
+        else:  # resized or letterboxed for the detector: regions of `bgr` no longer line up
+            boxes, _ = engine.auto_text_det(img)
         if boxes is None or len(boxes) == 0:
             return []
         crops = engine.get_crop_img_list(img, boxes)
@@ -261,6 +351,20 @@ class OcrModel(Model):
             out.append((np.asarray(quad, dtype=np.float32).reshape(4, 2), text, float(score)))
         return out
 
+    def _detect_in(
+        self, img: np.ndarray, regions: list[tuple[int, int, int, int]]
+    ) -> list[np.ndarray] | None:
+        """The detector on each region at the image's own scale, boxes back in image coordinates,
+        in reading order (as RapidOCR's whole-image detection returns them)."""
+        found = []
+        for x0, y0, x1, y1 in regions:
+            boxes, _ = self._engine.text_det(np.ascontiguousarray(img[y0:y1, x0:x1]))
+            if boxes is not None and len(boxes):
+                found.append(np.asarray(boxes, dtype=np.float32) + np.float32([x0, y0]))
+        if not found:
+            return None
+        return self._engine.sorted_boxes(np.concatenate(found))
+
     def _close(self) -> None:
         self._engine = None
 
@@ -272,10 +376,20 @@ class OcrAnalyzer:
     name = "ocr"
     version = 2  # 2: the flat check lets small words on plain boards through to the probe
 
-    def __init__(self, settings: Settings | None = None, *, gate: bool = True, model: OcrModel | None = None):
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        gate: bool = True,
+        regions: bool = False,
+        model: OcrModel | None = None,
+    ):
         self.settings = settings if settings is not None else Settings()
         self.model = model or OcrModel(self.settings)
         self.gate_enabled = gate
+        # Detect only where the probe saw text: half the OCR CPU on a camera set, but text the probe
+        # cannot see is not read (real set: 61 -> 56 lines), so off unless asked (docs/SCALE.md).
+        self.regions_enabled = regions
 
     def available(self) -> bool:
         """True when the model files are installed (loads nothing)."""
@@ -298,7 +412,8 @@ class OcrAnalyzer:
         elif edges < float(p["flat_min_edge_fraction"]):
             decision = GateDecision(False, "flat", edges)
         else:
-            decision.probe_px = self.model.probe(bgr)
+            decision.text_map = self.model.probe_map(bgr)
+            decision.probe_px = int(np.count_nonzero(decision.text_map > float(p["probe_threshold"])))
             if decision.probe_px >= int(p["probe_min_px"]):
                 decision.reason = "text"
             else:
@@ -313,15 +428,20 @@ class OcrAnalyzer:
         rgb = image.rgb
         if rgb is None or rgb.size == 0 or rgb.ndim not in (2, 3):
             raise ValueError(f"photo {image.photo_id}: not an image array")
-        bgr = to_bgr(rgb)
-        decision = self.decide(bgr)
+        # The gate looks at a small copy (the probe's size): no full-size BGR copy for photos it skips.
+        small = to_bgr(resize_max_side(rgb, int(self.model.params["probe_side"]), enlarge=False))
+        decision = self.decide(small)
         facts: list[FactRecord] = []
         lines = 0
         ocr_ms = 0.0
         if decision.run:
             t0 = time.perf_counter()
+            bgr = to_bgr(rgb)
             h, w = bgr.shape[:2]
-            for quad, text, score in self.model.predict(bgr):
+            regions = None
+            if self.regions_enabled and decision.reason == "text" and decision.text_map is not None:
+                regions = text_regions(decision.text_map, (h, w))  # None: text all over, read it all
+            for quad, text, score in self.model.predict(bgr, regions):
                 text = " ".join(text.split())
                 if not text or (len(text) == 1 and score < 0.8):
                     continue

@@ -49,6 +49,29 @@ def test_index_smoke(tmp_path):
 
 
 @pytest.mark.slow
+def test_index_before_beside_after_on_camera_like_photos(tmp_path, capsys):
+    """The app before issue 25 (unpacked from git) and this checkout index the same camera-like
+    photos in processes of their own; the table has both columns and the recall of each."""
+    from benchmarks.camera_set import write_camera_set
+
+    photos = write_camera_set(tmp_path / "camera", 0.5, 2)
+    assert all(p.stat().st_size > 100_000 for p in photos)  # sensor noise: a camera's file sizes
+    out = tmp_path / "c.json"
+    assert (
+        bench.main(
+            ["index", "--megapixels", "0.5", "--smoke", "--data-dir", str(tmp_path), "--out", str(out)]
+        )
+        == 0
+    )
+    (run,) = json.loads(out.read_text())["result"]["runs"]
+    for side in ("before", "after"):
+        assert run[side]["photos"] == 2 and run[side]["cpu_s_per_photo"] > 0 and run[side]["peak_rss_mib"] > 0
+    assert run["recall"]["tags"]["after"] > 0 and set(run["recall"]) == {"faces", "text", "tags", "objects"}
+    printed = capsys.readouterr().out
+    assert "CPU-s per photo" in printed and "load average at start" in printed
+
+
+@pytest.mark.slow
 def test_watch_and_rss_smoke(tmp_path):
     proc = subprocess.run(
         [

@@ -15,7 +15,13 @@ from photosearch.catalog.models import FileIssue, Photo
 from photosearch.config import Settings
 from photosearch.errors import DecodeError
 from photosearch.ingest import signatures
-from photosearch.ingest.decode import IMAGE_EXTENSIONS, RAW_EXTENSIONS, is_image_name, open_image
+from photosearch.ingest.decode import (
+    IMAGE_EXTENSIONS,
+    RAW_EXTENSIONS,
+    heif_available,
+    is_image_name,
+    open_image,
+)
 from photosearch.ingest.exif import read_exif
 from photosearch.ingest.indexer import Indexer
 from tests.conftest import save_photo
@@ -70,6 +76,7 @@ def _catalogue(tmp_path, gallery):
 
 
 def test_every_photo_extension_pillow_registers_is_catalogued():
+    assert heif_available()  # registers pillow-heif's opener (decode.py does it on first use)
     registered = {ext for ext, fmt in Image.registered_extensions().items() if fmt in PHOTO_FORMATS}
     assert {".hif", ".heics", ".heifs", ".avifs", ".mpo", ".apng", ".jpc", ".jxl"} <= registered
     assert registered - NOT_PHOTOS <= IMAGE_EXTENSIONS

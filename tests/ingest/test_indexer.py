@@ -55,6 +55,27 @@ def test_first_index_adds_everything_with_metadata_and_thumbnails(env):
     assert progress[-1].stage == "done" and progress[-1].done == 7
 
 
+def test_rate_is_photos_over_wall_time(env):
+    """A photo added and analysed in one run counts once: 7 photos in `elapsed_s` is 7 / elapsed_s
+    photos/s (the summary once counted it twice: added + analysed). A re-analysis run counts the
+    photos it read again, once each."""
+    from photosearch.cli.library import _index_text
+
+    settings, store, _ = env
+    report = Indexer(store, settings, [MeanColourAnalyzer()]).run()
+    assert report.added == 7 and report.analysed == 7 and report.photos == 7
+    assert report.photos_per_s == pytest.approx(7 / report.elapsed_s)
+    data = report.as_dict()
+    assert f"7 photos in {report.elapsed_s:.1f}s ({7 / report.elapsed_s:.1f} photos/s)" in _index_text(
+        data | {"broken_analyzers": []}
+    )
+    again = Indexer(store, settings, [MeanColourAnalyzer(version=2)]).run()
+    assert again.added == 0 and again.analysed == 7 and again.photos == 7
+    assert again.photos_per_s == pytest.approx(7 / again.elapsed_s)
+    idle = Indexer(store, settings, [MeanColourAnalyzer(version=2)]).run()
+    assert idle.photos == 0 and idle.photos_per_s == 0.0
+
+
 def test_rescan_skips_unchanged_and_reanalyses_changed(env, real_photos):
     settings, store, gallery = env
     analyzer = MeanColourAnalyzer()

@@ -15,6 +15,7 @@ from photosearch.vision.ocr import (
     quad_to_box,
     respace,
     text_of,
+    text_regions,
     to_bgr,
 )
 
@@ -124,6 +125,44 @@ def test_sessions_use_the_configured_threads(ocr, model_settings):
     for ort_wrapper in (engine.text_det.infer, engine.text_rec.session):
         opts = ort_wrapper.session.get_session_options()
         assert opts.intra_op_num_threads == model_settings.threads
+        # idle threads sleep instead of spinning (CPU the photo decoder needs), no arena to grow
+        assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+        assert not opts.enable_cpu_mem_arena
+
+
+def test_text_regions_cover_the_probes_text_with_a_margin():
+    prob = np.zeros((96, 128), np.float32)
+    prob[10:14, 90:120] = 0.9  # a line of text top right (probe scale: a tenth of 1280 x 960)
+    ((x0, y0, x1, y1),) = text_regions(prob, (960, 1280), margin=48)
+    assert x0 <= 900 - 48 and y0 <= 100 - 48 and x1 >= 1200 + 48 and y1 >= 140 + 48
+    assert (x1 - x0) % 32 == 0 and (y1 - y0) % 32 == 0 and x1 <= 1280
+    assert text_regions(np.zeros((96, 128), np.float32), (960, 1280)) is None  # nothing seen
+    prob[20:90, 5:120] = 0.9  # text all over: read the whole photo
+    assert text_regions(prob, (960, 1280)) is None
+    two = np.zeros((96, 128), np.float32)
+    two[10:12, 10:20] = two[14:16, 10:20] = 0.9  # two lines close together: one region
+    assert len(text_regions(two, (960, 1280), margin=48)) == 1
+
+
+def test_reading_only_the_probes_regions_finds_what_reading_the_whole_photo_finds(
+    ocr, model_settings, astronaut
+):
+    from PIL import Image, ImageDraw, ImageFont
+
+    from .helpers import font_path
+
+    img = Image.fromarray(astronaut).resize((1280, 960))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((760, 40, 1240, 200), fill=(245, 240, 200))
+    draw.text((785, 60), "CAFE ROMA", font=ImageFont.truetype(font_path(), 64), fill=(20, 20, 20))
+    draw.text((785, 130), "OPEN 9-5", font=ImageFont.truetype(font_path(), 48), fill=(20, 20, 20))
+    image = photo_image(np.asarray(img))
+    decision = ocr.decide(to_bgr(np.asarray(img.resize((384, 288)))))
+    regions = text_regions(decision.text_map, (960, 1280))
+    assert regions and sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in regions) < 0.3 * 1280 * 960
+    whole = ocr.analyze(image)  # the default reads the whole photo
+    regional = OcrAnalyzer(model_settings, regions=True, model=ocr.model).analyze(image)
+    assert text_of(regional) == text_of(whole) and {"cafe", "roma"} <= words(whole)
 
 
 def test_text_facts_are_stored_in_the_catalog(ocr, store):
