@@ -282,10 +282,11 @@ def take_screenshots(
         shoot("ask", w)
 
         dlg = w.open_settings()
-        dlg.tabs.setCurrentIndex(1)
+        tabs = {dlg.tabs.tabText(i): i for i in range(dlg.tabs.count())}
+        dlg.tabs.setCurrentIndex(tabs["Privacy"])
         settle(app, w)
         shoot("settings", dlg)
-        dlg.tabs.setCurrentIndex(2)
+        dlg.tabs.setCurrentIndex(tabs["Models"])  # by name: tabs come and go
         settle(app, w)
         shoot("models", dlg)
         dlg.reject()
