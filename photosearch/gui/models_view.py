@@ -36,6 +36,17 @@ class ModelRow:
     download_size: str = ""  # hub: what a pull fetches ("about 605 MB"), shown before it
 
 
+def runs_on_words(provider: str) -> str:
+    """Where a model runs, for people ("processor", "graphics card"); the runtime's own name (e.g.
+    `CPUExecutionProvider`) stays in the cell's tooltip and in `photosearch models list`."""
+    if not provider or provider == "-":
+        return "—"
+    text = provider.lower()
+    if any(k in text for k in ("cuda", "tensorrt", "rocm", "gpu", "directml", "dml", "coreml", "metal")):
+        return "graphics card"
+    return "processor"
+
+
 def list_models(settings) -> list[ModelRow]:
     """Every model the app knows, bundled first: the rows `photosearch models list` shows."""
     from photosearch.model_status import model_rows
@@ -143,13 +154,15 @@ class ModelsView(QWidget):
                 r.role,
                 status,
                 human_size(r.size) if r.present and r.size else (r.download_size or "—"),
-                r.provider,
+                runs_on_words(r.provider),
                 r.integrity,
             )
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if j == 0:
                     item.setToolTip(r.description)
+                if j == 5:
+                    item.setToolTip(f"Runtime: {r.provider}")
                 if j == 3 and not r.present:
                     item.setForeground(self.palette().placeholderText())
                 self.table.setItem(i, j, item)

@@ -164,7 +164,7 @@ def test_settings_persist_across_restart(qtbot, make_window, tmp_path, qsettings
 def test_models_view_lists_and_verifies(qtbot, tmp_path):
     from photosearch.config import Settings
     from photosearch.gui.bridge import TaskRunner
-    from photosearch.gui.models_view import ModelsView
+    from photosearch.gui.models_view import ModelsView, runs_on_words
 
     runner = TaskRunner()
     errors = []
@@ -183,7 +183,9 @@ def test_models_view_lists_and_verifies(qtbot, tmp_path):
         cells = [view.table.item(i, j).text() for j in range(view.table.columnCount())]
         shown = cli[r.name]["size"] if r.present or r.tier != "hub" else cli[r.name]["download_size"]
         assert cells[0] == r.name and cells[4] in (shown, "—")
-        assert cells[5] == cli[r.name]["provider"] and cells[6] == cli[r.name]["integrity"]
+        assert cells[5] == runs_on_words(cli[r.name]["provider"]) and cells[6] == cli[r.name]["integrity"]
+        assert "ExecutionProvider" not in cells[5]  # runtime names only in the tooltip (Advanced)
+        assert view.table.item(i, 5).toolTip() == f"Runtime: {cli[r.name]['provider']}"
     if bundled:
         small = min(bundled, key=lambda r: r.size)
         view.select_name(small.name)
