@@ -24,6 +24,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from benchmarks.stats import stage_rows
+
 ROOT = Path(__file__).resolve().parents[1]
 #: The indexing pipeline before issue 25 (one decode size for every model, threads as they were).
 BEFORE_REF = "4c5f1532b0e46584f4d9f61cd1220e513929c25c"
@@ -173,9 +175,7 @@ def print_comparison(result: dict) -> None:
     ]
     for text, key in rows:
         print(f"  {text:<30}{b[key]:>12}{a[key]:>12}")
-    stages = sorted(set(b["stage_ms_per_photo"]) | set(a["stage_ms_per_photo"]))
-    for k in sorted(stages, key=lambda s: -b["stage_ms_per_photo"].get(s, 0.0)):
-        sb, sa = b["stage_ms_per_photo"].get(k, 0.0), a["stage_ms_per_photo"].get(k, 0.0)
+    for k, sb, sa in stage_rows(b["stage_ms_per_photo"], a["stage_ms_per_photo"]):
         print(f"  {k + ' ms/photo':<30}{sb:>12.2f}{sa:>12.2f}")
     for key, row in result["recall"].items():
         print(

@@ -1,4 +1,5 @@
-"""The one latency summary every benchmark prints: p50/p95/mean/n of millisecond samples."""
+"""The one latency summary every benchmark prints (p50/p95/mean/n of millisecond samples), and the
+per-stage rows of the indexing comparisons."""
 
 from __future__ import annotations
 
@@ -6,7 +7,16 @@ import statistics
 
 from photosearch.evaluate.metrics import percentile
 
-__all__ = ["latency_ms", "percentile"]
+__all__ = ["latency_ms", "percentile", "stage_rows"]
+
+
+def stage_rows(before: dict[str, float], after: dict[str, float]) -> list[tuple[str, float, float]]:
+    """(stage, before ms/photo, after ms/photo) for every stage either run has, costliest before first."""
+    stages = set(before) | set(after)
+    return [
+        (k, before.get(k, 0.0), after.get(k, 0.0))
+        for k in sorted(sorted(stages), key=lambda s: -before.get(s, 0.0))
+    ]
 
 
 def latency_ms(samples: list[float]) -> dict:

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.query_scale import QUERIES  # noqa: F401 - the request mix, re-exported for tests
-from benchmarks.stats import latency_ms, percentile
+from benchmarks.stats import latency_ms, percentile, stage_rows
 
 
 @contextmanager
@@ -364,9 +364,7 @@ def _print_index_side_by_side(before: dict, after: dict) -> None:
     ]
     for label, key in rows:
         print(f"  {label:<28}{before[key]:>12}{after[key]:>12}")
-    stages = sorted(set(before["stage_ms_per_photo"]) | set(after["stage_ms_per_photo"]))
-    for k in sorted(stages, key=lambda s: -before["stage_ms_per_photo"].get(s, 0.0)):
-        b, a = before["stage_ms_per_photo"].get(k, 0.0), after["stage_ms_per_photo"].get(k, 0.0)
+    for k, b, a in stage_rows(before["stage_ms_per_photo"], after["stage_ms_per_photo"]):
         print(f"  {k + ' ms/photo':<28}{b:>12.2f}{a:>12.2f}")
     for label, key in (("faces found", "faces"), ("text lines found", "text_lines")):
         print(f"  {label:<28}{before['found'][key]:>12}{after['found'][key]:>12}")
