@@ -339,3 +339,27 @@ def test_every_shipped_vlm_family_has_a_checked_prompt_format():
     assert families <= set(FAMILY_PROMPT)
     assert expected_prompt("minicpm-v", "q") is None and prompt_problem("minicpm-v", "anything", "q") is None
     assert prompt_problem("moondream", None, "q") == "no prompt reached the model"
+
+
+@pytest.mark.parametrize("family", ["qwen2.5-vl", "llava-1.5", "llava-1.6", "moondream", "smolvlm"])
+def test_the_doctor_passes_a_vlm_fed_its_familys_format(family, requests, mmproj):
+    """`photosearch doctor` captions the test photo with a pulled VLM and checks the text its handler gave
+    libmtmd (`VisionLLM.last_prompt`) with `vlm_prompt_verdict`: here, what our handler gives for a caption."""
+    from photosearch.health import vlm_prompt_verdict
+
+    caption = requests[0]
+    assert question_of(caption) == CAPTION_PROMPT
+    fed = handler_prompt(handler_class(family), caption, mmproj)
+    assert vlm_prompt_verdict(family, fed, CAPTION_PROMPT) == f"prompt in {FAMILY_PROMPT[family][0]}'s format"
+
+
+def test_the_doctor_fails_a_vlm_fed_another_format(requests, mmproj):
+    from photosearch.health import REINSTALL, CheckFailed, vlm_prompt_verdict
+
+    stock = handler_prompt(llama_cpp.llama_chat_format.Llava16ChatHandler, requests[0], mmproj)
+    with pytest.raises(CheckFailed, match="not LLaVA 1.6 Mistral's format") as failed:
+        vlm_prompt_verdict("llava-1.6", stock, CAPTION_PROMPT)
+    assert failed.value.fix == REINSTALL
+    with pytest.raises(CheckFailed, match="no prompt reached the model"):
+        vlm_prompt_verdict("smolvlm", None, CAPTION_PROMPT)
+    assert "not checked" in vlm_prompt_verdict("minicpm-v", "whatever", CAPTION_PROMPT)
