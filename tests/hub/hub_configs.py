@@ -141,6 +141,13 @@ LLAVA16_MISTRAL_CHAT_TEMPLATE_JSON = json.dumps(
     indent=2,
 )
 
+# immich-app/ViT-B-32__openai config.json as commit ad842c0 added it (one line, no final newline): 196 Bytes.
+# The manifest pins its sha256, so the loopback hub serves exactly this text for that repository.
+IMMICH_VIT_B_32_OPENAI_CONFIG = (
+    '{"embed_dim": 512, "vision_cfg": {"image_size": 224, "layers": 12, "width": 768, "patch_size": 32}, '
+    '"text_cfg": {"context_length": 77, "vocab_size": 49408, "width": 512, "heads": 8, "layers": 12}}'
+)
+
 LISTED_BYTES = {
     "CLIP_PREPROCESSOR_CONFIG": 316,
     "SIGLIP2_PREPROCESSOR_CONFIG": 394,
@@ -148,6 +155,7 @@ LISTED_BYTES = {
     "IMMICH_CLIP_PREPROCESS_CFG": 197,
     "CLIP_TOKENIZER_CONFIG": 592,
     "SMOLVLM_CHAT_TEMPLATE_JSON": 429,
+    "IMMICH_VIT_B_32_OPENAI_CONFIG": 196,
 }
 
 
