@@ -16,7 +16,8 @@ Where llama-cpp-python's handler differs from the model's format, ours replaces 
   text as llava-hf/llava-v1.6-mistral-7b-hf's chat_template.json), no system message unless one is given;
   llama-cpp-python's Llava16ChatHandler wrote "{vicuna system}{image}\\n{question}Answer:".
 * ``moondream``: llama-cpp-python's MoondreamChatHandler already writes moondream2's
-  "<image>\\n\\nQuestion: {question}\\n\\nAnswer:" (its authors' answer_question).
+  "<image>\\n\\nQuestion: {question}\\n\\nAnswer:" (its authors' answer_question, and the prefix and suffix
+  of moondream/moondream2-gguf's preset).
 * ``smolvlm``: SmolVLM's chat_template.json ("<|im_start|>User:<image>{question}<end_of_utterance>\\n
   Assistant:"), whatever template the GGUF carries; libmtmd's generic handler turned the image into text,
   which made the template write "User: " with a space.

@@ -9,7 +9,8 @@ the request at `mtmd_tokenize`, where the production `PromptRecorder` has kept t
 
 References: Qwen2.5-VL's, LLaVA 1.6 Mistral's and SmolVLM's chat templates as their hub repositories hold
 them, rendered by transformers; LLaVA 1.5's and 1.6's authors' conversation templates (haotian-liu/LLaVA
-conversation.py: conv_llava_v1, conv_mistral_instruct); moondream2's authors' answer_question prompt.
+conversation.py: conv_llava_v1, conv_mistral_instruct); moondream2's authors' answer_question prompt and its
+GGUF repository's preset.
 libmtmd wraps an image in the family's image tokens itself (checked below from the library's strings), so
 the marker stands where the reference writes its image placeholder."""
 
@@ -268,13 +269,27 @@ def _moondream_prompt(question: str, chat_history: str = "") -> str:
     return f"<image>\n\n{chat_history}Question: {question}\n\nAnswer:"
 
 
+# moondream/moondream2-gguf's moondream2.preset.json (commit f086d76, "Create moondream2.preset.json", the
+# commit after the pinned ca466a3): the GGUF's own prompt settings for a chat app, the image before them.
+MOONDREAM2_GGUF_PRESET = {"input_prefix": "\n\nQuestion: ", "input_suffix": "\n\nAnswer:", "pre_prompt": ""}
+
+
 def test_moondream_prompts_equal_the_authors_answer_question(requests, mmproj):
     handler = handler_class("moondream")
     assert handler.__name__ == "MoondreamChatHandler"  # llama-cpp-python's own is already moondream2's
+    preset = MOONDREAM2_GGUF_PRESET
     for messages in requests:
         question = question_of(messages)
         ours = handler_prompt(handler, messages, mmproj)
         assert ours.replace(MEDIA_MARKER, "<image>") == _moondream_prompt(question)
+        assert (
+            ours
+            == MEDIA_MARKER
+            + preset["pre_prompt"]
+            + preset["input_prefix"]
+            + question
+            + preset["input_suffix"]
+        )
         assert ours == expected_prompt("moondream", question)
 
 
