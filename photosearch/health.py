@@ -293,15 +293,35 @@ def _probe_tokens(encoder, text: str) -> list[int]:
 
 def _vlm_check(name: str) -> Callable[[_Run], str]:
     def check(run: _Run) -> str:
-        from photosearch.vision.vlm import VlmCaptioner
+        from photosearch.vision.vlm import CAPTION_PROMPT, VlmCaptioner
 
-        result = VlmCaptioner(run.settings, name).analyze(run.image)
+        captioner = VlmCaptioner(run.settings, name)
+        try:
+            result = captioner.analyze(run.image)
+            prompt = captioner.llm.last_prompt
+        finally:
+            captioner.close()
         captions = _labels(result, "caption")
         if not captions:
             raise CheckFailed("no caption for the test photo", repull(name))
-        return f"caption: {captions[0][:60]!r}"
+        fed = vlm_prompt_verdict(captioner.llm.manifest.family, prompt, CAPTION_PROMPT)
+        return f"caption: {captions[0][:60]!r}; {fed}"
 
     return check
+
+
+def vlm_prompt_verdict(family: str, prompt: str | None, question: str) -> str:
+    """Whether a VLM received its family's own prompt format for one image and `question` (the text its chat
+    handler gave libmtmd); a different one fails: the installed llama-cpp-python is not the locked one."""
+    from photosearch.vision.vlm_prompts import FAMILY_PROMPT, prompt_problem
+
+    problem = prompt_problem(family, prompt, question)
+    if problem:
+        raise CheckFailed(problem, REINSTALL)
+    known = FAMILY_PROMPT.get(family.lower())
+    if known is None:
+        return "prompt from the model's own chat template (its format is not checked)"
+    return f"prompt in {known[0]}'s format"
 
 
 def _owl_check(name: str) -> Callable[[_Run], str]:

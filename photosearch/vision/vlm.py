@@ -5,17 +5,14 @@ lock, so calls from the indexer, the GUI and the Chain of Search run one at a ti
 chat handler and projector. `VlmCaptioner` asks it: images go as downscaled JPEG data URIs; structured
 answers use a JSON schema (llama.cpp turns it into a grammar), so the output always parses.
 
-The manifest's ``family`` picks the chat handler: ``qwen2.5-vl`` → `Qwen25VLChatHandler` (its template's final
-newline kept: `handler_class`), ``moondream`` →
-`MoondreamChatHandler`, ``llava-1.5`` → `Llava15ChatHandler` (with LLaVA's own prompt, `LLAVA15_CHAT_FORMAT`), ``llava-1.6`` → `Llava16ChatHandler`,
-``minicpm-v`` → `MiniCPMv26ChatHandler`, ``nanollava`` → `NanoLlavaChatHandler`, ``smolvlm`` (and anything
-else libmtmd knows) → `MTMDChatHandler` where this llama-cpp-python has it, else `Llava15ChatHandler`.
+The manifest's ``family`` picks the chat handler and its prompt format (`vision/vlm_prompts.py`: each
+family's own format, proved against its reference in tests/hub/test_hub_vlm_prompts.py); the handler's
+text to libmtmd is kept (`VisionLLM.last_prompt`) so the doctor can check what a pulled model received.
 """
 
 from __future__ import annotations
 
 import base64
-import functools
 import io
 import json
 import logging
@@ -30,20 +27,10 @@ from photosearch.models.llm import LlmChoice, LocalLLM
 from photosearch.models.manifest import ModelManifest, get_manifest
 from photosearch.models.runtimes import llama
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
+from photosearch.vision.vlm_prompts import PromptRecorder, handler_class
 
 log = logging.getLogger(__name__)
 
-HANDLERS = {
-    "qwen2.5-vl": "Qwen25VLChatHandler",
-    "qwen2-vl": "Qwen25VLChatHandler",
-    "moondream": "MoondreamChatHandler",
-    "llava-1.5": "Llava15ChatHandler",
-    "llava-1.6": "Llava16ChatHandler",
-    "minicpm-v": "MiniCPMv26ChatHandler",
-    "nanollava": "NanoLlavaChatHandler",
-    "llama3-vision-alpha": "Llama3VisionAlphaChatHandler",
-    "smolvlm": "MTMDChatHandler",
-}
 CAPTION_PROMPT = (
     "Describe this photo in one or two plain sentences: the main subjects, the place and what is happening."
 )
@@ -51,67 +38,6 @@ CAPTION_PROMPT = (
 
 class VlmError(PhotoSearchError):
     """The VLM is missing, cannot load, or failed on a request."""
-
-
-def handler_class_name(family: str) -> str:
-    """The llama_cpp.llama_chat_format class for a manifest family (see module doc)."""
-    name = HANDLERS.get(family.lower(), "MTMDChatHandler")
-    try:
-        from llama_cpp import llama_chat_format
-    except ImportError:
-        return name
-    if not hasattr(llama_chat_format, name):
-        name = "Llava15ChatHandler"
-    return name
-
-
-def handler_class(family: str):
-    """The llama_cpp chat handler class for a manifest family, with the model's own prompt format."""
-    from llama_cpp import llama_chat_format
-
-    cls = getattr(llama_chat_format, handler_class_name(family))
-    if cls.__name__ == "Qwen25VLChatHandler":
-        return _qwen25_vl_handler(cls)
-    if family.lower() == "llava-1.5" and cls.__name__ == "Llava15ChatHandler":
-        return _llava15_handler(cls)
-    return cls
-
-
-@functools.cache
-def _qwen25_vl_handler(base: type) -> type:
-    """llama-cpp-python's Qwen2.5-VL template ends with '<|im_start|>assistant\\n' as its last characters, and
-    Jinja drops a template's final newline, so the prompt lacked the newline Qwen's own chat template puts
-    after 'assistant' (tests/hub/test_hub_vlm_prompts.py). A comment after it keeps it."""
-    return type(
-        "Qwen25VLTemplateHandler",
-        (base,),
-        {"CHAT_FORMAT": base.CHAT_FORMAT + "{# keeps the final newline #}"},
-    )
-
-
-# LLaVA 1.5's own prompt (haotian-liu/LLaVA, conversation.py: conv_llava_v1, SeparatorStyle.TWO):
-# "{system} USER: <image>\n{question} ASSISTANT:", the image first and the question stripped. libmtmd puts
-# the image where its URL is. llama-cpp-python's Llava15ChatHandler wrote "{system}USER: <image>{question}
-# ASSISTANT: " (its newlines trimmed away by trim_blocks): no spaces, no newline after the image.
-LLAVA15_CHAT_FORMAT = (
-    "{% for message in messages %}"
-    "{% if message.role == 'system' %}{{ message.content }} {% endif %}"
-    "{% if message.role == 'user' %}USER: "
-    "{% if message.content is string %}{{ message.content | trim }}{% else %}"
-    "{% for content in message.content %}{% if content.type == 'image_url' %}"
-    "{% if content.image_url is mapping %}{{ content.image_url.url }}{% else %}{{ content.image_url }}{% endif %}"
-    "{{ '\\n' }}{% endif %}{% endfor %}"  # an expression: trim_blocks would eat a literal newline here
-    "{% for content in message.content %}{% if content.type == 'text' %}{{ content.text | trim }}{% endif %}"
-    "{% endfor %}{% endif %} {% endif %}"
-    "{% if message.role == 'assistant' %}ASSISTANT: {{ message.content }}</s>{% endif %}"
-    "{% endfor %}"
-    "{% if add_generation_prompt %}ASSISTANT:{% endif %}"
-)
-
-
-@functools.cache
-def _llava15_handler(base: type) -> type:
-    return type("Llava15TemplateHandler", (base,), {"CHAT_FORMAT": LLAVA15_CHAT_FORMAT})
 
 
 def image_data_uri(rgb: np.ndarray, max_side: int = 768, quality: int = 88) -> str:
@@ -137,6 +63,7 @@ class VisionLLM(LocalLLM):
         super().__init__(
             settings, LlmChoice(manifest.name, "hub", None, dict(manifest.options), True, manifest)
         )
+        self._prompts: PromptRecorder | None = None
 
     def available(self) -> bool:
         return llama.available() and self.manifest.present(self.settings)
@@ -150,7 +77,13 @@ class VisionLLM(LocalLLM):
             raise VlmError(f"manifest {manifest.name!r} needs files with keys 'model' and 'mmproj'")
         cls = handler_class(manifest.family)
         handler = cls(clip_model_path=str(root / mmproj_f.path), verbose=False)
+        self._prompts = handler._mtmd_cpp = PromptRecorder(handler._mtmd_cpp)
         self._llama = llama.open_llama(root / model_f.path, chat_handler=handler, **self.open_kwargs())
+
+    @property
+    def last_prompt(self) -> str | None:
+        """The text (images as libmtmd's media marker) the chat handler last gave the model."""
+        return self._prompts.last if self._prompts is not None else None
 
 
 class VlmCaptioner:

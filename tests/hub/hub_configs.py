@@ -110,12 +110,52 @@ CLIP_TOKENIZER_CONFIG = (
     '"do_lower_case": true, "name_or_path": "./clip_ViT_B_32/", "model_max_length": 77}'
 )
 
+# HuggingFaceTB/SmolVLM-500M-Instruct chat_template.json at dfffb6e7622a286a500146106027bc181c99a80e ("Create
+# chat_template.json", 6eccbc1): 429 Bytes (no final newline; SmolVLM2's copies add one: 430).
+SMOLVLM_CHAT_TEMPLATE_JSON = (
+    '{\n  "chat_template": "<|im_start|>{% for message in messages %}{{message[\'role\'] | capitalize}}'
+    "{% if message['content'][0]['type'] == 'image' %}{{':'}}{% else %}{{': '}}{% endif %}"
+    "{% for line in message['content'] %}{% if line['type'] == 'text' %}{{line['text']}}"
+    "{% elif line['type'] == 'image' %}{{ '<image>' }}{% endif %}{% endfor %}<end_of_utterance>\\n"
+    "{% endfor %}{% if add_generation_prompt %}{{ 'Assistant:' }}{% endif %}\"\n}"
+)
+
+# llava-hf/llava-v1.6-mistral-7b-hf chat_template.json, after "support system msg" (8a7baf5) and "Fix typo in
+# chat template (assistant EOS token)" (#43: '<\\s> ' became '</s> '): the text OpenVINO GenAI's tokenizer
+# keeps for "llava-v1.6-mistral (chat_template.json)" with #43's fix, as transformers' processor prints it
+# (stored copies; the hub page itself was not found). The hub lists 694 Bytes; this spelling is 698: the
+# newlines inside its string literals may be written as characters there rather than as escapes, which
+# Jinja renders the same.
+LLAVA16_MISTRAL_CHAT_TEMPLATE_JSON = json.dumps(
+    {
+        "chat_template": "{% for message in messages %}{% if message['role'] == 'system' %}"
+        "{{ '<<SYS>>\\n' + message['content'][0]['text'] + '\\n<</SYS>>\\n\\n' }}"
+        "{% elif message['role'] == 'user' %}{{ '[INST] ' }}{# Render all images first #}"
+        "{% for content in message['content'] | selectattr('type', 'equalto', 'image') %}{{ '<image>\\n' }}"
+        "{% endfor %}{# Render all text next #}"
+        "{% for content in message['content'] | selectattr('type', 'equalto', 'text') %}{{ content['text'] }}"
+        "{% endfor %}{{' [/INST]' }}{% elif message['role'] == 'assistant' %}"
+        "{{ ' ' + message['content'][0]['text'] + '</s> '}}{% else %}"
+        "{{ raise_exception('Only user and assistant roles are supported!') }}{% endif %}{% endfor %}"
+    },
+    indent=2,
+)
+
+# immich-app/ViT-B-32__openai config.json as commit ad842c0 added it (one line, no final newline): 196 Bytes.
+# The manifest pins its sha256, so the loopback hub serves exactly this text for that repository.
+IMMICH_VIT_B_32_OPENAI_CONFIG = (
+    '{"embed_dim": 512, "vision_cfg": {"image_size": 224, "layers": 12, "width": 768, "patch_size": 32}, '
+    '"text_cfg": {"context_length": 77, "vocab_size": 49408, "width": 512, "heads": 8, "layers": 12}}'
+)
+
 LISTED_BYTES = {
     "CLIP_PREPROCESSOR_CONFIG": 316,
     "SIGLIP2_PREPROCESSOR_CONFIG": 394,
     "OWLV2_PREPROCESSOR_CONFIG": 425,
     "IMMICH_CLIP_PREPROCESS_CFG": 197,
     "CLIP_TOKENIZER_CONFIG": 592,
+    "SMOLVLM_CHAT_TEMPLATE_JSON": 429,
+    "IMMICH_VIT_B_32_OPENAI_CONFIG": 196,
 }
 
 

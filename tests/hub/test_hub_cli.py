@@ -57,11 +57,15 @@ def test_models_list_says_in_plain_words_which_models_are_verified(tmp_path, cap
     assert rows["qwen2.5-vl-3b"]["source"]["revision"] == "5037fcf163dd95d1e41d1974465f0898ed108ca2"
     assert rows["qwen2.5-1.5b-instruct"]["integrity"] == "verified"
     assert rows["llava-1.5-7b"]["integrity"] == "verified"
-    assert rows["llava-1.6-mistral-7b"]["integrity"] == "partly verified"
-    assert rows["clip-vit-b-32-openai"]["integrity"] == "not verified"
+    assert rows["llava-1.6-mistral-7b"]["integrity"] == "verified"
+    assert rows["moondream2"]["integrity"] == "verified"
+    assert rows["clip-vit-b-32-openai"]["integrity"] == "partly verified"  # its config.json is pinned
+    assert rows["smolvlm-500m"]["integrity"] == "not verified"
     assert rows["clip-vit-b-32-openai"]["download_size"] == "about 607.2 MB"
-    why = {f["path"]: f["reason"] for f in rows["llava-1.6-mistral-7b"]["not_verified"]}
-    assert list(why) == ["mmproj-model-f16.gguf"] and "no checksum" in why["mmproj-model-f16.gguf"]
+    why = {f["path"]: f["reason"] for f in rows["clip-vit-b-32-openai"]["not_verified"]}
+    assert (
+        "config.json" not in why and "visual/model.onnx" in why and "no checksum" in why["visual/model.onnx"]
+    )
     assert all(r["integrity"] == "verified" for r in rows.values() if r["tier"] == "bundled")
     assert main(["--data-dir", str(tmp_path), "models", "list"]) == 0
     text = capsys.readouterr().out

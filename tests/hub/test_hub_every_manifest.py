@@ -33,6 +33,8 @@ FAMILY = {
 }
 REFERENCE_PIXELS = {"openclip": hc.CLIP_PREPROCESSOR_CONFIG, "mclip": hc.CLIP_PREPROCESSOR_CONFIG}
 REFERENCE_PIXELS |= {"siglip": hc.SIGLIP2_PREPROCESSOR_CONFIG, "nllb": hc.SIGLIP2_PREPROCESSOR_CONFIG}
+#: the real text of each small file a shipped CLIP manifest pins (a pull checks its sha256)
+PINNED_TEXTS = {"config.json": hc.IMMICH_VIT_B_32_OPENAI_CONFIG}
 
 
 def test_every_shipped_manifest_has_a_loopback_contract():
@@ -81,7 +83,9 @@ def test_a_shipped_clip_manifest_pulls_and_feeds_what_the_processors_make(name, 
 
     manifest = SHIPPED[name]
     strings = hc.mixed_script_strings(300)
-    for path, blob in _clip_files(manifest.family, strings).items():
+    files = _clip_files(manifest.family, strings)
+    files |= {p: PINNED_TEXTS[p].encode() for p in (f.path for f in manifest.files if f.sha256)}
+    for path, blob in files.items():
         fake_hub.add_repo_file(manifest.source["repo"], path, blob)
     report = pull_model(settings, name)
     assert {p for p, _ in report.not_verified} == {f.path for f in manifest.files if not f.sha256}

@@ -18,7 +18,8 @@ import pytest
 from PIL import Image
 
 from photosearch.records import PhotoImage
-from photosearch.vision.vlm import VlmCaptioner, VlmError, handler_class_name, image_data_uri
+from photosearch.vision.vlm import VlmCaptioner, VlmError, image_data_uri
+from photosearch.vision.vlm_prompts import handler_class_name
 from tests.required import require
 
 llama_cpp = require("llama_cpp")
