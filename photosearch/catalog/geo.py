@@ -4,6 +4,7 @@ latitude/longitude box, and grid rows of chosen photos."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 from sqlalchemy import and_, or_, select
@@ -43,11 +44,10 @@ def geotagged(store) -> GeoPoints:
     query = select(Photo.id, Photo.gps_lat, Photo.gps_lon).where(_usable()).order_by(Photo.id)
     with store.connect() as conn:
         rows = conn.execute(query).all()
-    if not rows:
-        empty = np.zeros(0)
-        return GeoPoints(empty.astype(np.int64), empty, empty.copy())
-    table = np.array(rows, dtype=np.float64)
-    return GeoPoints(table[:, 0].astype(np.int64), table[:, 1], table[:, 2])
+    # one flat pass over the rows' values: numpy given Row objects probes each for array protocols
+    flat = np.fromiter(chain.from_iterable(rows), dtype=np.float64, count=3 * len(rows))
+    table = flat.reshape(len(rows), 3)
+    return GeoPoints(table[:, 0].astype(np.int64), table[:, 1].copy(), table[:, 2].copy())
 
 
 def photos_in_area(store, south: float, west: float, north: float, east: float) -> list[int]:

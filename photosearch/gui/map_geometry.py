@@ -172,6 +172,29 @@ def load_basemap(resolution: str = "c", min_area_km2: float = 0.0) -> Basemap:
     return out
 
 
+def coastlines(polygons: list[np.ndarray]) -> list[np.ndarray]:
+    """The polygons' outlines without the edges that are not coast: where the data cuts a polygon
+    at 180° (Eurasia, Fiji, Chukotka), at 0° (Antarctica's halves) and along the South Pole."""
+    out = []
+    for pts in polygons:
+        a, b = pts[:-1], pts[1:]
+        seam = (
+            ((np.abs(a[:, 0]) == 180.0) & (np.abs(b[:, 0]) == 180.0))
+            | ((a[:, 0] == 0.0) & (b[:, 0] == 0.0) & (np.minimum(a[:, 1], b[:, 1]) < -60.0))
+            | ((a[:, 1] <= -89.0) & (b[:, 1] <= -89.0))
+            | ((a[:, 1] <= -89.0) | (b[:, 1] <= -89.0)) & (np.abs(a[:, 0] - b[:, 0]) < 1e-6)
+        )
+        if not seam.any():
+            out.append(pts)
+            continue
+        keep = np.flatnonzero(~seam)
+        if keep.size == 0:
+            continue
+        runs = np.split(keep, np.flatnonzero(np.diff(keep) != 1) + 1)
+        out += [pts[run[0] : run[-1] + 2] for run in runs]
+    return out
+
+
 def inside(polygon: np.ndarray, lon: float, lat: float) -> bool:
     """Whether a point is inside a (lon, lat) polygon (even-odd ray casting)."""
     px, py = polygon[:, 0], polygon[:, 1]

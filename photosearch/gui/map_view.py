@@ -38,7 +38,15 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
-from photosearch.gui.map_geometry import WORLD, Cluster, cluster_points, load_basemap, project, unproject
+from photosearch.gui.map_geometry import (
+    WORLD,
+    Cluster,
+    cluster_points,
+    coastlines,
+    load_basemap,
+    project,
+    unproject,
+)
 
 SEA = QColor("#aad3df")
 LAND = QColor("#f2efe9")
@@ -56,6 +64,8 @@ DETAIL_WORLD_PX = 3000
 #: "Zoom to photos" stops at about city size (the world this many pixels wide).
 FIT_MAX_WORLD_PX = WORLD * 512
 ZOOM_STEP = 1.25
+#: "Whole world" centres the map on this latitude.
+WORLD_CENTRE_LAT = 15.0
 THUMB_PX = 40
 NO_PHOTOS = (
     "None of your photos has a location yet. Photos taken with location turned on "
@@ -63,7 +73,7 @@ NO_PHOTOS = (
 )
 HINT = "Drag to move, scroll or +/− to zoom; click a pin to see its photos."
 
-_basemap_paths: dict[str, tuple[QPainterPath, QPainterPath, QPainterPath]] = {}
+_basemap_paths: dict[str, tuple[QPainterPath, ...]] = {}
 
 
 def _path(polygons: list[np.ndarray]) -> QPainterPath:
@@ -88,14 +98,15 @@ def _path(polygons: list[np.ndarray]) -> QPainterPath:
     return path
 
 
-def basemap_paths(resolution: str) -> tuple[QPainterPath, QPainterPath, QPainterPath]:
-    """(land, lakes, borders) as painter paths in map units (made once per process; a worker may
-    build them: painter paths are plain values)."""
+def basemap_paths(resolution: str) -> tuple[QPainterPath, ...]:
+    """(land, lakes, coast, borders) as painter paths in map units (made once per process; a worker
+    may build them: painter paths are plain values)."""
     if resolution not in _basemap_paths:
         base = load_basemap(resolution)
         _basemap_paths[resolution] = (
             _path(base.land),
             _path(base.water),
+            _path(coastlines(base.land) + base.water),
             _path(base.borders),
         )
     return _basemap_paths[resolution]
@@ -106,7 +117,7 @@ class BasemapItem(QGraphicsItem):
 
     def __init__(self):
         super().__init__()
-        self.levels: dict[str, tuple[QPainterPath, QPainterPath, QPainterPath]] = {}
+        self.levels: dict[str, tuple[QPainterPath, ...]] = {}
         self.setZValue(0)
 
     def set_level(self, resolution: str, paths) -> None:
@@ -122,19 +133,18 @@ class BasemapItem(QGraphicsItem):
             return
         world_px = option.levelOfDetailFromTransform(painter.worldTransform()) * WORLD
         fine = (world_px > DETAIL_WORLD_PX and "l" in self.levels) or "c" not in self.levels
-        land, lakes, borders = self.levels["l" if fine else "c"]
-        coast = QPen(COAST, 1.0)
-        coast.setCosmetic(True)
-        painter.setPen(coast)
+        land, lakes, coast, borders = self.levels["l" if fine else "c"]
+        painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(LAND)
         painter.drawPath(land)
         painter.setBrush(SEA)
         painter.drawPath(lakes)
-        border = QPen(BORDER, 1.0)
-        border.setCosmetic(True)
-        painter.setPen(border)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(borders)
+        for path, colour in ((borders, BORDER), (coast, COAST)):
+            pen = QPen(colour, 1.0)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.drawPath(path)
 
 
 class PinItem(QGraphicsItem):
@@ -248,9 +258,13 @@ class MapCanvas(QGraphicsView):
         self.set_zoom(self.zoom * ZOOM_STEP**steps, QGraphicsView.ViewportAnchor.AnchorViewCenter)
 
     def show_world(self) -> None:
+        """The world as wide as the view (the far north and south may be cut off; zoom out to see
+        them), centred a little north of the equator, where most land and people are."""
+        vp = self.viewport().size()
         self.resetTransform()
-        self.set_zoom(self.min_zoom())
-        self.centerOn(WORLD / 2, WORLD / 2)
+        self.set_zoom(vp.width() / WORLD)
+        x, y = project(WORLD_CENTRE_LAT, 0.0)
+        self.centerOn(float(x), float(y))
         self.map_view.schedule_pins()
 
     def show_area(self, x0: float, y0: float, x1: float, y1: float) -> None:
@@ -493,7 +507,8 @@ class MapView(QWidget):
     def choose(self, pin: PinItem) -> None:
         """Show this pin's photos in the library."""
         label = self._labels.get(tuple(pin.ids), "")
-        words = label.split(" · ")[0] if label else "on the map"
+        place = label.split(" · ")[0] if label else ""
+        words = f"near {place}" if place and "unnamed" not in label else "chosen on the map"
         self.photos_chosen.emit(list(pin.ids), words)
 
     def choose_visible_area(self) -> None:
