@@ -119,6 +119,8 @@ class BasemapItem(QGraphicsItem):
         super().__init__()
         self.levels: dict[str, tuple[QPainterPath, ...]] = {}
         self.setZValue(0)
+        # drawn once per zoom, not on every frame of a drag
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def set_level(self, resolution: str, paths) -> None:
         self.levels[resolution] = paths
@@ -154,12 +156,14 @@ class PinItem(QGraphicsItem):
         super().__init__()
         self.view, self.cluster = view, cluster
         self.members = members  # rows of the view's point arrays
+        self.key: tuple = ()  # where it stands and what it holds (MapView.update_pins)
         self.ids: list[int] = [int(i) for i in ids]
         self.radius = 12.0 if len(self.ids) == 1 else min(24.0, 14.0 + 2.5 * math.log10(len(self.ids)))
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setZValue(10 + min(len(self.ids), 10**6) / 10**6)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     @property
     def count(self) -> int:
@@ -421,29 +425,40 @@ class MapView(QWidget):
         self._pin_timer.start()
 
     def update_pins(self) -> None:
-        """Cluster the photos in and around the visible area at the current zoom and place the pins."""
+        """Cluster the photos in and around the visible area at the current zoom and place the pins
+        (a pin that holds the same photos at the same place stays: a drag remakes only the edges)."""
         scene = self.canvas.scene()
-        for pin in self.pins:
-            scene.removeItem(pin)
-        self.pins = []
-        self._hovered = None
-        if self.ids.size == 0:
-            return
         zoom = self.canvas.zoom
-        rect = self.canvas.visible_rect()
-        room = 2 * PIN_RADIUS / zoom
-        near = np.flatnonzero(
-            (self.x >= rect.left() - room)
-            & (self.x <= rect.right() + room)
-            & (self.y >= rect.top() - room)
-            & (self.y <= rect.bottom() + room)
-        )
-        for cluster in cluster_points(self.x[near] * zoom, self.y[near] * zoom, PIN_RADIUS):
-            members = near[cluster.members]
+        wanted: dict[tuple, tuple[Cluster, np.ndarray]] = {}
+        if self.ids.size:
+            rect = self.canvas.visible_rect()
+            room = 2 * PIN_RADIUS / zoom
+            near = np.flatnonzero(
+                (self.x >= rect.left() - room)
+                & (self.x <= rect.right() + room)
+                & (self.y >= rect.top() - room)
+                & (self.y <= rect.bottom() + room)
+            )
+            for cluster in cluster_points(self.x[near] * zoom, self.y[near] * zoom, PIN_RADIUS):
+                members = near[cluster.members]
+                key = (round(cluster.x / zoom, 9), round(cluster.y / zoom, 9), *self.ids[members].tolist())
+                wanted[key] = (cluster, members)
+        kept = []
+        for pin in self.pins:
+            if pin.key in wanted:
+                del wanted[pin.key]
+                kept.append(pin)
+            else:
+                if self._hovered is pin:
+                    self._hovered = None
+                scene.removeItem(pin)
+        for key, (cluster, members) in wanted.items():
             pin = PinItem(self, cluster, members, self.ids[members])
-            pin.setPos(cluster.x / zoom, cluster.y / zoom)
+            pin.key = key
+            pin.setPos(key[0], key[1])
             scene.addItem(pin)
-            self.pins.append(pin)
+            kept.append(pin)
+        self.pins = sorted(kept, key=lambda p: -p.count)
 
     def _thumb_ready(self, key: int) -> None:
         for pin in self.pins:

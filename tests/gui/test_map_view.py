@@ -8,7 +8,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QImage
 
 from tests.conftest import save_photo
@@ -207,3 +207,32 @@ def test_rendered_map_shows_land_sea_and_pins_where_they_belong(qtbot, make_wind
     assert (
         _colour_pixels(image, PIN, (ocean.x() - 26, ocean.y() - 26, ocean.x() + 27, ocean.y() + 27), 40) == 0
     )
+
+
+def test_zoomed_and_dragged_map_draws_what_comes_into_view(qtbot, make_window, geo_core):
+    from photosearch.gui.map_geometry import project
+    from photosearch.gui.map_view import LAND, SEA
+
+    w = make_window(geo_core, size=(800, 600))
+    _open_map(qtbot, w)
+    canvas = w.map_view.canvas
+    qtbot.waitUntil(lambda: "l" in canvas.basemap.levels, timeout=10000)
+    canvas.set_zoom(256 * 16 / 256)  # the world 4096 px wide: the finer coastline
+    canvas.centerOn(*[float(v) for v in project(48.0, 2.0)])  # France
+    qtbot.wait(50)
+    start = canvas.viewport().rect().center()
+    qtbot.mousePress(canvas.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    for step in range(1, 11):  # drag the map up: Africa comes into view
+        qtbot.mouseMove(canvas.viewport(), start - QPoint(0, 40 * step))
+    qtbot.mouseRelease(canvas.viewport(), Qt.MouseButton.LeftButton, pos=start - QPoint(0, 400))
+    qtbot.wait(50)
+    image = canvas.viewport().grab().toImage()
+
+    def colour_at(lat, lon):
+        p = canvas.mapFromScene(*[float(v) for v in project(lat, lon)])
+        assert canvas.viewport().rect().contains(p), (lat, lon)
+        return image.pixelColor(p)
+
+    assert colour_at(30.0, 2.0) == LAND  # the Sahara (Algeria), shown by the drag
+    assert colour_at(34.0, 18.0) == SEA  # the Mediterranean
+    assert colour_at(30.0, -15.0) == SEA  # the Atlantic off Morocco
