@@ -328,6 +328,8 @@ class MainWindow(QMainWindow):
 
     def _index_finished(self, report) -> None:
         self.refresh_health()
+        if self.stack.currentWidget() is self.map_view:
+            self.map_view.refresh()
         self.run_search(
             self.last_request,
             plan=(self.last_result or {}).get("plan") if self.last_request else None,

@@ -532,10 +532,17 @@ class MapView(QWidget):
         south, east = unproject(min(rect.right(), WORLD), min(rect.bottom(), WORLD))
         box = (float(south), float(west), float(north), float(east))
         core = self.core
+
+        def done(ids: list[int]) -> None:
+            if ids:
+                self.photos_chosen.emit(list(ids), "in the visible part of the map")
+            else:
+                self.info.setText("No photo was taken in this part of the map.")
+
         self.runner.submit(
             lambda _p, _c: core.photos_in_area(*box),
             name="Photos in this area",
-            on_result=lambda ids: self.photos_chosen.emit(list(ids), "in the visible part of the map"),
+            on_result=done,
             on_error=self.on_error,
         )
 

