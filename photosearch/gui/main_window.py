@@ -633,6 +633,7 @@ class MainWindow(QMainWindow):
         gen, core = self.search_generation, self.core
         self.last_request = ""
         self.search_bar.clear()
+        self.search_info.setText(SEARCHING)
 
         def done(rows: list[dict]) -> None:
             if gen != self.search_generation:

@@ -71,7 +71,8 @@ NO_PHOTOS = (
     "None of your photos has a location yet. Photos taken with location turned on "
     "(most phones do this) appear here as pins on the map."
 )
-HINT = "Drag to move, scroll or +/− to zoom; click a pin to see its photos."
+HINT_EMPTY = "Drag to move, scroll or +/− to zoom."
+HINT = HINT_EMPTY[:-1] + "; click a pin to see its photos."
 
 _basemap_paths: dict[str, tuple[QPainterPath, ...]] = {}
 
@@ -415,6 +416,8 @@ class MapView(QWidget):
         self.message.setVisible(empty)
         for b in (self.fit_button, self.area_button):
             b.setEnabled(not empty)
+        if not self.basemap_problem:
+            self.info.setText(HINT_EMPTY if empty else HINT)
         if not self._shown_once:
             self._shown_once = True
             self.canvas.show_world()
