@@ -126,7 +126,7 @@ def test_hover_names_the_place_offline(qtbot, make_window, geo_core):
     _open_map(qtbot, w)
     view = w.map_view
     tokyo = view.pin_at(*PLACES["tokyo"])
-    view.hovered(tokyo)
+    qtbot.mouseMove(view.canvas.viewport(), view.canvas.mapFromScene(tokyo.pos()))  # the pointer on the pin
     qtbot.waitUntil(lambda: "Tokyo" in view.hover_text, timeout=20000)
     assert view.hover_text == "Tokyo, Japan · 1 photo"
     assert "Tokyo, Japan" in view.info.text()
