@@ -230,7 +230,7 @@ class MapCanvas(QGraphicsView):
         self.setBackgroundBrush(OUTSIDE)
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -286,8 +286,12 @@ class MapCanvas(QGraphicsView):
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
-        if steps:
-            self.set_zoom(self.zoom * ZOOM_STEP**steps)
+        if steps:  # the place under the pointer stays under it
+            pos = event.position().toPoint()
+            before = self.mapToScene(pos)
+            self.set_zoom(self.zoom * ZOOM_STEP**steps, QGraphicsView.ViewportAnchor.NoAnchor)
+            centre = self.mapToScene(self.viewport().rect().center())
+            self.centerOn(centre + before - self.mapToScene(pos))
         event.accept()
 
     def keyPressEvent(self, event) -> None:

