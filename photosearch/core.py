@@ -16,6 +16,8 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
+from photosearch.catalog import geo
+from photosearch.catalog.geo import GeoPoints
 from photosearch.catalog.models import Face, Fact, Folder, Person, Photo, Thumbnail
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
@@ -142,6 +144,25 @@ class Core:
             if limit:
                 q = q.limit(limit)
             return [{"id": pid, "path": path, "score": 1.0, "why": []} for pid, path in s.execute(q)]
+
+    # ---- map ----------------------------------------------------------------------------------
+    def geotagged(self) -> GeoPoints:
+        """Every active photo with a usable GPS position, in one query (the map's pins)."""
+        return geo.geotagged(self.store)
+
+    def photos_in_area(self, south: float, west: float, north: float, east: float) -> list[int]:
+        """Ids of active photos taken inside a latitude/longitude box (west > east crosses 180°)."""
+        return geo.photos_in_area(self.store, south, west, north, east)
+
+    def photo_rows(self, ids: list[int]) -> list[dict]:
+        """The grid's rows of these photos, newest first (photos no longer active are left out)."""
+        return geo.photo_rows(self.store, ids)
+
+    def place_names(self, points: list[tuple[float, float]]) -> list[str]:
+        """'City, Country' of each (lat, lon), from the offline gazetteer."""
+        from photosearch.query.resolvers.places import reverse_geocode
+
+        return [", ".join(x for x in (p["city"], p["country"]) if x) for p in reverse_geocode(points)]
 
     # ---- thumbnails ---------------------------------------------------------------------------
     def thumb_path(self, photo_id: int) -> str | None:

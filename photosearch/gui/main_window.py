@@ -28,6 +28,7 @@ from photosearch.gui.errors import ErrorReporter
 from photosearch.gui.grid import SEPARATOR_ID, ResultsModel, ThumbnailGrid
 from photosearch.gui.health_banner import HealthBanner
 from photosearch.gui.indexing import IndexStatus
+from photosearch.gui.map_view import MapView
 from photosearch.gui.people_view import PeopleView
 from photosearch.gui.photo_view import PhotoView
 from photosearch.gui.plan_chips import PlanChips
@@ -112,6 +113,9 @@ class MainWindow(QMainWindow):
         self.people_view = PeopleView(core, self.runner, self.show_error, self)
         self.people_view.find_person.connect(lambda name: self.run_search(plan={"where": {"person": name}}))
         self.stack.addWidget(self.people_view)
+        self.map_view = MapView(core, self.runner, self.show_error, self.thumbs, self)
+        self.map_view.photos_chosen.connect(self.show_photos)
+        self.stack.addWidget(self.map_view)
 
         self.ask_panel = AskPanel(
             core,
@@ -168,6 +172,8 @@ class MainWindow(QMainWindow):
         self.act_library = tb.addAction("Library", self.show_library)
         self.act_people = tb.addAction("People", self.show_people)
         self.act_ask = tb.addAction("Ask", self.toggle_ask)
+        self.act_map = tb.addAction("Map", self.show_map)
+        self.act_map.setShortcut("Ctrl+6")
         tb.addSeparator()
         self.act_index = tb.addAction("Index now", lambda: self.start_indexing())
         self.act_settings = tb.addAction("Settings", self.open_settings)
@@ -184,7 +190,7 @@ class MainWindow(QMainWindow):
         quit_act = menu.addAction("Quit", self.close)
         quit_act.setShortcut(QKeySequence.StandardKey.Quit)
         view = self.menuBar().addMenu("&View")
-        for a in (self.act_library, self.act_people, self.act_ask):
+        for a in (self.act_library, self.act_people, self.act_ask, self.act_map):
             view.addAction(a)
         view.addSeparator()
         view.addAction("Larger thumbnails", lambda: self.set_icon_size(self.thumbs.size + 32), "Ctrl++")
@@ -322,6 +328,8 @@ class MainWindow(QMainWindow):
 
     def _index_finished(self, report) -> None:
         self.refresh_health()
+        if self.stack.currentWidget() is self.map_view:
+            self.map_view.refresh()
         self.run_search(
             self.last_request,
             plan=(self.last_result or {}).get("plan") if self.last_request else None,
@@ -614,6 +622,35 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentIndex(PAGE_PEOPLE)
         self.people_view.refresh()
 
+    def show_map(self) -> None:
+        self.stack.setCurrentWidget(self.map_view)
+        self.map_view.refresh()
+        self.map_view.canvas.setFocus()
+
+    def show_photos(self, ids: list[int], where: str):
+        """These photos in the library grid, newest first (a pin chosen on the map)."""
+        self.search_generation += 1
+        gen, core = self.search_generation, self.core
+        self.last_request = ""
+        self.search_bar.clear()
+        self.search_info.setText(SEARCHING)
+
+        def done(rows: list[dict]) -> None:
+            if gen != self.search_generation:
+                return
+            self.stack.setCurrentIndex(PAGE_LIBRARY)
+            self.show_results({"plan": None, "results": rows, "composer": "map"})
+            n = len(rows)
+            self.search_info.setText(f"{n:,} photo{'s' if n != 1 else ''} {where}".strip())
+            self.grid.setFocus()
+
+        return self.runner.submit(
+            lambda _p, _c: core.photo_rows(ids),
+            name="Photos on the map",
+            on_result=done,
+            on_error=self.show_error,
+        )
+
     def toggle_ask(self) -> None:
         self.ask_dock.setVisible(not self.ask_dock.isVisible())
         if self.ask_dock.isVisible():
@@ -639,7 +676,7 @@ class MainWindow(QMainWindow):
             self.show_library()
         elif self.ask_dock.isVisible() and self.ask_panel.isAncestorOf(QApplication.focusWidget()):
             self.ask_dock.hide()
-        elif self.stack.currentIndex() == PAGE_PEOPLE:
+        elif self.stack.currentIndex() == PAGE_PEOPLE or self.stack.currentWidget() is self.map_view:
             self.show_library()
         elif self.search_bar.text() or self.last_request:
             self.search_bar.clear()
@@ -705,7 +742,7 @@ class MainWindow(QMainWindow):
         box = ErrorReporter(self)
         text = (
             "Ctrl+F / Ctrl+L  search\nEnter / double-click  open photo\nSpace  preview / back\n"
-            "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\n"
+            "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\nCtrl+6  map (drag, wheel, +/−)\n"
             "F5  index now\nCtrl++ / Ctrl+-  thumbnail size"
         )
         dlg = box.show(_Info("Keyboard shortcuts", text))

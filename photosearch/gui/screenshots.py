@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-SHOTS = ("welcome", "results", "photo", "people", "ask", "settings", "models")
+SHOTS = ("welcome", "results", "photo", "people", "map", "ask", "settings", "models")
 
 
 def _photos() -> dict[str, np.ndarray]:
@@ -45,8 +45,38 @@ def _photos() -> dict[str, np.ndarray]:
     return photos
 
 
+#: Where the demo photos were "taken" (the map's pins): every inhabited continent.
+DEMO_GPS = {
+    "astronaut": (29.5519, -95.0970),  # Houston
+    "chelsea": (51.5072, -0.1276),  # London
+    "coffee": (38.7223, -9.1393),  # Lisbon
+    "rocket": (28.3922, -80.6077),  # Cape Canaveral
+    "camera": (-22.9068, -43.1729),  # Rio de Janeiro
+    "hubble": (19.8207, -155.4681),  # Mauna Kea
+    "immunohistochemistry": (-1.2921, 36.8219),  # Nairobi
+    "retina": (35.6762, 139.6503),  # Tokyo
+    "grace_hopper": (-33.8688, 151.2093),  # Sydney
+}
+
+
+def _gps_ifd(lat: float, lon: float) -> dict:
+    import piexif
+
+    def dms(value: float):
+        value = abs(value)
+        d, m = int(value), int(value * 60) % 60
+        return ((d, 1), (m, 1), (round((value * 3600) % 60 * 100), 100))
+
+    return {
+        piexif.GPSIFD.GPSLatitudeRef: b"N" if lat >= 0 else b"S",
+        piexif.GPSIFD.GPSLatitude: dms(lat),
+        piexif.GPSIFD.GPSLongitudeRef: b"E" if lon >= 0 else b"W",
+        piexif.GPSIFD.GPSLongitude: dms(lon),
+    }
+
+
 def write_gallery(folder: Path) -> list[Path]:
-    """Real photos as JPEGs with EXIF dates and cameras."""
+    """Real photos as JPEGs with EXIF dates, cameras and GPS positions."""
     import piexif
     from PIL import Image
 
@@ -60,6 +90,7 @@ def write_gallery(folder: Path) -> list[Path]:
             {
                 "0th": {piexif.ImageIFD.Make: make.encode(), piexif.ImageIFD.Model: model.encode()},
                 "Exif": {piexif.ExifIFD.DateTimeOriginal: taken.strftime("%Y:%m:%d %H:%M:%S").encode()},
+                "GPS": _gps_ifd(*DEMO_GPS[name]) if name in DEMO_GPS else {},
             }
         )
         path = folder / f"{name}.jpg"
@@ -269,6 +300,12 @@ def take_screenshots(
         w.people_view.list.setCurrentRow(0)
         settle(app, w)
         shoot("people", w)
+
+        w.show_map()
+        wait_until(app, lambda: w.map_view.points_task.done and "c" in w.map_view.canvas.basemap.levels)
+        w.map_view.canvas.show_world()
+        settle(app, w, 1.0)  # the single pins' thumbnails
+        shoot("map", w)
 
         w.open_photo(astro)
         settle(app, w)

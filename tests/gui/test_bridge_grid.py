@@ -150,3 +150,19 @@ def test_screenshot_script_writes_real_pngs(qtbot, tmp_path):
         small = img.scaled(64, 40)
         colours = {small.pixel(x, y) for x in range(64) for y in range(40)}
         assert len(colours) > 20, f"{name} looks blank"
+    _check_map_shot(QImage(str(shots["map"])))
+
+
+def _check_map_shot(img) -> None:
+    """The map's PNG shows sea, land and the demo photos' pins (their colour or thumbnails' frames)."""
+    from collections import Counter
+
+    from photosearch.gui.map_view import LAND, PIN, SEA
+
+    seen = Counter(
+        img.pixel(x, y) & 0xFFFFFF for x in range(0, img.width(), 2) for y in range(0, img.height(), 2)
+    )
+    sampled = sum(seen.values())
+    assert seen[SEA.rgb() & 0xFFFFFF] > 0.2 * sampled  # most of the world is sea
+    assert seen[LAND.rgb() & 0xFFFFFF] > 0.05 * sampled
+    assert seen[PIN.rgb() & 0xFFFFFF] > 100 and len(seen) > 50
