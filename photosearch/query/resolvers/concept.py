@@ -234,10 +234,17 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         dist, dist_explain = np.zeros(snap.n, np.float32), {}
     miss_below = miss.copy()  # the same fusion with the evidence below each cut-off too
     # photos that already match by their labels and class scores alone (past the fused cut-off)
-    labelled = int(np.count_nonzero(miss <= 1.0 - ctx.calibration.min_fused))
+    labelled_mask = miss <= 1.0 - ctx.calibration.min_fused
+    labelled = int(np.count_nonzero(labelled_mask))
     emb_hits, emb_below, infos = _fuse_embeddings(value, ctx, miss, miss_below, labelled)
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
+    corroborated = ctx.calibration.corroborate and any("skipped" not in i for i in infos)
+    if corroborated:  # labels and an embedding must agree; either alone is a closest match
+        agreed = np.zeros(snap.n, bool)
+        for rows, _sims, _z in emb_hits.values():
+            agreed[rows] = True
+        keep &= agreed & labelled_mask
     result = ScoredSet.from_dense(fused, keep)
     near = _near(1.0 - miss_below, keep)
 
@@ -259,6 +266,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
             "distribution_hits": int(np.count_nonzero(dist)),
             "embedding": infos,
             "min_fused": ctx.calibration.min_fused,
+            "corroborated": corroborated,
         },
     )
 
