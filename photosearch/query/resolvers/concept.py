@@ -240,11 +240,8 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
     corroborated = ctx.calibration.corroborate and any("skipped" not in i for i in infos)
-    if corroborated:  # labels and an embedding must agree; either alone is a closest match
-        agreed = np.zeros(snap.n, bool)
-        for rows, _sims, _z in emb_hits.values():
-            agreed[rows] = True
-        keep &= agreed & labelled_mask
+    if corroborated:  # two kinds of evidence must agree; one alone is a closest match
+        keep &= _agreed(emb_hits, labelled_mask, snap)
     result = ScoredSet.from_dense(fused, keep)
     near = _near(1.0 - miss_below, keep)
 
@@ -269,6 +266,33 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
             "corroborated": corroborated,
         },
     )
+
+
+#: Fact kinds that are words someone (or a captioning model) wrote about the photo: the facts_text
+#: embedding of such a photo reads prose, not a list of model labels, and counts as evidence of its own.
+WRITTEN_KINDS = ("caption", "description", "title", "keyword", "knowledge")
+
+
+def _written_rows(snap) -> np.ndarray:
+    """Mask of the photos that carry written text facts (cached per snapshot)."""
+    key = ("written_rows",)
+    if key not in snap.cache:
+        mask = np.zeros(snap.n, bool)
+        for kind in WRITTEN_KINDS:
+            for g in snap.groups.get(kind, {}).values():
+                mask[g.rows] = True
+        snap.cache[key] = mask
+    return snap.cache[key]
+
+
+def _agreed(emb_hits: _SpaceHits, labelled: np.ndarray, snap) -> np.ndarray:
+    """Photos with two kinds of evidence that agree (calibration.py, "Corroboration"): an embedding
+    signal past its cut and labels past `min_fused`, or two embedding spaces, or an embedding of
+    written text (a caption, description, keyword)."""
+    passes = np.zeros(snap.n, np.int32)
+    for rows, _sims, _z in emb_hits.values():
+        passes[rows] += 1
+    return (passes > 0) & (labelled | (passes > 1) | _written_rows(snap))
 
 
 def _fuse_embeddings(
