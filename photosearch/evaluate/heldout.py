@@ -376,7 +376,6 @@ QUERIES: list[tuple[str, Rule, str]] = [
             "narwhal",
             "polar bear",
             "fish",
-            "goldfish",
             "clownfish",
             "hammer",
             "multimeter",
@@ -438,6 +437,7 @@ QUERIES: list[tuple[str, Rule, str]] = [
     ],  # fmt: skip
     ("temple", but_not(words("temple"), words("temple mount")), "word"),
     # synonyms and everyday variants
+    ("goldfish", words("goldfish", "goldfisch"), "word"),
     ("kitty", words("cat", "kitten"), "synonym"),
     ("doggy", words("dog"), "synonym"),
     ("pony", words("horse"), "synonym"),
@@ -520,7 +520,6 @@ QUERIES: list[tuple[str, Rule, str]] = [
     ("india", words("india"), "place"),
     ("new york", words("new york"), "place"),
     ("egypt", words("egypt"), "place"),
-    ("australia", said("australia"), "place"),
     # dates (EXIF of the written JPEGs)
     ("farm animals from 2019", both(FARM, year(2019)), "date"),
     ("wildlife photos 2021", both(folder("wildlife"), year(2021)), "date"),

@@ -32,7 +32,8 @@ def rescore(
         is_absent = r["id"] in absent if absent is not None else bool(r.get("absent"))
         q = GoldenQuery(r["id"], r.get("request"), relevant, k=tuple(r["k"]), absent=is_absent)
         results = r.get("results") or []
-        above = [not x.get("below_cutoff", False) for x in results]  # older runs: all counted above
+        # full matches; runs older than the flags count every result above the cut-off
+        above = [not x.get("below_cutoff", False) and not x.get("partial", False) for x in results]
         rows.append(dict(r, metrics=score_query(q, [x["path"] for x in results], above)))
     ks = sorted({k for r in run["queries"] for k in r["k"]})
     return summarise(rows, ks)

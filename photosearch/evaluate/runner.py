@@ -105,8 +105,9 @@ def _relative(path: str, gallery: Path) -> str:
 
 
 def score_query(q: GoldenQuery, ranked: Sequence[str], above: Sequence[bool] | None = None) -> dict:
-    """Every metric of one query at its cut-offs. `above[i]`: result i was above the cut-off (not a
-    closest match). An absent-concept request is scored only by `absent_fp`."""
+    """Every metric of one query at its cut-offs. `above[i]`: result i was a confident, full match
+    (not a closest match below the cut-off, not a partial one). An absent-concept request is scored
+    only by `absent_fp`."""
     rel = q.relevant
     above = list(above) if above is not None else [True] * len(ranked)
     out: dict[str, float] = {}
@@ -163,13 +164,15 @@ def run_query(
         row["error"] = f"{type(exc).__name__}: {exc}"
     results = out.get("results") or []
     ranked = [_relative(r["path"], golden.gallery) for r in results]
-    above = [not r.get("below_cutoff", False) for r in results]
+    # confident = a full match: neither a closest match below the cut-off nor a partial one (shown
+    # with what it misses, "partial: no parrot")
+    above = [not r.get("below_cutoff", False) and not r.get("partial", False) for r in results]
     row["results"] = [
         {
             "path": p,
             "score": r.get("score"),
             "grade": q.relevant.get(p, 0.0),
-            "below_cutoff": not a,
+            "below_cutoff": bool(r.get("below_cutoff", False)),
             "partial": bool(r.get("partial", False)),
             "why": r.get("why"),
         }

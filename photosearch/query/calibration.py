@@ -22,7 +22,9 @@ text) is fused with the embedding evidence by noisy-OR and the fused score must 
 
 **Corroboration (abstention).** Above the cut-off, a concept needs two kinds of evidence that
 agree: the photo passes an embedding signal's cut *and* its labels (tags, objects, text, class
-distributions) reach `min_fused` on their own. Either alone makes it a closest match, never a
+distributions; not a WordNet route to a broader class, "tiger" ≈ "big cat") reach `min_fused` on
+their own; or two embedding spaces pass; or the passing embedding reads written text (a caption,
+description or keyword). Either alone makes it a closest match, never a
 confident one: on the real and held-out sets, embedding-only hits were relevant 4% of the time and
 label-only hits (a detector's one wrong box, a hypernym route) rarely more, while they made
 requests for things no photo shows look "found" (docs/EVALUATION.md, "Abstention"). Where no

@@ -121,6 +121,22 @@ def _lexical(
     return (per_token[0] if len(toks) == 1 else per_token.mean(axis=0)), matched
 
 
+def _without_broader(matched: dict[str, list[tuple[Group, float, Route | None]]], n: int) -> np.ndarray:
+    """The lexical evidence again without the routes to a broader class (WordNet hypernyms: "tiger"
+    reaching a photo labelled "big cat"): a photo labelled only more generally than the request may
+    show anything under that label."""
+    if not matched:
+        return np.zeros(n, np.float32)
+    per_token = np.zeros((len(matched), n), np.float32)
+    for row, hits in zip(per_token, matched.values(), strict=True):
+        for g, w, route in hits:
+            if route is not None and route.route == "hypernym":
+                continue
+            rows = g.rows.astype(np.intp)
+            row[rows] = np.maximum(row[rows], np.minimum(g.scores * w, 1.0))
+    return per_token.mean(axis=0)
+
+
 def _null_model(signal: EmbeddingSignal, index, ctx: ExecContext):
     """The space's null model plus per-row null mean/spread of every indexed photo (once per snapshot;
     read from the file a process saved for the same index and reference texts, see `null_file`)."""
@@ -234,8 +250,10 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         dist, dist_explain = np.zeros(snap.n, np.float32), {}
     miss_below = miss.copy()  # the same fusion with the evidence below each cut-off too
     # photos that already match by their labels and class scores alone (past the fused cut-off)
-    labelled_mask = miss <= 1.0 - ctx.calibration.min_fused
-    labelled = int(np.count_nonzero(labelled_mask))
+    labelled = int(np.count_nonzero(miss <= 1.0 - ctx.calibration.min_fused))
+    # ... by labels no broader than the request (corroboration: "tiger" ≈ "big cat" is no evidence)
+    specific = (1.0 - _without_broader(matched, snap.n)) * (1.0 - dist)
+    labelled_mask = specific <= 1.0 - ctx.calibration.min_fused
     emb_hits, emb_below, infos = _fuse_embeddings(value, ctx, miss, miss_below, labelled)
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
