@@ -34,8 +34,11 @@ apt_base=(wordnet-base fonts-dejavu-core python3-venv
 apt_llm=(build-essential cmake)
 # extra dev: a virtual X display for the GUI smoke on the real xcb platform; the real golden set
 # (photosearch.evaluate.realset) takes its photos from Tux Paint's stamps and OpenCV's samples;
-# exiftool is the metadata tests' independent reference, cjxl (libjxl-tools) makes their JPEG XL files.
-apt_dev=(xvfb xauth tuxpaint-stamps-default opencv-doc libimage-exiftool-perl libjxl-tools)
+# exiftool is the metadata tests' independent reference, cjxl (libjxl-tools) makes their JPEG XL files;
+# the held-out real set (photosearch.evaluate.heldout) takes its photos from GCompris's data and MATE's
+# nature backgrounds.
+apt_dev=(xvfb xauth tuxpaint-stamps-default opencv-doc libimage-exiftool-perl libjxl-tools
+  gcompris-qt-data mate-backgrounds)
 # ---- end of apt packages ----
 
 # The lock is for one Python: say so before installing anything (python3 may come with apt below).

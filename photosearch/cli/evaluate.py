@@ -122,8 +122,17 @@ def _summary_text(out: dict) -> str:
         "atom_f1",
     ]
     parts = [f"{k} {s[k]:.3f}" for k in picked if isinstance(s.get(k), float)]
-    lines = [
-        f"{s['queries']} queries ({s['failed_queries']} failed): " + ", ".join(parts),
+    lines = [f"{s['queries']} queries ({s['failed_queries']} failed): " + ", ".join(parts)]
+    abstention = [
+        f"{k} {s[k]:.3f}" for k in ("above_cutoff_precision", "absent_fp_rate") if isinstance(s.get(k), float)
+    ]
+    if abstention:
+        lines.append(
+            ", ".join(abstention)
+            + f" ({s.get('above_cutoff_queries', 0)} queries with results above the cut-off,"
+            f" {s.get('absent_queries', 0)} requests for absent things)"
+        )
+    lines += [
         f"latency p50 {s['latency_ms_p50']:.1f} ms, p95 {s['latency_ms_p95']:.1f} ms",
         f"report: {out['html']}",
         f"json:   {out['json']}",

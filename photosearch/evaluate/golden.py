@@ -11,6 +11,9 @@ queries:
       cats/chelsea_blurry.jpg: 1
     plan: {concept: cat}    # optional expected plan (a `where` node or a whole plan)
     k: [1, 3]               # optional per-query cut-offs
+  - id: "absent: zebra"
+    request: zebra          # something no photo shows: right when nothing is above the cut-off
+    absent: true
 people:                     # optional: after indexing, the one face found in each photo is named
   people/grace_hopper.jpg: Grace Hopper
 """
@@ -42,6 +45,8 @@ class GoldenQuery:
     expected_plan: dict | None = None
     k: tuple[int, ...] = DEFAULT_K
     notes: str = ""
+    #: A request for something no photo shows: scored only by whether it stayed below the cut-off.
+    absent: bool = False
 
     @property
     def max_k(self) -> int:
@@ -162,15 +167,22 @@ def parse_golden(
             raise GoldenSetError(f"{qwhere}: give a 'request' (text) or a 'plan'")
         if not request:  # plan-only query: run the plan itself
             run_plan, expected = run_plan or expected, None
+        relevant = _relevant(q.get("relevant"), qwhere + ".relevant")
+        absent = q.get("absent", False)
+        if not isinstance(absent, bool):
+            raise GoldenSetError(f"{qwhere}: absent must be true or false, got {absent!r}")
+        if absent and any(g > 0 for g in relevant.values()):
+            raise GoldenSetError(f"{qwhere}: an absent-concept request (absent: true) has no relevant photos")
         queries.append(
             GoldenQuery(
                 id=qid,
                 request=str(request) if request else None,
-                relevant=_relevant(q.get("relevant"), qwhere + ".relevant"),
+                relevant=relevant,
                 plan=run_plan,
                 expected_plan=expected,
                 k=_ks(q.get("k"), qwhere, k),
                 notes=str(q.get("notes", "")),
+                absent=absent,
             )
         )
     return GoldenSet(

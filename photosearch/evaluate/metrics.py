@@ -75,6 +75,20 @@ def precision_recall_curve(ranked: Sequence[str], relevant: Grades) -> list[tupl
     return out
 
 
+def above_cutoff_precision(ranked: Sequence[str], relevant: Grades, above: Sequence[bool]) -> float | None:
+    """Relevant photos among the results shown above the cut-off (confident, not "closest"); None
+    when no result was above it (the query abstained: nothing to be right or wrong about)."""
+    confident = [r for r, a in zip(ranked, above, strict=True) if a]
+    if not confident:
+        return None
+    return sum(1 for r in confident if relevant.get(r, 0) > 0) / len(confident)
+
+
+def absent_false_positive(above: Sequence[bool]) -> bool:
+    """A request for something the library does not hold answered with a confident result."""
+    return any(above)
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     """Linear-interpolated percentile (q in 0..100); 0.0 for no values."""
     if not values:

@@ -523,12 +523,47 @@ QUERIES: list[tuple[str, Callable[[Photo], bool], str]] = [
 ]
 
 
+#: Requests for things no photo shows (checked against every description: one a source mentions is
+#: left out). Search should answer them with closest matches only (`absent_fp_rate`).
+ABSENT: list[tuple[str, Callable[[Photo], bool]]] = [
+    ("octopus", words("octopus")),
+    ("walrus", words("walrus")),
+    ("snowman", words("snowman")),
+    ("laptop", words("laptop", "computer")),
+    ("skateboard", words("skateboard")),
+    ("surfboard", words("surfboard")),
+    ("birthday cake", words("cake")),
+    ("sushi", words("sushi")),
+    ("fireworks", words("firework")),
+    ("wedding dress", words("wedding", "dress")),
+    ("christmas tree", words("christmas")),
+    ("jellyfish", words("jellyfish")),
+    ("shark", words("shark")),
+    ("crocodile", words("crocodile", "alligator")),
+    ("castle", words("castle")),
+    ("pyramid", words("pyramid")),
+    ("windmill", words("windmill")),
+    ("tent", words("tent")),
+]
+
+
 def golden(photos: list[Photo]) -> dict:
     queries = []
     for request, rule, kind in QUERIES:
         rel = sorted(p.rel for p in photos if rule(p))
         if rel:
             queries.append({"id": request, "request": request, "relevant": rel, "notes": kind})
+    for request, rule in ABSENT:
+        if not any(rule(p) for p in photos):
+            queries.append(
+                {
+                    "id": f"absent: {request}",
+                    "request": request,
+                    "relevant": [],
+                    "absent": True,
+                    "notes": "absent",
+                }
+            )
     rels = {p.rel for p in photos}
     people = {rel: name for rel, name in PEOPLE.items() if rel in rels}
     return {"name": "real", "gallery": ".", "k": [1, 3, 5, 10], "people": people, "queries": queries}

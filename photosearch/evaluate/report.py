@@ -85,9 +85,12 @@ def thumbs_html(paths: list[str], css: str, thumbs: Thumbs, grades: dict | None 
 
 
 def summary_table(summary: dict, ks: list[int]) -> str:
-    keys = [f"{m}@{k}" for m in ("P", "R", "nDCG") for k in ks] + [
+    keys = [f"{m}@{k}" for m in ("P", "R", "nDCG", "hit") for k in ks] + [
         "MRR",
         "mAP",
+        "empty_result_rate",
+        "above_cutoff_precision",
+        "absent_fp_rate",
         "plan_exact_match",
         "atom_f1",
         "latency_ms_p50",
@@ -100,6 +103,22 @@ def summary_table(summary: dict, ks: list[int]) -> str:
     return (
         f'<table id="summary"><tr>{head}</tr><tr><td class="num">{summary["queries"]}</td>{vals}</tr></table>'
     )
+
+
+def abstention_line(s: dict) -> str:
+    """The two abstention figures in words: are confident results right, do absent things stay out."""
+    parts = []
+    if s.get("above_cutoff_precision") is not None:
+        parts.append(
+            f"above the cut-off, {s['above_cutoff_precision']:.3f} of the results are relevant "
+            f"(over {s.get('above_cutoff_queries', 0)} queries that returned any)"
+        )
+    if s.get("absent_queries"):
+        parts.append(
+            f"{s['absent_fp_rate']:.3f} of the {s['absent_queries']} requests for things no photo shows "
+            "got a result above the cut-off"
+        )
+    return "; ".join(parts)
 
 
 def query_table(rows: list[dict], ks: list[int], thumbs: Thumbs) -> str:
@@ -173,7 +192,7 @@ def render_run_html(run: dict, figures: dict[str, str]) -> str:
         f"<p>{escape(run['created_at'])} · gallery <code>{escape(run['gallery'])}</code> · search "
         f"<b>{escape(run['environment']['search'])}</b> on {escape(run['environment']['catalog'])} · {index_line} · "
         f"{s['queries']} queries ({s['failed_queries']} failed)</p>"
-        f"<h2>Summary</h2>{summary_table(s, run['k'])}"
+        f"<h2>Summary</h2>{summary_table(s, run['k'])}<p>{escape(abstention_line(s))}</p>"
         f"<h2>Plots</h2><div class='plots'>{imgs}</div>"
         f"<h2>Per query</h2><p>Green: relevant photos found in the top k; red: relevant photos missed; "
         f"orange: returned but not relevant. g = relevance grade.</p>{query_table(run['queries'], run['k'], thumbs)}"

@@ -104,10 +104,17 @@ def _relative(path: str, gallery: Path) -> str:
         return str(path)
 
 
-def score_query(q: GoldenQuery, ranked: Sequence[str]) -> dict:
-    """Every ranking metric of one query at its cut-offs."""
+def score_query(q: GoldenQuery, ranked: Sequence[str], above: Sequence[bool] | None = None) -> dict:
+    """Every metric of one query at its cut-offs. `above[i]`: result i was a confident, full match
+    (not a closest match below the cut-off, not a partial one). An absent-concept request is scored
+    only by `absent_fp`."""
     rel = q.relevant
+    above = list(above) if above is not None else [True] * len(ranked)
     out: dict[str, float] = {}
+    if q.absent:
+        out["absent_fp"] = 1.0 if M.absent_false_positive(above) else 0.0
+        out["above_cutoff"] = float(sum(above))
+        return out
     for k in q.k:
         out[f"P@{k}"] = M.precision_at_k(ranked, rel, k)
         out[f"R@{k}"] = M.recall_at_k(ranked, rel, k)
@@ -116,6 +123,10 @@ def score_query(q: GoldenQuery, ranked: Sequence[str]) -> dict:
     out["empty"] = 1.0 if not ranked and any(g > 0 for g in rel.values()) else 0.0
     out["MRR"] = M.reciprocal_rank(ranked, rel)
     out["AP"] = M.average_precision(ranked[: max(q.k)], rel)
+    out["above_cutoff"] = float(sum(above))
+    precision = M.above_cutoff_precision(ranked, rel, above)
+    if precision is not None:
+        out["above_cutoff_precision"] = precision
     return out
 
 
@@ -129,6 +140,7 @@ def run_query(
         "k": list(q.k),
         "relevant": dict(q.relevant),
         "expected_plan": q.expected_plan,
+        "absent": q.absent,
         "error": None,
     }
     plan_in = (
@@ -152,14 +164,24 @@ def run_query(
         row["error"] = f"{type(exc).__name__}: {exc}"
     results = out.get("results") or []
     ranked = [_relative(r["path"], golden.gallery) for r in results]
+    # confident = a full match: neither a closest match below the cut-off nor a partial one (shown
+    # with what it misses, "partial: no parrot")
+    above = [not r.get("below_cutoff", False) and not r.get("partial", False) for r in results]
     row["results"] = [
-        {"path": p, "score": r.get("score"), "grade": q.relevant.get(p, 0.0), "why": r.get("why")}
-        for p, r in zip(ranked, results, strict=True)
+        {
+            "path": p,
+            "score": r.get("score"),
+            "grade": q.relevant.get(p, 0.0),
+            "below_cutoff": bool(r.get("below_cutoff", False)),
+            "partial": bool(r.get("partial", False)),
+            "why": r.get("why"),
+        }
+        for p, r, a in zip(ranked, results, above, strict=True)
     ]
     row["plan"] = out.get("plan")
     row["timing_ms"] = out.get("timing_ms")
     row["latency_ms"] = latencies
-    row["metrics"] = score_query(q, ranked)
+    row["metrics"] = score_query(q, ranked, above)
     cut = ranked[: max(q.k)]
     row["hits"] = [p for p in cut if q.relevant.get(p, 0) > 0]
     row["misses"] = [
@@ -182,18 +204,31 @@ def run_query(
 
 
 def summarise(rows: list[dict], ks: Sequence[int]) -> dict:
+    """Means over queries. Ranking metrics count the queries with something to find; absent-concept
+    requests count only in `absent_fp_rate` (the share answered with a result above the cut-off)."""
+
     def mean(vals):
         vals = list(vals)
         return sum(vals) / len(vals) if vals else None
 
+    absent = [r for r in rows if r.get("absent")]
+    judged = [r for r in rows if not r.get("absent")]
     s: dict = {"queries": len(rows), "failed_queries": sum(1 for r in rows if r["error"])}
     for k in ks:
         for m in ("P", "R", "nDCG", "hit"):
-            s[f"{m}@{k}"] = mean(r["metrics"][f"{m}@{k}"] for r in rows if f"{m}@{k}" in r["metrics"])
-    s["MRR"] = mean(r["metrics"]["MRR"] for r in rows)
+            s[f"{m}@{k}"] = mean(r["metrics"][f"{m}@{k}"] for r in judged if f"{m}@{k}" in r["metrics"])
+    s["MRR"] = mean(r["metrics"]["MRR"] for r in judged)
     # queries with a relevant photo that returned nothing at all
-    s["empty_result_rate"] = mean(r["metrics"].get("empty", 0.0) for r in rows)
-    s["mAP"] = mean(r["metrics"]["AP"] for r in rows)
+    s["empty_result_rate"] = mean(r["metrics"].get("empty", 0.0) for r in judged)
+    s["mAP"] = mean(r["metrics"]["AP"] for r in judged)
+    # results above the cut-off must be right: their precision, over the queries that had any
+    confident = [
+        r["metrics"]["above_cutoff_precision"] for r in judged if "above_cutoff_precision" in r["metrics"]
+    ]
+    s["above_cutoff_precision"] = mean(confident)
+    s["above_cutoff_queries"] = len(confident)
+    s["absent_queries"] = len(absent)
+    s["absent_fp_rate"] = mean(r["metrics"].get("absent_fp", 0.0) for r in absent)
     planned = [r["planner"] for r in rows if "planner" in r]
     s["planner_queries"] = len(planned)
     s["plan_exact_match"] = mean(1.0 if p["exact"] else 0.0 for p in planned)

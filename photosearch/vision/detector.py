@@ -10,6 +10,7 @@ from photosearch.models.labels import COCO_LABELS, COCO_SPACE, score_vector
 from photosearch.models.runtimes.opencv_dnn import read_tensorflow
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import clip_box, ensure_rgb
+from photosearch.vision.quality import SUBJECT, SUBJECT_MIN_FRACTION, dominant_colors
 
 
 class SsdMobileNetDetector(Model):
@@ -58,10 +59,11 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
 
 
 class DetectorAnalyzer:
-    """Writes `object` facts: COCO label, score, box [x0, y0, x1, y1] in 0..1 of the photo."""
+    """Writes `object` facts: COCO label, score, box [x0, y0, x1, y1] in 0..1 of the photo; and the
+    main object's colours (`subject_colours`)."""
 
     name = "detector"
-    version = 2  # 2: every class's best score is kept (space "coco")
+    version = 3  # 2: every class's best score is kept (space "coco"); 3: the main object's colours
 
     def __init__(self, settings=None, model: SsdMobileNetDetector | None = None):
         self.model = model or SsdMobileNetDetector(settings)
@@ -75,7 +77,10 @@ class DetectorAnalyzer:
 
     def analyze(self, image: PhotoImage) -> AnalysisResult:
         rows = self.model.predict(image.rgb)
-        return AnalysisResult(facts=self.facts(rows), embeddings={COCO_SPACE: score_vector(rows)})
+        facts = self.facts(rows)
+        return AnalysisResult(
+            facts=facts + subject_colours(image.rgb, facts), embeddings={COCO_SPACE: score_vector(rows)}
+        )
 
     def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:
         return [self.analyze(img) for img in images]
@@ -101,3 +106,44 @@ class DetectorAnalyzer:
                 )
         facts.sort(key=lambda f: -f.score)
         return facts[: self.max_objects]
+
+
+#: The main object: the largest box of at least this share of the frame ("red car", "flowers that
+#: are not purple" are about it, not the whole frame).
+SUBJECT_MIN_AREA = 0.04
+
+
+def main_object(facts: list[FactRecord]) -> FactRecord | None:
+    """The detected object a photo is most about: the largest box (ties: the more certain)."""
+    boxed = [f for f in facts if f.kind == "object" and f.box]
+    if not boxed:
+        return None
+
+    def area(f: FactRecord) -> float:
+        x0, y0, x1, y1 = f.box
+        return (x1 - x0) * (y1 - y0)
+
+    best = max(boxed, key=lambda f: (area(f), f.score))
+    return best if area(best) >= SUBJECT_MIN_AREA else None
+
+
+def subject_colours(rgb: np.ndarray, facts: list[FactRecord]) -> list[FactRecord]:
+    """`color` facts of the main object's box (`data.region = "subject"`, `data.of` = its label);
+    they stand for the subject instead of the salient centre (`vision.quality`). None without a box."""
+    main = main_object(facts)
+    if main is None:
+        return []
+    rgb = ensure_rgb(rgb)
+    h, w = rgb.shape[:2]
+    x0, y0, x1, y1 = main.box
+    top, left = int(y0 * h), int(x0 * w)
+    crop = rgb[top : max(int(y1 * h), top + 1), left : max(int(x1 * w), left + 1)]
+    return [
+        FactRecord(
+            kind="color",
+            label=name,
+            score=frac,
+            data={"fraction": round(frac, 4), "rgb": hexrgb, "region": SUBJECT, "of": main.label},
+        )
+        for name, frac, hexrgb in dominant_colors(crop, min_fraction=SUBJECT_MIN_FRACTION)
+    ]

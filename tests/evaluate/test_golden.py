@@ -67,3 +67,23 @@ def test_unreadable_yaml(tmp_path):
     p.write_text("queries: [unclosed")
     with pytest.raises(GoldenSetError, match="not valid YAML"):
         load_golden(p)
+
+
+def test_absent_requests_are_read_and_checked(tmp_path):
+    from photosearch.evaluate.golden import GoldenSetError, parse_golden
+
+    gs = parse_golden(
+        {
+            "gallery": ".",
+            "queries": [{"request": "zebra", "absent": True}, {"request": "cat", "relevant": ["a.jpg"]}],
+        },
+        tmp_path,
+    )
+    assert [q.absent for q in gs.queries] == [True, False]
+    with pytest.raises(GoldenSetError, match="absent"):
+        parse_golden(
+            {"gallery": ".", "queries": [{"request": "zebra", "absent": True, "relevant": ["a.jpg"]}]},
+            tmp_path,
+        )
+    with pytest.raises(GoldenSetError, match="true or false"):
+        parse_golden({"gallery": ".", "queries": [{"request": "zebra", "absent": "yes"}]}, tmp_path)

@@ -69,3 +69,35 @@ def test_atom_f1_and_exact_match():
     assert p == pytest.approx(2 / 3) and r == 1.0 and f == pytest.approx(0.8)
     assert M.atom_prf(None, expected) == (0.0, 0.0, 0.0)
     assert not M.plan_exact_match(None, expected)
+
+
+def test_above_cutoff_precision_and_absent_false_positives():
+    ranked, above = ["a", "x", "b", "y"], [True, True, False, False]
+    assert M.above_cutoff_precision(ranked, REL, above) == pytest.approx(1 / 2)  # a right, x wrong
+    assert M.above_cutoff_precision(ranked, REL, [False] * 4) is None  # abstained: not scored
+    assert M.above_cutoff_precision(["a", "b"], REL, [True, True]) == 1.0
+    assert M.absent_false_positive([False, False]) is False
+    assert M.absent_false_positive([False, True]) is True
+    assert M.absent_false_positive([]) is False
+
+
+def test_summary_scores_absent_requests_apart():
+    from photosearch.evaluate.golden import GoldenQuery
+    from photosearch.evaluate.runner import score_query, summarise
+
+    found = GoldenQuery("cat", "cat", {"a": 1.0}, k=(1, 5))
+    zebra = GoldenQuery("absent: zebra", "zebra", {}, k=(1, 5), absent=True)
+    rows = [
+        {"metrics": score_query(found, ["a", "x"], [True, True]), "error": None, "latency_ms": [1.0]},
+        {
+            "metrics": score_query(zebra, ["x", "y"], [False, False]),
+            "error": None,
+            "latency_ms": [1.0],
+            "absent": True,
+        },
+        {"metrics": score_query(zebra, ["x"], [True]), "error": None, "latency_ms": [1.0], "absent": True},
+    ]
+    s = summarise(rows, (1, 5))
+    assert s["hit@5"] == 1.0 and s["MRR"] == 1.0  # absent requests do not count as misses
+    assert s["above_cutoff_precision"] == pytest.approx(0.5) and s["above_cutoff_queries"] == 1
+    assert s["absent_queries"] == 2 and s["absent_fp_rate"] == pytest.approx(0.5)

@@ -50,7 +50,9 @@ def run(store, settings, where, emb, **compose):
         ({"kind": "document"}, ["doc.jpg"]),
         ({"quality": "blurry"}, ["cat2.jpg"]),
         ({"concept": "tabby cat"}, ["cat1.jpg", "cat2.jpg"]),
-        ({"concept": "vehicle"}, ["car.jpg", "rocket.jpg"]),  # WordNet: a space shuttle is a craft, a vehicle
+        # WordNet: a space shuttle is a craft, a vehicle; but its labels alone (no embedding agrees)
+        # make it a closest match (test_label_route_alone_is_a_closest_match)
+        ({"concept": "vehicle"}, ["car.jpg"]),
     ],
 )
 def test_every_atom_resolves(store, settings, gallery, fake_embedder, where, expected):
@@ -144,3 +146,12 @@ def test_bad_plan_is_a_clear_error(store, settings, gallery, fake_embedder):
 
     with pytest.raises(PhotoSearchError):
         run(store, settings, {"colour": "red"}, fake_embedder)
+
+
+def test_label_route_alone_is_a_closest_match(store, settings, gallery, fake_embedder):
+    """The WordNet route still reaches the shuttle, but with labels as its only evidence it is shown
+    below the cut-off, not as a confident match (calibration.py, "Corroboration")."""
+    res = run(store, settings, {"concept": "vehicle"}, fake_embedder)
+    rocket = [r for r in res["results"] if r["path"].endswith("rocket.jpg")]
+    assert rocket and rocket[0]["below_cutoff"], res["results"]
+    assert [r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"]] == ["car.jpg"]

@@ -74,3 +74,54 @@ def test_dog_finds_paraphrases_only(store, settings, minilm):
         text_embedder=minilm,
     )
     assert [r["id"] for r in boat["results"] if not r["below_cutoff"]] == [ids[9]]
+
+
+LABELLED = [  # (tags a bundled tagger could give, as the facts_text analyzer embeds them)
+    ("golden retriever", "dog"),
+    ("tabby cat", "cat"),
+    ("capybara", "rodent"),
+    ("sports car", "car"),
+    ("espresso", "cup"),
+    ("alp", "mountain"),
+]
+
+
+@pytest.mark.slow
+def test_absent_concept_gets_closest_matches_only(store, settings, minilm):
+    """A request for an animal no photo shows ("walrus": its embedding is near the capybara's and
+    the dog's labels) is answered with closest matches only; a concept the labels and the embedding
+    agree on stays confident (calibration.py, "Corroboration")."""
+    ids = []
+    with store.session() as s:
+        f = Folder(path="/labelled")
+        s.add(f)
+        s.flush()
+        for i, tags in enumerate(LABELLED):
+            p = add_photo(s, f, f"l{i}.jpg")
+            ids.append(p.id)
+            store.write_analysis(
+                s,
+                p.id,
+                "tagger",
+                1,
+                AnalysisResult(
+                    facts=[FactRecord("tag", t, 0.9) for t in tags],
+                    embeddings={"facts_text": minilm.embed([", ".join(tags)])[0]},
+                ),
+            )
+
+    def confident(concept: str) -> tuple[list[int], dict]:
+        res = search(
+            store,
+            settings,
+            plan={"version": 1, "where": {"concept": concept}, "compose": {}},
+            text_embedder=minilm,
+            explain=True,
+        )
+        return [r["id"] for r in res["results"] if not r["below_cutoff"]], res
+
+    got, res = confident("walrus")
+    assert got == [] and res["results"], res["explain"]  # never a blank page, never "found"
+    assert res["explain"]["atoms"][0]["details"]["corroborated"] is True
+    got, res = confident("dog")
+    assert got == [ids[0]], res["explain"]

@@ -38,3 +38,20 @@ def test_flat_image_has_no_objects(detector):
 def test_nms_keeps_the_best_of_overlapping_boxes():
     boxes = np.array([[0, 0, 1, 1], [0.05, 0, 1, 1], [0, 0, 0.2, 0.2]], dtype=np.float32)
     assert nms(boxes, np.array([0.6, 0.9, 0.5]), 0.5) == [1, 2]
+
+
+def test_the_main_object_gives_the_subject_colours(detector, real_photos):
+    """A brown tabby in the top-left corner of a blue frame: the centre is blue, the cat is not."""
+    cat = real_photos["chelsea"]
+    canvas = np.zeros((900, 1300, 3), np.uint8)
+    canvas[:] = (40, 60, 200)
+    canvas[20 : 20 + cat.shape[0], 20 : 20 + cat.shape[1]] = cat
+    result = detector.analyze(photo(canvas))
+    subject = [f for f in result.facts if f.kind == "color"]
+    assert subject and all(f.data["region"] == "subject" and f.data["of"] == "cat" for f in subject)
+    names = {f.label for f in subject}
+    assert "blue" not in names and names & {"orange", "brown"}, [(f.label, f.score) for f in subject]
+    # a frame with no object has no subject colours from the detector (the centre stands for it)
+    assert not [
+        f for f in detector.analyze(photo(np.full((200, 300, 3), 128, np.uint8))).facts if f.kind == "color"
+    ]

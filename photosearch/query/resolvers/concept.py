@@ -121,6 +121,22 @@ def _lexical(
     return (per_token[0] if len(toks) == 1 else per_token.mean(axis=0)), matched
 
 
+def _without_broader(matched: dict[str, list[tuple[Group, float, Route | None]]], n: int) -> np.ndarray:
+    """The lexical evidence again without the routes to a broader class (WordNet hypernyms: "tiger"
+    reaching a photo labelled "big cat"): a photo labelled only more generally than the request may
+    show anything under that label."""
+    if not matched:
+        return np.zeros(n, np.float32)
+    per_token = np.zeros((len(matched), n), np.float32)
+    for row, hits in zip(per_token, matched.values(), strict=True):
+        for g, w, route in hits:
+            if route is not None and route.route == "hypernym":
+                continue
+            rows = g.rows.astype(np.intp)
+            row[rows] = np.maximum(row[rows], np.minimum(g.scores * w, 1.0))
+    return per_token.mean(axis=0)
+
+
 def _null_model(signal: EmbeddingSignal, index, ctx: ExecContext):
     """The space's null model plus per-row null mean/spread of every indexed photo (once per snapshot;
     read from the file a process saved for the same index and reference texts, see `null_file`)."""
@@ -235,9 +251,15 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     miss_below = miss.copy()  # the same fusion with the evidence below each cut-off too
     # photos that already match by their labels and class scores alone (past the fused cut-off)
     labelled = int(np.count_nonzero(miss <= 1.0 - ctx.calibration.min_fused))
+    # ... by labels no broader than the request (corroboration: "tiger" ≈ "big cat" is no evidence)
+    specific = (1.0 - _without_broader(matched, snap.n)) * (1.0 - dist)
+    labelled_mask = specific <= 1.0 - ctx.calibration.min_fused
     emb_hits, emb_below, infos = _fuse_embeddings(value, ctx, miss, miss_below, labelled)
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
+    corroborated = ctx.calibration.corroborate and any("skipped" not in i for i in infos)
+    if corroborated:  # two kinds of evidence must agree; one alone is a closest match
+        keep &= _agreed(emb_hits, labelled_mask, snap)
     result = ScoredSet.from_dense(fused, keep)
     near = _near(1.0 - miss_below, keep)
 
@@ -259,8 +281,36 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
             "distribution_hits": int(np.count_nonzero(dist)),
             "embedding": infos,
             "min_fused": ctx.calibration.min_fused,
+            "corroborated": corroborated,
         },
     )
+
+
+#: Fact kinds that are words someone (or a captioning model) wrote about the photo: the facts_text
+#: embedding of such a photo reads prose, not a list of model labels, and counts as evidence of its own.
+WRITTEN_KINDS = ("caption", "description", "title", "keyword", "knowledge")
+
+
+def _written_rows(snap) -> np.ndarray:
+    """Mask of the photos that carry written text facts (cached per snapshot)."""
+    key = ("written_rows",)
+    if key not in snap.cache:
+        mask = np.zeros(snap.n, bool)
+        for kind in WRITTEN_KINDS:
+            for g in snap.groups.get(kind, {}).values():
+                mask[g.rows] = True
+        snap.cache[key] = mask
+    return snap.cache[key]
+
+
+def _agreed(emb_hits: _SpaceHits, labelled: np.ndarray, snap) -> np.ndarray:
+    """Photos with two kinds of evidence that agree (calibration.py, "Corroboration"): an embedding
+    signal past its cut and labels past `min_fused`, or two embedding spaces, or an embedding of
+    written text (a caption, description, keyword)."""
+    passes = np.zeros(snap.n, np.int32)
+    for rows, _sims, _z in emb_hits.values():
+        passes[rows] += 1
+    return (passes > 0) & (labelled | (passes > 1) | _written_rows(snap))
 
 
 def _fuse_embeddings(

@@ -247,7 +247,8 @@ ACHROMATIC = ("black", "white", "gray")
 
 def _colour_table(ctx: ExecContext) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
     """(rows with colour facts, colour name -> dense (n,) share of the frame, and of the subject:
-    the salient centre), once per snapshot; vectorised (a catalog holds ~8 colour facts a photo)."""
+    the detector's main object, else the salient centre), once per snapshot; vectorised (a catalog
+    holds ~8 colour facts a photo)."""
     snap = ctx.snapshot
     key = ("colours",)
     if key not in snap.cache:
@@ -255,7 +256,7 @@ def _colour_table(ctx: ExecContext) -> tuple[np.ndarray, dict[str, np.ndarray], 
 
         with ctx.store.engine.connect() as conn:
             sqlite = conn.dialect.name == "sqlite"
-            region = "json_extract(data, '$.region')" if sqlite else "data"
+            region = "json_extract(data, '$.region'), json_extract(data, '$.of')" if sqlite else "data, NULL"
             found = conn.execute(
                 text(f"SELECT photo_id, label, score, {region} FROM facts WHERE kind = 'color'")
             ).all()
@@ -263,10 +264,17 @@ def _colour_table(ctx: ExecContext) -> tuple[np.ndarray, dict[str, np.ndarray], 
         subject: dict[str, np.ndarray] = {}
         measured = np.zeros(snap.n, bool)
         if found:
-            pids, labels, scores, regions = zip(*found, strict=True)
+            pids, labels, scores, regions, ofs = zip(*found, strict=True)
             rows, ok = snap.locate(np.array(pids, np.int64))
             shares = np.nan_to_num(np.array(scores, dtype=np.float32))
-            in_subject = np.array([_region(r, sqlite) == "subject" for r in regions], bool)
+            where = [_region(r, o, sqlite) for r, o in zip(regions, ofs, strict=True)]
+            in_subject = np.array([r == "subject" for r, _of in where], bool)
+            # the detector's main object stands for the subject where there is one (else the centre)
+            of_object = np.array([of is not None for _r, of in where], bool)
+            boxed = np.zeros(snap.n, bool)
+            boxed[rows[ok & in_subject & of_object]] = True
+            in_subject &= of_object | ~boxed[rows]
+            ok &= in_subject | np.array([r != "subject" for r, _of in where], bool)
             names, codes = np.unique(np.array([str(lb).lower() for lb in labels]), return_inverse=True)
             measured[rows[ok]] = True
             for table, part in ((frame, ok & ~in_subject), (subject, ok & in_subject)):
@@ -279,14 +287,16 @@ def _colour_table(ctx: ExecContext) -> tuple[np.ndarray, dict[str, np.ndarray], 
     return snap.cache[key]
 
 
-def _region(value, sqlite: bool) -> str | None:
-    """A colour fact's region: SQLite hands `$.region` over; other databases the whole data."""
+def _region(value, of, sqlite: bool) -> tuple[str | None, str | None]:
+    """A colour fact's region and the object it was measured on (the detector's main object; None:
+    the salient centre or the frame): SQLite hands `$.region` and `$.of` over; other databases the
+    whole data."""
     if sqlite or value is None:
-        return value
+        return value, of
     import json
 
     data = json.loads(value) if isinstance(value, str) else value
-    return data.get("region") if isinstance(data, dict) else None
+    return (data.get("region"), data.get("of")) if isinstance(data, dict) else (None, None)
 
 
 def resolve_color(atom: dict, ctx: ExecContext) -> AtomResult:
