@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
+from photosearch import browse
 from photosearch.catalog.models import Face, Fact, Folder, Person, Photo, Thumbnail
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
@@ -64,6 +65,8 @@ class PhotoDetails:
     faces: list[dict] = field(default_factory=list)
     thumb: str | None = None
     online: bool = True
+    place: str | None = None  # where it was taken, in words ("Sintra, Lisbon, Portugal")
+    gps: tuple[float, float] | None = None
 
     @property
     def name(self) -> str:
@@ -142,6 +145,23 @@ class Core:
             if limit:
                 q = q.limit(limit)
             return [{"id": pid, "path": path, "score": 1.0, "why": []} for pid, path in s.execute(q)]
+
+    # ---- browsing (photosearch/browse.py) ----------------------------------------------------------
+    def timeline(self) -> browse.Timeline:
+        """Every photo newest first (undated last) with its date, path and place: the timeline."""
+        return browse.timeline(self.store)
+
+    def folder_tree(self) -> list[browse.FolderNode]:
+        """The watched folders and their subfolders that hold photos, with photo counts."""
+        return browse.folder_tree(self.store)
+
+    def folder_photos(self, folder: str) -> list[dict]:
+        """A folder's photos (subfolders included), newest first, as search results."""
+        return browse.folder_photos(self.store, folder)
+
+    def photo_info(self, ids: list[int]) -> dict[int, dict]:
+        """{id: {"taken", "place"}}: what the grid's tooltips say about each photo."""
+        return browse.photo_info(self.store, ids)
 
     # ---- thumbnails ---------------------------------------------------------------------------
     def thumb_path(self, photo_id: int) -> str | None:
@@ -261,8 +281,6 @@ class Core:
                 exif["Lens"] = p.lens
             if p.width and p.height:
                 exif["Size"] = f"{p.width} × {p.height}"
-            if p.gps_lat is not None and p.gps_lon is not None:
-                exif["GPS"] = f"{p.gps_lat:.5f}, {p.gps_lon:.5f}"
             exif["File"] = f"{p.format or ''} {(p.size or 0) / 1e6:.1f} MB".strip()
             facts: dict[str, list[dict]] = {}
             for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id).order_by(Fact.score.desc())):
@@ -292,6 +310,9 @@ class Core:
             ]
             rel = s.scalar(select(Thumbnail.rel_path).where(Thumbnail.content_hash == p.content_hash))
             d = PhotoDetails(p.id, p.path, p.content_hash, p.width, p.height, exif, facts, faces)
+            if p.gps_lat is not None and p.gps_lon is not None:
+                d.gps = (p.gps_lat, p.gps_lon)
+        d.place = browse.photo_info(self.store, [photo_id]).get(photo_id, {}).get("place")
         d.thumb = str(self.settings.thumbs_dir / rel) if rel else None
         d.online = Path(d.path).is_file()
         return d
