@@ -90,7 +90,7 @@ def place_words(label: str, analyzer: str | None) -> str:
 
 
 def date_words(taken: datetime | str | None, *, time: bool = True) -> str:
-    """"Sat 14 March 2019, 10:30" (English names whatever the locale, as the rest of the app)."""
+    """ "Sat 14 March 2019, 10:30" (English names whatever the locale, as the rest of the app)."""
     if taken is None:
         return "No date"
     if isinstance(taken, str):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-SHOTS = ("welcome", "results", "photo", "people", "ask", "settings", "models")
+SHOTS = ("welcome", "results", "photo", "people", "ask", "settings", "models", "timeline", "folders")
 
 
 def _photos() -> dict[str, np.ndarray]:
@@ -64,6 +64,37 @@ def write_gallery(folder: Path) -> list[Path]:
         )
         path = folder / f"{name}.jpg"
         Image.fromarray(np.ascontiguousarray(rgb[..., :3]).astype(np.uint8)).save(path, quality=90, exif=exif)
+        out.append(path)
+    return out
+
+
+#: A trip in another year, with GPS (Lisbon and Sintra), and a scan without a date: the timeline's
+#: years, day headers with places, and its "No date" group; the folder tree's subfolders.
+TRIP = (
+    ("tram", "coffee", datetime(2019, 6, 14, 9, 12), (38.7139, -9.1394)),
+    ("tiles", "immunohistochemistry", datetime(2019, 6, 14, 17, 40), (38.7139, -9.1394)),
+    ("palace", "rocket", datetime(2019, 6, 15, 11, 5), (38.7877, -9.3906)),
+    ("castle", "astronaut", datetime(2018, 12, 24, 20, 0), (38.7139, -9.1394)),
+    ("old scan", "camera", None, None),
+)
+
+
+def write_trip(folder: Path) -> list[Path]:
+    """The `TRIP` photos (crops of the demo photos) in `folder/Lisbon` and `folder/Scans`."""
+    from PIL import Image
+
+    from photosearch.evaluate.example import exif_bytes
+
+    photos = _photos()
+    out = []
+    for i, (name, source, taken, gps) in enumerate(TRIP):
+        sub = folder / ("Lisbon" if gps else "Scans")
+        sub.mkdir(parents=True, exist_ok=True)
+        rgb = np.ascontiguousarray(photos[source][..., :3]).astype(np.uint8)
+        h, w = rgb.shape[:2]
+        crop = rgb[(i * h) // 10 : h - h // 10, (i * w) // 12 : w]  # not the same picture as the demo's
+        path = sub / f"{name}.jpg"
+        Image.fromarray(np.ascontiguousarray(crop)).save(path, quality=90, exif=exif_bytes(taken, gps=gps))
         out.append(path)
     return out
 
@@ -123,10 +154,14 @@ def build_demo(root: Path):
 
     gallery = root / "Pictures" / "Holidays"
     write_gallery(gallery)
+    write_trip(gallery)
     settings = Settings(data_dir=root / "data")
     core = Core(settings)
     core.store.add_folder(gallery)
     build_indexer(core.store, settings, analyzers=[], post_steps=[]).run()
+    from photosearch.query.resolvers.places import ensure_place_facts
+
+    ensure_place_facts(core.store)  # the indexer's places step: GPS → place names
     rng = np.random.default_rng(0)
     people: dict[str, int] = {}
     with core.store.session() as s:
@@ -238,7 +273,7 @@ def take_screenshots(
         shoot("welcome", w0)
         w0.close()
 
-        core, _gallery = build_demo(root)
+        core, gallery = build_demo(root)
         w = MainWindow(
             core,
             qsettings=QSettings(str(root / "gui.ini"), QSettings.Format.IniFormat),
@@ -280,6 +315,25 @@ def take_screenshots(
         )
         settle(app, w)
         shoot("ask", w)
+
+        w.ask_dock.hide()
+        w.show_timeline()
+        wait_until(app, lambda: w.timeline.task is not None and w.timeline.task.done)
+        settle(app, w)
+        wait_until(app, lambda: all(k in w.thumbs._cache for k in w.timeline.model.ids[:12]), 10)
+        settle(app, w)
+        shoot("timeline", w)
+
+        w.show_folders()
+        wait_until(app, lambda: w.folders_page.photos_task is not None and w.folders_page.photos_task.done)
+        lisbon = w.folders_page.item_for(str(gallery.resolve() / "Lisbon"))
+        if lisbon is not None:
+            w.folders_page.tree.setCurrentIndex(lisbon.index())
+            wait_until(app, lambda: w.folders_page.photos_task.done)
+        settle(app, w)
+        wait_until(app, lambda: all(k in w.thumbs._cache for k in w.folders_page.model.ids), 10)
+        settle(app, w)
+        shoot("folders", w)
 
         dlg = w.open_settings()
         tabs = {dlg.tabs.tabText(i): i for i in range(dlg.tabs.count())}
