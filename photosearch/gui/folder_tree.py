@@ -51,7 +51,7 @@ class FolderTreePage(QWidget):
         core,
         runner,
         thumbs: ThumbnailCache,
-        menu_for: Callable[[int, str], object],
+        menu_for: Callable[[int, str, object], object],  # (id, path, sequence) -> QMenu
         on_error: Callable,
         parent=None,
     ):
@@ -163,5 +163,5 @@ class FolderTreePage(QWidget):
         idx = self.grid.indexAt(pos)
         if not idx.isValid():
             return
-        menu = self.menu_for(self.model.ids[idx.row()], self.model.paths[idx.row()])
+        menu = self.menu_for(self.model.ids[idx.row()], self.model.paths[idx.row()], self.model)
         menu.exec(self.grid.viewport().mapToGlobal(pos))

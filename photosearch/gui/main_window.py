@@ -728,9 +728,10 @@ class MainWindow(QMainWindow):
         menu = self.grid_menu(pid, path)
         menu.exec(self.grid.viewport().mapToGlobal(pos))
 
-    def grid_menu(self, pid: int, path: str) -> QMenu:
+    def grid_menu(self, pid: int, path: str, sequence=None) -> QMenu:
+        """The photo's menu; "Open" moves through `sequence` (the grid's results when None)."""
         menu = QMenu(self)
-        menu.addAction("Open", lambda: self.open_photo(pid))
+        menu.addAction("Open", lambda: self.open_photo(pid, sequence))
         menu.addAction("Open with the default application", lambda: open_photo_file(path, self))
         menu.addAction("Show in folder", lambda: show_folder(path, self))
         menu.addAction("Copy path", lambda: QApplication.clipboard().setText(path))

@@ -318,18 +318,18 @@ def take_screenshots(
 
         w.ask_dock.hide()
         w.show_timeline()
-        wait_until(app, lambda: w.timeline.task is not None and w.timeline.task.done)
+        wait_until(app, lambda: w.timeline.model.rowCount() > 0)
         settle(app, w)
         wait_until(app, lambda: all(k in w.thumbs._cache for k in w.timeline.model.ids[:12]), 10)
         settle(app, w)
         shoot("timeline", w)
 
         w.show_folders()
-        wait_until(app, lambda: w.folders_page.photos_task is not None and w.folders_page.photos_task.done)
+        wait_until(app, lambda: w.folders_page.model.rowCount() > 0)
         lisbon = w.folders_page.item_for(str(gallery.resolve() / "Lisbon"))
         if lisbon is not None:
             w.folders_page.tree.setCurrentIndex(lisbon.index())
-            wait_until(app, lambda: w.folders_page.photos_task.done)
+            wait_until(app, lambda: w.folders_page.model.rowCount() == 4)
         settle(app, w)
         wait_until(app, lambda: all(k in w.thumbs._cache for k in w.folders_page.model.ids), 10)
         settle(app, w)

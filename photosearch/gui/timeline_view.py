@@ -736,7 +736,7 @@ class TimelinePage(QWidget):
         core,
         runner,
         thumbs: ThumbnailCache,
-        menu_for: Callable[[int, str], object],
+        menu_for: Callable[[int, str, object], object],  # (id, path, sequence) -> QMenu
         on_error: Callable,
         parent=None,
     ):
@@ -799,5 +799,8 @@ class TimelinePage(QWidget):
             return
         if not self.view.selectionModel().isSelected(idx):
             self.view.setCurrentIndex(idx)
-        menu = self.menu_for(int(idx.data(IdRole)), str(idx.data(PathRole)))
-        menu.exec(self.view.viewport().mapToGlobal(pos))
+        menu = self.menu_for(int(idx.data(IdRole)), str(idx.data(PathRole)), self.model)
+        self.exec_menu(menu, self.view.viewport().mapToGlobal(pos))
+
+    def exec_menu(self, menu, at: QPoint) -> None:
+        menu.exec(at)
