@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-SHOTS = ("welcome", "results", "photo", "people", "ask", "settings", "models", "timeline", "folders")
+SHOTS = ("welcome", "results", "photo", "people", "ask", "settings", "models", "timeline", "timeline_scrub", "folders")
 
 
 def _photos() -> dict[str, np.ndarray]:
@@ -323,6 +323,18 @@ def take_screenshots(
         wait_until(app, lambda: all(k in w.thumbs._cache for k in w.timeline.model.ids[:12]), 10)
         settle(app, w)
         shoot("timeline", w)
+        # the scrubber: the pointer over June 2019 names it in a bubble; a click shows that month
+        scrub = w.timeline.scrubber
+        june = next(m for m in w.timeline.model.months() if m.key == "2019-06")
+        y = scrub.y_of(june.start + june.count // 2)
+        scrub.hover_y = y
+        scrub._show_bubble(y)
+        scrub.month_chosen.emit(june.key)
+        settle(app, w)
+        wait_until(app, lambda: all(k in w.thumbs._cache for k in w.timeline.model.ids), 10)
+        settle(app, w)
+        shoot("timeline_scrub", w)
+        scrub.bubble.hide()
 
         w.show_folders()
         wait_until(app, lambda: w.folders_page.model.rowCount() > 0)
