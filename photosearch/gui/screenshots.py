@@ -18,7 +18,18 @@ from pathlib import Path
 
 import numpy as np
 
-SHOTS = ("welcome", "results", "photo", "people", "ask", "settings", "models", "timeline", "timeline_scrub", "folders")
+SHOTS = (
+    "welcome",
+    "results",
+    "photo",
+    "people",
+    "ask",
+    "settings",
+    "models",
+    "timeline",
+    "timeline_scrub",
+    "folders",
+)
 
 
 def _photos() -> dict[str, np.ndarray]:
