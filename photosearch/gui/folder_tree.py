@@ -111,8 +111,10 @@ class FolderTreePage(QWidget):
             return
         chosen = self.item_for(self.folder) if self.folder else None
         index = (chosen or self.tree_model.item(0)).index()
-        self.tree.setCurrentIndex(index)
-        self._chosen(index, force=True)
+        before = self.photos_task
+        self.tree.setCurrentIndex(index)  # shows the folder, unless it was already current
+        if self.photos_task is before:
+            self._chosen(index, force=True)  # the same folder: its photos may have changed
 
     def item_for(self, path: str) -> QStandardItem | None:
         """The tree row of a folder path (None when the tree has no such folder)."""

@@ -348,8 +348,14 @@ class MainWindow(QMainWindow):
             record=False,
         )
         self.reload_words()
+        self.refresh_browse_view()
         if self.watch_enabled:
             self.start_watching()
+
+    def refresh_browse_view(self) -> None:
+        """The library changed: the timeline or folders, when shown, read it again."""
+        if self.stack.currentWidget() in (self.timeline, self.folders_page):
+            self.stack.currentWidget().refresh()
 
     def start_watching(self) -> None:
         from photosearch.ingest.watcher import FolderWatcher
@@ -381,6 +387,7 @@ class MainWindow(QMainWindow):
         if changed:
             self.search_info.setText(f"Folders changed: {changed} photo(s) updated")
             self.run_search(self.last_request, keep_request=True, record=False)
+            self.refresh_browse_view()
 
     def reload_words(self) -> None:
         core = self.core
@@ -713,6 +720,8 @@ class MainWindow(QMainWindow):
         self.thumbs.set_size(size)
         self.grid.set_icon_size(size)
         self.model.layoutChanged.emit()
+        self.folders_page.grid.set_icon_size(size)
+        self.timeline.view.viewport().update()  # its layout follows the thumbnail size
 
     def show_error(self, info: ErrorInfo) -> None:
         self.errors.show(info)

@@ -496,7 +496,8 @@ class TimelineView(QAbstractItemView):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         idx = self.currentIndex()
-        if idx.isValid() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        space = event.key() == Qt.Key.Key_Space and not event.modifiers()  # Ctrl+Space: select
+        if idx.isValid() and (event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) or space):
             self.open_requested.emit(int(idx.data(IdRole)))
             return
         super().keyPressEvent(event)
@@ -699,7 +700,7 @@ class DateScrubber(QWidget):
         small.setPointSizeF(max(6.5, self.font().pointSizeF() * 0.85))
         p.setFont(small)
         line_h = p.fontMetrics().height()
-        last_year, last_label_y = None, -1000
+        last_year, last_label_y, last_dot_y = None, -1000, -1000
         for m in self.months:
             y = self.y_of(m.start)
             if m.year != last_year:
@@ -710,9 +711,11 @@ class DateScrubber(QWidget):
                     p.drawText(QRect(0, y, w - 6, line_h), int(Qt.AlignmentFlag.AlignRight), label)
                     last_label_y = y
                     continue
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(pal.placeholderText().color())
-            p.drawEllipse(QPoint(w - 10, y + line_h // 2), 1.5, 1.5)  # a month
+            if y - last_dot_y >= 4:  # a month, where months are not too close to tell apart
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(pal.placeholderText().color())
+                p.drawEllipse(QPoint(w - 10, y + line_h // 2), 1.5, 1.5)
+                last_dot_y = y
         if self.months:  # where the view is now
             y = self.y_of(self.position)
             p.setPen(QPen(pal.highlight().color(), 3))

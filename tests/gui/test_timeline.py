@@ -286,3 +286,21 @@ def test_a_photo_with_gps_is_named_before_the_places_step_ran(dated):
     info = core.photo_info([ids["tram"], ids["summer"]])
     assert info[ids["tram"]]["place"] == "Lisbon, Portugal"
     assert info[ids["summer"]] == {"taken": datetime(2019, 8, 10, 8, 0), "place": None}
+
+
+def test_the_shown_timeline_follows_indexing(qtbot, make_window, dated, small_photos):
+    from photosearch.app import build_indexer
+    from photosearch.evaluate.example import exif_bytes
+
+    core, ids, root = dated
+    w = make_window(
+        core, indexer_factory=lambda: build_indexer(core.store, core.settings, analyzers=[], post_steps=[])
+    )
+    page = open_timeline(qtbot, w)
+    assert page.model.rowCount() == len(PHOTOS)
+    rgb = np.ascontiguousarray(small_photos["rocket"][::2, ::2, :3])
+    Image.fromarray(rgb).save(root / "2019" / "launch.jpg", exif=exif_bytes(datetime(2020, 5, 1, 7, 0)))
+    w.start_indexing()
+    qtbot.waitUntil(lambda: page.model.rowCount() == len(PHOTOS) + 1, timeout=20000)
+    assert "May 2020" in [m.label for m in page.model.months()]
+    assert w.stack.currentWidget() is page  # it stayed on the timeline
