@@ -273,7 +273,7 @@ class Core:
                 raise PhotoSearchError(f"photo #{photo_id} is no longer in the catalog")
             exif = {}
             if p.taken_at:
-                exif["Taken"] = p.taken_at.strftime("%Y-%m-%d %H:%M")
+                exif["Taken"] = browse.date_words(p.taken_at)  # "Wed 1 March 2023, 10:30"
             camera = " ".join(x for x in (p.camera_make, p.camera_model) if x)
             if camera:
                 exif["Camera"] = camera

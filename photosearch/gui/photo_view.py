@@ -254,11 +254,12 @@ def details_html(d: PhotoDetails) -> str:
     if caption:
         parts.append(f"<p><i>{e(caption[0]['label'])}</i></p>")
     if d.exif or d.gps:
-        rows = "".join(
+        lines = [
             f"<tr><td style='color:gray;padding-right:8px'>{e(k)}</td><td>{e(v)}</td></tr>"
             for k, v in d.exif.items()
-        )
-        rows += place_row(d)
+        ]
+        lines.insert(1 if "Taken" in d.exif else 0, place_row(d))  # when, then where
+        rows = "".join(lines)
         parts.append(_section("Details", f"<table>{rows}</table>"))
     if d.faces:
         names = [e(f["name"]) if f["name"] else "<span style='color:gray'>unnamed</span>" for f in d.faces]

@@ -265,8 +265,10 @@ def test_tooltips_and_details_name_the_place_and_date(qtbot, make_window, dated)
     assert tip.splitlines() == ["palace.jpg", "Sun 7 March 2021, 09:00", "Sintra, Lisbon, Portugal"]
     d = core.details(ids["palace"])
     assert d.place == "Sintra, Lisbon, Portugal" and "GPS" not in d.exif
+    assert d.exif["Taken"] == "Sun 7 March 2021, 09:00"  # in words, as the timeline says it
     html = details_html(d)
     assert "Sintra, Lisbon, Portugal <small" in html and "38.78770" in html  # coordinates after, smaller
+    assert html.index(">Taken<") < html.index(">Place<") < html.index(">Size<")  # when, then where
     assert core.details(ids["scan1"]).place is None and "Place" not in details_html(
         core.details(ids["scan1"])
     )
