@@ -308,7 +308,7 @@ class TimelineView(QAbstractItemView):
         super().resizeEvent(event)
         self.relayout()
         if anchor is not None:  # the photo at the top stays at the top
-            self.verticalScrollBar().setValue(self._row_top(anchor) - DAY_HEADER_H)
+            self.verticalScrollBar().setValue(self._headed_top(anchor, self._tile_rect(anchor)))
 
     def reset(self) -> None:
         super().reset()
@@ -316,12 +316,6 @@ class TimelineView(QAbstractItemView):
         self.relayout()
         self.verticalScrollBar().setValue(0)
         self.viewport().update()
-
-    def _row_top(self, row: int) -> int:
-        """The y (content coordinates) of the tile row holding photo `row`."""
-        lay, model = self.layout_now(), self.timeline_model()
-        g = model.group_of(row)
-        return lay.rows_top[g] + ((row - model.groups[g].start) // lay.cols) * lay.cell
 
     def _tile_rect(self, row: int) -> QRect:
         """A photo's tile in content coordinates."""
@@ -378,15 +372,25 @@ class TimelineView(QAbstractItemView):
         rect = self._tile_rect(index.row())
         top, height = self.verticalOffset(), self.viewport().height()
         bar = self.verticalScrollBar()
+        head = self._headed_top(index.row(), rect)
         if hint == QAbstractItemView.ScrollHint.PositionAtTop:
-            bar.setValue(rect.top() - DAY_HEADER_H)
+            bar.setValue(head)
         elif hint == QAbstractItemView.ScrollHint.PositionAtCenter:
             bar.setValue(rect.center().y() - height // 2)
-        elif rect.top() - DAY_HEADER_H < top:
-            bar.setValue(rect.top() - DAY_HEADER_H)  # the day's header comes into view with it
+        elif head < top:
+            bar.setValue(head)  # the headers above come into view with it
         elif rect.bottom() > top + height:
             bar.setValue(rect.bottom() - height + GAP)
         self.viewport().update()
+
+    def _headed_top(self, row: int, rect: QRect) -> int:
+        """Where to scroll to show a tile with what labels it: its day's headers (and month's) for
+        the day's first line, else the line just above."""
+        model, lay = self.timeline_model(), self.layout_now()
+        g = model.group_of(row)
+        if (row - model.groups[g].start) < lay.cols:
+            return lay.tops[g] if g else 0  # the very top for the newest day
+        return rect.top() - GAP
 
     def horizontalOffset(self) -> int:
         return 0

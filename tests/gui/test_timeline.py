@@ -306,3 +306,26 @@ def test_the_shown_timeline_follows_indexing(qtbot, make_window, dated, small_ph
     qtbot.waitUntil(lambda: page.model.rowCount() == len(PHOTOS) + 1, timeout=20000)
     assert "May 2020" in [m.label for m in page.model.months()]
     assert w.stack.currentWidget() is page  # it stayed on the timeline
+
+
+def test_arrow_keys_move_by_tile_and_by_day(qtbot, make_window, dated):
+    core, _ids, _root = dated
+    w = make_window(core)
+    page = open_timeline(qtbot, w)
+    view, model = page.view, page.model
+    assert view.layout_now().cols >= 2
+    view.setFocus()
+    view.setCurrentIndex(model.index(1, 0))  # the second photo of the first day
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    assert view.currentIndex().row() == 2  # the next day holds one photo: its first
+    qtbot.keyClick(view, Qt.Key.Key_Up)
+    assert view.currentIndex().row() == 0  # the same column of the day above
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert view.currentIndex().row() == 2  # Right runs on across days
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    assert view.currentIndex().row() == model.rowCount() - 1
+    rect = view.visualRect(view.currentIndex())
+    assert view.viewport().rect().contains(rect)  # scrolled into view
+    qtbot.keyClick(view, Qt.Key.Key_Home)
+    assert view.currentIndex().row() == 0 and view.verticalOffset() == 0
