@@ -7,6 +7,7 @@ and grid tooltips call them from worker threads.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -16,6 +17,8 @@ from sqlalchemy import String, and_, func, select, type_coerce
 
 from photosearch.catalog.models import Fact, Folder, Photo
 from photosearch.catalog.store import Store
+
+log = logging.getLogger(__name__)
 
 #: Place facts in the order they win: GPS reverse-geocoded ("place") before what the file names.
 PLACE_ANALYZERS = ("place", "embedded")
@@ -132,7 +135,12 @@ def photo_info(store: Store, ids: list[int]) -> dict[int, dict]:
                 if pid in out and (out[pid]["place"] is None or analyzer == "place"):
                     out[pid]["place"] = place_words(label, analyzer)
     unnamed = [pid for pid in gps if out[pid]["place"] is None]
-    for pid, name in zip(unnamed, geocode_names([gps[p] for p in unnamed]), strict=True):
+    try:
+        names = geocode_names([gps[p] for p in unnamed])
+    except Exception as exc:  # noqa: BLE001 - the place index is a convenience: coordinates still show
+        log.warning("cannot name the places of %d photos: %s", len(unnamed), exc)
+        names = [None] * len(unnamed)
+    for pid, name in zip(unnamed, names, strict=True):
         out[pid]["place"] = name
     return out
 

@@ -329,3 +329,25 @@ def test_arrow_keys_move_by_tile_and_by_day(qtbot, make_window, dated):
     assert view.viewport().rect().contains(rect)  # scrolled into view
     qtbot.keyClick(view, Qt.Key.Key_Home)
     assert view.currentIndex().row() == 0 and view.verticalOffset() == 0
+
+
+def test_a_place_index_that_fails_leaves_the_coordinates(dated, monkeypatch, caplog):
+    from sqlalchemy import delete
+
+    from photosearch import browse
+    from photosearch.catalog.models import Analysis, Fact
+    from photosearch.gui.photo_view import details_html
+
+    core, ids, _root = dated
+    with core.store.session() as s:
+        s.execute(delete(Fact).where(Fact.kind == "place"))
+        s.execute(delete(Analysis).where(Analysis.analyzer == "place"))
+
+    def broken(_coords):
+        raise OSError("rg_cities1000.csv: no such file")
+
+    monkeypatch.setattr(browse, "geocode_names", broken)
+    d = core.details(ids["tram"])  # the details still open
+    assert d.place is None and d.gps == pytest.approx(LISBON, abs=1e-4)
+    assert "38.71390, -9.13940" in details_html(d)
+    assert "cannot name the places of 1 photos" in caplog.text
