@@ -304,7 +304,8 @@ class TimelineView(QAbstractItemView):
         super().updateGeometries()
 
     def resizeEvent(self, event) -> None:
-        anchor = self.first_visible_row()
+        # the photo at the top, by the layout it was seen in (the viewport has its new width already)
+        anchor = self.first_visible_row(self._layout) if self._layout is not None else None
         super().resizeEvent(event)
         self.relayout()
         if anchor is not None:  # the photo at the top stays at the top
@@ -342,18 +343,19 @@ class TimelineView(QAbstractItemView):
         i = line * lay.cols + col
         return model.groups[g].start + i if i < model.groups[g].count else None
 
-    def first_visible_row(self) -> int | None:
-        """The first photo whose tile row reaches into the view."""
+    def first_visible_row(self, lay: _Layout | None = None) -> int | None:
+        """The first photo whose tile row reaches into the view (by `lay`, else the current layout)."""
         model = self.timeline_model()
-        if model is None or not model.groups:
+        if model is None or not model.groups or (lay is not None and len(lay.tops) != len(model.groups)):
             return None
-        lay = self.layout_now()
+        lay = lay or self.layout_now()
         y = self.verticalOffset()
         g = max(0, bisect_right(lay.tops, y) - 1)
         line = max(0, (y - lay.rows_top[g]) // lay.cell)
         row = model.groups[g].start + min(line * lay.cols, model.groups[g].count - 1)
-        if self._tile_rect(row).bottom() < y and g + 1 < len(model.groups):
-            row = model.groups[g + 1].start
+        i = row - model.groups[g].start
+        if lay.rows_top[g] + (i // lay.cols) * lay.cell + lay.tile < y and g + 1 < len(model.groups):
+            row = model.groups[g + 1].start  # the gap after a day's last line
         return row
 
     # ---- QAbstractItemView --------------------------------------------------------------------

@@ -351,3 +351,17 @@ def test_a_place_index_that_fails_leaves_the_coordinates(dated, monkeypatch, cap
     assert d.place is None and d.gps == pytest.approx(LISBON, abs=1e-4)
     assert "38.71390, -9.13940" in details_html(d)
     assert "cannot name the places of 1 photos" in caplog.text
+
+
+def test_a_resize_keeps_the_photo_at_the_top(qtbot, make_window, core, tmp_path):
+    synthetic(core, tmp_path / "Pictures", photos=600)
+    w = make_window(core, size=(1000, 700))
+    page = open_timeline(qtbot, w)
+    view = page.view
+    view.scroll_to_month(page.model.months()[10].key)
+    row = view.first_visible_row()
+    cols = view.layout_now().cols
+    w.resize(700, 700)
+    qtbot.waitUntil(lambda: view.layout_now().cols < cols)
+    top = view.first_visible_row()
+    assert page.model.groups[page.model.group_of(top)] is page.model.groups[page.model.group_of(row)]
