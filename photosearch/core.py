@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
+from photosearch import browse
 from photosearch.catalog import geo
 from photosearch.catalog.geo import GeoPoints
 from photosearch.catalog.models import Face, Fact, Folder, Person, Photo, Thumbnail
@@ -66,6 +67,8 @@ class PhotoDetails:
     faces: list[dict] = field(default_factory=list)
     thumb: str | None = None
     online: bool = True
+    place: str | None = None  # where it was taken, in words ("Sintra, Lisbon, Portugal")
+    gps: tuple[float, float] | None = None
 
     @property
     def name(self) -> str:
@@ -163,6 +166,23 @@ class Core:
         from photosearch.query.resolvers.places import reverse_geocode
 
         return [", ".join(x for x in (p["city"], p["country"]) if x) for p in reverse_geocode(points)]
+
+    # ---- browsing (photosearch/browse.py) ----------------------------------------------------------
+    def timeline(self) -> browse.Timeline:
+        """Every photo newest first (undated last) with its date, path and place: the timeline."""
+        return browse.timeline(self.store)
+
+    def folder_tree(self) -> list[browse.FolderNode]:
+        """The watched folders and their subfolders that hold photos, with photo counts."""
+        return browse.folder_tree(self.store)
+
+    def folder_photos(self, folder: str) -> list[dict]:
+        """A folder's photos (subfolders included), newest first, as search results."""
+        return browse.folder_photos(self.store, folder)
+
+    def photo_info(self, ids: list[int]) -> dict[int, dict]:
+        """{id: {"taken", "place"}}: what the grid's tooltips say about each photo."""
+        return browse.photo_info(self.store, ids)
 
     # ---- thumbnails ---------------------------------------------------------------------------
     def thumb_path(self, photo_id: int) -> str | None:
@@ -274,7 +294,7 @@ class Core:
                 raise PhotoSearchError(f"photo #{photo_id} is no longer in the catalog")
             exif = {}
             if p.taken_at:
-                exif["Taken"] = p.taken_at.strftime("%Y-%m-%d %H:%M")
+                exif["Taken"] = browse.date_words(p.taken_at)  # "Wed 1 March 2023, 10:30"
             camera = " ".join(x for x in (p.camera_make, p.camera_model) if x)
             if camera:
                 exif["Camera"] = camera
@@ -282,8 +302,6 @@ class Core:
                 exif["Lens"] = p.lens
             if p.width and p.height:
                 exif["Size"] = f"{p.width} × {p.height}"
-            if p.gps_lat is not None and p.gps_lon is not None:
-                exif["GPS"] = f"{p.gps_lat:.5f}, {p.gps_lon:.5f}"
             exif["File"] = f"{p.format or ''} {(p.size or 0) / 1e6:.1f} MB".strip()
             facts: dict[str, list[dict]] = {}
             for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id).order_by(Fact.score.desc())):
@@ -313,6 +331,9 @@ class Core:
             ]
             rel = s.scalar(select(Thumbnail.rel_path).where(Thumbnail.content_hash == p.content_hash))
             d = PhotoDetails(p.id, p.path, p.content_hash, p.width, p.height, exif, facts, faces)
+            if p.gps_lat is not None and p.gps_lon is not None:
+                d.gps = (p.gps_lat, p.gps_lon)
+        d.place = browse.photo_info(self.store, [photo_id]).get(photo_id, {}).get("place")
         d.thumb = str(self.settings.thumbs_dir / rel) if rel else None
         d.online = Path(d.path).is_file()
         return d

@@ -87,6 +87,15 @@ def why_words(why: list, most: int = 5) -> str:
     return ", ".join(out).replace("%)", " %)")
 
 
+def info_lines(info: dict | None) -> str:
+    """A photo's date taken and place as tooltip lines ("\nSat 14 March 2019, 10:30\nLisbon, Portugal")."""
+    if not info:
+        return ""
+    from photosearch.browse import date_words
+
+    return "".join(f"\n{x}" for x in (date_words(info.get("taken")), info.get("place")) if x)
+
+
 class ResultsModel(QAbstractListModel):
     def __init__(self, thumbs: ThumbnailCache, parent=None):
         super().__init__(parent)
@@ -97,6 +106,7 @@ class ResultsModel(QAbstractListModel):
         self.why: list[list] = []
         self.states: list[str] = []
         self.missing: list[list[str]] = []
+        self.info: dict[int, dict] = {}  # id -> {"taken", "place"} (gui/photo_info.py fills it)
         self._row_of: dict[int, int] | None = None
         self._placeholder: QPixmap | None = None
         thumbs.ready.connect(self._thumb_ready)
@@ -167,7 +177,9 @@ class ResultsModel(QAbstractListModel):
                 "closest": "below the cut-off (closest match)",
             }.get(self.states[row])
             return (
-                f"{self.paths[row]}\nscore {self.scores[row]:.3f}"
+                f"{self.paths[row]}"
+                + info_lines(self.info.get(self.ids[row]))
+                + f"\nscore {self.scores[row]:.3f}"
                 + (f"\n{state}" if state else "")
                 + (f"\nmatched: {reasons}" if reasons else "")
             )
@@ -180,6 +192,10 @@ class ResultsModel(QAbstractListModel):
         if role == WhyRole:
             return self.why[row]
         return None
+
+    def set_info(self, info: dict[int, dict]) -> None:
+        """Dates and places of the shown photos (for tooltips), which arrive after the results."""
+        self.info = info
 
     def row_of(self, photo_id: int) -> int | None:
         if self._row_of is None:

@@ -25,17 +25,20 @@ from photosearch.gui.ask_panel import AskPanel
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.desktop import open_photo_file, show_folder
 from photosearch.gui.errors import ErrorReporter
+from photosearch.gui.folder_tree import FolderTreePage
 from photosearch.gui.grid import SEPARATOR_ID, ResultsModel, ThumbnailGrid
 from photosearch.gui.health_banner import HealthBanner
 from photosearch.gui.indexing import IndexStatus
 from photosearch.gui.map_view import MapView
 from photosearch.gui.people_view import PeopleView
+from photosearch.gui.photo_info import PhotoInfoLoader
 from photosearch.gui.photo_view import PhotoView
 from photosearch.gui.plan_chips import PlanChips
 from photosearch.gui.search_bar import SearchBar
 from photosearch.gui.settings_view import SettingsDialog
 from photosearch.gui.theme import app_icon
 from photosearch.gui.thumbs import ThumbnailCache, load_image
+from photosearch.gui.timeline_view import TimelinePage
 from photosearch.gui.welcome import WelcomeView
 
 log = logging.getLogger(__name__)
@@ -85,6 +88,8 @@ class MainWindow(QMainWindow):
         icon_size = int(self.qsettings.value("grid/icon_size", 160))
         self.thumbs = ThumbnailCache(self.runner, core.thumb_path, size=icon_size, dpr=dpr, parent=self)
         self.model = ResultsModel(self.thumbs, self)
+        self.sequence = self.model  # what the viewer's arrows move through: the grid, or a browse view
+        self.photo_return: QWidget | None = None  # the page the viewer goes back to
 
         central = QWidget(self)
         central_lay = QVBoxLayout(central)
@@ -100,7 +105,7 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self.welcome)
         self.stack.addWidget(self._library_page(icon_size))
         self.photo_view = PhotoView(self)
-        self.photo_view.back_requested.connect(self.show_library)
+        self.photo_view.back_requested.connect(self.leave_photo)
         self.photo_view.navigate.connect(self.navigate)
         self.photo_view.find_similar.connect(self.find_similar)
         self.photo_view.find_same_people.connect(self.find_same_people)
@@ -113,6 +118,16 @@ class MainWindow(QMainWindow):
         self.people_view = PeopleView(core, self.runner, self.show_error, self)
         self.people_view.find_person.connect(lambda name: self.run_search(plan={"where": {"person": name}}))
         self.stack.addWidget(self.people_view)
+        self.timeline = TimelinePage(core, self.runner, self.thumbs, self.grid_menu, self.show_error, self)
+        self.timeline.open_requested.connect(lambda pid: self.open_photo(pid, self.timeline.model))
+        self.stack.addWidget(self.timeline)
+        self.folders_page = FolderTreePage(
+            core, self.runner, self.thumbs, self.grid_menu, self.show_error, self
+        )
+        self.folders_page.open_requested.connect(lambda pid: self.open_photo(pid, self.folders_page.model))
+        self.stack.addWidget(self.folders_page)
+        for model in (self.model, self.folders_page.model):  # dates and places for the tooltips
+            PhotoInfoLoader(self.runner, core.photo_info, model)
         self.map_view = MapView(core, self.runner, self.show_error, self.thumbs, self)
         self.map_view.photos_chosen.connect(self.show_photos)
         self.stack.addWidget(self.map_view)
@@ -172,14 +187,18 @@ class MainWindow(QMainWindow):
         self.act_library = tb.addAction("Library", self.show_library)
         self.act_people = tb.addAction("People", self.show_people)
         self.act_ask = tb.addAction("Ask", self.toggle_ask)
+        self.act_timeline = tb.addAction("Timeline", self.show_timeline)
+        self.act_folders = tb.addAction("Folders", self.show_folders)
         self.act_map = tb.addAction("Map", self.show_map)
-        self.act_map.setShortcut("Ctrl+6")
         tb.addSeparator()
         self.act_index = tb.addAction("Index now", lambda: self.start_indexing())
         self.act_settings = tb.addAction("Settings", self.open_settings)
         self.act_library.setShortcut("Ctrl+1")
         self.act_people.setShortcut("Ctrl+2")
         self.act_ask.setShortcut("Ctrl+3")
+        self.act_timeline.setShortcut("Ctrl+4")
+        self.act_folders.setShortcut("Ctrl+5")
+        self.act_map.setShortcut("Ctrl+6")
         self.act_index.setShortcut(QKeySequence.StandardKey.Refresh)
         self.act_settings.setShortcut(QKeySequence.StandardKey.Preferences)
         menu = self.menuBar().addMenu("&File")
@@ -190,7 +209,14 @@ class MainWindow(QMainWindow):
         quit_act = menu.addAction("Quit", self.close)
         quit_act.setShortcut(QKeySequence.StandardKey.Quit)
         view = self.menuBar().addMenu("&View")
-        for a in (self.act_library, self.act_people, self.act_ask, self.act_map):
+        for a in (
+            self.act_library,
+            self.act_people,
+            self.act_ask,
+            self.act_timeline,
+            self.act_folders,
+            self.act_map,
+        ):
             view.addAction(a)
         view.addSeparator()
         view.addAction("Larger thumbnails", lambda: self.set_icon_size(self.thumbs.size + 32), "Ctrl++")
@@ -210,7 +236,7 @@ class MainWindow(QMainWindow):
         ):
             sc = QShortcut(QKeySequence(key), self.photo_view, lambda s=step: self.navigate(s))
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        sc = QShortcut(QKeySequence(Qt.Key.Key_Space), self.photo_view, self.show_library)
+        sc = QShortcut(QKeySequence(Qt.Key.Key_Space), self.photo_view, self.leave_photo)
         sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         QShortcut(QKeySequence(QKeySequence.StandardKey.FullScreen), self, self.toggle_full_screen)
         QShortcut(QKeySequence("F11"), self, self.toggle_full_screen)
@@ -337,8 +363,14 @@ class MainWindow(QMainWindow):
             record=False,
         )
         self.reload_words()
+        self.refresh_browse_view()
         if self.watch_enabled:
             self.start_watching()
+
+    def refresh_browse_view(self) -> None:
+        """The library changed: the timeline or folders, when shown, read it again."""
+        if self.stack.currentWidget() in (self.timeline, self.folders_page):
+            self.stack.currentWidget().refresh()
 
     def start_watching(self) -> None:
         from photosearch.ingest.watcher import FolderWatcher
@@ -370,6 +402,7 @@ class MainWindow(QMainWindow):
         if changed:
             self.search_info.setText(f"Folders changed: {changed} photo(s) updated")
             self.run_search(self.last_request, keep_request=True, record=False)
+            self.refresh_browse_view()
 
     def reload_words(self) -> None:
         core = self.core
@@ -411,7 +444,12 @@ class MainWindow(QMainWindow):
                 self.search_bar.add_history(text)
             if self.search_bar.text() != text:
                 self.search_bar.setText(text)
-        if self.stack.currentIndex() in (PAGE_PHOTO, PAGE_PEOPLE) and (plan is not None or text):
+        # the user's own search shows the library; a refresh (record=False: indexing ended) stays put
+        if (
+            record
+            and self.stack.currentIndex() not in (PAGE_LIBRARY, PAGE_WELCOME)
+            and (plan is not None or text)
+        ):
             self.stack.setCurrentIndex(PAGE_LIBRARY)
         self.search_generation += 1
         gen = self.search_generation
@@ -480,7 +518,7 @@ class MainWindow(QMainWindow):
     def find_similar(self, photo_id: int):
         """The photos `photosearch similar` lists for this photo, in its order (near-duplicates
         first), under the photo's file name."""
-        if self.stack.currentIndex() in (PAGE_PHOTO, PAGE_PEOPLE):
+        if self.stack.currentIndex() not in (PAGE_LIBRARY, PAGE_WELCOME):
             self.stack.setCurrentIndex(PAGE_LIBRARY)
         self.search_generation += 1
         gen, core = self.search_generation, self.core
@@ -528,9 +566,14 @@ class MainWindow(QMainWindow):
             pid = self.model.ids[current.row()]
             self.ask_panel.set_photo(pid, Path(self.model.paths[current.row()]).name)
 
-    def open_photo(self, photo_id: int):
-        row = self.model.row_of(photo_id)
-        if row is not None:
+    def open_photo(self, photo_id: int, sequence=None):
+        """Show a photo; the arrows then move through `sequence` (a model with `ids`, `row_of`; the
+        grid's results when None), and Back returns to the page it was opened from."""
+        if self.stack.currentIndex() != PAGE_PHOTO:
+            self.photo_return = self.stack.currentWidget()
+        self.sequence = sequence if sequence is not None else self.model
+        row = self.sequence.row_of(photo_id)
+        if row is not None and self.sequence is self.model:
             self.grid.setCurrentIndex(self.model.index(row))
         self.current_photo = photo_id
         self.stack.setCurrentIndex(PAGE_PHOTO)
@@ -555,7 +598,7 @@ class MainWindow(QMainWindow):
             )
             self.ask_panel.set_photo(photo_id, details.name)
             self.photo_view.set_position(*self._position(photo_id))
-            n = self.model.rowCount()
+            n = self.sequence.rowCount()
             self.photo_view.act_prev.setEnabled(row is not None and row > 0)
             self.photo_view.act_next.setEnabled(row is not None and row < n - 1)
 
@@ -563,7 +606,7 @@ class MainWindow(QMainWindow):
 
     def _position(self, photo_id: int) -> tuple[int | None, int]:
         """(number of the photo in the shown list, how many photos it holds), separator not counted."""
-        photos = [pid for pid in self.model.ids if pid != SEPARATOR_ID]
+        photos = [pid for pid in self.sequence.ids if pid != SEPARATOR_ID]
         try:
             return photos.index(photo_id) + 1, len(photos)
         except ValueError:
@@ -604,19 +647,39 @@ class MainWindow(QMainWindow):
     def navigate(self, step: int) -> None:
         if self.current_photo is None:
             return
-        row = self.model.row_of(self.current_photo)
+        seq = self.sequence
+        row = seq.row_of(self.current_photo)
         if row is None:
             return
         new = row + step
-        if 0 <= new < self.model.rowCount() and self.model.ids[new] == SEPARATOR_ID:
+        if 0 <= new < seq.rowCount() and seq.ids[new] == SEPARATOR_ID:
             new += step  # step over the "closest" separator
-        if 0 <= new < self.model.rowCount():
-            self.open_photo(self.model.ids[new])
+        if 0 <= new < seq.rowCount():
+            self.open_photo(seq.ids[new], seq)
 
     # ---- views ----------------------------------------------------------------------------------
     def show_library(self) -> None:
         self.stack.setCurrentIndex(PAGE_LIBRARY if self.core.has_folders() else PAGE_WELCOME)
         self.grid.setFocus()
+
+    def leave_photo(self) -> None:
+        """Back from the viewer to where the photo was opened, with that photo current there."""
+        page = self.photo_return
+        if page is self.timeline or page is self.folders_page:
+            self.stack.setCurrentWidget(page)
+            if self.current_photo is not None:
+                page.reveal(self.current_photo)
+        else:
+            self.show_library()
+
+    def show_timeline(self) -> None:
+        self.stack.setCurrentWidget(self.timeline)
+        self.timeline.view.setFocus()
+        self.timeline.refresh()
+
+    def show_folders(self) -> None:
+        self.stack.setCurrentWidget(self.folders_page)
+        self.folders_page.refresh()
 
     def show_people(self) -> None:
         self.stack.setCurrentIndex(PAGE_PEOPLE)
@@ -673,7 +736,7 @@ class MainWindow(QMainWindow):
         elif self.errors.dialog is not None and self.errors.dialog.isVisible():
             self.errors.dialog.close()
         elif self.stack.currentIndex() == PAGE_PHOTO:
-            self.show_library()
+            self.leave_photo()
         elif self.ask_dock.isVisible() and self.ask_panel.isAncestorOf(QApplication.focusWidget()):
             self.ask_dock.hide()
         elif self.stack.currentIndex() == PAGE_PEOPLE or self.stack.currentWidget() is self.map_view:
@@ -706,6 +769,8 @@ class MainWindow(QMainWindow):
         self.thumbs.set_size(size)
         self.grid.set_icon_size(size)
         self.model.layoutChanged.emit()
+        self.folders_page.grid.set_icon_size(size)
+        self.timeline.view.viewport().update()  # its layout follows the thumbnail size
 
     def show_error(self, info: ErrorInfo) -> None:
         self.errors.show(info)
@@ -721,9 +786,10 @@ class MainWindow(QMainWindow):
         menu = self.grid_menu(pid, path)
         menu.exec(self.grid.viewport().mapToGlobal(pos))
 
-    def grid_menu(self, pid: int, path: str) -> QMenu:
+    def grid_menu(self, pid: int, path: str, sequence=None) -> QMenu:
+        """The photo's menu; "Open" moves through `sequence` (the grid's results when None)."""
         menu = QMenu(self)
-        menu.addAction("Open", lambda: self.open_photo(pid))
+        menu.addAction("Open", lambda: self.open_photo(pid, sequence))
         menu.addAction("Open with the default application", lambda: open_photo_file(path, self))
         menu.addAction("Show in folder", lambda: show_folder(path, self))
         menu.addAction("Copy path", lambda: QApplication.clipboard().setText(path))
@@ -742,7 +808,7 @@ class MainWindow(QMainWindow):
         box = ErrorReporter(self)
         text = (
             "Ctrl+F / Ctrl+L  search\nEnter / double-click  open photo\nSpace  preview / back\n"
-            "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\nCtrl+6  map (drag, wheel, +/−)\n"
+            "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\nCtrl+4/5  timeline, folders\nCtrl+6  map (drag, wheel, +/−)\n"
             "F5  index now\nCtrl++ / Ctrl+-  thumbnail size"
         )
         dlg = box.show(_Info("Keyboard shortcuts", text))

@@ -232,6 +232,16 @@ def _section(title: str, body: str) -> str:
     return f"<h3 style='margin:10px 0 4px 0'>{html.escape(title)}</h3>{body}"
 
 
+def place_row(d: PhotoDetails) -> str:
+    """The "Place" row: its name, the coordinates after it in smaller grey words."""
+    if not d.place and not d.gps:
+        return ""
+    coords = f"{d.gps[0]:.5f}, {d.gps[1]:.5f}" if d.gps else ""
+    name = html.escape(d.place or "")
+    small = f" <small style='color:gray'>{coords}</small>" if coords and name else coords
+    return f"<tr><td style='color:gray;padding-right:8px'>Place</td><td>{name}{small}</td></tr>"
+
+
 def details_html(d: PhotoDetails) -> str:
     """The info panel as HTML (links open in the browser only when clicked)."""
     e = html.escape
@@ -243,11 +253,13 @@ def details_html(d: PhotoDetails) -> str:
     caption = d.facts.get("caption")
     if caption:
         parts.append(f"<p><i>{e(caption[0]['label'])}</i></p>")
-    if d.exif:
-        rows = "".join(
+    if d.exif or d.gps:
+        lines = [
             f"<tr><td style='color:gray;padding-right:8px'>{e(k)}</td><td>{e(v)}</td></tr>"
             for k, v in d.exif.items()
-        )
+        ]
+        lines.insert(1 if "Taken" in d.exif else 0, place_row(d))  # when, then where
+        rows = "".join(lines)
         parts.append(_section("Details", f"<table>{rows}</table>"))
     if d.faces:
         names = [e(f["name"]) if f["name"] else "<span style='color:gray'>unnamed</span>" for f in d.faces]

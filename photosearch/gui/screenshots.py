@@ -18,7 +18,19 @@ from pathlib import Path
 
 import numpy as np
 
-SHOTS = ("welcome", "results", "photo", "people", "map", "ask", "settings", "models")
+SHOTS = (
+    "welcome",
+    "results",
+    "photo",
+    "people",
+    "map",
+    "ask",
+    "settings",
+    "models",
+    "timeline",
+    "timeline_scrub",
+    "folders",
+)
 
 
 def _photos() -> dict[str, np.ndarray]:
@@ -99,6 +111,37 @@ def write_gallery(folder: Path) -> list[Path]:
     return out
 
 
+#: A trip in another year, with GPS (Lisbon and Sintra), and a scan without a date: the timeline's
+#: years, day headers with places, and its "No date" group; the folder tree's subfolders.
+TRIP = (
+    ("tram", "coffee", datetime(2019, 6, 14, 9, 12), (38.7139, -9.1394)),
+    ("tiles", "immunohistochemistry", datetime(2019, 6, 14, 17, 40), (38.7139, -9.1394)),
+    ("palace", "rocket", datetime(2019, 6, 15, 11, 5), (38.7877, -9.3906)),
+    ("castle", "astronaut", datetime(2018, 12, 24, 20, 0), (38.7139, -9.1394)),
+    ("old scan", "camera", None, None),
+)
+
+
+def write_trip(folder: Path) -> list[Path]:
+    """The `TRIP` photos (crops of the demo photos) in `folder/Lisbon` and `folder/Scans`."""
+    from PIL import Image
+
+    from photosearch.evaluate.example import exif_bytes
+
+    photos = _photos()
+    out = []
+    for i, (name, source, taken, gps) in enumerate(TRIP):
+        sub = folder / ("Lisbon" if gps else "Scans")
+        sub.mkdir(parents=True, exist_ok=True)
+        rgb = np.ascontiguousarray(photos[source][..., :3]).astype(np.uint8)
+        h, w = rgb.shape[:2]
+        crop = rgb[(i * h) // 10 : h - h // 10, (i * w) // 12 : w]  # not the same picture as the demo's
+        path = sub / f"{name}.jpg"
+        Image.fromarray(np.ascontiguousarray(crop)).save(path, quality=90, exif=exif_bytes(taken, gps=gps))
+        out.append(path)
+    return out
+
+
 DEMO_FACTS = {
     "astronaut": dict(
         tags=["astronaut", "person", "flag", "space suit"],
@@ -154,10 +197,14 @@ def build_demo(root: Path):
 
     gallery = root / "Pictures" / "Holidays"
     write_gallery(gallery)
+    write_trip(gallery)
     settings = Settings(data_dir=root / "data")
     core = Core(settings)
     core.store.add_folder(gallery)
     build_indexer(core.store, settings, analyzers=[], post_steps=[]).run()
+    from photosearch.query.resolvers.places import ensure_place_facts
+
+    ensure_place_facts(core.store)  # the indexer's places step: GPS → place names
     rng = np.random.default_rng(0)
     people: dict[str, int] = {}
     with core.store.session() as s:
@@ -269,7 +316,7 @@ def take_screenshots(
         shoot("welcome", w0)
         w0.close()
 
-        core, _gallery = build_demo(root)
+        core, gallery = build_demo(root)
         w = MainWindow(
             core,
             qsettings=QSettings(str(root / "gui.ini"), QSettings.Format.IniFormat),
@@ -317,6 +364,37 @@ def take_screenshots(
         )
         settle(app, w)
         shoot("ask", w)
+
+        w.ask_dock.hide()
+        w.show_timeline()
+        wait_until(app, lambda: w.timeline.model.rowCount() > 0)
+        settle(app, w)
+        wait_until(app, lambda: all(k in w.thumbs._cache for k in w.timeline.model.ids[:12]), 10)
+        settle(app, w)
+        shoot("timeline", w)
+        # the scrubber: the pointer over June 2019 names it in a bubble; a click shows that month
+        scrub = w.timeline.scrubber
+        june = next(m for m in w.timeline.model.months() if m.key == "2019-06")
+        y = scrub.y_of(june.start + june.count // 2)
+        scrub.hover_y = y
+        scrub._show_bubble(y)
+        scrub.month_chosen.emit(june.key)
+        settle(app, w)
+        wait_until(app, lambda: all(k in w.thumbs._cache for k in w.timeline.model.ids), 10)
+        settle(app, w)
+        shoot("timeline_scrub", w)
+        scrub.bubble.hide()
+
+        w.show_folders()
+        wait_until(app, lambda: w.folders_page.model.rowCount() > 0)
+        lisbon = w.folders_page.item_for(str(gallery.resolve() / "Lisbon"))
+        if lisbon is not None:
+            w.folders_page.tree.setCurrentIndex(lisbon.index())
+            wait_until(app, lambda: w.folders_page.model.rowCount() == 4)
+        settle(app, w)
+        wait_until(app, lambda: all(k in w.thumbs._cache for k in w.folders_page.model.ids), 10)
+        settle(app, w)
+        shoot("folders", w)
 
         dlg = w.open_settings()
         tabs = {dlg.tabs.tabText(i): i for i in range(dlg.tabs.count())}
