@@ -302,10 +302,12 @@ def test_the_shown_timeline_follows_indexing(qtbot, make_window, dated, small_ph
     assert page.model.rowCount() == len(PHOTOS)
     rgb = np.ascontiguousarray(small_photos["rocket"][::2, ::2, :3])
     Image.fromarray(rgb).save(root / "2019" / "launch.jpg", exif=exif_bytes(datetime(2020, 5, 1, 7, 0)))
+    w.last_request = "rocket"  # an earlier search, refreshed when indexing ends
     w.start_indexing()
     qtbot.waitUntil(lambda: page.model.rowCount() == len(PHOTOS) + 1, timeout=20000)
     assert "May 2020" in [m.label for m in page.model.months()]
-    assert w.stack.currentWidget() is page  # it stayed on the timeline
+    qtbot.waitUntil(lambda: w.search_task is None or w.search_task.done, timeout=20000)
+    assert w.stack.currentWidget() is page  # it stayed on the timeline, the search refreshed behind it
 
 
 def test_arrow_keys_move_by_tile_and_by_day(qtbot, make_window, dated):
