@@ -178,7 +178,9 @@ class AskPanel(QWidget):
 
     @property
     def busy(self) -> bool:
-        return self.task is not None and not self.task.done
+        """A question is under way until its answer (or failure) is shown: the worker may be done
+        while its last steps are still on their way to the panel."""
+        return self.task is not None
 
     def _drop_current(self) -> None:
         """Stop the running question and forget it: whatever it still sends is dropped."""
@@ -200,16 +202,27 @@ class AskPanel(QWidget):
 
     def warm(self) -> None:
         """Load what the next answer needs in the background (the place index for this photo, a pulled
-        vision model), once per photo, so the first answer comes as fast as later ones."""
+        vision model), once per photo, so the first answer comes as fast as later ones. A photo chosen
+        while another warms is warmed next."""
         if self.photo_id in self._warmed or (self.warm_task is not None and not self.warm_task.done):
             return
         self._warmed.add(self.photo_id)
         core, pid = self.core, self.photo_id
+
+        def failed(info: ErrorInfo) -> None:
+            log.info("ask warm-up failed: %s", info.message)
+            self._warmed_one()
+
         self.warm_task = self.runner.submit(
             lambda _p, _c: core.warm_ask(pid),
             name="Preparing to answer",
-            on_error=lambda info: log.info("ask warm-up failed: %s", info.message),
+            on_result=lambda _s: self._warmed_one(),
+            on_error=failed,
         )
+
+    def _warmed_one(self) -> None:
+        if self.isVisible() and self.photo_id not in self._warmed:
+            self.warm()
 
     def web_enabled(self) -> bool:
         return bool(getattr(self.core.settings, "web_enabled", False))
