@@ -56,8 +56,10 @@ def percent(score: float) -> str:
 
 
 def article(noun: str) -> str:
-    """ "a dog", "an umbrella" (by the first letter's sound, good enough for class names)."""
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+    """ "a dog", "an umbrella", "a uniform", "an hour" (by the first sound, good enough for class names)."""
+    low = noun.lower()
+    vowel = low[:1] in "aeiou" and not re.match(r"(uni|use|usu|uk|eu|one\b|once)", low)
+    return f"{'an' if vowel or re.match(r'(hour|honest|honou?r)', low) else 'a'} {noun}"
 
 
 def plural(noun: str) -> str:

@@ -9,6 +9,7 @@ import pytest
 from photosearch.ask.evidence import PhotoEvidence, Tag, Thing
 from photosearch.ask.sentences import (
     NOTHING_YET,
+    article,
     asks_for,
     compose,
     plural,
@@ -69,6 +70,13 @@ def test_objects_say_where_they_are_and_group_by_place():
     ]
     said = where_things_are(PhotoEvidence(1, things=things))
     assert said == "In the photo: two people on the left, a bicycle in the centre and a bus on the right."
+    assert [article(w) for w in ("uniform", "umbrella", "hourglass", "orange", "European robin")] == [
+        "a uniform",
+        "an umbrella",
+        "an hourglass",
+        "an orange",
+        "a European robin",
+    ]
     assert [plural(w) for w in ("person", "bus", "knife", "wine glass", "skis", "cherry")] == [
         "people",
         "buses",
