@@ -147,6 +147,7 @@ def recommend(models: list[Candidate], hw: Hardware) -> Recommendation:
     by = {m.name: m for m in models}
     ram = hw.ram_bytes
     rec = Recommendation()
+    left_out: list[str] = []  # said after the choices
     picks: list[tuple[Candidate, str]] = []  # in priority order
     if hw.gpu and ram >= 8 * GB:
         clip = _first(by, ["siglip2-vit-b-16", "clip-vit-b-32-openai"])
@@ -164,26 +165,22 @@ def recommend(models: list[Candidate], hw: Hardware) -> Recommendation:
         vwhy = "the vision model small enough to answer quickly on a processor"
     else:
         vlm = None
-        rec.reasons.append(f"No vision model: this computer has {_gb(ram)} of memory and they need 8 GB.")
+        left_out.append(f"No vision model: this computer has {_gb(ram)} of memory and they need 8 GB.")
     if vlm:
         picks.append((vlm, f"{vlm.name} for answers about a photo: {vwhy}."))
     llm = by.get("qwen2.5-1.5b-instruct")
     if llm and ram >= 8 * GB:
-        picks.append(
-            (llm, f"{llm.name} to understand looser search requests: it needs about 2 GB of memory.")
-        )
+        picks.append((llm, f"{llm.name} to understand looser search requests: there is memory for it."))
     owl = by.get("owlv2-base-patch16")
     if owl and hw.gpu:
         picks.append((owl, f"{owl.name} so Ask finds any object you name: the graphics card keeps it quick."))
     elif owl:
-        rec.reasons.append(
-            f"Not {owl.name}: on a processor alone it slows every answer (about 0.45 s a photo)."
-        )
+        left_out.append(f"Not {owl.name}: on a processor alone it slows every answer (about 0.45 s a photo).")
     room = hw.disk_free_bytes - DISK_MARGIN
     for cand, reason in picks:
         need = 0 if cand.installed else cand.download_bytes
         if need > room:
-            rec.reasons.append(
+            left_out.append(
                 f"Not {cand.name}: it needs {_gb(need)} and only {_gb(max(0, room))} of disk is free to spare."
             )
             continue
@@ -197,6 +194,7 @@ def recommend(models: list[Candidate], hw: Hardware) -> Recommendation:
             else " Its size is not listed: check your free disk."
         )
         rec.reasons.append(reason + note)
+    rec.reasons += left_out
     return rec
 
 

@@ -23,7 +23,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--search-url", help="SearxNG base URL (its JSON API must be enabled)")
     p.add_argument("--corpus", help="offline folder of HTML/Markdown/text pages to search instead of the web")
-    p.add_argument("--no-llm", action="store_true", help="use no language model (the non-LLM agents; no vision model for a local answer)")
+    p.add_argument(
+        "--no-llm",
+        action="store_true",
+        help="use no language model (the non-LLM agents; no vision model for a local answer)",
+    )
     p.add_argument("--dry-run", action="store_true", help="print the outgoing queries without sending them")
     p.add_argument("--max-rounds", type=int, default=3, help="rounds of the chain of search (default 3)")
     p.add_argument("--max-pages", type=int, default=10, help="pages fetched per region (default 10)")

@@ -147,10 +147,10 @@ class AskPanel(QWidget):
         brow.addStretch(1)
         ab.addLayout(brow)
         lay.addWidget(self.approval_box)
-        split = QSplitter(Qt.Orientation.Vertical, self)
+        split = self.split = QSplitter(Qt.Orientation.Vertical, self)
         self.graph = QTreeWidget(split)
         self.graph.setHeaderLabels(["Steps", "Found"])
-        self.graph.setColumnWidth(0, 260)
+        self.graph.setColumnWidth(0, 175)  # a step's name; what it found beside it
         self.answer = QTextBrowser(split)
         self.answer.setOpenExternalLinks(True)
         split.addWidget(self.graph)
@@ -257,6 +257,8 @@ class AskPanel(QWidget):
         self.btn_ask.setEnabled(False)
         self.btn_stop.setEnabled(True)
         web = self.web_enabled()
+        if not web:  # five short steps: the answer gets the room
+            self.split.setSizes([135, max(200, self.split.height() - 135)])
         core = self.core
         llm_factory, backend_factory = self.llm_factory, self.backend_factory
 
@@ -345,6 +347,7 @@ class AskPanel(QWidget):
             last = self.graph.topLevelItem(self.graph.topLevelItemCount() - 1)
             if last is not None and last.text(0) == item[1]:
                 last.setText(1, item[2])
+                last.setToolTip(1, item[2])
         elif kind == "draft":  # the evidence answer, shown while a vision model looks closer
             self._show_answer(item[1], draft=True)
         elif kind == "step":
@@ -398,7 +401,7 @@ class AskPanel(QWidget):
     def _show_answer(self, data: dict, draft: bool = False) -> None:
         e = html.escape
         sentences = data.get("sentences") or [data.get("answer") or "No answer."]
-        parts = [f"<p style='font-size:11pt'>{e(' '.join(sentences))}</p>"]
+        parts = [f"<p style='font-size:10.5pt'>{e(' '.join(sentences))}</p>"]
         sources = data.get("sources") or []
         if sources:
             parts.append("<h4>Sources</h4><ol>")

@@ -12,14 +12,16 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGroupBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -179,8 +181,14 @@ class ModelsView(QWidget):
         lay.addLayout(rec_row)
         self.recommend_note = QLabel("", self)
         self.recommend_note.setWordWrap(True)
-        self.recommend_note.setVisible(False)
-        lay.addWidget(self.recommend_note)
+        self.recommend_note.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.recommend_box = QScrollArea(self)  # the reasons scroll: the table keeps its room at 800x600
+        self.recommend_box.setWidget(self.recommend_note)
+        self.recommend_box.setWidgetResizable(True)
+        self.recommend_box.setFrameShape(QFrame.Shape.NoFrame)
+        self.recommend_box.setMaximumHeight(110)
+        self.recommend_box.setVisible(False)
+        lay.addWidget(self.recommend_box)
 
         self.table = QTableWidget(0, len(self.COLUMNS), self)
         self.table.setHorizontalHeaderLabels(self.COLUMNS)
@@ -192,6 +200,8 @@ class ModelsView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(self.BENEFIT, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(self.NAME, QHeaderView.ResizeMode.Interactive)
+        self.table.setColumnWidth(self.NAME, 170)  # long names elide: the line on what it does gets the room
         self.table.itemSelectionChanged.connect(self._selection)
         self.table.itemChanged.connect(self._checked)
         lay.addWidget(self.table, 1)
@@ -224,18 +234,24 @@ class ModelsView(QWidget):
         self.btn_refresh.clicked.connect(self.refresh)
         self.btn_cancel.setEnabled(False)
 
-        self.advanced = QGroupBox("Advanced", self)
+        self.advanced = QToolButton(self)  # runtime names, roles, checksums: folded away
+        self.advanced.setText("Advanced")
         self.advanced.setCheckable(True)
-        self.advanced.setChecked(False)
-        adv = QVBoxLayout(self.advanced)
-        self.advanced_text = QLabel("", self.advanced)
+        self.advanced.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.advanced.setArrowType(Qt.ArrowType.RightArrow)
+        self.advanced.setAutoRaise(True)
+        self.advanced_text = QLabel("", self)
         self.advanced_text.setWordWrap(True)
         self.advanced_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        adv.addWidget(self.advanced_text)
         self.advanced_text.setVisible(False)
-        self.advanced.toggled.connect(self.advanced_text.setVisible)
+        self.advanced.toggled.connect(self._toggle_advanced)
         lay.addWidget(self.advanced)
+        lay.addWidget(self.advanced_text)
         self.refresh()
+
+    def _toggle_advanced(self, shown: bool) -> None:
+        self.advanced.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.advanced_text.setVisible(shown)
 
     # ---- the table ----
     def refresh(self) -> None:
@@ -262,7 +278,7 @@ class ModelsView(QWidget):
             self.table.setItem(i, self.CHECK, check)
             for j, text in enumerate(cells, start=1):
                 item = QTableWidgetItem(text)
-                item.setToolTip(r.benefit if j == self.BENEFIT else "")
+                item.setToolTip(r.benefit if j == self.BENEFIT else r.name if j == self.NAME else "")
                 if j == self.STATUS and not r.present:
                     item.setForeground(self.palette().placeholderText())
                 self.table.setItem(i, j, item)
@@ -364,7 +380,7 @@ class ModelsView(QWidget):
     def recommend(self) -> None:
         """Select the recommended set for this computer and say why (hardware is read off the GUI thread)."""
         settings = self.settings
-        self.recommend_note.setVisible(True)
+        self.recommend_box.setVisible(True)
         self.recommend_note.setText("Looking at this computer…")
         self.runner.submit(
             lambda _p, _c: recommendation_for(settings),
@@ -380,11 +396,13 @@ class ModelsView(QWidget):
         why = "".join(f"<li>{html.escape(r)}</li>" for r in rec.reasons)
         todo = [n for n in rec.names if not self.rows[self.row_of(n)].present]
         then = (
-            f"Selected {len(todo)} to download: press <b>Download selected</b>."
+            f"<b>Selected {len(todo)} to download</b> (press Download selected)."
             if todo
-            else "Everything recommended is already here."
+            else "<b>Everything recommended is already here.</b>"
         )
-        self.recommend_note.setText(f"{html.escape(hardware_words(hw))}<ul style='margin:0'>{why}</ul>{then}")
+        self.recommend_note.setText(
+            f"{then} {html.escape(hardware_words(hw))}<ul style='margin:0'>{why}</ul>"
+        )
 
     # ---- work ----
     def _run(self, name: str, fn, on_result, *, progress: bool = False) -> None:

@@ -122,7 +122,7 @@ def test_recommended_selects_a_set_for_this_computer_and_says_why(qtbot, manager
     _hw, rec = recommendation_for(settings)
     assert rec.names and view.checked_names() == [n for n in (r.name for r in view.rows) if n in rec.names]
     note = view.recommend_note.text()
-    assert "GB of memory" in note and "press <b>Download selected</b>" in note
+    assert "GB of memory" in note and f"<b>Selected {len(rec.names)} to download</b>" in note
     assert all(reason.split(":")[0].split()[-1] in note for reason in rec.reasons)
     assert view.btn_pull.text() == f"Download selected ({len(rec.names)})" and view.btn_pull.isEnabled()
     assert not errors
