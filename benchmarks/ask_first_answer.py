@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, r in enumerate(runs, 1):
         c, w = r["cold"], r["after_warm"]
         print(
-            f"process {i}: cold first step {c['first_step_s'] * 1000:.0f} ms, first answer {c['answer_s']:.2f} s; "
+            f"process {i}: Python + catalog open {r['open_s']:.2f} s; cold first step {c['first_step_s'] * 1000:.0f} ms, first answer {c['answer_s']:.2f} s; "
             f"warm-up {r['warm_up_s']:.2f} s, then first step {w['first_step_s'] * 1000:.1f} ms, "
             f"answer {w['answer_s'] * 1000:.0f} ms"
         )
