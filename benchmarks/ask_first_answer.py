@@ -49,9 +49,9 @@ opened = time.perf_counter() - t_process
 
 
 def timed(pid):
-    from photosearch.ask.local import answer_locally
     marks = {}
     t0 = time.perf_counter()
+    from photosearch.ask.local import answer_locally  # cold: its import is part of the first answer
     def progress(item):
         marks.setdefault("first_step", time.perf_counter() - t0)
     data = answer_locally(core.store, settings, pid, question, progress=progress)
@@ -199,13 +199,13 @@ def main(argv: list[str] | None = None) -> int:
     for i, r in enumerate(runs, 1):
         c, w = r["cold"], r["after_warm"]
         print(
-            f"process {i}: Python + catalog open {r['open_s']:.2f} s; cold first step {c['first_step_s'] * 1000:.0f} ms, first answer {c['answer_s']:.2f} s; "
+            f"process {i}: Python + catalog open {r['open_s']:.2f} s; cold first step {c['first_step_s'] * 1000:.1f} ms, first answer {c['answer_s']:.2f} s; "
             f"warm-up {r['warm_up_s']:.2f} s, then first step {w['first_step_s'] * 1000:.1f} ms, "
             f"answer {w['answer_s'] * 1000:.0f} ms"
         )
     again = [a for r in runs for a in r["again"]]
     print(
-        f"cold (median of {len(runs)}): first step {statistics.median(r['cold']['first_step_s'] for r in runs) * 1000:.0f} ms, "
+        f"cold (median of {len(runs)}): first step {statistics.median(r['cold']['first_step_s'] for r in runs) * 1000:.1f} ms, "
         f"first answer {statistics.median(r['cold']['answer_s'] for r in runs):.2f} s"
     )
     print(

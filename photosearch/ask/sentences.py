@@ -158,9 +158,16 @@ def things_in_frame(ev: PhotoEvidence, limit: int = 6) -> list[tuple[str, int, s
 
 
 def where_things_are(ev: PhotoEvidence) -> str:
-    """ "In the photo: a person on the left, two cups in the centre and a bicycle on the right." """
-    parts = [f"{count_words(n, label)} {where}" for label, n, where in things_in_frame(ev)]
-    return sentence("In the photo: " + join(parts)) if parts else ""
+    """ "In the photo: a person on the left, two cups in the centre and a bicycle on the right."; things
+    in the same place share it ("a cup and a bowl in the centre; a dining table filling most of the photo")."""
+    by_where: dict[str, list[str]] = {}
+    for label, n, where in things_in_frame(ev):
+        by_where.setdefault(where, []).append(count_words(n, label))
+    parts = [f"{join(items)} {where}" for where, items in by_where.items()]
+    if not parts:
+        return ""
+    shared = any(len(items) > 1 for items in by_where.values())
+    return sentence("In the photo: " + ("; ".join(parts) if shared else join(parts)))
 
 
 def how_many(ev: PhotoEvidence, question: str) -> str:

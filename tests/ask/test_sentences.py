@@ -70,6 +70,11 @@ def test_objects_say_where_they_are_and_group_by_place():
     ]
     said = where_things_are(PhotoEvidence(1, things=things))
     assert said == "In the photo: two people on the left, a bicycle in the centre and a bus on the right."
+    things.append(Thing("cup", 0.6, (0.45, 0.4, 0.55, 0.6)))
+    said = where_things_are(PhotoEvidence(1, things=things))
+    assert (
+        said == "In the photo: two people on the left; a bicycle and a cup in the centre; a bus on the right."
+    )
     assert [article(w) for w in ("uniform", "umbrella", "hourglass", "orange", "European robin")] == [
         "a uniform",
         "an umbrella",
