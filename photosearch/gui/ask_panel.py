@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPushButton,
     QSplitter,
+    QStyle,
     QTextBrowser,
     QTreeWidget,
     QTreeWidgetItem,
@@ -82,8 +83,10 @@ class AskPanel(QWidget):
         parent=None,
         llm_factory: Callable[[], Any] | None = None,
         backend_factory: Callable[[], Any] | None = None,
+        local_answerer: Callable[..., dict] | None = None,
     ):
         super().__init__(parent)
+        self.local_answerer = local_answerer  # default: photosearch.ask.local.answer_locally
         self.core, self.runner, self.on_error = core, runner, on_error
         self.llm_factory = llm_factory
         self.backend_factory = backend_factory
@@ -257,16 +260,18 @@ class AskPanel(QWidget):
         self.btn_ask.setEnabled(False)
         self.btn_stop.setEnabled(True)
         web = self.web_enabled()
+        self.graph.setRootIsDecorated(web)  # the web's search graph nests; the local steps do not
         if not web:  # five short steps: the answer gets the room
             self.split.setSizes([135, max(200, self.split.height() - 135)])
         core = self.core
         llm_factory, backend_factory = self.llm_factory, self.backend_factory
+        local_answerer = self.local_answerer
 
         def job(progress, cancel):
             if not web:
                 from photosearch.ask.local import answer_locally
 
-                return answer_locally(
+                return (local_answerer or answer_locally)(
                     core.store, core.settings, pid, question, progress=progress, cancel=cancel
                 )
             llm = llm_factory() if llm_factory else _default_llm(core.settings)
@@ -348,6 +353,7 @@ class AskPanel(QWidget):
             if last is not None and last.text(0) == item[1]:
                 last.setText(1, item[2])
                 last.setToolTip(1, item[2])
+                last.setIcon(0, self.style().standardIcon(QStyle.StandardPixmap.SP_DialogApplyButton))
         elif kind == "draft":  # the evidence answer, shown while a vision model looks closer
             self._show_answer(item[1], draft=True)
         elif kind == "step":

@@ -48,6 +48,10 @@ def test_steps_stream_then_the_answer_in_sentences(qtbot, ask):
         panel.ask()
     assert [s[0] for s in seen] == list(STEPS)
     assert all(step == line and pane == panel.WORKING for step, line, pane in seen), seen
+    g = panel.graph
+    assert all(not g.topLevelItem(i).icon(0).isNull() for i in range(g.topLevelItemCount())), (
+        "each step ticked"
+    )
     found = dict(steps_shown(panel))
     assert found["Finding when and where…"] == "05 Jun 2021; Lisbon, Portugal"
     assert found["Looking at the regions…"].startswith("cat; tags: tabby")
@@ -80,24 +84,40 @@ def test_stop_works_at_any_step(qtbot, ask, at):
 
 
 def test_an_answer_belongs_to_its_photo(qtbot, ask):
+    import threading
+
+    from photosearch.ask.local import answer_locally
+
     panel, ids, answers = ask
+    held = threading.Event()
+
+    def answer_after_the_switch(store, settings, pid, question, *, progress, cancel):
+        """The real answer, held after its second step until the user has moved on."""
+
+        def report(item):
+            progress(item)
+            if item[:2] == ("found", STEPS[1]):
+                held.wait(20)
+
+        return answer_locally(store, settings, pid, question, progress=report, cancel=cancel)
+
+    panel.local_answerer = answer_after_the_switch
     panel.set_photo(ids["chelsea"], "chelsea.jpg")
-    switched = []
-
-    def switch(item):  # mid-answer (the second step has just shown), the user moves on to the next photo
-        if item == ("step", STEPS[1]) and not switched:
-            switched.append(True)
-            panel.set_photo(ids["rocket"], "rocket.jpg")
-
     panel.ask()
     old = panel.task
-    old.signals.progress.connect(switch)  # after the panel's own handler: the step is on screen
+    qtbot.waitUntil(
+        lambda: panel.graph.topLevelItemCount() == 2 and bool(panel.graph.topLevelItem(1).text(1)),
+        timeout=30000,
+    )
+    panel.set_photo(ids["rocket"], "rocket.jpg")  # mid-answer, the user moves on to the next photo
+    held.set()
     qtbot.waitUntil(lambda: old.done, timeout=30000)
     qtbot.wait(100)
-    assert switched and not answers, "the cat's answer never shows under the rocket"
+    assert not answers, "the cat's answer never shows under the rocket"
     assert panel.answer.toPlainText() == "" and steps_shown(panel) == []
     assert panel.photo_label.text() == "Ask about rocket.jpg" and panel.btn_ask.isEnabled()
 
+    panel.local_answerer = None
     panel.question.setText("what does it say?")
     with qtbot.waitSignal(panel.answered, timeout=30000):
         panel.ask()
@@ -105,10 +125,11 @@ def test_an_answer_belongs_to_its_photo(qtbot, ask):
     assert panel.answer.toPlainText().startswith("The text in the photo reads “NASA”.")
     panel.set_photo(ids["astronaut"], "astronaut.jpg")  # another photo: the rocket's answer goes
     assert panel.answer.toPlainText() == "" and panel.result is None
-    panel.set_photo(ids["astronaut"], "astronaut.jpg")  # the same photo again keeps what is there
     panel.question.setText("who is this?")
     with qtbot.waitSignal(panel.answered, timeout=30000):
         panel.ask()
+    assert panel.answer.toPlainText().startswith("Eileen Collins is in the photo.")
+    panel.set_photo(ids["astronaut"], "astronaut.jpg")  # the same photo again keeps its answer
     assert panel.answer.toPlainText().startswith("Eileen Collins is in the photo.")
 
 
