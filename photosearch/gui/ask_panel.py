@@ -274,6 +274,11 @@ class AskPanel(QWidget):
                 return (local_answerer or answer_locally)(
                     core.store, core.settings, pid, question, progress=progress, cancel=cancel
                 )
+            from photosearch.ask.local import answer_locally
+
+            # what the photo's analysis says comes first, while the models load and the web is asked
+            draft = answer_locally(core.store, core.settings, pid, question, cancel=cancel, use_vlm=False)
+            progress(("draft", draft, "Searching the web for more…"))
             llm = llm_factory() if llm_factory else _default_llm(core.settings)
             embedder = _embedder(core.settings)
 
@@ -354,8 +359,10 @@ class AskPanel(QWidget):
                 last.setText(1, item[2])
                 last.setToolTip(1, item[2])
                 last.setIcon(0, self.style().standardIcon(QStyle.StandardPixmap.SP_DialogApplyButton))
-        elif kind == "draft":  # the evidence answer, shown while a vision model looks closer
-            self._show_answer(item[1], draft=True)
+        elif kind == "draft":  # the evidence answer, shown while a vision model or the web looks further
+            self._show_answer(
+                item[1], more=item[2] if len(item) > 2 else "The vision model is looking closer…"
+            )
         elif kind == "step":
             self.step_label.setText(item[1])
             self._add_graph(item[1], item[2])
@@ -404,7 +411,7 @@ class AskPanel(QWidget):
         self._show_answer(data)
         self.answered.emit(data)
 
-    def _show_answer(self, data: dict, draft: bool = False) -> None:
+    def _show_answer(self, data: dict, more: str = "") -> None:
         e = html.escape
         sentences = data.get("sentences") or [data.get("answer") or "No answer."]
         parts = [f"<p style='font-size:10.5pt'>{e(' '.join(sentences))}</p>"]
@@ -422,10 +429,9 @@ class AskPanel(QWidget):
         method = data.get("answer_method")
         if method in ("evidence", "vlm") and "steps" in data:
             how = "and the vision model on this computer" if method == "vlm" else "in this photo"
-            more = " The vision model is looking closer…" if draft else ""
             parts.append(
                 f"<p style='color:gray'>From what PhotoSearch found {e(how)}; nothing left this computer "
-                f"({data.get('seconds', 0):.1f} s).{e(more)}</p>"
+                f"({data.get('seconds', 0):.1f} s).{e(' ' + more if more else '')}</p>"
             )
         elif method:
             st = data.get("stats") or {}
