@@ -431,7 +431,7 @@ class AskPanel(QWidget):
             how = "and the vision model on this computer" if method == "vlm" else "in this photo"
             parts.append(
                 f"<p style='color:gray'>From what PhotoSearch found {e(how)}; nothing left this computer "
-                f"({data.get('seconds', 0):.1f} s).{e(' ' + more if more else '')}</p>"
+                f"({_duration(data.get('seconds', 0))}).{e(' ' + more if more else '')}</p>"
             )
         elif method:
             st = data.get("stats") or {}
@@ -488,6 +488,10 @@ class AskPanel(QWidget):
     def _cancelled(self) -> None:
         self._finish()
         self.answer.setHtml("<i>Stopped.</i>")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 0.1 else f"{seconds:.1f} s"
 
 
 def _default_llm(settings):
