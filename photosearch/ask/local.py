@@ -150,7 +150,12 @@ def answer_locally(
         "graph": {"nodes": [], "queries": [], "stop_reason": "local"},
         "steps": steps,
     }
-    model = vlm if vlm is not None else (shared_vlm(settings) if use_vlm else None)
+    model = vlm
+    if model is None and use_vlm:
+        try:
+            model = shared_vlm(settings)
+        except Exception as exc:  # a damaged pull leaves the evidence answer, never no answer
+            log.warning("the vision model cannot be used: %s", exc)
     if model is not None:
         result["seconds"] = round(time.perf_counter() - t_start, 3)
         say(("draft", dict(result)))
