@@ -123,6 +123,12 @@ class Core:
             embedder.load()
         return time.perf_counter() - t0
 
+    def warm_ask(self, photo_id: int | None = None) -> float:
+        """Load what Ask's next answer about this photo needs (`photosearch.ask.local.warm`); seconds."""
+        from photosearch.ask.local import warm
+
+        return warm(self.store, self.settings, photo_id)
+
     # ---- library ---------------------------------------------------------------------------
     def has_folders(self) -> bool:
         return bool(self.store.folders())

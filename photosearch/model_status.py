@@ -70,6 +70,7 @@ def model_rows(settings: Settings) -> list[dict[str, Any]]:
                 "licence": m.licence,
                 "integrity": integrity(m),
                 "download_size": download_size(m) if m.tier == "hub" else human_size(size),
+                "download_bytes": m.download_size()[0] if m.tier == "hub" else size,
                 "not_verified": unverified_files(m) if m.tier == "hub" else [],
                 "description": m.description,
                 "source": m.source,

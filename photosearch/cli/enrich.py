@@ -23,7 +23,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--search-url", help="SearxNG base URL (its JSON API must be enabled)")
     p.add_argument("--corpus", help="offline folder of HTML/Markdown/text pages to search instead of the web")
-    p.add_argument("--no-llm", action="store_true", help="use the non-LLM agents only")
+    p.add_argument(
+        "--no-llm",
+        action="store_true",
+        help="use no language model (the non-LLM agents; no vision model for a local answer)",
+    )
     p.add_argument("--dry-run", action="store_true", help="print the outgoing queries without sending them")
     p.add_argument("--max-rounds", type=int, default=3, help="rounds of the chain of search (default 3)")
     p.add_argument("--max-pages", type=int, default=10, help="pages fetched per region (default 10)")
@@ -37,7 +41,9 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("ask", help="ask a question about a photo (web Chain of Search, opt-in)")
+    p = sub.add_parser(
+        "ask", help="ask a question about a photo (what it shows, from its analysis; web search opt-in)"
+    )
     p.add_argument("photo", help="photo id or path")
     p.add_argument("question", nargs="?", default="what is this?")
     _common(p)
@@ -147,7 +153,29 @@ def _ask_text(d: dict) -> str:
     return "\n".join(lines).strip()
 
 
+def _local_text(d: dict) -> str:
+    return "\n".join([*d["sentences"], "", "(from what PhotoSearch found in this photo; nothing was sent)"])
+
+
 def cmd_ask(ctx, args) -> int:
+    """Web off (the default) and no corpus: the local answer, the same sentences as the app's Ask panel."""
+    if not (args.web or ctx.settings.web_enabled or args.corpus or args.dry_run):
+        from photosearch.ask.local import answer_locally
+
+        if getattr(args, "json", False):
+            ctx.json_output = True
+        pid = _photo_id(ctx, args.photo)
+        say = _progress(ctx)
+        data = answer_locally(
+            ctx.store,
+            ctx.settings,
+            pid,
+            args.question,
+            progress=lambda item: say(item[1]) if item[0] == "step" else None,
+            use_vlm=not args.no_llm,
+        )
+        ctx.emit(data, _local_text)
+        return 0
     assistant, backend, _, _ = build(ctx, args)
     pid = _photo_id(ctx, args.photo)
     result = assistant.ask(pid, args.question, progress=_progress(ctx))

@@ -1,11 +1,16 @@
-"""Ask about the current photo: the local pipeline always; the web Chain of Search only when the user
-enabled web enrichment in Settings. Every outgoing query is shown and must be approved before it is
-sent; only text leaves the machine, never the image."""
+"""Ask about the current photo: the local answer always (photosearch/ask: sentences from what the
+catalog found, steps shown as they happen); the web Chain of Search only when the user enabled web
+enrichment in Settings. Every outgoing query is shown and must be approved before it is sent; only
+text leaves the machine, never the image.
+
+An answer belongs to the photo it was asked about: changing the photo clears it, and a step or answer
+that arrives for an earlier question or photo is dropped. Stop works at every step."""
 
 from __future__ import annotations
 
 import dataclasses
 import html
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +23,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPushButton,
     QSplitter,
+    QStyle,
     QTextBrowser,
     QTreeWidget,
     QTreeWidgetItem,
@@ -26,6 +32,8 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.gui.bridge import ErrorInfo, Task, TaskRunner
+
+log = logging.getLogger(__name__)
 
 
 class ApprovingBackend:
@@ -60,46 +68,12 @@ class Approval:
         self.event.set()
 
 
-def local_answer(core, photo_id: int, question: str, llm=None, embedder=None) -> dict:
-    """The local pipeline: regions and formulations from the photo's own facts; no search."""
-    from photosearch.enrich.assistant import Assistant, default_describer, local_knowledge
-    from photosearch.enrich.chain import SourceBook
-    from photosearch.enrich.detect import open_detector
-    from photosearch.enrich.generation import generate
-
-    assistant = Assistant(
-        core.store,
-        backend=None,
-        llm=llm,
-        embedder=embedder,
-        detector=open_detector(core.settings),
-        describer=default_describer(core.settings, llm),
-    )
-    regions, rgb = assistant.regions_for(photo_id, question)
-    answer = generate(
-        question,
-        regions,
-        [],
-        SourceBook(),
-        llm=llm,
-        describer=assistant.describer,
-        image=rgb,
-        embedder=embedder,
-        local=local_knowledge(core.store, photo_id, regions),
-    )
-    return {
-        "answer": answer.text,
-        "answer_method": answer.method,
-        "sources": [],
-        "regions": [r.to_json() for r in regions],
-        "graph": {"nodes": [], "queries": [], "stop_reason": "local"},
-    }
-
-
 class AskPanel(QWidget):
-    """Question box, approval list, live search graph, answer with sources."""
+    """Question box, approval list, live steps, answer with sources."""
 
     answered = Signal(dict)
+    #: The text the answer pane shows while the first step runs (the step line says which).
+    WORKING = "Working…"
 
     def __init__(
         self,
@@ -109,8 +83,10 @@ class AskPanel(QWidget):
         parent=None,
         llm_factory: Callable[[], Any] | None = None,
         backend_factory: Callable[[], Any] | None = None,
+        local_answerer: Callable[..., dict] | None = None,
     ):
         super().__init__(parent)
+        self.local_answerer = local_answerer  # default: photosearch.ask.local.answer_locally
         self.core, self.runner, self.on_error = core, runner, on_error
         self.llm_factory = llm_factory
         self.backend_factory = backend_factory
@@ -119,6 +95,10 @@ class AskPanel(QWidget):
         self.pending: list[Approval] = []
         self.approve_all = False
         self.result: dict | None = None
+        self.asked_photo: int | None = None  # the photo the shown answer (or the running one) is about
+        self._seq = 0  # bumped by every ask, photo change and stop: older results are dropped
+        self.warm_task: Task | None = None
+        self._warmed: set[int | None] = set()
         lay = QVBoxLayout(self)
         self.photo_label = QLabel("No photo selected", self)
         self.photo_label.setObjectName("SectionTitle")
@@ -140,6 +120,10 @@ class AskPanel(QWidget):
         self.mode = QLabel(self)
         self.mode.setWordWrap(True)
         lay.addWidget(self.mode)
+        self.step_label = QLabel("", self)  # the step running now, as it happens
+        self.step_label.setObjectName("AskStep")
+        self.step_label.setWordWrap(True)
+        lay.addWidget(self.step_label)
         # outgoing queries awaiting approval
         self.approval_box = QWidget(self)
         ab = QVBoxLayout(self.approval_box)
@@ -166,10 +150,10 @@ class AskPanel(QWidget):
         brow.addStretch(1)
         ab.addLayout(brow)
         lay.addWidget(self.approval_box)
-        split = QSplitter(Qt.Orientation.Vertical, self)
+        split = self.split = QSplitter(Qt.Orientation.Vertical, self)
         self.graph = QTreeWidget(split)
-        self.graph.setHeaderLabels(["Search graph", "detail"])
-        self.graph.setColumnWidth(0, 260)
+        self.graph.setHeaderLabels(["Steps", "Found"])
+        self.graph.setColumnWidth(0, 175)  # a step's name; what it found beside it
         self.answer = QTextBrowser(split)
         self.answer.setOpenExternalLinks(True)
         split.addWidget(self.graph)
@@ -181,9 +165,67 @@ class AskPanel(QWidget):
 
     # ---- state ----
     def set_photo(self, photo_id: int | None, name: str = "") -> None:
+        """Show this photo's question box; another photo clears the answer and stops its question."""
+        if photo_id != self.photo_id:
+            self._drop_current()
+            self.graph.clear()
+            self.answer.clear()
+            self.step_label.clear()
+            self.result = None
+            self.asked_photo = None
         self.photo_id = photo_id
         self.photo_label.setText(f"Ask about {name}" if photo_id is not None else "No photo selected")
-        self.btn_ask.setEnabled(photo_id is not None)
+        self.btn_ask.setEnabled(photo_id is not None and not self.busy)
+        if self.isVisible():
+            self.warm()
+
+    @property
+    def busy(self) -> bool:
+        """A question is under way until its answer (or failure) is shown: the worker may be done
+        while its last steps are still on their way to the panel."""
+        return self.task is not None
+
+    def _drop_current(self) -> None:
+        """Stop the running question and forget it: whatever it still sends is dropped."""
+        self._seq += 1
+        if self.task is not None:
+            self.task.cancel()
+        self.task = None
+        for a in self.pending:
+            a.answer(False)
+        self.pending.clear()
+        self.btn_stop.setEnabled(False)
+        self.btn_ask.setEnabled(self.photo_id is not None)
+        self._update_approval()
+
+    # ---- warming ----
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self.warm()
+
+    def warm(self) -> None:
+        """Load what the next answer needs in the background (the place index for this photo, a pulled
+        vision model), once per photo, so the first answer comes as fast as later ones. A photo chosen
+        while another warms is warmed next."""
+        if self.photo_id in self._warmed or (self.warm_task is not None and not self.warm_task.done):
+            return
+        self._warmed.add(self.photo_id)
+        core, pid = self.core, self.photo_id
+
+        def failed(info: ErrorInfo) -> None:
+            log.info("ask warm-up failed: %s", info.message)
+            self._warmed_one()
+
+        self.warm_task = self.runner.submit(
+            lambda _p, _c: core.warm_ask(pid),
+            name="Preparing to answer",
+            on_result=lambda _s: self._warmed_one(),
+            on_error=failed,
+        )
+
+    def _warmed_one(self) -> None:
+        if self.isVisible() and self.photo_id not in self._warmed:
+            self.warm()
 
     def web_enabled(self) -> bool:
         return bool(getattr(self.core.settings, "web_enabled", False))
@@ -202,11 +244,15 @@ class AskPanel(QWidget):
 
     # ---- asking ----
     def ask(self) -> None:
-        if self.photo_id is None or (self.task and not self.task.done):
+        if self.photo_id is None or self.busy:
             return
         question = self.question.text().strip() or "what is this?"
+        self._seq += 1
+        seq, pid = self._seq, self.photo_id
+        self.asked_photo = pid
         self.graph.clear()
-        self.answer.setHtml("<i>Working…</i>")
+        self.answer.setHtml(f"<i>{self.WORKING}</i>")
+        self.step_label.setText("Starting…")
         self.queries.clear()
         self.pending.clear()
         self.approve_all = False
@@ -214,15 +260,27 @@ class AskPanel(QWidget):
         self.btn_ask.setEnabled(False)
         self.btn_stop.setEnabled(True)
         web = self.web_enabled()
-        core, pid = self.core, self.photo_id
+        self.graph.setRootIsDecorated(web)  # the web's search graph nests; the local steps do not
+        if not web:  # five short steps: the answer gets the room
+            self.split.setSizes([135, max(200, self.split.height() - 135)])
+        core = self.core
         llm_factory, backend_factory = self.llm_factory, self.backend_factory
+        local_answerer = self.local_answerer
 
         def job(progress, cancel):
+            if not web:
+                from photosearch.ask.local import answer_locally
+
+                return (local_answerer or answer_locally)(
+                    core.store, core.settings, pid, question, progress=progress, cancel=cancel
+                )
+            from photosearch.ask.local import answer_locally
+
+            # what the photo's analysis says comes first, while the models load and the web is asked
+            draft = answer_locally(core.store, core.settings, pid, question, cancel=cancel, use_vlm=False)
+            progress(("draft", draft, "Searching the web for more…"))
             llm = llm_factory() if llm_factory else _default_llm(core.settings)
             embedder = _embedder(core.settings)
-            if not web:
-                progress(("step", "local analysis", "regions from the photo's tags, objects, text and faces"))
-                return local_answer(core, pid, question, llm=llm, embedder=embedder)
 
             def approve(query: str) -> bool:
                 if self.approve_all:
@@ -264,22 +322,24 @@ class AskPanel(QWidget):
             data["refused_queries"] = backend.refused
             return data
 
+        def mine(handler):  # a callback of this question, dropped once another one (or photo) took over
+            return lambda *args: handler(*args) if seq == self._seq else None
+
         self.task = self.runner.submit(
             job,
             name="Ask about a photo",
-            on_progress=self._progress,
-            on_result=self._done,
-            on_error=self._failed,
-            on_cancelled=self._cancelled,
+            on_progress=mine(self._progress),
+            on_result=mine(self._done),
+            on_error=mine(self._failed),
+            on_cancelled=mine(self._cancelled),
         )
 
     def stop(self) -> None:
-        if self.task:
-            self.task.cancel()
-        for a in self.pending:
-            a.answer(False)
-        self.pending.clear()
-        self._update_approval()
+        """Stop now, at any step: the panel says so at once and drops whatever the question still sends."""
+        if not self.busy:
+            return
+        self._drop_current()
+        self._cancelled()
 
     # ---- progress from the worker (GUI thread) ----
     def _progress(self, item) -> None:
@@ -290,7 +350,21 @@ class AskPanel(QWidget):
             self.queries.addItem(f"⏳ {approval.query}")
             self._add_graph("query waiting for approval", approval.query)
             self._update_approval()
+        elif kind == "step" and len(item) == 2:  # a local step starts
+            self.step_label.setText(item[1])
+            self._add_graph(item[1], "")
+        elif kind == "found":  # … and ends with what it found
+            last = self.graph.topLevelItem(self.graph.topLevelItemCount() - 1)
+            if last is not None and last.text(0) == item[1]:
+                last.setText(1, item[2])
+                last.setToolTip(1, item[2])
+                last.setIcon(0, self.style().standardIcon(QStyle.StandardPixmap.SP_DialogApplyButton))
+        elif kind == "draft":  # the evidence answer, shown while a vision model or the web looks further
+            self._show_answer(
+                item[1], more=item[2] if len(item) > 2 else "The vision model is looking closer…"
+            )
         elif kind == "step":
+            self.step_label.setText(item[1])
             self._add_graph(item[1], item[2])
 
     def _add_graph(self, text: str, detail: str) -> None:
@@ -321,17 +395,26 @@ class AskPanel(QWidget):
         self.approval_box.setVisible(self.web_enabled())
 
     def _finish(self) -> None:
+        self.task = None
+        self.step_label.clear()
         self.btn_ask.setEnabled(self.photo_id is not None)
         self.btn_stop.setEnabled(False)
         self.pending.clear()
         self._update_approval()
 
     def _done(self, data: dict) -> None:
+        if data.get("photo_id", self.asked_photo) != self.photo_id:
+            return  # an answer about a photo no longer shown
         self._finish()
         self.result = data
         self._show_graph(data.get("graph") or {})
+        self._show_answer(data)
+        self.answered.emit(data)
+
+    def _show_answer(self, data: dict, more: str = "") -> None:
         e = html.escape
-        parts = [f"<p style='font-size:11pt'>{e(data.get('answer') or 'No answer.')}</p>"]
+        sentences = data.get("sentences") or [data.get("answer") or "No answer."]
+        parts = [f"<p style='font-size:10.5pt'>{e(' '.join(sentences))}</p>"]
         sources = data.get("sources") or []
         if sources:
             parts.append("<h4>Sources</h4><ol>")
@@ -344,7 +427,13 @@ class AskPanel(QWidget):
                 )
             parts.append("</ol>")
         method = data.get("answer_method")
-        if method:
+        if method in ("evidence", "vlm") and "steps" in data:
+            how = "and the vision model on this computer" if method == "vlm" else "in this photo"
+            parts.append(
+                f"<p style='color:gray'>From what PhotoSearch found {e(how)}; nothing left this computer "
+                f"({_duration(data.get('seconds', 0))}).{e(' ' + more if more else '')}</p>"
+            )
+        elif method:
             st = data.get("stats") or {}
             figures = (
                 (
@@ -360,7 +449,6 @@ class AskPanel(QWidget):
                 f"queries sent: {len((data.get('graph') or {}).get('queries') or [])}{e(figures)}</p>"
             )
         self.answer.setHtml("".join(parts))
-        self.answered.emit(data)
 
     def _show_graph(self, graph: dict) -> None:
         regions = (self.result or {}).get("regions") or []
@@ -400,6 +488,10 @@ class AskPanel(QWidget):
     def _cancelled(self) -> None:
         self._finish()
         self.answer.setHtml("<i>Stopped.</i>")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 0.1 else f"{seconds:.1f} s"
 
 
 def _default_llm(settings):
