@@ -6,6 +6,7 @@ and a bounded queue drops the oldest requests when the user scrolls faster than 
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -14,39 +15,49 @@ from PySide6.QtGui import QImage, QImageReader, QPixmap
 
 from photosearch.gui.bridge import TaskRunner
 
+log = logging.getLogger(__name__)
+
 Resolver = Callable[[int], "str | None"]
 
 
 def load_image(path: str | None, target: QSize) -> QImage | None:
-    """Read an image file scaled to fit `target` (device pixels), EXIF orientation applied."""
+    """Read an image file scaled to fit `target` (device pixels), EXIF orientation applied.
+
+    Qt reads the common formats itself (scaled while decoding); everything else the catalog holds
+    (HEIC, AVIF, JPEG XL, RAW through its embedded preview) goes through the indexer's decoder.
+    RAW files skip Qt, whose TIFF reader would show a DNG's tiny first-page thumbnail."""
     if not path:
         return None
-    reader = QImageReader(path)
-    reader.setAutoTransform(True)
-    size = reader.size()
-    if size.isValid() and (size.width() > target.width() or size.height() > target.height()):
-        reader.setScaledSize(size.scaled(target, Qt.AspectRatioMode.KeepAspectRatio))
-    image = reader.read()
-    if image.isNull():
-        return _pil_image(path, target)
-    return image
+    from photosearch.ingest.decode import is_raw_name
+
+    if not is_raw_name(path):
+        reader = QImageReader(path)
+        reader.setAutoTransform(True)
+        size = reader.size()
+        if size.isValid() and (size.width() > target.width() or size.height() > target.height()):
+            reader.setScaledSize(size.scaled(target, Qt.AspectRatioMode.KeepAspectRatio))
+        image = reader.read()
+        if not image.isNull():
+            return image
+    return _decoded_image(path, target)
 
 
-def _pil_image(path: str, target: QSize) -> QImage | None:
-    """Formats Qt cannot read (HEIC, some TIFFs) through Pillow."""
+def _decoded_image(path: str, target: QSize) -> QImage | None:
+    """Formats Qt cannot read, through `ingest.decode.open_image` (the indexer's own decoder)."""
+    from photosearch.errors import DecodeError
+    from photosearch.ingest.decode import open_image
+
     try:
-        from PIL import Image, ImageOps
-
-        from photosearch.ingest.decode import heif_available
-
-        heif_available()  # registers the HEIC opener (decode.py does it on first use)
-        with Image.open(path) as im:
-            im = ImageOps.exif_transpose(im).convert("RGBA")
-            im.thumbnail((target.width(), target.height()))
-            data = im.tobytes("raw", "RGBA")
-            return QImage(data, im.width, im.height, im.width * 4, QImage.Format.Format_RGBA8888).copy()
-    except Exception:
+        decoded = open_image(path, max_side=max(target.width(), target.height()))
+    except (DecodeError, OSError, MemoryError) as exc:
+        log.info("cannot show %s: %s", path, exc)
         return None
+    im = decoded.image
+    if im.width > target.width() or im.height > target.height():
+        im = im.copy()
+        im.thumbnail((target.width(), target.height()))
+    data = im.convert("RGB").tobytes("raw", "RGB")
+    return QImage(data, im.width, im.height, im.width * 3, QImage.Format.Format_RGB888).copy()
 
 
 class ThumbnailCache(QObject):
