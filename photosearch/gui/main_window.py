@@ -199,7 +199,7 @@ class MainWindow(QMainWindow):
         self.act_timeline.setShortcut("Ctrl+4")
         self.act_folders.setShortcut("Ctrl+5")
         self.act_map.setShortcut("Ctrl+6")
-        self.act_index.setShortcut(QKeySequence.StandardKey.Refresh)
+        self.act_index.setShortcut("Ctrl+R")  # F5 is the slideshow, as in photo viewers
         self.act_settings.setShortcut(QKeySequence.StandardKey.Preferences)
         menu = self.menuBar().addMenu("&File")
         menu.addAction("Add folder…", self.welcome.pick)
@@ -238,8 +238,12 @@ class MainWindow(QMainWindow):
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         sc = QShortcut(QKeySequence(Qt.Key.Key_Space), self.photo_view, self.leave_photo)
         sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.FullScreen), self, self.toggle_full_screen)
-        QShortcut(QKeySequence("F11"), self, self.toggle_full_screen)
+        # F11 and the desktop's own full-screen keys, each once (two shortcuts on one key fire neither)
+        full_screen = {"F11"} | {
+            k.toString() for k in QKeySequence.keyBindings(QKeySequence.StandardKey.FullScreen)
+        }
+        for key in sorted(full_screen):
+            QShortcut(QKeySequence(key), self, self.toggle_full_screen)
         QShortcut(QKeySequence("F5"), self, self.toggle_slideshow)
 
     # ---- state ---------------------------------------------------------------------------------
@@ -809,7 +813,7 @@ class MainWindow(QMainWindow):
         text = (
             "Ctrl+F / Ctrl+L  search\nEnter / double-click  open photo\nSpace  preview / back\n"
             "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\nCtrl+4/5  timeline, folders\nCtrl+6  map (drag, wheel, +/−)\n"
-            "F5  index now\nCtrl++ / Ctrl+-  thumbnail size"
+            "F5  slideshow · F11  full screen\nCtrl+R  index now\nCtrl++ / Ctrl+-  thumbnail size"
         )
         dlg = box.show(_Info("Keyboard shortcuts", text))
         dlg.setIcon(dlg.Icon.Information)

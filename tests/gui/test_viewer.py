@@ -83,3 +83,49 @@ def test_position_keys_full_screen_and_slideshow(qtbot, make_window, indexed, mo
     qtbot.waitUntil(lambda: w.photo_view.position.text() == f"{total} of {total}", timeout=20000)
     qtbot.waitUntil(lambda: not w.slideshow.isActive(), timeout=5000)  # it stops after the last
     assert not w.photo_view.act_slideshow.isChecked()
+
+
+def test_f5_and_f11_reach_their_actions(qtbot, make_window, indexed, monkeypatch):
+    """F5 plays the slideshow and F11 fills the screen when pressed: no other action claims the key
+    (a second F5 binding made Qt drop both as ambiguous)."""
+    core, _ids = indexed
+    w = make_window(core)
+    w.show()
+    qtbot.waitExposed(w)
+    search(qtbot, w, "")
+    w.open_photo(w.model.ids[0])
+    qtbot.waitUntil(lambda: w.photo_view.position.text().startswith("1 of"), timeout=20000)
+    monkeypatch.setattr(main_window, "SLIDESHOW_MS", 60_000)
+    w.activateWindow()
+    w.photo_view.setFocus()
+    qtbot.keyClick(w.photo_view, Qt.Key.Key_F5)
+    assert w.slideshow.isActive()
+    qtbot.keyClick(w.photo_view, Qt.Key.Key_F5)
+    assert not w.slideshow.isActive()
+    qtbot.keyClick(w.photo_view, Qt.Key.Key_F11)
+    qtbot.waitUntil(w.isFullScreen, timeout=5000)
+    qtbot.keyClick(w.photo_view, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not w.isFullScreen(), timeout=5000)
+
+
+def test_no_two_window_shortcuts_share_a_key(qtbot, make_window, indexed):
+    """Qt fires neither of two shortcuts on one key ("ambiguous"): every key the window listens to,
+    from actions and shortcuts alike, belongs to one of them per widget it applies to."""
+    from PySide6.QtGui import QAction, QShortcut
+
+    core, _ids = indexed
+    w = make_window(core)
+    seen: dict[tuple[str, int], str] = {}
+    for action in w.findChildren(QAction):
+        if action.shortcutContext() == Qt.ShortcutContext.WidgetShortcut:
+            continue  # only when its own widget has focus
+        scope = id(action.parent()) if action.shortcutContext() != Qt.ShortcutContext.WindowShortcut else 0
+        for key in action.shortcuts():
+            name = key.toString()
+            assert (name, scope) not in seen, f"{name}: {action.text()!r} and {seen[(name, scope)]!r}"
+            seen[(name, scope)] = action.text()
+    for shortcut in w.findChildren(QShortcut):
+        scope = id(shortcut.parent()) if shortcut.context() != Qt.ShortcutContext.WindowShortcut else 0
+        name = shortcut.key().toString()
+        assert (name, scope) not in seen and (name, 0) not in seen, f"{name} is bound twice"
+        seen[(name, scope)] = "shortcut"
