@@ -41,8 +41,8 @@ from photosearch.query.executor import Execution, Executor, plan_atoms
 from photosearch.query.origins import annotate_origins
 from photosearch.query.plan import filter_atoms, validate_plan
 from photosearch.query.planner import plan_request, planning_context
-from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
 from photosearch.query.resolvers.albums import atoms_with_albums
+from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot, get_snapshot
