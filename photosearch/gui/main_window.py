@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.core import Core
+from photosearch.gui.albums_view import AlbumsView
 from photosearch.gui.ask_panel import AskPanel
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.desktop import open_photo_file, show_folder
@@ -28,6 +29,7 @@ from photosearch.gui.errors import ErrorReporter
 from photosearch.gui.grid import SEPARATOR_ID, ResultsModel, ThumbnailGrid
 from photosearch.gui.health_banner import HealthBanner
 from photosearch.gui.indexing import IndexStatus
+from photosearch.gui.organize_actions import OrganizeActions
 from photosearch.gui.people_view import PeopleView
 from photosearch.gui.photo_view import PhotoView
 from photosearch.gui.plan_chips import PlanChips
@@ -112,6 +114,8 @@ class MainWindow(QMainWindow):
         self.people_view = PeopleView(core, self.runner, self.show_error, self)
         self.people_view.find_person.connect(lambda name: self.run_search(plan={"where": {"person": name}}))
         self.stack.addWidget(self.people_view)
+        self.albums_view = AlbumsView(core, self.runner, self.show_error, self)
+        self.stack.addWidget(self.albums_view)
 
         self.ask_panel = AskPanel(
             core,
@@ -132,6 +136,11 @@ class MainWindow(QMainWindow):
         self.search_info = QLabel("", self)
         self.statusBar().addWidget(self.search_info, 1)
         self.statusBar().addPermanentWidget(self.index_status)
+        self.organize = OrganizeActions(self)  # favourites, stars, albums, export
+        self.albums_view.open_album.connect(self.organize.open_album)
+        self.albums_view.edit_search.connect(self.organize.edit_search)
+        self.albums_view.save_search_requested.connect(lambda: self.organize.save_search())
+        self.albums_view.changed.connect(self.organize.reload_album_names)
         self._actions()
         self._restore()
         self.refresh_library_state()
@@ -168,6 +177,9 @@ class MainWindow(QMainWindow):
         self.act_library = tb.addAction("Library", self.show_library)
         self.act_people = tb.addAction("People", self.show_people)
         self.act_ask = tb.addAction("Ask", self.toggle_ask)
+        self.act_albums = tb.addAction("Albums", self.show_albums)
+        self.act_albums.setShortcut("Ctrl+7")
+        self.act_albums.setToolTip("Your albums and saved searches (Ctrl+7); drop photos here to add them")
         tb.addSeparator()
         self.act_index = tb.addAction("Index now", lambda: self.start_indexing())
         self.act_settings = tb.addAction("Settings", self.open_settings)
@@ -189,6 +201,8 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         view.addAction("Larger thumbnails", lambda: self.set_icon_size(self.thumbs.size + 32), "Ctrl++")
         view.addAction("Smaller thumbnails", lambda: self.set_icon_size(self.thumbs.size - 32), "Ctrl+-")
+        view.addAction(self.act_albums)
+        self.organize.add_actions(self.menuBar(), tb.widgetForAction(self.act_albums))
         helpm = self.menuBar().addMenu("&Help")
         helpm.addAction("Keyboard shortcuts", self._shortcuts_help)
         # window-wide keys
@@ -455,6 +469,7 @@ class MainWindow(QMainWindow):
         if results:
             first = 1 if self.model.ids and self.model.ids[0] == SEPARATOR_ID else 0
             self.grid.setCurrentIndex(self.model.index(first))
+        self.organize.results_shown(result)
 
     def save_example(self) -> None:
         plan = (self.last_result or {}).get("plan") or self.chips.plan
@@ -546,6 +561,7 @@ class MainWindow(QMainWindow):
                 image, "" if image is not None else "The photo cannot be shown (offline?)"
             )
             self.ask_panel.set_photo(photo_id, details.name)
+            self.organize.photo_shown(photo_id)
             self.photo_view.set_position(*self._position(photo_id))
             n = self.model.rowCount()
             self.photo_view.act_prev.setEnabled(row is not None and row > 0)
@@ -610,6 +626,10 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentIndex(PAGE_LIBRARY if self.core.has_folders() else PAGE_WELCOME)
         self.grid.setFocus()
 
+    def show_albums(self) -> None:
+        self.stack.setCurrentWidget(self.albums_view)
+        self.albums_view.refresh()
+
     def show_people(self) -> None:
         self.stack.setCurrentIndex(PAGE_PEOPLE)
         self.people_view.refresh()
@@ -639,7 +659,7 @@ class MainWindow(QMainWindow):
             self.show_library()
         elif self.ask_dock.isVisible() and self.ask_panel.isAncestorOf(QApplication.focusWidget()):
             self.ask_dock.hide()
-        elif self.stack.currentIndex() == PAGE_PEOPLE:
+        elif self.stack.currentIndex() == PAGE_PEOPLE or self.stack.currentWidget() is self.albums_view:
             self.show_library()
         elif self.search_bar.text() or self.last_request:
             self.search_bar.clear()
@@ -682,6 +702,7 @@ class MainWindow(QMainWindow):
         if pid == SEPARATOR_ID:
             return
         menu = self.grid_menu(pid, path)
+        self.organize.add_menu_entries(menu, pid)
         menu.exec(self.grid.viewport().mapToGlobal(pos))
 
     def grid_menu(self, pid: int, path: str) -> QMenu:
@@ -706,6 +727,9 @@ class MainWindow(QMainWindow):
         text = (
             "Ctrl+F / Ctrl+L  search\nEnter / double-click  open photo\nSpace  preview / back\n"
             "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\n"
+            "Ctrl+7  albums\nCtrl+click, Shift+click, Shift+arrows, Ctrl+A  select several photos\n"
+            "0–5 (viewer: Ctrl+0–5)  stars for the selected photos\nF  favourite (heart) on or off\n"
+            "Ctrl+E  copy the selected photos into a folder\nCtrl+Shift+S  save the search as an album\n"
             "F5  index now\nCtrl++ / Ctrl+-  thumbnail size"
         )
         dlg = box.show(_Info("Keyboard shortcuts", text))
