@@ -147,6 +147,7 @@ class AlbumsView(QWidget):
         super().__init__(parent)
         self.core, self.runner, self.on_error = core, runner, on_error
         self.albums: list[dict] = []
+        self.note = ""  # what the last change did, shown once the tiles are loaded again
         self._gen = 0
         self.loading = None
         lay = QVBoxLayout(self)
@@ -231,7 +232,10 @@ class AlbumsView(QWidget):
             self.tiles.addItem(item)
             if a["name"] == current:
                 self.tiles.setCurrentItem(item)
-        if albums:
+        note, self.note = self.note, ""
+        if note:
+            self.status.setText(note)
+        elif albums:
             self.status.setText(
                 "Double-click an album to see its photos. Drag photos from the library onto an album to add them."
             )
@@ -289,7 +293,7 @@ class AlbumsView(QWidget):
         return self._run(
             lambda: organize.create_album(name, ids),
             "New album",
-            lambda info: self.status.setText(f"Made the album {info['name']}"),
+            lambda info: setattr(self, "note", f"Made the album {info['name']}"),
         )
 
     def rename_album(self, new_name: str | None = None):
@@ -322,9 +326,8 @@ class AlbumsView(QWidget):
 
         def said(added: int) -> None:
             already = n - added
-            self.status.setText(
-                f"Added {added} photo{'s' if added != 1 else ''} to {name}"
-                + (f" ({already} already in it)" if already else "")
+            self.note = f"Added {added} photo{'s' if added != 1 else ''} to {name}" + (
+                f" ({already} already in it)" if already else ""
             )
 
         return self._run(lambda: organize.add_to_album(name, photo_ids), "Add to album", said)
