@@ -18,6 +18,7 @@ from PySide6.QtCore import (
     QPointF,
     QRectF,
     QSize,
+    QSizeF,
     Qt,
     QUrl,
     Signal,
@@ -243,7 +244,7 @@ def paint_marks(painter: QPainter, rect, marks: dict) -> None:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     unit = 14
     width = (unit + 2 if heart else 0) + (stars * unit if stars > 0 else 0) + 8
-    pill = QRectF(rect.left() + 6, rect.top() + 6, width, unit + 6)
+    pill = QRectF(rect.left() + 4, rect.top() + 4, width, unit + 6)
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(QColor(0, 0, 0, 150))
     painter.drawRoundedRect(pill, 6, 6)
@@ -308,12 +309,21 @@ class ThumbDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         return self.view.gridSize() - QSize(4, 4)
 
+    def _icon_rect(self, option: QStyleOptionViewItem, index: _Index) -> QRectF:
+        """Where the thumbnail is drawn: centred at the top of the cell (icon mode)."""
+        pix = index.data(Qt.ItemDataRole.DecorationRole)
+        size = pix.deviceIndependentSize() if isinstance(pix, QPixmap) else QSizeF(self.view.iconSize())
+        r = option.rect
+        left = r.left() + (r.width() - size.width()) / 2
+        top = r.top() + max((self.view.iconSize().height() - size.height()) / 2, 0) + 3
+        return QRectF(left, top, size.width(), size.height())
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         if index.data(IdRole) != SEPARATOR_ID:
             super().paint(painter, option, index)
             marks = index.data(MarksRole)
             if marks:
-                paint_marks(painter, option.rect, marks)
+                paint_marks(painter, self._icon_rect(option, index), marks)
             return
         painter.save()
         rect = option.rect.adjusted(6, 6, -6, -6)

@@ -45,8 +45,9 @@ class OrganizeActions(QObject):
         self.export_status.finished.connect(self._export_finished)
         window.statusBar().addPermanentWidget(self.export_status)
         self.marks_bar = MarksBar(window.photo_view)
-        window.photo_view.toolbar.addSeparator()
-        window.photo_view.toolbar.addWidget(self.marks_bar)
+        view = window.photo_view  # beside "3 of 17", where a narrow window still shows it
+        view.toolbar.insertWidget(view.act_zoom_out, self.marks_bar)
+        view.toolbar.insertSeparator(view.act_zoom_out)
         self.marks_bar.favourite_toggled.connect(lambda on: self.set_favourite(self._viewer_ids(), on))
         self.marks_bar.rating_chosen.connect(lambda n: self.set_rating(self._viewer_ids(), n))
         self._keys()
