@@ -310,13 +310,12 @@ class ThumbDelegate(QStyledItemDelegate):
         return self.view.gridSize() - QSize(4, 4)
 
     def _icon_rect(self, option: QStyleOptionViewItem, index: _Index) -> QRectF:
-        """Where the thumbnail is drawn: centred at the top of the cell (icon mode)."""
+        """Where the thumbnail is drawn: at the top of the cell, centred across (icon mode)."""
         pix = index.data(Qt.ItemDataRole.DecorationRole)
         size = pix.deviceIndependentSize() if isinstance(pix, QPixmap) else QSizeF(self.view.iconSize())
         r = option.rect
         left = r.left() + (r.width() - size.width()) / 2
-        top = r.top() + max((self.view.iconSize().height() - size.height()) / 2, 0) + 3
-        return QRectF(left, top, size.width(), size.height())
+        return QRectF(left, r.top() + 1, size.width(), size.height())
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         if index.data(IdRole) != SEPARATOR_ID:

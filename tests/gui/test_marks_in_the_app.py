@@ -92,6 +92,7 @@ def test_context_menu_marks_and_tiles_show_them(qtbot, make_window, indexed):
     menu = w.grid_menu(pid, w.model.paths[0])
     w.organize.add_menu_entries(menu, pid)
     labels = [a.text() for a in menu.actions()]
+    before = w.grid.viewport().grab().toImage()
     fav = next(a for a in menu.actions() if a.text().startswith("Add to favourites (2 photos)"))
     assert any(t.startswith("Stars (2 photos)") for t in labels)
     assert any(t.startswith("Add to album (2 photos)") for t in labels)
@@ -108,28 +109,29 @@ def test_context_menu_marks_and_tiles_show_them(qtbot, make_window, indexed):
     w.grid.viewport().update()
     qtbot.wait(50)
     after = w.grid.viewport().grab().toImage()
-    rect = w.grid.visualRect(w.model.index(0))
-    dpr = after.devicePixelRatio()
-    x0, y0 = int((rect.left() + 6) * dpr), int((rect.top() + 6) * dpr)
-    red = yellow = 0
-    for y in range(y0, y0 + int(20 * dpr)):
-        for x in range(x0, x0 + int(60 * dpr)):
-            c = QColor(after.pixel(x, y))
-            if c.red() > 180 and c.green() < 110 and c.blue() < 110:
-                red += 1
-            if c.red() > 200 and c.green() > 150 and c.blue() < 90:
-                yellow += 1
-    assert red > 10 and yellow > 10, (red, yellow)  # a heart and stars on the tile
-    # an unmarked tile has neither
-    rect3 = w.grid.visualRect(w.model.index(3))
-    x0, y0 = int((rect3.left() + 6) * dpr), int((rect3.top() + 6) * dpr)
-    assert not any(
-        QColor(after.pixel(x, y)).red() > 200
-        and QColor(after.pixel(x, y)).blue() < 90
-        and QColor(after.pixel(x, y)).green() < 110
-        for y in range(y0, y0 + 10)
-        for x in range(x0, x0 + 10)
-    )
+    for row in (0, 1):
+        heart, star = _overlay_pixels(w, before, row), _overlay_pixels(w, after, row)
+        assert star[0] - heart[0] > 10 and star[1] - heart[1] > 10, (row, heart, star)
+    assert _overlay_pixels(w, after, 3) == _overlay_pixels(w, before, 3)  # unmarked: nothing drawn
+
+
+def _overlay_pixels(w, image, row: int) -> tuple[int, int]:
+    """(heart-red, star-yellow) pixels in the top band of a tile, where the marks are drawn."""
+    from photosearch.gui.grid import HEART_COLOR, STAR_COLOR
+
+    rect = w.grid.visualRect(w.model.index(row))
+    dpr = image.devicePixelRatio()
+    counts = [0, 0]
+    for y in range(int(rect.top() * dpr), int((rect.top() + 30) * dpr)):
+        for x in range(int(rect.left() * dpr), int(rect.right() * dpr)):
+            c = QColor(image.pixel(x, y))
+            for i, want in enumerate((HEART_COLOR, STAR_COLOR)):
+                if (
+                    max(abs(c.red() - want.red()), abs(c.green() - want.green()), abs(c.blue() - want.blue()))
+                    < 14
+                ):
+                    counts[i] += 1
+    return counts[0], counts[1]
 
 
 def test_requests_find_the_marks_made_in_the_app(qtbot, make_window, indexed):
