@@ -10,16 +10,18 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from photosearch.catalog import albums as catalog_albums
+from photosearch.catalog.batches import slices
 from photosearch.catalog.models import Fact, Photo
-from photosearch.catalog.user_marks import USER, mark
+from photosearch.catalog.user_marks import USER, mark_many
 from photosearch.errors import PhotoSearchError
 
 if TYPE_CHECKING:
     from photosearch.core import Core
     from photosearch.export import ExportProgress, ExportReport
 
-#: The user tag the heart sets (the `tag` atom's "favourite"; "favorite", "starred" are its aliases).
+#: The user tag the heart sets (the `tag` atom's "favourite"), and the tags that mean the same.
 FAVOURITE = "favourite"
+FAVOURITE_SPELLINGS = ("favourite", "favorite", "favourites", "favorites")
 
 
 class Organizer:
@@ -62,8 +64,7 @@ class Organizer:
             result["results"] = [r for r in result["results"] if not r.get("below_cutoff")]
         else:
             ids = catalog_albums.album_photo_ids(self.store, info.name)
-            with self.store.session() as s:
-                paths = dict(s.execute(select(Photo.id, Photo.path).where(Photo.id.in_(ids))).all())
+            paths = self._paths(ids)
             result = {
                 "plan": None,
                 "results": [{"id": i, "path": paths[i], "score": 1.0, "why": []} for i in ids if i in paths],
@@ -114,7 +115,7 @@ class Organizer:
         for pid, analyzer, kind, label in rows:
             m = out.setdefault(int(pid), {"favourite": False, "rating": None, "user_rating": False})
             if kind == "user_tag":
-                m["favourite"] |= label.casefold() == FAVOURITE
+                m["favourite"] |= label.casefold() in FAVOURITE_SPELLINGS
                 continue
             try:
                 stars = int(float(label))
@@ -141,19 +142,26 @@ class Organizer:
         ids = list(dict.fromkeys(int(p) for p in photo_ids))
         if rating == 0:
             rating, clear_rating = None, True
-        for pid in ids:
-            mark(
-                self.store,
-                pid,
-                add_tags=[FAVOURITE] if favourite else [],
-                remove_tags=[FAVOURITE] if favourite is False else [],
-                rating=rating,
-                clear_rating=clear_rating,
-            )
+        mark_many(
+            self.store,
+            ids,
+            tag=FAVOURITE,
+            tagged=favourite,
+            same_as=FAVOURITE_SPELLINGS,
+            rating=rating,
+            clear_rating=clear_rating,
+        )
         if self.core.settings.sidecar_writeback:
             self.core.write_sidecars(ids)
         now = self.marks()
         return {pid: now.get(pid, {"favourite": False, "rating": None}) for pid in ids}
+
+    def _paths(self, ids: list[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        with self.store.session() as s:
+            for part in slices(ids):
+                out.update(s.execute(select(Photo.id, Photo.path).where(Photo.id.in_(part))).all())
+        return out
 
     # ---- export --------------------------------------------------------------------------------
     def export(
@@ -167,8 +175,7 @@ class Organizer:
         from photosearch.export import export_photos
 
         ids = list(dict.fromkeys(int(p) for p in photo_ids))
-        with self.store.session() as s:
-            paths = dict(s.execute(select(Photo.id, Photo.path).where(Photo.id.in_(ids))).all())
+        paths = self._paths(ids)
         missing = [i for i in ids if i not in paths]
         if missing:
             raise PhotoSearchError(f"no photo has the id #{missing[0]} (nothing was copied)")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from photosearch.catalog.batches import slices
 from photosearch.catalog.models import Album, AlbumPhoto, Photo, is_row_id, utcnow
 from photosearch.errors import PhotoSearchError
 
@@ -168,7 +169,9 @@ def _manual(s: Session, name: str) -> Album:
 def _known_ids(s: Session, photo_ids: Iterable[int]) -> list[int]:
     ids = list(dict.fromkeys(int(p) for p in photo_ids))
     bad = [p for p in ids if not is_row_id(p)]
-    found = set(s.scalars(select(Photo.id).where(Photo.id.in_([p for p in ids if is_row_id(p)]))))
+    found: set[int] = set()
+    for part in slices([p for p in ids if is_row_id(p)]):
+        found.update(s.scalars(select(Photo.id).where(Photo.id.in_(part))))
     missing = [p for p in ids if p in bad or p not in found]
     if missing:
         shown = ", ".join(f"#{p}" for p in missing[:10]) + (" …" if len(missing) > 10 else "")
@@ -193,9 +196,13 @@ def remove_photos(store, name: str, photo_ids: Iterable[int]) -> int:
     ids = list(dict.fromkeys(int(p) for p in photo_ids if is_row_id(int(p))))
     with store.session() as s:
         album = _manual(s, name)
-        gone = s.execute(
-            delete(AlbumPhoto).where(AlbumPhoto.album_id == album.id, AlbumPhoto.photo_id.in_(ids))
-        ).rowcount
+        gone = sum(
+            s.execute(
+                delete(AlbumPhoto).where(AlbumPhoto.album_id == album.id, AlbumPhoto.photo_id.in_(part))
+            ).rowcount
+            or 0
+            for part in slices(ids)
+        )
         album.updated_at = utcnow()
         return int(gone or 0)
 

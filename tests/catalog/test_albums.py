@@ -96,3 +96,26 @@ def test_deleted_photos_leave_manual_albums(store):
     with store.session() as s:
         s.delete(s.get(Photo, a))
     assert albums.album_photo_ids(store, "X") == [b] and albums.get_album(store, "X").count == 1
+
+
+def test_a_large_selection_is_handled_in_bounded_slices(store, tmp_path):
+    from photosearch.catalog.user_marks import mark, mark_many
+    from photosearch.config import Settings
+    from photosearch.core import Core
+
+    ids = photos(store, *([None] * 1203))
+    albums.create_album(store, "All")
+    assert albums.add_photos(store, "All", ids) == 1203
+    assert albums.get_album(store, "All").count == 1203
+    assert albums.remove_photos(store, "All", ids[:1100]) == 1100
+    mark(store, ids[0], add_tags=["Favorite"])  # another spelling, given with `photosearch mark`
+    core = Core(Settings(data_dir=tmp_path / "d"), store)
+    assert core.organize.marks() == {ids[0]: {"favourite": True, "rating": None}}
+    assert mark_many(store, ids, tag="favourite", tagged=True, rating=4) == 1203
+    marks = core.organize.marks()
+    assert len(marks) == 1203 and set(map(str, marks.values())) == {str({"favourite": True, "rating": 4})}
+    core.organize.set_marks(ids, favourite=False, rating=0)  # the heart off (every spelling), no stars
+    assert core.organize.marks() == {}
+    with pytest.raises(PhotoSearchError, match="photo #99999 is not in the catalog"):
+        mark_many(store, [ids[0], 99999], rating=2)
+    assert core.organize.marks() == {}
