@@ -57,6 +57,7 @@ class ExportStatus(QWidget):
             on_result=self._done,
             on_error=self._failed,
             on_cancelled=lambda: self._done(None),
+            throttle_s=0.05,  # thousands of small files: the bar moves, the GUI thread is not flooded
         )
         return self.task
 
@@ -73,6 +74,8 @@ class ExportStatus(QWidget):
 
     def _done(self, report) -> None:
         self.task, self.report = None, report
+        if report is not None and not report.cancelled:
+            self.bar.setValue(self.bar.maximum())  # the last steps may have been throttled away
         self.bar.setVisible(False)
         self.cancel_btn.setVisible(False)
         self.label.setText(report.summary() if report is not None else "Copying stopped")

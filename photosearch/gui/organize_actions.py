@@ -18,6 +18,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu
 
+from photosearch.gui.bridge import ErrorInfo
 from photosearch.gui.export_status import ExportStatus
 from photosearch.gui.grid import PHOTO_IDS_MIME, SEPARATOR_ID
 from photosearch.gui.marks_bar import MarksBar
@@ -358,5 +359,9 @@ class OrganizeActions(QObject):
         )
 
     def _export_finished(self, report) -> None:
-        if report is not None:
-            self._say(report.summary())
+        if report is None:
+            return
+        self._say(report.summary())
+        if report.skipped:  # say it where it cannot be missed, every file and why in the details
+            details = "\n".join(f"{path}: {why}" for path, why in report.skipped)
+            self.w.errors.show(ErrorInfo("Some photos were not copied", report.summary(), details))

@@ -122,3 +122,21 @@ def test_nothing_selected_says_so(qtbot, make_window, indexed):
     w.grid.setCurrentIndex(w.model.index(-1))
     assert w.organize.export_selection(folder="/tmp/x") is None
     assert "Select the photos to copy first" in w.search_info.text()
+
+
+def test_files_that_could_not_be_copied_are_named_in_a_dialog(qtbot, make_window, indexed, tmp_path):
+    core, _ids = indexed
+    w = make_window(core)
+    search(qtbot, w, "")
+    _idle(qtbot, w)
+    gone = w.model.paths[0]
+    Path(gone).unlink()  # the file went away after indexing (a drive unplugged, a file deleted)
+    qtbot.keyClick(w.grid, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    w.organize.export_selection(folder=str(tmp_path / "out"))
+    qtbot.waitUntil(lambda: not w.organize.export_status.running, timeout=20000)
+    _idle(qtbot, w)
+    assert len(os.listdir(tmp_path / "out")) == 3
+    box = w.errors.dialog
+    assert box is not None and box.isVisible() and box.text() == "Some photos were not copied"
+    assert "Copied 3 of 4 photos" in box.informativeText() and "1 skipped" in box.informativeText()
+    assert f"{gone}: the file is missing (offline or moved?)" in box.detailedText()
