@@ -14,8 +14,10 @@ from PySide6.QtGui import (
     QDropEvent,
     QIcon,
     QImage,
+    QKeySequence,
     QPainter,
     QPixmap,
+    QShortcut,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QMessageBox,
     QPushButton,
     QVBoxLayout,
@@ -194,6 +197,11 @@ class AlbumsView(QWidget):
         self.tiles.itemActivated.connect(lambda item: self.open_album.emit(item.data(NameRole)))
         self.tiles.currentItemChanged.connect(lambda *_a: self._update_buttons())
         self.tiles.photos_dropped.connect(self.add_photos)
+        self.tiles.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tiles.customContextMenuRequested.connect(self._tile_menu)
+        for key, slot in (("F2", lambda: self.rename_album()), ("Del", lambda: self.delete_album())):
+            sc = QShortcut(QKeySequence(key), self.tiles, slot)
+            sc.setContext(Qt.ShortcutContext.WidgetShortcut)
         self._update_buttons()
 
     # ---- loading ---------------------------------------------------------------------------------
@@ -264,6 +272,22 @@ class AlbumsView(QWidget):
         name = self.current_name()
         if name:
             fn(name)
+
+    def tile_menu(self) -> QMenu:
+        """What can be done with the selected album (its tile's context menu)."""
+        menu = QMenu(self)
+        menu.addAction("Open", self._open_current)
+        if self.current_kind() == "smart":
+            menu.addAction("Edit search", lambda: self._with_current(self.edit_search.emit))
+        menu.addAction("Rename…\tF2", lambda: self.rename_album())
+        menu.addAction("Delete\tDel", lambda: self.delete_album())
+        return menu
+
+    def _tile_menu(self, pos) -> None:
+        item = self.tiles.itemAt(pos)
+        if item is not None:
+            self.tiles.setCurrentItem(item)
+            self.tile_menu().exec(self.tiles.viewport().mapToGlobal(pos))
 
     def _open_current(self) -> None:
         self._with_current(self.open_album.emit)

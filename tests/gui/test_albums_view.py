@@ -165,3 +165,31 @@ def test_rename_and_delete(qtbot, make_window, indexed):
     w.albums_view.delete_album(confirm=False)
     _idle(qtbot, w)
     assert _tiles(w) == {} and core.organize.albums() == [] and w.organize.manual_albums == []
+
+
+def test_tile_menu_and_keys(qtbot, make_window, indexed, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+    core, ids = indexed
+    w = make_window(core)
+    search(qtbot, w, "")
+    core.organize.save_search("Cats", {"where": {"concept": "cat"}}, "cat")
+    w.show_albums()
+    _idle(qtbot, w)
+    w.albums_view.select("Cats")
+    labels = [a.text() for a in w.albums_view.tile_menu().actions()]
+    assert labels == ["Open", "Edit search", "Rename…\tF2", "Delete\tDel"]
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Kittens", True))
+    w.albums_view.tiles.setFocus()
+    qtbot.keyClick(w.albums_view.tiles, Qt.Key.Key_F2)
+    _idle(qtbot, w)
+    assert list(_tiles(w)) == ["Kittens"]
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)
+    w.albums_view.select("Kittens")
+    qtbot.keyClick(w.albums_view.tiles, Qt.Key.Key_Delete)
+    _idle(qtbot, w)
+    assert list(_tiles(w)) == ["Kittens"]  # the question was answered No
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    qtbot.keyClick(w.albums_view.tiles, Qt.Key.Key_Delete)
+    _idle(qtbot, w)
+    assert _tiles(w) == {} and core.organize.albums() == []
