@@ -104,7 +104,8 @@ def cmd_save_search(ctx, args) -> int:
     count = len(ctx.core.organize.photo_ids(data["name"]))
     data["count"] = count
     ctx.emit(
-        data, f"saved the search as {data['name']!r}: {plan_to_text(data['plan'])} ({count:,} photos now)"
+        data,
+        f"saved the search as {data['name']!r}: {plan_to_text(data['plan'])} ({count:,} photo{'s' if count != 1 else ''} now)",
     )
     return 0
 
