@@ -24,6 +24,7 @@ from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
 from photosearch.health import check_models, format_report, missing_analyzers
+from photosearch.organize import Organizer
 from photosearch.query.golden import add_user_example, user_file
 from photosearch.query.places import FAMOUS_CITIES
 from photosearch.query.plan import validate_plan
@@ -84,6 +85,7 @@ class Core:
         self.store = store or Store(settings.database_url)
         self._thumbs: OrderedDict[int, str | None] = OrderedDict()
         self._embed_file = None  # path -> image vector, built on the first file outside the catalog
+        self.organize = Organizer(self)  # albums, favourites and stars, export
 
     def _embed_image(self, path: str):
         """The tagger's similarity vector of a file outside the catalog."""

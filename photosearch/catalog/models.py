@@ -198,3 +198,30 @@ class Thumbnail(Base):
     height: Mapped[int] = mapped_column(Integer)
     format: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class Album(Base):
+    """A named album: `manual` (the photos the user put in, `AlbumPhoto`) or `smart` (a saved search
+    plan, run again whenever the album is opened, so it follows the library)."""
+
+    __tablename__ = "albums"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(256))
+    # the name folded for comparison: "Holidays" and "holidays" are one album
+    name_key: Mapped[str] = mapped_column(String(256), unique=True)
+    kind: Mapped[str] = mapped_column(String(16), default="manual")  # manual | smart
+    plan: Mapped[dict | None] = mapped_column(JSON)  # smart albums: the validated plan
+    request: Mapped[str | None] = mapped_column(Text)  # smart albums: the words it was saved from
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+
+
+class AlbumPhoto(Base):
+    """A photo the user put in a manual album."""
+
+    __tablename__ = "album_photos"
+    album_id: Mapped[int] = mapped_column(ForeignKey("albums.id", ondelete="CASCADE"), primary_key=True)
+    photo_id: Mapped[int] = mapped_column(
+        ForeignKey("photos.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    added_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

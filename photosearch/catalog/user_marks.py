@@ -88,3 +88,53 @@ def _facts(photo_id: int, kind: str):
 
 def _labels(s: Session, photo_id: int, kind: str) -> list[str]:
     return [f.label for f in s.scalars(_facts(photo_id, kind))]
+
+
+def mark_many(
+    store,
+    photo_ids: list[int],
+    *,
+    tag: str | None = None,
+    tagged: bool | None = None,
+    same_as: tuple[str, ...] = (),
+    rating: int | None = None,
+    clear_rating: bool = False,
+) -> int:
+    """One change for many photos in one transaction (the app's selection: Ctrl+A, then 4): `tag`
+    added (`tagged` True) or removed (False) — with the tags `same_as` it (any case), and/or the
+    rating set or cleared. Every id must be a photo, else nothing changes. Returns how many photos."""
+    from sqlalchemy import func
+
+    from photosearch.catalog.batches import slices
+
+    if rating is not None and rating not in STARS:
+        raise PhotoSearchError(f"a rating is -1 (rejected) or 0 to 5 stars, not {rating}")
+    ids = list(dict.fromkeys(int(p) for p in photo_ids))
+    with store.session() as s:
+        found = set()
+        for part in slices(ids):
+            found.update(s.scalars(select(Photo.id).where(Photo.id.in_(part))))
+        missing = [p for p in ids if p not in found]
+        if missing:
+            raise PhotoSearchError(f"photo #{missing[0]} is not in the catalog (nothing was changed)")
+        label = " ".join((tag or "").split())
+        for part in slices(ids):
+            if label and tagged is not None:
+                names = {label.lower(), *(t.lower() for t in same_as)}
+                mine = (Fact.analyzer == USER, Fact.kind == "user_tag", func.lower(Fact.label).in_(names))
+                have = set(s.scalars(select(Fact.photo_id).where(Fact.photo_id.in_(part), *mine)))
+                if tagged:
+                    s.add_all(
+                        Fact(photo_id=p, analyzer=USER, kind="user_tag", label=label[:512])
+                        for p in part
+                        if p not in have
+                    )
+                elif have:
+                    s.execute(delete(Fact).where(Fact.photo_id.in_(part), *mine))
+            if rating is not None or clear_rating:
+                s.execute(
+                    delete(Fact).where(Fact.photo_id.in_(part), Fact.analyzer == USER, Fact.kind == "rating")
+                )
+                if rating is not None:
+                    s.add_all(Fact(photo_id=p, analyzer=USER, kind="rating", label=str(rating)) for p in part)
+    return len(ids)

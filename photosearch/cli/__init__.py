@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "photosearch.cli.doctor",
     "photosearch.cli.sidecars",
     "photosearch.cli.mark",
+    "photosearch.cli.albums",
 ]
 
 

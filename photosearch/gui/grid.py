@@ -15,12 +15,15 @@ from PySide6.QtCore import (
     QMimeData,
     QModelIndex,
     QPersistentModelIndex,
+    QPointF,
+    QRectF,
     QSize,
+    QSizeF,
     Qt,
     QUrl,
     Signal,
 )
-from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPixmap
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QPixmap, QPolygonF
 from PySide6.QtWidgets import QAbstractItemView, QListView, QStyledItemDelegate, QStyleOptionViewItem
 
 from photosearch.gui.thumbs import ThumbnailCache
@@ -31,6 +34,9 @@ PathRole = Qt.ItemDataRole.UserRole + 2
 ScoreRole = Qt.ItemDataRole.UserRole + 3
 WhyRole = Qt.ItemDataRole.UserRole + 4
 StateRole = Qt.ItemDataRole.UserRole + 5  # "full" | "partial" | "closest" | "separator"
+MarksRole = Qt.ItemDataRole.UserRole + 6  # {"favourite": bool, "rating": int | None} or None
+#: The dragged photos' ids (an album takes them when they are dropped on it).
+PHOTO_IDS_MIME = "application/x-photosearch-photo-ids"
 
 SEPARATOR_ID = -1
 SEPARATOR_TEXT = "no confident match — closest:"
@@ -109,6 +115,7 @@ class ResultsModel(QAbstractListModel):
         self.info: dict[int, dict] = {}  # id -> {"taken", "place"} (gui/photo_info.py fills it)
         self._row_of: dict[int, int] | None = None
         self._placeholder: QPixmap | None = None
+        self.marks: dict[int, dict] = {}  # photo id -> the heart and stars the tile shows
         thumbs.ready.connect(self._thumb_ready)
 
     def set_results(self, results: list[dict]) -> None:
@@ -141,13 +148,14 @@ class ResultsModel(QAbstractListModel):
         return super().flags(index) | Qt.ItemFlag.ItemIsDragEnabled
 
     def mimeTypes(self) -> list[str]:
-        return ["text/uri-list"]
+        return ["text/uri-list", PHOTO_IDS_MIME]
 
     def mimeData(self, indexes) -> QMimeData:
         """The dragged photos as file URLs (a file manager copies them, an editor opens them)."""
         data = QMimeData()
         rows = sorted({i.row() for i in indexes if i.isValid() and self.ids[i.row()] != SEPARATOR_ID})
         data.setUrls([QUrl.fromLocalFile(from_db_path(self.paths[r])) for r in rows])
+        data.setData(PHOTO_IDS_MIME, " ".join(str(self.ids[r]) for r in rows).encode())
         return data
 
     def supportedDragActions(self) -> Qt.DropAction:
@@ -162,6 +170,8 @@ class ResultsModel(QAbstractListModel):
             return None
         if role == StateRole:
             return self.states[row]
+        if role == MarksRole:
+            return self.marks.get(self.ids[row])
         if self.ids[row] == SEPARATOR_ID:
             if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 return separator_text(row)
@@ -215,11 +225,94 @@ class ResultsModel(QAbstractListModel):
             self._placeholder = pix
         return self._placeholder
 
+    def set_marks(self, marks: dict[int, dict], *, replace: bool = True) -> None:
+        """The hearts and stars the tiles show (`replace`: these are all of them; else an update)."""
+        if replace:
+            self.marks = {pid: m for pid, m in marks.items() if m.get("favourite") or m.get("rating")}
+        else:
+            for pid, m in marks.items():
+                if m.get("favourite") or m.get("rating"):
+                    self.marks[pid] = m
+                else:
+                    self.marks.pop(pid, None)
+        if self.ids:
+            self.dataChanged.emit(self.index(0), self.index(len(self.ids) - 1), [MarksRole])
+
     def _thumb_ready(self, photo_id: int) -> None:
         row = self.row_of(photo_id)
         if row is not None:
             idx = self.index(row)
             self.dataChanged.emit(idx, idx, [Qt.ItemDataRole.DecorationRole])
+
+
+HEART_COLOR = QColor(229, 57, 53)
+STAR_COLOR = QColor(255, 193, 7)
+
+
+def paint_marks(painter: QPainter, rect, marks: dict) -> None:
+    """A small heart (favourite) and the stars in the tile's top-left corner, on a dark pill so they
+    read over any photo."""
+    stars = int(marks.get("rating") or 0)
+    heart = bool(marks.get("favourite"))
+    if not heart and stars <= 0:
+        return
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    unit = 14
+    width = (unit + 2 if heart else 0) + (stars * unit if stars > 0 else 0) + 8
+    pill = QRectF(rect.left() + 4, rect.top() + 4, width, unit + 6)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(0, 0, 0, 150))
+    painter.drawRoundedRect(pill, 6, 6)
+    x = pill.left() + 4
+    y = pill.top() + 3
+    if heart:
+        painter.setBrush(HEART_COLOR)
+        painter.drawPath(heart_path(QRectF(x, y, unit, unit)))
+        x += unit + 2
+    painter.setBrush(STAR_COLOR)
+    for _ in range(max(stars, 0)):
+        painter.drawPolygon(star_polygon(QRectF(x, y, unit, unit)))
+        x += unit
+    painter.restore()
+
+
+def heart_path(r: QRectF) -> QPainterPath:
+    """A heart filling `r`."""
+    path = QPainterPath()
+    w, h = r.width(), r.height()
+    path.moveTo(r.left() + w / 2, r.top() + h * 0.95)
+    path.cubicTo(
+        r.left() - w * 0.1,
+        r.top() + h * 0.5,
+        r.left() + w * 0.1,
+        r.top() - h * 0.1,
+        r.left() + w / 2,
+        r.top() + h * 0.25,
+    )
+    path.cubicTo(
+        r.left() + w * 0.9,
+        r.top() - h * 0.1,
+        r.right() + w * 0.1,
+        r.top() + h * 0.5,
+        r.left() + w / 2,
+        r.top() + h * 0.95,
+    )
+    return path
+
+
+def star_polygon(r: QRectF) -> QPolygonF:
+    """A five-pointed star filling `r`."""
+    import math
+
+    cx, cy = r.center().x(), r.center().y() + r.height() * 0.04
+    outer, inner = r.width() / 2, r.width() / 2 * 0.45
+    points = []
+    for i in range(10):
+        radius = outer if i % 2 == 0 else inner
+        angle = -math.pi / 2 + i * math.pi / 5
+        points.append(QPointF(cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return QPolygonF(points)
 
 
 class ThumbDelegate(QStyledItemDelegate):
@@ -232,9 +325,20 @@ class ThumbDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         return self.view.gridSize() - QSize(4, 4)
 
+    def _icon_rect(self, option: QStyleOptionViewItem, index: _Index) -> QRectF:
+        """Where the thumbnail is drawn: at the top of the cell, centred across (icon mode)."""
+        pix = index.data(Qt.ItemDataRole.DecorationRole)
+        size = pix.deviceIndependentSize() if isinstance(pix, QPixmap) else QSizeF(self.view.iconSize())
+        r = option.rect
+        left = r.left() + (r.width() - size.width()) / 2
+        return QRectF(left, r.top() + 1, size.width(), size.height())
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         if index.data(IdRole) != SEPARATOR_ID:
             super().paint(painter, option, index)
+            marks = index.data(MarksRole)
+            if marks:
+                paint_marks(painter, self._icon_rect(option, index), marks)
             return
         painter.save()
         rect = option.rect.adjusted(6, 6, -6, -6)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from photosearch.core import Core
+from photosearch.gui.albums_view import AlbumsView
 from photosearch.gui.ask_panel import AskPanel
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.desktop import open_photo_file, show_folder
@@ -30,6 +31,7 @@ from photosearch.gui.grid import SEPARATOR_ID, ResultsModel, ThumbnailGrid
 from photosearch.gui.health_banner import HealthBanner
 from photosearch.gui.indexing import IndexStatus
 from photosearch.gui.map_view import MapView
+from photosearch.gui.organize_actions import OrganizeActions
 from photosearch.gui.people_view import PeopleView
 from photosearch.gui.photo_info import PhotoInfoLoader
 from photosearch.gui.photo_view import PhotoView
@@ -131,6 +133,8 @@ class MainWindow(QMainWindow):
         self.map_view = MapView(core, self.runner, self.show_error, self.thumbs, self)
         self.map_view.photos_chosen.connect(self.show_photos)
         self.stack.addWidget(self.map_view)
+        self.albums_view = AlbumsView(core, self.runner, self.show_error, self)
+        self.stack.addWidget(self.albums_view)
 
         self.ask_panel = AskPanel(
             core,
@@ -151,6 +155,11 @@ class MainWindow(QMainWindow):
         self.search_info = QLabel("", self)
         self.statusBar().addWidget(self.search_info, 1)
         self.statusBar().addPermanentWidget(self.index_status)
+        self.organize = OrganizeActions(self)  # favourites, stars, albums, export
+        self.albums_view.open_album.connect(self.organize.open_album)
+        self.albums_view.edit_search.connect(self.organize.edit_search)
+        self.albums_view.save_search_requested.connect(lambda: self.organize.save_search())
+        self.albums_view.changed.connect(self.organize.reload_album_names)
         self._actions()
         self._restore()
         self.refresh_library_state()
@@ -190,6 +199,9 @@ class MainWindow(QMainWindow):
         self.act_timeline = tb.addAction("Timeline", self.show_timeline)
         self.act_folders = tb.addAction("Folders", self.show_folders)
         self.act_map = tb.addAction("Map", self.show_map)
+        self.act_albums = tb.addAction("Albums", self.show_albums)
+        self.act_albums.setShortcut("Ctrl+7")
+        self.act_albums.setToolTip("Your albums and saved searches (Ctrl+7); drop photos here to add them")
         tb.addSeparator()
         self.act_index = tb.addAction("Index now", lambda: self.start_indexing())
         self.act_settings = tb.addAction("Settings", self.open_settings)
@@ -221,6 +233,8 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         view.addAction("Larger thumbnails", lambda: self.set_icon_size(self.thumbs.size + 32), "Ctrl++")
         view.addAction("Smaller thumbnails", lambda: self.set_icon_size(self.thumbs.size - 32), "Ctrl+-")
+        view.addAction(self.act_albums)
+        self.organize.add_actions(self.menuBar(), tb.widgetForAction(self.act_albums))
         helpm = self.menuBar().addMenu("&Help")
         helpm.addAction("Keyboard shortcuts", self._shortcuts_help)
         # window-wide keys
@@ -505,6 +519,7 @@ class MainWindow(QMainWindow):
         if results:
             first = 1 if self.model.ids and self.model.ids[0] == SEPARATOR_ID else 0
             self.grid.setCurrentIndex(self.model.index(first))
+        self.organize.results_shown(result)
 
     def save_example(self) -> None:
         plan = (self.last_result or {}).get("plan") or self.chips.plan
@@ -601,6 +616,7 @@ class MainWindow(QMainWindow):
                 image, "" if image is not None else "The photo cannot be shown (offline?)"
             )
             self.ask_panel.set_photo(photo_id, details.name)
+            self.organize.photo_shown(photo_id)
             self.photo_view.set_position(*self._position(photo_id))
             n = self.sequence.rowCount()
             self.photo_view.act_prev.setEnabled(row is not None and row > 0)
@@ -685,6 +701,10 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.folders_page)
         self.folders_page.refresh()
 
+    def show_albums(self) -> None:
+        self.stack.setCurrentWidget(self.albums_view)
+        self.albums_view.refresh()
+
     def show_people(self) -> None:
         self.stack.setCurrentIndex(PAGE_PEOPLE)
         self.people_view.refresh()
@@ -743,7 +763,10 @@ class MainWindow(QMainWindow):
             self.leave_photo()
         elif self.ask_dock.isVisible() and self.ask_panel.isAncestorOf(QApplication.focusWidget()):
             self.ask_dock.hide()
-        elif self.stack.currentIndex() == PAGE_PEOPLE or self.stack.currentWidget() is self.map_view:
+        elif self.stack.currentIndex() == PAGE_PEOPLE or self.stack.currentWidget() in (
+            self.map_view,
+            self.albums_view,
+        ):
             self.show_library()
         elif self.search_bar.text() or self.last_request:
             self.search_bar.clear()
@@ -788,6 +811,7 @@ class MainWindow(QMainWindow):
         if pid == SEPARATOR_ID:
             return
         menu = self.grid_menu(pid, path)
+        self.organize.add_menu_entries(menu, pid)
         menu.exec(self.grid.viewport().mapToGlobal(pos))
 
     def grid_menu(self, pid: int, path: str, sequence=None) -> QMenu:
@@ -812,7 +836,11 @@ class MainWindow(QMainWindow):
         box = ErrorReporter(self)
         text = (
             "Ctrl+F / Ctrl+L  search\nEnter / double-click  open photo\nSpace  preview / back\n"
-            "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\nCtrl+4/5  timeline, folders\nCtrl+6  map (drag, wheel, +/−)\n"
+            "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\n"
+            "Ctrl+4/5  timeline, folders\nCtrl+6  map (drag, wheel, +/−)\nCtrl+7  albums\n"
+            "Ctrl+click, Shift+click, Shift+arrows, Ctrl+A  select several photos\n"
+            "0–5 (viewer: Ctrl+0–5)  stars for the selected photos\nF  favourite (heart) on or off\n"
+            "Ctrl+E  copy the selected photos into a folder\nCtrl+Shift+S  save the search as an album\n"
             "F5  slideshow · F11  full screen\nCtrl+R  index now\nCtrl++ / Ctrl+-  thumbnail size"
         )
         dlg = box.show(_Info("Keyboard shortcuts", text))

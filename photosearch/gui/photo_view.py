@@ -212,8 +212,9 @@ def _from_the_file(facts: dict) -> str:
     keywords = [f["label"] for f in facts.get("keyword", [])]
     if keywords:
         rows.append(("Keywords", ", ".join(keywords[:30])))
-    if facts.get("rating"):
-        stars = int(float(facts["rating"][0]["label"]))
+    written = [f for f in facts.get("rating", []) if f.get("analyzer") != "user"]  # yours: the stars above
+    if written:
+        stars = int(float(written[0]["label"]))
         rows.append(("Rating", "rejected" if stars < 0 else "★" * stars + "☆" * (5 - stars)))
     if facts.get("color_label"):
         rows.append(("Label", facts["color_label"][0]["label"]))

@@ -31,7 +31,18 @@ from photosearch.gui.flow import FlowLayout
 from photosearch.gui.theme import resources_dir
 from photosearch.query.plan import dumps_plan
 
-STRING_KEYS = ("concept", "person", "place", "text", "camera", "folder", "similar", "knowledge", "tag")
+STRING_KEYS = (
+    "concept",
+    "person",
+    "place",
+    "text",
+    "camera",
+    "folder",
+    "similar",
+    "knowledge",
+    "tag",
+    "album",
+)
 ATOM_TITLES = {
     "concept": "",
     "person": "person",
@@ -39,6 +50,7 @@ ATOM_TITLES = {
     "text": "“text”",
     "camera": "camera",
     "folder": "folder",
+    "album": "album",
     "similar": "≈ photo",
     "knowledge": "knowledge",
     "tag": "#",

@@ -1,5 +1,5 @@
 """`python -m photosearch.gui.screenshots OUTDIR`: build a demo gallery and catalog in a temp dir and
-write PNGs of the main views (welcome, results, photo, people, ask, settings) for review by eye.
+write PNGs of the main views (welcome, results, photo, people, albums, ask, settings) for review by eye.
 
 The demo catalog gets hand-written facts (tags, objects with boxes, text, faces, names, knowledge)
 so every panel has something to show without loading models.
@@ -23,6 +23,7 @@ SHOTS = (
     "results",
     "photo",
     "people",
+    "albums",
     "map",
     "ask",
     "settings",
@@ -317,6 +318,10 @@ def take_screenshots(
         w0.close()
 
         core, gallery = build_demo(root)
+        by_name = {Path(r["path"]).stem: r["id"] for r in core.all_photos()}
+        picked = [by_name[n] for n in ("astronaut", "grace_hopper", "camera") if n in by_name]
+        core.organize.set_marks(picked[:2], favourite=True)  # hearts and stars on the tiles
+        core.organize.set_marks(picked[:1], rating=4)
         w = MainWindow(
             core,
             qsettings=QSettings(str(root / "gui.ini"), QSettings.Format.IniFormat),
@@ -353,6 +358,13 @@ def take_screenshots(
         w.map_view.canvas.show_world()
         settle(app, w, 1.0)  # the single pins' thumbnails
         shoot("map", w)
+        core.organize.create_album("Portraits", picked)
+        core.organize.save_search("People", {"where": {"concept": "person"}}, "person")
+        core.organize.save_search("Space", {"where": {"concept": "space"}}, "space")
+        w.show_albums()
+        wait_until(app, lambda: w.albums_view.tiles.count() == 3)
+        settle(app, w)
+        shoot("albums", w)
 
         w.open_photo(astro)
         settle(app, w)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from photosearch.query.resolvers.albums import resolve_album
 from photosearch.query.resolvers.base import AtomResult, ExecContext
 from photosearch.query.resolvers.concept import resolve_concept
 from photosearch.query.resolvers.filters import (
@@ -47,6 +48,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "quality": resolve_quality,
     "color": resolve_color,
     "orientation": resolve_orientation,
+    "album": resolve_album,
 }
 
 #: Atoms whose scores carry relevance (the others are filters that score 1).

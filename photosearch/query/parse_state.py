@@ -21,6 +21,7 @@ class PlanContext:
     years: tuple[int, int] | None = None  # first and last year with photos
     cameras: list[str] = field(default_factory=list)
     folders: list[str] = field(default_factory=list)
+    albums: list[str] = field(default_factory=list)  # the user's album names
 
 
 @dataclass

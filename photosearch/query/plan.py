@@ -14,7 +14,8 @@ Atoms (each a one-key object):
 
 * ``{"concept": "dog"}`` semantic; ``{"person": "Anna"}``; ``{"place": "Italy"}``;
   ``{"text": "EXIT"}`` words in the photo; ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
-  ``{"similar": "42"}`` photo id or path; ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``.
+  ``{"similar": "42"}`` photo id or path; ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``;
+  ``{"album": "Holidays"}`` the photos of an album (a manual album's photos, a smart album's search).
 * ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
   always present (an open end is written as a far date: from ``1900-01-01`` or to ``now``).
 * ``{"month": [6, 7, 8]}``: taken in one of these months of any year (1 = January): "every July",
@@ -61,6 +62,7 @@ STRING_ATOMS = (
     "knowledge",
     "tag",
     "label",
+    "album",
 )
 ATOM_KEYS = (
     *STRING_ATOMS,

@@ -52,6 +52,7 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
     """Everything the parser can know from the catalog: people, "me", birthdays, years, cameras, folders."""
     from sqlalchemy import select
 
+    from photosearch.catalog.albums import album_names
     from photosearch.catalog.models import Folder, Person
     from photosearch.query.resolvers.snapshot import get_snapshot
     from photosearch.query.resolvers.snapshot_file import snapshot_dir
@@ -71,6 +72,7 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
         snap = get_snapshot(store, directory=snapshot_dir(settings))
         ctx.years, ctx.cameras = snap.year_range(), list(snap.camera_models)
         ctx.folders = [r[0] for r in s.execute(select(Folder.path)).all()]
+    ctx.albums = album_names(store)
     ctx.people = list(dict.fromkeys(ctx.people))
     owner = getattr(settings, "owner", None) if settings is not None else None
     if owner and owner in ctx.people:

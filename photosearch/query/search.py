@@ -41,6 +41,7 @@ from photosearch.query.executor import Execution, Executor, plan_atoms
 from photosearch.query.origins import annotate_origins
 from photosearch.query.plan import filter_atoms, validate_plan
 from photosearch.query.planner import plan_request, planning_context
+from photosearch.query.resolvers.albums import atoms_with_albums
 from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
@@ -138,8 +139,12 @@ def make_context(
     calibration: CalibrationConfig | None = None,
     image_embedder: Callable[[str], np.ndarray] | None = None,
 ) -> ExecContext:
+    where = plan.get("where", {}) if plan is not None else {}
+    found = plan_atoms(where)
+    if any("album" in a for a in found):  # a smart album's search needs what its atoms need
+        found = atoms_with_albums(store, where)
     if plan is not None:
-        needs_places = any("place" in a for a in plan_atoms(plan.get("where", {})))
+        needs_places = any("place" in a for a in found)
         if needs_places or (plan.get("compose") or {}).get("per") == "place":
             try:
                 ensure_place_facts(store)
@@ -147,7 +152,7 @@ def make_context(
                 log.warning("reverse geocoding failed: %s", exc)
     snap = get_snapshot(store, directory=snapshot_dir(settings))
     if signals is None:
-        needs_concept = plan is None or any("concept" in a for a in plan_atoms(plan.get("where", {})))
+        needs_concept = plan is None or any("concept" in a for a in found)
         signals = default_signals(store, settings, text_embedder) if needs_concept else []
     return ExecContext(
         snapshot=snap,

@@ -42,6 +42,7 @@ _DESCRIBE = {
     "text": lambda v: f"with the words “{v}”",
     "camera": lambda v: f"taken with {v}",
     "folder": lambda v: f"in a folder named {v}",
+    "album": lambda v: f"in the album {v}",
     "similar": lambda v: f"similar to {v}",
     "knowledge": lambda v: f"known as {v}",
     "tag": lambda v: f"tagged {v}",

@@ -97,3 +97,28 @@ def test_the_generation_changes_with_every_write_on_postgres(tmp_path, gallery, 
     from_file = snapshot.get_snapshot(pg_store, directory=snapshot_dir(settings))
     assert from_file.n == 7 and from_file.groups
     assert_same_snapshot(from_file, from_sql)
+
+
+def test_albums_on_postgres(tmp_path, gallery, pg_store):
+    """Migration 7's tables, manual and smart albums and the album atom on PostgreSQL."""
+    from photosearch.catalog import albums
+    from photosearch.catalog.migrations import LATEST, current_version
+    from photosearch.core import Core
+
+    with pg_store.engine.connect() as conn:
+        assert current_version(conn) == LATEST == 7
+    settings = Settings(data_dir=tmp_path / "data", db_url=PG_URL)
+    settings.ensure_dirs()
+    pg_store.add_folder(gallery)
+    Indexer(pg_store, settings, []).run()
+    core = Core(settings, pg_store)
+    ids = {r["path"].rsplit("/", 1)[-1]: r["id"] for r in core.all_photos()}
+    core.organize.create_album("Cats", [ids["chelsea.jpg"], ids["chelsea_small.png"]])
+    core.organize.save_search("From 2023", {"where": {"date": {"from": "2023-01-01", "to": "2023-12-31"}}})
+    assert albums.album_photo_ids(pg_store, "cats") == [ids["chelsea.jpg"], ids["chelsea_small.png"]]
+    found = core.search(plan={"where": {"and": [{"album": "Cats"}, {"album": "From 2023"}]}})
+    assert [r["id"] for r in found["results"] if not r["below_cutoff"]] == [ids["chelsea.jpg"]]
+    core.organize.set_marks([ids["chelsea.jpg"]], favourite=True, rating=5)
+    assert core.organize.marks() == {ids["chelsea.jpg"]: {"favourite": True, "rating": 5}}
+    core.organize.delete_album("Cats")
+    assert [a["name"] for a in core.organize.albums()] == ["From 2023"]

@@ -48,6 +48,8 @@ print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))
         ["index"],
         ["doctor"],
         ["models", "list"],
+        ["album", "list"],
+        ["export", "--to", "out", "dogs"],
     ],
 )
 def test_parsing_a_command_imports_nothing_heavy(argv, tmp_path):

@@ -151,6 +151,10 @@ def test_screenshot_script_writes_real_pngs(qtbot, tmp_path):
         colours = {small.pixel(x, y) for x in range(64) for y in range(40)}
         assert len(colours) > 20, f"{name} looks blank"
     _check_map_shot(QImage(str(shots["map"])))
+    # the albums view: three tiles whose covers are photos (many colours where the tiles are)
+    albums = QImage(str(shots["albums"]))
+    tiles = albums.copy(0, albums.height() // 6, albums.width() // 2, albums.height() // 3).scaled(64, 40)
+    assert len({tiles.pixel(x, y) for x in range(64) for y in range(40)}) > 300, "albums: no cover photos"
 
 
 def _check_map_shot(img) -> None:

@@ -62,7 +62,22 @@ def claim_quotes(st: ClaimState) -> None:
             mb = re.search(r"(?:in\s+|from\s+)?(?:the\s+|my\s+)?$", before)
             if mb:
                 start = m.start() - len(before) + mb.start()
-        st.claim(start, end, "atom", {kind: value}, slot=kind)
+        node = {kind: value}
+        if kind == "folder" and re.search(r"\balbum\s*:\s*$", before):
+            node = {"album": value}  # `album:'Summer House'` names an album, as `album:Holidays` does
+        elif kind == "folder" and "album" in st.low[start:end]:
+            node = album_or_folder(st, value)
+        key = next(iter(node))
+        st.claim(start, end, "atom", node, slot=key)
+
+
+def album_or_folder(st: ClaimState, value: str) -> dict:
+    """ "album X": the user's album X when there is one, else the folder X (many people call their
+    folders albums)."""
+    for known in st.ctx.albums:
+        if fold(known) == fold(value):
+            return {"album": known}
+    return {"folder": value}
 
 
 class CueClaims:
@@ -111,7 +126,7 @@ class CueClaims:
         for m in self.prefix.finditer(st.low):
             if not st.free(m.start(), m.end()):
                 continue
-            key = "folder" if m.group("k") == "album" else m.group("k")
+            key = m.group("k")
             value = st.orig(m, "v")
             if key in ("kind", "quality"):
                 value = (
@@ -137,11 +152,14 @@ class CueClaims:
                 value = st.orig(m, "v")
                 if value.lower() in lx.STOP_WORDS:
                     continue
-                for known in st.ctx.folders:
-                    if fold(known) == fold(value) or fold(known).endswith("/" + fold(value)):
-                        value = known.rsplit("/", 1)[-1]
-                        break
-                st.claim(s, m.end(), "atom", {"folder": value}, slot="folder")
+                node = album_or_folder(st, value) if "album" in m.group(0) else {"folder": value}
+                if "folder" in node:
+                    for known in st.ctx.folders:
+                        if fold(known) == fold(value) or fold(known).endswith("/" + fold(value)):
+                            node = {"folder": known.rsplit("/", 1)[-1]}
+                            break
+                key = next(iter(node))
+                st.claim(s, m.end(), "atom", node, slot=key)
 
     def claim_cameras(self, st: ClaimState) -> None:
         """A camera brand and model words ("shot on a Pixel 7")."""

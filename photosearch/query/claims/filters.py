@@ -22,17 +22,17 @@ class FilterClaims:
             r"(?:\b(?:tagged(?:\s+as|\s+with)?|with\s+(?:the\s+)?tag|labell?ed(?:\s+as)?|tag)\s+(?P<v>[\w][\w-]*)|(?<![\w&])#(?P<h>[a-z][\w-]*))"
         )
         stars = r"(?:\s*-?\s*stars?)"
+        more = r"(?:\+|or\s+(?:more|higher|better|above)|and\s+(?:up|above|higher|better|over|more))"
         self.ratings: list[tuple[re.Pattern, str]] = [
             (
-                re.compile(
-                    rf"\b(?:rated|rating)\s*(?::|>=)?\s*(?P<n>{n})\s*(?:\+|or\s+(?:more|higher|better|above))"
-                ),
+                re.compile(rf"\b(?:rated|rating)\s*(?::|>=)?\s*(?P<n>{n}){stars}?\s*{more}"),
                 "min",
             ),
             (re.compile(rf"\b(?:rated|rating)\s+(?:at\s+least|min(?:imum)?)\s+(?P<n>{n}){stars}?"), "min"),
             (re.compile(rf"\b(?:rated|rating)\s+(?:at\s+most|up\s+to)\s+(?P<n>{n}){stars}?"), "max"),
             (re.compile(rf"\b(?:at\s+least\s+)(?P<n>{n}){stars}"), "min"),
-            (re.compile(rf"\b(?P<n>{n}){stars}\s*(?:\+|or\s+(?:more|higher|better|above))"), "min"),
+            (re.compile(rf"\b(?P<n>{n}){stars}\s*{more}"), "min"),
+            (re.compile(rf"\b(?P<n>{n})\s*(?:or\s+more|or\s+better|and\s+more){stars}"), "min"),
             (re.compile(rf"\b(?P<n>{n})\+{stars}"), "min"),
             (re.compile(rf"\b(?:rated|rating)\s*:?\s*(?P<n>{n}){stars}?(?![\w+])"), "eq"),
             (re.compile(rf"\b(?P<n>{n}){stars}(?:\s+(?:rated|rating|photos?|pictures?|ones?))?\b"), "eq"),

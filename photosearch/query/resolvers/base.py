@@ -143,6 +143,8 @@ class ExecContext:
     request_words: str = ""
     #: The request names people: a people count is about them, exact (faces only, no closest counts).
     names_people: bool = False
+    #: Smart albums being run (folded names): an album whose search names itself is refused.
+    albums_open: set[str] = field(default_factory=set)
 
     def sense_context(self, value: str) -> dict:
         """`expand`'s keywords for a word of concept `value`: the other words of the request and the
