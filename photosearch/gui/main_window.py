@@ -200,17 +200,17 @@ class MainWindow(QMainWindow):
         self.act_folders = tb.addAction("Folders", self.show_folders)
         self.act_map = tb.addAction("Map", self.show_map)
         self.act_albums = tb.addAction("Albums", self.show_albums)
-        self.act_albums.setShortcut("Ctrl+7")
-        self.act_albums.setToolTip("Your albums and saved searches (Ctrl+7); drop photos here to add them")
+        self.act_albums.setShortcut("Alt+7")
+        self.act_albums.setToolTip("Your albums and saved searches (Alt+7); drop photos here to add them")
         tb.addSeparator()
         self.act_index = tb.addAction("Index now", lambda: self.start_indexing())
         self.act_settings = tb.addAction("Settings", self.open_settings)
-        self.act_library.setShortcut("Ctrl+1")
-        self.act_people.setShortcut("Ctrl+2")
-        self.act_ask.setShortcut("Ctrl+3")
-        self.act_timeline.setShortcut("Ctrl+4")
-        self.act_folders.setShortcut("Ctrl+5")
-        self.act_map.setShortcut("Ctrl+6")
+        self.act_library.setShortcut("Alt+1")
+        self.act_people.setShortcut("Alt+2")
+        self.act_ask.setShortcut("Alt+3")
+        self.act_timeline.setShortcut("Alt+4")
+        self.act_folders.setShortcut("Alt+5")
+        self.act_map.setShortcut("Alt+6")
         self.act_index.setShortcut("Ctrl+R")  # F5 is the slideshow, as in photo viewers
         self.act_settings.setShortcut(QKeySequence.StandardKey.Preferences)
         menu = self.menuBar().addMenu("&File")
@@ -836,8 +836,8 @@ class MainWindow(QMainWindow):
         box = ErrorReporter(self)
         text = (
             "Ctrl+F / Ctrl+L  search\nEnter / double-click  open photo\nSpace  preview / back\n"
-            "← →  previous / next photo\nB  object and face boxes\nEsc  back\nCtrl+1/2/3  library, people, ask\n"
-            "Ctrl+4/5  timeline, folders\nCtrl+6  map (drag, wheel, +/−)\nCtrl+7  albums\n"
+            "← →  previous / next photo\nB  object and face boxes\nEsc  back\nAlt+1/2/3  library, people, ask\n"
+            "Alt+4/5  timeline, folders\nAlt+6  map (drag, wheel, +/−)\nAlt+7  albums\n"
             "Ctrl+click, Shift+click, Shift+arrows, Ctrl+A  select several photos\n"
             "0–5 (viewer: Ctrl+0–5)  stars for the selected photos\nF  favourite (heart) on or off\n"
             "Ctrl+E  copy the selected photos into a folder\nCtrl+Shift+S  save the search as an album\n"

@@ -1,4 +1,4 @@
-"""Issue 22, item 4 (albums): the Albums view (Ctrl+7) with cover tiles and counts, manual albums
+"""Issue 22, item 4 (albums): the Albums view (Alt+7) with cover tiles and counts, manual albums
 filled from the grid's menu or by dropping photos on a tile, smart albums saved from a search that
 stay current, edited through the chips and saved again; open, rename, delete."""
 
@@ -27,7 +27,7 @@ def test_albums_view_tiles_open_and_follow_the_library(qtbot, make_window, index
     core, ids = indexed
     w = make_window(core)
     search(qtbot, w, "")
-    assert w.act_albums.shortcut() == QKeySequence("Ctrl+7")
+    assert w.act_albums.shortcut() == QKeySequence("Alt+7")
     w.act_albums.trigger()
     _idle(qtbot, w)
     assert w.stack.currentWidget() is w.albums_view and w.albums_view.tiles.count() == 0

@@ -52,7 +52,7 @@ def _open_map(qtbot, window) -> None:
     def loaded():
         return window.map_view.points_task is not None and window.map_view.points_task.done
 
-    assert window.act_map.text() == "Map" and window.act_map.shortcut().toString() == "Ctrl+6"
+    assert window.act_map.text() == "Map" and window.act_map.shortcut().toString() == "Alt+6"
     window.act_map.trigger()
     qtbot.waitUntil(loaded, timeout=10000)
     qtbot.waitUntil(lambda: "c" in window.map_view.canvas.basemap.levels, timeout=10000)
