@@ -80,6 +80,11 @@ def test_the_viewer_heart_and_stars(qtbot, make_window, indexed):
     qtbot.keyClick(w.photo_view, Qt.Key.Key_0)  # 0 stays the viewer's "fit", not a rating
     _wait_idle(qtbot, w)
     assert _marks(core)[pid]["rating"] == 5
+    qtbot.keyClick(w.photo_view, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)  # not a view switch
+    _wait_idle(qtbot, w)
+    assert _marks(core)[pid]["rating"] == 2 and w.stack.currentWidget() is w.photo_view
+    qtbot.keyClick(w.photo_view, Qt.Key.Key_4, Qt.KeyboardModifier.AltModifier)  # the views are Alt+1…7
+    assert w.stack.currentWidget() is w.timeline
 
 
 def test_context_menu_marks_and_tiles_show_them(qtbot, make_window, indexed):
