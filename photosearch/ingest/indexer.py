@@ -20,6 +20,7 @@ from photosearch.catalog.lock import WriterLock
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import Cancelled
+from photosearch.ingest.blas import one_blas_thread
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
 from photosearch.ingest.memory import release_free_memory
 from photosearch.ingest.pipeline import (
@@ -99,7 +100,8 @@ class Indexer:
         except Cancelled:
             return IndexReport(cancelled=True)
         try:
-            return self._run(only_paths, progress, cancel, retry_failed)
+            with one_blas_thread():  # small numpy products: threads cost more than they give
+                return self._run(only_paths, progress, cancel, retry_failed)
         finally:
             lock.release()
 
