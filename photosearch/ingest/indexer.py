@@ -139,9 +139,10 @@ class Indexer:
         ) as pool:
             pending: deque[tuple[str, Future]] = deque()
             source = iter(items)
-            # Decoded photos waiting: the next batch, decoded while the models run on this one (decoding
-            # is faster than the models), and no more: each holds its pixels (3.7 MB at 1280 px).
-            window = batch_size + 2 * max(1, self.settings.decode_workers)
+            # Decoded photos waiting: half the next batch, decoded while the models run on this one, and
+            # no more: each holds its pixels (3.7 MB at 1280 px) under the models' peak (OCR's detector),
+            # and decoding is 4-5x faster than the models, so the rest is decoded quickly when needed.
+            window = batch_size // 2 + 2 * max(1, self.settings.decode_workers)
 
             def refill() -> None:
                 while len(pending) < window:
