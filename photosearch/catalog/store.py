@@ -36,6 +36,11 @@ from photosearch.catalog.regions import REGION_ANALYZER, attach_regions, person_
 from photosearch.errors import CatalogError
 from photosearch.records import AnalysisResult, FaceRecord, FactRecord
 
+#: A bulk DELETE in a session learns the rows it removed from the statement (RETURNING) instead of
+#: testing every object the session holds ("evaluate", the default): an index batch's session holds
+#: thousands, and each photo deletes before it writes.
+FETCH = {"synchronize_session": "fetch"}
+
 __all__ = ["AnalysisResult", "FaceRecord", "FactRecord", "Store", "explain_catalog_error"]
 
 
@@ -320,8 +325,13 @@ class Store:
         duration_ms: float | None = None,
     ) -> None:
         """Replace one analyzer's facts, faces and embeddings for one photo, and record the run."""
-        s.execute(delete(Fact).where(Fact.photo_id == photo_id, Fact.analyzer == analyzer))
-        s.execute(delete(Embedding).where(Embedding.photo_id == photo_id, Embedding.analyzer == analyzer))
+        s.execute(
+            delete(Fact).where(Fact.photo_id == photo_id, Fact.analyzer == analyzer), execution_options=FETCH
+        )
+        s.execute(
+            delete(Embedding).where(Embedding.photo_id == photo_id, Embedding.analyzer == analyzer),
+            execution_options=FETCH,
+        )
         old_faces = list(s.scalars(select(Face).where(Face.photo_id == photo_id, Face.analyzer == analyzer)))
         # Re-analysis must not lose who people are: new faces inherit the person (and the user's pin)
         # of the old face they overlap most.

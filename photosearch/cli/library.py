@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -43,6 +44,11 @@ def register(sub) -> None:
     p.add_argument("--no-initial-index", action="store_true", help="skip the catch-up index at start")
     p.add_argument(
         "--duration", type=float, default=None, help="stop after N seconds (default: until Ctrl-C)"
+    )
+    p.add_argument(
+        "--no-serve",
+        action="store_true",
+        help="do not answer `photosearch search` from this process (it keeps the search engine warm)",
     )
     p.set_defaults(func=cmd_watch, analyzers=None, creates_catalog=True)  # watch runs every analyzer
 
@@ -208,6 +214,7 @@ def analysis_failure_line(name: str, failed: int, first_error: str | None, of: i
 def cmd_watch(ctx, args) -> int:
     from photosearch.cli.progress import CancelOnInterrupt, IndexProgressPrinter
     from photosearch.ingest.watcher import FolderWatcher
+    from photosearch.search_socket.server import SearchServer
 
     if not ctx.store.folders():
         raise PhotoSearchError("no folders registered: run `photosearch add FOLDER` first")
@@ -233,7 +240,9 @@ def cmd_watch(ctx, args) -> int:
         initial_index=not args.no_initial_index,
         progress=IndexProgressPrinter(),
     )
-    with CancelOnInterrupt() as cancel, watcher:
+    # `photosearch search` in another process asks this one, whose search engine is warm
+    server = contextlib.nullcontext() if args.no_serve else SearchServer(ctx.core, warm_up=True)
+    with CancelOnInterrupt() as cancel, watcher, server:
         print(f"watching {len(watcher.watched)} folder(s); Ctrl-C to stop", file=sys.stderr, flush=True)
         deadline = time.monotonic() + args.duration if args.duration else None
         while not cancel() and (deadline is None or time.monotonic() < deadline):

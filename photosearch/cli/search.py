@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import logging
+import sys
 from datetime import date
 from pathlib import Path
 
 from photosearch.errors import PhotoSearchError
 from photosearch.files import read_regular
 from photosearch.query.plan import MAX_PLAN_BYTES, PlanError, parse_plan_json
+from photosearch.search_socket.client import served_search
 
 #: The line before the closest matches below the cut-off: when nothing was confident, and after confident ones.
 CLOSEST_SEPARATOR = "-- no confident match — closest: --"
@@ -94,10 +97,17 @@ def _search(ctx, args) -> int:
         raise PhotoSearchError("--limit must be at least 1")
     if plan is not None and args.limit is not None:  # --limit wins over the plan's own
         plan.setdefault("compose", {})["limit"] = args.limit
-    data = ctx.core.search(request, plan, args.limit, explain=args.explain, now=now)
+    served = served_search(ctx.settings, request, plan, args.limit, explain=args.explain, now=now)
+    if served is not None:  # a running `photosearch watch` or app answered: its engine is warm
+        logging.getLogger(__name__).debug("search answered by the process serving %s", ctx.settings.data_dir)
+        data = served.result
+    else:
+        data = ctx.core.search(request, plan, args.limit, explain=args.explain, now=now)
     if not args.explain:  # what could not be met stays: `explain.unmet`
         data["explain"] = {"unmet": data.get("explain", {}).get("unmet", [])}
     ctx.emit(data, _results_text)
+    for sentence in served.cache_problems if served is not None else ():
+        print(f"photosearch: warning: {sentence}", file=sys.stderr)  # as the CLI says its own
     return 0
 
 

@@ -63,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     from photosearch.gui.errors import ErrorReporter
     from photosearch.gui.main_window import APP, ORG, MainWindow
     from photosearch.gui.theme import app_icon, apply_theme, follow_system
+    from photosearch.search_socket.server import SearchServer
 
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setOrganizationName(ORG)
@@ -83,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     window = MainWindow(core, watch=not args.no_watch)
     window.errors.install_excepthook()
     window.show()
+    server = SearchServer(core)  # `photosearch search` in a terminal asks the app, whose engine is warm
+    server.start()
+    app.aboutToQuit.connect(server.stop)
     return app.exec()
 
 

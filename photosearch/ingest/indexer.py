@@ -20,6 +20,7 @@ from photosearch.catalog.lock import WriterLock
 from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import Cancelled
+from photosearch.ingest.blas import one_blas_thread
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
 from photosearch.ingest.memory import release_free_memory
 from photosearch.ingest.pipeline import (
@@ -99,7 +100,8 @@ class Indexer:
         except Cancelled:
             return IndexReport(cancelled=True)
         try:
-            return self._run(only_paths, progress, cancel, retry_failed)
+            with one_blas_thread():  # small numpy products: threads cost more than they give
+                return self._run(only_paths, progress, cancel, retry_failed)
         finally:
             lock.release()
 
@@ -137,9 +139,10 @@ class Indexer:
         ) as pool:
             pending: deque[tuple[str, Future]] = deque()
             source = iter(items)
-            # Decoded photos waiting: the next batch, decoded while the models run on this one (decoding
-            # is faster than the models), and no more: each holds its pixels (3.7 MB at 1280 px).
-            window = batch_size + 2 * max(1, self.settings.decode_workers)
+            # Decoded photos waiting: half the next batch, decoded while the models run on this one, and
+            # no more: each holds its pixels (3.7 MB at 1280 px) under the models' peak (OCR's detector),
+            # and decoding is 4-5x faster than the models, so the rest is decoded quickly when needed.
+            window = batch_size // 2 + 2 * max(1, self.settings.decode_workers)
 
             def refill() -> None:
                 while len(pending) < window:

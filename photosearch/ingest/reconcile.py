@@ -25,7 +25,7 @@ from photosearch.catalog.models import (
     Thumbnail,
     utcnow,
 )
-from photosearch.catalog.store import Store
+from photosearch.catalog.store import FETCH, Store
 from photosearch.ingest.loader import Loaded
 from photosearch.ingest.paths import db_text, from_db_path, to_db_path
 from photosearch.ingest.report import IndexReport
@@ -202,7 +202,7 @@ class Reconciler:
         if loaded.error is not None:
             self._record_failure(s, loaded, db_path, existing, report)
             return None
-        s.execute(delete(FileIssue).where(FileIssue.path == db_path))
+        s.execute(delete(FileIssue).where(FileIssue.path == db_path), execution_options=FETCH)
         if existing is not None and existing.content_hash != loaded.content_hash:
             photo, is_new = self._new_content_at_path(s, existing, loaded, report)
         elif existing is None:

@@ -298,6 +298,7 @@ class OcrModel(Model):
         self._engine.text_rec.session.session = create_session(
             self.manifest.path("rec", self.settings), self.settings, memory_arena=False
         )
+        self._engine.text_det.get_preprocess = _table_preprocess(self._engine.text_det)
 
     def probe(self, bgr: np.ndarray) -> int:
         """How many pixels of a small copy the text detector marks as text."""
@@ -367,6 +368,38 @@ class OcrModel(Model):
 
     def _close(self) -> None:
         self._engine = None
+
+
+def _table_preprocess(detector) -> Any:
+    """RapidOCR's `TextDetector.get_preprocess`, giving `TableDetPreProcess` (its values, cheaper)."""
+    from rapidocr_onnxruntime.ch_ppocr_det.utils import DetPreProcess
+
+    class TableDetPreProcess(DetPreProcess):
+        """The detector's input with the float32 values RapidOCR's own normalize gives, read from a
+        256-entry table per channel: its normalize runs in float64 over the whole image (~45 ms and
+        ~90 MB at 1280 px), ours is three lookups into the (1, 3, H, W) input."""
+
+        def __init__(self, *args):
+            super().__init__(*args)
+            levels = np.repeat(np.arange(256, dtype=np.uint8)[None, :, None], 3, axis=2)
+            self.table = np.ascontiguousarray(self.normalize(levels)[0].T.astype(np.float32))  # (3, 256)
+
+        def __call__(self, img: np.ndarray) -> np.ndarray | None:
+            if img.ndim != 3 or img.shape[2] != 3 or img.dtype != np.uint8:
+                return super().__call__(img)
+            resized = self.resize(img)
+            if resized is None:
+                return None
+            out = np.empty((1, 3, *resized.shape[:2]), np.float32)
+            for c in range(3):
+                np.take(self.table[c], resized[..., c], out=out[0, c], mode="clip")
+            return out
+
+    def get_preprocess(max_wh: int) -> DetPreProcess:
+        plain = type(detector).get_preprocess(detector, max_wh)
+        return TableDetPreProcess(plain.limit_side_len, plain.limit_type, plain.mean, plain.std)
+
+    return get_preprocess
 
 
 # ---- the analyzer -------------------------------------------------------------------------------

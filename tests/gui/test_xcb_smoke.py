@@ -90,6 +90,8 @@ def test_app_indexes_and_searches_on_a_real_x_display(tmp_path, xvfb_display):
     assert state["index"]["added"] == 5 and state["index"]["failed"] == 0
     assert state["index"]["broken_analyzers"] == []
     assert state["results"] and state["results"][0] == "chelsea.jpg", state["results"]
+    # a search in a terminal is answered by the running app, with what the app shows
+    assert state["served"] == state["results"][: len(state["served"] or [])] and state["served"], state
     assert "photo" in state["status_line"]
     assert state["banner_after_index"] is False and state["banner"] is False, (
         f"the health banner shows: {state['banner'] or state['banner_after_index']}"

@@ -23,7 +23,7 @@ from photosearch.gui.main_window import MainWindow
 TIMEOUT_S = 420
 
 
-def drive(gallery: str, screenshot: str, query: str) -> None:
+def drive(gallery: str, screenshot: str, query: str, data_dir: str) -> None:
     state: dict = {"t0": time.monotonic(), "phase": "start", "platform": QGuiApplication.platformName()}
 
     def window() -> MainWindow | None:
@@ -85,6 +85,7 @@ def drive(gallery: str, screenshot: str, query: str) -> None:
         state["banner"] = w.health_banner.isVisible() and w.health_banner.label.text()
         image = QGuiApplication.primaryScreen().grabWindow(0)  # the whole X screen, as a person sees it
         state["screenshot"] = screenshot if image.save(screenshot) else None
+        state["served"] = served(data_dir, query)
         timer.stop()
         finish(bool(state["results"]) and bool(state["screenshot"]))
 
@@ -97,8 +98,19 @@ def drive(gallery: str, screenshot: str, query: str) -> None:
 _keep: list = []
 
 
+def served(data_dir: str, query: str) -> list[str] | None:
+    """What `photosearch search QUERY` in a terminal gets from the running app (its search socket)."""
+    from photosearch.config import Settings
+    from photosearch.search_socket.client import served_search
+
+    found = served_search(
+        Settings.load(data_dir), query, None, 5000, explain=True, now=None
+    )  # as the app asks
+    return [r["path"].rsplit("/", 1)[-1] for r in found.result["results"][:10]] if found else None
+
+
 if __name__ == "__main__":
     data_dir, gallery, shot, query = sys.argv[1:5]
     app = QApplication([sys.argv[0]])
-    drive(gallery, shot, query)
+    drive(gallery, shot, query, data_dir)
     sys.exit(main(["--data-dir", data_dir, "--no-watch"]))

