@@ -132,10 +132,10 @@ def _reply_to_another_user(path: Path, uid: int = 65534) -> bytes:
             with socket.socket(socket.AF_UNIX) as sock:
                 sock.settimeout(10)
                 sock.connect(str(path))
-                send_message(sock, {"protocol": PROTOCOL, "op": "ping"})
                 try:
+                    send_message(sock, {"protocol": PROTOCOL, "op": "ping"})
                     os.write(write_end, b"R" + sock.recv(100))
-                except ConnectionResetError:  # closed with the request unread
+                except (BrokenPipeError, ConnectionResetError):  # closed before or with the request unread
                     os.write(write_end, b"R")
         except BaseException as exc:
             os.write(write_end, b"E" + repr(exc).encode())
