@@ -153,7 +153,9 @@ class MainWindow(QMainWindow):
         self.index_status = IndexStatus(self.runner, self.show_error, self)
         self.index_status.finished.connect(self._index_finished)
         self.search_info = QLabel("", self)
+        self.library_info = ""  # what the library's results are: the status line while it is shown
         self.statusBar().addWidget(self.search_info, 1)
+        self.stack.currentChanged.connect(self._page_changed)
         self.statusBar().addPermanentWidget(self.index_status)
         self.organize = OrganizeActions(self)  # favourites, stars, albums, export
         self.albums_view.open_album.connect(self.organize.open_album)
@@ -515,6 +517,7 @@ class MainWindow(QMainWindow):
         unmet = "; ".join((result.get("explain") or {}).get("unmet") or [])
         if unmet:  # what no photo meets, in words: "No photo with exactly two people · 3 closest"
             msg = f"{unmet[:1].upper()}{unmet[1:]} · {msg}"
+        self.library_info = msg
         self.search_info.setText(msg)
         if results:
             first = 1 if self.model.ids and self.model.ids[0] == SEPARATOR_ID else 0
@@ -678,6 +681,15 @@ class MainWindow(QMainWindow):
             self.open_photo(seq.ids[new], seq)
 
     # ---- views ----------------------------------------------------------------------------------
+    def _page_changed(self, _index: int) -> None:
+        """The status line speaks of the page shown: "3 photos · 239 ms" is the library's results,
+        not the timeline's or the map's (their own messages still show once switched to)."""
+        page = self.stack.currentWidget()
+        if page is self.stack.widget(PAGE_LIBRARY):
+            self.search_info.setText(self.library_info)
+        elif page is not self.photo_view:
+            self.search_info.clear()
+
     def show_library(self) -> None:
         self.stack.setCurrentIndex(PAGE_LIBRARY if self.core.has_folders() else PAGE_WELCOME)
         self.grid.setFocus()

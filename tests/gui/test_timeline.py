@@ -367,3 +367,17 @@ def test_a_resize_keeps_the_photo_at_the_top(qtbot, make_window, core, tmp_path)
     qtbot.waitUntil(lambda: view.layout_now().cols < cols)
     top = view.first_visible_row()
     assert page.model.groups[page.model.group_of(top)] is page.model.groups[page.model.group_of(row)]
+
+
+def test_the_status_line_speaks_of_the_page_shown(qtbot, make_window, dated):
+    from tests.gui.test_flow import search
+
+    core, _ids, _root = dated
+    w = make_window(core)
+    search(qtbot, w, "")
+    said = w.search_info.text()
+    assert said.startswith(f"{len(PHOTOS)} photos")
+    open_timeline(qtbot, w)
+    assert w.search_info.text() == ""  # the library's count is not the timeline's
+    w.show_library()
+    assert w.search_info.text() == said
