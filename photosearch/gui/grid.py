@@ -8,6 +8,7 @@ matches say what they lack in their tooltip.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -103,6 +104,8 @@ def info_lines(info: dict | None) -> str:
 
 
 class ResultsModel(QAbstractListModel):
+    marks_changed = Signal()  # hearts or stars changed: views reading them through `marks_of` repaint
+
     def __init__(self, thumbs: ThumbnailCache, parent=None):
         super().__init__(parent)
         self.thumbs = thumbs
@@ -116,6 +119,8 @@ class ResultsModel(QAbstractListModel):
         self._row_of: dict[int, int] | None = None
         self._placeholder: QPixmap | None = None
         self.marks: dict[int, dict] = {}  # photo id -> the heart and stars the tile shows
+        #: where another view's tiles read the marks from (the library's model holds everyone's)
+        self.marks_of: Callable[[int], dict | None] | None = None
         thumbs.ready.connect(self._thumb_ready)
 
     def set_results(self, results: list[dict]) -> None:
@@ -171,7 +176,7 @@ class ResultsModel(QAbstractListModel):
         if role == StateRole:
             return self.states[row]
         if role == MarksRole:
-            return self.marks.get(self.ids[row])
+            return (self.marks_of or self.marks.get)(self.ids[row])
         if self.ids[row] == SEPARATOR_ID:
             if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 return separator_text(row)
@@ -237,6 +242,7 @@ class ResultsModel(QAbstractListModel):
                     self.marks.pop(pid, None)
         if self.ids:
             self.dataChanged.emit(self.index(0), self.index(len(self.ids) - 1), [MarksRole])
+        self.marks_changed.emit()
 
     def _thumb_ready(self, photo_id: int) -> None:
         row = self.row_of(photo_id)

@@ -128,6 +128,10 @@ class MainWindow(QMainWindow):
         )
         self.folders_page.open_requested.connect(lambda pid: self.open_photo(pid, self.folders_page.model))
         self.stack.addWidget(self.folders_page)
+        for other in (self.timeline.model, self.folders_page.model):  # hearts and stars on their tiles too
+            other.marks_of = lambda pid: self.model.marks.get(pid)
+        self.model.marks_changed.connect(self.timeline.view.viewport().update)
+        self.model.marks_changed.connect(self.folders_page.grid.viewport().update)
         for model in (self.model, self.folders_page.model):  # dates and places for the tooltips
             PhotoInfoLoader(self.runner, core.photo_info, model)
         self.map_view = MapView(core, self.runner, self.show_error, self.thumbs, self)

@@ -37,7 +37,7 @@ from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPain
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from photosearch.browse import MONTH_NAMES, Timeline, date_words
-from photosearch.gui.grid import IdRole, PathRole
+from photosearch.gui.grid import IdRole, MarksRole, PathRole, paint_marks
 from photosearch.gui.thumbs import ThumbnailCache
 from photosearch.ingest.paths import from_db_path
 
@@ -111,6 +111,8 @@ class TimelineModel(QAbstractListModel):
         self._months: list[Month] | None = None
         self._row_of: dict[int, int] | None = None
         self._day_places: dict[int, str] = {}
+        #: the heart and stars of a photo (the main window reads them from the library's model)
+        self.marks_of: Callable[[int], dict | None] | None = None
         if thumbs is not None:
             thumbs.ready.connect(self._thumb_ready)
 
@@ -180,6 +182,8 @@ class TimelineModel(QAbstractListModel):
             return None
         if role == Qt.ItemDataRole.DecorationRole:
             return self.thumbs.pixmap(self.ids[row]) if self.thumbs is not None else None
+        if role == MarksRole:
+            return self.marks_of(self.ids[row]) if self.marks_of is not None else None
         if role == Qt.ItemDataRole.DisplayRole:
             return Path(self.paths[row]).name
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -603,6 +607,9 @@ class TimelineView(QAbstractItemView):
             side = min(w, h)
             source = QRect((w - side) // 2, (h - side) // 2, side, side)
             painter.drawPixmap(rect, pix, source)
+        marks = index.data(MarksRole)
+        if marks:
+            paint_marks(painter, rect, marks)
         if selected:
             color = QColor(self.palette().highlight().color())
             color.setAlpha(90)

@@ -381,3 +381,35 @@ def test_the_status_line_speaks_of_the_page_shown(qtbot, make_window, dated):
     assert w.search_info.text() == ""  # the library's count is not the timeline's
     w.show_library()
     assert w.search_info.text() == said
+
+
+def test_hearts_and_stars_show_on_timeline_and_folder_tiles(qtbot, make_window, dated):
+    from photosearch.gui.grid import MarksRole
+
+    core, ids, root = dated
+    w = make_window(core)
+    w.resize(900, 700)
+    w.show()
+    page = open_timeline(qtbot, w)
+    qtbot.waitUntil(lambda: not w.runner.tasks, timeout=20000)
+    first = page.model.index(0)
+    pid = page.model.ids[0]
+    rect = page.view.visualRect(first)
+    corner = rect.adjusted(0, 0, -rect.width() // 2, -rect.height() * 3 // 4)  # where the marks sit
+
+    def corner_pixels():
+        page.view.viewport().repaint()
+        return page.view.viewport().grab(corner).toImage()
+
+    before = corner_pixels()
+    assert page.model.data(first, MarksRole) is None
+    w.organize.set_favourite([pid], True)
+    w.organize.set_rating([pid], 4)
+    qtbot.waitUntil(lambda: (page.model.data(first, MarksRole) or {}).get("rating") == 4, timeout=20000)
+    assert page.model.data(first, MarksRole)["favourite"]
+    assert corner_pixels() != before  # the heart and stars are drawn on the tile
+    w.show_folders()
+    w.folders_page.show_folder(str(root.resolve()))  # the watched folder: every photo, subfolders too
+    folder_model = w.folders_page.model
+    qtbot.waitUntil(lambda: folder_model.row_of(pid) is not None, timeout=20000)
+    assert folder_model.data(folder_model.index(folder_model.row_of(pid)), MarksRole)["rating"] == 4
