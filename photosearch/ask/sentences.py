@@ -241,7 +241,8 @@ def own_words(ev: PhotoEvidence) -> list[str]:
         out.append(f"Described when it was indexed as “{ev.captions[0]}”.")
     tags = list(dict.fromkeys(w.get("keyword", []) + w.get("user_tag", [])))[:8]
     if tags:
-        out.append(f"Tagged {join(tags)}.")
+        quoted = [f"“{t}”" for t in tags]
+        out.append(f"Its tags: {join(quoted)}.")
     return out
 
 

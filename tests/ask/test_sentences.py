@@ -12,6 +12,7 @@ from photosearch.ask.sentences import (
     article,
     asks_for,
     compose,
+    own_words,
     plural,
     position,
     what_it_is,
@@ -142,3 +143,12 @@ def test_questions_are_read_for_what_they_want():
         "count",
         "what",
     ]
+
+
+def test_the_files_own_words_are_quoted_as_its_own():
+    ev = PhotoEvidence(
+        1, own_words={"title": ["Chelsea"], "keyword": ["dog", "pets"], "user_tag": ["favourite"]}
+    )
+    said = own_words(ev)
+    assert said[0] == "Its title is “Chelsea”."
+    assert said[-1] == "Its tags: “dog”, “pets” and “favourite”."  # the file's claim, not PhotoSearch's
