@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-import piexif
 import yaml
 from PIL import Image
 
+from photosearch.evaluate.photo_files import save_photo
 from photosearch.evaluate.qt_resources import QtResourceFile
 
 GCOMPRIS_RCC = Path("/usr/share/gcompris-qt/rcc")
@@ -267,28 +267,12 @@ def all_photos() -> list[Photo]:
 
 
 def write_gallery(dest: Path, photos: list[Photo]) -> None:
-    import pillow_heif
-
-    pillow_heif.register_heif_opener()
     for p in photos:
         path = dest / p.part / p.rel
         if path.exists():
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        im = p.make()
-        ext = path.suffix.lower()
-        if ext == ".jpg":
-            kw: dict = {"quality": 88}
-            if p.taken:
-                stamp = p.taken.strftime("%Y:%m:%d %H:%M:%S").encode()
-                kw["exif"] = piexif.dump({"Exif": {piexif.ExifIFD.DateTimeOriginal: stamp}})
-            im.save(path, **kw)
-        elif ext == ".heic":
-            im.save(path, format="HEIF", quality=80)
-        elif ext in (".webp", ".avif"):
-            im.save(path, quality=80)
-        else:
-            im.save(path)
+        save_photo(path, p.make(), p.taken, jpeg_quality=88)
 
 
 # ------------------------------------------------------------------------------ queries

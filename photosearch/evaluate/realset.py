@@ -29,9 +29,10 @@ from datetime import datetime
 from pathlib import Path
 
 import numpy as np
-import piexif
 import yaml
 from PIL import Image
+
+from photosearch.evaluate.photo_files import save_photo
 
 REAL_GOLDEN = Path(__file__).resolve().parents[2] / "resources" / "eval" / "real.yaml"
 STAMPS = Path("/usr/share/tuxpaint/stamps")
@@ -273,18 +274,7 @@ def write_gallery(dest: Path, photos: list[Photo] | None = None) -> list[Photo]:
         if path.exists():
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        im = p.make()
-        ext = path.suffix.lower()
-        if ext == ".jpg":
-            kw: dict = {"quality": 90}
-            if p.taken:
-                stamp = p.taken.strftime("%Y:%m:%d %H:%M:%S").encode()
-                kw["exif"] = piexif.dump({"Exif": {piexif.ExifIFD.DateTimeOriginal: stamp}})
-            im.save(path, **kw)
-        elif ext == ".gif":
-            im.convert("P", palette=Image.ADAPTIVE).save(path)
-        else:
-            im.save(path)
+        save_photo(path, p.make(), p.taken)
     return photos
 
 
