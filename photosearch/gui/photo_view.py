@@ -243,6 +243,14 @@ def place_row(d: PhotoDetails) -> str:
     return f"<tr><td style='color:gray;padding-right:8px'>Place</td><td>{name}{small}</td></tr>"
 
 
+def subject_colours(colour_facts: list[dict]) -> list[str]:
+    """The main subject's colours, each once: the detector's box where it found one, else the
+    salient centre's (both are `color` facts with `region: subject`)."""
+    subject = [f for f in colour_facts if (f.get("data") or {}).get("region") == "subject"]
+    boxed = [f for f in subject if f.get("analyzer") == "detector"]
+    return list(dict.fromkeys(f["label"] for f in (boxed or subject)))[:4]
+
+
 def details_html(d: PhotoDetails) -> str:
     """The info panel as HTML (links open in the browser only when clicked)."""
     e = html.escape
@@ -295,13 +303,18 @@ def details_html(d: PhotoDetails) -> str:
     if d.facts.get("text"):
         words = " ".join(t["label"] for t in d.facts["text"][:60])
         parts.append(_section("Text found", f"<p style='font-family:monospace'>{e(words)}</p>"))
-    for kind in ("kind", "quality", "color", "attribute"):
+    for kind, title in (
+        ("kind", "Kind"),
+        ("quality", "Quality"),
+        ("color", "Colour"),
+        ("attribute", "Looks"),
+    ):
         frame = [f for f in d.facts.get(kind, []) if not (f.get("data") or {}).get("region")]
         if frame:
-            parts.append(_section(kind.capitalize(), ", ".join(e(f["label"]) for f in frame[:6])))
-    subject = [f for f in d.facts.get("color", []) if (f.get("data") or {}).get("region") == "subject"]
-    if subject:  # the salient centre's colours (the quality analyzer's `region: subject`)
-        parts.append(_section("Colour of the subject", ", ".join(e(f["label"]) for f in subject[:4])))
+            parts.append(_section(title, ", ".join(dict.fromkeys(e(f["label"]) for f in frame[:6]))))
+    subject = subject_colours(d.facts.get("color", []))
+    if subject:
+        parts.append(_section("Colour of the subject", ", ".join(e(c) for c in subject)))
     if d.facts.get("knowledge"):
         items = []
         for k in d.facts["knowledge"]:
