@@ -29,20 +29,10 @@ from PySide6.QtWidgets import (
 
 from photosearch.gui.flow import FlowLayout
 from photosearch.gui.theme import resources_dir
-from photosearch.query.plan import dumps_plan
+from photosearch.query.plan import STRING_ATOMS, dumps_plan
 
-STRING_KEYS = (
-    "concept",
-    "person",
-    "place",
-    "text",
-    "camera",
-    "folder",
-    "similar",
-    "knowledge",
-    "tag",
-    "album",
-)
+#: The plan's string atoms, edited as text in their chip (all of them but `label`, which has no editor).
+STRING_KEYS = tuple(atom for atom in STRING_ATOMS if atom != "label")
 ATOM_TITLES = {
     "concept": "",
     "person": "person",
