@@ -59,6 +59,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "threads": (1, 256),
     "batch_size": (1, 4096),
     "decode_workers": (1, 64),
+    "model_lanes": (1, 16),
     "thumbnail_size": (64, 1024),
     "analysis_max_side": (320, 8192),
     "max_image_pixels": (1_000_000, 2_000_000_000),
@@ -124,6 +125,9 @@ class Settings:
     gpu: bool = True
     batch_size: int = 32
     decode_workers: int = 2
+    # Analyzers that need nothing from each other run side by side on this many threads
+    # (ingest/model_lanes.py): on 2 cores, OCR beside the detector, faces and tagger.
+    model_lanes: int = 2
     thumbnail_size: int = 256
     analysis_max_side: int = 1280
     max_image_pixels: int = 200_000_000

@@ -23,6 +23,7 @@ from photosearch.errors import Cancelled
 from photosearch.ingest.blas import one_blas_thread
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
 from photosearch.ingest.memory import release_free_memory
+from photosearch.ingest.model_lanes import Lanes
 from photosearch.ingest.pipeline import (
     DEFAULT_GATES,
     AnalysisPipeline,
@@ -68,6 +69,7 @@ class Indexer:
         self.pipeline = AnalysisPipeline.of(store, self.analyzers)
         self.post_steps = list(post_steps)
         self.gates = tuple(gates)  # costly analyzers only where a cheaper one saw something to find
+        self.lanes = Lanes(settings.model_lanes)  # independent analyzers side by side
         settings.thumbs_dir.mkdir(parents=True, exist_ok=True)
         self.options = LoadOptions(
             thumbs_dir=str(settings.thumbs_dir),
@@ -267,7 +269,9 @@ class Indexer:
                 for pid, loaded in ready
             ]
             wanted = [self.pipeline.wanted(recorded, pid, retry_failed) for pid, _ in ready]
-            outcomes = run_pixel_analyzers(pixel_analyzers(self.analyzers), images, wanted, self.gates)
+            outcomes = run_pixel_analyzers(
+                pixel_analyzers(self.analyzers), images, wanted, self.gates, self.lanes
+            )
             del images
             for _, loaded in ready:
                 loaded.rgb = None  # the models are done with the pixels: free them before writing

@@ -28,6 +28,7 @@ from photosearch.catalog.models import Analysis, Photo
 from photosearch.catalog.store import Store
 from photosearch.errors import DecodeError
 from photosearch.ingest.facts_refresh import refresh_facts_text
+from photosearch.ingest.model_lanes import Lanes, analyzer_chains
 from photosearch.ingest.paths import from_db_path, to_db_path
 from photosearch.ingest.report import IndexReport
 from photosearch.ingest.scanner import STICKY_REASONS, ScanPlan
@@ -112,29 +113,37 @@ def run_pixel_analyzers(
     images: Sequence[PhotoImage],
     wanted: Sequence[Collection[str] | None],
     gates: Sequence[Gate] = DEFAULT_GATES,
+    lanes: Lanes | None = None,
 ) -> list[Outcomes]:
     """Run each analyzer over the images that want it (None: every analyzer) and that its gate
-    lets through, one batch per analyzer in run order; returns each image's outcomes. One photo
-    failing fails only itself."""
+    lets through, one batch per analyzer; returns each image's outcomes. Analyzers that do not wait
+    for each other run side by side on `lanes` (default: one after another). One photo failing
+    fails only itself."""
+    lanes = lanes or Lanes(1)
     outcomes: list[Outcomes] = [{} for _ in images]
     gate_of = {g.analyzer: g for g in gates}
-    for analyzer in analyzers:
-        todo = []
-        for i, names in enumerate(wanted):
-            if names is not None and analyzer.name not in names:
+
+    def run_chain(chain: list[Analyzer]) -> None:
+        for analyzer in chain:
+            todo = []
+            for i, names in enumerate(wanted):
+                if names is not None and analyzer.name not in names:
+                    continue
+                reason = _gated(gate_of.get(analyzer.name), outcomes[i])
+                if reason is None:
+                    todo.append(i)
+                else:
+                    outcomes[i][analyzer.name] = AnalyzerRun(None, gated=reason)
+            if not todo:
                 continue
-            reason = _gated(gate_of.get(analyzer.name), outcomes[i])
-            if reason is None:
-                todo.append(i)
-            else:
-                outcomes[i][analyzer.name] = AnalyzerRun(None, gated=reason)
-        if not todo:
-            continue
-        t0 = time.perf_counter()
-        results = _safe_batch(analyzer, [images[i] for i in todo])
-        per_photo = (time.perf_counter() - t0) * 1000 / len(todo)
-        for i, (result, error) in zip(todo, results, strict=True):
-            outcomes[i][analyzer.name] = AnalyzerRun(result, error, per_photo)
+            t0 = time.perf_counter()
+            results = _safe_batch(analyzer, [images[i] for i in todo])
+            per_photo = (time.perf_counter() - t0) * 1000 / len(todo)
+            lanes.record(analyzer.name, per_photo)
+            for i, (result, error) in zip(todo, results, strict=True):
+                outcomes[i][analyzer.name] = AnalyzerRun(result, error, per_photo)
+
+    lanes.run(analyzer_chains(analyzers, gates), run_chain)
     return outcomes
 
 

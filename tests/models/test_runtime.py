@@ -106,3 +106,28 @@ def test_prepare_modes_and_normalise():
     assert pp.resize_max_side(img, 40).shape == (30, 40, 3)
     v = l2_normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))
     assert np.allclose(v[0], [0.6, 0.8]) and np.all(np.isfinite(v[1]))
+
+
+def test_shrinking_session_gives_the_same_outputs_and_empties_its_arena(tmp_path):
+    from photosearch.models.runtimes.onnx import ShrinkingSession
+    from tests.hub.tiny_models import clip_visual
+
+    path = tmp_path / "tiny.onnx"
+    path.write_bytes(clip_visual(size=32))
+    s = Settings(threads=1, gpu=False)
+    plain = create_session(path, s)
+    shrinking = ShrinkingSession(create_session(path, s))
+    name = shrinking.get_inputs()[0].name  # the session's own attributes pass through
+    for seed in (1, 2):  # the second run uses the arena the first one emptied
+        x = np.random.default_rng(seed).random((1, 3, 32, 32), dtype=np.float32)
+        assert np.array_equal(plain.run(None, {name: x})[0], shrinking.run(None, {name: x})[0])
+
+    seen = []
+
+    class Recorder:
+        def run(self, output_names, feeds, run_options=None):
+            seen.append(run_options)
+            return []
+
+    ShrinkingSession(Recorder()).run(None, {})
+    assert seen[0].get_run_config_entry("memory.enable_memory_arena_shrinkage") == "cpu:0"

@@ -7,6 +7,7 @@ import pytest
 from sqlalchemy import select
 
 from photosearch.catalog.models import Fact
+from photosearch.models.runtimes.onnx import ShrinkingSession
 from photosearch.vision.ocr import (
     OcrAnalyzer,
     edge_fraction,
@@ -123,11 +124,13 @@ def test_sessions_use_the_configured_threads(ocr, model_settings):
     ocr.load()
     engine = ocr.model._engine
     for ort_wrapper in (engine.text_det.infer, engine.text_rec.session):
+        assert isinstance(ort_wrapper.session, ShrinkingSession)  # the arena is emptied after each run
         opts = ort_wrapper.session.get_session_options()
         assert opts.intra_op_num_threads == model_settings.threads
-        # idle threads sleep instead of spinning (CPU the photo decoder needs), no arena to grow
+        # idle threads sleep instead of spinning (CPU the photo decoder needs)
         assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
-        assert not opts.enable_cpu_mem_arena
+        assert opts.enable_cpu_mem_arena
+    assert engine.text_rec.rec_batch_num == 1  # each line at its own width, no padding to the widest
 
 
 def test_text_regions_cover_the_probes_text_with_a_margin():

@@ -92,6 +92,23 @@ def arena_shrinking_run_options() -> ort.RunOptions:
     return options
 
 
+class ShrinkingSession:
+    """An InferenceSession whose every `run` hands the arena's free memory back afterwards: for a
+    model called by code we do not own (RapidOCR) on inputs whose shape changes every call. With the
+    arena and shrinking, OCR's detector and recogniser took 19 % less CPU than with no arena (a new
+    input shape cost up to 3x without one) and peaked lower (573 vs 639 MiB on 12 photos' shapes)."""
+
+    def __init__(self, session: ort.InferenceSession):
+        self._session = session
+        self._options = arena_shrinking_run_options()
+
+    def run(self, output_names, input_feed, run_options=None):
+        return self._session.run(output_names, input_feed, run_options or self._options)
+
+    def __getattr__(self, name: str):
+        return getattr(self._session, name)
+
+
 def create_session(
     path: Path | str,
     settings: Settings | None = None,

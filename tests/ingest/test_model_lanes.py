@@ -1,0 +1,139 @@
+"""Independent analyzers run side by side (ingest/model_lanes.py): chains follow the gates, two
+lanes really overlap, the costliest chain starts first, and the outcomes are those of one lane."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from photosearch.ingest.model_lanes import Lanes, analyzer_chains
+from photosearch.ingest.pipeline import DEFAULT_GATES, Gate, run_pixel_analyzers
+from photosearch.models.labels import COCO_CLASS_IDS, score_vector
+from photosearch.records import AnalysisResult, FactRecord, PhotoImage
+
+PERSON = COCO_CLASS_IDS.index(1)
+
+
+class Named:
+    def __init__(self, name: str):
+        self.name = name
+        self.version = 1
+
+
+def test_chains_follow_the_gates():
+    names = ["tagger", "detector", "ocr", "faces", "quality"]
+    chains = analyzer_chains([Named(n) for n in names], DEFAULT_GATES)
+    assert [[a.name for a in c] for c in chains] == [["tagger"], ["detector", "faces"], ["ocr"], ["quality"]]
+    # a gate that waits for an analyzer not in the run leaves the gated one on its own
+    chains = analyzer_chains([Named("faces")], DEFAULT_GATES)
+    assert [[a.name for a in c] for c in chains] == [["faces"]]
+    # gates chain on: c waits for b, which waits for a
+    gates = [Gate("b", "a", lambda r: None), Gate("c", "b", lambda r: None)]
+    chains = analyzer_chains([Named("a"), Named("x"), Named("b"), Named("c")], gates)
+    assert [[a.name for a in c] for c in chains] == [["a", "b", "c"], ["x"]]
+
+
+def test_costliest_chain_first_and_unknown_ones_before_cheap_ones():
+    lanes = Lanes(2)
+    chains = [[Named("tagger")], [Named("detector"), Named("faces")], [Named("ocr")]]
+    lanes.record("tagger", 30)
+    lanes.record("detector", 90)
+    lanes.record("faces", 50)
+    lanes.record("ocr", 400)
+    assert [c[0].name for c in lanes.order(chains)] == ["ocr", "detector", "tagger"]
+    lanes.record("ocr", 0)  # a running mean: one cheap batch does not move it to the end
+    assert lanes.cost_ms["ocr"] == pytest.approx(280)
+    assert [c[0].name for c in lanes.order([[Named("tagger")], [Named("new")]])] == ["new", "tagger"]
+
+
+class Meeting:
+    """An analyzer that waits (bounded) for its partner to be inside `analyze` at the same time."""
+
+    def __init__(self, name: str, barrier: threading.Barrier):
+        self.name, self.version, self.barrier = name, 1, barrier
+        self.met = 0
+        self.threads: set[str] = set()
+
+    def analyze(self, image: PhotoImage) -> AnalysisResult:
+        self.threads.add(threading.current_thread().name)
+        try:
+            self.barrier.wait(timeout=2)
+            self.met += 1
+        except threading.BrokenBarrierError:
+            pass
+        return AnalysisResult()
+
+
+def _images(n: int) -> list[PhotoImage]:
+    return [PhotoImage(i, f"/p/{i}.jpg", np.zeros((8, 8, 3), np.uint8), 8, 8) for i in range(n)]
+
+
+def test_two_lanes_run_two_analyzers_at_the_same_time():
+    barrier = threading.Barrier(2)
+    a, b = Meeting("a", barrier), Meeting("b", barrier)
+    run_pixel_analyzers([a, b], _images(3), [None] * 3, gates=(), lanes=Lanes(2))
+    assert a.met == b.met == 3  # each photo's call met the other analyzer's
+    assert a.threads.isdisjoint(b.threads)
+
+
+def test_one_lane_runs_them_one_after_the_other_on_the_calling_thread():
+    barrier = threading.Barrier(2)
+    a, b = Meeting("a", barrier), Meeting("b", barrier)
+    barrier.abort()  # never met: no waiting in this test
+    run_pixel_analyzers([a, b], _images(2), [None] * 2, gates=())
+    assert a.threads == b.threads == {threading.current_thread().name}
+
+
+class Detector:
+    name, version = "detector", 1
+
+    def analyze(self, image: PhotoImage) -> AnalysisResult:
+        score = 0.9 if image.photo_id % 2 else 0.0
+        rows = np.array([[1, score, 0, 0, 1, 1]], np.float32)
+        return AnalysisResult(embeddings={"coco": score_vector(rows)})
+
+
+class Labeller:
+    def __init__(self, name: str, fail_on: int | None = None):
+        self.name, self.version, self.fail_on = name, 1, fail_on
+
+    def analyze(self, image: PhotoImage) -> AnalysisResult:
+        if image.photo_id == self.fail_on:
+            raise RuntimeError(f"{self.name} broke")
+        return AnalysisResult(facts=[FactRecord(kind="tag", label=f"{self.name}{image.photo_id}", score=1.0)])
+
+
+def _summary(outcomes):
+    return [
+        {
+            name: (
+                run.gated is not None,
+                run.error,
+                [f.label for f in run.result.facts] if run.result else None,
+            )
+            for name, run in o.items()
+        }
+        for o in outcomes
+    ]
+
+
+def test_two_lanes_give_the_outcomes_of_one():
+    def analyzers():
+        return [
+            Labeller("tagger"),
+            Detector(),
+            Labeller("ocr", fail_on=2),
+            Labeller("faces"),
+            Labeller("quality"),
+        ]
+
+    images = _images(6)
+    wanted = [None, None, {"ocr", "faces"}, None, {"tagger"}, None]
+    one = run_pixel_analyzers(analyzers(), images, wanted)
+    two = run_pixel_analyzers(analyzers(), images, wanted, lanes=Lanes(2))
+    assert _summary(one) == _summary(two)
+    assert two[2]["ocr"].error == "RuntimeError: ocr broke"  # one photo failing fails only itself
+    assert two[0]["faces"].gated and not two[1]["faces"].gated  # the gate still reads the detector
+    assert set(two[4]) == {"tagger"}
