@@ -22,7 +22,7 @@ from photosearch.config import Settings
 from photosearch.errors import Cancelled
 from photosearch.ingest.blas import one_blas_thread
 from photosearch.ingest.loader import Loaded, LoadOptions, load_for_analysis, load_for_ingest
-from photosearch.ingest.memory import release_free_memory
+from photosearch.ingest.memory import limit_heaps, release_free_memory
 from photosearch.ingest.model_lanes import Lanes
 from photosearch.ingest.pipeline import (
     DEFAULT_GATES,
@@ -96,6 +96,7 @@ class Indexer:
             if progress:
                 progress(IndexProgress("waiting", 0, 0, message))
 
+        limit_heaps()  # before the decode workers and model lanes start: one heap each would fragment
         lock = WriterLock(self.store.writer_lock_path(self.settings.data_dir), on_wait=waiting, cancel=cancel)
         try:
             lock.acquire()

@@ -299,10 +299,6 @@ class OcrModel(Model):
             create_session(self.manifest.path("rec", self.settings), self.settings)
         )
         self._engine.text_det.get_preprocess = _table_preprocess(self._engine.text_det)
-        # Each line at its own width: a batch pads every line to its widest, and the recogniser's cost
-        # grows with width (13 OCR'd 12 MP photos: 9.0-9.7 -> 8.0 CPU-s, the same lines, and a book
-        # page's peak 260 -> ~170 MB above the rest).
-        self._engine.text_rec.rec_batch_num = int(p.get("rec_batch", 6))
 
     def probe(self, bgr: np.ndarray) -> int:
         """How many pixels of a small copy the text detector marks as text."""

@@ -49,7 +49,7 @@ class MiniLmEmbedder(Model):
         tok.enable_truncation(max_length=self.max_length)
         tok.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest text in the batch
         self._tokenizer = tok
-        self._session = create_session(model, self.settings)
+        self._session = create_session(model, self.settings, keep_weights_quantized=True)
         # Batches vary in length: the arena would keep the largest one's memory (64 long fact texts:
         # ~490 MiB held for the rest of an index run); it gives it back after each run instead.
         self._run_options = arena_shrinking_run_options()

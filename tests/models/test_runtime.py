@@ -131,3 +131,19 @@ def test_shrinking_session_gives_the_same_outputs_and_empties_its_arena(tmp_path
 
     ShrinkingSession(Recorder()).run(None, {})
     assert seen[0].get_run_config_entry("memory.enable_memory_arena_shrinkage") == "cpu:0"
+
+
+def test_int8_weights_kept_quantized_give_the_same_vectors():
+    """MiniLM's session skips constant folding (no float32 copy of its int8 weights held): the
+    vectors are those of the folded model."""
+    from photosearch.models.manifest import get_manifest
+
+    s = Settings(threads=1, gpu=False)
+    path = get_manifest("text-minilm-l6-v2-int8", s).require("model", s)
+    folded = create_session(path, s)
+    quantized = create_session(path, s, keep_weights_quantized=True)
+    ids = np.random.default_rng(0).integers(1000, 20000, (4, 12))
+    feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
+    feeds = {k: v for k, v in feeds.items() if k in {i.name for i in folded.get_inputs()}}
+    a, b = folded.run(None, feeds)[0], quantized.run(None, feeds)[0]
+    np.testing.assert_allclose(a, b, atol=1e-4)

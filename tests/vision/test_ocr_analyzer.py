@@ -130,7 +130,6 @@ def test_sessions_use_the_configured_threads(ocr, model_settings):
         # idle threads sleep instead of spinning (CPU the photo decoder needs)
         assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
         assert opts.enable_cpu_mem_arena
-    assert engine.text_rec.rec_batch_num == 1  # each line at its own width, no padding to the widest
 
 
 def test_text_regions_cover_the_probes_text_with_a_margin():
