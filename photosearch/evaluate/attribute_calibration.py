@@ -97,7 +97,7 @@ def measure_all(photos: list[Labelled]) -> list[dict]:
     return out
 
 
-def report(measured: list[dict]) -> tuple[str, dict[str, float]]:
+def report(measured: list[dict], attributes: tuple[str, ...] = ATTRIBUTES) -> tuple[str, dict[str, float]]:
     """The report's text, and the chosen thresholds (only those that were calibrated)."""
     current = thresholds()
     chosen: dict[str, float] = {}
@@ -108,7 +108,7 @@ def report(measured: list[dict]) -> tuple[str, dict[str, float]]:
     def fmt(x: float) -> str:
         return "  -  " if np.isnan(x) else f"{x:.3f}"
 
-    for attribute in ATTRIBUTES:
+    for attribute in attributes:
         key = DECIDED_BY[attribute][0]
         rows = {
             part: [
