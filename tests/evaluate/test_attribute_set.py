@@ -11,6 +11,7 @@ from PIL import Image
 
 from photosearch.evaluate import attribute_set, heldout
 from photosearch.evaluate.attribute_set import Labelled, from_files, generated, labels_from
+from tests.required import require_file
 
 
 def test_labels_come_from_the_words():
@@ -87,3 +88,23 @@ def test_only_the_held_out_dev_part_is_read(monkeypatch):
     assert [p.name for p in got] == ["gcompris-dev/farm/cow.jpg"]
     assert got[0].labels == {"monochrome": False, "sepia": False} and got[0].part == "check"
     assert got[0].load().shape == (4, 4, 3)
+
+
+def test_the_installed_sources_make_both_parts():
+    from photosearch.evaluate import realset
+
+    require_file(realset.STAMPS, "tuxpaint-stamps-default")
+    require_file(realset.OPENCV, "opencv-doc")
+    require_file(heldout.GCOMPRIS_RCC, "gcompris-qt-data")
+    photos = attribute_set.build(with_generated=False)
+    parts = {part: [p for p in photos if p.part == part] for part in attribute_set.PARTS}
+    for part, mine in parts.items():  # greyscale sources on both sides of the split
+        assert sum(p.labels.get("monochrome") is True for p in mine) >= 5, part
+        assert sum(p.labels.get("monochrome") is False for p in mine) >= 5, part
+    dev_folders = {f.gallery for f in heldout.GCOMPRIS_FOLDERS if f.part == "dev"}
+    gcompris = [p.name.split("/")[1] for p in photos if p.source == "gcompris-dev"]
+    assert gcompris and set(gcompris) <= dev_folders
+    by_name = {p.name: p for p in photos}
+    assert by_name["skimage/camera"].labels["monochrome"] is True
+    assert by_name["skimage/hubble_deep_field"].labels == {"night": True, "dark": True}
+    assert by_name["tuxpaint/plants/trees/birch"].labels["sky"] is False  # a cut-out
