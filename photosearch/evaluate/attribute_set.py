@@ -43,7 +43,8 @@ GREY_WORDS = re.compile(
 COLOUR_IMAGE = re.compile(r"\bcolou?r (image|photo|picture)\b")
 #: A photo whose description names one of these colours shows it: it is neither black and white nor sepia.
 CHROMATIC = re.compile(r"\b(red|orange|yellow|green|blue|purple|violet|pink|scarlet|golden|turquoise)\b")
-NIGHT_WORDS = re.compile(r"\b(night sky|starry night|at night|by night|night scene|deep field)\b")
+#: Words for a photo taken at night ("at night" is left out: it says what an owl does, not the photo).
+NIGHT_WORDS = re.compile(r"\b(night sky|starry night|night scene|night photo|deep field)\b")
 DARK_WORDS = re.compile(r"\b(deep field|dark photo)\b")
 SNOW_WORDS = re.compile(r"\b(snow\w*|winter|igloo|glacier|polar bear|arctic|antarctic\w*)\b")
 SKY_WORDS = re.compile(r"\bsky\b")
