@@ -330,7 +330,9 @@ class QualityAnalyzer:
     dark, night, sepia, sunset, white scene, sky; score = degree)."""
 
     name = "quality"
-    version = 3  # 2: documents are recognised by their lines of text; 3: the subject's colours, attributes
+    # 2: documents are recognised by their lines of text; 3: the subject's colours, attributes;
+    # 4: sepia calibrated (vision/attributes.py)
+    version = 4
 
     def __init__(self, settings=None, blur_threshold: float = BLUR_THRESHOLD):
         self.settings = settings

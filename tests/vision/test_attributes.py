@@ -1,11 +1,14 @@
 """Photo attributes from pixels: each holds on a scene made for it and not on the real test photos
-it does not describe (an orange cat is no sunset, a blue porcelain pattern no sky)."""
+it does not describe (an orange cat is no sunset, a blue porcelain pattern no sky), and the
+calibrated ones hold on the labelled set's transforms of real photos (evaluate/attribute_set.py)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
+from photosearch.evaluate.attribute_set import desaturated, overexposed, sepia, underexposed
 from photosearch.vision.attributes import ATTRIBUTES, measure
 from photosearch.vision.preprocess import resize_max_side
 from photosearch.vision.quality import QualityAnalyzer
@@ -68,3 +71,33 @@ def test_the_quality_analyzer_writes_them_as_facts():
     facts = QualityAnalyzer().analyze(photo(_night(), "night.jpg")).facts
     attrs = {f.label: f for f in facts if f.kind == "attribute"}
     assert set(attrs) == {"night", "dark", "monochrome"} and attrs["night"].data["black"] > 0.9
+
+
+REAL = ["chelsea", "coffee", "astronaut", "rocket", "china", "flower"]
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_toned_copies_are_sepia_and_grey_copies_monochrome(real_photos, name):
+    """The W3C sepia tone's cream highlights count (the hue band before calibration missed the
+    astronaut's and the temple's); a grey copy is monochrome, not sepia."""
+    rgb = real_photos[name]
+    toned, grey = _labels(sepia(rgb)), _labels(desaturated(rgb))
+    assert "sepia" in toned and "monochrome" not in toned, toned
+    assert "monochrome" in grey and "sepia" not in grey, grey
+    assert not _labels(rgb) & {"sepia", "monochrome"}
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_exposure_moves_dark_and_bright(real_photos, name):
+    rgb = real_photos[name]
+    under, over = _labels(underexposed(rgb)), _labels(overexposed(rgb))
+    assert "dark" in under and "bright" not in under, under
+    assert "dark" not in over, over
+
+
+def test_a_warm_cut_out_on_a_light_background_is_not_sepia():
+    """Only a third of the frame is tinted: a brown object on paper, not a toned print."""
+    img = np.full((H, W, 3), (236, 234, 228), np.uint8)
+    cv2.ellipse(img, (W // 2, H // 2), (150, 100), 0, 0, 360, (200, 130, 70), -1)
+    assert "sepia" not in _labels(img)
+    assert "sepia" in _labels(sepia(img[H // 2 - 60 : H // 2 + 60, W // 2 - 100 : W // 2 + 100]))
