@@ -27,6 +27,7 @@ SHOTS = (
     "map",
     "ask",
     "settings",
+    "settings_performance",
     "models",
     "timeline",
     "timeline_scrub",
@@ -413,6 +414,9 @@ def take_screenshots(
         dlg.tabs.setCurrentIndex(tabs["Privacy"])
         settle(app, w)
         shoot("settings", dlg)
+        dlg.tabs.setCurrentIndex(tabs["Performance"])
+        settle(app, w)
+        shoot("settings_performance", dlg)
         dlg.tabs.setCurrentIndex(tabs["Models"])  # by name: tabs come and go
         dlg.models.recommend()  # what a person presses first: the note says why
         wait_until(app, lambda: "This computer:" in dlg.models.recommend_note.text(), 30)

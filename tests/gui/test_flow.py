@@ -147,6 +147,8 @@ def test_settings_persist_across_restart(qtbot, make_window, tmp_path, qsettings
     dlg.web.setChecked(True)
     dlg.search_url.setText("http://127.0.0.1:8888")
     dlg.threads.setValue(3)
+    assert dlg.lanes.value() == 2  # analyses side by side while indexing, by default
+    dlg.lanes.setValue(1)
     dlg.save()
     w1.close()
     core1.store.close()
@@ -155,6 +157,7 @@ def test_settings_persist_across_restart(qtbot, make_window, tmp_path, qsettings
     assert core2.settings.web_enabled is True
     assert core2.settings.search_url == "http://127.0.0.1:8888"
     assert core2.settings.threads == 3
+    assert core2.settings.model_lanes == 1
     w2 = make_window(core2, size=None)  # geometry comes from QSettings
     assert (w2.size().width(), w2.size().height()) == (1111, 733)
     assert w2.search_bar.history[:2] == ["cat", "dogs at the beach"]
