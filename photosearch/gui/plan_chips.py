@@ -29,10 +29,11 @@ from PySide6.QtWidgets import (
 
 from photosearch.gui.flow import FlowLayout
 from photosearch.gui.theme import resources_dir
+from photosearch.metadata.analyzer import COLOR_LABELS
 from photosearch.query.plan import STRING_ATOMS, dumps_plan
 
-#: The plan's string atoms, edited as text in their chip (all of them but `label`, which has no editor).
-STRING_KEYS = tuple(atom for atom in STRING_ATOMS if atom != "label")
+#: The plan's string atoms, edited as text in their chip (a person or a colour label from a list too).
+STRING_KEYS = STRING_ATOMS
 ATOM_TITLES = {
     "concept": "",
     "person": "person",
@@ -41,6 +42,7 @@ ATOM_TITLES = {
     "camera": "camera",
     "folder": "folder",
     "album": "album",
+    "label": "label",
     "similar": "≈ photo",
     "knowledge": "knowledge",
     "tag": "#",
@@ -165,10 +167,11 @@ class Chip(QFrame):
         self.editor: QWidget | None = None
         value = inner.get(key)
         if key in STRING_KEYS:
-            if key == "person" and people:
+            choices = people if key == "person" else COLOR_LABELS if key == "label" else ()
+            if choices:  # the known ones to pick from; another can still be typed
                 box = QComboBox(self)
                 box.setEditable(True)
-                box.addItems(people)
+                box.addItems(list(choices))
                 box.setCurrentText(str(value))
                 box.lineEdit().editingFinished.connect(lambda: self._set_string(box.currentText()))
                 box.activated.connect(lambda _i: self._set_string(box.currentText()))
@@ -352,6 +355,7 @@ class PlanChips(QWidget):
             "Text in photo": {"text": "word"},
             "Camera": {"camera": "Pixel"},
             "Folder": {"folder": "Trips"},
+            "Colour label": {"label": "Red"},
             "Kind: screenshot": {"kind": "screenshot"},
             "Exclude blurry": {"not": {"quality": "blurry"}},
             "Number of faces": {"faces": {"min": 1, "max": None}},

@@ -108,3 +108,24 @@ def test_chip_icons_are_bundled_pictures_not_font_glyphs(qtbot):
         assert icon is not None and not icon.pixmap().isNull() and icon.pixmap().width() > 0, key
         texts = [lbl.text() for lbl in chip.findChildren(QLabel)]
         assert not any(ch in "".join(texts) for ch in "👤📍📅📷📁"), texts
+
+
+def test_a_colour_label_chip_picks_from_the_labels_and_edits_the_plan(qtbot):
+    from PySide6.QtWidgets import QComboBox
+
+    from photosearch.gui.plan_chips import PlanChips
+    from photosearch.metadata.analyzer import COLOR_LABELS
+
+    chips = PlanChips()
+    qtbot.addWidget(chips)
+    chips.set_plan({"version": 1, "where": {"and": [{"concept": "dog"}, {"label": "Red"}]}})
+    chip = chips.chips[1]
+    assert isinstance(chip.editor, QComboBox)
+    assert [chip.editor.itemText(i) for i in range(chip.editor.count())] == list(COLOR_LABELS)
+    assert chip.editor.currentText() == "Red"
+    with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
+        chip.editor.setCurrentText("Green")
+        chip.editor.activated.emit(chip.editor.currentIndex())
+    assert {"label": "Green"} in edited.args[0]["where"]["and"]
+    menu = [a.text() for a in chips.add_btn.menu().actions()]
+    assert "Colour label" in menu
