@@ -163,7 +163,14 @@ class OrganizeActions(QObject):
         organize = self.core.organize
 
         def done(now: dict) -> None:
-            self.w.model.set_marks(now, replace=False)
+            # Only the mark this change set: a change running beside it (a heart given while stars
+            # were being set) may have written after `now` was read, and its own result says it.
+            unmarked = {"favourite": False, "rating": None}
+            merged = {
+                pid: {**self.w.model.marks.get(pid, unmarked), **{k: m[k] for k in change if k in m}}
+                for pid, m in now.items()
+            }
+            self.w.model.set_marks(merged, replace=False)
             self._show_viewer_marks()
             self._say(said)
 

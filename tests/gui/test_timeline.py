@@ -413,3 +413,26 @@ def test_hearts_and_stars_show_on_timeline_and_folder_tiles(qtbot, make_window, 
     folder_model = w.folders_page.model
     qtbot.waitUntil(lambda: folder_model.row_of(pid) is not None, timeout=20000)
     assert folder_model.data(folder_model.index(folder_model.row_of(pid)), MarksRole)["rating"] == 4
+
+
+def test_a_heart_and_stars_set_at_once_both_stay(qtbot, make_window, dated, monkeypatch):
+    """Two marks set at the same time: the one that finishes last read the catalog before the other
+    wrote, so its result still shows the old heart; the tiles keep both marks all the same."""
+    import time
+
+    core, ids, _root = dated
+    w = make_window(core)
+    pid = next(iter(ids.values()))
+
+    def set_marks(photo_ids, favourite=None, rating=None):
+        if rating is not None:  # read before the heart was written, returned after it
+            time.sleep(0.3)
+            return {p: {"favourite": False, "rating": rating} for p in photo_ids}
+        return {p: {"favourite": bool(favourite), "rating": None} for p in photo_ids}
+
+    qtbot.waitUntil(lambda: not w.runner.tasks, timeout=20000)  # the window's own first loads
+    monkeypatch.setattr(core.organize, "set_marks", set_marks)
+    w.organize.set_rating([pid], 4)
+    w.organize.set_favourite([pid], True)
+    qtbot.waitUntil(lambda: not w.runner.tasks, timeout=10000)
+    assert w.model.marks[pid] == {"favourite": True, "rating": 4}
