@@ -197,8 +197,10 @@ class SettingsDialog(QDialog):
         advanced.setChecked(False)  # folded: runtime names are for people who ask for them
         adv_form = QFormLayout(advanced)
         adv_form.addRow("ONNX Runtime providers", self.provider)
-        advanced.toggled.connect(self.provider.setVisible)
-        self.provider.setVisible(False)
+        self.provider_label = adv_form.labelForField(self.provider)
+        # folded, the box shows nothing but its title: not even the runtime's name as a row label
+        advanced.toggled.connect(lambda on: adv_form.setRowVisible(0, on))
+        adv_form.setRowVisible(0, False)
         form.addRow(advanced)
         self.tabs.addTab(page, "Performance")
         buttons = QDialogButtonBox(

@@ -40,7 +40,13 @@ def test_where_models_run_is_said_in_words(qtbot, core):
     dlg = SettingsDialog(core, None, lambda _e: None)
     qtbot.addWidget(dlg)
     assert "ExecutionProvider" not in dlg.accelerator.text()
+    dlg.tabs.setCurrentIndex([dlg.tabs.tabText(i) for i in range(dlg.tabs.count())].index("Performance"))
+    assert dlg.accelerator.isVisibleTo(dlg)
     assert not dlg.provider.isVisibleTo(dlg)  # the runtime's names wait under a folded Advanced box
+    assert not dlg.provider_label.isVisibleTo(dlg)  # and so does the row's label
+    advanced = dlg.provider.parentWidget()
+    advanced.setChecked(True)
+    assert dlg.provider.isVisibleTo(dlg) and dlg.provider_label.isVisibleTo(dlg)
 
 
 def test_the_window_is_usable_at_800_by_600_with_the_ask_panel(qtbot, make_window, indexed):
