@@ -24,11 +24,10 @@ import yaml
 from photosearch.evaluate.attribute_set import PARTS, Labelled, build
 from photosearch.vision.attributes import ATTRIBUTES, DECIDED_BY, FAILS, holds, measures, thresholds
 from photosearch.vision.preprocess import resize_max_side
+from photosearch.vision.quality import BLUR_SIDE  # the size of the copy the analyzer measures
 
 #: An attribute is calibrated only with at least this many positives and real negatives in the fit part.
 MIN_LABELS = 5
-#: The analyzer measures a copy of this size (`quality.BLUR_SIDE`).
-SIDE = 512
 
 
 @dataclass
@@ -82,7 +81,7 @@ def choose(rows: list[Row], attribute: str, current: float) -> float | None:
 def measure_all(photos: list[Labelled]) -> list[dict]:
     out = []
     for p in photos:
-        rgb = resize_max_side(p.load(), SIDE, "area")
+        rgb = resize_max_side(p.load(), BLUR_SIDE, "area")
         m = measures(rgb)
         out.append(
             {

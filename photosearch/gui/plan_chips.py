@@ -32,8 +32,6 @@ from photosearch.gui.theme import resources_dir
 from photosearch.metadata.analyzer import COLOR_LABELS
 from photosearch.query.plan import STRING_ATOMS, dumps_plan
 
-#: The plan's string atoms, edited as text in their chip (a person or a colour label from a list too).
-STRING_KEYS = STRING_ATOMS
 ATOM_TITLES = {
     "concept": "",
     "person": "person",
@@ -166,7 +164,7 @@ class Chip(QFrame):
             lay.addWidget(QLabel(title, self))
         self.editor: QWidget | None = None
         value = inner.get(key)
-        if key in STRING_KEYS:
+        if key in STRING_ATOMS:  # edited as text (a person or a colour label picked from a list too)
             choices = people if key == "person" else COLOR_LABELS if key == "label" else ()
             if choices:  # the known ones to pick from; another can still be typed
                 box = QComboBox(self)

@@ -15,7 +15,7 @@ from photosearch.config import Settings
 from photosearch.models.arrays import l2_normalize
 from photosearch.models.base import Model
 from photosearch.models.manifest import ModelUnavailable
-from photosearch.models.runtimes.onnx import arena_shrinking_run_options, create_session
+from photosearch.models.runtimes.onnx import ShrinkingSession, create_session
 
 DIM = 384
 
@@ -49,10 +49,9 @@ class MiniLmEmbedder(Model):
         tok.enable_truncation(max_length=self.max_length)
         tok.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest text in the batch
         self._tokenizer = tok
-        self._session = create_session(model, self.settings, keep_weights_quantized=True)
         # Batches vary in length: the arena would keep the largest one's memory (64 long fact texts:
         # ~490 MiB held for the rest of an index run); it gives it back after each run instead.
-        self._run_options = arena_shrinking_run_options()
+        self._session = ShrinkingSession(create_session(model, self.settings, keep_weights_quantized=True))
         self._inputs = {i.name for i in self._session.get_inputs()}
 
     @property
@@ -67,7 +66,7 @@ class MiniLmEmbedder(Model):
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = self._session.run(None, feeds, self._run_options)[0]
+        hidden = self._session.run(None, feeds)[0]
         m = mask[:, :, None].astype(np.float32)
         pooled = (hidden * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
         return l2_normalize(pooled, axis=1)

@@ -94,7 +94,7 @@ def arena_shrinking_run_options() -> ort.RunOptions:
 
 class ShrinkingSession:
     """An InferenceSession whose every `run` hands the arena's free memory back afterwards: for a
-    model called by code we do not own (RapidOCR) on inputs whose shape changes every call. With the
+    model whose input shape changes every call (MiniLM's batches; OCR, called by RapidOCR). With the
     arena and shrinking, OCR's detector and recogniser took 19 % less CPU than with no arena (a new
     input shape cost up to 3x without one) and peaked lower (573 vs 639 MiB on 12 photos' shapes)."""
 
@@ -127,17 +127,17 @@ def create_session(
     providers = providers or choose_providers(settings)
     opts = session_options(settings, memory_arena=memory_arena)
     disabled = ["ConstantFolding"] if keep_weights_quantized else None
+
+    def start(on: list[str]) -> ort.InferenceSession:
+        return ort.InferenceSession(str(path), sess_options=opts, providers=on, disabled_optimizers=disabled)
+
     try:
-        return ort.InferenceSession(
-            str(path), sess_options=opts, providers=providers, disabled_optimizers=disabled
-        )
+        return start(providers)
     except Exception as exc:  # noqa: BLE001 - a broken CUDA setup must not stop the app
         if providers == [CPU]:
             raise
         log.warning("cannot start %s on %s (%s); using CPU", path, providers[0], exc)
-        return ort.InferenceSession(
-            str(path), sess_options=opts, providers=[CPU], disabled_optimizers=disabled
-        )
+        return start([CPU])
 
 
 def provider(settings: Settings | None = None) -> str:
