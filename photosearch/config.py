@@ -123,7 +123,7 @@ class Settings:
     db_url: str | None = None
     threads: int = 2
     gpu: bool = True
-    batch_size: int = 32
+    batch_size: int = 16
     decode_workers: int = 2
     # Analyzers that need nothing from each other run side by side on this many threads
     # (ingest/model_lanes.py): on 2 cores, OCR beside the detector, faces and tagger.

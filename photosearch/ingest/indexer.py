@@ -1,8 +1,9 @@
 """The indexer: brings the catalog in line with the folders and runs the analyzers.
 
-Workers read, hash and decode ahead (bounded look-ahead) while the calling thread runs
-the models and is the catalog's single writer. Work commits in batches, so a killed run
-loses at most the batch in flight, and a re-run carries on without duplicates. What a file
+Workers read, hash and decode ahead (bounded look-ahead); the model lanes run up to
+`BATCHES_IN_FLIGHT` batches (ingest/model_lanes.py) while the calling thread collects the next
+one and is the catalog's single writer. Work commits in batches, so a killed run loses at most
+the batches in flight, and a re-run carries on without duplicates. What a file
 means for the catalog is `reconcile.Reconciler`; what a photo needs analysed, and writing it,
 is `pipeline.AnalysisPipeline` (both shared with the Ray engine).
 """
@@ -29,7 +30,7 @@ from photosearch.ingest.pipeline import (
     AnalysisPipeline,
     Gate,
     pixel_analyzers,
-    run_pixel_analyzers,
+    submit_pixel_analyzers,
 )
 from photosearch.ingest.reconcile import Reconciler
 from photosearch.ingest.report import IndexProgress, IndexReport
@@ -40,6 +41,12 @@ from photosearch.vision.analyzer import Analyzer, FactsAnalyzer
 
 log = logging.getLogger(__name__)
 
+#: Batches whose models may be queued or running at once: a lane that finished its chains of one
+#: batch takes the next one's, instead of waiting for the batch's longest chain (OCR on pages).
+BATCHES_IN_FLIGHT = 3
+#: The first batch is this small, so the models load and start while the rest is decoded.
+FIRST_BATCH = 4
+
 ProgressFn = Callable[[IndexProgress], None]
 CancelFn = Callable[[], bool]
 PostStep = Callable[[Store, "IndexReport", ProgressFn | None, CancelFn | None], object]
@@ -49,6 +56,17 @@ PostStep = Callable[[Store, "IndexReport", ProgressFn | None, CancelFn | None], 
 class _WorkItem:
     kind: str  # ingest | analyze
     loaded: Loaded
+
+
+@dataclass
+class _InFlight:
+    """A batch whose files are committed and whose models run (outcomes None: no models to run)."""
+
+    size: int
+    last_path: str
+    ready: list[tuple[int, Loaded]]
+    recorded: dict
+    outcomes: Future | None
 
 
 class Indexer:
@@ -136,16 +154,27 @@ class Indexer:
                     )
                 )
 
+        def land(flight: _InFlight) -> None:
+            nonlocal done
+            self._finish_batch(flight, report, retry_failed)
+            done += flight.size
+            emit("analyze" if self.analyzers else "ingest", flight.last_path)
+
         emit("ingest")
-        with ThreadPoolExecutor(
-            max_workers=max(1, self.settings.decode_workers), thread_name_prefix="decode"
-        ) as pool:
+        with (
+            self.lanes.session(),
+            ThreadPoolExecutor(
+                max_workers=max(1, self.settings.decode_workers), thread_name_prefix="decode"
+            ) as pool,
+        ):
             pending: deque[tuple[str, Future]] = deque()
             source = iter(items)
-            # Decoded photos waiting: half the next batch, decoded while the models run on this one, and
-            # no more: each holds its pixels (3.7 MB at 1280 px) under the models' peak (OCR's detector),
-            # and decoding is 4-5x faster than the models, so the rest is decoded quickly when needed.
+            # Decoded photos waiting: half the next batch, decoded while the models run, and no more:
+            # each holds its pixels (3.7 MB at 1280 px) under the models' peak (OCR's detector), and
+            # decoding is 4-5x faster than the models, so the rest is decoded quickly when needed.
             window = batch_size // 2 + 2 * max(1, self.settings.decode_workers)
+            in_flight: deque[_InFlight] = deque()  # their models run while the next batch is collected
+            limit = min(batch_size, FIRST_BATCH)
 
             def refill() -> None:
                 while len(pending) < window:
@@ -165,6 +194,7 @@ class Indexer:
                     report.cancelled = True
                     for _, fut in pending:
                         fut.cancel()
+                    self.lanes.skip_queued()  # wait only for the models running now
                     break
                 kind, fut = pending.popleft()
                 loaded = fut.result()
@@ -172,14 +202,13 @@ class Indexer:
                     report.stage_ms[k] += v
                 batch.append(_WorkItem(kind, loaded))
                 refill()
-                if len(batch) >= batch_size or not pending:
-                    self._process_batch(batch, reconciler, report, retry_failed)
-                    done += len(batch)
-                    emit("analyze" if self.analyzers else "ingest", batch[-1].loaded.path)
-                    batch = []
-        if batch and not report.cancelled:
-            self._process_batch(batch, reconciler, report, retry_failed)
-            done += len(batch)
+                if len(batch) >= limit or not pending:
+                    in_flight.append(self._process_batch(batch, reconciler, report, retry_failed))
+                    batch, limit = [], batch_size
+                    while len(in_flight) >= BATCHES_IN_FLIGHT:
+                        land(in_flight.popleft())
+            while in_flight:  # after a cancel too: the models that were running land
+                land(in_flight.popleft())
 
         self._finish(plan, only_paths, reconciler, report, progress, cancel)
         report.elapsed_s = time.perf_counter() - started
@@ -238,10 +267,12 @@ class Indexer:
     # ---- one batch ----------------------------------------------------------------------------
     def _process_batch(
         self, batch: list[_WorkItem], reconciler: Reconciler, report: IndexReport, retry_failed: bool
-    ) -> None:
+    ) -> _InFlight:
         """Three steps, so the catalog is never write-locked while models run (the GUI and other
         commands write too): commit the files, run the models with no transaction open, commit
-        their results. A crash between the steps leaves photos the next run's backlog analyses."""
+        their results (`_finish_batch`). This returns once the files are committed and the models
+        are queued on the lanes: the caller collects the next batch while they run. A crash between
+        the steps leaves photos the next run's backlog analyses."""
         t0 = time.perf_counter()
         report.photos += len(batch)
         ready: list[tuple[int, Loaded]] = []
@@ -258,38 +289,49 @@ class Indexer:
             s.flush()
             recorded = self.pipeline.recorded(s, [pid for pid, _ in ready]) if self.pipeline.active else {}
         report.stage_ms["db"] += (time.perf_counter() - t0) * 1000
-        if self.pipeline.active and ready:
-            images = [
-                PhotoImage(
-                    pid,
-                    loaded.path,
-                    loaded.rgb,
-                    loaded.width or loaded.rgb.shape[1],
-                    loaded.height or loaded.rgb.shape[0],
-                )
-                for pid, loaded in ready
-            ]
-            wanted = [self.pipeline.wanted(recorded, pid, retry_failed) for pid, _ in ready]
-            outcomes = run_pixel_analyzers(
-                pixel_analyzers(self.analyzers), images, wanted, self.gates, self.lanes
-            )
-            del images
+        if not (self.pipeline.active and ready):
             for _, loaded in ready:
-                loaded.rgb = None  # the models are done with the pixels: free them before writing
+                loaded.rgb = None  # no models run: free the pixels now
+            return _InFlight(len(batch), batch[-1].loaded.path, ready, recorded, None)
+        images = [
+            PhotoImage(
+                pid,
+                loaded.path,
+                loaded.rgb,
+                loaded.width or loaded.rgb.shape[1],
+                loaded.height or loaded.rgb.shape[0],
+            )
+            for pid, loaded in ready
+        ]
+        wanted = [self.pipeline.wanted(recorded, pid, retry_failed) for pid, _ in ready]
+        for _, loaded in ready:
+            loaded.rgb = None  # the images hold the pixels until the models are done with them
+        outcomes = submit_pixel_analyzers(
+            pixel_analyzers(self.analyzers), images, wanted, self.gates, self.lanes
+        )
+        return _InFlight(len(batch), batch[-1].loaded.path, ready, recorded, outcomes)
+
+    def _finish_batch(self, flight: _InFlight, report: IndexReport, retry_failed: bool) -> None:
+        """Wait for a batch's models and commit what they found (nothing if a cancel skipped some of
+        them: its photos are in the next run's backlog)."""
+        if flight.outcomes is not None:
+            try:
+                outcomes = flight.outcomes.result()
+            except Cancelled:
+                release_free_memory()
+                return
             t1 = time.perf_counter()
             with self.store.session() as s:
                 touched = {
                     pid
-                    for (pid, _), got in zip(ready, outcomes, strict=True)
-                    if self.pipeline.write(s, pid, got, recorded, report, retry_failed)
+                    for (pid, _), got in zip(flight.ready, outcomes, strict=True)
+                    if self.pipeline.write(s, pid, got, flight.recorded, report, retry_failed)
                 }
                 report.stage_ms["db"] += (time.perf_counter() - t1) * 1000
                 touched |= self.pipeline.run_facts(
-                    s, [pid for pid, _ in ready], recorded, touched, report, retry_failed
+                    s, [pid for pid, _ in flight.ready], flight.recorded, touched, report, retry_failed
                 )
             report.analysed += len(touched)
-        for _, loaded in ready:
-            loaded.rgb = None  # no models ran: free the pixels all the same
         release_free_memory()  # decoders and models leave the C heap fragmented (ingest/memory.py)
 
     @staticmethod

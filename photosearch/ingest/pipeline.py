@@ -19,6 +19,7 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from sqlalchemy import delete, select
@@ -119,6 +120,18 @@ def run_pixel_analyzers(
     lets through, one batch per analyzer; returns each image's outcomes. Analyzers that do not wait
     for each other run side by side on `lanes` (default: one after another). One photo failing
     fails only itself."""
+    return submit_pixel_analyzers(analyzers, images, wanted, gates, lanes).result()
+
+
+def submit_pixel_analyzers(
+    analyzers: Sequence[Analyzer],
+    images: Sequence[PhotoImage],
+    wanted: Sequence[Collection[str] | None],
+    gates: Sequence[Gate] = DEFAULT_GATES,
+    lanes: Lanes | None = None,
+) -> Future[list[Outcomes]]:
+    """`run_pixel_analyzers` as a future: inside `lanes.session()` it returns at once and the batch
+    runs on the lane threads, each chain after the previous batch's (model_lanes.py)."""
     lanes = lanes or Lanes(1)
     outcomes: list[Outcomes] = [{} for _ in images]
     gate_of = {g.analyzer: g for g in gates}
@@ -143,8 +156,18 @@ def run_pixel_analyzers(
             for i, (result, error) in zip(todo, results, strict=True):
                 outcomes[i][analyzer.name] = AnalyzerRun(result, error, per_photo)
 
-    lanes.run(analyzer_chains(analyzers, gates), run_chain)
-    return outcomes
+    chains_done = lanes.submit(analyzer_chains(analyzers, gates), run_chain)
+    done: Future[list[Outcomes]] = Future()
+
+    def hand_over(ended: Future[None]) -> None:
+        error = ended.exception()
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(outcomes)
+
+    chains_done.add_done_callback(hand_over)
+    return done
 
 
 def _gated(gate: Gate | None, so_far: Outcomes) -> str | None:

@@ -274,10 +274,27 @@ def test_cancel_stops_after_a_batch_and_rerun_completes(env):
 
     report = Indexer(store, settings, [analyzer]).run(cancel=cancel)
     assert report.cancelled and 0 < store.status()["photos"] < 7
+    with store.session() as s:  # models that had not started were skipped: none half-written
+        analysed = s.scalar(select(func.count()).select_from(Analysis))
+        assert analysed <= store.status()["photos"]
+        assert s.scalar(select(func.count()).select_from(Fact)) == analysed
     report = Indexer(store, settings, [analyzer]).run()
     assert not report.cancelled and store.status()["photos"] == 7
     with store.session() as s:
         assert s.scalar(select(func.count()).select_from(Analysis)) == 7
+
+
+def test_the_first_batch_is_small_so_the_models_start_early(env):
+    """The models load and run on the first few photos while the rest is decoded: the first batch
+    lands after FIRST_BATCH photos, the next ones after `batch_size`."""
+    from photosearch.ingest.indexer import FIRST_BATCH
+
+    settings, store, gallery = env
+    settings.batch_size = 16
+    progress = []
+    report = Indexer(store, settings, [MeanColourAnalyzer()]).run(progress=progress.append)
+    assert report.analysed == 7
+    assert [p.done for p in progress if p.stage == "analyze"] == [FIRST_BATCH, 7]
 
 
 def test_facts_analyzer_runs_last_and_again_when_facts_change(env):

@@ -8,8 +8,9 @@ import threading
 import numpy as np
 import pytest
 
+from photosearch.errors import Cancelled
 from photosearch.ingest.model_lanes import Lanes, analyzer_chains
-from photosearch.ingest.pipeline import DEFAULT_GATES, Gate, run_pixel_analyzers
+from photosearch.ingest.pipeline import DEFAULT_GATES, Gate, run_pixel_analyzers, submit_pixel_analyzers
 from photosearch.models.labels import COCO_CLASS_IDS, score_vector
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 
@@ -137,3 +138,106 @@ def test_two_lanes_give_the_outcomes_of_one():
     assert two[2]["ocr"].error == "RuntimeError: ocr broke"  # one photo failing fails only itself
     assert two[0]["faces"].gated and not two[1]["faces"].gated  # the gate still reads the detector
     assert set(two[4]) == {"tagger"}
+
+
+class Recording:
+    """Records (analyzer, batch) calls and how many of its calls ever overlapped; with `wait`, each
+    call waits (bounded) until "fast" has analysed both photos of batch b2."""
+
+    def __init__(self, name: str, log: list, lock: threading.Lock, release: threading.Event, wait=False):
+        self.name, self.version, self.log, self.lock, self.release = name, 1, log, lock, release
+        self.wait_for = release if wait else None
+        self.active = 0
+        self.overlapped = 0
+
+    def analyze(self, image: PhotoImage) -> AnalysisResult:
+        with self.lock:
+            self.active += 1
+            self.overlapped += self.active > 1
+        if self.wait_for is not None:
+            self.wait_for.wait(timeout=5)
+        with self.lock:
+            self.log.append((self.name, image.path.split("/")[1]))
+            self.active -= 1
+            if self.log.count(("fast", "b2")) == 2:
+                self.release.set()
+        return AnalysisResult(facts=[FactRecord(kind="tag", label=f"{self.name}{image.photo_id}", score=1.0)])
+
+
+def _batch(tag: str, n: int = 2) -> list[PhotoImage]:
+    return [PhotoImage(i, f"/{tag}/{i}.jpg", np.zeros((8, 8, 3), np.uint8), 8, 8) for i in range(n)]
+
+
+def test_in_a_session_the_next_batch_starts_while_a_long_chain_still_runs():
+    """A lane that finished its chains of batch 1 runs batch 2's; each analyzer still sees its
+    batches in order, one call at a time."""
+    log: list = []
+    lock = threading.Lock()
+    fast_done_with_b2 = threading.Event()
+    slow = Recording("slow", log, lock, fast_done_with_b2, wait=True)
+    fast = Recording("fast", log, lock, fast_done_with_b2)
+    lanes = Lanes(2)
+    lanes.record("slow", 100)  # the costly chain starts first
+    with lanes.session():
+        first = submit_pixel_analyzers([slow, fast], _batch("b1"), [None] * 2, (), lanes)
+        second = submit_pixel_analyzers([slow, fast], _batch("b2"), [None] * 2, (), lanes)
+        outcomes = [first.result(timeout=10), second.result(timeout=10)]
+    # batch 2's fast chain ran while batch 1's slow chain was still waiting for it
+    assert log.index(("fast", "b2")) < log.index(("slow", "b1"))
+    assert [b for name, b in log if name == "slow"] == ["b1", "b1", "b2", "b2"]
+    assert [b for name, b in log if name == "fast"] == ["b1", "b1", "b2", "b2"]
+    assert slow.overlapped == fast.overlapped == 0
+    assert [{name: run.result.facts[0].label for name, run in o.items()} for o in outcomes[1]] == [
+        {"slow": "slow0", "fast": "fast0"},
+        {"slow": "slow1", "fast": "fast1"},
+    ]
+
+
+def test_a_chain_that_breaks_fails_its_batch_only_and_the_session_ends_cleanly():
+    calls: list[str] = []
+
+    def run_chain(chain):
+        calls.append(chain[0].name)
+        if chain[0].name == "bad" and len(calls) <= 2:
+            raise RuntimeError("lane broke")
+
+    lanes = Lanes(2)
+    with lanes.session():
+        first = lanes.submit([[Named("bad")], [Named("good")]], run_chain)
+        second = lanes.submit([[Named("bad")], [Named("good")]], run_chain)
+        with pytest.raises(RuntimeError, match="lane broke"):
+            first.result(timeout=5)
+        second.result(timeout=5)
+    assert sorted(calls) == ["bad", "bad", "good", "good"]
+
+
+def test_outside_a_session_submit_has_run_every_chain_when_it_returns():
+    calls: list[str] = []
+    done = Lanes(2).submit([[Named("a")], [Named("b")]], lambda chain: calls.append(chain[0].name))
+    assert done.done() and sorted(calls) == ["a", "b"]
+
+
+def test_skip_queued_ends_the_chains_not_started_with_cancelled():
+    started = threading.Event()
+    release = threading.Event()
+    calls: list[str] = []
+
+    def run_chain(chain):
+        calls.append(chain[0].name)
+        started.set()
+        release.wait(timeout=5)
+
+    lanes = Lanes(2)
+    with lanes.session():
+        first = lanes.submit([[Named("a")]], run_chain)
+        second = lanes.submit([[Named("a")]], run_chain)  # waits for the first batch's "a"
+        assert started.wait(timeout=5)
+        lanes.skip_queued()
+        release.set()
+        first.result(timeout=5)  # the running chain ends normally
+        with pytest.raises(Cancelled):
+            second.result(timeout=5)
+    assert calls == ["a"]
+    with lanes.session():  # a new session runs everything again
+        lanes.submit([[Named("b")]], run_chain).result(timeout=5)
+    assert calls == ["a", "b"]
