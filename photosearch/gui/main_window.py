@@ -55,6 +55,16 @@ FULL_IMAGE = QSize(2400, 2400)
 SLIDESHOW_MS = 4000
 
 
+def fit_to_screen(size: QSize) -> QSize:
+    """`size`, no bigger than the primary screen's free area (a 1366x768 laptop must still see the
+    status bar, where indexing shows its progress and its Cancel button)."""
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return size
+    free = screen.availableGeometry().size()
+    return size.boundedTo(QSize(max(640, free.width()), max(480, free.height() - 40)))
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self,
@@ -74,6 +84,7 @@ class MainWindow(QMainWindow):
         self.indexer_factory = indexer_factory or self._default_indexer
         self.watch_enabled = watch
         self.watcher = None
+        self.caught_up = False  # watching begins with one index run over the folders
         self.runner = TaskRunner(self, max_threads=max(4, core.settings.threads + 2))
         self.errors = ErrorReporter(self)
         self.search_generation = 0
@@ -84,7 +95,7 @@ class MainWindow(QMainWindow):
         self.current_photo: int | None = None
         self.setWindowTitle("PhotoSearch")
         self.setWindowIcon(app_icon())
-        self.resize(1280, 820)
+        self.resize(fit_to_screen(QSize(1280, 820)))
 
         dpr = QGuiApplication.primaryScreen().devicePixelRatio() if QGuiApplication.primaryScreen() else 1.0
         icon_size = int(self.qsettings.value("grid/icon_size", 160))
@@ -274,7 +285,8 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geo)
         size = q.value("window/size")
         if isinstance(size, QSize) and size.isValid():
-            self.resize(size)  # restoreGeometry clamps to the screen it first sees; the size is what we want
+            # restoreGeometry clamps to the screen it first sees; the size is what we want, on this screen
+            self.resize(fit_to_screen(size))
         state = q.value("window/state")
         if isinstance(state, (QByteArray, bytes)):
             self.restoreState(state)
@@ -304,7 +316,8 @@ class MainWindow(QMainWindow):
 
     # ---- library ---------------------------------------------------------------------------------
     def refresh_library_state(self) -> None:
-        """Welcome when there are no folders yet, else the library (with the newest photos)."""
+        """Welcome when there are no folders yet, else the library (with the newest photos). With
+        watching on, the first call indexes what changed while the app was closed, then watches."""
         if not self.core.has_folders():
             self.stack.setCurrentIndex(PAGE_WELCOME)
             return
@@ -314,7 +327,11 @@ class MainWindow(QMainWindow):
         if self.model.rowCount() == 0 and not self.last_request:
             self.run_search("")
         if self.watch_enabled and self.watcher is None and not self.index_status.running:
-            self.start_watching()
+            if self.caught_up:
+                self.start_watching()
+            else:  # what changed while the app was closed, with progress; watching starts after it
+                self.caught_up = True
+                self.start_indexing()
 
     def add_folders(self, folders: list[str]) -> None:
         for f in folders:

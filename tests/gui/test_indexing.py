@@ -56,3 +56,23 @@ def test_each_warning_gets_its_line():
         "⚠ cannot write thumbnails to /t: Permission denied; fix the folder and click Index now (nothing was lost)",
         "⚠ second",
     ]
+
+
+def test_the_app_catches_up_with_photos_added_while_it_was_closed_then_watches(
+    qtbot, make_window, core, gallery
+):
+    """A folder holds photos the catalog does not know yet (added while the app was closed): on
+    start the app indexes them, with the progress shown, shows them, and only then watches."""
+    core.store.add_folder(gallery)  # registered, never indexed
+
+    def indexer():
+        return build_indexer(core.store, core.settings, analyzers=[], post_steps=[])
+
+    w = make_window(core, watch=True, indexer_factory=indexer)
+    assert w.index_status.running and w.watcher is None  # the catch-up first
+    qtbot.waitUntil(lambda: w.model.rowCount() == 4, timeout=60000)
+    qtbot.waitUntil(lambda: w.watcher is not None, timeout=10000)
+    assert "Up to date" in w.index_status.label.text()
+    w.refresh_library_state()  # later refreshes do not index again
+    assert not w.index_status.running
+    w.stop_watching()
