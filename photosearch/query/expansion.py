@@ -14,8 +14,10 @@ tags and their stored hypernyms, COCO objects, learned knowledge) and names the 
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,10 +54,35 @@ class Route:
     #: For a hypernym: it has few kinds below it ("domestic cat", not "domestic animal"), so it may
     #: match a photo's stored hypernym tag, not only a label a model output directly.
     narrow: bool = True
+    #: The WordNet synsets (offsets) the term was reached through; empty for scene and compound routes.
+    synsets: tuple[int, ...] = ()
+    #: Reached through the sense the term mostly means (else it fits only labels of a known sense).
+    primary: bool = True
 
     def text(self) -> str:
         """ "kitty ≈ domestic cat (hypernym)"."""
         return f"{self.word} ≈ {self.term} ({self.route})"
+
+    def fits(self, names: tuple[str, ...], known: Mapping[tuple[str, ...], int] | None = None) -> bool:
+        """Whether the route reaches a label with these names (a class's or tag's lemmas, "ostrich,
+        Struthio camelus"). Where the names' synset is known: that very synset, or, through the sense
+        the term mostly means, the same kind of thing (WordNet's lexicographer files: person,
+        animal, plant, artifact, ...). So "person" does not reach the tagger's ostrich (the bird;
+        the route went through "a person who refuses to face reality") and "tree" not the titi
+        monkey, while ImageNet's "hen" (a female bird) still fits "chicken". Where it is not known,
+        as before: only through the sense the term mostly means. `known`: names whose synset is
+        known already (the tagger's classes)."""
+        if not self.synsets:
+            return True
+        names = tuple(names)
+        named = (known or {}).get(names) if names else None
+        if named is None and names:
+            named = synset_of(names)
+        if named is None:
+            return self.primary
+        if named in self.synsets:
+            return True
+        return self.primary and lexfile(named) in {lexfile(s) for s in self.synsets}
 
 
 _cache: dict[tuple[str, str], tuple[Route, ...]] = {}
@@ -80,6 +107,28 @@ def shared_wordnet():
 
 def _term(lemma: str) -> str:
     return lemma.replace("_", " ").lower()
+
+
+@functools.lru_cache(maxsize=65536)
+def lexfile(offset: int) -> int:
+    """WordNet's lexicographer file of a noun synset (what kind of thing it is)."""
+    wn = shared_wordnet()
+    return wn.synset(offset).lexfile if wn is not None else 0
+
+
+@functools.lru_cache(maxsize=16384)
+def synset_of(names: tuple[str, ...]) -> int | None:
+    """The one noun synset holding all of `names` ("ostrich", "Struthio camelus"), or None when no
+    synset or several do ("crane" alone: a bird or a machine)."""
+    wn = shared_wordnet()
+    if wn is None:
+        return None
+    sets = [set(wn.lookup(n)) for n in names if n.strip()]
+    sets = [found for found in sets if found]
+    if not sets:
+        return None
+    common = set.intersection(*sets)
+    return next(iter(common)) if len(common) == 1 else None
 
 
 def expand(word: str, wordnet=None, *, context: str = "", embed: Embed | None = None) -> tuple[Route, ...]:
@@ -120,11 +169,19 @@ class _BestRoutes:
         if t == self.key:
             return
         senses = self.wn.lookup(term)
-        if sense_of is not None and senses and senses[0] != sense_of:
-            return  # the term mostly means something else ("cat" is also a Caterpillar vehicle)
+        # Reached through the sense the term mostly means? ("cat" is also a Caterpillar vehicle.) If
+        # not, the route fits only labels known to name that sense (the tagger's "hen", a bird).
+        primary = sense_of is None or not senses or senses[0] == sense_of
+        synsets = (sense_of,) if sense_of is not None else ()
         old = self.best.get(t)
-        if old is None or weight > old.weight:
-            self.best[t] = Route(self.key, t, route, round(weight, 3), narrow)
+        if old is None:
+            self.best[t] = Route(self.key, t, route, round(weight, 3), narrow, synsets, primary)
+            return
+        kept = tuple(dict.fromkeys(old.synsets + synsets))
+        if weight > old.weight and (primary or not old.primary):
+            self.best[t] = Route(self.key, t, route, round(weight, 3), narrow, kept, primary or old.primary)
+        else:
+            self.best[t] = Route(old.word, t, old.route, old.weight, old.narrow, kept, old.primary or primary)
 
     def sorted(self) -> tuple[Route, ...]:
         return tuple(sorted(self.best.values(), key=lambda r: (-r.weight, r.term)))

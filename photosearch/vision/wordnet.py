@@ -121,6 +121,7 @@ class Synset:
     hypernyms: tuple[int, ...]  # '@' and '@i' pointers to noun synsets
     gloss: str
     hyponyms: tuple[int, ...] = ()  # '~' and '~i' pointers to noun synsets
+    lexfile: int = 0  # its lexicographer file: 6 noun.artifact, 5 noun.animal, 18 noun.person, ...
 
     @property
     def wnid(self) -> str:
@@ -177,7 +178,7 @@ def parse_data_line(line: str) -> Synset:
         i += 4
     # Strip the adjective marker some lemmas carry, e.g. "Chinese(a)".
     lemmas = tuple(lemma.split("(")[0] for lemma in lemmas)
-    return Synset(offset, lemmas, tuple(hypers), gloss.strip(), tuple(hypos))
+    return Synset(offset, lemmas, tuple(hypers), gloss.strip(), tuple(hypos), int(parts[1]))
 
 
 #: Index lines a process remembers (about 120k lemmas exist; a few MB at most in practice).

@@ -13,7 +13,8 @@ from .gallery import add_photo
 
 
 def terms(word: str) -> dict[str, str]:
-    return {r.term: r.route for r in expand(word)}
+    """The labels a word reaches: a label named by the term alone (`Route.fits`)."""
+    return {r.term: r.route for r in expand(word) if r.fits((r.term,))}
 
 
 def test_route_weights_are_ordered():
@@ -104,3 +105,63 @@ def test_compounds_are_headed_or_tailed_by_the_word():
 
     assert compound_of("lake", "lakeside") and compound_of("shore", "seashore")
     assert not compound_of("cat", "category") and not compound_of("lake", "lakes")
+
+
+def _route(word: str, term: str):
+    return next(r for r in expand(word) if r.term == term)
+
+
+def test_a_route_reaches_only_labels_of_the_sense_it_followed():
+    """WordNet names the tagger's classes: "ostrich, Struthio camelus" is the bird, so "person"
+    (whose kinds include "ostrich", a person who refuses to face reality) must not reach it."""
+    assert not _route("person", "ostrich").fits(("ostrich", "Struthio camelus"))
+    assert _route("bird", "ostrich").fits(("ostrich", "Struthio camelus"))
+    assert not _route("tree", "titi").fits(("titi", "titi monkey"))  # the titi tree, not the monkey
+    assert not _route("animal", "mouse").fits(("mouse", "computer mouse"))
+    assert _route("dog", "dalmatian").fits(("dalmatian", "coach dog", "carriage dog"))
+    # ImageNet's "hen" is WordNet's female bird, the chicken's hen a kind of chicken: the same kind of
+    # thing (an animal), reached through the sense "hen" mostly means, so it fits
+    from photosearch.query.expansion import shared_wordnet
+
+    hen_bird = shared_wordnet().match_labels(["hen"])[0]
+    assert _route("chicken", "hen").fits(("hen",), {("hen",): hen_bird})
+    # "devilfish" is an octopus only in a rare sense: the grey whale the tagger names is no octopus
+    octopus = [r for r in expand("octopus") if r.term == "devilfish"]
+    assert not any(
+        r.fits(("grey whale", "gray whale", "devilfish", "Eschrichtius gibbosus")) for r in octopus
+    )
+
+
+def test_class_space_affinity_follows_the_sense():
+    from photosearch.query.resolvers.distributions import ClassSpace, wordnet_affinity
+
+    names = [("ballplayer", "baseball player"), ("ostrich", "Struthio camelus"), ("titi", "titi monkey")]
+    lines = [", ".join(n) for n in names]
+    from photosearch.query.expansion import shared_wordnet
+
+    synsets = dict(zip(names, shared_wordnet().match_labels(lines), strict=True))
+    space = ClassSpace("imagenet", names, "softmax", synsets)
+    person = wordnet_affinity("person", space)
+    assert person.values[0] > 0.5 and person.values[1] == 0.0  # a ballplayer is a person; an ostrich not
+    assert wordnet_affinity("bird", space).values[1] > 0.5
+    assert (
+        wordnet_affinity("tree", space).values[2] == 0.0 and wordnet_affinity("monkey", space).values[2] > 0.5
+    )
+
+
+def test_a_person_search_does_not_find_the_ostrich(store, settings):
+    def tag(label, names, score):
+        return FactRecord("tag", label, score, data={"hypernym": False, "names": names})
+
+    _catalog(
+        store,
+        {
+            "ostrich.jpg": [tag("ostrich", ["ostrich", "Struthio camelus"], 0.8)],
+            "pitcher.jpg": [tag("ballplayer", ["ballplayer", "baseball player"], 0.7)],
+        },
+    )
+    plan = {"version": 1, "where": {"concept": "person"}, "compose": {}}
+    res = search(store, settings, plan=plan, signals=[])
+    assert _names(res) == ["pitcher.jpg"]
+    res = search(store, settings, plan={**plan, "where": {"concept": "bird"}}, signals=[])
+    assert _names(res) == ["ostrich.jpg"]

@@ -14,12 +14,14 @@ Distribution evidence: the concept against each photo's full class distributions
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from photosearch.query.calibration import build_null, evidence, select
 from photosearch.query.expansion import COMPOUND, Route, compound_of, expand
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
-from photosearch.query.resolvers.distributions import distribution_evidence, explain_row
+from photosearch.query.resolvers.distributions import distribution_evidence, explain_row, label_synsets
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
 from photosearch.query.resolvers.text import content_tokens, fold
 
@@ -65,15 +67,19 @@ def _label_index(snap) -> tuple[dict[str, list[Group]], dict[str, list[Group]]]:
     return snap.cache[key]
 
 
-def _routes(word: str, snap, sense: dict | None = None) -> list[tuple[Group, Route]]:
-    """Groups a query word reaches through WordNet routes (in the sense `sense` reads it) or as a
-    compound's head/tail."""
+def _routes(
+    word: str, snap, sense: dict | None = None, known: Mapping[tuple[str, ...], int] | None = None
+) -> list[tuple[Group, Route]]:
+    """Groups a query word reaches through WordNet routes (in the sense `sense` reads it, to labels
+    of that sense; `known`: the synsets of the tagger's labels) or as a compound's head/tail."""
     phrases, words = _label_index(snap)
     out: list[tuple[Group, Route]] = []
     for route in expand(word, **(sense or {})):
         for g in phrases.get(route.term, ()):
             if route.route == "hypernym" and g.hypernym and not route.narrow:
                 continue  # a broad class the photo was only summed into ("domestic animal" for "dog")
+            if not route.fits(g.names, known):
+                continue  # the label names another sense of the word ("ostrich" the bird, not the person)
             out.append((g, route))
     for label_word, groups in words.items():
         if compound_of(word, label_word):
@@ -93,17 +99,18 @@ def _lexical(
     if not toks:
         return np.zeros(snap.n, np.float32), matched
     sense = ctx.sense_context(value)
+    known = label_synsets(ctx.settings)
     per_token = np.zeros((len(toks), snap.n), np.float32)
     phrase_groups: list[tuple[Group, Route | None]] = []
     if len(toks) > 1:  # a multi-word label that is the whole phrase counts for every word
         for g in ctx.snapshot.token_index.get(toks[0], []):
             if fold(g.label) == phrase or any(fold(nm) == phrase for nm in g.names):
                 phrase_groups.append((g, None))
-        phrase_groups.extend(_routes(phrase, snap, sense) if " " in phrase else [])
+        phrase_groups.extend(_routes(phrase, snap, sense, known) if " " in phrase else [])
     for i, tok in enumerate(toks):
         groups: list[tuple[Group, Route | None]] = [(g, None) for g in snap.token_index.get(tok, [])]
         groups += phrase_groups
-        groups += _routes(tok, snap, sense)
+        groups += _routes(tok, snap, sense, known)
         best: dict[int, tuple[Group, float, Route | None]] = {}  # a group reached twice counts once
         for g, route in groups:
             w = CONCEPT_KINDS.get(g.kind, 0.5) * (HYPERNYM_WEIGHT if g.hypernym else 1.0)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from photosearch.models.labels import (
     imagenet_labels_path,
 )
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
-from photosearch.query.expansion import expand
+from photosearch.query.expansion import expand, shared_wordnet
 from photosearch.query.resolvers.text import content_tokens, fold
 
 log = logging.getLogger(__name__)
@@ -56,6 +56,9 @@ class ClassSpace:
     space: str
     names: list[tuple[str, ...]]  # per class: its names, first is the label
     kind: str  # "softmax" (sums to 1) | "scores" (score_vector with a trailing 1)
+    #: Per class names: the WordNet synset they name, where known (ImageNet's labels, in WordNet-id
+    #: order, resolve even "crane" alone; see `WordNet.match_labels`).
+    synsets: dict[tuple[str, ...], int] = field(default_factory=dict)
 
     def decode(self, vecs: np.ndarray) -> np.ndarray:
         vecs = np.atleast_2d(np.asarray(vecs, np.float32))
@@ -73,6 +76,18 @@ _spaces_lock = threading.Lock()
 _spaces: dict[str, ClassSpace] = {}
 
 
+def _named_synsets(names: list[tuple[str, ...]], lines: list[str]) -> dict[tuple[str, ...], int]:
+    wn = shared_wordnet()
+    if wn is None:
+        return {}
+    return {n: off for n, off in zip(names, wn.match_labels(lines), strict=True) if off is not None}
+
+
+def label_synsets(settings) -> dict[tuple[str, ...], int]:
+    """The synset each of the tagger's class labels names (its `tag` facts carry the same names)."""
+    return next((cs.synsets for cs in class_spaces(settings) if cs.space == IMAGENET_SPACE), {})
+
+
 def class_spaces(settings) -> list[ClassSpace]:
     """The class spaces of the bundled tagger (when its label file is installed) and detector."""
     with _spaces_lock:
@@ -84,10 +99,9 @@ def class_spaces(settings) -> list[ClassSpace]:
             try:
                 path = imagenet_labels_path(settings)
                 lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+                names = [tuple(w.strip() for w in ln.split(",") if w.strip()) for ln in lines]
                 _spaces[IMAGENET_SPACE] = ClassSpace(
-                    IMAGENET_SPACE,
-                    [tuple(w.strip() for w in ln.split(",") if w.strip()) for ln in lines],
-                    "softmax",
+                    IMAGENET_SPACE, names, "softmax", _named_synsets(names, lines)
                 )
             except Exception as exc:  # noqa: BLE001 - no tagger labels: the COCO space still works
                 log.info("no ImageNet class names: %s", exc)
@@ -237,23 +251,23 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
             routes.setdefault(c, "exact")
         for r in expand(tok, **(sense or {})):
             for c in index.get(r.term, ()):
-                if r.weight > per[i, c]:
+                if r.weight > per[i, c] and r.fits(cs.names[c], cs.synsets):
                     per[i, c] = r.weight
                     if routes.get(c) != "exact":
                         routes[c] = r.text()
     if " " in phrase:
-        _phrase_routes(per, routes, phrase, index, sense)
+        _phrase_routes(per, routes, phrase, cs, index, sense)
     out = per.mean(axis=0)
     return Affinity(out, {c: t for c, t in routes.items() if out[c] > 0})
 
 
 def _phrase_routes(
-    per: np.ndarray, routes: dict[int, str], phrase: str, index: dict, sense: dict | None
+    per: np.ndarray, routes: dict[int, str], phrase: str, cs: ClassSpace, index: dict, sense: dict | None
 ) -> None:
     """A phrase's own routes ("living room" ≈ studio couch, a scene) count for each of its words."""
     for r in expand(phrase, **(sense or {})):
         for c in index.get(r.term, ()):
-            if r.weight > per[:, c].min():
+            if r.weight > per[:, c].min() and r.fits(cs.names[c], cs.synsets):
                 per[:, c] = np.maximum(per[:, c], r.weight)
                 routes.setdefault(c, r.text())
 
