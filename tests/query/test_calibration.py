@@ -94,3 +94,84 @@ def test_threshold_is_calibrated_not_flat():
     z = np.array([12.0, 4.0, 3.9, 3.8])
     keep, info = select(z, np.array([0.8, 0.3, 0.3, 0.3]), 3.0, cfg)
     assert keep.tolist() == [True, False, False, False] and info["kept"] == 1
+
+
+def _labelled_gallery(store, emb, photos: dict[str, list[FactRecord]]) -> dict[str, int]:
+    """Photos with the detector's objects and the tagger's tags, and their facts_text vectors."""
+    from photosearch.catalog.models import Folder
+
+    fillers = {
+        f"filler{i}.jpg": [FactRecord("tag", label, 0.6, data={"names": [label]})]
+        for i, label in enumerate(["espresso", "sports car", "sailboat", "mountain lake", "ramen", "violin"])
+    }
+    ids = {}
+    with store.session() as s:
+        f = Folder(path="/g")
+        s.add(f)
+        s.flush()
+        for name, facts in {**photos, **fillers}.items():
+            p = add_photo(s, f, name)
+            ids[name] = p.id
+            # facts_text reads the labels; a photo's strongest label dominates its vector
+            text = max(facts, key=lambda fact: fact.score).label
+            store.write_analysis(
+                s,
+                p.id,
+                "tagger",
+                1,
+                AnalysisResult(facts=facts, embeddings={"facts_text": emb.embed([text])[0]}),
+            )
+    return ids
+
+
+def _confident(res) -> list[str]:
+    return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"])
+
+
+def test_a_label_only_one_model_gives_is_not_confident_where_both_can_name_it(store, settings, fake_embedder):
+    """The detector's "elephant" on a dragon sculpture, which the tagger (whose classes name
+    elephants) does not see as one, is a closest match; an elephant both models see is confident.
+    A person needs the detector only: the tagger's classes name almost no kinds of people."""
+
+    def tag(label, names, score):
+        return FactRecord("tag", label, score, data={"names": names})
+
+    ids = _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "elephant.jpg": [
+                FactRecord("object", "elephant", 0.9),
+                tag("African elephant", ["African elephant", "Loxodonta africana"], 0.7),
+            ],
+            "dragon.jpg": [FactRecord("object", "elephant", 0.87), tag("totem pole", ["totem pole"], 0.5)],
+            "crowd.jpg": [FactRecord("object", "person", 0.9), tag("stage", ["stage"], 0.4)],
+        },
+    )
+    plan = {"version": 1, "where": {"concept": "elephant"}, "compose": {}}
+    res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+    assert _confident(res) == ["elephant.jpg"]
+    assert ids["dragon.jpg"] in [r["id"] for r in res["results"] if r["below_cutoff"]]  # a closest match
+    res = search(store, settings, plan={**plan, "where": {"concept": "person"}}, text_embedder=fake_embedder)
+    assert _confident(res) == ["crowd.jpg"]
+    no_check = CalibrationConfig(corroborate=False)  # without corroboration the dragon was confident
+    res = search(store, settings, plan=plan, text_embedder=fake_embedder, calibration=no_check)
+    assert _confident(res) == ["dragon.jpg", "elephant.jpg"]
+
+
+def test_models_agree_only_where_both_can_name_the_concept():
+    from types import SimpleNamespace
+
+    from photosearch.config import Settings
+    from photosearch.query.resolvers.agreement import models_agree
+
+    ctx = SimpleNamespace(snapshot=SimpleNamespace(n=3), settings=Settings(), sense_context=lambda v: {})
+    per_model = {"detector": np.array([0.9, 0.9, 0.1]), "tagger": np.array([0.5, 0.0, 0.5])}
+    looked = {"detector": np.array([True, True, True]), "tagger": np.array([True, True, True])}
+    both = {"coco": 1.0, "imagenet": 1.0}  # e.g. "pizza": a class of each model
+    assert models_agree("pizza", per_model, looked, both, ctx).tolist() == [True, False, False]
+    only_detector = {"coco": 1.0, "imagenet": 0.0}
+    assert models_agree("zzz", per_model, looked, only_detector, ctx).tolist() == [True, True, True]
+    # a photo the tagger never looked at is not contradicted by it
+    not_tagged = {**looked, "tagger": np.array([True, False, True])}
+    assert models_agree("pizza", per_model, not_tagged, both, ctx).tolist() == [True, True, False]

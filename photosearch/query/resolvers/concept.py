@@ -20,8 +20,16 @@ import numpy as np
 
 from photosearch.query.calibration import build_null, evidence, select
 from photosearch.query.expansion import COMPOUND, Route, compound_of, expand
+from photosearch.query.resolvers.agreement import MODELS, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
-from photosearch.query.resolvers.distributions import distribution_evidence, explain_row, label_synsets
+from photosearch.query.resolvers.distributions import (
+    affinity,
+    class_spaces,
+    distribution_evidence,
+    explain_row,
+    label_synsets,
+    top_classes,
+)
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
 from photosearch.query.resolvers.text import content_tokens, fold
 
@@ -128,16 +136,20 @@ def _lexical(
     return (per_token[0] if len(toks) == 1 else per_token.mean(axis=0)), matched
 
 
-def _without_broader(matched: dict[str, list[tuple[Group, float, Route | None]]], n: int) -> np.ndarray:
+def _without_broader(
+    matched: dict[str, list[tuple[Group, float, Route | None]]], n: int, kinds: tuple[str, ...] = ()
+) -> np.ndarray:
     """The lexical evidence again without the routes to a broader class (WordNet hypernyms: "tiger"
     reaching a photo labelled "big cat"): a photo labelled only more generally than the request may
-    show anything under that label."""
+    show anything under that label. `kinds`: only facts of these kinds (all when empty)."""
     if not matched:
         return np.zeros(n, np.float32)
     per_token = np.zeros((len(matched), n), np.float32)
     for row, hits in zip(per_token, matched.values(), strict=True):
         for g, w, route in hits:
             if route is not None and route.route == "hypernym":
+                continue
+            if kinds and g.kind not in kinds:
                 continue
             rows = g.rows.astype(np.intp)
             row[rows] = np.maximum(row[rows], np.minimum(g.scores * w, 1.0))
@@ -261,6 +273,8 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     # ... by labels no broader than the request (corroboration: "tiger" ≈ "big cat" is no evidence)
     specific = (1.0 - _without_broader(matched, snap.n)) * (1.0 - dist)
     labelled_mask = specific <= 1.0 - ctx.calibration.min_fused
+    if ctx.calibration.corroborate:  # ... and, where two models can name it, by both
+        labelled_mask &= _written_or_agreed(value, matched, dist_explain, ctx)
     emb_hits, emb_below, infos = _fuse_embeddings(value, ctx, miss, miss_below, labelled)
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
@@ -308,6 +322,51 @@ def _written_rows(snap) -> np.ndarray:
                 mask[g.rows] = True
         snap.cache[key] = mask
     return snap.cache[key]
+
+
+#: Fact kinds that are words, not a model's guess at what the photo shows: what people wrote and
+#: what is written in the photo (OCR); they need no second model to agree.
+WORD_KINDS = ("keyword", "caption", "knowledge", "title", "description", "text", "credit")
+
+
+def _rows_with(snap, kinds: tuple[str, ...]) -> np.ndarray:
+    """Mask of the photos holding any fact of these kinds (cached per snapshot)."""
+    key = ("rows_with", kinds)
+    if key not in snap.cache:
+        mask = np.zeros(snap.n, bool)
+        for kind in kinds:
+            for g in snap.groups.get(kind, {}).values():
+                mask[g.rows] = True
+        snap.cache[key] = mask
+    return snap.cache[key]
+
+
+def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecContext) -> np.ndarray:
+    """Photos whose words reach the concept on their own, or on which the labelling models that can
+    name it agree (`agreement.py`)."""
+    n = ctx.snapshot.n
+    written = _without_broader(matched, n, WORD_KINDS) >= ctx.calibration.min_fused
+    per_model: dict[str, np.ndarray] = {}
+    analysed: dict[str, np.ndarray] = {}
+    affinities: dict[str, float] = {}
+    spaces = {cs.space: cs for cs in class_spaces(ctx.settings)}
+    for model, (kinds, space) in MODELS.items():
+        miss = 1.0 - _without_broader(matched, n, kinds)
+        analysed[model] = _rows_with(ctx.snapshot, kinds).copy()  # it labelled the photo ...
+        top = top_classes(ctx, spaces[space]) if space in spaces else None
+        if top is not None:  # ... or stored its class scores there
+            analysed[model][top[0]] = True
+        if space in dist_explain:
+            _cs, rows, _idx, _prob, contrib, aff = dist_explain[space]
+            miss[rows] *= 1.0 - np.clip(contrib.sum(axis=1), 0.0, 1.0)
+        elif space in spaces:  # no photo holds this model's scores: whether it can name the concept
+            aff = affinity(value, spaces[space], ctx)
+        else:
+            aff = None
+        if aff is not None:
+            affinities[space] = float(aff.values.max(initial=0.0))
+        per_model[model] = 1.0 - miss
+    return written | models_agree(value, per_model, analysed, affinities, ctx)
 
 
 def _agreed(emb_hits: _SpaceHits, labelled: np.ndarray, snap) -> np.ndarray:
