@@ -74,6 +74,10 @@ class _UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
         return True
 
 
+#: How long `stop()` waits for a warm-up still loading the search models.
+WARM_UP_WAIT_S = 60.0
+
+
 class SearchServer:
     """Serves `core.search` on `run/search.sock` in the data folder until `stop()`."""
 
@@ -84,6 +88,7 @@ class SearchServer:
         self._lock_fd: int | None = None
         self._server: _UnixServer | None = None
         self._thread: threading.Thread | None = None
+        self._warm_thread: threading.Thread | None = None
         self._inode: int | None = None
         self.answered = 0  # searches answered (what the tests and the log count)
 
@@ -135,7 +140,8 @@ class SearchServer:
         )
         self._thread.start()
         if self.warm_up:
-            threading.Thread(target=self._warm_up, name="search-warm-up", daemon=True).start()
+            self._warm_thread = threading.Thread(target=self._warm_up, name="search-warm-up", daemon=True)
+            self._warm_thread.start()
         log.info("serving searches on %s", path)
         return True
 
@@ -146,6 +152,11 @@ class SearchServer:
             log.warning("search socket: the warm-up failed", exc_info=True)
 
     def stop(self) -> None:
+        """Stop serving; a warm-up still loading models is waited for (bounded): a process that exits
+        while a thread is inside a model runtime's native code is aborted ("terminate called")."""
+        if self._warm_thread is not None:
+            self._warm_thread.join(timeout=WARM_UP_WAIT_S)
+            self._warm_thread = None
         server, self._server = self._server, None
         if server is not None:
             if self._thread is not None and self._thread.is_alive():

@@ -236,3 +236,26 @@ def test_watch_serves_searches_and_removes_its_socket(catalog):
         _, err = watch.communicate(timeout=60)
     assert watch.returncode == 0, err
     assert not path.exists()
+
+
+def test_stop_waits_for_a_warm_up_still_loading(catalog):
+    """`photosearch watch --duration N` exited while the warm-up thread was inside a model runtime
+    ("terminate called without an active exception", exit -6): stop() now waits for it."""
+    import threading
+
+    core = Core(Settings.load(catalog))
+    started, finished = threading.Event(), threading.Event()
+
+    def slow_warm_up() -> float:
+        started.set()
+        time.sleep(2.0)  # loading models
+        finished.set()
+        return 2.0
+
+    core.warm_up = slow_warm_up
+    srv = SearchServer(core, warm_up=True)
+    assert srv.start()
+    assert started.wait(timeout=10)
+    srv.stop()
+    assert finished.is_set() and not srv.serving
+    core.store.close()

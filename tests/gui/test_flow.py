@@ -139,7 +139,7 @@ def test_settings_persist_across_restart(qtbot, make_window, tmp_path, qsettings
 
     core1 = Core(Settings(data_dir=tmp_path / "d"))
     w1 = make_window(core1)
-    w1.resize(761, 533)  # fits the test screen (a bigger size is fitted to it: test_window_size.py)
+    w1.resize(771, 557)  # fits the test screen (a bigger size is fitted to it: test_window_size.py)
     w1.search_bar.add_history("dogs at the beach")
     w1.search_bar.add_history("cat")
     dlg = w1.open_settings()
@@ -159,7 +159,7 @@ def test_settings_persist_across_restart(qtbot, make_window, tmp_path, qsettings
     assert core2.settings.threads == 3
     assert core2.settings.model_lanes == 1
     w2 = make_window(core2, size=None)  # geometry comes from QSettings
-    assert (w2.size().width(), w2.size().height()) == (761, 533)
+    assert (w2.size().width(), w2.size().height()) == (771, 557)
     assert w2.search_bar.history[:2] == ["cat", "dogs at the beach"]
     core2.store.close()
 
