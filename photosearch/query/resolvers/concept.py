@@ -314,14 +314,7 @@ WRITTEN_KINDS = ("caption", "description", "title", "keyword", "knowledge")
 
 def _written_rows(snap) -> np.ndarray:
     """Mask of the photos that carry written text facts (cached per snapshot)."""
-    key = ("written_rows",)
-    if key not in snap.cache:
-        mask = np.zeros(snap.n, bool)
-        for kind in WRITTEN_KINDS:
-            for g in snap.groups.get(kind, {}).values():
-                mask[g.rows] = True
-        snap.cache[key] = mask
-    return snap.cache[key]
+    return _rows_with(snap, WRITTEN_KINDS)
 
 
 #: Fact kinds that are words, not a model's guess at what the photo shows: what people wrote and
