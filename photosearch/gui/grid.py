@@ -41,7 +41,7 @@ PHOTO_IDS_MIME = "application/x-photosearch-photo-ids"
 
 SEPARATOR_ID = -1
 SEPARATOR_TEXT = "no confident match — closest:"
-SEPARATOR_AFTER_TEXT = "below the cut-off — closest:"  # when confident results come before it
+SEPARATOR_AFTER_TEXT = "less sure — closest:"  # when confident results come before it
 
 
 def separator_text(row: int) -> str:
