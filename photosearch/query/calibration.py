@@ -28,9 +28,10 @@ description or keyword). Labels that are a model's guess (the detector's objects
 tags) must come from both models where both can name the concept (`resolvers/agreement.py`): the
 detector's "elephant" on a dragon sculpture, which the tagger's elephant classes do not see, is no
 evidence. Either alone makes it a closest match, never a confident one: on the real and held-out
-sets, embedding-only hits were relevant 4% of the time and label-only hits (a detector's one wrong box, a hypernym route) rarely more, while they made
-requests for things no photo shows look "found" (docs/EVALUATION.md, "Abstention"). Where no
-embedding signal could run, labels alone decide as before.
+sets, embedding-only hits were relevant 4% of the time and label-only hits (a detector's one wrong
+box, a hypernym route) rarely more, while they made requests for things no photo shows look
+"found" (docs/EVALUATION.md, "Abstention"). Where no embedding signal could run, labels alone
+decide as before.
 """
 
 from __future__ import annotations

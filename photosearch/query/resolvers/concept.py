@@ -270,16 +270,16 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     miss_below = miss.copy()  # the same fusion with the evidence below each cut-off too
     # photos that already match by their labels and class scores alone (past the fused cut-off)
     labelled = int(np.count_nonzero(miss <= 1.0 - ctx.calibration.min_fused))
-    # ... by labels no broader than the request (corroboration: "tiger" ≈ "big cat" is no evidence)
-    specific = (1.0 - _without_broader(matched, snap.n)) * (1.0 - dist)
-    labelled_mask = specific <= 1.0 - ctx.calibration.min_fused
-    if ctx.calibration.corroborate:  # ... and, where two models can name it, by both
-        labelled_mask &= _written_or_agreed(value, matched, dist_explain, ctx)
     emb_hits, emb_below, infos = _fuse_embeddings(value, ctx, miss, miss_below, labelled)
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
     corroborated = ctx.calibration.corroborate and any("skipped" not in i for i in infos)
     if corroborated:  # two kinds of evidence must agree; one alone is a closest match
+        # labels no broader than the request ("tiger" ≈ "big cat" is no evidence), and where two
+        # models can name the concept, from both
+        specific = (1.0 - _without_broader(matched, snap.n)) * (1.0 - dist)
+        labelled_mask = specific <= 1.0 - ctx.calibration.min_fused
+        labelled_mask &= _written_or_agreed(value, matched, dist_explain, ctx)
         keep &= _agreed(emb_hits, labelled_mask, snap)
     result = ScoredSet.from_dense(fused, keep)
     near = _near(1.0 - miss_below, keep)
@@ -334,6 +334,20 @@ def _rows_with(snap, kinds: tuple[str, ...]) -> np.ndarray:
     return snap.cache[key]
 
 
+def _analysed_by(ctx: ExecContext, kinds: tuple[str, ...], cs) -> np.ndarray:
+    """Mask of the photos a labelling model looked at: it wrote facts of its `kinds` there or stored
+    its class scores (`cs`'s space) there (cached per snapshot)."""
+    snap = ctx.snapshot
+    key = ("analysed_by", kinds, cs.space if cs is not None else None)
+    if key not in snap.cache:
+        mask = _rows_with(snap, kinds).copy()
+        top = top_classes(ctx, cs) if cs is not None else None
+        if top is not None:
+            mask[top[0]] = True
+        snap.cache[key] = mask
+    return snap.cache[key]
+
+
 def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecContext) -> np.ndarray:
     """Photos whose words reach the concept on their own, or on which the labelling models that can
     name it agree (`agreement.py`)."""
@@ -345,10 +359,7 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
     spaces = {cs.space: cs for cs in class_spaces(ctx.settings)}
     for model, (kinds, space) in MODELS.items():
         miss = 1.0 - _without_broader(matched, n, kinds)
-        analysed[model] = _rows_with(ctx.snapshot, kinds).copy()  # it labelled the photo ...
-        top = top_classes(ctx, spaces[space]) if space in spaces else None
-        if top is not None:  # ... or stored its class scores there
-            analysed[model][top[0]] = True
+        analysed[model] = _analysed_by(ctx, kinds, spaces.get(space))
         if space in dist_explain:
             _cs, rows, _idx, _prob, contrib, aff = dist_explain[space]
             miss[rows] *= 1.0 - np.clip(contrib.sum(axis=1), 0.0, 1.0)
