@@ -252,6 +252,14 @@ NUMBER_WORDS = {
     "dozen": 12,
 }
 NUMBER_RE = r"\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+#: Words that say how many, not what: a concept's other words name the thing ("two jaguars",
+#: "a herd of horses", "several windmills").
+QUANTITY_WORDS = frozenset(
+    {w for w in NUMBER_WORDS if " " not in w}
+    | {"several", "few", "many", "lots", "lot", "some", "multiple", "numerous", "various", "pair", "pairs"}
+    | {"herd", "herds", "flock", "flocks", "pack", "packs", "swarm", "swarms", "bunch", "bunches"}
+    | {"group", "groups", "couple", "couples", "dozens", "hundreds", "plenty"}
+)
 
 
 def to_int(text: str) -> int:

@@ -292,16 +292,22 @@ def search(
         shown = np.concatenate([shown, p_rows])
 
     def closest(where: dict) -> None:
+        """Closest matches, whole and partial ranked together: none is sure, so a photo that
+        matches one part well (a solar panel, no roof seen) goes before one that matches every
+        part faintly."""
         nonlocal shown
         relaxed = one_per_shot(Executor(ctx, required=required, relaxed=True).run(where), snap)
         room = min(page - shown.size, CLOSEST_MAX)
-        for found, kind in ((relaxed.result, "closest"), (relaxed.partial, "closest_partial")):
-            if room <= 0 or not len(found):
-                continue
-            c_rows, c_scores, _ = pick(found, room)
-            pages.append((c_rows, c_scores, relaxed, kind))
-            shown = np.concatenate([shown, c_rows])
-            room -= c_rows.size
+        found = ScoredSet.best_of([relaxed.result, relaxed.partial], graded=True)
+        if room <= 0 or not len(found):
+            return
+        c_rows, c_scores, _ = pick(found, room)
+        whole = np.isin(c_rows, relaxed.result.rows)
+        for run in _runs(whole):
+            pages.append(
+                (c_rows[run], c_scores[run], relaxed, "closest" if whole[run.start] else "closest_partial")
+            )
+        shown = np.concatenate([shown, c_rows])
 
     if shown.size < page and any(set(a) & set(RELAXABLE) for a in plan_atoms(plan["where"])):
         closest(plan["where"])
@@ -337,6 +343,12 @@ def search(
     unmet = unmet_sentences(execution, snap.n) if full < page or not full else []
     out["explain"]["unmet"] = unmet
     return out
+
+
+def _runs(flags: np.ndarray) -> list[slice]:
+    """Slices of consecutive equal values in `flags` ([T, T, F, T] -> 0:2, 2:3, 3:4)."""
+    cuts = [0, *(np.flatnonzero(flags[1:] != flags[:-1]) + 1).tolist(), int(flags.size)]
+    return [slice(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
 
 
 #: Atoms whose closest matches a relaxed run admits (`AtomResult.near`).

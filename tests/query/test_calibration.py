@@ -159,6 +159,84 @@ def test_a_label_only_one_model_gives_is_not_confident_where_both_can_name_it(st
     assert _confident(res) == ["dragon.jpg", "elephant.jpg"]
 
 
+def test_a_label_naming_part_of_the_request_is_not_confident(store, settings, fake_embedder):
+    """A "cake" label is no evidence of a birthday cake, nor a "lion" of a sea lion, nor a "car" of
+    a police car: such photos are closest matches. Where every word is reached (the tagger's "sea
+    lion"; a cake with "Happy Birthday" written on it) they stay confident. Words of quantity need
+    no label ("two lions")."""
+
+    def tag(label, names, score):
+        return FactRecord("tag", label, score, data={"names": names})
+
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "cake.jpg": [FactRecord("object", "cake", 0.95)],
+            "party.jpg": [FactRecord("object", "cake", 0.9), FactRecord("text", "happy birthday cake", 0.95)],
+            "lion.jpg": [tag("lion", ["lion", "king of beasts", "Panthera leo"], 0.8)],
+            "sea_lion.jpg": [tag("sea lion", ["sea lion"], 0.8)],
+            "car.jpg": [
+                FactRecord("object", "car", 0.9),
+                tag("sports car", ["sports car", "sport car"], 0.6),
+            ],
+        },
+    )
+
+    def confident(value: str, calibration: CalibrationConfig | None = None) -> list[str]:
+        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
+        return _confident(
+            search(store, settings, plan=plan, text_embedder=fake_embedder, calibration=calibration)
+        )
+
+    assert confident("birthday cake") == ["party.jpg"]
+    assert confident("sea lion") == ["sea_lion.jpg"]
+    assert confident("police car") == []
+    assert "cake.jpg" in confident("cake")  # the label names all of "cake"
+    assert confident("two lions") == ["lion.jpg"]
+    # without corroboration the part was enough
+    assert "cake.jpg" in confident("birthday cake", CalibrationConfig(corroborate=False))
+
+
+def test_closest_matches_rank_whole_and_partial_together(store, settings, fake_embedder):
+    """Where nothing is sure, a photo that matches one part of the request well (a solar collector,
+    no roof seen) goes before one that matches every part faintly: closest matches, whole or
+    partial, are in score order."""
+
+    def tag(label, names, score):
+        return FactRecord("tag", label, score, data={"names": names})
+
+    solar = ["solar dish", "solar collector", "solar furnace"]
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "solar.jpg": [tag("solar dish", solar, 0.95)],
+            "shed.jpg": [
+                tag("boathouse", ["boathouse"], 0.3),
+                tag("solar dish", solar, 0.05),
+                tag("vault", ["vault"], 0.05),
+            ],
+        },
+    )
+    plan = {"version": 1, "where": {"and": [{"concept": "solar panel"}, {"concept": "roof"}]}, "compose": {}}
+    results = search(store, settings, plan=plan, text_embedder=fake_embedder)["results"]
+    assert results and all(r["below_cutoff"] for r in results)
+    names = [r["path"].rsplit("/", 1)[-1] for r in results]
+    assert names.index("solar.jpg") < names.index("shed.jpg")
+    assert results[names.index("solar.jpg")]["partial"] and not results[names.index("shed.jpg")]["partial"]
+    scores = [r["score"] for r in results]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_runs_split_flags_into_consecutive_stretches():
+    from photosearch.query.search import _runs
+
+    assert _runs(np.array([True, True, False, True])) == [slice(0, 2), slice(2, 3), slice(3, 4)]
+    assert _runs(np.array([False])) == [slice(0, 1)]
+    assert _runs(np.array([], bool)) == []
+
+
 def test_models_agree_only_where_both_can_name_the_concept():
     from types import SimpleNamespace
 

@@ -35,7 +35,7 @@ from photosearch.models.labels import (
 )
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
 from photosearch.query.expansion import expand, shared_wordnet
-from photosearch.query.resolvers.text import content_tokens, fold
+from photosearch.query.resolvers.text import content_tokens, fold, naming_tokens
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +209,10 @@ def _unit(v: np.ndarray) -> np.ndarray:
 class Affinity:
     values: np.ndarray  # (C,) 0..1
     routes: dict[int, str]  # class -> "exact" / route text / "similar"
+    #: (C,) the class names all of the concept: of a request of several words that name a thing
+    #: (`naming_tokens`), each reaches it, and not as a broader class ("cake" is part of "birthday
+    #: cake", "lion" of "sea lion", "car" broader than "police car")
+    whole: np.ndarray
 
 
 _name_indexes: dict[int, tuple[ClassSpace, dict[str, list[int]]]] = {}
@@ -241,35 +245,52 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
         for c in index[phrase]:
             out[c] = 1.0
             routes[c] = "exact"
-        return Affinity(out, routes)
+        return Affinity(out, routes, out > 0)
     if not toks:
-        return Affinity(out, routes)
+        return Affinity(out, routes, out > 0)
     per = np.zeros((len(toks), len(cs.names)), np.float32)
+    named = np.zeros(per.shape, bool)  # reached by a route no broader than the word
     for i, tok in enumerate(toks):
         for c in index.get(tok, ()):
             per[i, c] = 1.0
+            named[i, c] = True
             routes.setdefault(c, "exact")
         for r in expand(tok, **(sense or {})):
             for c in index.get(r.term, ()):
-                if r.weight > per[i, c] and r.fits(cs.names[c], cs.synsets):
-                    per[i, c] = r.weight
-                    if routes.get(c) != "exact":
-                        routes[c] = r.text()
+                if r.fits(cs.names[c], cs.synsets):
+                    named[i, c] |= r.route != "hypernym"
+                    if r.weight > per[i, c]:
+                        per[i, c] = r.weight
+                        if routes.get(c) != "exact":
+                            routes[c] = r.text()
     if " " in phrase:
-        _phrase_routes(per, routes, phrase, cs, index, sense)
+        _phrase_routes(per, named, routes, phrase, cs, index, sense)
     out = per.mean(axis=0)
-    return Affinity(out, {c: t for c, t in routes.items() if out[c] > 0})
+    words = set(naming_tokens(value))
+    naming = [i for i, tok in enumerate(toks) if tok in words]
+    # one word: its broader classes count ("puppy" ≈ dog, "kitty" ≈ domestic cat); several: each
+    # word by itself, none by a broader class ("police car" ≈ car is any car)
+    whole = out > 0 if len(naming) <= 1 else named[naming].all(axis=0)
+    return Affinity(out, {c: t for c, t in routes.items() if out[c] > 0}, whole)
 
 
 def _phrase_routes(
-    per: np.ndarray, routes: dict[int, str], phrase: str, cs: ClassSpace, index: dict, sense: dict | None
+    per: np.ndarray,
+    named: np.ndarray,
+    routes: dict[int, str],
+    phrase: str,
+    cs: ClassSpace,
+    index: dict,
+    sense: dict | None,
 ) -> None:
     """A phrase's own routes ("living room" ≈ studio couch, a scene) count for each of its words."""
     for r in expand(phrase, **(sense or {})):
         for c in index.get(r.term, ()):
-            if r.weight > per[:, c].min() and r.fits(cs.names[c], cs.synsets):
-                per[:, c] = np.maximum(per[:, c], r.weight)
-                routes.setdefault(c, r.text())
+            if r.fits(cs.names[c], cs.synsets):
+                named[:, c] |= r.route != "hypernym"
+                if r.weight > per[:, c].min():
+                    per[:, c] = np.maximum(per[:, c], r.weight)
+                    routes.setdefault(c, r.text())
 
 
 def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
@@ -293,7 +314,10 @@ def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
     routes = dict(aff.routes)
     for c in np.flatnonzero(better).tolist():
         routes[c] = f"{value} ~ {cs.names[c][0]} (similar)"
-    return Affinity(values, routes)
+    whole = aff.whole
+    if len(naming_tokens(value)) <= 1:  # of a request of several words it names a part ("cake")
+        whole = whole | better
+    return Affinity(values, routes, whole)
 
 
 def distribution_evidence(value: str, ctx) -> tuple[np.ndarray, dict[str, tuple]]:
@@ -315,6 +339,16 @@ def distribution_evidence(value: str, ctx) -> tuple[np.ndarray, dict[str, tuple]
         total_miss[rows[ok]] *= 1.0 - ev[ok]
         explain[cs.space] = (cs, rows[ok], idx[ok], prob[ok], contrib[ok], aff)
     return 1.0 - total_miss, explain
+
+
+def whole_evidence(explain: dict[str, tuple], n: int) -> np.ndarray:
+    """The distribution evidence again from only the classes that name all of the concept
+    (`Affinity.whole`): a photo scored "cake" may show a birthday cake, or any other."""
+    miss = np.ones(n, np.float32)
+    for _cs, rows, idx, _prob, contrib, aff in explain.values():
+        ev = np.clip((contrib * aff.whole[idx]).sum(axis=1), 0.0, 1.0)
+        miss[rows] *= 1.0 - ev
+    return 1.0 - miss
 
 
 def explain_row(row: int, value: str, explain: dict[str, tuple]) -> list[dict]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from photosearch.query.lexicon import QUANTITY_WORDS
+
 _TOKEN = re.compile(r"[0-9a-z]+(?:['’][a-z]+)?")
 
 STOP_WORDS = frozenset(
@@ -79,6 +81,14 @@ def content_tokens(text: str) -> list[str]:
     """Tokens without stop words (falls back to all tokens when only stop words are left)."""
     toks = tokens(text)
     kept = [t for t in toks if t not in STOP_WORDS]
+    return kept or toks
+
+
+def naming_tokens(text: str) -> list[str]:
+    """The content tokens that name what is shown, without words of quantity ("two", "herd"; all
+    content tokens when nothing else is left). Digits stay: they may be written in the photo."""
+    toks = content_tokens(text)
+    kept = [t for t in toks if t not in QUANTITY_WORDS]
     return kept or toks
 
 
