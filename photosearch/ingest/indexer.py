@@ -162,7 +162,7 @@ class Indexer:
 
         emit("ingest")
         with (
-            self.lanes.session(),
+            self.lanes.session(hold=cancel),  # Pause holds the models too, Cancel skips what waits
             ThreadPoolExecutor(
                 max_workers=max(1, self.settings.decode_workers), thread_name_prefix="decode"
             ) as pool,

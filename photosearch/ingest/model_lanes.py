@@ -10,7 +10,10 @@ after them. Each analyzer is used by one thread at a time, in its chain's order.
 Inside `Lanes.session()` the threads live for the whole run and batches overlap: `submit` returns at
 once, and a chain of the next batch starts as soon as the same chain of the previous one has ended,
 so a lane that finished its chains takes the next batch's instead of waiting for the batch's longest
-chain (OCR on a page of text), and the models keep running while the caller writes results.
+chain (OCR on a page of text), and the models keep running while the caller writes results. The
+session's `hold` is asked before each chain starts: it blocks while the user has paused the run
+(so Pause stops the models within one chain, not after the batches queued), and a cancel it
+reports skips the chains not yet started.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ class Lanes:
         self._pool: ThreadPoolExecutor | None = None
         self._last: dict[tuple[str, ...], Future[None]] = {}  # each chain's latest batch
         self._skipping = False
+        self._hold: Callable[[], bool] | None = None
 
     def record(self, name: str, ms_per_photo: float) -> None:
         seen = self.cost_ms.get(name)
@@ -77,20 +81,22 @@ class Lanes:
         return sorted(chains, key=cost, reverse=True)
 
     @contextmanager
-    def session(self) -> Iterator[Lanes]:
+    def session(self, hold: Callable[[], bool] | None = None) -> Iterator[Lanes]:
         """Keep the lane threads for a run, so that `submit` can overlap batches; on leaving, every
-        submitted chain has ended."""
+        submitted chain has ended. `hold`: the run's cancel check, asked before each chain starts
+        (it may block while the run is paused; True skips the chains not yet started)."""
         if self.lanes == 1 or self._pool is not None:
             yield self
             return
         self._pool = ThreadPoolExecutor(max_workers=self.lanes, thread_name_prefix="models")
+        self._hold = hold
         try:
             yield self
         finally:
             for chain_done in list(self._last.values()):
                 _wait(chain_done)
             self._pool.shutdown(wait=True)
-            self._pool, self._last, self._skipping = None, {}, False
+            self._pool, self._last, self._skipping, self._hold = None, {}, False, None
 
     def skip_queued(self) -> None:
         """Chains submitted in this session that have not started end at once with `Cancelled`
@@ -98,10 +104,11 @@ class Lanes:
         self._skipping = True
 
     def _run_into(self, done: Future[None], run_chain: Callable[[list[A]], None], chain: list[A]) -> None:
-        if self._skipping:
-            done.set_exception(Cancelled("skipped: the run was cancelled"))
-            return
         try:
+            if not self._skipping and self._hold is not None and self._hold():  # waits while paused
+                self._skipping = True
+            if self._skipping:
+                raise Cancelled("skipped: the run was cancelled")
             run_chain(chain)
             done.set_result(None)
         except BaseException as exc:  # handed to the batch's future

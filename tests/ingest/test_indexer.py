@@ -6,6 +6,8 @@ import os
 import re
 import shutil
 import sys
+import threading
+import time
 
 import pytest
 from PIL import Image
@@ -284,6 +286,40 @@ def test_cancel_stops_after_a_batch_and_rerun_completes(env):
     assert not report.cancelled and store.status()["photos"] == 7
     with store.session() as s:
         assert s.scalar(select(func.count()).select_from(Analysis)) == 7
+
+
+def test_pause_stops_the_models_after_the_chain_running_now(env):
+    """Pause (the cancel check blocks, as the app's Task does) holds the model lanes too: while
+    paused, only the batch whose models were running when the user paused is finished, not every
+    batch already queued behind it; after Resume the run completes."""
+    settings, store, _ = env
+    settings.model_lanes = 2
+    running = threading.Event()
+    running.set()
+    at_resume: list[int] = []
+
+    class PausedMidway(MeanColourAnalyzer):
+        def analyze(self, image):
+            if len(self.calls) == 1:  # the user pauses while the first batch is analysed
+                running.clear()
+                threading.Thread(target=resume_later, daemon=True).start()
+            return super().analyze(image)
+
+    analyzer = PausedMidway(sleep_s=0.2)  # slow: every batch is queued by then
+
+    def resume_later() -> None:
+        time.sleep(1.5)
+        at_resume.append(len(analyzer.calls))
+        running.set()
+
+    def cancel() -> bool:
+        while not running.wait(0.01):
+            pass
+        return False
+
+    report = Indexer(store, settings, [analyzer]).run(cancel=cancel)
+    assert at_resume == [settings.batch_size]  # the first batch ended; the queued ones waited
+    assert not report.cancelled and report.analysed == 7 and len(analyzer.calls) == 7
 
 
 def test_the_first_batch_is_small_so_the_models_start_early(env):

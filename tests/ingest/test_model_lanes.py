@@ -241,3 +241,45 @@ def test_skip_queued_ends_the_chains_not_started_with_cancelled():
     with lanes.session():  # a new session runs everything again
         lanes.submit([[Named("b")]], run_chain).result(timeout=5)
     assert calls == ["a", "b"]
+
+
+def test_a_paused_run_starts_no_chain_until_resumed_and_a_cancel_skips_what_waits():
+    """The session's `hold` (the run's cancel check, which blocks while the user has paused) is
+    asked before each chain: Pause stops the models after the chain running now, not after every
+    batch already queued; a cancel it reports skips the chains not started."""
+    running = threading.Event()  # set: not paused
+    running.set()
+    cancelled = threading.Event()
+    calls: list[str] = []
+    release = threading.Event()
+
+    def hold() -> bool:
+        while not running.wait(0.01):
+            pass
+        return cancelled.is_set()
+
+    def run_chain(chain):
+        calls.append(chain[0].name)
+        if chain[0].name == "a1":
+            release.wait(timeout=5)
+
+    lanes = Lanes(2)
+    with lanes.session(hold=hold):
+        first = lanes.submit([[Named("a1")]], run_chain)
+        while not calls:
+            threading.Event().wait(0.01)
+        running.clear()  # Pause while a1 runs
+        second = lanes.submit([[Named("b")]], run_chain)  # a free lane: it would start at once
+        release.set()
+        first.result(timeout=5)  # the running chain ends
+        assert not second.done() and calls == ["a1"]  # nothing starts while paused
+        running.set()  # Resume
+        second.result(timeout=5)
+        assert calls == ["a1", "b"]
+        running.clear()
+        third = lanes.submit([[Named("c")]], run_chain)
+        cancelled.set()
+        running.set()  # Cancel wakes a paused run, which sees the cancel
+        with pytest.raises(Cancelled):
+            third.result(timeout=5)
+    assert calls == ["a1", "b"]
