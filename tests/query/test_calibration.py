@@ -198,6 +198,27 @@ def test_a_label_naming_part_of_the_request_is_not_confident(store, settings, fa
     assert "cake.jpg" in confident("birthday cake", CalibrationConfig(corroborate=False))
 
 
+def test_words_of_quantity_do_not_dilute_the_thing_named(store, settings, fake_embedder):
+    """ "a herd of horses" scores the horse photo by its horse label, not by half of it (the mean
+    over "herd" and "horse" once halved it, and a pig with a faint horse score came first)."""
+    from photosearch.query.resolvers.text import naming_tokens
+
+    assert naming_tokens("herd horse") == ["horse"] and naming_tokens("two jaguar") == ["jaguar"]
+    assert naming_tokens("several") == ["several"] and naming_tokens("gm 125") == ["gm", "125"]
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {"horse.jpg": [FactRecord("tag", "sorrel", 0.8, data={"names": ["sorrel"]})]},
+    )
+
+    def score(value: str) -> float:
+        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
+        found = search(store, settings, plan=plan, text_embedder=fake_embedder)["results"]
+        return next(r["score"] for r in found if r["path"].endswith("horse.jpg"))
+
+    assert score("herd horse") == score("horse")
+
+
 def test_closest_matches_rank_whole_and_partial_together(store, settings, fake_embedder):
     """Where nothing is sure, a photo that matches one part of the request well (a solar collector,
     no roof seen) goes before one that matches every part faintly: closest matches, whole or

@@ -22,7 +22,7 @@ import numpy as np
 
 from photosearch.models.labels import COCO_SPACE, IMAGENET_SPACE
 from photosearch.query.expansion import shared_wordnet
-from photosearch.query.resolvers.text import content_tokens, fold
+from photosearch.query.resolvers.text import fold, naming_tokens
 from photosearch.query.senses import read_senses
 
 #: The two labelling models: the fact kind each writes and the class space of its scores.
@@ -78,7 +78,7 @@ def _concept_synset(value: str, ctx) -> int | None:
     wn = shared_wordnet()
     if wn is None:
         return None
-    toks = content_tokens(value)
+    toks = naming_tokens(value)
     for word in dict.fromkeys([fold(value), *toks[-1:]]):
         offsets: tuple[int, ...] = ()
         for base in wn.base_forms(word):

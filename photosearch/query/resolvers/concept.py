@@ -32,7 +32,7 @@ from photosearch.query.resolvers.distributions import (
     whole_evidence,
 )
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
-from photosearch.query.resolvers.text import content_tokens, fold, naming_tokens
+from photosearch.query.resolvers.text import fold, naming_tokens
 
 HYPERNYM_WEIGHT = 0.9
 EXACT_SEARCH_MAX = 20000
@@ -102,7 +102,7 @@ def _lexical(
     value: str, ctx: ExecContext
 ) -> tuple[np.ndarray, dict[str, list[tuple[Group, float, Route | None]]]]:
     snap = ctx.snapshot
-    toks = content_tokens(value)
+    toks = naming_tokens(value)
     phrase = fold(value)
     matched: dict[str, list[tuple[Group, float, Route | None]]] = {}
     if not toks:

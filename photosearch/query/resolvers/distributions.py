@@ -35,7 +35,7 @@ from photosearch.models.labels import (
 )
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
 from photosearch.query.expansion import expand, shared_wordnet
-from photosearch.query.resolvers.text import content_tokens, fold, naming_tokens
+from photosearch.query.resolvers.text import fold, naming_tokens
 
 log = logging.getLogger(__name__)
 
@@ -236,7 +236,7 @@ def _name_index(cs: ClassSpace) -> dict[str, list[int]]:
 def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> Affinity:
     """Per class: mean over the concept's words of the best route weight to one of its names (each
     word read in the sense `sense` gives, see `ExecContext.sense_context`)."""
-    toks = content_tokens(value)
+    toks = naming_tokens(value)
     phrase = fold(value)
     index = _name_index(cs)
     out = np.zeros(len(cs.names), np.float32)
