@@ -149,6 +149,38 @@ def test_class_space_affinity_follows_the_sense():
     )
 
 
+def test_class_names_in_the_plural_are_named_exactly():
+    """A query word is read stemmed ("scissors" -> "scissor"): a class named in the plural is found
+    as written, not only as "similar" by its embedding."""
+    from photosearch.query.resolvers.distributions import ClassSpace, wordnet_affinity
+
+    space = ClassSpace("coco", [("scissors",), ("hair drier",)], "scores", {})
+    aff = wordnet_affinity("scissors", space)
+    assert (
+        aff.values.tolist() == [1.0, 0.0]
+        and aff.routes == {0: "exact"}
+        and aff.whole.tolist() == [True, False]
+    )
+
+
+def test_affinity_names_all_of_a_request_of_several_words():
+    """`whole`: each word that names a thing reaches the class, and not as a broader class."""
+    from photosearch.query.resolvers.distributions import ClassSpace, wordnet_affinity
+
+    names = [
+        ("cake",),
+        ("sea lion",),
+        ("lion", "king of beasts", "Panthera leo"),
+        ("car", "auto", "automobile"),
+    ]
+    space = ClassSpace("x", names, "softmax", {})
+    assert wordnet_affinity("birthday cake", space).whole.tolist() == [False, False, False, False]
+    assert wordnet_affinity("sea lion", space).whole.tolist() == [False, True, False, False]
+    police = wordnet_affinity("police car", space)
+    assert police.values[3] > 0 and not police.whole[3]  # a car, but any car
+    assert wordnet_affinity("two lions", space).whole.tolist() == [False, False, True, False]
+
+
 def test_a_person_search_does_not_find_the_ostrich(store, settings):
     def tag(label, names, score):
         return FactRecord("tag", label, score, data={"hypernym": False, "names": names})

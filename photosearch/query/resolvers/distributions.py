@@ -35,7 +35,7 @@ from photosearch.models.labels import (
 )
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
 from photosearch.query.expansion import expand, shared_wordnet
-from photosearch.query.resolvers.text import fold, naming_tokens
+from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +227,9 @@ def _name_index(cs: ClassSpace) -> dict[str, list[int]]:
     index: dict[str, list[int]] = {}
     for c, names in enumerate(cs.names):
         for nm in names:
-            index.setdefault(fold(nm), []).append(c)
+            # as written and as query words are read ("scissors" is looked up as "scissor")
+            for key in dict.fromkeys((fold(nm), " ".join(tokens(nm)))):
+                index.setdefault(key, []).append(c)
     with _spaces_lock:
         _name_indexes[id(cs)] = (cs, index)
     return index
