@@ -58,6 +58,7 @@ class IndexStatus(QWidget):
     """Status-bar widget; `start(indexer_factory)` runs one index."""
 
     finished = Signal(object)  # IndexReport
+    progressed = Signal(object)  # IndexProgress, as the run reports it
 
     def __init__(self, runner: TaskRunner, on_error: Callable[[ErrorInfo], None], parent=None):
         super().__init__(parent)
@@ -121,6 +122,7 @@ class IndexStatus(QWidget):
         if self.task and self.task.paused:
             text = "Paused · " + text
         self.label.setText(text)
+        self.progressed.emit(p)
 
     def toggle_pause(self) -> None:
         if not self.task:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -53,6 +54,11 @@ SEARCHING_WHILE_LOADING = "Searching… (loading models…)"
 FULL_IMAGE = QSize(2400, 2400)
 #: How long the slideshow shows each photo.
 SLIDESHOW_MS = 4000
+#: While indexing, the library (no request typed, scrolled to the top) shows new photos as they land:
+#: at most every LIVE_REFRESH_S, and never spending more than LIVE_REFRESH_SHARE of the time on it
+#: (a big library's listing costs more, so it refreshes less often).
+LIVE_REFRESH_S = 5.0
+LIVE_REFRESH_SHARE = 0.05
 
 
 def fit_to_screen(size: QSize) -> QSize:
@@ -167,6 +173,8 @@ class MainWindow(QMainWindow):
 
         self.index_status = IndexStatus(self.runner, self.show_error, self)
         self.index_status.finished.connect(self._index_finished)
+        self.index_status.progressed.connect(self._index_progressed)
+        self._live_refresh = (0.0, -1)  # (when, photos done) of the last refresh while indexing
         self.search_info = QLabel("", self)
         self.library_info = ""  # what the library's results are: the status line while it is shown
         self.statusBar().addWidget(self.search_info, 1)
@@ -407,6 +415,23 @@ class MainWindow(QMainWindow):
         self.refresh_browse_view()
         if self.watch_enabled:
             self.start_watching()
+
+    def _index_progressed(self, p) -> None:
+        """New photos appear in the library while a run indexes them, not only when it ends."""
+        when, done = self._live_refresh
+        listing_s = float(((self.last_result or {}).get("timing_ms") or {}).get("total", 0.0)) / 1000
+        wait = max(LIVE_REFRESH_S, listing_s / LIVE_REFRESH_SHARE)
+        if (
+            p.done == done
+            or time.monotonic() - when < wait
+            or self.last_request
+            or self.stack.currentIndex() != PAGE_LIBRARY
+            or self.grid.verticalScrollBar().value() > 0  # the user is looking further down
+            or (self.search_task is not None and not self.search_task.done)
+        ):
+            return
+        self._live_refresh = (time.monotonic(), p.done)
+        self.run_search(None, keep_request=True, record=False)
 
     def refresh_browse_view(self) -> None:
         """The library changed: the timeline or folders, when shown, read it again."""

@@ -76,3 +76,34 @@ def test_the_app_catches_up_with_photos_added_while_it_was_closed_then_watches(
     w.refresh_library_state()  # later refreshes do not index again
     assert not w.index_status.running
     w.stop_watching()
+
+
+def test_new_photos_appear_in_the_library_while_the_run_indexes_them(
+    qtbot, make_window, core, gallery, monkeypatch
+):
+    """A first run over a big library takes hours: the library shows the photos that have landed
+    as the run goes, not a blank page until it ends; the run then completes as before."""
+    from photosearch.gui import main_window
+    from tests.fakes import MeanColourAnalyzer
+
+    monkeypatch.setattr(main_window, "LIVE_REFRESH_S", 0.0)
+    core.store.add_folder(gallery)
+    core.settings.batch_size = 1  # each photo lands on its own
+
+    def indexer():
+        return build_indexer(
+            core.store, core.settings, analyzers=[MeanColourAnalyzer(sleep_s=0.4)], post_steps=[]
+        )
+
+    w = make_window(core, watch=True, indexer_factory=indexer)
+    assert w.index_status.running
+    seen_while_running: list[int] = []
+
+    def some_shown_while_running() -> bool:
+        if w.index_status.running and 0 < w.model.rowCount():
+            seen_while_running.append(w.model.rowCount())
+        return bool(seen_while_running)
+
+    qtbot.waitUntil(some_shown_while_running, timeout=60000)
+    qtbot.waitUntil(lambda: not w.index_status.running and w.model.rowCount() == 4, timeout=60000)
+    w.stop_watching()
