@@ -308,7 +308,10 @@ def test_pause_stops_the_models_after_the_chain_running_now(env):
     analyzer = PausedMidway(sleep_s=0.2)  # slow: every batch is queued by then
 
     def resume_later() -> None:
-        time.sleep(1.5)
+        deadline = time.monotonic() + 30
+        while len(analyzer.calls) < settings.batch_size and time.monotonic() < deadline:
+            time.sleep(0.05)  # the chain running when the user paused ends...
+        time.sleep(1.0)  # ...and no queued batch starts after it
         at_resume.append(len(analyzer.calls))
         running.set()
 
