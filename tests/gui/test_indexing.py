@@ -87,12 +87,13 @@ def test_new_photos_appear_in_the_library_while_the_run_indexes_them(
     from tests.fakes import MeanColourAnalyzer
 
     monkeypatch.setattr(main_window, "LIVE_REFRESH_S", 0.0)
+    monkeypatch.setattr(main_window, "LIVE_REFRESH_SHARE", 1.0)  # a slow machine's listing still fits
     core.store.add_folder(gallery)
     core.settings.batch_size = 1  # each photo lands on its own
 
     def indexer():
         return build_indexer(
-            core.store, core.settings, analyzers=[MeanColourAnalyzer(sleep_s=0.4)], post_steps=[]
+            core.store, core.settings, analyzers=[MeanColourAnalyzer(sleep_s=0.6)], post_steps=[]
         )
 
     w = make_window(core, watch=True, indexer_factory=indexer)
