@@ -14,7 +14,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 from photosearch.catalog.lock import WriterLock
@@ -67,6 +67,17 @@ class _InFlight:
     ready: list[tuple[int, Loaded]]
     recorded: dict
     outcomes: Future | None
+
+
+def _first_done(in_flight: deque[_InFlight]) -> _InFlight:
+    """Take the batch whose models ended first (the oldest when none has): a batch of pages held up by
+    OCR does not keep the batches behind it, already analysed, from being written and counted."""
+    pending = [f.outcomes for f in in_flight if f.outcomes is not None]
+    if pending and all(not f.done() for f in pending):
+        wait(pending, return_when=FIRST_COMPLETED)
+    flight = next((f for f in in_flight if f.outcomes is None or f.outcomes.done()), in_flight[0])
+    in_flight.remove(flight)
+    return flight
 
 
 class Indexer:
@@ -206,9 +217,9 @@ class Indexer:
                     in_flight.append(self._process_batch(batch, reconciler, report, retry_failed))
                     batch, limit = [], batch_size
                     while len(in_flight) >= BATCHES_IN_FLIGHT:
-                        land(in_flight.popleft())
+                        land(_first_done(in_flight))
             while in_flight:  # after a cancel too: the models that were running land
-                land(in_flight.popleft())
+                land(_first_done(in_flight))
 
         self._finish(plan, only_paths, reconciler, report, progress, cancel)
         report.elapsed_s = time.perf_counter() - started
