@@ -72,10 +72,13 @@ class _InFlight:
 def _first_done(in_flight: deque[_InFlight]) -> _InFlight:
     """Take the batch whose models ended first (the oldest when none has): a batch of pages held up by
     OCR does not keep the batches behind it, already analysed, from being written and counted."""
-    pending = [f.outcomes for f in in_flight if f.outcomes is not None]
-    if pending and all(not f.done() for f in pending):
-        wait(pending, return_when=FIRST_COMPLETED)
-    flight = next((f for f in in_flight if f.outcomes is None or f.outcomes.done()), in_flight[0])
+    def ended(f: _InFlight) -> bool:
+        return f.outcomes is None or f.outcomes.done()
+
+    flight = next((f for f in in_flight if ended(f)), None)
+    if flight is None:  # every one still runs: each has models
+        wait([f.outcomes for f in in_flight], return_when=FIRST_COMPLETED)
+        flight = next(f for f in in_flight if ended(f))
     in_flight.remove(flight)
     return flight
 
