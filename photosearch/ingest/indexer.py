@@ -72,6 +72,7 @@ class _InFlight:
 def _first_done(in_flight: deque[_InFlight]) -> _InFlight:
     """Take the batch whose models ended first (the oldest when none has): a batch of pages held up by
     OCR does not keep the batches behind it, already analysed, from being written and counted."""
+
     def ended(f: _InFlight) -> bool:
         return f.outcomes is None or f.outcomes.done()
 

@@ -141,18 +141,17 @@ def _without_broader(
     matched: dict[str, list[tuple[Group, float, Route | None]]],
     n: int,
     kinds: tuple[str, ...] = (),
-    naming: list[str] | None = None,
+    every_word: bool = False,
 ) -> np.ndarray:
     """The lexical evidence again without the routes to a broader class (WordNet hypernyms: "tiger"
     reaching a photo labelled "big cat"): a photo labelled only more generally than the request may
-    show anything under that label. `kinds`: only facts of these kinds (all when empty). `naming`:
-    the words that name the thing (`naming_tokens`); then every one of them must be reached, as a
-    "cake" label is no evidence of a birthday cake (else the mean over the words)."""
+    show anything under that label. `kinds`: only facts of these kinds (all when empty).
+    `every_word`: each word that names the thing must be reached (the least of them, as a "cake"
+    label is no evidence of a birthday cake), else the mean over the words."""
     if not matched:
         return np.zeros(n, np.float32)
-    words = [tok for tok in matched if naming is None or tok in naming] or list(matched)
-    per_token = np.zeros((len(words), n), np.float32)
-    for row, hits in zip(per_token, (matched[tok] for tok in words), strict=True):
+    per_token = np.zeros((len(matched), n), np.float32)
+    for row, hits in zip(per_token, matched.values(), strict=True):
         for g, w, route in hits:
             if route is not None and route.route == "hypernym":
                 continue
@@ -160,7 +159,7 @@ def _without_broader(
                 continue
             rows = g.rows.astype(np.intp)
             row[rows] = np.maximum(row[rows], np.minimum(g.scores * w, 1.0))
-    return per_token.min(axis=0) if naming is not None else per_token.mean(axis=0)
+    return per_token.min(axis=0) if every_word else per_token.mean(axis=0)
 
 
 def _null_model(signal: EmbeddingSignal, index, ctx: ExecContext):
@@ -286,8 +285,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         # models can name the concept, from both
         # all of it: a label that names part of a request of several words ("cake" of "birthday
         # cake", "lion" of "sea lion") is no evidence either
-        naming = naming_tokens(value)
-        specific = (1.0 - _without_broader(matched, snap.n, naming=naming)) * (
+        specific = (1.0 - _without_broader(matched, snap.n, every_word=True)) * (
             1.0 - whole_evidence(dist_explain, snap.n)
         )
         labelled_mask = specific <= 1.0 - ctx.calibration.min_fused
@@ -364,7 +362,7 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
     """Photos whose words reach the concept on their own, or on which the labelling models that can
     name it agree (`agreement.py`)."""
     n = ctx.snapshot.n
-    written = _without_broader(matched, n, WORD_KINDS, naming_tokens(value)) >= ctx.calibration.min_fused
+    written = _without_broader(matched, n, WORD_KINDS, every_word=True) >= ctx.calibration.min_fused
     per_model: dict[str, np.ndarray] = {}
     analysed: dict[str, np.ndarray] = {}
     affinities: dict[str, float] = {}

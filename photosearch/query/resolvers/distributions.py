@@ -268,11 +268,9 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
     if " " in phrase:
         _phrase_routes(per, named, routes, phrase, cs, index, sense)
     out = per.mean(axis=0)
-    words = set(naming_tokens(value))
-    naming = [i for i, tok in enumerate(toks) if tok in words]
     # one word: its broader classes count ("puppy" ≈ dog, "kitty" ≈ domestic cat); several: each
     # word by itself, none by a broader class ("police car" ≈ car is any car)
-    whole = out > 0 if len(naming) <= 1 else named[naming].all(axis=0)
+    whole = out > 0 if len(toks) <= 1 else named.all(axis=0)
     return Affinity(out, {c: t for c, t in routes.items() if out[c] > 0}, whole)
 
 
