@@ -73,7 +73,7 @@ def test_app_indexes_and_searches_on_a_real_x_display(tmp_path, xvfb_display):
             str(tmp_path / "data"),
             str(gallery),
             str(shot),
-            "cat",
+            "tabby cat",
         ],
         env=env,
         capture_output=True,

@@ -180,6 +180,12 @@ def test_a_label_naming_part_of_the_request_is_not_confident(store, settings, fa
                 FactRecord("object", "car", 0.9),
                 tag("sports car", ["sports car", "sport car"], 0.6),
             ],
+            # fine kinds share the tagger's probability: a little "tabby" still names all of it
+            "tabby.jpg": [
+                FactRecord("object", "cat", 0.9),
+                tag("Egyptian cat", ["Egyptian cat"], 0.87),
+                tag("tabby", ["tabby", "tabby cat"], 0.04),
+            ],
         },
     )
 
@@ -192,6 +198,7 @@ def test_a_label_naming_part_of_the_request_is_not_confident(store, settings, fa
     assert confident("birthday cake") == ["party.jpg"]
     assert confident("sea lion") == ["sea_lion.jpg"]
     assert confident("police car") == []
+    assert confident("tabby cat") == ["tabby.jpg"]
     assert "cake.jpg" in confident("cake")  # the label names all of "cake"
     assert confident("two lions") == ["lion.jpg"]
     # without corroboration the part was enough

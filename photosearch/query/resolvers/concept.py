@@ -35,6 +35,10 @@ from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
 from photosearch.query.resolvers.text import fold, naming_tokens
 
 HYPERNYM_WEIGHT = 0.9
+#: Of a request of several words, a confident photo has at least this much evidence that names all
+#: of it: a "cake" alone is no birthday cake, while a tagger that says "Egyptian cat" and a little
+#: "tabby" (0.04: fine kinds share its probability) still reads a tabby cat.
+WHOLE_MIN = 0.02
 EXACT_SEARCH_MAX = 20000
 MAX_WHY_PER_WORD = 4
 #: Embedding neighbours searched first per signal, widened x4 while the last one still passes the cut.
@@ -283,12 +287,13 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     if corroborated:  # two kinds of evidence must agree; one alone is a closest match
         # labels no broader than the request ("tiger" ≈ "big cat" is no evidence), and where two
         # models can name the concept, from both
-        # all of it: a label that names part of a request of several words ("cake" of "birthday
-        # cake", "lion" of "sea lion") is no evidence either
-        specific = (1.0 - _without_broader(matched, snap.n, every_word=True)) * (
+        # and some evidence that names all of it: a label that names part of a request of several
+        # words ("cake" of "birthday cake", "lion" of "sea lion") is not enough (WHOLE_MIN)
+        specific = (1.0 - _without_broader(matched, snap.n)) * (1.0 - dist)
+        whole = (1.0 - _without_broader(matched, snap.n, every_word=True)) * (
             1.0 - whole_evidence(dist_explain, snap.n)
         )
-        labelled_mask = specific <= 1.0 - ctx.calibration.min_fused
+        labelled_mask = (specific <= 1.0 - ctx.calibration.min_fused) & (whole <= 1.0 - WHOLE_MIN)
         labelled_mask &= _written_or_agreed(value, matched, dist_explain, ctx)
         keep &= _agreed(emb_hits, labelled_mask, snap)
     result = ScoredSet.from_dense(fused, keep)
