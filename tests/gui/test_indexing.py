@@ -101,7 +101,7 @@ def test_new_photos_appear_in_the_library_while_the_run_indexes_them(
     seen_while_running: list[int] = []
 
     def some_shown_while_running() -> bool:
-        if w.index_status.running and 0 < w.model.rowCount():
+        if w.index_status.running and w.model.rowCount() > 0:
             seen_while_running.append(w.model.rowCount())
         return bool(seen_while_running)
 
