@@ -14,7 +14,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from photosearch.catalog.lock import WriterLock
@@ -67,21 +67,6 @@ class _InFlight:
     ready: list[tuple[int, Loaded]]
     recorded: dict
     outcomes: Future | None
-
-
-def _first_done(in_flight: deque[_InFlight]) -> _InFlight:
-    """Take the batch whose models ended first (the oldest when none has): a batch of pages held up by
-    OCR does not keep the batches behind it, already analysed, from being written and counted."""
-
-    def ended(f: _InFlight) -> bool:
-        return f.outcomes is None or f.outcomes.done()
-
-    flight = next((f for f in in_flight if ended(f)), None)
-    if flight is None:  # every one still runs: each has models
-        wait([f.outcomes for f in in_flight], return_when=FIRST_COMPLETED)
-        flight = next(f for f in in_flight if ended(f))
-    in_flight.remove(flight)
-    return flight
 
 
 class Indexer:
@@ -221,9 +206,9 @@ class Indexer:
                     in_flight.append(self._process_batch(batch, reconciler, report, retry_failed))
                     batch, limit = [], batch_size
                     while len(in_flight) >= BATCHES_IN_FLIGHT:
-                        land(_first_done(in_flight))
+                        land(in_flight.popleft())
             while in_flight:  # after a cancel too: the models that were running land
-                land(_first_done(in_flight))
+                land(in_flight.popleft())
 
         self._finish(plan, only_paths, reconciler, report, progress, cancel)
         report.elapsed_s = time.perf_counter() - started

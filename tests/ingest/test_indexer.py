@@ -515,23 +515,3 @@ def test_numpy_blas_runs_on_one_thread_while_indexing_and_as_before_after(env):
         after = {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
     assert analyzer.calls and analyzer.blas_threads == {1}
     assert after == {2}
-
-
-def test_the_batch_whose_models_ended_first_lands_first():
-    """A batch held up by a long chain (OCR on pages) does not keep the analysed batches behind it
-    from being written and counted; with none ended, the oldest is waited for."""
-    from collections import deque
-    from concurrent.futures import Future
-
-    from photosearch.ingest.indexer import _first_done, _InFlight
-
-    def flight(name: str, outcomes: Future | None) -> _InFlight:
-        return _InFlight(1, name, [], {}, outcomes)
-
-    slow, quick = Future(), Future()
-    quick.set_result([])
-    queue = deque([flight("slow", slow), flight("quick", quick), flight("none", None)])
-    assert _first_done(queue).last_path == "quick"
-    assert _first_done(queue).last_path == "none"  # no models to wait for
-    threading.Timer(0.2, slow.set_result, args=([],)).start()
-    assert _first_done(queue).last_path == "slow" and not queue  # waited for
