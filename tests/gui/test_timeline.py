@@ -405,8 +405,10 @@ def test_hearts_and_stars_show_on_timeline_and_folder_tiles(qtbot, make_window, 
     assert page.model.data(first, MarksRole) is None
     w.organize.set_favourite([pid], True)
     w.organize.set_rating([pid], 4)
-    qtbot.waitUntil(lambda: (page.model.data(first, MarksRole) or {}).get("rating") == 4, timeout=20000)
-    assert page.model.data(first, MarksRole)["favourite"]
+    # the two marks are set by two tasks that may end in either order: wait for both
+    qtbot.waitUntil(
+        lambda: (page.model.data(first, MarksRole) or {}) == {"favourite": True, "rating": 4}, timeout=20000
+    )
     assert corner_pixels() != before  # the heart and stars are drawn on the tile
     w.show_folders()
     w.folders_page.show_folder(str(root.resolve()))  # the watched folder: every photo, subfolders too
