@@ -22,6 +22,7 @@ import numpy as np
 
 from photosearch.models.labels import COCO_SPACE, IMAGENET_SPACE
 from photosearch.query.expansion import shared_wordnet
+from photosearch.query.resolvers.distributions import label_synsets
 from photosearch.query.resolvers.text import fold, naming_tokens
 from photosearch.query.senses import read_senses
 
@@ -64,8 +65,6 @@ def _names(model: str, value: str, affinities: dict[str, float], ctx) -> bool:
         return True
     if model != "tagger":
         return False
-    from photosearch.query.resolvers.distributions import label_synsets
-
     known = label_synsets(ctx.settings)
     if not known:
         return False

@@ -142,20 +142,15 @@ def _lexical(
 
 
 def _without_broader(
-    matched: dict[str, list[tuple[Group, float, Route | None]]],
-    n: int,
-    kinds: tuple[str, ...] = (),
-    every_word: bool = False,
+    matched: dict[str, list[tuple[Group, float, Route | None]]], n: int, kinds: tuple[str, ...] = ()
 ) -> np.ndarray:
-    """The lexical evidence again without the routes to a broader class (WordNet hypernyms: "tiger"
-    reaching a photo labelled "big cat"): a photo labelled only more generally than the request may
-    show anything under that label. `kinds`: only facts of these kinds (all when empty).
-    `every_word`: each word that names the thing must be reached (the least of them, as a "cake"
-    label is no evidence of a birthday cake), else the mean over the words."""
-    if not matched:
-        return np.zeros(n, np.float32)
-    per_token = np.zeros((len(matched), n), np.float32)
-    for row, hits in zip(per_token, matched.values(), strict=True):
+    """Per query word (rows) and photo, the lexical evidence again without the routes to a broader
+    class (WordNet hypernyms: "tiger" reaching a photo labelled "big cat"): a photo labelled only
+    more generally than the request may show anything under that label. `kinds`: only facts of
+    these kinds (all when empty). Its mean over the words is the request's evidence; its least, the
+    evidence that names every word (a "cake" label is none of a birthday cake)."""
+    per_token = np.zeros((max(1, len(matched)), n), np.float32)
+    for row, hits in zip(per_token, matched.values(), strict=False):
         for g, w, route in hits:
             if route is not None and route.route == "hypernym":
                 continue
@@ -163,7 +158,7 @@ def _without_broader(
                 continue
             rows = g.rows.astype(np.intp)
             row[rows] = np.maximum(row[rows], np.minimum(g.scores * w, 1.0))
-    return per_token.min(axis=0) if every_word else per_token.mean(axis=0)
+    return per_token
 
 
 def _null_model(signal: EmbeddingSignal, index, ctx: ExecContext):
@@ -289,10 +284,9 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         # models can name the concept, from both
         # and some evidence that names all of it: a label that names part of a request of several
         # words ("cake" of "birthday cake", "lion" of "sea lion") is not enough (WHOLE_MIN)
-        specific = (1.0 - _without_broader(matched, snap.n)) * (1.0 - dist)
-        whole = (1.0 - _without_broader(matched, snap.n, every_word=True)) * (
-            1.0 - whole_evidence(dist_explain, snap.n)
-        )
+        per_word = _without_broader(matched, snap.n)
+        specific = (1.0 - per_word.mean(axis=0)) * (1.0 - dist)
+        whole = (1.0 - per_word.min(axis=0)) * (1.0 - whole_evidence(dist_explain, snap.n))
         labelled_mask = (specific <= 1.0 - ctx.calibration.min_fused) & (whole <= 1.0 - WHOLE_MIN)
         labelled_mask &= _written_or_agreed(value, matched, dist_explain, ctx)
         keep &= _agreed(emb_hits, labelled_mask, snap)
@@ -367,13 +361,13 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
     """Photos whose words reach the concept on their own, or on which the labelling models that can
     name it agree (`agreement.py`)."""
     n = ctx.snapshot.n
-    written = _without_broader(matched, n, WORD_KINDS, every_word=True) >= ctx.calibration.min_fused
+    written = _without_broader(matched, n, WORD_KINDS).min(axis=0) >= ctx.calibration.min_fused
     per_model: dict[str, np.ndarray] = {}
     analysed: dict[str, np.ndarray] = {}
     affinities: dict[str, float] = {}
     spaces = {cs.space: cs for cs in class_spaces(ctx.settings)}
     for model, (kinds, space) in MODELS.items():
-        miss = 1.0 - _without_broader(matched, n, kinds)
+        miss = 1.0 - _without_broader(matched, n, kinds).mean(axis=0)
         analysed[model] = _analysed_by(ctx, kinds, spaces.get(space))
         if space in dist_explain:
             _cs, rows, _idx, _prob, contrib, aff = dist_explain[space]
