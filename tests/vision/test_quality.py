@@ -78,6 +78,32 @@ def test_rendered_ui_is_a_screenshot(size):
     assert kind.label == "screenshot", kind.data
 
 
+def cut_out_on_white(rgb: np.ndarray) -> np.ndarray:
+    """The photo's middle as an ellipse on a white ground, as stock cut-outs and stickers are."""
+    h, w = rgb.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    cv2.ellipse(mask, (w // 2, h // 2), (w // 4, h // 3), 0, 0, 360, 1, -1)
+    out = np.full_like(rgb, 255)
+    out[mask > 0] = rgb[mask > 0]
+    return out
+
+
+@pytest.mark.parametrize("name", ["chelsea", "coffee", "astronaut"])
+def test_an_object_cut_out_on_white_is_not_a_screenshot(real_photos, name):
+    """Flat and of few colours like a screen, but no screen size and no lines of interface text."""
+    for path in ("cutout.png", "cutout.jpg"):
+        kind = facts(QualityAnalyzer().analyze(photo(cut_out_on_white(real_photos[name]), path)), "kind")[0]
+        assert kind.label == "photo", (name, path, kind.data)
+
+
+def test_a_dark_mode_screenshot_is_a_screenshot():
+    """Light text on a dark ground, cropped to no screen's size: its lines of text are read inverted."""
+    dark = 255 - render_screenshot(1000, 700)
+    kind = facts(QualityAnalyzer().analyze(photo(dark, "Screenshot.png")), "kind")[0]
+    assert kind.label == "screenshot", kind.data
+    assert kind.data["light_text_rows"] >= 2
+
+
 def test_scanned_page_is_a_document():
     kind = facts(QualityAnalyzer().analyze(photo(render_document(), "scan.jpg")), "kind")[0]
     assert kind.label == "document", kind.data
