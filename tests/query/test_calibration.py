@@ -281,3 +281,61 @@ def test_models_agree_only_where_both_can_name_the_concept():
     # a photo the tagger never looked at is not contradicted by it
     not_tagged = {**looked, "tagger": np.array([True, False, True])}
     assert models_agree("pizza", per_model, not_tagged, both, ctx).tolist() == [True, True, False]
+
+
+def test_a_word_a_class_name_only_shares_is_not_what_it_shows(store, settings, fake_embedder):
+    """ "water" is no confident water ouzel (a bird: its name only shares the word) nor "sea" a sea
+    lion; such photos stay closest matches, and `why` says the word is only shared. A class whose
+    gloss speaks of the word ("tennis racket": "a racket used to play tennis") still counts whole."""
+
+    def tag(label, names, score):
+        return FactRecord("tag", label, score, data={"names": names})
+
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "ouzel.jpg": [tag("water ouzel", ["water ouzel", "dipper"], 0.9)],
+            "sea_lion.jpg": [tag("sea lion", ["sea lion"], 0.9)],
+            "racket.jpg": [FactRecord("object", "tennis racket", 0.9)],
+        },
+    )
+
+    def found(value: str) -> tuple[list[str], dict[str, list[dict]]]:
+        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
+        res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+        return _confident(res), {r["path"].rsplit("/", 1)[-1]: r["why"] for r in res["results"]}
+
+    confident, why = found("water")
+    assert confident == [] and "ouzel.jpg" in why
+    assert any(w.get("route") == "shared word" for w in why["ouzel.jpg"])
+    confident, why = found("sea")
+    assert confident == [] and "sea_lion.jpg" in why
+    assert found("tennis")[0] == ["racket.jpg"]
+    assert found("sea lion")[0] == ["sea_lion.jpg"]  # the whole name is asked for
+    assert found("ouzel")[0] == ["ouzel.jpg"]  # the head names it
+
+
+def test_shared_words_are_told_from_what_a_class_is():
+    """The head of a compound class name says what it is; a modifier counts when the gloss speaks of it."""
+    from photosearch.query.resolvers.compounds import head_word, shares_only_a_word
+
+    assert head_word("sea lion") == "lion" and head_word("hen-of-the-woods") == "hen"
+    assert head_word("Old World monkey") == "monkey"
+    shared = {
+        ("water", ("water ouzel", "dipper")),
+        ("sea", ("sea urchin",)),
+        ("ice", ("ice bear", "polar bear")),
+        ("beach", ("beach wagon", "station wagon")),
+        ("snow", ("snow leopard", "ounce")),
+    }
+    meant = {
+        ("tennis", ("tennis racket", "tennis racquet")),
+        ("beer", ("beer glass",)),
+        ("police", ("police van", "police wagon")),
+        ("fire", ("fire engine", "fire truck")),
+        ("park", ("park bench",)),
+        ("lion", ("sea lion",)),  # the head: what the name says it is (WordNet's senses decide more)
+    }
+    assert all(shares_only_a_word(word, names) for word, names in shared)
+    assert not any(shares_only_a_word(word, names) for word, names in meant)

@@ -22,6 +22,7 @@ from photosearch.query.calibration import build_null, evidence, select
 from photosearch.query.expansion import COMPOUND, Route, compound_of, expand
 from photosearch.query.resolvers.agreement import MODELS, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
+from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, SHARED_WORD, shares_only_a_word
 from photosearch.query.resolvers.distributions import (
     affinity,
     class_spaces,
@@ -35,6 +36,9 @@ from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
 from photosearch.query.resolvers.text import fold, naming_tokens
 
 HYPERNYM_WEIGHT = 0.9
+#: Fact kinds whose labels are a model's class names (compounds with a head); a keyword, a caption or
+#: a word read in the photo counts whole for each of its words.
+HEADED_KINDS = ("tag", "object")
 #: Of a request of several words, a confident photo has at least this much evidence that names all
 #: of it: a "cake" alone is no birthday cake, while a tagger that says "Egyptian cat" and a little
 #: "tabby" (0.04: fine kinds share its probability) still reads a tabby cat.
@@ -120,12 +124,15 @@ def _lexical(
             if fold(g.label) == phrase or any(fold(nm) == phrase for nm in g.names):
                 phrase_groups.append((g, None))
         phrase_groups.extend(_routes(phrase, snap, sense, known) if " " in phrase else [])
+    whole_phrase = {id(g) for g, _ in phrase_groups}
     for i, tok in enumerate(toks):
         groups: list[tuple[Group, Route | None]] = [(g, None) for g in snap.token_index.get(tok, [])]
         groups += phrase_groups
         groups += _routes(tok, snap, sense, known)
         best: dict[int, tuple[Group, float, Route | None]] = {}  # a group reached twice counts once
         for g, route in groups:
+            if route is None and id(g) not in whole_phrase and _shares_only(tok, g, known):
+                route = Route(tok, fold(g.label), SHARED_WORD, MODIFIER_WEIGHT)
             w = CONCEPT_KINDS.get(g.kind, 0.5) * (HYPERNYM_WEIGHT if g.hypernym else 1.0)
             if route is not None:
                 w *= route.weight
@@ -141,6 +148,14 @@ def _lexical(
     return (per_token[0] if len(toks) == 1 else per_token.mean(axis=0)), matched
 
 
+def _shares_only(token: str, g: Group, known: Mapping[tuple[str, ...], int]) -> bool:
+    """Is the token only a word the label's class name shares with the request (`compounds.py`)?"""
+    if g.kind not in HEADED_KINDS:
+        return False
+    names = (g.label, *g.names) if g.label not in g.names else tuple(g.names)
+    return shares_only_a_word(token, names, known.get(tuple(g.names)))
+
+
 def _without_broader(
     matched: dict[str, list[tuple[Group, float, Route | None]]], n: int, kinds: tuple[str, ...] = ()
 ) -> np.ndarray:
@@ -152,7 +167,7 @@ def _without_broader(
     per_token = np.zeros((max(1, len(matched)), n), np.float32)
     for row, hits in zip(per_token, matched.values(), strict=False):
         for g, w, route in hits:
-            if route is not None and route.route == "hypernym":
+            if route is not None and route.route in ("hypernym", SHARED_WORD):
                 continue
             if kinds and g.kind not in kinds:
                 continue

@@ -35,6 +35,7 @@ from photosearch.models.labels import (
 )
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
 from photosearch.query.expansion import expand, shared_wordnet
+from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, head_word, shares_only_a_word
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 
 log = logging.getLogger(__name__)
@@ -309,6 +310,8 @@ def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
     z = (vecs @ q - null.sample_mu) / null.sample_sd - null.offset(q)
     cut = null.z0 + EMBEDDING_MARGIN
     emb = np.where(z >= cut, evidence(z, cut) / 0.9 * EMBEDDING_AFFINITY, 0.0).astype(np.float32)
+    shared = shares_a_word(naming_tokens(value), cs, emb > 0)
+    emb[shared] *= MODIFIER_WEIGHT
     better = emb > aff.values
     values = np.maximum(aff.values, emb)
     routes = dict(aff.routes)
@@ -317,7 +320,20 @@ def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
     whole = aff.whole
     if len(naming_tokens(value)) <= 1:  # of a request of several words it names a part ("cake")
         whole = whole | better
-    return Affinity(values, routes, whole)
+    # a name that only shares a word with the request does not name it ("sea" of "sea lion")
+    return Affinity(values, routes, whole & ~(shared & better))
+
+
+def shares_a_word(toks: list[str], cs: ClassSpace, candidates: np.ndarray) -> np.ndarray:
+    """Per class, whether a request word is only a word its name shares (`compounds.py`: "water"
+    and "water ouzel") and no request word is its head. Only the `candidates` are looked at."""
+    out = np.zeros(len(cs.names), bool)
+    for c in np.flatnonzero(candidates).tolist():
+        names = cs.names[c]
+        if any(head_word(nm) in toks for nm in names):
+            continue
+        out[c] = any(shares_only_a_word(t, names, cs.synsets.get(names)) for t in toks)
+    return out
 
 
 def distribution_evidence(value: str, ctx) -> tuple[np.ndarray, dict[str, tuple]]:

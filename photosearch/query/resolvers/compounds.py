@@ -1,0 +1,63 @@
+"""Class names of several words: is a request word what the class is, or only a word it shares?
+
+A model's class name of several words is an English compound: its head (the last word, or the one
+before "of") says what the thing is, the words before it narrow it down. "sea lion" is no lion's
+kind but a seal, a "water ouzel" is a bird, an "ice bear" is a bear. A request word found only among
+the modifiers is evidence of the class when the class's WordNet gloss speaks of it too ("tennis
+racket": "a racket used to play tennis"; "beer glass": "a glass for serving beer"), and only a shared
+word otherwise ("water ouzel": "small stocky diving bird ... frequents fast streams").
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+
+from photosearch.query.expansion import shared_wordnet
+from photosearch.query.resolvers.text import tokens
+
+#: What a request word that only modifies a class name (and its gloss does not speak of) counts of
+#: that class's evidence: it still ranks ("water" lists the water ouzel), never alone confidently.
+MODIFIER_WEIGHT = 0.4
+#: The route such a label is reached by (`why`: "water ≈ water ouzel (shared word)"); like a broader
+#: class, it is no evidence that the photo shows what was asked (`concept._without_broader`).
+SHARED_WORD = "shared word"
+
+
+def head_word(name: str) -> str:
+    """The token a compound name is about: its last ("sea lion": lion), or the one before "of"
+    ("hen-of-the-woods": hen)."""
+    words = tokens(name.replace("-", " "))
+    if "of" in words[1:]:
+        return words[words.index("of", 1) - 1]
+    return words[-1] if words else ""
+
+
+def only_modifies(token: str, names: Iterable[str]) -> bool:
+    """Is `token` in some of one class's names, and the head of none?"""
+    names = list(names)
+    if any(head_word(nm) == token for nm in names):
+        return False
+    return any(token in tokens(nm.replace("-", " ")) for nm in names)
+
+
+@functools.lru_cache(maxsize=8192)
+def _gloss_tokens(names: tuple[str, ...], offset: int | None) -> frozenset[str]:
+    """The tokens of the class's WordNet gloss: its synset's, else the first noun sense of a name."""
+    wn = shared_wordnet()
+    if wn is None:
+        return frozenset()
+    offsets = [offset] if offset is not None else [o for nm in names for o in wn.lookup(nm)[:1]]
+    out: set[str] = set()
+    for o in offsets[:1]:
+        try:
+            out.update(tokens(wn.synset(o).gloss.replace("-", " ")))
+        except Exception:  # noqa: BLE001 - a damaged WordNet file: no gloss, the word only modifies
+            return frozenset()
+    return frozenset(out)
+
+
+def shares_only_a_word(token: str, names: tuple[str, ...], offset: int | None = None) -> bool:
+    """Is `token` only a modifier of the class (`names`; `offset` its WordNet synset when known)
+    that its gloss does not speak of: a word the names share with the request, not its meaning?"""
+    return only_modifies(token, names) and token not in _gloss_tokens(tuple(names), offset)
