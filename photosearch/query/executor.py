@@ -144,6 +144,8 @@ def subtract(a: ScoredSet, b: ScoredSet) -> ScoredSet:
 
 #: Filters that say what is *in* the photo: with one of them, a photo that matches it but none of
 #: the request's concepts is still a partial match ("sign that says galleries": the words are there).
+#: A people count says so when it asks for someone (`_anchors`): "people outdoors" with no photo sure
+#: to be outdoors shows the photos of people.
 CONTENT_FILTERS = ("text", "knowledge", "similar", "tag")
 #: A partial match with none of the soft concepts scores this share of its hard parts' score.
 CONTENT_ONLY = 0.25
@@ -202,10 +204,14 @@ class Executor:
 
     @staticmethod
     def _anchors(node: dict) -> bool:
-        """A hard part that says what is in the photo: a required concept or a content filter."""
-        return (
-            isinstance(node, dict) and len(node) == 1 and next(iter(node)) in (*SOFT_ATOMS, *CONTENT_FILTERS)
-        )
+        """A hard part that says what is in the photo: a required concept, a content filter, or a
+        people count of at least one."""
+        if not isinstance(node, dict) or len(node) != 1:
+            return False
+        ((key, value),) = node.items()
+        if key == "faces":
+            return isinstance(value, dict) and int(value.get("min") or 0) >= 1
+        return key in (*SOFT_ATOMS, *CONTENT_FILTERS)
 
     def run(self, where: dict) -> Execution:
         found = plan_atoms(where)

@@ -110,6 +110,19 @@ def test_only_anna_and_tom_stays_exact(people_gallery, settings):
     assert [r["path"].rsplit("/", 1)[1] for r in res["results"]] == ["anna_tom.jpg"]
 
 
+def test_people_with_a_scene_no_photo_shows_are_the_photos_of_people(people_gallery, settings):
+    """ "two people at the zoo": no photo is sure to be at a zoo, so the photos of two people are
+    the partial matches (missing the zoo), not photos without anyone that look a little like one."""
+    plan = {"version": 1, "where": {"and": [{"faces": {"min": 2, "max": 2}}, {"concept": "zoo"}]}}
+    res = search(people_gallery, settings, plan=plan, now=NOW, signals=[])
+    partial = [r["path"].rsplit("/", 1)[1] for r in res["results"] if r["partial"] and not r["below_cutoff"]]
+    assert set(partial) == {"pair.jpg", "masked_pair.jpg", "one_masked.jpg", "anna_tom.jpg"}
+    assert all(r["missing"] == ["zoo"] for r in res["results"] if r["partial"] and not r["below_cutoff"])
+    nobody = {"version": 1, "where": {"and": [{"faces": {"min": 0, "max": 0}}, {"concept": "zoo"}]}}
+    res = search(people_gallery, settings, plan=nobody, now=NOW, signals=[])
+    assert not [r for r in res["results"] if r["partial"] and not r["below_cutoff"]]  # "nobody" shows no one
+
+
 def test_a_count_nobody_meets_shows_the_closest_and_says_so(store, settings):
     _build(store, {k: v for k, v in SPEC.items() if k in ("single.jpg", "trio.jpg", "empty.jpg")})
     res = search(store, settings, "two people", now=NOW, signals=[])
