@@ -55,6 +55,26 @@ def test_original_is_sharp_and_blurred_copy_is_blurry(real_photos, name):
     assert soft.data["blur"] < sharp.data["blur"] / 3
 
 
+def small_on_plain_ground(rgb: np.ndarray, share: float = 0.1) -> np.ndarray:
+    """The photo shrunk to `share` of each side on a plain light ground: a bird against the sky."""
+    h, w = rgb.shape[:2]
+    ground = np.full((h, w, 3), 236, np.uint8)
+    sh, sw = int(h * share), int(w * share)
+    ground[h // 3 : h // 3 + sh, w // 3 : w // 3 + sw] = cv2.resize(
+        rgb, (sw, sh), interpolation=cv2.INTER_AREA
+    )
+    return ground
+
+
+@pytest.mark.parametrize("name", ["chelsea", "coffee", "rocket"])
+def test_a_small_sharp_subject_on_a_plain_ground_is_sharp(real_photos, name):
+    """The plain ground has no detail to judge: it once diluted the subject's tiles into "blurry"."""
+    qa = QualityAnalyzer()
+    small = small_on_plain_ground(real_photos[name])
+    assert facts(qa.analyze(photo(small)), "quality")[0].label == "sharp"
+    assert facts(qa.analyze(photo(blurred(small))), "quality")[0].label == "blurry"
+
+
 def test_blur_score_is_resolution_independent(real_photos):
     rgb = real_photos["coffee"]
     big = cv2.resize(rgb, (rgb.shape[1] * 2, rgb.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
