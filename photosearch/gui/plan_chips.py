@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from photosearch.gui.flow import FlowLayout
 from photosearch.gui.theme import resources_dir
 from photosearch.metadata.analyzer import COLOR_LABELS
-from photosearch.query.plan import STRING_ATOMS, dumps_plan
+from photosearch.query.plan import ANY_TEXT, STRING_ATOMS, dumps_plan
 
 ATOM_TITLES = {
     "concept": "",
@@ -175,11 +175,16 @@ class Chip(QFrame):
                 box.activated.connect(lambda _i: self._set_string(box.currentText()))
                 self.editor = box
             else:
-                edit = QLineEdit(str(value), self)
+                anything = key == "text" and str(value).strip() == ANY_TEXT  # "photos with text"
+                edit = QLineEdit("" if anything else str(value), self)
+                edit.setPlaceholderText("any words" if key == "text" else "")
                 edit.setMinimumWidth(40)
                 edit.setMaximumWidth(220)
-                edit.setFixedWidth(max(50, edit.fontMetrics().horizontalAdvance(str(value)) + 18))
-                edit.editingFinished.connect(lambda: self._set_string(edit.text()))
+                shown = "any words" if anything else str(value)
+                edit.setFixedWidth(max(50, edit.fontMetrics().horizontalAdvance(shown) + 18))
+                edit.editingFinished.connect(
+                    lambda: self._set_string(edit.text() or (ANY_TEXT if key == "text" else ""))
+                )
                 self.editor = edit
         elif key == "date":
             self.date_from = QDateEdit(QDate.fromString(value["from"], "yyyy-MM-dd"), self)

@@ -13,7 +13,7 @@ share one form::
 Atoms (each a one-key object):
 
 * ``{"concept": "dog"}`` semantic; ``{"person": "Anna"}``; ``{"place": "Italy"}``;
-  ``{"text": "EXIT"}`` words in the photo; ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
+  ``{"text": "EXIT"}`` words in the photo (``{"text": "*"}``: any); ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
   ``{"similar": "42"}`` photo id or path; ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``;
   ``{"album": "Holidays"}`` the photos of an album (a manual album's photos, a smart album's search).
 * ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
@@ -50,6 +50,9 @@ from typing import Any
 from photosearch.errors import PhotoSearchError
 
 PLAN_VERSION = 1
+
+#: The text atom's value for any words read in the photo ("photos with text").
+ANY_TEXT = "*"
 
 STRING_ATOMS = (
     "concept",

@@ -7,7 +7,7 @@ itself, and a request whose parts each match some photos but never together says
 
 from __future__ import annotations
 
-from photosearch.query.plan import MONTH_NAMES
+from photosearch.query.plan import ANY_TEXT, MONTH_NAMES
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -39,7 +39,7 @@ _DESCRIBE = {
     ),
     "month": lambda v: "taken in " + ", ".join(MONTH_NAMES[m - 1] for m in v),
     "yearly": lambda v: f"taken between {v['from']} and {v['to']} of any year",
-    "text": lambda v: f"with the words “{v}”",
+    "text": lambda v: "with words in it" if v.strip() == ANY_TEXT else f"with the words “{v}”",
     "camera": lambda v: f"taken with {v}",
     "folder": lambda v: f"in a folder named {v}",
     "album": lambda v: f"in the album {v}",

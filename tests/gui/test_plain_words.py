@@ -135,3 +135,19 @@ def test_a_colour_label_chip_picks_from_the_labels_and_edits_the_plan(qtbot):
     assert {"label": "Green"} in edited.args[0]["where"]["and"]
     menu = [a.text() for a in chips.add_btn.menu().actions()]
     assert "Colour label" in menu
+
+
+def test_an_any_words_chip_reads_any_words_and_a_typed_word_narrows_it(qtbot):
+    from PySide6.QtWidgets import QLineEdit
+
+    from photosearch.gui.plan_chips import PlanChips
+
+    chips = PlanChips()
+    qtbot.addWidget(chips)
+    chips.set_plan({"version": 1, "where": {"and": [{"concept": "sign"}, {"text": "*"}]}})
+    chip = chips.chips[1]
+    assert isinstance(chip.editor, QLineEdit)
+    assert chip.editor.text() == "" and chip.editor.placeholderText() == "any words"  # never a bare "*"
+    with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
+        chip.set_value("exit")
+    assert {"text": "exit"} in edited.args[0]["where"]["and"]

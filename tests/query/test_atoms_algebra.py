@@ -36,6 +36,7 @@ def run(store, settings, where, emb, **compose):
         ({"text": "exit"}, ["sign.jpg"]),
         ({"text": "EX1T"}, ["sign.jpg"]),  # OCR error, fuzzy
         ({"text": "platform 9"}, ["sign.jpg"]),
+        ({"text": "*"}, ["doc.jpg", "sign.jpg"]),  # any words read in the photo
         ({"camera": "Pixel 7"}, ["dog1.jpg", "dog2.jpg", "group.jpg"]),
         ({"camera": "canon"}, ["car.jpg", "rocket.jpg", "sign.jpg"]),
         ({"folder": "Trips"}, ["dog1.jpg", "dog2.jpg", "rocket.jpg"]),
@@ -155,3 +156,12 @@ def test_label_route_alone_is_a_closest_match(store, settings, gallery, fake_emb
     rocket = [r for r in res["results"] if r["path"].endswith("rocket.jpg")]
     assert rocket and rocket[0]["below_cutoff"], res["results"]
     assert [r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"]] == ["car.jpg"]
+
+
+def test_any_words_say_which_lines_were_read_and_what_no_photo_has(store, settings, gallery, fake_embedder):
+    from photosearch.query.unmet import sentences
+
+    res = run(store, settings, {"text": "*"}, fake_embedder)
+    sign = next(r for r in res["results"] if r["path"].endswith("sign.jpg"))
+    assert sign["why"] and all(w["atom"] == "text" and w["label"] for w in sign["why"])
+    assert sentences([({"text": "*"}, 0, False)], 0, 10) == ["no photo with words in it"]

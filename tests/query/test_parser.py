@@ -76,6 +76,25 @@ def test_places():
     assert plan["where"] == {"and": [{"color": "orange"}, {"concept": "flower"}, {"concept": "beach"}]}
 
 
+@pytest.mark.parametrize(
+    "text,where",
+    [
+        ("photos with text", {"text": "*"}),
+        ("pictures with some writing", {"text": "*"}),
+        ("screenshots with text in them", {"and": [{"kind": "screenshot"}, {"text": "*"}]}),
+        ("signs with writing", {"and": [{"concept": "sign"}, {"text": "*"}]}),
+        ("text on a sign", {"and": [{"text": "*"}, {"concept": "sign"}]}),
+        ("with the word police", {"text": "police"}),  # a word named: that word
+        ("sign that says exit", {"and": [{"concept": "sign"}, {"text": "exit"}]}),
+        ("a textbook", {"concept": "textbook"}),
+        ("close-up of a flower", {"concept": "flower"}),  # how it was shot, not what it shows
+    ],
+)
+def test_any_words_in_the_photo(text, where):
+    plan, _, _ = parse_request(text, now=NOW, people=[])
+    assert plan["where"] == where
+
+
 def test_unknown_names_and_me_lower_confidence(ctx):
     plan, conf, notes = parse_request("Anna and Bob at the zoo", now=NOW, context=ctx)
     assert conf < LOW_CONFIDENCE and any("Bob" in n for n in notes)

@@ -8,6 +8,7 @@ from typing import Any
 
 from photosearch.query import lexicon as lx
 from photosearch.query.parse_state import ALONE, ClaimState
+from photosearch.query.plan import ANY_TEXT
 
 #: "a crowd": at least this many people.
 CROWD = 6
@@ -52,6 +53,12 @@ class FilterClaims:
         self.says_text = re.compile(
             r"\b(?:with\s+(?:the\s+)?(?:words?|text|writing)|(?:that|which)\s+(?:says?|reads?)|saying)"
             r"\s+(?P<v>[\w-]+)"
+        )
+        # "photos with text", "with some writing", "text in it", "text on a sign": any words read in it
+        self.any_text = re.compile(
+            r"\b(?:(?:with|containing|contains|having|has|have)\s+(?:some\s+|any\s+)?"
+            r"(?:text|writing|words|lettering)|(?:text|writing|words)\s+(?:in|on)\s+(?:it|them)"
+            r"|(?:text|writing|lettering)(?=\s+(?:on|in)\s))\b"
         )
         self.favourite = re.compile(rf"\b(?:my\s+)?(?:{'|'.join(lx.FAVOURITE_WORDS)})\b")
         self.kind = re.compile(
@@ -154,6 +161,11 @@ class FilterClaims:
 
     def claim_filters(self, st: ClaimState) -> None:
         """Text in the photo, tags and favourites, kinds and quality words."""
+        self._claim_text(st)
+        self._claim_marks(st)
+
+    def _claim_text(self, st: ClaimState) -> None:
+        """Words in the photo: "EXIT", "that says galleries", "photos with text" (any words)."""
         for m in self.word_text.finditer(st.text):
             if st.free(m.start(), m.end()) and m.group("v").isupper():
                 st.claim(m.start(), m.end(), "atom", {"text": m.group("v")}, slot="text")
@@ -170,6 +182,12 @@ class FilterClaims:
             ):
                 continue
             st.claim(m.start(), m.end(), "atom", {"text": st.orig(m, "v")}, slot="text")
+        for m in self.any_text.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"text": ANY_TEXT}, slot="text")
+
+    def _claim_marks(self, st: ClaimState) -> None:
+        """Tags and favourites, kinds and quality words."""
         for m in self.tagged.finditer(st.low):
             if st.free(m.start(), m.end()):
                 value = m.group("v") or m.group("h")

@@ -6,6 +6,7 @@ from datetime import date, datetime, timedelta
 
 import numpy as np
 
+from photosearch.query.plan import ANY_TEXT
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.snapshot import EPOCH, Group
 from photosearch.query.resolvers.text import content_tokens, fold, fuzzy_budget, tokens, within_edits
@@ -440,6 +441,26 @@ def resolve_knowledge(atom: dict, ctx: ExecContext) -> AtomResult:
 MAX_TEXT_WORDS = 32
 
 
+#: At most this many of a photo's lines explain an any-words match.
+ANY_TEXT_WHY = 3
+
+
+def _any_text(atom: dict, ocr: dict[str, Group], n: int) -> AtomResult:
+    """Every photo with a line read in it; score = its most certain line."""
+    score = np.zeros(n, np.float32)
+    for g in ocr.values():
+        rows = g.rows.astype(np.intp)
+        score[rows] = np.maximum(score[rows], g.scores)
+    groups = list(ocr.values())
+    lines = _group_explainer(groups, "text", ANY_TEXT)
+    return AtomResult(
+        atom,
+        ScoredSet.from_dense(score, score > 0),
+        lambda row: sorted(lines(row), key=lambda w: -w["score"])[:ANY_TEXT_WHY],
+        {"lines": len(groups)},
+    )
+
+
 def resolve_text(atom: dict, ctx: ExecContext) -> AtomResult:
     """Words read in the photo (OCR facts): case-insensitive word/substring match, fuzzy for OCR errors.
 
@@ -451,6 +472,8 @@ def resolve_text(atom: dict, ctx: ExecContext) -> AtomResult:
     value = str(atom["text"])
     snap = ctx.snapshot
     ocr = snap.groups.get("text", {})
+    if value.strip() == ANY_TEXT:
+        return _any_text(atom, ocr, snap.n)
     all_words = list(dict.fromkeys(tokens(value)))  # each distinct word once
     words = all_words[:MAX_TEXT_WORDS]
     phrase = fold(value)
