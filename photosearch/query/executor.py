@@ -149,13 +149,22 @@ def subtract(a: ScoredSet, b: ScoredSet) -> ScoredSet:
 CONTENT_FILTERS = ("text", "knowledge", "similar", "tag")
 #: A partial match with none of the soft concepts scores this share of its hard parts' score.
 CONTENT_ONLY = 0.25
+#: What a partial match's missing concept counts of its evidence below the cut-off (ranking only).
+NEAR_SHARE = 0.5
 
 
-def soft_partial(hard: ScoredSet | None, soft: list[ScoredSet], anchored: bool = False) -> ScoredSet:
+def soft_partial(
+    hard: ScoredSet | None,
+    soft: list[ScoredSet],
+    anchored: bool = False,
+    near: list[ScoredSet | None] | None = None,
+) -> ScoredSet:
     """Photos in `hard` (None: no hard parts, every photo at score 1) with some but not all `soft`
     sets; score = mean of the soft scores (missing counts 0) times the hard set's score. With
     `anchored` (a required concept or a content filter among the hard parts), photos with none of
-    the soft concepts count too, at `CONTENT_ONLY`."""
+    the soft concepts count too, at `CONTENT_ONLY`. `near`: per soft set, its candidates below the
+    cut-off; a photo's missing concept counts `NEAR_SHARE` of that evidence, so that among the
+    photos of people "outdoors" is missing from, the ones that look a little outdoors come first."""
     if not soft or (hard is not None and len(hard) == 0) or (len(soft) < 2 and not anchored):
         return ScoredSet.empty()
     size = (
@@ -169,6 +178,13 @@ def soft_partial(hard: ScoredSet | None, soft: list[ScoredSet], anchored: bool =
         rows = s.rows.astype(np.intp)  # numpy converts int32 indices on every gather and scatter
         total[rows] += s.scores
         present[rows] += 1
+    for s, leaning in zip(soft, near or [], strict=False):
+        if leaning is None or not len(leaning):
+            continue
+        below = leaning.rows[~member(leaning.rows, s.rows)] if len(s) else leaning.rows
+        below = below[below < size].astype(np.intp)
+        scores = leaning.scores[np.searchsorted(leaning.rows, below)]
+        total[below] += NEAR_SHARE * scores
     keep = present < len(soft)
     if not anchored or hard is None:
         keep &= present > 0
@@ -213,6 +229,11 @@ class Executor:
             return isinstance(value, dict) and int(value.get("min") or 0) >= 1
         return key in (*SOFT_ATOMS, *CONTENT_FILTERS)
 
+    def _near(self, node: dict) -> ScoredSet | None:
+        """An atom's candidates below its cut-off, as resolved for this plan (None: it has none)."""
+        result = self.ctx.atom_cache.get(json.dumps(node, sort_keys=True))
+        return result.near if result is not None else None
+
     def run(self, where: dict) -> Execution:
         found = plan_atoms(where)
         self.ctx.prefetch_texts([str(a["concept"]) for a in found if "concept" in a])
@@ -229,6 +250,7 @@ class Executor:
         ((key, value),) = node.items()
         if key == "and":
             positives, negatives, soft, hard = [], [], [], []
+            soft_nodes: list[dict] = []
             anchored = False  # a hard part says what is in the photo
             for i, child in enumerate(value):
                 cpath = f"{path}.and[{i}]"
@@ -239,6 +261,7 @@ class Executor:
                     positives.append(got)
                     if path == "where" and not negated and self._soft(child):
                         soft.append(got)
+                        soft_nodes.append(child)
                         ex.soft.append((str(next(iter(child.values()))), got))
                     else:
                         hard.append(got)
@@ -248,7 +271,7 @@ class Executor:
                 out = subtract(out, neg)
             if len(soft) >= 2 or (soft and anchored):
                 hard_set = intersect(hard, self.ctx.universe()) if hard else None
-                partial = soft_partial(hard_set, soft, anchored)
+                partial = soft_partial(hard_set, soft, anchored, [self._near(c) for c in soft_nodes])
                 for neg in negatives:
                     partial = subtract(partial, neg)
                 ex.partial = partial

@@ -339,3 +339,24 @@ def test_shared_words_are_told_from_what_a_class_is():
     }
     assert all(shares_only_a_word(word, names) for word, names in shared)
     assert not any(shares_only_a_word(word, names) for word, names in meant)
+
+
+def test_partial_matches_lean_on_what_is_below_the_cut_off(store, settings, fake_embedder):
+    """ "dog and ball" where no ball is sure: of the dogs, the one with a faint ball comes first."""
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "dog.jpg": [FactRecord("object", "dog", 0.95)],
+            "dog_faint_ball.jpg": [
+                FactRecord("object", "dog", 0.9),
+                FactRecord("object", "sports ball", 0.3),
+            ],
+            "dog_too.jpg": [FactRecord("object", "dog", 0.95)],
+        },
+    )
+    plan = {"version": 1, "where": {"and": [{"concept": "dog"}, {"concept": "ball"}]}, "compose": {}}
+    res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+    partial = [r["path"].rsplit("/", 1)[-1] for r in res["results"] if r["partial"] and not r["below_cutoff"]]
+    assert res["matched"] == 0  # no ball is sure
+    assert partial[0] == "dog_faint_ball.jpg" and set(partial) >= {"dog.jpg", "dog_too.jpg"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from photosearch.query.executor import CONTENT_ONLY, intersect, soft_partial
+from photosearch.query.executor import CONTENT_ONLY, NEAR_SHARE, intersect, soft_partial
 from photosearch.query.resolvers.base import ScoredSet
 from photosearch.query.resolvers.snapshot import Snapshot
 
@@ -15,10 +15,15 @@ def random_set(rng, n: int, share: float) -> ScoredSet:
     return ScoredSet(rows, rng.uniform(0.05, 1.0, rows.size).astype(np.float32), graded=True)
 
 
-def reference_partial(hard, soft, anchored) -> dict[int, float]:
+def reference_partial(hard, soft, anchored, near=None) -> dict[int, float]:
     """Definition: in `hard`, some but not all soft sets (anchored: none counts too); mean of the
-    soft scores (missing = 0), at least CONTENT_ONLY when anchored, times the hard score."""
+    soft scores (missing = NEAR_SHARE of its score below the cut-off, else 0), at least CONTENT_ONLY
+    when anchored, times the hard score."""
     scores = [dict(zip(s.rows.tolist(), s.scores.tolist(), strict=True)) for s in soft]
+    below = [
+        {} if b is None else dict(zip(b.rows.tolist(), b.scores.tolist(), strict=True)) for b in near or []
+    ]
+    below += [{}] * (len(soft) - len(below))
     candidates = set().union(*scores) if not anchored or hard is None else set(hard.rows.tolist())
     hard_of = None if hard is None else dict(zip(hard.rows.tolist(), hard.scores.tolist(), strict=True))
     out = {}
@@ -28,7 +33,8 @@ def reference_partial(hard, soft, anchored) -> dict[int, float]:
         present = [d[r] for d in scores if r in d]
         if len(present) == len(soft) or (not present and not (anchored and hard is not None)):
             continue
-        share = sum(present) / len(soft)
+        leaning = [NEAR_SHARE * b.get(r, 0.0) for d, b in zip(scores, below, strict=True) if r not in d]
+        share = (sum(present) + sum(leaning)) / len(soft)
         if anchored:
             share = max(share, CONTENT_ONLY)
         out[r] = share * (1.0 if hard_of is None else hard_of[r])
@@ -38,13 +44,15 @@ def reference_partial(hard, soft, anchored) -> dict[int, float]:
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("anchored", [False, True])
 @pytest.mark.parametrize("with_hard", [False, True])
-def test_soft_partial_matches_its_definition(seed, anchored, with_hard):
+@pytest.mark.parametrize("with_near", [False, True])
+def test_soft_partial_matches_its_definition(seed, anchored, with_hard, with_near):
     rng = np.random.default_rng(seed)
     n = 2000
     soft = [random_set(rng, n, share) for share in rng.uniform(0.05, 0.5, int(rng.integers(1, 4)))]
     hard = random_set(rng, n, 0.4) if with_hard else None
-    got = soft_partial(hard, soft, anchored)
-    want = reference_partial(hard, soft, anchored) if (len(soft) >= 2 or anchored) else {}
+    near = [random_set(rng, n, 0.3) if rng.random() < 0.8 else None for _ in soft] if with_near else None
+    got = soft_partial(hard, soft, anchored, near)
+    want = reference_partial(hard, soft, anchored, near) if (len(soft) >= 2 or anchored) else {}
     assert got.rows.tolist() == sorted(want)
     assert np.allclose(got.scores, [want[r] for r in got.rows.tolist()], atol=1e-5)
 
