@@ -310,6 +310,20 @@ def sort_rows(
     return rows[order], scores[order]
 
 
+def first_by_date(rows: np.ndarray, scores: np.ndarray, k: int, sort: str, snap: Snapshot) -> np.ndarray:
+    """Indices of the `k` newest (date_desc) or oldest matches, undated ones last, ties by score:
+    a partition on the date first, so a page of a million matches sorts only its own rows."""
+    if k >= rows.size:
+        return np.arange(rows.size)
+    taken = snap.taken[rows].astype(np.float64)
+    key = -taken if sort == "date_desc" else taken.copy()
+    key[snap.taken[rows] == NO_DATE] = np.inf
+    kth = np.partition(key, k - 1)[k - 1]
+    cand = np.flatnonzero(key <= kth)  # every row tied with the k-th too
+    order = np.lexsort((rows[cand], -scores[cand], key[cand]))
+    return cand[order[:k]]
+
+
 def compose(
     rows: np.ndarray,
     scores: np.ndarray,
@@ -331,7 +345,10 @@ def compose(
     info: dict = {"solver": "topk", "solve_ms": 0.0, "fallback_reason": None, "candidates": int(rows.size)}
     limit_n = int(limit) if limit else int(rows.size)
     if not (per or diverse or dedupe) or rows.size == 0:
-        best = top_k(scores, limit_n, ties=rows)  # the page only: no sort of every candidate
+        if sort in ("date_asc", "date_desc"):  # the page is the newest (oldest) matches, not the best
+            best = first_by_date(rows, scores, limit_n, sort, snap)
+        else:
+            best = top_k(scores, limit_n, ties=rows)  # the page only: no sort of every candidate
         rows, scores = sort_rows(rows[best], scores[best], sort, snap)
         info["solve_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return rows, scores, info

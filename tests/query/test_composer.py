@@ -151,3 +151,21 @@ def test_page_without_constraints_is_the_full_sort_head():
         order = np.lexsort((rows, -scores))[:limit]
         assert got.tolist() == rows[order].tolist() and info["solver"] == "topk"
         assert got_scores.tolist() == scores[order].tolist()
+
+
+def test_a_date_sorted_page_holds_the_newest_matches_not_the_best_scored():
+    """ "the 3 newest": the page is the three latest photos, however they scored; undated ones last."""
+    from photosearch.query.composer import compose
+    from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot
+
+    snap = Snapshot.__new__(Snapshot)
+    day = 86400
+    snap.taken = np.array([5 * day, 1 * day, NO_DATE, 9 * day, 7 * day, 3 * day], dtype=np.int64)
+    rows = np.arange(6, dtype=np.int32)
+    scores = np.array([0.9, 1.0, 1.0, 0.2, 0.5, 0.8], dtype=np.float32)  # the newest scored lowest
+    got, _, _ = compose(rows, scores, {"limit": 3, "sort": "date_desc"}, snap)
+    assert got.tolist() == [3, 4, 0]
+    got, _, _ = compose(rows, scores, {"limit": 2, "sort": "date_asc"}, snap)
+    assert got.tolist() == [1, 5]
+    got, _, _ = compose(rows, scores, {"limit": 6, "sort": "date_desc"}, snap)
+    assert got.tolist()[-1] == 2  # undated last
