@@ -37,12 +37,13 @@ from photosearch.errors import PhotoSearchError
 from photosearch.ingest.decode import RAW_EXTENSIONS, is_raw_name
 from photosearch.query.calibration import CalibrationConfig
 from photosearch.query.composer import ComposeOptions, compose, hamming
-from photosearch.query.executor import Execution, Executor, plan_atoms
+from photosearch.query.executor import SOFT_ATOMS, Execution, Executor, plan_atoms
 from photosearch.query.origins import annotate_origins
 from photosearch.query.plan import filter_atoms, validate_plan
 from photosearch.query.planner import plan_request, planning_context
 from photosearch.query.resolvers.albums import atoms_with_albums
 from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
+from photosearch.query.resolvers.filters import date_nearness
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot, get_snapshot
@@ -291,30 +292,42 @@ def search(
         pages.append((p_rows, p_scores, execution, "partial"))
         shown = np.concatenate([shown, p_rows])
 
-    def closest(where: dict) -> None:
+    def closest(where: dict, nearness: np.ndarray | None = None, met_first: bool = False) -> None:
         """Closest matches, whole and partial ranked together: none is sure, so a photo that
         matches one part well (a solar panel, no roof seen) goes before one that matches every
-        part faintly."""
+        part faintly. `nearness`: per row, a weight for how near it is to what was dropped;
+        `met_first`: the photos that meet `where` come before its closest matches ("dogs from last
+        week" with no photo from then: the dogs, nearest in time first, then what looks like one)."""
         nonlocal shown
-        relaxed = one_per_shot(Executor(ctx, required=required, relaxed=True).run(where), snap)
-        room = min(page - shown.size, CLOSEST_MAX)
-        found = ScoredSet.best_of([relaxed.result, relaxed.partial], graded=True)
-        if room <= 0 or not len(found):
-            return
-        c_rows, c_scores, _ = pick(found, room)
-        whole = np.isin(c_rows, relaxed.result.rows)
-        for run in _runs(whole):
-            pages.append(
-                (c_rows[run], c_scores[run], relaxed, "closest" if whole[run.start] else "closest_partial")
-            )
-        shown = np.concatenate([shown, c_rows])
+        runs = [Executor(ctx, required=required)] if met_first else []
+        runs.append(Executor(ctx, required=required, relaxed=True))
+        for executor in runs:
+            found_by = one_per_shot(executor.run(where), snap)
+            room = min(page - shown.size, CLOSEST_MAX)
+            found = ScoredSet.best_of([found_by.result, found_by.partial], graded=True)
+            if nearness is not None and len(found):
+                found = ScoredSet(found.rows, found.scores * nearness[found.rows], graded=True)
+            if room <= 0 or not len(found):
+                continue
+            c_rows, c_scores, _ = pick(found, room)
+            whole = np.isin(c_rows, found_by.result.rows)
+            for run in _runs(whole):
+                kind = "closest" if whole[run.start] else "closest_partial"
+                pages.append((c_rows[run], c_scores[run], found_by, kind))
+            shown = np.concatenate([shown, c_rows])
 
     if shown.size < page and any(set(a) & set(RELAXABLE) for a in plan_atoms(plan["where"])):
         closest(plan["where"])
     if not shown.size and snap.n:  # never a blank page: the closest matches without the unmet parts
-        reduced = _without_unmet(plan["where"], execution, snap.n)
-        if reduced is not None:
-            closest(reduced)
+        unmet = _unmet_atoms(execution, snap.n)
+        # first without the filters nobody meets only ("trees in 1990": the photos nearest to a
+        # tree), then without every part nobody meets
+        filters = [a for a in unmet if not set(a) & set(SOFT_ATOMS)]
+        for dropped in [filters] * (0 < len(filters) < len(unmet)) + [unmet] * bool(unmet):
+            reduced = filter_atoms(plan["where"], lambda atom, d=dropped: atom not in d) or {"and": []}
+            closest(reduced, _nearness(dropped, snap), met_first=True)
+            if shown.size:
+                break
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
     results = _result_entries(pages, snap)
@@ -361,17 +374,26 @@ def unmet_sentences(execution: Execution, total: int) -> list[str]:
     return sentences(hits, len(execution.result), total)
 
 
-def _without_unmet(where: dict, execution: Execution, total: int) -> dict | None:
-    """The request without the parts that leave no photo: positive ones no photo meets, negated
-    ones every photo meets (None: it has none to drop)."""
-    unmet = [
+def _unmet_atoms(execution: Execution, total: int) -> list[dict]:
+    """The parts that leave no photo: positive ones no photo meets, negated ones every photo meets."""
+    return [
         h.result.atom
         for h in execution.atoms
         if (len(h.result.set) >= total if h.negated else not len(h.result.set))
     ]
-    if not unmet:
+
+
+def _nearness(unmet: list[dict], snap: Snapshot) -> np.ndarray | None:
+    """A weight per photo for how near it is to the dropped dates: "yesterday" with nothing taken
+    then lists the latest photos first. It at most halves a score, so what the request still asks
+    ranks first ("dogs from last week": the dogs, the nearest in time first)."""
+    dates = [a for a in unmet if "date" in a]
+    if not dates:
         return None
-    return filter_atoms(where, lambda atom: atom not in unmet) or {"and": []}
+    near = np.ones(snap.n, np.float32)
+    for atom in dates:
+        near *= date_nearness(atom, snap)
+    return 0.5 + 0.5 * near
 
 
 def _shot(path: str) -> tuple[str, str]:

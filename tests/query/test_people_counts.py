@@ -158,3 +158,37 @@ def test_the_cli_says_what_could_not_be_met_and_json_keeps_it(store, settings):
     assert {r["path"].rsplit("/", 1)[1] for r in data["results"]} == {"single.jpg", "trio.jpg"}
     text = run_cli(settings.data_dir, "search", "two people").stdout
     assert text.splitlines()[0] == "-- no photo with exactly two people — closest: --"
+
+
+def test_a_date_nobody_meets_shows_the_nearest_photos_first(store, settings):
+    """ "yesterday" with nothing taken then: the latest photos first, undated last; "dogs from last
+    week": the dogs (nearest in time first) before anything else."""
+    from datetime import datetime
+
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        spec = {
+            "old_dog.jpg": (datetime(2020, 1, 5), "dog"),
+            "recent_dog.jpg": (datetime(2024, 3, 1), "dog"),
+            "recent_tree.jpg": (datetime(2024, 5, 1), "tree"),
+            "older_tree.jpg": (datetime(2022, 7, 1), "tree"),
+            "undated_tree.jpg": (None, "tree"),
+        }
+        for name, (taken, tag) in spec.items():
+            photo = add_photo(s, folder, name, taken=taken)
+            store.write_analysis(
+                s, photo.id, "tagger", 1, AnalysisResult(facts=[FactRecord("tag", tag, 0.9)])
+            )
+    res = search(store, settings, "yesterday", now=NOW, signals=[])
+    assert res["explain"]["unmet"] == ["no photo taken on 2024-05-14"]
+    assert _names(res, closest=True) == [
+        "recent_tree.jpg",
+        "recent_dog.jpg",
+        "older_tree.jpg",
+        "old_dog.jpg",
+        "undated_tree.jpg",
+    ]
+    res = search(store, settings, "dogs from last week", now=NOW, signals=[])
+    assert _names(res, closest=True)[:2] == ["recent_dog.jpg", "old_dog.jpg"]

@@ -86,6 +86,22 @@ def resolve_date(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(atom, ScoredSet.from_mask(mask), explain)
 
 
+#: Days outside a date range at which a photo counts half as near to it (`date_nearness`).
+NEAR_DAYS = 30.0
+
+
+def date_nearness(atom: dict, snap) -> np.ndarray:
+    """Per row, how near its date is to the atom's range (1 inside, 1 / (1 + days away / NEAR_DAYS)
+    outside): what orders the closest matches of "yesterday" when no photo was taken then."""
+    spec = atom["date"] or {}
+    lo = _day(spec.get("from"), -(10**7))
+    hi = _day(spec.get("to"), 10**7)
+    away = np.maximum(np.maximum(lo - snap.day, snap.day - hi), 0).astype(np.float32)
+    near = 1.0 / (1.0 + away / NEAR_DAYS)
+    undated = (snap.taken == np.iinfo(np.int64).min) | (snap.day < -(10**6))
+    return np.where(undated, 0.0, near).astype(np.float32)  # undated: after every dated photo
+
+
 def resolve_month(atom: dict, ctx: ExecContext) -> AtomResult:
     """Taken in one of the listed months of any year (photos without a date never match)."""
     months = np.asarray(sorted(set(int(m) for m in atom["month"])), np.int32)
