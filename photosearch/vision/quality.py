@@ -141,13 +141,10 @@ class KindSignals:
     png: bool
     text_rows: int = 0  # lines of text on a regular pitch (pages, receipts)
     text_share: float = 0.0  # share of the ink marks that sit in those lines
-    light_text_rows: int = 0  # lines of light text on a dark ground (dark-mode screens), dark frames only
 
 
 #: Text layout is measured at this size: body text of a photographed page stays 4+ px tall.
 TEXT_SIDE = 768
-#: A frame whose median grey is below this may be a dark-mode screen: its text is read inverted.
-DARK_GROUND = 90
 #: Lines of text that say a flat, few-colour picture is a screen (menus, labels, messages).
 SCREEN_TEXT_ROWS = 2
 
@@ -228,9 +225,6 @@ def kind_signals(image: PhotoImage, small: np.ndarray | None = None) -> KindSign
     white = float(np.mean((hsv[..., 2] > 190) & (hsv[..., 1] < 40)))
     size = (int(image.full_width), int(image.full_height))
     rows, share = text_layout(image.rgb)
-    light_rows = 0
-    if float(np.median(g)) < DARK_GROUND:  # a dark-mode screen's text is light on dark
-        light_rows, _ = text_layout(255 - ensure_rgb(image.rgb))
     return KindSignals(
         flat=flat,
         colors=colors,
@@ -242,7 +236,6 @@ def kind_signals(image: PhotoImage, small: np.ndarray | None = None) -> KindSign
         png=str(image.path).lower().endswith(".png"),
         text_rows=rows,
         text_share=share,
-        light_text_rows=light_rows,
     )
 
 
@@ -266,12 +259,16 @@ def _has_camera_exif(path: str) -> bool:
 def shows_a_screen(s: KindSignals) -> bool:
     """A screen's size or lines of interface text. A flat picture of few colours without either is
     a graphic or an object cut out on a plain ground (a product shot, a sticker), not a screenshot."""
-    return s.screen_size or max(s.text_rows, s.light_text_rows) >= SCREEN_TEXT_ROWS
+    return s.screen_size or s.text_rows >= SCREEN_TEXT_ROWS
 
 
-def classify_kind(s: KindSignals) -> tuple[str, float]:
-    """photo | screenshot | document, with a 0..1 confidence."""
-    shot = (
+#: A screen score from which a picture is a screenshot (if it shows a screen, `shows_a_screen`).
+SCREEN_SCORE = 0.55
+
+
+def screen_score(s: KindSignals) -> float:
+    """How much a picture looks rendered for a screen: flat, few colours, straight edges."""
+    return (
         0.45 * min(1.0, s.flat / 0.45)
         + 0.2 * (1.0 if s.colors < 0.05 else 0.5 if s.colors < 0.15 else 0.0)
         + 0.15 * min(1.0, s.axis_edges / 0.3)
@@ -279,12 +276,17 @@ def classify_kind(s: KindSignals) -> tuple[str, float]:
         + 0.1 * s.png
         - 0.5 * s.camera
     )
+
+
+def classify_kind(s: KindSignals) -> tuple[str, float]:
+    """photo | screenshot | document, with a 0..1 confidence."""
+    shot = screen_score(s)
     doc = (
         0.5 * min(1.0, s.white / 0.6)
         + 0.3 * (1.0 if 0.03 <= s.edges <= 0.35 else 0.0)
         + 0.2 * (1.0 if s.flat < 0.45 else 0.0)
     )
-    if shot >= 0.55 and shows_a_screen(s):
+    if shot >= SCREEN_SCORE and shows_a_screen(s):
         return "screenshot", float(min(1.0, shot))
     lines = s.text_rows >= TEXT_LINES and s.text_share >= TEXT_SHARE
     if lines:  # a page, a receipt, a letter photographed: lines of text on paper
