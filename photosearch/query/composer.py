@@ -139,7 +139,7 @@ def group_keys(per: str, rows: np.ndarray, snap: Snapshot) -> list[list]:
 
 
 def group_best(per: str, rows: np.ndarray, snap: Snapshot) -> np.ndarray:
-    """Index (into `rows`, which are in relevance order) of each `per` group's best candidate, sorted.
+    """Index (into `rows`, in the order the page prefers) of each `per` group's first candidate, sorted.
 
     Day and month keys go through `np.unique` (fast on 100k rows); place and person keys are built
     per row."""
@@ -358,7 +358,9 @@ def compose(
         if n_groups:
             limit_n = n_groups
             info["limit_from_groups"] = n_groups
-    rows, scores = sort_rows(rows, scores, "relevance", snap)
+    by_date = sort in ("date_asc", "date_desc")
+    # candidates in the order the page prefers: "newest first, one per day" wants the latest days
+    rows, scores = sort_rows(rows, scores, sort if by_date else "relevance", snap)
     cap = max(opts.max_candidates, 4 * limit_n) if limit else opts.max_candidates
     if rows.size > cap:
         keep = np.arange(cap)
@@ -384,7 +386,9 @@ def compose(
             cap_n = max(1, math.ceil(limit_n / len(dgroups)))
             caps = [(m, cap_n) for m in dgroups.values() if len(m) > cap_n]
             info["max_per_group"] = cap_n
-    problem = Problem(np.asarray(scores, np.float64), limit_n, pairs, cover, caps)
+    # by date, the selection weighs each candidate by its place in date order (newest worth most)
+    weights = np.linspace(1.0, 0.5, rows.size) if by_date else np.asarray(scores, np.float64)
+    problem = Problem(weights, limit_n, pairs, cover, caps)
     info["duplicate_pairs"] = len(pairs)
     picked: list[int] | None = None
     if opts.force_greedy:

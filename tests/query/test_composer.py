@@ -111,6 +111,20 @@ def test_per_person_and_date_sort(store, settings):
     assert dates == sorted(dates, reverse=True)
 
 
+def test_newest_first_with_one_per_day_or_no_duplicates_takes_the_latest(store, settings):
+    """ "one per day, newest first" with room for two days: the two latest days (day 2 scores lowest);
+    "no duplicates, newest first": the latest photo of each burst, newest bursts first."""
+    rows = _burst_gallery(store)
+    day_of = {pid: d for pid, d, _b, _h in rows}
+    burst_of = {pid: b for pid, _d, b, _h in rows}
+    res = _run(store, settings, limit=2, per="day", sort="date_desc")
+    assert [day_of[r["id"]] for r in res["results"]] == [2, 1]
+    res = _run(store, settings, limit=3, exclude_near_duplicates=True, sort="date_desc")
+    assert [burst_of[r["id"]] for r in res["results"]] == [5, 4, 3]
+    res = _run(store, settings, limit=2, per="day", sort="date_asc")
+    assert [day_of[r["id"]] for r in res["results"]] == [0, 1]
+
+
 def test_timeout_falls_back_to_greedy(store, settings):
     _burst_gallery(store)
     plan = {
