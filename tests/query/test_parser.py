@@ -88,6 +88,10 @@ def test_places():
         ("sign that says exit", {"and": [{"concept": "sign"}, {"text": "exit"}]}),
         ("a textbook", {"concept": "textbook"}),
         ("close-up of a flower", {"concept": "flower"}),  # how it was shot, not what it shows
+        ("photos without writing", {"not": {"text": "*"}}),
+        ("dogs with no text", {"and": [{"concept": "dog"}, {"not": {"text": "*"}}]}),
+        ("portrait orientation", {"orientation": "portrait"}),  # the shape, not a portrait of someone
+        ("portraits", {"faces": {"min": 1, "max": 1}}),
     ],
 )
 def test_any_words_in_the_photo(text, where):

@@ -54,11 +54,13 @@ class FilterClaims:
             r"\b(?:with\s+(?:the\s+)?(?:words?|text|writing)|(?:that|which)\s+(?:says?|reads?)|saying)"
             r"\s+(?P<v>[\w-]+)"
         )
-        # "photos with text", "with some writing", "text in it", "text on a sign": any words read in it
+        # "photos with text", "with some writing", "text in it", "text on a sign", "without text" (the
+        # negation is the word before's): any words read in the photo
         self.any_text = re.compile(
             r"\b(?:(?:with|containing|contains|having|has|have)\s+(?:some\s+|any\s+)?"
             r"(?:text|writing|words|lettering)|(?:text|writing|words)\s+(?:in|on)\s+(?:it|them)"
-            r"|(?:text|writing|lettering)(?=\s+(?:on|in)\s))\b"
+            r"|(?:text|writing|lettering)(?=\s+(?:on|in)\s)"
+            r"|(?:(?<=\bwithout\s)|(?<=\bwithout\sany\s)|(?<=\bno\s))(?:text|writing|words|lettering))\b"
         )
         self.favourite = re.compile(rf"\b(?:my\s+)?(?:{'|'.join(lx.FAVOURITE_WORDS)})\b")
         self.kind = re.compile(
@@ -83,7 +85,7 @@ class FilterClaims:
                 ),
                 (0, 0),
             ),
-            (re.compile(r"\bportraits?\b"), (1, 1)),
+            (re.compile(r"\bportraits?\b(?!\s+(?:orientation|format|mode)\b)"), (1, 1)),
             (re.compile(r"\b(?:a\s+)?couples?\b(?!\s+of\b)"), (2, 2)),  # "a couple of dogs" is no count
             (re.compile(r"\bcrowds?\b|\bcrowded\b"), (CROWD, None)),
             (
