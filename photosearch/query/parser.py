@@ -46,6 +46,7 @@ class RequestParser:
             cues.claim_prefix,
             ComposeClaims(),
             cues.claim_similar,
+            cues.claim_files,
             cues.claim_folders,
             cues.claim_cameras,
             filters.claim_ratings,

@@ -14,6 +14,7 @@ Atoms (each a one-key object):
 
 * ``{"concept": "dog"}`` semantic; ``{"person": "Anna"}``; ``{"place": "Italy"}``;
   ``{"text": "EXIT"}`` words in the photo (``{"text": "*"}``: any); ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
+  ``{"file": "IMG_2041"}`` part of the file's name;
   ``{"similar": "42"}`` photo id or path; ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``;
   ``{"album": "Holidays"}`` the photos of an album (a manual album's photos, a smart album's search).
 * ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
@@ -61,6 +62,7 @@ STRING_ATOMS = (
     "text",
     "camera",
     "folder",
+    "file",
     "similar",
     "knowledge",
     "tag",

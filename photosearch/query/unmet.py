@@ -42,6 +42,7 @@ _DESCRIBE = {
     "text": lambda v: "with words in it" if v.strip() == ANY_TEXT else f"with the words “{v}”",
     "camera": lambda v: f"taken with {v}",
     "folder": lambda v: f"in a folder named {v}",
+    "file": lambda v: f"whose file name has “{v}”",
     "album": lambda v: f"in the album {v}",
     "similar": lambda v: f"similar to {v}",
     "knowledge": lambda v: f"known as {v}",

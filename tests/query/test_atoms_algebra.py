@@ -41,6 +41,9 @@ def run(store, settings, where, emb, **compose):
         ({"camera": "canon"}, ["car.jpg", "rocket.jpg", "sign.jpg"]),
         ({"folder": "Trips"}, ["dog1.jpg", "dog2.jpg", "rocket.jpg"]),
         ({"folder": "beach"}, ["dog1.jpg", "dog2.jpg"]),
+        ({"file": "DOG"}, ["dog1.jpg", "dog2.jpg"]),  # part of the file name, any case
+        ({"file": "*1.jpg"}, ["cat1.jpg", "dog1.jpg"]),  # wildcards as a shell reads them
+        ({"file": "beach"}, []),  # the folder's name is not the file's
         ({"knowledge": "NASA orbiter"}, ["rocket.jpg"]),
         ({"tag": "favorite"}, ["dog1.jpg"]),
         ({"faces": {"min": 2, "max": None}}, ["dog2.jpg", "group.jpg"]),
@@ -165,3 +168,4 @@ def test_any_words_say_which_lines_were_read_and_what_no_photo_has(store, settin
     sign = next(r for r in res["results"] if r["path"].endswith("sign.jpg"))
     assert sign["why"] and all(w["atom"] == "text" and w["label"] for w in sign["why"])
     assert sentences([({"text": "*"}, 0, False)], 0, 10) == ["no photo with words in it"]
+    assert sentences([({"file": "IMG_1"}, 0, False)], 0, 10) == ["no photo whose file name has “IMG_1”"]

@@ -92,6 +92,13 @@ def test_places():
         ("dogs with no text", {"and": [{"concept": "dog"}, {"not": {"text": "*"}}]}),
         ("portrait orientation", {"orientation": "portrait"}),  # the shape, not a portrait of someone
         ("portraits", {"faces": {"min": 1, "max": 1}}),
+        ("files named holiday*", {"file": "holiday*"}),
+        ("file IMG_2041", {"file": "IMG_2041"}),
+        ("chelsea_blurry.jpg", {"file": "chelsea_blurry.jpg"}),
+        ("file:exit", {"file": "exit"}),
+        ("filename contains 2019", {"file": "2019"}),
+        ("a file cabinet", {"concept": "file cabinet"}),  # a plain word after "file" is a thing
+        ("similar to sunset.jpg", {"similar": "sunset.jpg"}),  # a photo to look like, not a name
     ],
 )
 def test_any_words_in_the_photo(text, where):

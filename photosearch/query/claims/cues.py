@@ -39,6 +39,7 @@ def claim_quotes(st: ClaimState) -> None:
                 r"(?:in\s+|from\s+)?(?:the\s+|my\s+)?(?:folder|album|directory)\s*(?:called\s+|named\s+|:\s*)?$",
             ),
             ("tag", r"(?:tagged(?:\s+as|\s+with)?|with\s+(?:the\s+)?tag|tag\s*:?)\s*$"),
+            ("file", r"(?:file\s*names?|files?)\s*(?:called\s+|named\s+|like\s+|:\s*)?$"),
             ("knowledge", r"(?:learned|learnt|knowledge|web)\s*:?\s*(?:about\s+)?$"),
             ("camera", r"(?:taken\s+with|shot\s+on|camera\s*:?)\s*(?:the\s+|my\s+)?$"),
             ("person", r"person\s*:?\s*$"),
@@ -88,12 +89,20 @@ class CueClaims:
             r"\b(?:learned|knowledge|web|learnt)\s*:\s*(?P<v>[^,;]+?)(?=$|[,;]|\s+(?:and|or|not|but|with|without)\b)"
         )
         self.prefix = re.compile(
-            r"\b(?P<k>concept|person|place|text|camera|folder|album|similar|tag|kind|quality)\s*:\s*(?P<v>[^\s,;]+)"
+            r"\b(?P<k>concept|person|place|text|camera|folder|file|album|similar|tag|kind|quality)\s*:\s*(?P<v>[^\s,;]+)"
         )
         self.similar = re.compile(
             rf"\b(?:similar\s+to|look(?:s|ing)?\s+like|like|resembling|same\s+as|close\s+to)\s+(?:the\s+)?"
             rf"(?:(?:photo|picture|image|pic|shot)\s+)?(?:(?:number|no\.?|id|#)\s*)?#?"
             rf"(?P<v>\d+\b|[~/.][^\s,;]+|[^\s,;]+\.{_IMG_EXT}\b)"
+        )
+        # "file IMG_2041", "files named holiday*", "filename contains 2019": part of a file's name
+        # (a plain word after "file" needs "named"/"called": "a file cabinet" is a thing), or a name
+        # typed with its extension ("chelsea.jpg")
+        self.file_name = re.compile(
+            r"\b(?:file\s*names?|files?)\s+(?:(?:called|named|like|containing|contains|with|matching)\s+"
+            r"(?P<v>[\w*?][\w.*?-]*)|(?P<w>[\w*?]*[\d_*?.][\w.*?-]*))"
+            rf"|(?<![\w/.~])(?P<x>[\w*?-]+\.{_IMG_EXT})\b"
         )
         self.folder_patterns = [
             re.compile(
@@ -141,6 +150,13 @@ class CueClaims:
         for m in self.similar.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"similar": st.orig(m, "v")}, slot="similar")
+
+    def claim_files(self, st: ClaimState) -> None:
+        """ "file IMG_2041", "files named holiday*": part of the photo's file name."""
+        for m in self.file_name.finditer(st.low):
+            group = next(g for g in ("v", "w", "x") if m.group(g))
+            if st.free(m.start(), m.end()) and m.group(group) not in lx.STOP_WORDS:
+                st.claim(m.start(), m.end(), "atom", {"file": st.orig(m, group)}, slot="file")
 
     def claim_folders(self, st: ClaimState) -> None:
         """ "in the Trips folder", "album Summer 2020" (named as the catalog spells it)."""

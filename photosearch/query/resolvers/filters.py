@@ -1,7 +1,11 @@
-"""Exact and fuzzy filter atoms: person, date, camera, folder, faces, kind, quality, tag, knowledge, text."""
+"""Exact and fuzzy filter atoms: person, date, camera, folder, file, faces, kind, quality, tag,
+knowledge, text."""
 
 from __future__ import annotations
 
+import fnmatch
+import os
+import re
 from datetime import date, datetime, timedelta
 
 import numpy as np
@@ -182,6 +186,28 @@ def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
         atom,
         ScoredSet.from_mask(mask),
         lambda row: [{"atom": "folder", "folder": snap.folders[snap.folder_code[row]]}],
+    )
+
+
+def resolve_file(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Photos whose file name (not its folders) holds the value, in any case and accents; `*` and
+    `?` match like a shell's ("IMG_20*.jpg")."""
+    value = fold(str(atom["file"])).strip()
+    snap = ctx.snapshot
+    names = snap.cache.get("file_names")
+    if names is None:
+        names = snap.cache["file_names"] = [fold(os.path.basename(p)) for p in snap.paths]
+    if any(c in value for c in "*?"):
+        pattern = re.compile(fnmatch.translate(value))
+        hits = [i for i, name in enumerate(names) if pattern.match(name)]
+    else:
+        hits = [i for i, name in enumerate(names) if value and value in name]
+    mask = np.zeros(snap.n, bool)
+    mask[hits] = True
+    return AtomResult(
+        atom,
+        ScoredSet.from_mask(mask),
+        lambda row: [{"atom": "file", "file": os.path.basename(snap.paths[row])}],
     )
 
 
