@@ -332,8 +332,10 @@ def compose(
     *,
     image_index=None,
     options: ComposeOptions | None = None,
+    group_cap: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Pick and order results. Returns (rows, scores, composer info)."""
+    """Pick and order results. Returns (rows, scores, composer info). `group_cap`: at most this many
+    results when one per group without a limit makes the page as long as the groups are many."""
     opts = options or ComposeOptions()
     block = block or {}
     t0 = time.perf_counter()
@@ -356,8 +358,8 @@ def compose(
         # "one per day": as many results as there are groups (when there are groups at all)
         n_groups = count_groups(per, rows, snap)
         if n_groups:
-            limit_n = n_groups
-            info["limit_from_groups"] = n_groups
+            limit_n = min(n_groups, group_cap) if group_cap else n_groups
+            info["limit_from_groups"] = limit_n
     by_date = sort in ("date_asc", "date_desc")
     # candidates in the order the page prefers: "newest first, one per day" wants the latest days
     rows, scores = sort_rows(rows, scores, sort if by_date else "relevance", snap)

@@ -178,19 +178,27 @@ def _taken(snap: Snapshot, row: int) -> str | None:
 
 def _checked_plan(
     store, settings, request: str | None, plan: dict | None, limit: int | None, now: date | None
-) -> tuple[dict, dict]:
-    """(validated plan with the limit applied, planner info): the given plan, or the request's."""
+) -> tuple[dict, dict, int | None]:
+    """(validated plan with the limit applied, planner info, group cap): the given plan, or the
+    request's. A plan of one per group ("one per day") without a limit of its own is as many photos
+    as there are groups: the limit then caps that number (the group cap) instead of asking for more
+    photos than groups (the app's page of 5,000 once listed the whole library for "one per day")."""
     planner: dict = {}
     if plan is None:
         if not request or not request.strip():
             raise PhotoSearchError("nothing to search for: give a request or a plan")
         plan, planner = plan_for(request, store, settings, now)
     plan = validate_plan(copy.deepcopy(plan))
+    group_cap = None
     if limit is not None:
         if int(limit) < 1:
             raise PhotoSearchError("--limit must be at least 1")
-        plan.setdefault("compose", {})["limit"] = int(limit)
-    return plan, planner
+        compose_block = plan.setdefault("compose", {})
+        if compose_block.get("per") and not compose_block.get("limit"):
+            group_cap = int(limit)
+        else:
+            compose_block["limit"] = int(limit)
+    return plan, planner, group_cap
 
 
 def _page_size(block: dict, full_matches: int) -> int:
@@ -243,7 +251,7 @@ def search(
     """Run a request or a plan. See the module docstring for the result's shape."""
     t0 = time.perf_counter()
     timing: dict[str, float] = {}
-    plan, planner = _checked_plan(store, settings, request, plan, limit, now)
+    plan, planner, group_cap = _checked_plan(store, settings, request, plan, limit, now)
     timing["plan"] = (time.perf_counter() - t0) * 1000
     t1 = time.perf_counter()
     ctx = make_context(
@@ -279,6 +287,7 @@ def search(
             ctx.snapshot,
             image_index=image_index,
             options=compose_options,
+            group_cap=group_cap,
         )
 
     shown = np.zeros(0, np.int32)

@@ -102,6 +102,24 @@ def test_per_day_without_limit_through_search(store, settings):
     assert sorted(day_of[r["id"]] for r in res["results"]) == [0, 1, 2]
 
 
+def test_one_per_day_stays_one_per_day_under_a_page_cap(store, settings):
+    """The app asks with a page of 5,000 and the CLI with 50: "one per day" is still one photo a day
+    (the cap once became the limit, and the page filled up with every photo); a smaller cap takes
+    that many days."""
+    from photosearch.core import Core
+
+    rows = _burst_gallery(store)
+    day_of = {pid: d for pid, d, _b, _h in rows}
+    core = Core(settings, store=store)
+    plan = {"version": 1, "where": {"concept": "beach"}, "compose": {"per": "day"}}
+    res = core.search(plan=plan)  # the app's default page: 5,000
+    assert sorted(day_of[r["id"]] for r in res["results"]) == [0, 1, 2]
+    res = core.search(plan=plan, limit=2)
+    assert len({day_of[r["id"]] for r in res["results"]}) == 2 == len(res["results"])
+    own = {**plan, "compose": {"per": "day", "limit": 5}}  # a limit of the plan's own: cover, then fill
+    assert len(core.search(plan=own)["results"]) == 5
+
+
 def test_100k_candidates_stay_fast(capsys):
     """Prints the time (no wall-clock assertion); asserts the answer."""
     n = 100_000
