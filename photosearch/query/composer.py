@@ -324,6 +324,16 @@ def first_by_date(rows: np.ndarray, scores: np.ndarray, k: int, sort: str, snap:
     return cand[order[:k]]
 
 
+def _one_per_group(per: str, rows: np.ndarray, snap: Snapshot, page_cap: int | None, info: dict) -> int:
+    """ "one per day" without a limit: as many results as there are groups, at most `page_cap`
+    (0 when there are no groups at all)."""
+    n_groups = count_groups(per, rows, snap)
+    if not n_groups:
+        return 0
+    info["limit_from_groups"] = n_groups = min(n_groups, int(page_cap)) if page_cap else n_groups
+    return n_groups
+
+
 def compose(
     rows: np.ndarray,
     scores: np.ndarray,
@@ -332,10 +342,10 @@ def compose(
     *,
     image_index=None,
     options: ComposeOptions | None = None,
-    group_cap: int | None = None,
+    page_cap: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Pick and order results. Returns (rows, scores, composer info). `group_cap`: at most this many
-    results when one per group without a limit makes the page as long as the groups are many."""
+    """Pick and order results. Returns (rows, scores, composer info). `page_cap`: at most this many
+    results, whatever the block asks (the caller's page)."""
     opts = options or ComposeOptions()
     block = block or {}
     t0 = time.perf_counter()
@@ -345,7 +355,7 @@ def compose(
     dedupe = bool(block.get("exclude_near_duplicates"))
     sort = block.get("sort") or "relevance"
     info: dict = {"solver": "topk", "solve_ms": 0.0, "fallback_reason": None, "candidates": int(rows.size)}
-    limit_n = int(limit) if limit else int(rows.size)
+    limit_n = min(int(limit) if limit else int(rows.size), int(page_cap or rows.size or 1))
     if not (per or diverse or dedupe) or rows.size == 0:
         if sort in ("date_asc", "date_desc"):  # the page is the newest (oldest) matches, not the best
             best = first_by_date(rows, scores, limit_n, sort, snap)
@@ -355,11 +365,7 @@ def compose(
         info["solve_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return rows, scores, info
     if per and not limit:
-        # "one per day": as many results as there are groups (when there are groups at all)
-        n_groups = count_groups(per, rows, snap)
-        if n_groups:
-            limit_n = min(n_groups, group_cap) if group_cap else n_groups
-            info["limit_from_groups"] = limit_n
+        limit_n = _one_per_group(per, rows, snap, page_cap, info) or limit_n
     by_date = sort in ("date_asc", "date_desc")
     # candidates in the order the page prefers: "newest first, one per day" wants the latest days
     rows, scores = sort_rows(rows, scores, sort if by_date else "relevance", snap)

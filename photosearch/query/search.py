@@ -179,35 +179,30 @@ def _taken(snap: Snapshot, row: int) -> str | None:
 def _checked_plan(
     store, settings, request: str | None, plan: dict | None, limit: int | None, now: date | None
 ) -> tuple[dict, dict, int | None]:
-    """(validated plan with the limit applied, planner info, group cap): the given plan, or the
-    request's. A plan of one per group ("one per day") without a limit of its own is as many photos
-    as there are groups: the limit then caps that number (the group cap) instead of asking for more
-    photos than groups (the app's page of 5,000 once listed the whole library for "one per day")."""
+    """(validated plan, planner info, page cap): the given plan, or the request's. `limit` is the
+    caller's page (the app's 5,000, the CLI's 50 or --limit): it caps the results and never becomes
+    the plan's own limit, which "top 2 birds" or "one per day" (as many as there are days) set."""
     planner: dict = {}
     if plan is None:
         if not request or not request.strip():
             raise PhotoSearchError("nothing to search for: give a request or a plan")
         plan, planner = plan_for(request, store, settings, now)
     plan = validate_plan(copy.deepcopy(plan))
-    group_cap = None
-    if limit is not None:
-        if int(limit) < 1:
-            raise PhotoSearchError("--limit must be at least 1")
-        compose_block = plan.setdefault("compose", {})
-        if compose_block.get("per") and not compose_block.get("limit"):
-            group_cap = int(limit)
-        else:
-            compose_block["limit"] = int(limit)
-    return plan, planner, group_cap
+    if limit is not None and int(limit) < 1:
+        raise PhotoSearchError("--limit must be at least 1")
+    return plan, planner, None if limit is None else int(limit)
 
 
-def _page_size(block: dict, full_matches: int) -> int:
-    """How many results the page holds: the plan's limit, a `per` grouping's own size, else PAGE."""
+def _page_size(block: dict, full_matches: int, cap: int | None = None) -> int:
+    """How many results the page holds: the plan's limit, a `per` grouping's own size, else PAGE;
+    at most the caller's `cap`."""
     if block.get("limit"):
-        return int(block["limit"])
-    if block.get("per") and full_matches:
-        return full_matches  # "one per day" sets its own size
-    return max(PAGE, full_matches)
+        size = int(block["limit"])
+    elif block.get("per") and full_matches:
+        size = full_matches  # "one per day" sets its own size
+    else:
+        size = max(PAGE, full_matches)
+    return min(size, cap) if cap else size
 
 
 def _result_entries(pages: list, snap: Snapshot) -> list[dict]:
@@ -251,7 +246,7 @@ def search(
     """Run a request or a plan. See the module docstring for the result's shape."""
     t0 = time.perf_counter()
     timing: dict[str, float] = {}
-    plan, planner, group_cap = _checked_plan(store, settings, request, plan, limit, now)
+    plan, planner, cap = _checked_plan(store, settings, request, plan, limit, now)
     timing["plan"] = (time.perf_counter() - t0) * 1000
     t1 = time.perf_counter()
     ctx = make_context(
@@ -287,7 +282,7 @@ def search(
             ctx.snapshot,
             image_index=image_index,
             options=compose_options,
-            group_cap=group_cap,
+            page_cap=cap,
         )
 
     shown = np.zeros(0, np.int32)
@@ -295,7 +290,7 @@ def search(
     snap = ctx.snapshot
     pages = [(rows, scores, execution, "full")]
     shown = rows
-    page = _page_size(block, int(rows.size))
+    page = _page_size(block, int(rows.size), cap)
     if rows.size < page and len(execution.partial):
         p_rows, p_scores, _ = pick(execution.partial, page - rows.size)
         pages.append((p_rows, p_scores, execution, "partial"))

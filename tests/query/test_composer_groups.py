@@ -118,6 +118,10 @@ def test_one_per_day_stays_one_per_day_under_a_page_cap(store, settings):
     assert len({day_of[r["id"]] for r in res["results"]}) == 2 == len(res["results"])
     own = {**plan, "compose": {"per": "day", "limit": 5}}  # a limit of the plan's own: cover, then fill
     assert len(core.search(plan=own)["results"]) == 5
+    # the request's own limit wins over the page: "top 2" is two photos in the app, not 5,000
+    res = core.search("top 2 beach photos")
+    assert res["plan"]["compose"]["limit"] == 2 and len(res["results"]) == 2
+    assert len(core.search("top 2 beach photos", limit=1)["results"]) == 1  # a smaller page still caps
 
 
 def test_100k_candidates_stay_fast(capsys):
