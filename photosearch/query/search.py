@@ -194,14 +194,14 @@ def _checked_plan(
 
 
 def _page_size(block: dict, full_matches: int, cap: int | None = None) -> int:
-    """How many results the page holds: the plan's limit, a `per` grouping's own size, else PAGE;
-    at most the caller's `cap`."""
+    """How many results the page holds: the plan's limit, a `per` grouping's own size, else the
+    caller's page (`cap`), else PAGE; never more than the caller's page."""
     if block.get("limit"):
         size = int(block["limit"])
     elif block.get("per") and full_matches:
         size = full_matches  # "one per day" sets its own size
     else:
-        size = max(PAGE, full_matches)
+        size = cap or max(PAGE, full_matches)
     return min(size, cap) if cap else size
 
 
