@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from photosearch.errors import PhotoSearchError
 from photosearch.query.search import search
 
 
@@ -75,6 +76,10 @@ def test_similar_atom_by_id_and_path(store, settings, gallery, fake_embedder):
     assert names(res) == ["dog2.jpg"]
     res = run(store, settings, {"similar": "/photos/Trips/Beach/dog2.jpg"}, fake_embedder)
     assert names(res) == ["dog1.jpg"]
+    res = run(store, settings, {"similar": "DOG2.jpg"}, fake_embedder)  # a catalogued photo's file name
+    assert names(res) == ["dog1.jpg"]
+    with pytest.raises(PhotoSearchError, match="neither a photo id nor an existing file"):
+        run(store, settings, {"similar": "nowhere.jpg"}, fake_embedder)
 
 
 def test_concept_why_names_facts(store, settings, gallery, fake_embedder):

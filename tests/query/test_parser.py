@@ -99,6 +99,7 @@ def test_places():
         ("filename contains 2019", {"file": "2019"}),
         ("a file cabinet", {"concept": "file cabinet"}),  # a plain word after "file" is a thing
         ("similar to sunset.jpg", {"similar": "sunset.jpg"}),  # a photo to look like, not a name
+        ("photos like the tiger", {"concept": "tiger"}),
     ],
 )
 def test_any_words_in_the_photo(text, where):

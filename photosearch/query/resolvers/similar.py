@@ -7,6 +7,7 @@ its null (mean, spread); neighbours pass when their z-score clears `z0` (and the
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -29,9 +30,23 @@ def find_photo_id(store, value) -> int | None:
     return photo.id if photo is not None else None
 
 
+def named_photo_id(snap, value: str) -> int | None:
+    """The catalogued photo whose file name is `value` (any case; "similar to lion.jpg"): the first
+    in catalog order when several folders hold one of that name, None when none does."""
+    name = str(value).strip().lower()
+    if not name or "/" in name or os.sep in name:
+        return None
+    for row, path in enumerate(snap.paths):
+        if os.path.basename(path).lower() == name:
+            return int(snap.ids[row])
+    return None
+
+
 def query_vector(value, ctx: ExecContext) -> tuple[np.ndarray | None, int | None]:
     index = ctx.index(IMAGE_SPACE)
     pid = find_photo_id(ctx.store, value)
+    if pid is None and not Path(str(value)).expanduser().exists():
+        pid = named_photo_id(ctx.snapshot, str(value))
     if pid is not None and index is not None:
         vec = index.get(pid)
         if vec is not None:
