@@ -20,20 +20,24 @@ def blurred(rgb, sigma_at_512=2.0):
     return cv2.GaussianBlur(rgb, (0, 0), sigma_at_512 * k)
 
 
-def render_screenshot(w=1280, h=800) -> np.ndarray:
-    im = Image.new("RGB", (w, h), (245, 245, 245))
+#: (ground, title bar, sidebar, text, body text, button) of a light and a dark-mode window.
+LIGHT_UI = ((245, 245, 245), (50, 60, 80), (230, 232, 236), (20, 20, 20), (30, 30, 30), (40, 120, 220))
+DARK_UI = ((24, 24, 28), (40, 42, 48), (32, 33, 38), (225, 225, 230), (210, 210, 215), (60, 90, 160))
+
+
+def render_screenshot(w=1280, h=800, dark: bool = False) -> np.ndarray:
+    """A desktop app's window: title bar, sidebar, rows of text, a button; `dark`: light text on
+    near-black panels, no light ground anywhere."""
+    ground, bar, side, text, body, button = DARK_UI if dark else LIGHT_UI
+    im = Image.new("RGB", (w, h), ground)
     d = ImageDraw.Draw(im)
-    d.rectangle([0, 0, w, 40], fill=(50, 60, 80))
-    d.rectangle([0, 40, 220, h], fill=(230, 232, 236))
+    d.rectangle([0, 0, w, 40], fill=bar)
+    d.rectangle([0, 40, 220, h], fill=side)
     for i in range(12):
-        d.text((20, 60 + i * 30), f"Menu item {i}", fill=(20, 20, 20))
+        d.text((20, 60 + i * 30), f"Menu item {i}", fill=text)
     for i in range(20):
-        d.text(
-            (250, 60 + i * 24),
-            "Lorem ipsum dolor sit amet, consectetur adipiscing elit " * 2,
-            fill=(30, 30, 30),
-        )
-    d.rectangle([w - 200, h - 70, w - 40, h - 30], fill=(40, 120, 220))
+        d.text((250, 60 + i * 24), "Lorem ipsum dolor sit amet, consectetur adipiscing elit " * 2, fill=body)
+    d.rectangle([w - 200, h - 70, w - 40, h - 30], fill=button)
     return np.asarray(im)
 
 
@@ -116,26 +120,11 @@ def test_an_object_cut_out_on_white_is_not_a_screenshot(real_photos, name):
         assert kind.label == "photo", (name, path, kind.data)
 
 
-def render_dark_screenshot(w=1000, h=700) -> np.ndarray:
-    """A dark-mode chat window: light text on near-black panels, no light ground anywhere."""
-    im = Image.new("RGB", (w, h), (24, 24, 28))
-    d = ImageDraw.Draw(im)
-    d.rectangle([0, 0, w, 40], fill=(40, 42, 48))
-    d.rectangle([0, 40, 220, h], fill=(32, 33, 38))
-    for i in range(12):
-        d.text((20, 60 + i * 30), f"Contact {i}", fill=(225, 225, 230))
-    for i in range(20):
-        d.text(
-            (250, 60 + i * 24),
-            "See you at the station at half past six, then dinner? " * 2,
-            fill=(210, 210, 215),
-        )
-    return np.asarray(im)
-
-
 def test_a_dark_mode_screenshot_is_a_screenshot():
     """Light text on a dark ground, cropped to no screen's size: its lines of text still show a screen."""
-    kind = facts(QualityAnalyzer().analyze(photo(render_dark_screenshot(), "Screenshot.png")), "kind")[0]
+    kind = facts(
+        QualityAnalyzer().analyze(photo(render_screenshot(1000, 700, dark=True), "Screenshot.png")), "kind"
+    )[0]
     assert kind.label == "screenshot" and kind.data["text_rows"] >= 2, kind.data
 
 
