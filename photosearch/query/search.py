@@ -327,7 +327,8 @@ def search(
         # first without the filters nobody meets only ("trees in 1990": the photos nearest to a
         # tree), then without every part nobody meets
         filters = [a for a in unmet if not set(a) & set(SOFT_ATOMS)]
-        for dropped in [filters] * (0 < len(filters) < len(unmet)) + [unmet] * bool(unmet):
+        attempts = [filters] if 0 < len(filters) < len(unmet) else []
+        for dropped in [*attempts, unmet] if unmet else []:
             reduced = filter_atoms(plan["where"], lambda atom, d=dropped: atom not in d) or {"and": []}
             closest(reduced, _nearness(dropped, snap), met_first=True)
             if shown.size:
