@@ -107,6 +107,28 @@ def test_any_words_in_the_photo(text, where):
     assert plan["where"] == where
 
 
+@pytest.mark.parametrize(
+    "text,where,compose",
+    [
+        ("the first photo I took", {"and": []}, {"limit": 1, "sort": "date_asc"}),
+        ("my latest picture", {"and": []}, {"limit": 1, "sort": "date_desc"}),
+        ("the 3 oldest photos", {"and": []}, {"limit": 3, "sort": "date_asc"}),
+        ("3 random photos", {"and": []}, {"limit": 3}),
+        ("a random selection of cats", {"concept": "cat"}, {"diverse": True}),
+        ("best photo of each month", {"and": []}, {"per": "month"}),
+        (
+            "the last 3 weeks",
+            {"date": {"from": "2024-04-25", "to": "2024-05-15"}},
+            {},
+        ),  # a span, not 3 photos
+    ],
+)
+def test_how_many_and_in_which_order(text, where, compose):
+    plan, _, _ = parse_request(text, now=NOW, people=[])
+    assert plan["where"] == where
+    assert {k: plan["compose"][k] for k in compose} == compose
+
+
 def test_unknown_names_and_me_lower_confidence(ctx):
     plan, conf, notes = parse_request("Anna and Bob at the zoo", now=NOW, context=ctx)
     assert conf < LOW_CONFIDENCE and any("Bob" in n for n in notes)

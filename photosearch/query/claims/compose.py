@@ -8,6 +8,9 @@ import re
 from photosearch.query import lexicon as lx
 from photosearch.query.parse_state import ClaimState
 
+#: Words that, as "the first photo" or "my latest picture", ask for one photo by date.
+ONE_BY_DATE = {"first", "oldest", "earliest", "last", "latest", "newest", "most recent"}
+
 
 class ComposeClaims:
     """Claims per-group, de-duplication, limit, sort and diversity phrases (in that order)."""
@@ -26,6 +29,7 @@ class ComposeClaims:
             ),
             (re.compile(rf"\b(?P<n>{n})\s+(?:latest|newest|most\s+recent)\b"), "date_desc"),
             (re.compile(rf"\b(?:the\s+)?(?:oldest|earliest|first)\s+(?P<n>{n})\b(?!\s*{units})"), "date_asc"),
+            (re.compile(rf"\b(?P<n>{n})\s+(?:oldest|earliest)\b"), "date_asc"),
             (
                 re.compile(
                     rf"\b(?:limit|max(?:imum)?|at\s+most|up\s+to)\s+(?P<n>{n})\s+(?:photos?|pictures?|pics|images?|shots?|results?)\b"
@@ -34,9 +38,24 @@ class ComposeClaims:
             ),
             (
                 re.compile(
-                    rf"\b(?P<n>\d+|{'|'.join(k for k in lx.NUMBER_WORDS if k != 'one')})\s+(?:photos|pictures|pics|images|shots|snaps|photographs|results)\b"
+                    rf"\b(?P<n>\d+|{'|'.join(k for k in lx.NUMBER_WORDS if k != 'one')})\s+"
+                    r"(?:(?:random|different|nice|good|great|favourite|favorite)\s+)?"
+                    r"(?:photos|pictures|pics|images|shots|snaps|photographs|results)\b"
                 ),
                 None,
+            ),
+            # "the first photo I took", "my latest picture": one photo, by date
+            (
+                re.compile(
+                    r"\b(?:the|my)\s+(?P<n>first|oldest|earliest)\s+(?:photo|picture|pic|image|shot|snap)\b"
+                ),
+                "date_asc",
+            ),
+            (
+                re.compile(
+                    r"\b(?:the|my)\s+(?P<n>last|latest|newest|most\s+recent)\s+(?:photo|picture|pic|image|shot|snap)\b"
+                ),
+                "date_desc",
             ),
             (re.compile(r"\blimit\s*(?:to\s*)?(?P<n>\d+)\b"), None),
         ]
@@ -70,7 +89,7 @@ class ComposeClaims:
         )
         self.diverse = re.compile(
             r"\b(?:diverse|diversity|variety|varied|various|a\s+mix|mix\s+of|mixed|different\s+ones|assorted|"
-            r"a\s+range\s+of|all\s+different)\b"
+            r"a\s+range\s+of|all\s+different|random(?:ly)?|a\s+random\s+selection(?:\s+of)?)\b"
         )
 
     def __call__(self, st: ClaimState) -> None:
@@ -90,7 +109,8 @@ class ComposeClaims:
             for m in pat.finditer(st.low):
                 if not st.free(m.start(), m.end()):
                     continue
-                st.compose["limit"] = lx.to_int(m.group("n").replace("a dozen", "dozen"))
+                n = " ".join(m.group("n").split())
+                st.compose["limit"] = 1 if n in ONE_BY_DATE else lx.to_int(n.replace("a dozen", "dozen"))
                 if sort and sort != "relevance":
                     st.compose["sort"] = sort
                 st.claim(m.start(), m.end(), "drop", text="<limit>" + (f"<{sort}>" if sort else ""))
