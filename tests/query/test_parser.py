@@ -88,6 +88,8 @@ def test_places():
         ("sign that says exit", {"and": [{"concept": "sign"}, {"text": "exit"}]}),
         ("a textbook", {"concept": "textbook"}),
         ("close-up of a flower", {"concept": "flower"}),  # how it was shot, not what it shows
+        ("cute animals", {"concept": "animal"}),  # a taste no model measures: the animals
+        ("beautiful flowers", {"concept": "flower"}),
         ("photos without writing", {"not": {"text": "*"}}),
         ("dogs with no text", {"and": [{"concept": "dog"}, {"not": {"text": "*"}}]}),
         ("portrait orientation", {"orientation": "portrait"}),  # the shape, not a portrait of someone
