@@ -52,6 +52,8 @@ ATOM_TITLES = {
     "faces": "faces",
     "date": "date",
 }
+#: What an empty "text in photo" chip says it matches: any words read in the photo (`ANY_TEXT`).
+ANY_WORDS = "any words"
 #: Conditions shown with a bundled icon (SVG: no emoji font needed); the title is its tooltip.
 ATOM_ICONS = {key: f"{key}.svg" for key in ("person", "place", "camera", "folder", "date")}
 
@@ -178,10 +180,10 @@ class Chip(QFrame):
             else:
                 anything = key == "text" and str(value).strip() == ANY_TEXT  # "photos with text"
                 edit = QLineEdit("" if anything else str(value), self)
-                edit.setPlaceholderText("any words" if key == "text" else "")
+                edit.setPlaceholderText(ANY_WORDS if key == "text" else "")
                 edit.setMinimumWidth(40)
                 edit.setMaximumWidth(220)
-                shown = "any words" if anything else str(value)
+                shown = ANY_WORDS if anything else str(value)
                 edit.setFixedWidth(max(50, edit.fontMetrics().horizontalAdvance(shown) + 18))
                 edit.editingFinished.connect(
                     lambda: self._set_string(edit.text() or (ANY_TEXT if key == "text" else ""))

@@ -296,15 +296,21 @@ def solve_highs(p: Problem, time_limit_s: float) -> tuple[list[int] | None, str 
 # ------------------------------------------------------------------------------------ compose
 
 
+def date_key(rows: np.ndarray, sort: str, snap: Snapshot) -> np.ndarray:
+    """Per row, the key that orders it by date: ascending, or descending for date_desc; undated
+    rows last (infinity)."""
+    taken = snap.taken[rows]
+    key = taken.astype(np.float64)
+    key = -key if sort == "date_desc" else key
+    key[taken == NO_DATE] = np.inf
+    return key
+
+
 def sort_rows(
     rows: np.ndarray, scores: np.ndarray, sort: str, snap: Snapshot
 ) -> tuple[np.ndarray, np.ndarray]:
     if sort in ("date_asc", "date_desc"):
-        taken = snap.taken[rows]
-        undated = taken == NO_DATE
-        key = taken.astype(np.float64)
-        key = -key if sort == "date_desc" else key
-        order = np.lexsort((-scores, key, undated))
+        order = np.lexsort((-scores, date_key(rows, sort, snap)))
     else:
         order = np.lexsort((rows, -scores))
     return rows[order], scores[order]
@@ -315,9 +321,7 @@ def first_by_date(rows: np.ndarray, scores: np.ndarray, k: int, sort: str, snap:
     a partition on the date first, so a page of a million matches sorts only its own rows."""
     if k >= rows.size:
         return np.arange(rows.size)
-    taken = snap.taken[rows].astype(np.float64)
-    key = -taken if sort == "date_desc" else taken.copy()
-    key[snap.taken[rows] == NO_DATE] = np.inf
+    key = date_key(rows, sort, snap)
     kth = np.partition(key, k - 1)[k - 1]
     cand = np.flatnonzero(key <= kth)  # every row tied with the k-th too
     order = np.lexsort((rows[cand], -scores[cand], key[cand]))
@@ -330,8 +334,9 @@ def _one_per_group(per: str, rows: np.ndarray, snap: Snapshot, page_cap: int | N
     n_groups = count_groups(per, rows, snap)
     if not n_groups:
         return 0
-    info["limit_from_groups"] = n_groups = min(n_groups, int(page_cap)) if page_cap else n_groups
-    return n_groups
+    page = min(n_groups, int(page_cap)) if page_cap else n_groups
+    info["limit_from_groups"] = page
+    return page
 
 
 def compose(

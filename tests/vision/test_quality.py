@@ -7,17 +7,13 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from photosearch.evaluate.blur_check import blurred
 from photosearch.vision.quality import QualityAnalyzer, blur_score, dominant_colors
 from tests.vision.conftest import photo
 
 
 def facts(result, kind):
     return [f for f in result.facts if f.kind == kind]
-
-
-def blurred(rgb, sigma_at_512=2.0):
-    k = max(rgb.shape[:2]) / 512
-    return cv2.GaussianBlur(rgb, (0, 0), sigma_at_512 * k)
 
 
 #: (ground, title bar, sidebar, text, body text, button) of a light and a dark-mode window.
@@ -54,7 +50,7 @@ def render_document() -> np.ndarray:
 def test_original_is_sharp_and_blurred_copy_is_blurry(real_photos, name):
     qa = QualityAnalyzer()
     sharp = facts(qa.analyze(photo(real_photos[name])), "quality")[0]
-    soft = facts(qa.analyze(photo(blurred(real_photos[name]))), "quality")[0]
+    soft = facts(qa.analyze(photo(blurred(real_photos[name], 2.0))), "quality")[0]
     assert sharp.label == "sharp" and soft.label == "blurry"
     assert soft.data["blur"] < sharp.data["blur"] / 3
 
@@ -76,7 +72,7 @@ def test_a_small_sharp_subject_on_a_plain_ground_is_sharp(real_photos, name):
     qa = QualityAnalyzer()
     small = small_on_plain_ground(real_photos[name])
     assert facts(qa.analyze(photo(small)), "quality")[0].label == "sharp"
-    assert facts(qa.analyze(photo(blurred(small))), "quality")[0].label == "blurry"
+    assert facts(qa.analyze(photo(blurred(small, 2.0))), "quality")[0].label == "blurry"
 
 
 def test_blur_score_is_resolution_independent(real_photos):

@@ -12,7 +12,7 @@ import numpy as np
 
 from photosearch.query.plan import ANY_TEXT
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
-from photosearch.query.resolvers.snapshot import EPOCH, Group
+from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Group, file_names
 from photosearch.query.resolvers.text import content_tokens, fold, fuzzy_budget, tokens, within_edits
 
 TAG_ALIASES = {
@@ -76,13 +76,21 @@ def _day(value: str | date | None, default: int) -> int:
     return (datetime(d.year, d.month, d.day) - EPOCH).days
 
 
-def resolve_date(atom: dict, ctx: ExecContext) -> AtomResult:
+def _day_range(atom: dict) -> tuple[int, int]:
+    """A date atom's first and last day (days since EPOCH; open ends far away)."""
     spec = atom["date"] or {}
-    lo = _day(spec.get("from"), -(10**7))
-    hi = _day(spec.get("to"), 10**7)
+    return _day(spec.get("from"), -(10**7)), _day(spec.get("to"), 10**7)
+
+
+def _dated(snap) -> np.ndarray:
+    """Per row, whether the photo has a date taken."""
+    return (snap.day >= -(10**6)) & (snap.taken != NO_DATE)
+
+
+def resolve_date(atom: dict, ctx: ExecContext) -> AtomResult:
+    lo, hi = _day_range(atom)
     snap = ctx.snapshot
-    mask = (snap.day >= lo) & (snap.day <= hi) & (snap.day >= -(10**6))
-    mask &= snap.taken != np.iinfo(np.int64).min
+    mask = (snap.day >= lo) & (snap.day <= hi) & _dated(snap)
 
     def explain(row: int) -> list[dict]:
         return [{"atom": "date", "taken_at": (EPOCH + timedelta(seconds=int(snap.taken[row]))).isoformat()}]
@@ -97,13 +105,10 @@ NEAR_DAYS = 30.0
 def date_nearness(atom: dict, snap) -> np.ndarray:
     """Per row, how near its date is to the atom's range (1 inside, 1 / (1 + days away / NEAR_DAYS)
     outside): what orders the closest matches of "yesterday" when no photo was taken then."""
-    spec = atom["date"] or {}
-    lo = _day(spec.get("from"), -(10**7))
-    hi = _day(spec.get("to"), 10**7)
+    lo, hi = _day_range(atom)
     away = np.maximum(np.maximum(lo - snap.day, snap.day - hi), 0).astype(np.float32)
     near = 1.0 / (1.0 + away / NEAR_DAYS)
-    undated = (snap.taken == np.iinfo(np.int64).min) | (snap.day < -(10**6))
-    return np.where(undated, 0.0, near).astype(np.float32)  # undated: after every dated photo
+    return np.where(_dated(snap), near, 0.0).astype(np.float32)  # undated: after every dated photo
 
 
 def resolve_month(atom: dict, ctx: ExecContext) -> AtomResult:
@@ -194,9 +199,7 @@ def resolve_file(atom: dict, ctx: ExecContext) -> AtomResult:
     `?` match like a shell's ("IMG_20*.jpg")."""
     value = fold(str(atom["file"])).strip()
     snap = ctx.snapshot
-    names = snap.cache.get("file_names")
-    if names is None:
-        names = snap.cache["file_names"] = [fold(os.path.basename(p)) for p in snap.paths]
+    names = file_names(snap)
     if any(c in value for c in "*?"):
         pattern = re.compile(fnmatch.translate(value))
         hits = [i for i, name in enumerate(names) if pattern.match(name)]

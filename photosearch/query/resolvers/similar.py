@@ -16,6 +16,8 @@ from photosearch.errors import PhotoSearchError
 from photosearch.files import require_regular
 from photosearch.query.calibration import CalibrationConfig, select
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
+from photosearch.query.resolvers.snapshot import file_names
+from photosearch.query.resolvers.text import fold
 
 IMAGE_SPACE = "image"
 SIMILAR_CONFIG = CalibrationConfig(z_min=2.0, min_similarity=0.5, relative=0.0, gap_z=99.0)
@@ -31,13 +33,13 @@ def find_photo_id(store, value) -> int | None:
 
 
 def named_photo_id(snap, value: str) -> int | None:
-    """The catalogued photo whose file name is `value` (any case; "similar to lion.jpg"): the first
+    """The catalogued photo whose file name is `value` (any case and accents; "similar to lion.jpg"): the first
     in catalog order when several folders hold one of that name, None when none does."""
-    name = str(value).strip().lower()
+    name = fold(str(value)).strip()
     if not name or "/" in name or os.sep in name:
         return None
-    for row, path in enumerate(snap.paths):
-        if os.path.basename(path).lower() == name:
+    for row, known in enumerate(file_names(snap)):
+        if known == name:
             return int(snap.ids[row])
     return None
 

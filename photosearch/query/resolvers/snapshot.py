@@ -351,6 +351,14 @@ def _add_knowledge_text(conn, groups: dict[str, dict[str, Group]]) -> None:
             g.extra = (g.extra + " " + " ".join(bits)).strip()
 
 
+def file_names(snap) -> list[str]:
+    """Per row, the photo's file name without its folders, folded (any case and accents; cached)."""
+    names = snap.cache.get("file_names")
+    if names is None:
+        names = snap.cache["file_names"] = [fold(os.path.basename(p)) for p in snap.paths]
+    return names
+
+
 def build_token_index(groups: dict[str, dict[str, Group]]) -> dict[str, list[Group]]:
     """Word token -> the concept kinds' groups whose label, names or extra text carry it."""
     token_index: dict[str, list[Group]] = {}
