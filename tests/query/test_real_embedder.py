@@ -125,3 +125,28 @@ def test_absent_concept_gets_closest_matches_only(store, settings, minilm):
     assert res["explain"]["atoms"][0]["details"]["corroborated"] is True
     got, res = confident("dog")
     assert got == [ids[0]], res["explain"]
+
+
+@pytest.mark.slow
+def test_a_sibling_the_embedding_finds_is_only_a_closest_match(tmp_path, minilm):
+    """ "wrench" lies near "screwdriver" for MiniLM, but WordNet tells the two tools apart: the
+    screwdriver class still ranks for "wrench" and never names it whole (no confident match). A
+    class WordNet puts under the word ("orange" of "fruit") stays whole."""
+    from types import SimpleNamespace
+
+    from photosearch.config import Settings
+    from photosearch.query.resolvers.distributions import affinity, class_spaces
+
+    settings = Settings(data_dir=tmp_path)
+    space = next(cs for cs in class_spaces(settings) if cs.space == "imagenet")
+    cls = {cs_names[0]: c for c, cs_names in enumerate(space.names)}
+    signal = SimpleNamespace(space="facts_text", encode=minilm.embed)
+    ctx = SimpleNamespace(signals=[signal], settings=settings, notes=[], sense_context=lambda value: {})
+    wrench = affinity("wrench", space, ctx)
+    screwdriver = cls["screwdriver"]
+    assert wrench.values[screwdriver] > 0 and "(similar)" in wrench.routes[screwdriver]
+    assert not wrench.whole[screwdriver]
+    fruit = affinity("fruit", space, ctx)
+    assert fruit.values[cls["orange"]] > 0 and fruit.whole[cls["orange"]]
+    duck = affinity("duck", space, ctx)
+    assert duck.whole[cls["drake"]] and not duck.whole[cls["goose"]]  # a drake is a duck; a goose is not

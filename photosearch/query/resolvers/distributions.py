@@ -36,6 +36,7 @@ from photosearch.models.labels import (
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
 from photosearch.query.expansion import expand, shared_wordnet
 from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, head_word, shares_only_a_word
+from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 
 log = logging.getLogger(__name__)
@@ -318,10 +319,21 @@ def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
     for c in np.flatnonzero(better).tolist():
         routes[c] = f"{value} ~ {cs.names[c][0]} (similar)"
     whole = aff.whole
-    if len(naming_tokens(value)) <= 1:  # of a request of several words it names a part ("cake")
-        whole = whole | better
+    toks = naming_tokens(value)
+    if len(toks) <= 1:  # of a request of several words it names a part ("cake")
+        # a sibling WordNet tells apart is a closest match only ("wrench" ~ screwdriver)
+        whole = whole | (better & ~_other_kinds(toks, cs, better))
     # a name that only shares a word with the request does not name it ("sea" of "sea lion")
     return Affinity(values, routes, whole & ~(shared & better))
+
+
+def _other_kinds(toks: list[str], cs: ClassSpace, candidates: np.ndarray) -> np.ndarray:
+    """Per class, whether it is another kind of thing than the one request word (`kinds.py`)."""
+    out = np.zeros(len(cs.names), bool)
+    for c in np.flatnonzero(candidates).tolist() if toks else ():
+        names = cs.names[c]
+        out[c] = another_kind(toks[0], names, cs.synsets.get(names))
+    return out
 
 
 def shares_a_word(toks: list[str], cs: ClassSpace, candidates: np.ndarray) -> np.ndarray:
