@@ -58,6 +58,8 @@ class Route:
     synsets: tuple[int, ...] = ()
     #: Reached through the sense the term mostly means (else it fits only labels of a known sense).
     primary: bool = True
+    #: For a hypernym: how many steps up it is (1 = what the word is directly a kind of).
+    depth: int = 0
 
     def text(self) -> str:
         """ "kitty ≈ domestic cat (hypernym)"."""
@@ -163,7 +165,13 @@ class _BestRoutes:
         self.best: dict[str, Route] = {}
 
     def add(
-        self, term: str, route: str, weight: float, narrow: bool = True, sense_of: int | None = None
+        self,
+        term: str,
+        route: str,
+        weight: float,
+        narrow: bool = True,
+        sense_of: int | None = None,
+        depth: int = 0,
     ) -> None:
         t = _term(term)
         if t == self.key:
@@ -175,13 +183,17 @@ class _BestRoutes:
         synsets = (sense_of,) if sense_of is not None else ()
         old = self.best.get(t)
         if old is None:
-            self.best[t] = Route(self.key, t, route, round(weight, 3), narrow, synsets, primary)
+            self.best[t] = Route(self.key, t, route, round(weight, 3), narrow, synsets, primary, depth)
             return
         kept = tuple(dict.fromkeys(old.synsets + synsets))
         if weight > old.weight and (primary or not old.primary):
-            self.best[t] = Route(self.key, t, route, round(weight, 3), narrow, kept, primary or old.primary)
+            self.best[t] = Route(
+                self.key, t, route, round(weight, 3), narrow, kept, primary or old.primary, depth
+            )
         else:
-            self.best[t] = Route(old.word, t, old.route, old.weight, old.narrow, kept, old.primary or primary)
+            self.best[t] = Route(
+                old.word, t, old.route, old.weight, old.narrow, kept, old.primary or primary, old.depth
+            )
 
     def sorted(self) -> tuple[Route, ...]:
         return tuple(sorted(self.best.values(), key=lambda r: (-r.weight, r.term)))
@@ -226,7 +238,7 @@ def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: f
             continue
         narrow = len(wn.descendants(parent, limit=NARROW_KINDS + 1)) <= NARROW_KINDS
         for lemma in psyn.lemmas:
-            found.add(lemma, "hypernym", HYPERNYM[depth - 1] * sense, narrow, sense_of=parent)
+            found.add(lemma, "hypernym", HYPERNYM[depth - 1] * sense, narrow, sense_of=parent, depth=depth)
 
 
 SCENES_FILE = Path(__file__).resolve().parents[2] / "resources" / "scenes.yaml"

@@ -181,6 +181,23 @@ def test_affinity_names_all_of_a_request_of_several_words():
     assert wordnet_affinity("two lions", space).whole.tolist() == [False, False, True, False]
 
 
+def test_one_word_counts_whole_only_what_it_is_directly_a_kind_of():
+    """ "puppy" ≈ dog names the puppy (a young dog), "kitty" ≈ cat a narrow class two steps up; "owl"
+    ≈ bird is any bird, "collie" ≈ dog any dog: they rank, never whole."""
+    from photosearch.query.resolvers.distributions import ClassSpace, wordnet_affinity
+
+    space = ClassSpace("coco", [("dog",), ("bird",), ("cat",)], "scores", {})
+    puppy = wordnet_affinity("puppy", space)
+    assert puppy.values[0] > 0 and puppy.whole.tolist() == [True, False, False]
+    owl = wordnet_affinity("owl", space)
+    assert owl.values[1] > 0 and not owl.whole[1]
+    assert wordnet_affinity("bird", space).whole.tolist() == [False, True, False]
+    kitty = wordnet_affinity("kitty", space)
+    assert kitty.values[2] > 0 and kitty.whole[2]
+    collie = wordnet_affinity("collie", space)
+    assert collie.values[0] > 0 and not collie.whole[0]
+
+
 def test_a_person_search_does_not_find_the_ostrich(store, settings):
     def tag(label, names, score):
         return FactRecord("tag", label, score, data={"hypernym": False, "names": names})
