@@ -287,9 +287,16 @@ def _with_scene(routes: tuple[Route, ...], key: str) -> tuple[Route, ...]:
 
 
 def compound_of(word: str, label_word: str) -> bool:
-    """True when a label word is a compound headed or tailed by the query word (lake/lakeside)."""
-    return (
-        len(word) >= COMPOUND_MIN_LEN
-        and len(label_word) >= len(word) + 3
-        and (label_word.startswith(word) or label_word.endswith(word))
-    )
+    """True when a label word is a compound of the query word and another word ("lake" + "side" is
+    "lakeside"); a word that only ends in it is not ("river" in "screwdriver", "phone" in
+    "microphone": "screwd" and "micro" name no thing)."""
+    if len(word) < COMPOUND_MIN_LEN or len(label_word) < len(word) + 3:
+        return False
+    if label_word.startswith(word):
+        rest = label_word[len(word) :]
+    elif label_word.endswith(word):
+        rest = label_word[: -len(word)]
+    else:
+        return False
+    wn = shared_wordnet()
+    return wn is None or bool(wn.base_forms(rest.strip("-")))

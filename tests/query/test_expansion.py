@@ -105,6 +105,9 @@ def test_compounds_are_headed_or_tailed_by_the_word():
 
     assert compound_of("lake", "lakeside") and compound_of("shore", "seashore")
     assert not compound_of("cat", "category") and not compound_of("lake", "lakes")
+    # the rest must be a word too: a screwdriver has no river in it, a microphone no phone
+    assert not compound_of("river", "screwdriver") and not compound_of("phone", "microphone")
+    assert compound_of("snow", "snowmobile") and compound_of("boat", "boathouse")
 
 
 def _route(word: str, term: str):
