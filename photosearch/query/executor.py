@@ -291,6 +291,9 @@ class Executor:
         used = result.set
         if self.relaxed and not negated and result.near is not None and len(result.near):
             used = ScoredSet.best_of([result.set, result.near], graded=True)
+        if negated and result.likely is not None and len(result.likely):
+            # leaving a thing out goes further than finding it: a photo that probably shows it goes
+            used = ScoredSet.best_of([result.set, result.likely], graded=True)
         ex.atoms.append(AtomHit(path, negated, result, (time.perf_counter() - t0) * 1000, used))
         return used
 

@@ -360,3 +360,34 @@ def test_partial_matches_lean_on_what_is_below_the_cut_off(store, settings, fake
     partial = [r["path"].rsplit("/", 1)[-1] for r in res["results"] if r["partial"] and not r["below_cutoff"]]
     assert res["matched"] == 0  # no ball is sure
     assert partial[0] == "dog_faint_ball.jpg" and set(partial) >= {"dog.jpg", "dog_too.jpg"}
+
+
+def test_leaving_a_thing_out_leaves_out_photos_that_probably_show_it(store, settings, fake_embedder):
+    """ "tools but not hammers": a hammer too faint to be found still goes (its label names a hammer),
+    while a photo only a broader class links to a hammer ("hand tool") stays."""
+
+    def tag(label, score):
+        return FactRecord("tag", label, score, data={"names": [label]})
+
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "hammer.jpg": [tag("hammer", 0.95), tag("tool", 0.9)],
+            "faint_hammer.jpg": [tag("tool", 0.95), tag("hammer", 0.6)],
+            "saw.jpg": [tag("saw", 0.95), tag("tool", 0.9)],
+            "hand_tool.jpg": [tag("tool", 0.95), tag("hand tool", 0.9)],
+        },
+    )
+    hammer = {"version": 1, "where": {"concept": "hammer"}, "compose": {}}
+    res = search(store, settings, plan=hammer, text_embedder=fake_embedder)
+    assert "faint_hammer.jpg" not in _confident(res)  # too faint to be found
+    plan = {
+        "version": 1,
+        "where": {"and": [{"concept": "tool"}, {"not": {"concept": "hammer"}}]},
+        "compose": {},
+    }
+    res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+    shown = {r["path"].rsplit("/", 1)[-1] for r in res["results"]}
+    assert "hammer.jpg" not in shown and "faint_hammer.jpg" not in shown
+    assert {"saw.jpg", "hand_tool.jpg"} <= shown

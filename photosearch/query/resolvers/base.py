@@ -96,6 +96,9 @@ class AtomResult:
     #: The best candidates below the calibrated cut-off (semantic atoms only): what "closest
     #: matches" shows instead of an empty page.
     near: ScoredSet | None = None
+    #: Photos below the cut-off whose evidence names the thing itself, not a broader class (concepts
+    #: only): a request to leave the thing out ("not X") leaves these out too.
+    likely: ScoredSet | None = None
 
 
 @dataclass

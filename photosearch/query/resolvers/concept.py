@@ -263,6 +263,11 @@ NEAR_MIN = 0.02
 NEAR_Z = 1.0
 
 
+#: Evidence below the cut-off that names the concept itself this strongly makes a photo one that
+#: "not <concept>" leaves out (`AtomResult.likely`).
+LIKELY_MIN = 0.5
+
+
 def _near(scores: np.ndarray, keep: np.ndarray) -> ScoredSet:
     """The best photos below the cut-off (never those above it), best NEAR_MAX."""
     cand = np.flatnonzero(~keep & (scores >= NEAR_MIN))
@@ -294,19 +299,21 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
     corroborated = ctx.calibration.corroborate and any("skipped" not in i for i in infos)
+    # labels no broader than the request ("tiger" ≈ "big cat" is no evidence), and evidence that
+    # names all of it: a label that names part of a request of several words ("cake" of "birthday
+    # cake", "lion" of "sea lion") is not enough (WHOLE_MIN)
+    per_word = _without_broader(matched, snap.n)
+    whole = (1.0 - per_word.min(axis=0)) * (1.0 - whole_evidence(dist_explain, snap.n))
     if corroborated:  # two kinds of evidence must agree; one alone is a closest match
-        # labels no broader than the request ("tiger" ≈ "big cat" is no evidence), and where two
-        # models can name the concept, from both
-        # and some evidence that names all of it: a label that names part of a request of several
-        # words ("cake" of "birthday cake", "lion" of "sea lion") is not enough (WHOLE_MIN)
-        per_word = _without_broader(matched, snap.n)
+        # and where two models can name the concept, from both
         specific = (1.0 - per_word.mean(axis=0)) * (1.0 - dist)
-        whole = (1.0 - per_word.min(axis=0)) * (1.0 - whole_evidence(dist_explain, snap.n))
         labelled_mask = (specific <= 1.0 - ctx.calibration.min_fused) & (whole <= 1.0 - WHOLE_MIN)
         labelled_mask &= _written_or_agreed(value, matched, dist_explain, ctx)
         keep &= _agreed(emb_hits, labelled_mask, snap)
     result = ScoredSet.from_dense(fused, keep)
     near = _near(1.0 - miss_below, keep)
+    names_it = 1.0 - whole
+    likely = ScoredSet.from_dense(names_it, ~keep & (names_it >= LIKELY_MIN))
 
     def explain(row: int) -> list[dict]:
         out = _lexical_whys(row, value, matched)
@@ -321,6 +328,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         result,
         explain,
         near=near,
+        likely=likely,
         info={
             "lexical_hits": int(np.count_nonzero(lexical)),
             "distribution_hits": int(np.count_nonzero(dist)),
