@@ -40,6 +40,9 @@ OPERATORS = ("and", "or", "not")
 #: Atoms that describe what is in the photo by degree: soft in the root `and` (a photo with some of
 #: them is a partial match). A colour is the frame's, not the subject's: soft like a concept.
 SOFT_ATOMS = ("concept", "color")
+#: What each soft atom counts in a partial match's score: the thing asked for more than its colour
+#: ("a yellow flower": a white flower before a yellow lemon).
+SOFT_WEIGHTS = {"concept": 1.0, "color": 0.5}
 
 
 @dataclass
@@ -158,13 +161,15 @@ def soft_partial(
     soft: list[ScoredSet],
     anchored: bool = False,
     near: list[ScoredSet | None] | None = None,
+    weights: list[float] | None = None,
 ) -> ScoredSet:
     """Photos in `hard` (None: no hard parts, every photo at score 1) with some but not all `soft`
     sets; score = mean of the soft scores (missing counts 0) times the hard set's score. With
     `anchored` (a required concept or a content filter among the hard parts), photos with none of
     the soft concepts count too, at `CONTENT_ONLY`. `near`: per soft set, its candidates below the
     cut-off; a photo's missing concept counts `NEAR_SHARE` of that evidence, so that among the
-    photos of people "outdoors" is missing from, the ones that look a little outdoors come first."""
+    photos of people "outdoors" is missing from, the ones that look a little outdoors come first.
+    `weights`: what each soft set counts of the mean (`SOFT_WEIGHTS`; all 1 when None)."""
     if not soft or (hard is not None and len(hard) == 0) or (len(soft) < 2 and not anchored):
         return ScoredSet.empty()
     size = (
@@ -172,19 +177,20 @@ def soft_partial(
         + 1
     )
     # dense per-row sums over the soft sets: O(rows) scatters, no sorting or searching
+    weights = weights or [1.0] * len(soft)
     total = np.zeros(size, np.float32)
     present = np.zeros(size, np.int8)
-    for s in soft:
+    for s, w in zip(soft, weights, strict=True):
         rows = s.rows.astype(np.intp)  # numpy converts int32 indices on every gather and scatter
-        total[rows] += s.scores
+        total[rows] += w * s.scores
         present[rows] += 1
-    for s, leaning in zip(soft, near or [], strict=False):
+    for s, leaning, w in zip(soft, near or [], weights, strict=False):
         if leaning is None or not len(leaning):
             continue
         below = leaning.rows[~member(leaning.rows, s.rows)] if len(s) else leaning.rows
         below = below[below < size].astype(np.intp)
         scores = leaning.scores[np.searchsorted(leaning.rows, below)]
-        total[below] += NEAR_SHARE * scores
+        total[below] += w * NEAR_SHARE * scores
     keep = present < len(soft)
     if not anchored or hard is None:
         keep &= present > 0
@@ -196,7 +202,7 @@ def soft_partial(
     if cand.size == 0:
         return ScoredSet.empty()
     hard_scores = 1.0 if hard is None else hard.scores[np.searchsorted(hard.rows, cand)]
-    share = np.maximum(total[cand] / len(soft), CONTENT_ONLY if anchored else 0.0)
+    share = np.maximum(total[cand] / sum(weights), CONTENT_ONLY if anchored else 0.0)
     return ScoredSet(cand, (share * hard_scores).astype(np.float32), graded=True)
 
 
@@ -271,7 +277,13 @@ class Executor:
                 out = subtract(out, neg)
             if len(soft) >= 2 or (soft and anchored):
                 hard_set = intersect(hard, self.ctx.universe()) if hard else None
-                partial = soft_partial(hard_set, soft, anchored, [self._near(c) for c in soft_nodes])
+                partial = soft_partial(
+                    hard_set,
+                    soft,
+                    anchored,
+                    [self._near(c) for c in soft_nodes],
+                    [SOFT_WEIGHTS[next(iter(c))] for c in soft_nodes],
+                )
                 for neg in negatives:
                     partial = subtract(partial, neg)
                 ex.partial = partial

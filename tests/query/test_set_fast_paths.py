@@ -15,10 +15,11 @@ def random_set(rng, n: int, share: float) -> ScoredSet:
     return ScoredSet(rows, rng.uniform(0.05, 1.0, rows.size).astype(np.float32), graded=True)
 
 
-def reference_partial(hard, soft, anchored, near=None) -> dict[int, float]:
-    """Definition: in `hard`, some but not all soft sets (anchored: none counts too); mean of the
-    soft scores (missing = NEAR_SHARE of its score below the cut-off, else 0), at least CONTENT_ONLY
-    when anchored, times the hard score."""
+def reference_partial(hard, soft, anchored, near=None, weights=None) -> dict[int, float]:
+    """Definition: in `hard`, some but not all soft sets (anchored: none counts too); weighted mean
+    of the soft scores (missing = NEAR_SHARE of its score below the cut-off, else 0), at least
+    CONTENT_ONLY when anchored, times the hard score."""
+    weights = weights or [1.0] * len(soft)
     scores = [dict(zip(s.rows.tolist(), s.scores.tolist(), strict=True)) for s in soft]
     below = [
         {} if b is None else dict(zip(b.rows.tolist(), b.scores.tolist(), strict=True)) for b in near or []
@@ -30,11 +31,15 @@ def reference_partial(hard, soft, anchored, near=None) -> dict[int, float]:
     for r in candidates:
         if hard_of is not None and r not in hard_of:
             continue
-        present = [d[r] for d in scores if r in d]
+        present = [w * d[r] for d, w in zip(scores, weights, strict=True) if r in d]
         if len(present) == len(soft) or (not present and not (anchored and hard is not None)):
             continue
-        leaning = [NEAR_SHARE * b.get(r, 0.0) for d, b in zip(scores, below, strict=True) if r not in d]
-        share = (sum(present) + sum(leaning)) / len(soft)
+        leaning = [
+            w * NEAR_SHARE * b.get(r, 0.0)
+            for d, b, w in zip(scores, below, weights, strict=True)
+            if r not in d
+        ]
+        share = (sum(present) + sum(leaning)) / sum(weights)
         if anchored:
             share = max(share, CONTENT_ONLY)
         out[r] = share * (1.0 if hard_of is None else hard_of[r])
@@ -45,16 +50,29 @@ def reference_partial(hard, soft, anchored, near=None) -> dict[int, float]:
 @pytest.mark.parametrize("anchored", [False, True])
 @pytest.mark.parametrize("with_hard", [False, True])
 @pytest.mark.parametrize("with_near", [False, True])
-def test_soft_partial_matches_its_definition(seed, anchored, with_hard, with_near):
+@pytest.mark.parametrize("weighted", [False, True])
+def test_soft_partial_matches_its_definition(seed, anchored, with_hard, with_near, weighted):
     rng = np.random.default_rng(seed)
     n = 2000
     soft = [random_set(rng, n, share) for share in rng.uniform(0.05, 0.5, int(rng.integers(1, 4)))]
     hard = random_set(rng, n, 0.4) if with_hard else None
     near = [random_set(rng, n, 0.3) if rng.random() < 0.8 else None for _ in soft] if with_near else None
-    got = soft_partial(hard, soft, anchored, near)
-    want = reference_partial(hard, soft, anchored, near) if (len(soft) >= 2 or anchored) else {}
+    weights = [float(w) for w in rng.choice([0.5, 1.0], len(soft))] if weighted else None
+    got = soft_partial(hard, soft, anchored, near, weights)
+    want = reference_partial(hard, soft, anchored, near, weights) if (len(soft) >= 2 or anchored) else {}
     assert got.rows.tolist() == sorted(want)
     assert np.allclose(got.scores, [want[r] for r in got.rows.tolist()], atol=1e-5)
+
+
+def test_a_thing_counts_more_than_its_colour_in_a_partial_match():
+    """ "a yellow flower" with neither whole: a white flower before a yellow lemon."""
+    from photosearch.query.executor import SOFT_WEIGHTS
+
+    yellow = ScoredSet(np.array([1], np.int32), np.array([0.9], np.float32), graded=True)  # the lemon
+    flower = ScoredSet(np.array([0], np.int32), np.array([0.9], np.float32), graded=True)  # white flower
+    weights = [SOFT_WEIGHTS["color"], SOFT_WEIGHTS["concept"]]
+    got = soft_partial(None, [yellow, flower], False, None, weights)
+    assert got.rows.tolist() == [0, 1] and got.scores[0] > got.scores[1]
 
 
 def test_an_and_of_one_graded_set_keeps_its_scores():
