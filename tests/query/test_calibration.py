@@ -391,3 +391,28 @@ def test_leaving_a_thing_out_leaves_out_photos_that_probably_show_it(store, sett
     shown = {r["path"].rsplit("/", 1)[-1] for r in res["results"]}
     assert "hammer.jpg" not in shown and "faint_hammer.jpg" not in shown
     assert {"saw.jpg", "hand_tool.jpg"} <= shown
+
+
+def test_a_word_that_only_begins_a_compound_label_is_a_shared_word(store, settings, fake_embedder):
+    """ "hammer" is no confident hammerhead (a shark: the word only begins its name) and `why` says
+    the word is only shared; "boat" reaches the sailboat as a compound (its tail says what it is)."""
+
+    def tag(label, score):
+        return FactRecord("tag", label, score, data={"names": [label]})
+
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {"shark.jpg": [tag("hammerhead", 0.9)], "sailing.jpg": [tag("sailboat", 0.9)]},
+    )
+
+    def found(value: str) -> tuple[list[str], dict[str, list[dict]]]:
+        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
+        res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+        return _confident(res), {r["path"].rsplit("/", 1)[-1]: r["why"] for r in res["results"]}
+
+    confident, why = found("hammer")
+    assert "shark.jpg" not in confident and "shark.jpg" in why
+    assert any(w.get("route") == "shared word" for w in why["shark.jpg"])
+    _, why = found("boat")
+    assert any(w.get("route") == "compound" for w in why["sailing.jpg"])

@@ -100,9 +100,13 @@ def _routes(
             out.append((g, route))
     for label_word, groups in words.items():
         if compound_of(word, label_word):
+            # the word as the compound's tail names its kind ("boat" of "sailboat"); as its first
+            # part, only a word it shares ("hammer" of "hammerhead", a shark)
+            tail = label_word.endswith(word)
+            route, weight = ("compound", COMPOUND) if tail else (SHARED_WORD, MODIFIER_WEIGHT)
             for g in groups:
                 if not g.hypernym:
-                    out.append((g, Route(word, fold(g.label), "compound", COMPOUND)))
+                    out.append((g, Route(word, fold(g.label), route, weight)))
     return out
 
 
