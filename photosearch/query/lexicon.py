@@ -32,6 +32,8 @@ wearing playing eating sitting standing walking running riding lying sleeping
 AND_WORDS = frozenset({"and", "with", "plus", "&", "+", "both", "together", "also", "featuring", "including"})
 OR_WORDS = frozenset({"or", "either", "/"})
 NOT_PHRASES = (
+    "anything but",
+    "everything but",
     "but not",
     "and not",
     "other than",

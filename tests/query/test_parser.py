@@ -102,6 +102,9 @@ def test_places():
         ("a file cabinet", {"concept": "file cabinet"}),  # a plain word after "file" is a thing
         ("similar to sunset.jpg", {"similar": "sunset.jpg"}),  # a photo to look like, not a name
         ("photos like the tiger", {"concept": "tiger"}),
+        ("anything but food", {"not": {"concept": "food"}}),  # everything except food
+        ("everything but cats", {"not": {"concept": "cat"}}),
+        ("dogs but not puppies", {"and": [{"concept": "dog"}, {"not": {"concept": "puppy"}}]}),
     ],
 )
 def test_any_words_in_the_photo(text, where):
