@@ -416,3 +416,29 @@ def test_a_word_that_only_begins_a_compound_label_is_a_shared_word(store, settin
     assert any(w.get("route") == "shared word" for w in why["shark.jpg"])
     _, why = found("boat")
     assert any(w.get("route") == "compound" for w in why["sailing.jpg"])
+
+
+def test_a_measured_photo_attribute_stands_on_its_own(store, settings, fake_embedder):
+    """ "photos at night", "dark photos": an attribute measured from the pixels is stored only where
+    it holds, so its own name finds the photo confidently, with no second kind of evidence; a scene
+    word's weaker route to it ("clouds" ≈ sky) does not."""
+
+    def fact(kind, label, score):
+        return FactRecord(kind, label, score, data={"names": [label]})
+
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "night_street.jpg": [fact("tag", "street sign", 0.95), fact("attribute", "night", 0.6)],
+            "blue_sky.jpg": [fact("tag", "airliner", 0.95), fact("attribute", "sky", 0.55)],
+        },
+    )
+
+    def confident(value: str) -> list[str]:
+        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
+        return _confident(search(store, settings, plan=plan, text_embedder=fake_embedder))
+
+    assert confident("night") == ["night_street.jpg"]
+    assert confident("sky") == ["blue_sky.jpg"]
+    assert confident("clouds") == []

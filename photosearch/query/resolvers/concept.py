@@ -19,7 +19,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from photosearch.query.calibration import build_null, evidence, select
-from photosearch.query.expansion import COMPOUND, Route, compound_of, expand
+from photosearch.query.expansion import COMPOUND, SYNONYM, Route, compound_of, expand
 from photosearch.query.resolvers.agreement import MODELS, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, SHARED_WORD, shares_only_a_word
@@ -313,7 +313,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         specific = (1.0 - per_word.mean(axis=0)) * (1.0 - dist)
         labelled_mask = (specific <= 1.0 - ctx.calibration.min_fused) & (whole <= 1.0 - WHOLE_MIN)
         labelled_mask &= _written_or_agreed(value, matched, dist_explain, ctx)
-        keep &= _agreed(emb_hits, labelled_mask, snap)
+        keep &= _agreed(emb_hits, labelled_mask, snap) | _measured(matched, snap.n)
     result = ScoredSet.from_dense(fused, keep)
     near = _near(1.0 - miss_below, keep)
     names_it = 1.0 - whole
@@ -407,6 +407,19 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
             affinities[space] = float(aff.values.max(initial=0.0))
         per_model[model] = 1.0 - miss
     return written | models_agree(value, per_model, analysed, affinities, ctx)
+
+
+#: A photo attribute measured from the pixels (`vision/attributes.py`: dark, night, sunset, sky...)
+#: is stored only where it holds, at a degree of 0.5 at its calibrated threshold: reached by its own
+#: name or a synonym (at least this: that degree, what an attribute label counts, a synonym's
+#: weight), it is a measurement, not a model's guess, and stands on its own. A scene word's route
+#: to it ("clouds" ≈ sky) counts less and needs a clearer measure.
+MEASURED_MIN = 0.5 * CONCEPT_KINDS["attribute"] * SYNONYM
+
+
+def _measured(matched: dict, n: int) -> np.ndarray:
+    """Photos where a measured attribute names every word of the concept ("dark photos")."""
+    return _without_broader(matched, n, ("attribute",)).min(axis=0) >= MEASURED_MIN
 
 
 def _agreed(emb_hits: _SpaceHits, labelled: np.ndarray, snap) -> np.ndarray:
