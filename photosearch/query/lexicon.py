@@ -18,7 +18,7 @@ just really very quite also too so then than as such one ones thing things stuff
 show showing shown find finding get give gimme see look looking search searching want need display list
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
 snapshot pix where's that's it's i'm we're from by for into onto upon
-taken took captured made close-up close-ups closeup closeups like best nicest finest greatest
+taken took captured made ate eaten went visited met close-up close-ups closeup closeups like best nicest finest greatest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful
 """)
 

@@ -103,6 +103,7 @@ def test_places():
         ("similar to sunset.jpg", {"similar": "sunset.jpg"}),  # a photo to look like, not a name
         ("photos like the tiger", {"concept": "tiger"}),
         ("anything but food", {"not": {"concept": "food"}}),  # everything except food
+        ("food i ate in italy", {"and": [{"concept": "food"}, {"place": "Italy"}]}),  # no "food ate"
         ("everything but cats", {"not": {"concept": "cat"}}),
         ("dogs but not puppies", {"and": [{"concept": "dog"}, {"not": {"concept": "puppy"}}]}),
     ],
