@@ -17,14 +17,14 @@ do does did have has had having will would can could should shall may might must
 just really very quite also too so then than as such one ones thing things stuff something anything everyone everybody everything
 show showing shown find finding get give gimme see look looking search searching want need display list
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
-snapshot pix where's that's it's i'm we're from by for into onto upon
+snapshot pix where's that's it's i'm we're by for into onto upon
 taken took captured made ate eaten went visited met close-up close-ups closeup closeups like best nicest finest greatest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful
 """)
 
 #: Words that separate concept phrases (prepositions etc.) but mean AND.
 SEPARATORS = _words("""
-at in on near by under over behind beside next inside outside around along across between during
+at in on near by from under over behind beside next inside outside around along across between during
 while through into onto toward towards against among above below beneath front top bottom while holding
 wearing playing eating sitting standing walking running riding lying sleeping
 """) - {"top"}

@@ -104,6 +104,12 @@ def test_places():
         ("photos like the tiger", {"concept": "tiger"}),
         ("anything but food", {"not": {"concept": "food"}}),  # everything except food
         ("food i ate in italy", {"and": [{"concept": "food"}, {"place": "Italy"}]}),  # no "food ate"
+        ("lots of people", {"faces": {"min": 3, "max": None}}),  # how many, not a concept "lot"
+        ("several people at the beach", {"and": [{"faces": {"min": 3, "max": None}}, {"concept": "beach"}]}),
+        ("a few people", {"faces": {"min": 2, "max": None}}),
+        ("the sea from the plane", {"and": [{"concept": "sea"}, {"concept": "plane"}]}),  # no seaplane
+        ("the view from the hotel", {"and": [{"concept": "view"}, {"concept": "hotel"}]}),
+        ("photos from paris", {"place": "Paris"}),
         ("everything but cats", {"not": {"concept": "cat"}}),
         ("dogs but not puppies", {"and": [{"concept": "dog"}, {"not": {"concept": "puppy"}}]}),
     ],

@@ -90,6 +90,14 @@ class FilterClaims:
             (re.compile(r"\bcrowds?\b|\bcrowded\b"), (CROWD, None)),
             (
                 re.compile(
+                    rf"\b(?:many|several|multiple|numerous|lots\s+of|a\s+lot\s+of|loads\s+of|plenty\s+of"
+                    rf"|a\s+bunch\s+of|a\s+group\s+of)\s+{people_w}"
+                ),
+                (3, None),
+            ),
+            (re.compile(rf"\ba\s+few\s+{people_w}"), (2, None)),
+            (
+                re.compile(
                     rf"\b(?:at\s+least|min(?:imum)?(?:\s+of)?|no\s+fewer\s+than|not\s+less\s+than)\s+(?P<n>{n})\s+{people_w}"
                 ),
                 "min",
