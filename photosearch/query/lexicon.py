@@ -22,6 +22,19 @@ taken took captured made ate eaten went visited met close-up close-ups closeup c
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful
 """)
 
+#: Phrases that carry no search meaning (dropped, like STOP_WORDS): how a photo was shot, how many
+#: of a thing no model counts ("lots of flowers").
+FILLER_PHRASES = (
+    "close ups",
+    "close up",
+    "up close",
+    "lots of",
+    "a lot of",
+    "loads of",
+    "plenty of",
+    "a bunch of",
+)
+
 #: Words that separate concept phrases (prepositions etc.) but mean AND.
 SEPARATORS = _words("""
 at in on near by from under over behind beside next inside outside around along across between during

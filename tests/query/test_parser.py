@@ -110,6 +110,8 @@ def test_places():
         ("the sea from the plane", {"and": [{"concept": "sea"}, {"concept": "plane"}]}),  # no seaplane
         ("the view from the hotel", {"and": [{"concept": "view"}, {"concept": "hotel"}]}),
         ("photos from paris", {"place": "Paris"}),
+        ("close ups of flowers", {"concept": "flower"}),
+        ("lots of flowers", {"concept": "flower"}),
         ("everything but cats", {"not": {"concept": "cat"}}),
         ("dogs but not puppies", {"and": [{"concept": "dog"}, {"not": {"concept": "puppy"}}]}),
     ],

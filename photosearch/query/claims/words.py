@@ -23,8 +23,15 @@ class NegationClaims:
                 st.claim(m.start(), m.end(), "not", text=m.group(0))
 
 
+_FILLERS = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.FILLER_PHRASES) + r")\b")
+
+
 def claim_words(st: ClaimState) -> None:
-    """Every word left: separators, connectives, stop words (dropped) and content words."""
+    """Every word left: filler phrases and stop words (dropped), separators, connectives and content
+    words."""
+    for m in _FILLERS.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "drop", text="")
     for m in re.finditer(r"[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
         s, e = m.start(), m.end()
         if not st.free(s, e):
