@@ -31,6 +31,7 @@ from photosearch.gui.flow import FlowLayout
 from photosearch.gui.theme import resources_dir
 from photosearch.metadata.analyzer import COLOR_LABELS
 from photosearch.query.plan import ANY_TEXT, STRING_ATOMS, dumps_plan
+from photosearch.query.times_of_day import TIMES_OF_DAY, hours_of, hours_text
 
 ATOM_TITLES = {
     "concept": "",
@@ -51,6 +52,9 @@ ATOM_TITLES = {
     "orientation": "shape",
     "faces": "faces",
     "date": "date",
+    "hour": "taken",
+    "month": "",
+    "yearly": "",
 }
 #: What an empty "text in photo" chip says it matches: any words read in the photo (`ANY_TEXT`).
 ANY_WORDS = "any words"
@@ -213,6 +217,16 @@ class Chip(QFrame):
             box.setCurrentText(str(value))
             box.activated.connect(lambda _i: self._emit({key: box.currentText()}))
             self.editor = box
+        elif key == "hour":  # a time of day, picked by name ("in the morning")
+            box = QComboBox(self)
+            names = [f"in the {name}" for name in TIMES_OF_DAY]
+            current = next((n for n in TIMES_OF_DAY if hours_of(n) == list(value)), None)
+            if current is None:
+                names.insert(0, hours_text(list(value)))
+            box.addItems(names)
+            box.setCurrentText(f"in the {current}" if current else hours_text(list(value)))
+            box.activated.connect(lambda _i: self._set_time_of_day(box.currentText()))
+            self.editor = box
         elif key == "faces":
             spin_lo, spin_hi = QSpinBox(self), QSpinBox(self)
             spin_lo.setRange(0, 99)
@@ -275,6 +289,11 @@ class Chip(QFrame):
             self.changed.emit(self.index, None)
         elif text != self.inner.get(self.key):
             self._emit({self.key: text})
+
+    def _set_time_of_day(self, text: str) -> None:
+        name = text.removeprefix("in the ")
+        if name in TIMES_OF_DAY:
+            self._emit({"hour": hours_of(name)})
 
     def _set_dates(self) -> None:
         lo = self.date_from.date().toString("yyyy-MM-dd")
@@ -358,6 +377,7 @@ class PlanChips(QWidget):
             "Person": {"person": "name"},
             "Place": {"place": "Paris"},
             "Date range": {"date": {"from": f"{date.today().year}-01-01", "to": today}},
+            "Time of day": {"hour": hours_of("morning")},
             "Text in photo": {"text": "word"},
             "Camera": {"camera": "Pixel"},
             "Folder": {"folder": "Trips"},

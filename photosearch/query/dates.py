@@ -305,7 +305,7 @@ class DateFinder:
             (
                 "relunit",
                 re.compile(
-                    r"\b(?P<rel>today|tonight|this morning|this afternoon|this evening|last night|yesterday|this week|last week|past week|previous week|this month|last month|past month|previous month|this year|last year|past year|previous year|this weekend|last weekend|last year's)\b"
+                    r"\b(?P<rel>today|tonight|last night|yesterday|this week|last week|past week|previous week|this month|last month|past month|previous month|this year|last year|past year|previous year|this weekend|last weekend|last year's)\b"
                 ),
             ),
             (
@@ -516,7 +516,7 @@ def _relative_units(now: date) -> dict[str, tuple[date, date]]:
     last_month = month_range(*_prev_month(now))
     last_year = year_range(now.year - 1)
     return {
-        **dict.fromkeys(("today", "tonight", "this morning", "this afternoon", "this evening"), (now, now)),
+        **dict.fromkeys(("today", "tonight"), (now, now)),  # "this morning": claims.entities.claim_times
         "last night": (day_before, day_before),
         "yesterday": (day_before, day_before),
         "this week": (monday, now),

@@ -1,7 +1,8 @@
 """Deterministic request parser: natural language → plan, with a confidence and notes.
 
 The parser claims spans of the request in a fixed order (quotes and `key:value` syntax, compose
-words, similar/folder/camera, kinds/quality/tags, face counts, people, dates, places, colours,
+words, similar/folder/camera, kinds/quality/tags, face counts, people, dates, times of day, places,
+colours,
 connectives)
 and reads what is left as concept phrases; the claim passes live in `query.claims`. Then
 `query.parse_tree` builds the boolean tree: OR binds tighter than AND; NOT takes the following
@@ -16,7 +17,7 @@ from datetime import date
 from photosearch.query.claims.attributes import ColourClaims
 from photosearch.query.claims.compose import ComposeClaims
 from photosearch.query.claims.cues import CueClaims, claim_quotes
-from photosearch.query.claims.entities import claim_dates, claim_people, claim_places
+from photosearch.query.claims.entities import claim_dates, claim_people, claim_places, claim_times
 from photosearch.query.claims.filters import FilterClaims
 from photosearch.query.claims.words import NegationClaims, claim_words
 from photosearch.query.parse_state import ClaimState, ParseResult, PlanContext, Slot
@@ -54,6 +55,7 @@ class RequestParser:
             filters.claim_faces,
             claim_people,
             claim_dates,
+            claim_times,
             claim_places,
             ColourClaims(),
             NegationClaims(),

@@ -21,6 +21,8 @@ Atoms (each a one-key object):
   always present (an open end is written as a far date: from ``1900-01-01`` or to ``now``).
 * ``{"month": [6, 7, 8]}``: taken in one of these months of any year (1 = January): "every July",
   "in winter", "not in December" — a recurring condition, not fixed past ranges.
+* ``{"hour": [5, 6, 7, 8, 9, 10, 11]}``: taken at one of these hours of the day, by the photo's
+  clock (0-23; a time of exactly midnight is read as a date without a time): "in the morning".
 * ``{"yearly": {"from": "MM-DD", "to": "MM-DD"}}``: taken between these days of any year, inclusive
   (``to`` before ``from`` wraps over New Year): "at Christmas" is ``12-24..12-26`` every year.
 * ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
@@ -49,6 +51,7 @@ from datetime import date
 from typing import Any
 
 from photosearch.errors import PhotoSearchError
+from photosearch.query.times_of_day import hours_text
 
 PLAN_VERSION = 1
 
@@ -73,6 +76,7 @@ ATOM_KEYS = (
     *STRING_ATOMS,
     "date",
     "month",
+    "hour",
     "yearly",
     "faces",
     "rating",
@@ -165,6 +169,14 @@ PLAN_SCHEMA: dict[str, Any] = {
                     {
                         "type": "array",
                         "items": {"type": "integer", "minimum": 1, "maximum": 12},
+                        "minItems": 1,
+                    },
+                ),
+                _atom_schema(
+                    "hour",
+                    {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 0, "maximum": 23},
                         "minItems": 1,
                     },
                 ),
@@ -311,6 +323,18 @@ def _validate_month(value: Any, p: str) -> dict:
     return {"month": sorted(set(value))}
 
 
+def _validate_hour(value: Any, p: str) -> dict:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= 23 for h in value)
+    ):
+        raise _err(p, f"expected a list of hours 0..23, got {value!r}")
+    return {"hour": sorted(set(value))}
+
+
 def _validate_yearly(value: Any, p: str) -> dict:
     if not isinstance(value, dict) or set(value) != {"from", "to"}:
         raise _err(p, 'expected {"from": "MM-DD", "to": "MM-DD"} (days of any year)')
@@ -371,6 +395,7 @@ def _enum_validator(key: str, allowed: tuple[str, ...]) -> Callable[[Any, str], 
 _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
     "date": _validate_date,
     "month": _validate_month,
+    "hour": _validate_hour,
     "yearly": _validate_yearly,
     "faces": _validate_faces,
     "rating": _validate_rating,
@@ -618,6 +643,8 @@ def _atom_text(atom: dict) -> str:
         return f"rating={lo}" if lo == hi else f"rating {lo}..{hi}"
     if key == "month":
         return "month:" + ",".join(MONTH_NAMES[m - 1] for m in value)
+    if key == "hour":
+        return "taken " + hours_text(value)
     if key == "yearly":
         lo, hi = value["from"], value["to"]
         return f"yearly {lo}" if lo == hi else f"yearly {lo}..{hi}"

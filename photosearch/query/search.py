@@ -43,7 +43,7 @@ from photosearch.query.plan import filter_atoms, validate_plan
 from photosearch.query.planner import plan_request, planning_context
 from photosearch.query.resolvers.albums import atoms_with_albums
 from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
-from photosearch.query.resolvers.filters import date_nearness
+from photosearch.query.resolvers.filters import date_nearness, hour_nearness
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot, get_snapshot
@@ -389,15 +389,16 @@ def _unmet_atoms(execution: Execution, total: int) -> list[dict]:
 
 
 def _nearness(unmet: list[dict], snap: Snapshot) -> np.ndarray | None:
-    """A weight per photo for how near it is to the dropped dates: "yesterday" with nothing taken
-    then lists the latest photos first. It at most halves a score, so what the request still asks
+    """A weight per photo for how near it is to the dropped dates and times of day: "yesterday" with
+    nothing taken then lists the latest photos first, "in the late evening" the photos taken nearest
+    to it. It at most halves a score, so what the request still asks
     ranks first ("dogs from last week": the dogs, the nearest in time first)."""
-    dates = [a for a in unmet if "date" in a]
+    dates = [a for a in unmet if "date" in a or "hour" in a]
     if not dates:
         return None
     near = np.ones(snap.n, np.float32)
     for atom in dates:
-        near *= date_nearness(atom, snap)
+        near *= date_nearness(atom, snap) if "date" in atom else hour_nearness(atom, snap)
     return 0.5 + 0.5 * near
 
 

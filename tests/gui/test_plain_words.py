@@ -151,3 +151,22 @@ def test_an_any_words_chip_reads_any_words_and_a_typed_word_narrows_it(qtbot):
     with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
         chip.set_value("exit")
     assert {"text": "exit"} in edited.args[0]["where"]["and"]
+
+
+def test_a_time_of_day_chip_reads_the_time_in_words_and_picks_another(qtbot):
+    from PySide6.QtWidgets import QComboBox, QLabel
+
+    from photosearch.gui.plan_chips import PlanChips
+    from photosearch.query.times_of_day import hours_of
+
+    chips = PlanChips()
+    qtbot.addWidget(chips)
+    chips.set_plan({"version": 1, "where": {"and": [{"concept": "dog"}, {"hour": hours_of("morning")}]}})
+    chip = chips.chips[1]
+    assert isinstance(chip.editor, QComboBox) and chip.editor.currentText() == "in the morning"
+    assert "hour" not in [lbl.text() for lbl in chip.findChildren(QLabel)]  # no internal name
+    with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
+        chip.editor.setCurrentText("in the evening")
+        chip.editor.activated.emit(chip.editor.currentIndex())
+    assert {"hour": hours_of("evening")} in edited.args[0]["where"]["and"]
+    assert "Time of day" in [a.text() for a in chips.add_btn.menu().actions()]

@@ -88,6 +88,10 @@ def test_bare_months_and_times_of_day():
     assert where("photos from May") == {"month": [5]}
     assert where("last December") == {"date": {"from": "2023-12-01", "to": "2023-12-31"}}
     assert "date" not in str(where("photos from Jan"))  # an abbreviation after "from": more likely a name
-    assert where("this afternoon") == {"date": {"from": "2024-05-15", "to": "2024-05-15"}}
+    assert where("this afternoon") == {
+        "and": [{"date": {"from": "2024-05-15", "to": "2024-05-15"}}, {"hour": [12, 13, 14, 15, 16, 17]}]
+    }
+    assert where("in the morning") == {"hour": [5, 6, 7, 8, 9, 10, 11]}
+    assert where("morning glory") == {"concept": "morning glory"}  # a flower, not a time
     jan1 = date(2024, 1, 1)
     assert where("last night", now=jan1) == {"date": {"from": "2023-12-31", "to": "2023-12-31"}}

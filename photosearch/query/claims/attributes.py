@@ -62,7 +62,7 @@ class ColourClaims:
             after = re.match(r"[\s-]+([a-z][\w'-]*)", st.low[m.end() :])
             nxt = after.group(1) if after else ""
             before = re.findall(r"[a-z]+", st.low[: m.start()])[-1:]
-            if nxt and _names_a_thing(word, nxt):
+            if nxt and names_a_thing(word, nxt):
                 continue  # "red wine", "black swan": one thing, read as a concept
             if word in AMBIGUOUS_COLOURS and not _describes(nxt, before):
                 continue  # "an orange", "silver" alone: the thing
@@ -75,7 +75,7 @@ def _describes(nxt: str, before: list[str]) -> bool:
     return content_next or bool(before) and before[0] in _DESCRIBING
 
 
-def _names_a_thing(word: str, nxt: str) -> bool:
+def names_a_thing(word: str, nxt: str) -> bool:
     """Whether "word nxt" is one WordNet noun ("red wine", "golden retrievers") or a scene word
     ("golden hour")."""
     from photosearch.query.expansion import scenes, shared_wordnet

@@ -7,6 +7,7 @@ import re
 from datetime import date, timedelta
 
 from photosearch.query import lexicon as lx
+from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.dates import DateMatch, finder, intersect, weekend_ranges
 from photosearch.query.parse_state import ClaimState, PlanContext, sentence_start
 from photosearch.query.places import (
@@ -17,6 +18,7 @@ from photosearch.query.places import (
     fold,
     gazetteer,
 )
+from photosearch.query.times_of_day import TIMES_OF_DAY, hours_of
 
 _SHOW_VERBS = {"show", "give", "find", "get", "tell", "send", "let", "bring", "fetch", "help"}
 
@@ -62,6 +64,32 @@ def claim_people(st: ClaimState) -> None:
         else:
             st.note("'me' is not a person in the catalog (name a person 'me' or set the owner); ignored", 0.4)
             st.claim(m.start(), m.end(), "drop", text="<me?>")
+
+
+_TIMES = re.compile(
+    r"\b(?P<pre>(?:in|during|at|around|every|each|this)\s+(?:the\s+)?)?(?P<t>"
+    + "|".join(re.escape(t) for t in sorted(TIMES_OF_DAY, key=len, reverse=True))
+    + r")s?\b"
+)
+
+
+def claim_times(st: ClaimState) -> None:
+    """Times of day ("in the morning", "at lunchtime", "this evening": today too) → the hour atom.
+    A time word that names a thing with the next word stays a concept ("morning glory", "evening
+    gown")."""
+    for m in _TIMES.finditer(st.low):
+        if not st.free(m.start(), m.end()):
+            continue
+        after = re.match(r"[\s-]+([a-z][\w'-]*)", st.low[m.end() :])
+        last = m.group("t").split()[-1]
+        if after and names_a_thing(last, after.group(1)):
+            continue
+        start = m.start()
+        if (m.group("pre") or "").startswith("this"):  # "this morning": today, in the morning
+            today = st.now.isoformat()
+            st.claim(m.start(), m.start("t"), "atom", {"date": {"from": today, "to": today}}, slot="date")
+            start = m.start("t")
+        st.claim(start, m.end(), "atom", {"hour": hours_of(m.group("t"))}, slot="hour")
 
 
 def claim_dates(st: ClaimState) -> None:

@@ -125,6 +125,46 @@ def resolve_month(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(atom, result, explain)
 
 
+def hours_taken(snap) -> np.ndarray:
+    """Per snapshot row, the hour of the day it was taken (0-23; -1: no date, or a date without a
+    time, which sources write as exactly midnight); once per snapshot."""
+    got = snap.cache.get("hour_taken")
+    if got is None:
+        seconds = np.where(snap.taken != NO_DATE, snap.taken % 86400, -1)
+        got = np.where(seconds > 0, seconds // 3600, -1).astype(np.int32)
+        snap.cache["hour_taken"] = got
+    return got
+
+
+#: Hours outside a time of day at which a photo counts half as near to it (`hour_nearness`).
+NEAR_HOURS = 2.0
+
+
+def hour_nearness(atom: dict, snap) -> np.ndarray:
+    """Per row, how near the hour it was taken is to the atom's hours, around the clock (1 at one of
+    them, 1 / (1 + hours away / NEAR_HOURS) else; 0 without a time)."""
+    taken = hours_taken(snap)
+    away = np.full(snap.n, 24, np.int32)
+    for h in sorted(set(int(h) for h in atom["hour"])):
+        d = np.abs(taken - h)
+        away = np.minimum(away, np.minimum(d, 24 - d))
+    near = 1.0 / (1.0 + away.astype(np.float32) / NEAR_HOURS)
+    return np.where(taken >= 0, near, 0.0).astype(np.float32)
+
+
+def resolve_hour(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Taken at one of the listed hours of the day (photos without a time never match)."""
+    hours = np.asarray(sorted(set(int(h) for h in atom["hour"])), np.int32)
+    snap = ctx.snapshot
+    taken = hours_taken(snap)
+    result = ScoredSet.from_mask((taken >= 0) & np.isin(taken, hours))
+
+    def explain(row: int) -> list[dict]:
+        return [{"atom": "hour", "taken_at": (EPOCH + timedelta(seconds=int(snap.taken[row]))).isoformat()}]
+
+    return AtomResult(atom, result, explain)
+
+
 def month_days(snap) -> np.ndarray:
     """Per snapshot row, the day of the year taken as month * 100 + day (-1 unknown); once per snapshot."""
     got = snap.cache.get("month_day")

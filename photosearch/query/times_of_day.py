@@ -1,0 +1,47 @@
+"""Times of day as hours of the photo's clock: what "in the morning" or "at lunchtime" asks for.
+
+The `hour` atom holds the hours (0-23) a photo may have been taken at. Night is not here: "at night"
+is the `night` attribute measured from the pixels, which also holds for photos without a time.
+"""
+
+from __future__ import annotations
+
+#: Time-of-day words → the hours they cover (start inclusive, end exclusive).
+TIMES_OF_DAY: dict[str, tuple[int, int]] = {
+    "early morning": (4, 8),
+    "late morning": (9, 12),
+    "morning": (5, 12),
+    "noon": (11, 14),
+    "midday": (11, 14),
+    "lunchtime": (11, 14),
+    "lunch time": (11, 14),
+    "early afternoon": (12, 15),
+    "late afternoon": (15, 18),
+    "afternoon": (12, 18),
+    "early evening": (17, 20),
+    "late evening": (20, 23),
+    "evening": (17, 22),
+}
+
+
+def hours_of(name: str) -> list[int]:
+    """The hours a time-of-day word covers ("morning" → 5..11)."""
+    lo, hi = TIMES_OF_DAY[name]
+    return list(range(lo, hi))
+
+
+def hours_text(hours: list[int]) -> str:
+    """Hours as clock ranges, in the words of the time of day they are where one fits:
+    "in the morning (05:00–11:59)", "at 14:00–15:59, 20:00–20:59"."""
+    hours = sorted(set(hours))
+    spans: list[list[int]] = []
+    for h in hours:
+        if spans and h == spans[-1][1] + 1:
+            spans[-1][1] = h
+        else:
+            spans.append([h, h])
+    if len(spans) > 1 and spans[0][0] == 0 and spans[-1][1] == 23:  # wraps over midnight
+        spans[0][0] = spans.pop()[0]
+    clock = ", ".join(f"{a:02d}:00–{b:02d}:59" for a, b in spans)
+    name = next((n for n in TIMES_OF_DAY if hours_of(n) == hours), None)
+    return f"in the {name} ({clock})" if name else f"at {clock}"

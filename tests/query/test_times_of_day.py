@@ -1,0 +1,75 @@
+"""Times of day: "in the morning" is the `hour` atom over the photo's clock time."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from photosearch.catalog.models import Folder
+from photosearch.query.plan import PlanError, plan_to_text, validate_plan
+from photosearch.query.search import search
+from photosearch.query.times_of_day import hours_text
+from tests.query.gallery import add_photo
+
+NOW = date(2024, 5, 15)
+TAKEN = {
+    "breakfast.jpg": datetime(2023, 7, 2, 8, 30),
+    "early.jpg": datetime(2024, 5, 15, 5, 0, 1),
+    "lunch.jpg": datetime(2022, 1, 9, 12, 45),
+    "dinner.jpg": datetime(2021, 3, 3, 19, 10),
+    "date_only.jpg": datetime(2020, 6, 6, 0, 0),  # a date without a time: no hour
+    "undated.jpg": None,
+}
+
+
+@pytest.fixture
+def catalog(store):
+    with store.session() as s:
+        folder = Folder(path="/photos")
+        s.add(folder)
+        s.flush()
+        for name, taken in TAKEN.items():
+            add_photo(s, folder, name, taken=taken)
+    return store
+
+
+def names(res) -> list[str]:
+    return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"])
+
+
+def test_a_time_of_day_finds_the_photos_taken_then(catalog, settings):
+    res = search(catalog, settings, "photos taken in the morning", now=NOW, signals=[])
+    assert res["plan"]["where"] == {"hour": [5, 6, 7, 8, 9, 10, 11]}
+    assert names(res) == ["breakfast.jpg", "early.jpg"]
+    assert res["results"][0]["why"][0]["atom"] == "hour"
+    assert names(search(catalog, settings, "in the evening", now=NOW, signals=[])) == ["dinner.jpg"]
+    assert names(search(catalog, settings, "at lunchtime", now=NOW, signals=[])) == ["lunch.jpg"]
+
+
+def test_this_morning_is_today_in_the_morning(catalog, settings):
+    res = search(catalog, settings, "this morning", now=NOW, signals=[])
+    assert names(res) == ["early.jpg"]
+
+
+def test_not_in_the_morning_keeps_the_photos_without_a_time(catalog, settings):
+    res = search(catalog, settings, "not in the morning", now=NOW, signals=[])
+    assert names(res) == ["date_only.jpg", "dinner.jpg", "lunch.jpg", "undated.jpg"]
+
+
+def test_nobody_at_that_hour_is_said_and_the_nearest_in_time_come_first(catalog, settings):
+    res = search(catalog, settings, "in the late evening", now=NOW, signals=[])
+    assert names(res) == []
+    assert res["explain"]["unmet"] and "in the late evening (20:00–22:59)" in res["explain"]["unmet"][0]
+    closest = [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
+    assert closest[0] == "dinner.jpg"  # 19:10, the nearest to 20:00
+    assert closest.index("lunch.jpg") < closest.index("undated.jpg")  # photos without a time last
+
+
+def test_the_hour_atom_is_validated_and_read_back():
+    plan = validate_plan({"version": 1, "where": {"hour": 9}})
+    assert plan["where"] == {"hour": [9]}
+    assert plan_to_text(plan) == "taken at 09:00–09:59"
+    with pytest.raises(PlanError):
+        validate_plan({"version": 1, "where": {"hour": [24]}})
+    assert hours_text([22, 23, 0, 1]) == "at 22:00–01:59"  # over midnight
