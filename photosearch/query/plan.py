@@ -311,28 +311,21 @@ def _validate_date(value: Any, p: str) -> dict:
     return {"date": {"from": lo, "to": hi}}
 
 
-def _validate_month(value: Any, p: str) -> dict:
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = [value]
-    if (
-        not isinstance(value, list)
-        or not value
-        or not all(isinstance(m, int) and not isinstance(m, bool) and 1 <= m <= 12 for m in value)
-    ):
-        raise _err(p, f"expected a list of months 1..12, got {value!r}")
-    return {"month": sorted(set(value))}
+def _whole_numbers(key: str, what: str, lo: int, hi: int) -> Callable[[Any, str], dict]:
+    """A validator of a list of whole numbers in lo..hi (one number alone is a list of one)."""
 
+    def validate(value: Any, p: str) -> dict:
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in value)
+        ):
+            raise _err(p, f"expected a list of {what} {lo}..{hi}, got {value!r}")
+        return {key: sorted(set(value))}
 
-def _validate_hour(value: Any, p: str) -> dict:
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = [value]
-    if (
-        not isinstance(value, list)
-        or not value
-        or not all(isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= 23 for h in value)
-    ):
-        raise _err(p, f"expected a list of hours 0..23, got {value!r}")
-    return {"hour": sorted(set(value))}
+    return validate
 
 
 def _validate_yearly(value: Any, p: str) -> dict:
@@ -394,8 +387,8 @@ def _enum_validator(key: str, allowed: tuple[str, ...]) -> Callable[[Any, str], 
 #: The validator of each non-string atom: (value, path) → the normalised atom.
 _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
     "date": _validate_date,
-    "month": _validate_month,
-    "hour": _validate_hour,
+    "month": _whole_numbers("month", "months", 1, 12),
+    "hour": _whole_numbers("hour", "hours", 0, 23),
     "yearly": _validate_yearly,
     "faces": _validate_faces,
     "rating": _validate_rating,

@@ -252,3 +252,14 @@ def build_gallery(store: Store, embedder=None, *, with_vectors: bool = True) -> 
             ),
         )
     return ids
+
+
+def dated_catalog(store, taken: dict, folder_path: str = "/photos"):
+    """A catalog of photos named as `taken`'s keys, each taken at its value (None: undated)."""
+    with store.session() as s:
+        folder = Folder(path=folder_path)
+        s.add(folder)
+        s.flush()
+        for name, when in taken.items():
+            add_photo(s, folder, name, taken=when)
+    return store

@@ -7,10 +7,9 @@ from datetime import date, datetime
 
 import pytest
 
-from photosearch.catalog.models import Folder
 from photosearch.query.plan import PlanError, plan_to_text, validate_plan
 from photosearch.query.search import search
-from tests.query.gallery import add_photo
+from tests.query.gallery import dated_catalog
 
 NOW = date(2024, 5, 15)
 TAKEN = {
@@ -28,13 +27,7 @@ TAKEN = {
 
 @pytest.fixture
 def catalog(store):
-    with store.session() as s:
-        folder = Folder(path="/photos/Family")
-        s.add(folder)
-        s.flush()
-        for name, taken in TAKEN.items():
-            add_photo(s, folder, name, taken=taken)
-    return store
+    return dated_catalog(store, TAKEN, "/photos/Family")
 
 
 def names(res) -> list[str]:

@@ -6,11 +6,10 @@ from datetime import date, datetime
 
 import pytest
 
-from photosearch.catalog.models import Folder
 from photosearch.query.plan import PlanError, plan_to_text, validate_plan
 from photosearch.query.search import search
 from photosearch.query.times_of_day import hours_text
-from tests.query.gallery import add_photo
+from tests.query.gallery import dated_catalog
 
 NOW = date(2024, 5, 15)
 TAKEN = {
@@ -25,13 +24,7 @@ TAKEN = {
 
 @pytest.fixture
 def catalog(store):
-    with store.session() as s:
-        folder = Folder(path="/photos")
-        s.add(folder)
-        s.flush()
-        for name, taken in TAKEN.items():
-            add_photo(s, folder, name, taken=taken)
-    return store
+    return dated_catalog(store, TAKEN, "/photos")
 
 
 def names(res) -> list[str]:
