@@ -19,6 +19,7 @@ show showing shown find finding get give gimme see look looking search searching
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
 snapshot pix where's that's it's i'm we're by for into onto upon
 taken took captured made ate eaten went visited met close-up close-ups closeup closeups like best nicest finest greatest
+biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful
 """)
 

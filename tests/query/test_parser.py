@@ -111,6 +111,8 @@ def test_places():
         ("the view from the hotel", {"and": [{"concept": "view"}, {"concept": "hotel"}]}),
         ("photos from paris", {"place": "Paris"}),
         ("close ups of flowers", {"concept": "flower"}),
+        ("the dog's ball", {"and": [{"concept": "dog"}, {"concept": "ball"}]}),  # not "dog'"
+        ("the biggest animal", {"concept": "animal"}),  # a size no model measures
         ("lots of flowers", {"concept": "flower"}),
         ("everything but cats", {"not": {"concept": "cat"}}),
         ("dogs but not puppies", {"and": [{"concept": "dog"}, {"not": {"concept": "puppy"}}]}),

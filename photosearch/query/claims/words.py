@@ -49,5 +49,8 @@ def claim_words(st: ClaimState) -> None:
             st.claim(s, e, "and", text=w)
         elif w in lx.STOP_WORDS or w.rstrip("'s") in lx.STOP_WORDS and w.endswith("'s"):
             st.claim(s, e, "drop", text="")
+        elif w.endswith(("'s", "’s")) and len(w) > 3:  # "the dog's ball": the dog and a ball
+            st.claim(s, e - 2, "word", text=st.text[s : e - 2])
+            st.claim(e - 2, e, "and", text=w[-2:])
         else:
             st.claim(s, e, "word", text=st.text[s:e])
