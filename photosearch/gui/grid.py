@@ -83,8 +83,11 @@ def why_words(why: list, most: int = 5) -> str:
         elif "similarity" in w:
             what = "looks like the chosen photo" if w.get("atom") == "similar" else "similar description"
             text = f"{what} ({float(w['similarity']):.0%})"
-        elif "taken_at" in w:
-            text = f"taken {str(w['taken_at'])[:10]}"
+        elif "taken_at" in w:  # at a time of day: its clock time too
+            when = str(w["taken_at"])
+            text = w.get("text") or f"taken {when[:10]}" + (
+                f" {when[11:16]}" if w.get("atom") == "hour" else ""
+            )
         else:
             text = ", ".join(f"{k} {v}" for k, v in w.items() if k not in ("atom", "query"))
         if text and text not in out:

@@ -322,6 +322,7 @@ def search(
 
     if shown.size < page and any(set(a) & set(RELAXABLE) for a in plan_atoms(plan["where"])):
         closest(plan["where"])
+    times_dropped: list[str] = []  # "date" / "hour" atoms nobody met, their nearest shown instead
     if not shown.size and snap.n:  # never a blank page: the closest matches without the unmet parts
         unmet = _unmet_atoms(execution, snap.n)
         # first without the filters nobody meets only ("trees in 1990": the photos nearest to a
@@ -332,10 +333,12 @@ def search(
             reduced = filter_atoms(plan["where"], lambda atom, d=dropped: atom not in d) or {"and": []}
             closest(reduced, _nearness(dropped, snap), met_first=True)
             if shown.size:
+                times_dropped = [k for a in dropped for k in a if k in ("date", "hour")]
                 break
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
     results = _result_entries(pages, snap)
+    _say_when(results, times_dropped)
     annotate_origins(store, results)
     timing["why"] = (time.perf_counter() - t4) * 1000
     timing["total"] = (time.perf_counter() - t0) * 1000
@@ -386,6 +389,18 @@ def _unmet_atoms(execution: Execution, total: int) -> list[dict]:
         for h in execution.atoms
         if (len(h.result.set) >= total if h.negated else not len(h.result.set))
     ]
+
+
+def _say_when(results: list[dict], dropped: list[str]) -> None:
+    """A closest match shown for being near a date or time nobody met says when it was taken."""
+    for entry in results:
+        when = entry.get("taken_at")
+        if not when or not entry["below_cutoff"]:
+            continue
+        for key in dict.fromkeys(dropped):
+            if not any(w.get("atom") == key for w in entry["why"]):
+                text = f"taken {when[:10]} {when[11:16]}" if key == "hour" else f"taken {when[:10]}"
+                entry["why"].append({"atom": key, "taken_at": when, "text": text + ", the nearest"})
 
 
 def _nearness(unmet: list[dict], snap: Snapshot) -> np.ndarray | None:

@@ -56,6 +56,11 @@ def test_nobody_at_that_hour_is_said_and_the_nearest_in_time_come_first(catalog,
     assert res["explain"]["unmet"] and "in the late evening (20:00–22:59)" in res["explain"]["unmet"][0]
     closest = [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
     assert closest[0] == "dinner.jpg"  # 19:10, the nearest to 20:00
+    assert {
+        "atom": "hour",
+        "taken_at": "2021-03-03T19:10:00",
+        "text": "taken 2021-03-03 19:10, the nearest",
+    } in (res["results"][0]["why"])  # it says when it was taken
     assert closest.index("lunch.jpg") < closest.index("undated.jpg")  # photos without a time last
 
 
