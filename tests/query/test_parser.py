@@ -152,6 +152,10 @@ def test_unknown_names_and_me_lower_confidence(ctx):
     assert plan["where"] == {"person": "Anna"} and conf < LOW_CONFIDENCE
     plan, conf, _ = parse_request("me and Anna", now=NOW, context=ctx)
     assert plan["where"] == {"and": [{"person": "me"}, {"person": "Anna"}]} and conf == 1.0
+    # with nobody named and no owner, "me" is someone: the photos with a person in them
+    plan, conf, notes = parse_request("pictures of me", now=NOW, people=["Anna"])
+    assert plan["where"] == {"faces": {"min": 1, "max": None}} and conf < LOW_CONFIDENCE
+    assert any("someone in them" in n for n in notes)
     _, conf, notes = parse_request("xyzzy plugh", now=NOW, people=[])
     assert conf == 1.0 or notes  # unknown lowercase words are concepts, no crash
     _, conf, notes = parse_request("   ", now=NOW, people=[])

@@ -24,7 +24,7 @@ _SHOW_VERBS = {"show", "give", "find", "get", "tell", "send", "let", "bring", "f
 
 
 def claim_people(st: ClaimState) -> None:
-    """The catalog's people by full or unambiguous first name, and "me" as the owner."""
+    """The catalog's people by full or unambiguous first name, and "me" (`_claim_me`)."""
     names: dict[str, str] = {}
     firsts: dict[str, list[str]] = {}
     for name in st.ctx.people:
@@ -53,6 +53,11 @@ def claim_people(st: ClaimState) -> None:
                     0.0,
                 )
             st.claim(m.start(), m.end(), "atom", {"person": names[key]}, slot="person")
+    _claim_me(st)
+
+
+def _claim_me(st: ClaimState) -> None:
+    """ "me": the owner; else, with nobody else named, someone in the photo ("photos of me")."""
     for m in re.finditer(r"\b(?:me|myself)\b", st.low):
         if not st.free(m.start(), m.end()):
             continue
@@ -61,9 +66,16 @@ def claim_people(st: ClaimState) -> None:
             continue
         if st.ctx.owner:
             st.claim(m.start(), m.end(), "atom", {"person": st.ctx.owner}, slot="person")
-        else:
+        elif any(t.slot in ("person", "faces") for t in st.toks):  # "me and Anna": Anna says who
             st.note("'me' is not a person in the catalog (name a person 'me' or set the owner); ignored", 0.4)
             st.claim(m.start(), m.end(), "drop", text="<me?>")
+        else:  # "photos of me": someone is in them, whoever "me" is
+            st.note(
+                "'me' is not a person in the catalog (name a person 'me' or set the owner); "
+                "searching photos with someone in them",
+                0.4,
+            )
+            st.claim(m.start(), m.end(), "atom", {"faces": {"min": 1, "max": None}}, slot="faces")
 
 
 _TIMES = re.compile(
