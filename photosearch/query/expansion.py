@@ -203,11 +203,8 @@ def _routes(wn, key: str, context: str = "", embed: Embed | None = None) -> tupl
     """Synonyms of every sense of `key` worth following, and the kinds and parents of the related ones."""
     found = _BestRoutes(wn, key)
     bases = wn.base_forms(key)
-    offsets: list[int] = []
-    for base in bases:
-        offsets.extend(o for o in wn.lookup(base) if o not in offsets)
     own = {b.lower() for b in bases}
-    reading = read_senses(wn, key, tuple(offsets), context, embed)
+    reading = read_senses(wn, key, wn.senses(key), context, embed)
     #: senses with no frequency data (e.g. all of "kitty") are all treated like the first one, and
     #: so is the sense the request's context chose
     frequent = max(wn.tagged_senses(b) for b in bases) if bases and reading.by == "dominant" else 0

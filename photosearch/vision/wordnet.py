@@ -351,6 +351,11 @@ class WordNet:
                     out.append(base)
         return out
 
+    def senses(self, word: str) -> tuple[int, ...]:
+        """Noun synsets of a word form through its base forms ("dogs" → dog's), each once, in the
+        order `base_forms` and `lookup` give them."""
+        return tuple(dict.fromkeys(o for base in self.base_forms(word) for o in self.lookup(base)))
+
     def _exceptions(self) -> dict[str, tuple[str, ...]]:
         if self._exc is None:
             exc: dict[str, tuple[str, ...]] = {}

@@ -79,9 +79,7 @@ def _concept_synset(value: str, ctx) -> int | None:
         return None
     toks = naming_tokens(value)
     for word in dict.fromkeys([fold(value), *toks[-1:]]):
-        offsets: tuple[int, ...] = ()
-        for base in wn.base_forms(word):
-            offsets += tuple(o for o in wn.lookup(base) if o not in offsets)
+        offsets = wn.senses(word)
         if offsets:
             sense = ctx.sense_context(value)
             reading = read_senses(wn, word, offsets, sense.get("context", ""), sense.get("embed"))

@@ -19,7 +19,7 @@ def _word_senses(word: str) -> tuple[int, ...]:
     wn = shared_wordnet()
     if wn is None:
         return ()
-    return tuple(o for base in wn.base_forms(word) for o in wn.lookup(base))
+    return wn.senses(word)
 
 
 @functools.lru_cache(maxsize=16384)
