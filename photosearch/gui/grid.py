@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QStyledItemDelegate,
 
 from photosearch.gui.thumbs import ThumbnailCache
 from photosearch.ingest.paths import from_db_path
+from photosearch.query.times_of_day import taken_words
 
 IdRole = Qt.ItemDataRole.UserRole + 1
 PathRole = Qt.ItemDataRole.UserRole + 2
@@ -84,10 +85,7 @@ def why_words(why: list, most: int = 5) -> str:
             what = "looks like the chosen photo" if w.get("atom") == "similar" else "similar description"
             text = f"{what} ({float(w['similarity']):.0%})"
         elif "taken_at" in w:  # at a time of day: its clock time too
-            when = str(w["taken_at"])
-            text = w.get("text") or f"taken {when[:10]}" + (
-                f" {when[11:16]}" if w.get("atom") == "hour" else ""
-            )
+            text = w.get("text") or taken_words(str(w["taken_at"]), clock=w.get("atom") == "hour")
         else:
             text = ", ".join(f"{k} {v}" for k, v in w.items() if k not in ("atom", "query"))
         if text and text not in out:

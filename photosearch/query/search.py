@@ -28,7 +28,7 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
 import numpy as np
 
@@ -46,8 +46,9 @@ from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, Score
 from photosearch.query.resolvers.filters import date_nearness, hour_nearness
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
-from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot, get_snapshot
+from photosearch.query.resolvers.snapshot import Snapshot, get_snapshot, taken_at
 from photosearch.query.resolvers.snapshot_file import snapshot_dir
+from photosearch.query.times_of_day import taken_words
 from photosearch.query.unmet import sentences
 from photosearch.vectors import VectorIndexes
 from photosearch.vision.text_embedder import get_text_embedder
@@ -166,13 +167,6 @@ def make_context(
     )
 
 
-def _taken(snap: Snapshot, row: int) -> str | None:
-    t = int(snap.taken[row])
-    if t == NO_DATE:
-        return None
-    return (EPOCH + timedelta(seconds=t)).isoformat()
-
-
 # ------------------------------------------------------------------------------ API
 
 
@@ -214,7 +208,7 @@ def _result_entries(pages: list, snap: Snapshot) -> list[dict]:
                 "id": int(snap.ids[r]),
                 "path": snap.paths[r],
                 "score": round(float(sc), 4),
-                "taken_at": _taken(snap, int(r)),
+                "taken_at": taken_at(snap, int(r)),
                 "why": ex.why(int(r)),
                 "partial": kind in ("partial", "closest_partial"),
                 "below_cutoff": kind.startswith("closest"),
@@ -322,7 +316,7 @@ def search(
 
     if shown.size < page and any(set(a) & set(RELAXABLE) for a in plan_atoms(plan["where"])):
         closest(plan["where"])
-    times_dropped: list[str] = []  # "date" / "hour" atoms nobody met, their nearest shown instead
+    times_dropped: list[str] = []  # NEARNESS atoms nobody met, their nearest shown instead
     if not shown.size and snap.n:  # never a blank page: the closest matches without the unmet parts
         unmet = _unmet_atoms(execution, snap.n)
         # first without the filters nobody meets only ("trees in 1990": the photos nearest to a
@@ -333,7 +327,7 @@ def search(
             reduced = filter_atoms(plan["where"], lambda atom, d=dropped: atom not in d) or {"and": []}
             closest(reduced, _nearness(dropped, snap), met_first=True)
             if shown.size:
-                times_dropped = [k for a in dropped for k in a if k in ("date", "hour")]
+                times_dropped = [k for a in dropped for k in a if k in NEARNESS]
                 break
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
@@ -399,21 +393,25 @@ def _say_when(results: list[dict], dropped: list[str]) -> None:
             continue
         for key in dict.fromkeys(dropped):
             if not any(w.get("atom") == key for w in entry["why"]):
-                text = f"taken {when[:10]} {when[11:16]}" if key == "hour" else f"taken {when[:10]}"
-                entry["why"].append({"atom": key, "taken_at": when, "text": text + ", the nearest"})
+                text = taken_words(when, clock=key == "hour") + ", the nearest"
+                entry["why"].append({"atom": key, "taken_at": when, "text": text})
+
+
+#: Atoms of when a photo was taken, and how near each photo is to one (1: inside it).
+NEARNESS = {"date": date_nearness, "hour": hour_nearness}
 
 
 def _nearness(unmet: list[dict], snap: Snapshot) -> np.ndarray | None:
     """A weight per photo for how near it is to the dropped dates and times of day: "yesterday" with
     nothing taken then lists the latest photos first, "in the late evening" the photos taken nearest
-    to it. It at most halves a score, so what the request still asks
-    ranks first ("dogs from last week": the dogs, the nearest in time first)."""
-    dates = [a for a in unmet if "date" in a or "hour" in a]
-    if not dates:
+    to it. It at most halves a score, so what the request still asks ranks first ("dogs from last
+    week": the dogs, the nearest in time first)."""
+    times = [(key, atom) for atom in unmet for key in atom if key in NEARNESS]
+    if not times:
         return None
     near = np.ones(snap.n, np.float32)
-    for atom in dates:
-        near *= date_nearness(atom, snap) if "date" in atom else hour_nearness(atom, snap)
+    for key, atom in times:
+        near *= NEARNESS[key](atom, snap)
     return 0.5 + 0.5 * near
 
 

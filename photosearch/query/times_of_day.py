@@ -30,6 +30,11 @@ def hours_of(name: str) -> list[int]:
     return list(range(lo, hi))
 
 
+def taken_words(when: str, clock: bool = False) -> str:
+    """ "taken 2021-03-09", with the clock time too ("taken 2021-03-09 07:46") for a time of day."""
+    return f"taken {when[:10]}" + (f" {when[11:16]}" if clock else "")
+
+
 def hours_text(hours: list[int]) -> str:
     """Hours as clock ranges, in the words of the time of day they are where one fits:
     "in the morning (05:00–11:59)", "at 14:00–15:59, 20:00–20:59"."""

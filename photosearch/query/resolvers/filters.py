@@ -6,13 +6,14 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from datetime import date, datetime, timedelta
+from collections.abc import Callable
+from datetime import date, datetime
 
 import numpy as np
 
 from photosearch.query.plan import ANY_TEXT
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
-from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Group, file_names
+from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Group, file_names, taken_at
 from photosearch.query.resolvers.text import content_tokens, fold, fuzzy_budget, tokens, within_edits
 
 TAG_ALIASES = {
@@ -87,15 +88,17 @@ def _dated(snap) -> np.ndarray:
     return (snap.day >= -(10**6)) & (snap.taken != NO_DATE)
 
 
+def _when_taken(key: str, snap) -> Callable[[int], list[dict]]:
+    """The `why` of a date-like atom: when the photo was taken."""
+    return lambda row: [{"atom": key, "taken_at": taken_at(snap, row)}]
+
+
 def resolve_date(atom: dict, ctx: ExecContext) -> AtomResult:
     lo, hi = _day_range(atom)
     snap = ctx.snapshot
     mask = (snap.day >= lo) & (snap.day <= hi) & _dated(snap)
 
-    def explain(row: int) -> list[dict]:
-        return [{"atom": "date", "taken_at": (EPOCH + timedelta(seconds=int(snap.taken[row]))).isoformat()}]
-
-    return AtomResult(atom, ScoredSet.from_mask(mask), explain)
+    return AtomResult(atom, ScoredSet.from_mask(mask), _when_taken("date", snap))
 
 
 #: Days outside a date range at which a photo counts half as near to it (`date_nearness`).
@@ -118,11 +121,7 @@ def resolve_month(atom: dict, ctx: ExecContext) -> AtomResult:
     known = snap.month >= 0
     month_of_year = np.where(known, snap.month % 12 + 1, 0)
     result = ScoredSet.from_mask(known & np.isin(month_of_year, months))
-
-    def explain(row: int) -> list[dict]:
-        return [{"atom": "month", "taken_at": (EPOCH + timedelta(seconds=int(snap.taken[row]))).isoformat()}]
-
-    return AtomResult(atom, result, explain)
+    return AtomResult(atom, result, _when_taken("month", snap))
 
 
 def hours_taken(snap) -> np.ndarray:
@@ -158,11 +157,7 @@ def resolve_hour(atom: dict, ctx: ExecContext) -> AtomResult:
     snap = ctx.snapshot
     taken = hours_taken(snap)
     result = ScoredSet.from_mask((taken >= 0) & np.isin(taken, hours))
-
-    def explain(row: int) -> list[dict]:
-        return [{"atom": "hour", "taken_at": (EPOCH + timedelta(seconds=int(snap.taken[row]))).isoformat()}]
-
-    return AtomResult(atom, result, explain)
+    return AtomResult(atom, result, _when_taken("hour", snap))
 
 
 def month_days(snap) -> np.ndarray:
@@ -184,11 +179,7 @@ def resolve_yearly(atom: dict, ctx: ExecContext) -> AtomResult:
     md = month_days(snap)
     inside = (md >= lo) & (md <= hi) if lo <= hi else (md >= lo) | ((md >= 0) & (md <= hi))
     result = ScoredSet.from_mask(inside & (md >= 0))
-
-    def explain(row: int) -> list[dict]:
-        return [{"atom": "yearly", "taken_at": (EPOCH + timedelta(seconds=int(snap.taken[row]))).isoformat()}]
-
-    return AtomResult(atom, result, explain)
+    return AtomResult(atom, result, _when_taken("yearly", snap))
 
 
 def _contains_codes(values: list[str], needle: str) -> np.ndarray:

@@ -21,7 +21,7 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -149,6 +149,12 @@ class Snapshot:
 
 
 # ---------------------------------------------------------------------------------- loading
+
+
+def taken_at(snap: Snapshot, row: int) -> str | None:
+    """When the photo of a snapshot row was taken, as ISO text (None: no date)."""
+    t = int(snap.taken[row])
+    return None if t == NO_DATE else (EPOCH + timedelta(seconds=t)).isoformat()
 
 
 def _to_epoch(value) -> int:
