@@ -117,23 +117,34 @@ def test_chip_icons_are_bundled_pictures_not_font_glyphs(qtbot):
         assert not any(ch in "".join(texts) for ch in "👤📍📅📷📁"), texts
 
 
-def test_a_colour_label_chip_picks_from_the_labels_and_edits_the_plan(qtbot):
-    from PySide6.QtWidgets import QComboBox
-
+def _second_chip(qtbot, first: dict, second: dict):
+    """A chip bar for the plan `first AND second`, and the chip of `second`."""
     from photosearch.gui.plan_chips import PlanChips
-    from photosearch.metadata.analyzer import COLOR_LABELS
 
     chips = PlanChips()
     qtbot.addWidget(chips)
-    chips.set_plan({"version": 1, "where": {"and": [{"concept": "dog"}, {"label": "Red"}]}})
-    chip = chips.chips[1]
+    chips.set_plan({"version": 1, "where": {"and": [first, second]}})
+    return chips, chips.chips[1]
+
+
+def _pick(qtbot, chips, chip, text: str) -> dict:
+    """Pick `text` in a chip's list as a person would; the plan it publishes."""
+    with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
+        chip.editor.setCurrentText(text)
+        chip.editor.activated.emit(chip.editor.currentIndex())
+    return edited.args[0]
+
+
+def test_a_colour_label_chip_picks_from_the_labels_and_edits_the_plan(qtbot):
+    from PySide6.QtWidgets import QComboBox
+
+    from photosearch.metadata.analyzer import COLOR_LABELS
+
+    chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"label": "Red"})
     assert isinstance(chip.editor, QComboBox)
     assert [chip.editor.itemText(i) for i in range(chip.editor.count())] == list(COLOR_LABELS)
     assert chip.editor.currentText() == "Red"
-    with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
-        chip.editor.setCurrentText("Green")
-        chip.editor.activated.emit(chip.editor.currentIndex())
-    assert {"label": "Green"} in edited.args[0]["where"]["and"]
+    assert {"label": "Green"} in _pick(qtbot, chips, chip, "Green")["where"]["and"]
     menu = [a.text() for a in chips.add_btn.menu().actions()]
     assert "Colour label" in menu
 
@@ -141,12 +152,7 @@ def test_a_colour_label_chip_picks_from_the_labels_and_edits_the_plan(qtbot):
 def test_an_any_words_chip_reads_any_words_and_a_typed_word_narrows_it(qtbot):
     from PySide6.QtWidgets import QLineEdit
 
-    from photosearch.gui.plan_chips import PlanChips
-
-    chips = PlanChips()
-    qtbot.addWidget(chips)
-    chips.set_plan({"version": 1, "where": {"and": [{"concept": "sign"}, {"text": "*"}]}})
-    chip = chips.chips[1]
+    chips, chip = _second_chip(qtbot, {"concept": "sign"}, {"text": "*"})
     assert isinstance(chip.editor, QLineEdit)
     assert chip.editor.text() == "" and chip.editor.placeholderText() == "any words"  # never a bare "*"
     with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
@@ -157,17 +163,10 @@ def test_an_any_words_chip_reads_any_words_and_a_typed_word_narrows_it(qtbot):
 def test_a_time_of_day_chip_reads_the_time_in_words_and_picks_another(qtbot):
     from PySide6.QtWidgets import QComboBox, QLabel
 
-    from photosearch.gui.plan_chips import PlanChips
     from photosearch.query.times_of_day import hours_of
 
-    chips = PlanChips()
-    qtbot.addWidget(chips)
-    chips.set_plan({"version": 1, "where": {"and": [{"concept": "dog"}, {"hour": hours_of("morning")}]}})
-    chip = chips.chips[1]
+    chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"hour": hours_of("morning")})
     assert isinstance(chip.editor, QComboBox) and chip.editor.currentText() == "in the morning"
     assert "hour" not in [lbl.text() for lbl in chip.findChildren(QLabel)]  # no internal name
-    with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
-        chip.editor.setCurrentText("in the evening")
-        chip.editor.activated.emit(chip.editor.currentIndex())
-    assert {"hour": hours_of("evening")} in edited.args[0]["where"]["and"]
+    assert {"hour": hours_of("evening")} in _pick(qtbot, chips, chip, "in the evening")["where"]["and"]
     assert "Time of day" in [a.text() for a in chips.add_btn.menu().actions()]

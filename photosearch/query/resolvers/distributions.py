@@ -254,7 +254,7 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
         return Affinity(out, routes, out > 0)
     per = np.zeros((len(toks), len(cs.names)), np.float32)
     named = np.zeros(per.shape, bool)  # reached by a route no broader than the word
-    parent = np.zeros(per.shape, bool)  # reached as what the word is directly a kind of, or a narrow class
+    parent = np.zeros(per.shape, bool)  # reached one step up, or as a narrow class
     for i, tok in enumerate(toks):
         for c in index.get(tok, ()):
             per[i, c] = 1.0
@@ -273,8 +273,8 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
         _phrase_routes(per, named, routes, phrase, cs, index, sense)
     out = per.mean(axis=0)
     # one word: what it is directly a kind of counts ("puppy" ≈ dog, "kitty" ≈ domestic cat), or a
-    # narrow class ("kitty" ≈ cat), not a broad one further up ("owl" ≈ bird is any bird); several: each word by itself, none by a broader
-    # class ("police car" ≈ car is any car)
+    # narrow class ("kitty" ≈ cat), not a broad one further up ("owl" ≈ bird is any bird); several:
+    # each word by itself, none by a broader class ("police car" ≈ car is any car)
     whole = (named | parent)[0] & (out > 0) if len(toks) <= 1 else named.all(axis=0)
     return Affinity(out, {c: t for c, t in routes.items() if out[c] > 0}, whole)
 
