@@ -221,10 +221,9 @@ class Chip(QFrame):
             box = QComboBox(self)
             names = [f"in the {name}" for name in TIMES_OF_DAY]
             current = next((n for n in TIMES_OF_DAY if hours_of(n) == list(value)), None)
-            if current is None:
-                names.insert(0, hours_text(list(value)))
-            box.addItems(names)
-            box.setCurrentText(f"in the {current}" if current else hours_text(list(value)))
+            shown = f"in the {current}" if current else hours_text(list(value))
+            box.addItems(names if current else [shown, *names])
+            box.setCurrentText(shown)
             box.activated.connect(lambda _i: self._set_time_of_day(box.currentText()))
             self.editor = box
         elif key == "faces":
