@@ -257,6 +257,25 @@ class Core:
         add_user_example(self.settings, request, validate_plan(plan))
         return str(user_file(self.settings))
 
+    # ---- who "me" is ---------------------------------------------------------------------------
+    @property
+    def owner(self) -> str | None:
+        """The named person the user is ("me" in requests), or None."""
+        return self.settings.owner
+
+    def set_owner(self, name: str | None) -> None:
+        """Say which named person the user is (None: nobody); kept in the settings file."""
+        name = (name or "").strip() or None
+        if name is not None and name not in self.people_names():
+            raise PhotoSearchError(f"nobody in the library is called {name!r}; name the person first")
+        self.settings.owner = name
+        self.settings.save()
+
+    def owner_renamed(self, old: str | None, new: str | None) -> None:
+        """Keep "me" on the same person when that person's name changes."""
+        if old and self.settings.owner == old:
+            self.set_owner(new if new and new in self.people_names() else None)
+
     # ---- completion --------------------------------------------------------------------------
     def people_names(self) -> list[str]:
         with self.store.session() as s:

@@ -61,6 +61,11 @@ def register(sub) -> None:
     p.add_argument("--clear", action="store_true")
     p.set_defaults(func=cmd_birthday)
 
+    p = cmds.add_parser("me", help='say which person you are ("me" and "my" in requests); --clear: nobody')
+    p.add_argument("person", nargs="?", help="person id or name (none: show who it is)")
+    p.add_argument("--clear", action="store_true")
+    p.set_defaults(func=cmd_me)
+
     p = cmds.add_parser("cluster", help="group faces without a person (runs after `index` anyway)")
     p.add_argument(
         "--recluster", action="store_true", help="start over for unnamed people (pinned faces stay)"
@@ -125,7 +130,9 @@ def cmd_name(ctx, args) -> int:
     from photosearch import people as P
 
     pid = P.resolve_person(ctx.store, args.person)
+    old = P.get_person(ctx.store, pid).name
     result = P.name_person(ctx.store, pid, args.name, merge=not args.no_merge)
+    ctx.core.owner_renamed(old, result.name)  # "me" stays on the same person
     data = result.as_dict()
 
     def text(d: dict) -> str:
@@ -190,6 +197,21 @@ def cmd_birthday(ctx, args) -> int:
     pid = P.resolve_person(ctx.store, args.person)
     value = P.set_birthday(ctx.store, pid, None if args.clear else args.date)
     ctx.emit({"person_id": pid, "birthday": value}, f"#{pid} birthday: {value or 'cleared'}")
+    return 0
+
+
+def cmd_me(ctx, args) -> int:
+    from photosearch import people as P
+
+    if args.person and not args.clear:
+        person = P.get_person(ctx.store, P.resolve_person(ctx.store, args.person))
+        if not person.name:
+            raise P.PeopleError(f"#{person.id} has no name; name the person first (`people name`)")
+        ctx.core.set_owner(person.name)
+    elif args.clear:
+        ctx.core.set_owner(None)
+    owner = ctx.core.owner
+    ctx.emit({"owner": owner}, f"you are {owner}" if owner else "nobody is you yet (`people me NAME`)")
     return 0
 
 

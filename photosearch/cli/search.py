@@ -68,7 +68,8 @@ def _results_text(data: dict) -> str:
         lines.insert(0, "plan: " + json.dumps(data["plan"], ensure_ascii=False))
         for a in data["explain"]["atoms"]:
             lines.insert(1, f"  {json.dumps(a['atom'], ensure_ascii=False)}: {a['hits']} photos")
-    return "\n".join(lines)
+    remarks = (data.get("explain") or {}).get("remarks") or []
+    return "\n".join([*(f"note: {r}" for r in remarks), *lines])
 
 
 def _search(ctx, args) -> int:
@@ -103,8 +104,9 @@ def _search(ctx, args) -> int:
         data = served.result
     else:
         data = ctx.core.search(request, plan, args.limit, explain=args.explain, now=now)
-    if not args.explain:  # what could not be met stays: `explain.unmet`
-        data["explain"] = {"unmet": data.get("explain", {}).get("unmet", [])}
+    if not args.explain:  # what could not be met and how the request was read stay
+        ex = data.get("explain", {})
+        data["explain"] = {"unmet": ex.get("unmet", []), "remarks": ex.get("remarks", [])}
     ctx.emit(data, _results_text)
     for sentence in served.cache_problems if served is not None else ():
         print(f"photosearch: warning: {sentence}", file=sys.stderr)  # as the CLI says its own

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
+    QSizePolicy,
     QStackedWidget,
     QToolBar,
     QVBoxLayout,
@@ -176,6 +177,9 @@ class MainWindow(QMainWindow):
         self.index_status.progressed.connect(self._index_progressed)
         self._live_refresh = (0.0, -1)  # (when, photos done) of the last refresh while indexing
         self.search_info = QLabel("", self)
+        # a long line (what the request was read as, what no photo meets) is cut, never widens the
+        # window; its tooltip holds all of it
+        self.search_info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.library_info = ""  # what the library's results are: the status line while it is shown
         self.statusBar().addWidget(self.search_info, 1)
         self.stack.currentChanged.connect(self._page_changed)
@@ -560,11 +564,14 @@ class MainWindow(QMainWindow):
             msg += f" · {total:.0f} ms"
         if result.get("composer") == "newest":
             msg += " · newest first"
-        unmet = "; ".join((result.get("explain") or {}).get("unmet") or [])
-        if unmet:  # what no photo meets, in words: "No photo with exactly two people · 3 closest"
-            msg = f"{unmet[:1].upper()}{unmet[1:]} · {msg}"
+        explain = result.get("explain") or {}
+        # how the request was read ("no birthday is known for Tom, …"), then what no photo meets
+        # ("no photo with exactly two people"), then the counts
+        for said in reversed([*(explain.get("remarks") or []), *(explain.get("unmet") or [])]):
+            msg = f"{said[:1].upper()}{said[1:]} · {msg}"
         self.library_info = msg
         self.search_info.setText(msg)
+        self.search_info.setToolTip(msg)
         if results:
             first = 1 if self.model.ids and self.model.ids[0] == SEPARATOR_ID else 0
             self.grid.setCurrentIndex(self.model.index(first))

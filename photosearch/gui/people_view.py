@@ -1,4 +1,5 @@
-"""People: face clusters with a representative face each; name, merge, split, hide."""
+"""People: face clusters with a representative face each; name, merge, split, hide, and say which
+one is you ("me" in requests)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ from photosearch.gui.thumbs import load_image
 
 FACE_SIZE = 96
 PersonRole = Qt.ItemDataRole.UserRole + 1
+THIS_IS_ME = "This is me"
+NOT_ME = "This is not me"
 
 
 def face_crop(path: str | None, box: list[float] | None, size: int = FACE_SIZE) -> QImage | None:
@@ -72,12 +75,15 @@ class PeopleView(QWidget):
         self.btn_hide = QPushButton("Hide", self)
         self.btn_split = QPushButton("Split selected faces", self)
         self.btn_find = QPushButton("Show photos", self)
+        self.btn_me = QPushButton(THIS_IS_ME, self)
+        self.btn_me.setToolTip("Requests that say “me” or “my” mean this person")
         self.btn_name.setToolTip("Name the selected person (F2)")
         self.btn_merge.setToolTip("Merge the selected people into the first one")
         self.btn_split.setToolTip("Move the faces selected on the right to a new person")
         for w in (
             self.show_hidden,
             self.btn_find,
+            self.btn_me,
             self.btn_name,
             self.btn_merge,
             self.btn_hide,
@@ -117,6 +123,7 @@ class PeopleView(QWidget):
         self.btn_hide.clicked.connect(self.toggle_hidden)
         self.btn_split.clicked.connect(self.split_selected)
         self.btn_find.clicked.connect(self._find)
+        self.btn_me.clicked.connect(self.toggle_me)
         self._selection_changed()
 
     # ---- loading ----
@@ -162,6 +169,8 @@ class PeopleView(QWidget):
         self.people = [p for p, _ in items]
         for p, image in items:
             label = p.name or f"Unnamed #{p.id}"
+            if p.name and p.name == self.core.owner:
+                label += " (you)"
             item = QListWidgetItem(f"{label}\n{p.photo_count} photo{'s' if p.photo_count != 1 else ''}")
             if image is not None:
                 item.setIcon(QIcon(QPixmap.fromImage(image)))
@@ -182,7 +191,11 @@ class PeopleView(QWidget):
     def _selection_changed(self) -> None:
         ids = self.selected_ids()
         self.btn_name.setEnabled(len(ids) == 1)
-        self.btn_find.setEnabled(len(ids) == 1 and bool(self.person(ids[0]) and self.person(ids[0]).name))
+        named = len(ids) == 1 and bool(self.person(ids[0]) and self.person(ids[0]).name)
+        self.btn_find.setEnabled(named)
+        self.btn_me.setEnabled(named)
+        is_me = named and self.person(ids[0]).name == self.core.owner
+        self.btn_me.setText(NOT_ME if is_me else THIS_IS_ME)
         self.btn_merge.setEnabled(len(ids) >= 2)
         self.btn_hide.setEnabled(bool(ids))
         if len(ids) == 1 and self.person(ids[0]) and self.person(ids[0]).hidden:
@@ -252,10 +265,24 @@ class PeopleView(QWidget):
             return
         from photosearch.people import name_person
 
+        old = self.person(ids[0]).name if self.person(ids[0]) else None
         self._do(
             "Naming a person",
-            lambda: (name_person(self.core.store, ids[0], name), self.core.write_sidecars()),
+            lambda: (
+                name_person(self.core.store, ids[0], name),
+                self.core.owner_renamed(old, name),
+                self.core.write_sidecars(),
+            ),
         )
+
+    def toggle_me(self) -> None:
+        """Say that the selected named person is the user ("me"), or no longer."""
+        ids = self.selected_ids()
+        p = self.person(ids[0]) if len(ids) == 1 else None
+        if not (p and p.name):
+            return
+        name = None if p.name == self.core.owner else p.name
+        self._do("Saying who you are", lambda: self.core.set_owner(name))
 
     def rename(self) -> None:
         ids = self.selected_ids()
@@ -314,6 +341,7 @@ class PeopleView(QWidget):
         menu = QMenu(self)
         menu.addAction("Name…", self.rename).setEnabled(len(self.selected_ids()) == 1)
         menu.addAction("Show photos", self._find).setEnabled(self.btn_find.isEnabled())
+        menu.addAction(self.btn_me.text(), self.toggle_me).setEnabled(self.btn_me.isEnabled())
         menu.addAction("Merge", self.merge_selected).setEnabled(len(self.selected_ids()) >= 2)
         menu.addAction(self.btn_hide.text(), self.toggle_hidden)
         menu.exec(self.list.viewport().mapToGlobal(pos))

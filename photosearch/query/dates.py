@@ -572,7 +572,7 @@ def _holiday(m: re.Match, q: _Ask) -> DateMatch | None:
         [make(now.year if make(now.year)[0] <= now else now.year - 1)],  # the latest one
         recurring=True,
         yearly=(lo.strftime("%m-%d"), hi.strftime("%m-%d")),
-        notes=[f"'{m.group('h')}' means {m.group('h')} of any year"],
+        notes=[f"“{m.group('h')}” means {m.group('h')} of any year"],
     )
 
 
@@ -584,7 +584,7 @@ def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
     bday = q.birthdays.get(key.lower())
     if bday is None:
         return DateMatch(
-            m.start(), m.end(), [], notes=[f"no birthday known for {'you' if who == 'my' else key}"]
+            m.start(), m.end(), [], notes=[f"no birthday is known for {'you' if who == 'my' else key}"]
         )
     first = max(bday.year, years[0] if years else now.year - 9)
 
@@ -596,7 +596,7 @@ def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
         return d, d
 
     ranges, span = _recurring(now, (first, years[1] if years else now.year), make)
-    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"birthday: every year {span}"])
+    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"birthdays: every year {span}"])
 
 
 def _weekend(m: re.Match, q: _Ask) -> DateMatch | None:
@@ -613,7 +613,7 @@ def _season(m: re.Match, q: _Ask) -> DateMatch | None:
         [season_range(q.now.year, season)],
         recurring=True,
         months=months,
-        notes=[f"'{season}' means {season} of any year"],
+        notes=[f"“{season}” means {season} of any year"],
     )
 
 
@@ -642,12 +642,12 @@ def _outside_calendar(name: str, m: re.Match, q: _Ask) -> DateMatch:
     says so (the search then shows the closest photos)."""
     text = m.group(0).strip()
     if name == "back":
-        return DateMatch(m.start(), m.end(), [(date.min, q.now)], notes=[f"'{text}' starts at year 1"])
+        return DateMatch(m.start(), m.end(), [(date.min, q.now)], notes=[f"“{text}” starts at year 1"])
     return DateMatch(
         m.start(),
         m.end(),
         [(date.min, date.min)],
-        notes=[f"'{text}' falls outside the calendar (years 1 to 9999): no photo can be from then"],
+        notes=[f"“{text}” falls outside the calendar (years 1 to 9999): no photo can be from then"],
     )
 
 

@@ -49,7 +49,7 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
         phrase = " ".join([*(w.lower() for w in words[:-1]), head.lower()]).strip(" .'-")
         phrase = re.sub(r"'s$", "", phrase)
         if len(words) > 3:
-            st.note(f"long phrase '{phrase}' searched as one concept", 0.2)
+            st.note(f"“{phrase}” was looked for as one thing", 0.2)
         out.append(Token(run[0].start, run[-1].end, "atom", {"concept": phrase}, phrase, "concept"))
         run.clear()
 
@@ -69,7 +69,7 @@ def _check_words(run: list[Token], st: ClaimState) -> None:
     for t in run:
         w = t.text
         if w[:1].isupper() and not sentence_start(st.text, t.start) and w.lower() not in lx.COMMON_WORDS:
-            st.note(f"'{w}' is not a known person or place; searched as a concept", 0.35)
+            st.note(f"“{w}” is not a person or place in your library, so it was looked for as a thing", 0.35)
 
 
 def _lists(seq: list[Token]) -> list[Token]:
@@ -244,7 +244,7 @@ class _TreeBuilder:
                 if len(prev) >= 2 and nxt and prev[-1].slot == prev[-2].slot == nxt[0].slot:
                     between = [x for x in seq[seq.index(prev[-2]) + 1 : i] if x.kind == "and"]
                     if between:
-                        self.st.note("'and' and 'or' mixed: read as A and (B or C)", 0.35)
+                        self.st.note("“and” and “or” mixed: read as A and (B or C)", 0.35)
                         return
 
     def _unit(self, terms: list[dict]) -> None:
@@ -279,7 +279,7 @@ class _TreeBuilder:
             ):
                 self.i += 1
             if self.peek() is None or self.peek().kind != "atom":
-                self.st.note(f"'{t.text}' is not followed by anything to exclude; ignored", 0.3)
+                self.st.note(f"nothing follows “{t.text}” to leave out, so it was ignored", 0.3)
                 return
             first_slot = self.peek().slot
             terms.append({"not": self._or_chain(nor=True)})

@@ -26,6 +26,9 @@ class PlanResult:
     source: str  # golden | parser | pattern | llm
     notes: list[str] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)  # golden requests that steered it
+    # What the person is told about how the request was read, in plain words (the parser's notes:
+    # "no birthday is known for Tom, …"); `notes` adds how the plan was made.
+    remarks: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
@@ -34,6 +37,7 @@ class PlanResult:
             "source": self.source,
             "notes": self.notes,
             "examples": self.examples,
+            "remarks": self.remarks,
         }
 
 
@@ -165,8 +169,9 @@ class Planner:
                         [ex.request],
                     )
 
+        remarks = list(parse.notes)
         if parse.confidence >= LOW_CONFIDENCE:
-            return PlanResult(parse.plan, parse.confidence, "parser", notes)
+            return PlanResult(parse.plan, parse.confidence, "parser", notes, remarks=remarks)
 
         for ex, ex_parse in self.library.skeleton_matches(parse.skeleton):
             if exclude_self and normalize_request(ex.request) == key:
@@ -179,6 +184,7 @@ class Planner:
                     "pattern",
                     [*notes, f"structure from verified example: {ex.request!r}"],
                     [ex.request],
+                    remarks,
                 )
 
         llm = self.llm
@@ -196,9 +202,10 @@ class Planner:
                     "llm",
                     [*notes, *llm_notes],
                     [e.request for e in shots],
+                    remarks,
                 )
             notes.extend(llm_notes)
-        return PlanResult(parse.plan, parse.confidence, "parser", notes)
+        return PlanResult(parse.plan, parse.confidence, "parser", notes, remarks=remarks)
 
     def _reuse_exact(self, ex: GoldenExample, parse: ParseResult, now: date) -> dict | None:
         """The verified plan, adapted to this date and catalog; None (→ the parser) when it cannot be:

@@ -125,7 +125,12 @@ def plan_for(request: str, store, settings, now: date | None = None) -> tuple[di
         log.warning("planning without catalog context: %s", exc)
         context = None
     res = plan_request(request, settings=settings, now=now, context=context)
-    return res.plan, {"confidence": res.confidence, "notes": res.notes, "source": res.source}
+    return res.plan, {
+        "confidence": res.confidence,
+        "notes": res.notes,
+        "source": res.source,
+        "remarks": res.remarks,
+    }
 
 
 # ------------------------------------------------------------------------------ context
@@ -357,6 +362,7 @@ def search(
     full = int(rows.size)
     unmet = unmet_sentences(execution, snap.n) if full < page or not full else []
     out["explain"]["unmet"] = unmet
+    out["explain"]["remarks"] = list((planner or {}).get("remarks") or [])  # how the request was read
     return out
 
 

@@ -83,14 +83,14 @@ def test_next_season_is_not_a_range_but_the_season_word_still_recurs():
 def test_month_and_season_words_are_recurring_month_conditions():
     assert _one("from january").months == (1,)
     fall = _one("the fall")
-    assert fall.months == (9, 10, 11) and fall.notes == ["'fall' means fall of any year"]
+    assert fall.months == (9, 10, 11) and fall.notes == ["“fall” means fall of any year"]
     assert _one("summertime").node() == {"month": [6, 7, 8]}
 
 
 def test_holiday_without_year_is_a_recurring_day_of_the_year():
     match = _one("halloween")
     assert match.node() == {"yearly": {"from": "10-31", "to": "10-31"}}
-    assert match.recurring and match.notes == ["'halloween' means halloween of any year"]
+    assert match.recurring and match.notes == ["“halloween” means halloween of any year"]
     assert _one("xmas").node() == {"yearly": {"from": "12-24", "to": "12-26"}}
     assert _one("christmas 2019").node() == {"date": {"from": "2019-12-24", "to": "2019-12-26"}}
 
@@ -98,11 +98,11 @@ def test_holiday_without_year_is_a_recurring_day_of_the_year():
 def test_a_29_february_birthday_falls_on_28_february_in_common_years():
     match = _one("tom's birthday")
     assert [a.isoformat() for a, _ in match.ranges][:3] == ["2020-02-29", "2021-02-28", "2022-02-28"]
-    assert match.notes == ["birthday: every year 2020–2025"]
+    assert match.notes == ["birthdays: every year 2020–2025"]
 
 
 def test_unknown_birthday_and_weekends_are_markers_without_ranges():
     unknown = _one("lisa's birthday")
-    assert unknown.ranges == [] and unknown.notes == ["no birthday known for lisa"]
+    assert unknown.ranges == [] and unknown.notes == ["no birthday is known for lisa"]
     weekend = _one("on weekends")
     assert weekend.weekend and weekend.ranges == []

@@ -154,7 +154,7 @@ def test_the_cli_says_what_could_not_be_met_and_json_keeps_it(store, settings):
     from tests.conftest import run_cli, run_cli_json
 
     data = run_cli_json(settings.data_dir, "search", "two people")
-    assert data["explain"] == {"unmet": ["no photo with exactly two people"]}
+    assert data["explain"] == {"unmet": ["no photo with exactly two people"], "remarks": []}
     assert {r["path"].rsplit("/", 1)[1] for r in data["results"]} == {"single.jpg", "trio.jpg"}
     text = run_cli(settings.data_dir, "search", "two people").stdout
     assert text.splitlines()[0] == "-- no photo with exactly two people — closest: --"
@@ -192,3 +192,33 @@ def test_a_date_nobody_meets_shows_the_nearest_photos_first(store, settings):
     ]
     res = search(store, settings, "dogs from last week", now=NOW, signals=[])
     assert _names(res, closest=True)[:2] == ["recent_dog.jpg", "old_dog.jpg"]
+
+
+def test_the_cli_says_how_me_was_read_and_people_me_says_who_it_is(people_gallery, settings):
+    """No owner: "photos of me" are the photos with someone in them, and the CLI says why (text and
+    JSON); `people me Lisa` makes "me" Lisa, and a rename keeps it on her."""
+    from tests.conftest import run_cli, run_cli_json
+
+    people_gallery.close()
+    data = run_cli_json(settings.data_dir, "search", "photos of me", "--now", NOW.isoformat())
+    assert data["explain"]["remarks"] == [
+        "“me” is nobody in your library yet (choose “This is me” on your face in People), "
+        "so these are the photos with someone in them"
+    ]
+    sure = {r["path"].rsplit("/", 1)[1] for r in data["results"] if not r["below_cutoff"]}
+    assert "empty.jpg" not in sure and {"pair.jpg", "anna_tom_lisa.jpg"} <= sure
+    text = run_cli(settings.data_dir, "search", "photos of me").stdout
+    assert text.splitlines()[0].startswith("note: “me” is nobody in your library yet")
+
+    assert run_cli(settings.data_dir, "people", "me").stdout.strip() == "nobody is you yet (`people me NAME`)"
+    assert run_cli_json(settings.data_dir, "people", "me", "Lisa") == {"owner": "Lisa"}
+    data = run_cli_json(settings.data_dir, "search", "photos of me")
+    assert data["explain"]["remarks"] == []
+    assert [r["path"].rsplit("/", 1)[1] for r in data["results"] if not r["below_cutoff"]] == [
+        "anna_tom_lisa.jpg"
+    ]
+    run_cli(settings.data_dir, "people", "name", "Lisa", "Elisabeth")
+    assert run_cli(settings.data_dir, "people", "me").stdout.strip() == "you are Elisabeth"
+    assert run_cli_json(settings.data_dir, "people", "me", "--clear") == {"owner": None}
+    failed = run_cli(settings.data_dir, "people", "me", "Nobody", check=False)
+    assert failed.returncode != 0 and "Nobody" in failed.stderr

@@ -20,6 +20,9 @@ from photosearch.query.places import (
 )
 from photosearch.query.times_of_day import TIMES_OF_DAY, hours_of
 
+#: Said when a request names "me" and nobody is: how to say who you are.
+ME_UNKNOWN = "“me” is nobody in your library yet (choose “This is me” on your face in People)"
+
 _SHOW_VERBS = {"show", "give", "find", "get", "tell", "send", "let", "bring", "fetch", "help"}
 
 
@@ -48,7 +51,7 @@ def claim_people(st: ClaimState) -> None:
                     continue  # "Anna's birthday" with her birthday known: a date, read in _dates
                 # unknown birthday: keep the person; "birthday" stays a concept
                 st.note(
-                    f"no birthday known for {names[key]}; searching photos of {names[key]} "
+                    f"no birthday is known for {names[key]}, so these are photos of {names[key]} "
                     "that look like a birthday",
                     0.0,
                 )
@@ -67,12 +70,11 @@ def _claim_me(st: ClaimState) -> None:
         if st.ctx.owner:
             st.claim(m.start(), m.end(), "atom", {"person": st.ctx.owner}, slot="person")
         elif any(t.slot in ("person", "faces") for t in st.toks):  # "me and Anna": Anna says who
-            st.note("'me' is not a person in the catalog (name a person 'me' or set the owner); ignored", 0.4)
+            st.note(f"{ME_UNKNOWN}, so it was left out", 0.4)
             st.claim(m.start(), m.end(), "drop", text="<me?>")
         else:  # "photos of me": someone is in them, whoever "me" is
             st.note(
-                "'me' is not a person in the catalog (name a person 'me' or set the owner); "
-                "searching photos with someone in them",
+                f"{ME_UNKNOWN}, so these are the photos with someone in them",
                 0.4,
             )
             st.claim(m.start(), m.end(), "atom", {"faces": {"min": 1, "max": None}}, slot="faces")
@@ -140,8 +142,7 @@ def claim_dates(st: ClaimState) -> None:
             lo = st.now - timedelta(days=364)
             ranges = weekend_ranges(lo, st.now)
             st.note(
-                "weekends: the plan has no weekday filter, so this lists the weekends of the last "
-                "12 months; add a date range to look elsewhere",
+                "weekends of the last 12 months (name a year or month to look at others)",
                 0.0,
             )
             tok = st.token_at(weekend.start)
