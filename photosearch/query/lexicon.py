@@ -16,11 +16,12 @@ is are was were be been being am it they them there here which who whom whose wh
 do does did have has had having will would can could should shall may might must let lets please
 just really very quite also too so then than as such one ones thing things stuff something anything everyone everybody everything
 show showing shown find finding get give gimme see look looking search searching want need display list
+he she him i've we've you've they've i'd we'd you'd they'd
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
 snapshot pix where's that's it's i'm we're by for into onto upon
-taken took captured made ate eaten went visited met close-up close-ups closeup closeups like best nicest finest greatest
+taken took captured made ate eaten went visited met sent received shared posted uploaded downloaded close-up close-ups closeup closeups like best nicest finest greatest
 biggest largest smallest tiniest tallest
-cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful
+cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
 """)
 
 #: Phrases that carry no search meaning (dropped, like STOP_WORDS): how a photo was shot, how many
@@ -228,6 +229,11 @@ FAVOURITE_WORDS = (
     "hearted",
     "liked",
     "loved ones",
+    "i love",
+    "i like",
+    "we love",
+    "i loved",
+    "i liked",
 )
 
 #: Colour labels as photo tools write them into xmp:Label (Lightroom, Bridge, digiKam, darktable).

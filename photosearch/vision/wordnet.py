@@ -110,6 +110,30 @@ _NOUN_SUFFIXES = (
 )
 
 
+#: WordNet's morphy rules for verbs (suffix, replacement): "cooks", "baked", "cooked", "making".
+_VERB_SUFFIXES = (
+    ("s", ""),
+    ("ies", "y"),
+    ("es", "e"),
+    ("es", ""),
+    ("ed", "e"),
+    ("ed", ""),
+    ("ing", "e"),
+    ("ing", ""),
+)
+
+
+def _read_exceptions(path: Path) -> dict[str, tuple[str, ...]]:
+    """An exception list (noun.exc, verb.exc): irregular form → base forms; {} when absent."""
+    exc: dict[str, tuple[str, ...]] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            parts = line.split()
+            if len(parts) >= 2:
+                exc[parts[0]] = tuple(parts[1:])
+    return exc
+
+
 class WordNetUnavailable(PhotoSearchError):
     """The WordNet database files are not installed."""
 
@@ -255,6 +279,8 @@ class WordNet:
         self._index: NounIndex | None = None
         self._adj_index: NounIndex | bool | None = None  # index.adj (same format); False: absent
         self._exc: dict[str, tuple[str, ...]] | None = None
+        self._verb_index: NounIndex | bool | None = None  # index.verb (same format); False: absent
+        self._verb_exc: dict[str, tuple[str, ...]] | None = None
         self._fh = open(self.dir / "data.noun", "rb")  # noqa: SIM115 - kept open for seeks
 
     def close(self) -> None:
@@ -266,6 +292,9 @@ class WordNet:
             if self._adj_index:
                 self._adj_index.close()
             self._adj_index = None
+            if self._verb_index:
+                self._verb_index.close()
+            self._verb_index = None
 
     def synset(self, offset: int) -> Synset:
         with self._lock:
@@ -351,6 +380,25 @@ class WordNet:
                     out.append(base)
         return out
 
+    def verb_forms(self, word: str) -> list[str]:
+        """Verb lemmas a word form can be (morphy for verbs: "cooked" → cook, "ate" → eat); [] when
+        WordNet knows no such verb or has no verb index."""
+        w = word.strip().lower().replace(" ", "_")
+        with self._lock:
+            if self._verb_index is None:
+                path = self.dir / "index.verb"
+                self._verb_index = NounIndex(path) if path.is_file() else False
+            if self._verb_exc is None:
+                self._verb_exc = _read_exceptions(self.dir / "verb.exc")
+            index, exc = self._verb_index, self._verb_exc
+        if not index:
+            return []
+        bases = [w, *exc.get(w, ())]
+        bases += [
+            w[: len(w) - len(s)] + r for s, r in _VERB_SUFFIXES if w.endswith(s) and len(w) > len(s) + 1
+        ]
+        return [b for b in dict.fromkeys(bases) if b in index]
+
     def senses(self, word: str) -> tuple[int, ...]:
         """Noun synsets of a word form through its base forms ("dogs" → dog's), each once, in the
         order `base_forms` and `lookup` give them."""
@@ -358,14 +406,7 @@ class WordNet:
 
     def _exceptions(self) -> dict[str, tuple[str, ...]]:
         if self._exc is None:
-            exc: dict[str, tuple[str, ...]] = {}
-            path = self.dir / "noun.exc"
-            if path.is_file():
-                for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-                    parts = line.split()
-                    if len(parts) >= 2:
-                        exc[parts[0]] = tuple(parts[1:])
-            self._exc = exc
+            self._exc = _read_exceptions(self.dir / "noun.exc")
         return self._exc
 
     def match_labels(self, labels: list[str]) -> list[int | None]:

@@ -113,6 +113,15 @@ def test_places():
         ("close ups of flowers", {"concept": "flower"}),
         ("the dog's ball", {"and": [{"concept": "dog"}, {"concept": "ball"}]}),  # not "dog'"
         ("the biggest animal", {"concept": "animal"}),  # a size no model measures
+        ("famous landmarks", {"concept": "landmark"}),  # fame is nothing a model sees
+        ("food I cooked", {"concept": "food"}),  # what someone did is not in the photo
+        ("the dog we adopted", {"concept": "dog"}),
+        ("places you've visited", {"concept": "place"}),
+        ("the cake she baked", {"concept": "cake"}),
+        ("birds I saw in the garden", {"and": [{"concept": "bird"}, {"concept": "garden"}]}),
+        ("the fish I caught in Italy", {"and": [{"concept": "fish"}, {"place": "Italy"}]}),
+        ("photos I love", {"tag": "favourite"}),
+        ("dogs I like", {"and": [{"concept": "dog"}, {"tag": "favourite"}]}),
         ("lots of flowers", {"concept": "flower"}),
         ("everything but cats", {"not": {"concept": "cat"}}),
         ("dogs but not puppies", {"and": [{"concept": "dog"}, {"not": {"concept": "puppy"}}]}),

@@ -24,6 +24,7 @@ from photosearch.query.times_of_day import TIMES_OF_DAY, hours_of
 ME_UNKNOWN = "“me” is nobody in your library yet (choose “This is me” on your face in People)"
 
 _SHOW_VERBS = {"show", "give", "find", "get", "tell", "send", "let", "bring", "fetch", "help"}
+_SHOW_VERBS |= {"showed", "shown", "gave", "given", "sent", "brought", "sends", "shows", "gives"}
 
 
 def claim_people(st: ClaimState) -> None:

@@ -26,12 +26,30 @@ class NegationClaims:
 _FILLERS = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.FILLER_PHRASES) + r")\b")
 
 
+#: "food I cooked", "the dog we adopted", "places you've visited": what someone did is not in the photo.
+_SOMEONE_DID = re.compile(
+    r"\b(?:i|we|you|they|he|she)(?:'ve|'d|\s+(?:have|had|just|once|finally|recently|also|all))?\s+([a-z]+)\b"
+)
+
+
+def _drop_what_someone_did(st: ClaimState) -> None:
+    """The verb after a subject pronoun ("I cooked", "we visited") carries nothing to look for."""
+    from photosearch.query.expansion import shared_wordnet
+
+    matches = [m for m in _SOMEONE_DID.finditer(st.low) if st.free(*m.span(1))]
+    wn = shared_wordnet() if matches else None
+    for m in matches:
+        if wn is not None and wn.verb_forms(m.group(1)):
+            st.claim(*m.span(1), "drop", text="")
+
+
 def claim_words(st: ClaimState) -> None:
-    """Every word left: filler phrases and stop words (dropped), separators, connectives and content
-    words."""
+    """Every word left: filler phrases, stop words and what someone did (dropped), separators,
+    connectives and content words."""
     for m in _FILLERS.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
+    _drop_what_someone_did(st)
     for m in re.finditer(r"[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
         s, e = m.start(), m.end()
         if not st.free(s, e):
