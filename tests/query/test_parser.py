@@ -120,6 +120,10 @@ def test_places():
         ("the cake she baked", {"concept": "cake"}),
         ("birds I saw in the garden", {"and": [{"concept": "bird"}, {"concept": "garden"}]}),
         ("the fish I caught in Italy", {"and": [{"concept": "fish"}, {"place": "Italy"}]}),
+        ("animals that live in the sea", {"and": [{"concept": "animal"}, {"concept": "sea"}]}),
+        ("a dog that swims", {"concept": "dog"}),
+        ("the tree that fell", {"concept": "tree"}),
+        ("that dog", {"concept": "dog"}),  # "that" before a thing is no relative clause
         ("photos I love", {"tag": "favourite"}),
         ("dogs I like", {"and": [{"concept": "dog"}, {"tag": "favourite"}]}),
         ("lots of flowers", {"concept": "flower"}),

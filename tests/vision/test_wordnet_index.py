@@ -55,3 +55,18 @@ def test_wordnet_answers_through_the_index(wordnet_dir):
         assert wn.tagged_senses("cat") > 0
     finally:
         wn.close()
+
+
+def test_verb_forms_follow_morphy_and_the_exception_list(wordnet_dir):
+    """ "cooked" is a form of cook, "ate" of eat (verb.exc), "saw" of saw and see; "red" and "at"
+    are no verbs."""
+    wn = WordNet(wordnet_dir)
+    try:
+        assert wn.verb_forms("cooked") == ["cook"]
+        assert wn.verb_forms("ate") == ["eat"]
+        assert wn.verb_forms("saw") == ["saw", "see"]
+        assert wn.verb_forms("swims") == ["swim"]
+        assert wn.verb_forms("baked") == ["bake"]
+        assert wn.verb_forms("red") == [] and wn.verb_forms("at") == []
+    finally:
+        wn.close()

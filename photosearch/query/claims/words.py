@@ -30,16 +30,27 @@ _FILLERS = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.FILLER_PHRASE
 _SOMEONE_DID = re.compile(
     r"\b(?:i|we|you|they|he|she)(?:'ve|'d|\s+(?:have|had|just|once|finally|recently|also|all))?\s+([a-z]+)\b"
 )
+#: "animals that live in the sea", "a dog that swims": the verb of a relative clause, unless the word
+#: after "that" names a thing ("that dog" is a dog).
+_THAT_DOES = re.compile(r"\b(?:that|which|who)\s+([a-z]+)\b")
 
 
 def _drop_what_someone_did(st: ClaimState) -> None:
-    """The verb after a subject pronoun ("I cooked", "we visited") carries nothing to look for."""
+    """The verb after a subject pronoun ("I cooked", "we visited") or a relative pronoun ("that
+    live") carries nothing to look for."""
     from photosearch.query.expansion import shared_wordnet
 
-    matches = [m for m in _SOMEONE_DID.finditer(st.low) if st.free(*m.span(1))]
-    wn = shared_wordnet() if matches else None
-    for m in matches:
-        if wn is not None and wn.verb_forms(m.group(1)):
+    did = [m for m in _SOMEONE_DID.finditer(st.low) if st.free(*m.span(1))]
+    does = [m for m in _THAT_DOES.finditer(st.low) if st.free(*m.span(1))]
+    wn = shared_wordnet() if did or does else None
+    if wn is None:
+        return
+    for m in did:
+        if wn.verb_forms(m.group(1)):
+            st.claim(*m.span(1), "drop", text="")
+    for m in does:  # a verb that is no noun ("live"), or an inflected one ("swims", "fell")
+        word, verbs = m.group(1), wn.verb_forms(m.group(1))
+        if verbs and (not wn.base_forms(word) or any(v != word for v in verbs)):
             st.claim(*m.span(1), "drop", text="")
 
 
