@@ -41,6 +41,11 @@ COMPOUND_MIN_LEN = 4
 #: synset's first lemmas ("kitty, kitty-cat, puss": yes; "frank, ..., hot dog, dog": no).
 OTHER_SENSE = 0.75
 OTHER_SENSE_LEMMAS = 2
+#: The route of a synonym of a later sense of another kind than the first ("toy" ≈ toy dog, an animal,
+#: where a toy is first a plaything): it ranks, like a broader class it never alone makes a photo sure.
+OTHER_KIND = "other sense"
+#: Routes that reach a label without saying the photo shows what the word means.
+NOT_ITSELF = ("hypernym", OTHER_KIND)
 
 
 @dataclass(frozen=True)
@@ -208,15 +213,17 @@ def _routes(wn, key: str, context: str = "", embed: Embed | None = None) -> tupl
     #: senses with no frequency data (e.g. all of "kitty") are all treated like the first one, and
     #: so is the sense the request's context chose
     frequent = max(wn.tagged_senses(b) for b in bases) if bases and reading.by == "dominant" else 0
+    lead = wn.synset(reading.senses[0]).lexfile if reading.senses else None
     for rank, off in enumerate(reading.senses):
         rank = rank if frequent else 0
         syn = wn.synset(off)
         if rank and not own & {lemma.lower() for lemma in syn.lemmas[:OTHER_SENSE_LEMMAS]}:
             continue
         sense = 1.0 if rank == 0 else OTHER_SENSE
+        name = "synonym" if rank == 0 or syn.lexfile == lead else OTHER_KIND
         for lemma in syn.lemmas:
             if lemma.lower() not in own:
-                found.add(lemma, "synonym", SYNONYM * sense, sense_of=off)
+                found.add(lemma, name, SYNONYM * sense, sense_of=off)
         if rank == 0 or syn.lemmas[0].lower() in own:  # kinds of it / what it is a kind of
             _add_kinds_and_parents(found, wn, off, rank, sense)
     return found.sorted()

@@ -341,6 +341,50 @@ def test_shared_words_are_told_from_what_a_class_is():
     assert not any(shares_only_a_word(word, names) for word, names in meant)
 
 
+def test_a_clipped_name_is_no_head_unless_the_word_first_means_the_class():
+    """ "toy dog, toy": the name "toy" clips the compound, and a toy is first a plaything, so "toy"
+    only shares a word with the toy dog (so "bullet" with the bullet train, "killer" with the killer
+    whale); "remote" first means the remote control, and a rubber eraser's gloss speaks of rubber."""
+    from photosearch.query.resolvers.compounds import clipped, shares_only_a_word
+
+    assert clipped("toy", ("toy dog", "toy")) and shares_only_a_word("toy", ("toy dog", "toy"))
+    assert shares_only_a_word("bullet", ("bullet train", "bullet"))
+    assert shares_only_a_word("killer", ("killer whale", "killer", "orca", "grampus"))
+    assert not clipped("remote", ("remote control", "remote"))
+    assert not shares_only_a_word("remote", ("remote control", "remote"))
+    assert not shares_only_a_word("rubber", ("rubber eraser", "rubber", "pencil eraser"))
+    assert not shares_only_a_word("mouse", ("mouse", "computer mouse"))
+
+
+def test_a_later_sense_of_another_kind_ranks_but_is_never_sure(store, settings, fake_embedder):
+    """ "toys": WordNet's fifth sense of "toy" is the toy dog. A photo the tagger summed into "toy dog"
+    is a closest match (`why`: "other sense")."""
+
+    def tag(label, names, score, hypernym=False):
+        return FactRecord("tag", label, score, data={"names": names, "hypernym": hypernym})
+
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "pekingese.jpg": [
+                tag("Pekinese", ["Pekinese", "Pekingese", "Peke"], 0.9),
+                tag("toy dog", ["toy dog", "toy"], 0.9, hypernym=True),
+            ],
+            "teddy.jpg": [tag("teddy", ["teddy", "teddy bear"], 0.9)],
+        },
+    )
+
+    def found(value: str) -> tuple[list[str], dict[str, list[dict]]]:
+        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
+        res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+        return _confident(res), {r["path"].rsplit("/", 1)[-1]: r["why"] for r in res["results"]}
+
+    confident, why = found("toy")
+    assert "pekingese.jpg" not in confident and "pekingese.jpg" in why
+    assert any(w.get("route") == "other sense" for w in why["pekingese.jpg"])
+
+
 def test_partial_matches_lean_on_what_is_below_the_cut_off(store, settings, fake_embedder):
     """ "dog and ball" where no ball is sure: of the dogs, the one with a faint ball comes first."""
     _labelled_gallery(

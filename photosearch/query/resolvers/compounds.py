@@ -57,7 +57,26 @@ def _gloss_tokens(names: tuple[str, ...], offset: int | None) -> frozenset[str]:
     return frozenset(out)
 
 
+def clipped(token: str, names: tuple[str, ...], offset: int | None = None) -> bool:
+    """Is a name of the class that is `token` alone only a clipping of its compound name ("toy" of
+    "toy dog", "bullet" of "bullet train"), the class not being what the word first means (WordNet's
+    first sense of "toy" is a plaything, of "bullet" a projectile; "remote" is first a remote control)?"""
+    if not any(token in tokens(nm.replace("-", " "))[:-1] for nm in names if " " in nm.strip()):
+        return False
+    wn = shared_wordnet()
+    if wn is None:
+        return False
+    senses = wn.senses(token)
+    if offset is None:
+        offset = next((o for nm in names if " " in nm.strip() for o in wn.lookup(nm)[:1]), None)
+    return bool(senses) and offset is not None and senses[0] != offset
+
+
 def shares_only_a_word(token: str, names: tuple[str, ...], offset: int | None = None) -> bool:
     """Is `token` only a modifier of the class (`names`; `offset` its WordNet synset when known)
-    that its gloss does not speak of: a word the names share with the request, not its meaning?"""
-    return only_modifies(token, names) and token not in _gloss_tokens(tuple(names), offset)
+    that its gloss does not speak of: a word the names share with the request, not its meaning? A
+    name that only clips the compound (`clipped`) does not make the token its head."""
+    names = tuple(names)
+    if any(tokens(nm) == [token] for nm in names) and clipped(token, names, offset):
+        names = tuple(nm for nm in names if tokens(nm) != [token])
+    return only_modifies(token, names) and token not in _gloss_tokens(names, offset)

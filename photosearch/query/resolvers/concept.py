@@ -19,7 +19,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from photosearch.query.calibration import build_null, evidence, select
-from photosearch.query.expansion import COMPOUND, SYNONYM, Route, compound_of, expand
+from photosearch.query.expansion import COMPOUND, NOT_ITSELF, SYNONYM, Route, compound_of, expand
 from photosearch.query.resolvers.agreement import MODELS, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, SHARED_WORD, shares_only_a_word
@@ -171,7 +171,7 @@ def _without_broader(
     per_token = np.zeros((max(1, len(matched)), n), np.float32)
     for row, hits in zip(per_token, matched.values(), strict=False):
         for g, w, route in hits:
-            if route is not None and route.route in ("hypernym", SHARED_WORD):
+            if route is not None and route.route in (*NOT_ITSELF, SHARED_WORD):
                 continue
             if kinds and g.kind not in kinds:
                 continue

@@ -34,8 +34,8 @@ from photosearch.models.labels import (
     imagenet_labels_path,
 )
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
-from photosearch.query.expansion import expand, shared_wordnet
-from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, head_word, shares_only_a_word
+from photosearch.query.expansion import NOT_ITSELF, expand, shared_wordnet
+from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, SHARED_WORD, head_word, shares_only_a_word
 from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 
@@ -257,13 +257,17 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
     parent = np.zeros(per.shape, bool)  # reached one step up, or as a narrow class
     for i, tok in enumerate(toks):
         for c in index.get(tok, ()):
+            if shares_only_a_word(tok, cs.names[c], cs.synsets.get(cs.names[c])):  # "toy" of "toy dog"
+                per[i, c] = max(per[i, c], MODIFIER_WEIGHT)
+                routes.setdefault(c, f"{tok} ≈ {cs.names[c][0]} ({SHARED_WORD})")
+                continue
             per[i, c] = 1.0
             named[i, c] = True
             routes.setdefault(c, "exact")
         for r in expand(tok, **(sense or {})):
             for c in index.get(r.term, ()):
                 if r.fits(cs.names[c], cs.synsets):
-                    named[i, c] |= r.route != "hypernym"
+                    named[i, c] |= r.route not in NOT_ITSELF
                     parent[i, c] |= r.depth == 1 or r.narrow
                     if r.weight > per[i, c]:
                         per[i, c] = r.weight
@@ -292,7 +296,7 @@ def _phrase_routes(
     for r in expand(phrase, **(sense or {})):
         for c in index.get(r.term, ()):
             if r.fits(cs.names[c], cs.synsets):
-                named[:, c] |= r.route != "hypernym"
+                named[:, c] |= r.route not in NOT_ITSELF
                 if r.weight > per[:, c].min():
                     per[:, c] = np.maximum(per[:, c], r.weight)
                     routes.setdefault(c, r.text())
