@@ -486,3 +486,32 @@ def test_a_measured_photo_attribute_stands_on_its_own(store, settings, fake_embe
     assert confident("night") == ["night_street.jpg"]
     assert confident("sky") == ["blue_sky.jpg"]
     assert confident("clouds") == []
+
+
+def test_a_class_the_detector_scores_below_what_it_reports_is_no_label(store, settings, fake_embedder):
+    """The detector's kept scores hold "knife" at 0.18 on a hammer whose words read like a knife: below
+    the 0.4 it reports an object at, so the hammer is a closest match; at 0.6 it is a knife."""
+    from photosearch.models.labels import COCO_LABELS, COCO_SPACE, score_vector
+
+    knife = next(cid for cid, name in COCO_LABELS.items() if name == "knife")
+    ids = _labelled_gallery(
+        store,
+        fake_embedder,
+        {"hammer.jpg": [FactRecord("tag", "hammer", 0.5)], "knife.jpg": [FactRecord("object", "knife", 0.6)]},
+    )
+    knife_words = fake_embedder.embed(["knife"])[0]
+    with store.session() as s:
+        store.write_analysis(
+            s,
+            ids["hammer.jpg"],
+            "tagger",
+            1,
+            AnalysisResult(facts=[FactRecord("tag", "hammer", 0.5)], embeddings={"facts_text": knife_words}),
+        )
+        for name, score in (("hammer.jpg", 0.18), ("knife.jpg", 0.6)):
+            vec = score_vector(np.array([[knife, score]], np.float32))
+            store.write_analysis(s, ids[name], "detector", 1, AnalysisResult(embeddings={COCO_SPACE: vec}))
+    plan = {"version": 1, "where": {"concept": "knife"}, "compose": {}}
+    res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+    assert _confident(res) == ["knife.jpg"]
+    assert "hammer.jpg" in [r["path"].rsplit("/", 1)[-1] for r in res["results"]]

@@ -20,7 +20,7 @@ import numpy as np
 
 from photosearch.query.calibration import build_null, evidence, select
 from photosearch.query.expansion import COMPOUND, NOT_ITSELF, SYNONYM, Route, compound_of, expand
-from photosearch.query.resolvers.agreement import MODELS, models_agree
+from photosearch.query.resolvers.agreement import AGREES, MODELS, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, SHARED_WORD, shares_only_a_word
 from photosearch.query.resolvers.distributions import (
@@ -386,19 +386,24 @@ def _analysed_by(ctx: ExecContext, kinds: tuple[str, ...], cs) -> np.ndarray:
 
 def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecContext) -> np.ndarray:
     """Photos whose words reach the concept on their own, or on which the labelling models that can
-    name it agree (`agreement.py`)."""
+    name it agree (`agreement.py`) and one of them claims it: a label it wrote, or a class it scores
+    at least as high as it agrees (`AGREES`: the detector's 0.18 "knife" on a hammer, below the 0.4 it
+    reports objects at, is a closest match however near the request the photo's words are)."""
     n = ctx.snapshot.n
     written = _without_broader(matched, n, WORD_KINDS).min(axis=0) >= ctx.calibration.min_fused
     per_model: dict[str, np.ndarray] = {}
     analysed: dict[str, np.ndarray] = {}
     affinities: dict[str, float] = {}
+    claimed = np.zeros(n, bool)
     spaces = {cs.space: cs for cs in class_spaces(ctx.settings)}
     for model, (kinds, space) in MODELS.items():
         miss = 1.0 - _without_broader(matched, n, kinds).mean(axis=0)
+        claimed |= miss < 1.0
         analysed[model] = _analysed_by(ctx, kinds, spaces.get(space))
         if space in dist_explain:
-            _cs, rows, _idx, _prob, contrib, aff = dist_explain[space]
+            _cs, rows, _idx, prob, contrib, aff = dist_explain[space]
             miss[rows] *= 1.0 - np.clip(contrib.sum(axis=1), 0.0, 1.0)
+            claimed[rows] |= (np.where(contrib > 0, prob, 0.0) >= AGREES[model]).any(axis=1)
         elif space in spaces:  # no photo holds this model's scores: whether it can name the concept
             aff = affinity(value, spaces[space], ctx)
         else:
@@ -406,7 +411,7 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
         if aff is not None:
             affinities[space] = float(aff.values.max(initial=0.0))
         per_model[model] = 1.0 - miss
-    return written | models_agree(value, per_model, analysed, affinities, ctx)
+    return written | (models_agree(value, per_model, analysed, affinities, ctx) & claimed)
 
 
 #: A photo attribute measured from the pixels (`vision/attributes.py`: dark, night, sunset, sky...)
