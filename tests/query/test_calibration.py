@@ -515,3 +515,44 @@ def test_a_class_the_detector_scores_below_what_it_reports_is_no_label(store, se
     res = search(store, settings, plan=plan, text_embedder=fake_embedder)
     assert _confident(res) == ["knife.jpg"]
     assert "hammer.jpg" in [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
+
+
+def test_classes_the_tagger_barely_guesses_are_no_label(store, settings, fake_embedder):
+    """A police car the tagger gives 4-7 % each of six tools (screwdriver, power drill, hammer...),
+    whose words are near "tool": together they reach the cut-off, but the tagger claims none of them
+    (none at its tenth of probability), so it is a closest match; a 50 % screwdriver is a tool."""
+    from photosearch.models.labels import IMAGENET_SPACE
+    from photosearch.query.resolvers.distributions import class_spaces
+
+    space = next(cs for cs in class_spaces(settings) if cs.space == IMAGENET_SPACE)
+    index = {names[0]: i for i, names in enumerate(space.names)}
+
+    def probs(classes: dict[str, float]) -> np.ndarray:
+        vec = np.zeros(len(space.names), np.float32)
+        for name, p in classes.items():
+            vec[index[name]] = p
+        return vec
+
+    tools = ("screwdriver", "power drill", "hammer", "chain saw", "plane", "hatchet")
+    photos = {
+        "police_car.jpg": (
+            [FactRecord("tag", "police van", 0.58), FactRecord("tag", "screwdriver", 0.07)],
+            probs({"police van": 0.58, **{t: 0.07 for t in tools}}),
+        ),
+        "screwdriver.jpg": (
+            [FactRecord("tag", "screwdriver", 0.5)],
+            probs({"screwdriver": 0.5, "hammer": 0.5}),
+        ),
+    }
+    ids = _labelled_gallery(store, fake_embedder, {name: facts for name, (facts, _p) in photos.items()})
+    tool_words = fake_embedder.embed(["tool"])[0]
+    with store.session() as s:
+        for name, (facts, vec) in photos.items():
+            embeddings = {"facts_text": tool_words, IMAGENET_SPACE: vec}
+            store.write_analysis(
+                s, ids[name], "tagger", 1, AnalysisResult(facts=facts, embeddings=embeddings)
+            )
+    plan = {"version": 1, "where": {"concept": "tool"}, "compose": {}}
+    res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+    assert _confident(res) == ["screwdriver.jpg"]
+    assert "police_car.jpg" in [r["path"].rsplit("/", 1)[-1] for r in res["results"]]

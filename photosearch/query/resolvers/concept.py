@@ -386,9 +386,10 @@ def _analysed_by(ctx: ExecContext, kinds: tuple[str, ...], cs) -> np.ndarray:
 
 def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecContext) -> np.ndarray:
     """Photos whose words reach the concept on their own, or on which the labelling models that can
-    name it agree (`agreement.py`) and one of them claims it: a label it wrote, or a class it scores
-    at least as high as it agrees (`AGREES`: the detector's 0.18 "knife" on a hammer, below the 0.4 it
-    reports objects at, is a closest match however near the request the photo's words are)."""
+    name it agree (`agreement.py`) and one of them claims it: a label or a class it scores at least as
+    high as it agrees (`AGREES`: the detector's 0.18 "knife" on a hammer, below the 0.4 it reports
+    objects at, or the tagger's 0.04 "screwdriver" on a police car, is a closest match however near
+    the request the photo's words are)."""
     n = ctx.snapshot.n
     written = _without_broader(matched, n, WORD_KINDS).min(axis=0) >= ctx.calibration.min_fused
     per_model: dict[str, np.ndarray] = {}
@@ -398,7 +399,7 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
     spaces = {cs.space: cs for cs in class_spaces(ctx.settings)}
     for model, (kinds, space) in MODELS.items():
         miss = 1.0 - _without_broader(matched, n, kinds).mean(axis=0)
-        claimed |= miss < 1.0
+        claimed |= _claimed(matched, n, kinds, AGREES[model])
         analysed[model] = _analysed_by(ctx, kinds, spaces.get(space))
         if space in dist_explain:
             _cs, rows, _idx, prob, contrib, aff = dist_explain[space]
@@ -412,6 +413,17 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
             affinities[space] = float(aff.values.max(initial=0.0))
         per_model[model] = 1.0 - miss
     return written | (models_agree(value, per_model, analysed, affinities, ctx) & claimed)
+
+
+def _claimed(matched: dict, n: int, kinds: tuple[str, ...], floor: float) -> np.ndarray:
+    """Photos with a label of these kinds, at a score of at least `floor`, that reaches a word of the
+    concept by a route no broader than it (`_without_broader`)."""
+    per_word = np.zeros((max(1, len(matched)), n), bool)
+    for row, hits in zip(per_word, matched.values(), strict=False):
+        for g, _w, route in hits:
+            if g.kind in kinds and not (route is not None and route.route in (*NOT_ITSELF, SHARED_WORD)):
+                row[g.rows[g.scores >= floor].astype(np.intp)] = True
+    return per_word.any(axis=0)
 
 
 #: A photo attribute measured from the pixels (`vision/attributes.py`: dark, night, sunset, sky...)
