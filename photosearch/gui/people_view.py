@@ -165,6 +165,8 @@ class PeopleView(QWidget):
         self.runner.submit(job, name="Loading people", on_result=done, on_error=failed)
 
     def _show(self, items) -> None:
+        keep = set(self.selected_ids())  # who was selected stays selected after a change
+        self.list.blockSignals(True)
         self.list.clear()
         self.people = [p for p, _ in items]
         for p, image in items:
@@ -179,6 +181,9 @@ class PeopleView(QWidget):
             if p.hidden:
                 item.setForeground(self.palette().placeholderText())
             self.list.addItem(item)
+            item.setSelected(p.id in keep)
+        self.list.blockSignals(False)
+        self._selection_changed()
         self.empty.setVisible(not items)
         self.title.setText(f"People ({len(items)})")
 

@@ -52,6 +52,7 @@ def test_photos_of_me_says_how_it_was_read_until_you_say_who_you_are(qtbot, make
     view.btn_me.click()
     qtbot.waitUntil(lambda: core.owner == "Ada", timeout=20000)
     qtbot.waitUntil(lambda: view.list.count() == 1 and "(you)" in view.list.item(0).text(), timeout=20000)
+    assert view.selected_ids() and view.btn_me.text() == NOT_ME  # still selected after the change
     assert core.settings.load(core.settings.data_dir).owner == "Ada"  # kept in the settings file
 
     # now "me" is Ada: a person condition, and nothing to explain
