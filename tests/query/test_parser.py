@@ -124,6 +124,13 @@ def test_places():
         ("a dog that swims", {"concept": "dog"}),
         ("the tree that fell", {"concept": "tree"}),
         ("that dog", {"concept": "dog"}),  # "that" before a thing is no relative clause
+        ("car parked on the street", {"and": [{"concept": "car"}, {"concept": "street"}]}),  # what befell it
+        ("houses painted blue", {"and": [{"concept": "house"}, {"color": "blue"}]}),
+        ("fried chicken", {"concept": "fried chicken"}),  # a participle before a thing names a kind
+        ("pictures from our trip to Japan", {"place": "Japan"}),  # the trip is where it went
+        ("vacation", {"concept": "vacation"}),
+        ("Japan trip", {"place": "Japan"}),
+        ("road trip through California", {"and": [{"concept": "road trip"}, {"place": "California"}]}),
         ("photos I love", {"tag": "favourite"}),
         ("dogs I like", {"and": [{"concept": "dog"}, {"tag": "favourite"}]}),
         ("lots of flowers", {"concept": "flower"}),

@@ -7,6 +7,7 @@ import re
 
 from photosearch.query import lexicon as lx
 from photosearch.query.parse_state import ClaimState
+from photosearch.query.senses import COLOUR_WORDS
 
 
 class NegationClaims:
@@ -54,6 +55,44 @@ def _drop_what_someone_did(st: ClaimState) -> None:
             st.claim(*m.span(1), "drop", text="")
 
 
+#: "a car parked on the street", "a table covered in snow": a past participle after a thing, before a
+#: preposition or the end, says what happened to it, not what else is there.
+_PARTICIPLE = re.compile(r"\b[a-z]+\s+([a-z]+(?:ed|en))\b(?=\s+([a-z]+)|\s*$)")
+_AFTER_PARTICIPLE = lx.SEPARATORS | lx.AND_WORDS | set(COLOUR_WORDS)  # "houses painted blue"
+#: A trip is where it went: with a place named, "our trip to Japan" is Japan.
+TRIP_WORDS = frozenset(
+    {"trip", "trips", "vacation", "vacations", "journey", "travels", "tour", "visit", "getaway"}
+)
+
+
+def _participles_after_a_thing(st: ClaimState) -> None:
+    """Such a participle separates the thing from what follows, like "sitting" or "on"."""
+    from photosearch.query.expansion import shared_wordnet
+
+    matches = [
+        m
+        for m in _PARTICIPLE.finditer(st.low)
+        if st.free(*m.span(1)) and (m.group(2) is None or m.group(2) in _AFTER_PARTICIPLE)
+    ]
+    wn = shared_wordnet() if matches else None
+    for m in matches:
+        word = m.group(1)
+        if wn is not None and wn.verb_forms(word) and not wn.base_forms(word) and word not in lx.STOP_WORDS:
+            st.claim(*m.span(1), "and", text=word)
+
+
+def _drop_trip_words(st: ClaimState) -> None:
+    """ "pictures from our trip to Japan": the trip is Japan, when a place is named."""
+    if not any(t.slot == "place" for t in st.toks):
+        return
+    for m in re.finditer(r"\b[a-z]+\b", st.low):
+        before = list(re.finditer(r"[a-z]+", st.low[: m.start()]))[-1:]
+        # "road trip" is a kind of trip; "Japan trip" and "our trip" are where it went
+        compound = bool(before) and before[0].group(0) not in lx.STOP_WORDS and st.free(*before[0].span())
+        if m.group(0) in TRIP_WORDS and not compound and st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "drop", text="")
+
+
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
@@ -61,6 +100,8 @@ def claim_words(st: ClaimState) -> None:
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
     _drop_what_someone_did(st)
+    _participles_after_a_thing(st)
+    _drop_trip_words(st)
     for m in re.finditer(r"[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
         s, e = m.start(), m.end()
         if not st.free(s, e):
