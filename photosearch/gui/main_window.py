@@ -12,10 +12,8 @@ from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, Q
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
-    QLabel,
     QMainWindow,
     QMenu,
-    QSizePolicy,
     QStackedWidget,
     QToolBar,
     QVBoxLayout,
@@ -27,6 +25,7 @@ from photosearch.gui.albums_view import AlbumsView
 from photosearch.gui.ask_panel import AskPanel
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.desktop import open_photo_file, show_folder
+from photosearch.gui.elided_label import ElidedLabel
 from photosearch.gui.errors import ErrorReporter
 from photosearch.gui.folder_tree import FolderTreePage
 from photosearch.gui.grid import SEPARATOR_ID, ResultsModel, ThumbnailGrid
@@ -70,6 +69,11 @@ def fit_to_screen(size: QSize) -> QSize:
         return size
     free = screen.availableGeometry().size()
     return size.boundedTo(QSize(max(640, free.width()), max(480, free.height() - 40)))
+
+
+def _sentence(text: str) -> str:
+    """A status-line part with its first letter capital."""
+    return f"{text[:1].upper()}{text[1:]}"
 
 
 class MainWindow(QMainWindow):
@@ -176,10 +180,9 @@ class MainWindow(QMainWindow):
         self.index_status.finished.connect(self._index_finished)
         self.index_status.progressed.connect(self._index_progressed)
         self._live_refresh = (0.0, -1)  # (when, photos done) of the last refresh while indexing
-        self.search_info = QLabel("", self)
-        # a long line (what the request was read as, what no photo meets) is cut, never widens the
+        # a long line (how the request was read, what no photo meets) ends in "…", never widens the
         # window; its tooltip holds all of it
-        self.search_info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.search_info = ElidedLabel("", self)
         self.library_info = ""  # what the library's results are: the status line while it is shown
         self.statusBar().addWidget(self.search_info, 1)
         self.stack.currentChanged.connect(self._page_changed)
@@ -565,13 +568,12 @@ class MainWindow(QMainWindow):
         if result.get("composer") == "newest":
             msg += " · newest first"
         explain = result.get("explain") or {}
-        # how the request was read ("no birthday is known for Tom, …"), then what no photo meets
-        # ("no photo with exactly two people"), then the counts
-        for said in reversed([*(explain.get("remarks") or []), *(explain.get("unmet") or [])]):
-            msg = f"{said[:1].upper()}{said[1:]} · {msg}"
+        # what no photo meets ("No photo with exactly two people"), the counts, then how the request
+        # was read ("No birthday is known for Tom, …"): the line is cut from its end in a narrow window
+        unmet, remarks = explain.get("unmet") or [], explain.get("remarks") or []
+        msg = " · ".join([*(_sentence(u) for u in unmet), msg, *(_sentence(r) for r in remarks)])
         self.library_info = msg
         self.search_info.setText(msg)
-        self.search_info.setToolTip(msg)
         if results:
             first = 1 if self.model.ids and self.model.ids[0] == SEPARATOR_ID else 0
             self.grid.setCurrentIndex(self.model.index(first))
