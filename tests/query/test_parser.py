@@ -129,6 +129,8 @@ def test_places():
         ("fried chicken", {"concept": "fried chicken"}),  # a participle before a thing names a kind
         ("pictures from our trip to Japan", {"place": "Japan"}),  # the trip is where it went
         ("vacation", {"concept": "vacation"}),
+        ("old photos", {"concept": "vintage"}),  # black and white or sepia (resources/scenes.yaml)
+        ("an old car", {"concept": "old car"}),  # "old" describes the car, not the photo
         ("Japan trip", {"place": "Japan"}),
         ("road trip through California", {"and": [{"concept": "road trip"}, {"place": "California"}]}),
         ("photos I love", {"tag": "favourite"}),

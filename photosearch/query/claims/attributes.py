@@ -55,6 +55,9 @@ class ColourClaims:
         for m in self.mono.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"color": MONOCHROME}, slot="color")
+        for m in _OLD_LOOK.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"concept": OLD_PHOTO}, slot="concept")
         for m in self.colour.finditer(st.low):
             if not st.free(m.start(), m.end()):
                 continue
@@ -67,6 +70,16 @@ class ColourClaims:
             if word in AMBIGUOUS_COLOURS and not _describes(nxt, before):
                 continue  # "an orange", "silver" alone: the thing
             st.claim(m.start(), m.end(), "atom", {"color": COLOUR_WORDS[word]}, slot="color")
+
+
+#: "old photos", "vintage pictures": the adjective describes the photo itself (not "an old car").
+_OLD_LOOK = re.compile(
+    r"\b(?:old|older|vintage|retro|antique|old-fashioned)(?=\s+(?:photo|photos|photograph|photographs|"
+    r"picture|pictures|pic|pics|image|images|print|prints|snapshots?|shots)\b)"
+)
+#: What an old photo is to the models: the scene word "vintage" (resources/scenes.yaml), black and
+#: white or sepia.
+OLD_PHOTO = "vintage"
 
 
 def _describes(nxt: str, before: list[str]) -> bool:
