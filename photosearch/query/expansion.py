@@ -78,7 +78,10 @@ class Route:
         the route went through "a person who refuses to face reality") and "tree" not the titi
         monkey, while ImageNet's "hen" (a female bird) still fits "chicken". Where it is not known,
         as before: only through the sense the term mostly means. `known`: names whose synset is
-        known already (the tagger's classes)."""
+        known already (the tagger's classes). A scene route reaches the class it lists by its first
+        name only (resources/scenes.yaml): "pet" ≈ cat is no big cat, whose names include "cat"."""
+        if self.route == "scene":
+            return not names or _term(names[0]) == self.term
         if not self.synsets:
             return True
         names = tuple(names)

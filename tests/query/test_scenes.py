@@ -107,3 +107,35 @@ def test_photo_attributes_are_words_a_request_finds_and_excludes(store, settings
     assert "cellar.jpg" not in shown("not dark") and "noon.jpg" in shown("not dark")
     why = search(store, settings, "sunset", signals=[])["results"][0]["why"]
     assert {"fact": "attribute", "label": "sunset"}.items() <= why[0].items()
+
+
+def test_a_scene_route_reaches_a_class_by_its_first_name_only():
+    """ "pet" ≈ cat reaches the tagger's "cat, true cat", not "big cat, cat" (a lion), whose later
+    name is also "cat"; scenes.yaml lists each class by its first name."""
+    from photosearch.query.expansion import scene_routes
+
+    cat = next(r for r in scene_routes("pet") if r.term == "cat")
+    assert cat.fits(("cat", "true cat"))
+    assert not cat.fits(("big cat", "cat"))
+    assert cat.fits(())  # a space whose names are unknown
+
+
+def test_pets_are_the_dogs_and_cats_not_the_lion(store, settings):
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        facts = {
+            "tabby.jpg": [FactRecord("tag", "tabby", 0.8, data={"names": ["tabby", "tabby cat"]})],
+            "lion.jpg": [
+                FactRecord("tag", "big cat", 0.8, data={"names": ["big cat", "cat"], "hypernym": True})
+            ],
+        }
+        for name, fs in facts.items():
+            photo = add_photo(s, folder, name)
+            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=fs))
+    res = search(
+        store, settings, plan={"version": 1, "where": {"concept": "pets"}, "compose": {}}, signals=[]
+    )
+    found = [r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"]]
+    assert found == ["tabby.jpg"]

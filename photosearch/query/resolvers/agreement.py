@@ -61,7 +61,7 @@ def models_agree(
 
 def _names(model: str, value: str, affinities: dict[str, float], ctx) -> bool:
     space = MODELS[model][1]
-    if affinities.get(space, 0.0) >= NAMES_IT:
+    if affinities.get(space, 0.0) >= NAMES_IT - 1e-6:  # affinities are float32: a synonym's is 0.8999999
         return True
     if model != "tagger":
         return False
