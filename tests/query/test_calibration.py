@@ -556,3 +556,10 @@ def test_classes_the_tagger_barely_guesses_are_no_label(store, settings, fake_em
     res = search(store, settings, plan=plan, text_embedder=fake_embedder)
     assert _confident(res) == ["screwdriver.jpg"]
     assert "police_car.jpg" in [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
+
+
+def test_a_synonym_names_a_concept_in_float32():
+    """Affinities are float32, where a synonym's 0.9 is 0.8999999: it still names the concept."""
+    from photosearch.query.resolvers.agreement import _names
+
+    assert _names("detector", "bike", {"coco": float(np.float32(0.9))}, ctx=None)

@@ -436,7 +436,8 @@ MEASURED_MIN = 0.5 * CONCEPT_KINDS["attribute"] * SYNONYM
 
 def _measured(matched: dict, n: int) -> np.ndarray:
     """Photos where a measured attribute names every word of the concept ("dark photos")."""
-    return _without_broader(matched, n, ("attribute",)).min(axis=0) >= MEASURED_MIN
+    # float32 evidence: a synonym's 0.5 x 0.9 is 0.44999998 there
+    return _without_broader(matched, n, ("attribute",)).min(axis=0) >= MEASURED_MIN - 1e-6
 
 
 def _agreed(emb_hits: _SpaceHits, labelled: np.ndarray, snap) -> np.ndarray:
