@@ -124,6 +124,11 @@ def test_places():
         ("a dog that swims", {"concept": "dog"}),
         ("the tree that fell", {"concept": "tree"}),
         ("that dog", {"concept": "dog"}),  # "that" before a thing is no relative clause
+        ("birds that can fly", {"concept": "bird"}),
+        ("small dogs", {"concept": "dog"}),  # a size no model measures
+        ("big cats", {"concept": "big cat"}),  # ...unless the two words are one thing
+        ("a big red car", {"and": [{"color": "red"}, {"concept": "car"}]}),
+        ("colorful birds", {"concept": "bird"}),
         ("car parked on the street", {"and": [{"concept": "car"}, {"concept": "street"}]}),  # what befell it
         ("houses painted blue", {"and": [{"concept": "house"}, {"color": "blue"}]}),
         ("fried chicken", {"concept": "fried chicken"}),  # a participle before a thing names a kind

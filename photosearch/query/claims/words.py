@@ -33,7 +33,9 @@ _SOMEONE_DID = re.compile(
 )
 #: "animals that live in the sea", "a dog that swims": the verb of a relative clause, unless the word
 #: after "that" names a thing ("that dog" is a dog).
-_THAT_DOES = re.compile(r"\b(?:that|which|who)\s+([a-z]+)\b")
+_THAT_DOES = re.compile(
+    r"\b(?:that|which|who)\s+(?:(can|could|will|would|may|might|do|does|did)\s+)?([a-z]+)\b"
+)
 
 
 def _drop_what_someone_did(st: ClaimState) -> None:
@@ -42,17 +44,17 @@ def _drop_what_someone_did(st: ClaimState) -> None:
     from photosearch.query.expansion import shared_wordnet
 
     did = [m for m in _SOMEONE_DID.finditer(st.low) if st.free(*m.span(1))]
-    does = [m for m in _THAT_DOES.finditer(st.low) if st.free(*m.span(1))]
+    does = [m for m in _THAT_DOES.finditer(st.low) if st.free(*m.span(2))]
     wn = shared_wordnet() if did or does else None
     if wn is None:
         return
     for m in did:
         if wn.verb_forms(m.group(1)):
             st.claim(*m.span(1), "drop", text="")
-    for m in does:  # a verb that is no noun ("live"), or an inflected one ("swims", "fell")
-        word, verbs = m.group(1), wn.verb_forms(m.group(1))
-        if verbs and (not wn.base_forms(word) or any(v != word for v in verbs)):
-            st.claim(*m.span(1), "drop", text="")
+    for m in does:  # a verb after a modal ("can swim"), no noun ("live"), or inflected ("swims", "fell")
+        word, verbs = m.group(2), wn.verb_forms(m.group(2))
+        if verbs and (m.group(1) or not wn.base_forms(word) or any(v != word for v in verbs)):
+            st.claim(*m.span(2), "drop", text="")
 
 
 #: "a car parked on the street", "a table covered in snow": a past participle after a thing, before a
@@ -81,6 +83,23 @@ def _participles_after_a_thing(st: ClaimState) -> None:
             st.claim(*m.span(1), "and", text=word)
 
 
+#: Sizes and liveliness no model measures: "small dogs" are dogs, unless the two words are one
+#: thing ("big cat", "giant panda", "little owl").
+DESCRIBING_WORDS = frozenset(
+    {"big", "bigger", "large", "small", "smaller", "little", "tiny", "huge", "giant", "colorful", "colourful"}
+)
+
+
+def _drop_describing_words(st: ClaimState) -> None:
+    """A size or "colourful" before a word is dropped unless WordNet has the two as one noun."""
+    from photosearch.query.claims.attributes import names_a_thing
+
+    for m in re.finditer(r"\b([a-z]+)\b(?=(?:\s+([a-z][\w'-]*))?)", st.low):
+        word, nxt = m.group(1), m.group(2) or ""
+        if word in DESCRIBING_WORDS and st.free(*m.span(1)) and not (nxt and names_a_thing(word, nxt)):
+            st.claim(*m.span(1), "drop", text="")
+
+
 def _drop_trip_words(st: ClaimState) -> None:
     """ "pictures from our trip to Japan": the trip is Japan, when a place is named."""
     if not any(t.slot == "place" for t in st.toks):
@@ -102,6 +121,7 @@ def claim_words(st: ClaimState) -> None:
     _drop_what_someone_did(st)
     _participles_after_a_thing(st)
     _drop_trip_words(st)
+    _drop_describing_words(st)
     for m in re.finditer(r"[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
         s, e = m.start(), m.end()
         if not st.free(s, e):
