@@ -94,7 +94,6 @@ HOLIDAY_NOUNS = {
     "gifts",
     "cookies",
     "ornaments",
-    "fireworks",
 }
 
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
@@ -305,7 +304,7 @@ class DateFinder:
             (
                 "relunit",
                 re.compile(
-                    r"\b(?P<rel>today|tonight|last night|yesterday|this week|last week|past week|previous week|this month|last month|past month|previous month|this year|last year|past year|previous year|this weekend|last weekend|last year's)\b"
+                    r"\b(?P<rel>today|tonight|last night|(?:the\s+)?day\s+before\s+yesterday|yesterday|this week|last week|past week|previous week|this month|last month|past month|previous month|this year|last year|past year|previous year|this weekend|last weekend|last year's)\b"
                 ),
             ),
             (
@@ -519,6 +518,7 @@ def _relative_units(now: date) -> dict[str, tuple[date, date]]:
         **dict.fromkeys(("today", "tonight"), (now, now)),  # "this morning": claims.entities.claim_times
         "last night": (day_before, day_before),
         "yesterday": (day_before, day_before),
+        "day before yesterday": (now - timedelta(days=2), now - timedelta(days=2)),
         "this week": (monday, now),
         "last week": last_week,
         "previous week": last_week,
@@ -542,7 +542,7 @@ def _relunit(m: re.Match, q: _Ask) -> DateMatch | None:
         if rel == "last weekend" and sat + timedelta(days=1) >= now:
             sat -= timedelta(days=7)
         return DateMatch(m.start(), m.end(), [(sat, sat + timedelta(days=1))])
-    return DateMatch(m.start(), m.end(), [_relative_units(now)[rel]])
+    return DateMatch(m.start(), m.end(), [_relative_units(now)[" ".join(rel.removeprefix("the ").split())]])
 
 
 def _back(m: re.Match, q: _Ask) -> DateMatch | None:

@@ -106,3 +106,12 @@ def test_unknown_birthday_and_weekends_are_markers_without_ranges():
     assert unknown.ranges == [] and unknown.notes == ["no birthday is known for lisa"]
     weekend = _one("on weekends")
     assert weekend.weekend and weekend.ranges == []
+
+
+def test_the_day_before_yesterday_is_two_days_ago():
+    for text in ("the day before yesterday", "day before yesterday"):
+        match = _one(text)
+        assert match.ranges == [(date(2025, 6, 13), date(2025, 6, 13))] and (match.start, match.end) == (
+            0,
+            len(text),
+        )

@@ -129,6 +129,11 @@ def test_places():
         ("big cats", {"concept": "big cat"}),  # ...unless the two words are one thing
         ("a big red car", {"and": [{"color": "red"}, {"concept": "car"}]}),
         ("colorful birds", {"concept": "bird"}),
+        ("late at night", {"concept": "night"}),  # the measured night attribute
+        (
+            "new year's eve fireworks",
+            {"and": [{"yearly": {"from": "12-31", "to": "12-31"}}, {"concept": "fireworks"}]},
+        ),
         ("car parked on the street", {"and": [{"concept": "car"}, {"concept": "street"}]}),  # what befell it
         ("houses painted blue", {"and": [{"concept": "house"}, {"color": "blue"}]}),
         ("fried chicken", {"concept": "fried chicken"}),  # a participle before a thing names a kind

@@ -98,6 +98,9 @@ def _drop_describing_words(st: ClaimState) -> None:
         word, nxt = m.group(1), m.group(2) or ""
         if word in DESCRIBING_WORDS and st.free(*m.span(1)) and not (nxt and names_a_thing(word, nxt)):
             st.claim(*m.span(1), "drop", text="")
+    for m in re.finditer(r"\b(?:late|very late)(?=\s+(?:at\s+)?night\b)", st.low):  # "late at night": night
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "drop", text="")
 
 
 def _drop_trip_words(st: ClaimState) -> None:
