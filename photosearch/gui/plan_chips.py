@@ -32,6 +32,8 @@ from photosearch.gui.theme import resources_dir
 from photosearch.metadata.analyzer import COLOR_LABELS
 from photosearch.query.plan import ANY_TEXT, STRING_ATOMS, dumps_plan
 from photosearch.query.times_of_day import TIMES_OF_DAY, hours_of, hours_text
+from photosearch.query.weekdays import CHOICES as WEEKDAY_CHOICES
+from photosearch.query.weekdays import WEEKEND, days_text
 
 ATOM_TITLES = {
     "concept": "",
@@ -53,6 +55,7 @@ ATOM_TITLES = {
     "faces": "faces",
     "date": "date",
     "hour": "taken",
+    "weekday": "taken",
     "month": "",
     "yearly": "",
 }
@@ -226,6 +229,13 @@ class Chip(QFrame):
             box.setCurrentText(shown)
             box.activated.connect(lambda _i: self._set_time_of_day(box.currentText()))
             self.editor = box
+        elif key == "weekday":  # days of the week, picked by name ("at the weekend", "on Sundays")
+            box = QComboBox(self)
+            shown = days_text(list(value))
+            box.addItems(list(WEEKDAY_CHOICES) if shown in WEEKDAY_CHOICES else [shown, *WEEKDAY_CHOICES])
+            box.setCurrentText(shown)
+            box.activated.connect(lambda _i: self._set_weekdays(box.currentText()))
+            self.editor = box
         elif key == "faces":
             spin_lo, spin_hi = QSpinBox(self), QSpinBox(self)
             spin_lo.setRange(0, 99)
@@ -293,6 +303,10 @@ class Chip(QFrame):
         name = text.removeprefix("in the ")
         if name in TIMES_OF_DAY:
             self._emit({"hour": hours_of(name)})
+
+    def _set_weekdays(self, text: str) -> None:
+        if text in WEEKDAY_CHOICES:
+            self._emit({"weekday": WEEKDAY_CHOICES[text]})
 
     def _set_dates(self) -> None:
         lo = self.date_from.date().toString("yyyy-MM-dd")
@@ -377,6 +391,7 @@ class PlanChips(QWidget):
             "Place": {"place": "Paris"},
             "Date range": {"date": {"from": f"{date.today().year}-01-01", "to": today}},
             "Time of day": {"hour": hours_of("morning")},
+            "Day of the week": {"weekday": WEEKEND},
             "Text in photo": {"text": "word"},
             "Camera": {"camera": "Pixel"},
             "Folder": {"folder": "Trips"},

@@ -25,6 +25,7 @@ from photosearch.query.resolvers.filters import (
     resolve_rating,
     resolve_tag,
     resolve_text,
+    resolve_weekday,
     resolve_yearly,
 )
 from photosearch.query.resolvers.places import resolve_place
@@ -36,6 +37,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "date": resolve_date,
     "month": resolve_month,
     "hour": resolve_hour,
+    "weekday": resolve_weekday,
     "yearly": resolve_yearly,
     "place": resolve_place,
     "text": resolve_text,

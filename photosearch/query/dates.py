@@ -4,25 +4,23 @@ Ranges are exact calendar periods (meteorological seasons, northern hemisphere: 
 summer = Jun–Aug, autumn = Sep–Nov, winter = Dec–Feb, named by the year of its December).
 Open ends use ``OPEN_START`` (1900-01-01) and `now`.
 
-Recurring dates ("summer" without a year, "christmas", "on my birthday") and "weekends" have no
-single range, and the plan schema has no weekday/recurrence field on purpose (every executor must
-be able to evaluate every plan). They expand to an ``or`` of date ranges inside a bounded window:
-the years of the catalog (``years``), or the last ten years; weekends inside the request's other
-date range or else the last 12 months (with a note saying so), at most ``MAX_WEEKENDS`` ranges.
+Recurring dates ("summer" without a year, "christmas", "on my birthday") have no single range:
+months and days of the year are the plan's `month` and `yearly` atoms, and a birthday expands to an
+``or`` of its days inside a bounded window (the years of the catalog, ``years``, or the last ten
+years). Days of the week ("weekends", "on Sundays") are the `weekday` atom (`query/weekdays.py`).
 """
 
 from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from photosearch.query.lexicon import NUMBER_WORDS as COUNT_WORDS
 
 OPEN_START = date(1900, 1, 1)
-MAX_WEEKENDS = 106  # two years of weekends
 
 MONTHS = {
     "january": 1,
@@ -115,7 +113,6 @@ class DateMatch:
     end: int
     ranges: list[tuple[date, date]]
     recurring: bool = False  # True when `ranges` is an expansion over years
-    weekend: bool = False  # a "weekends" marker: ranges are filled in by the caller
     notes: list[str] = field(default_factory=list)
     months: tuple[int, ...] = ()  # a month-of-year condition ("every July", "in winter")
     yearly: tuple[str, str] | None = None  # days of any year, "MM-DD" ("at Christmas")
@@ -226,18 +223,6 @@ def ago(now: date, n: int, unit: str) -> tuple[date, date]:
     return year_range(now.year - n)
 
 
-def weekend_ranges(lo: date, hi: date, limit: int = MAX_WEEKENDS) -> list[tuple[date, date]]:
-    """Saturday–Sunday ranges overlapping [lo, hi], clipped to it; the latest `limit` of them."""
-    out = []
-    d = lo - timedelta(days=(lo.weekday() - 5) % 7)  # the Saturday on or before lo
-    while d <= hi:
-        sat, sun = max(d, lo), min(d + timedelta(days=1), hi)
-        if sat <= sun:
-            out.append((sat, sun))
-        d += timedelta(days=7)
-    return out[-limit:]
-
-
 def _recurring(now: date, years: tuple[int, int] | None, make) -> tuple[list[tuple[date, date]], str]:
     first, last = years if years else (now.year - 9, now.year)
     last = min(last, now.year)
@@ -321,7 +306,6 @@ class DateFinder:
                 ),
             ),
             ("birthday", re.compile(r"\b(?P<who>my|[\w.-]+'s|[\w.-]+s')\s+birthdays?\b")),
-            ("weekend", re.compile(r"\b(?:on\s+|at\s+|during\s+|over\s+)?(?:the\s+)?weekends?\b")),
             (
                 "season",
                 re.compile(
@@ -599,10 +583,6 @@ def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
     return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"birthdays: every year {span}"])
 
 
-def _weekend(m: re.Match, q: _Ask) -> DateMatch | None:
-    return DateMatch(m.start(), m.end(), [], weekend=True)
-
-
 def _season(m: re.Match, q: _Ask) -> DateMatch | None:
     season = m.group("s")
     first = SEASONS[season]
@@ -631,7 +611,6 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "ago": _ago,
     "holiday": _holiday,
     "birthday": _birthday,
-    "weekend": _weekend,
     "season": _season,
 }
 
@@ -676,15 +655,6 @@ def _prev_month(now: date) -> tuple[int, int]:
 
 def _dt(d: date) -> datetime:
     return datetime(d.year, d.month, d.day)
-
-
-def intersect(ranges: Iterable[tuple[date, date]]) -> tuple[date, date] | None:
-    ranges = list(ranges)
-    if not ranges:
-        return None
-    lo = max(r[0] for r in ranges)
-    hi = min(r[1] for r in ranges)
-    return (lo, hi) if lo <= hi else None
 
 
 _FINDER: DateFinder | None = None

@@ -33,7 +33,7 @@ SYSTEM_PROMPT = (
     'You turn photo search requests into JSON plans. A plan is {"where": NODE, "compose": {...}}. '
     'NODE is {"and": [NODE,...]}, {"or": [NODE,...]}, {"not": NODE} or an atom: '
     '{"concept": thing}, {"person": name}, {"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}, '
-    '{"hour": [hours of the day 0-23]}, {"place": name}, {"text": words in the photo}, {"camera": model}, {"folder": name}, {"file": part of a file name}, {"album": name}, '
+    '{"hour": [hours of the day 0-23]}, {"weekday": [days of the week, 1 = Monday]}, {"place": name}, {"text": words in the photo}, {"camera": model}, {"folder": name}, {"file": part of a file name}, {"album": name}, '
     '{"similar": photo id}, {"knowledge": fact}, {"tag": tag}, {"faces": {"min": n, "max": n}}, '
     '{"rating": {"min": stars, "max": stars}}, {"label": colour label}, '
     '{"kind": "photo|screenshot|document"}, {"quality": "sharp|blurry"}, '
@@ -47,6 +47,7 @@ SLOT_TYPES = (
     "date",
     "month",
     "hour",
+    "weekday",
     "yearly",
     "place",
     "camera",

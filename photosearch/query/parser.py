@@ -17,7 +17,13 @@ from datetime import date
 from photosearch.query.claims.attributes import ColourClaims
 from photosearch.query.claims.compose import ComposeClaims
 from photosearch.query.claims.cues import CueClaims, claim_quotes
-from photosearch.query.claims.entities import claim_dates, claim_people, claim_places, claim_times
+from photosearch.query.claims.entities import (
+    claim_dates,
+    claim_people,
+    claim_places,
+    claim_times,
+    claim_weekdays,
+)
 from photosearch.query.claims.filters import FilterClaims
 from photosearch.query.claims.words import NegationClaims, claim_words
 from photosearch.query.parse_state import ClaimState, ParseResult, PlanContext, Slot
@@ -55,6 +61,7 @@ class RequestParser:
             filters.claim_faces,
             claim_people,
             claim_dates,
+            claim_weekdays,
             claim_times,
             claim_places,
             ColourClaims(),

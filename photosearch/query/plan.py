@@ -23,6 +23,8 @@ Atoms (each a one-key object):
   "in winter", "not in December" — a recurring condition, not fixed past ranges.
 * ``{"hour": [5, 6, 7, 8, 9, 10, 11]}``: taken at one of these hours of the day, by the photo's
   clock (0-23; a time of exactly midnight is read as a date without a time): "in the morning".
+* ``{"weekday": [6, 7]}``: taken on one of these days of the week (1 = Monday ... 7 = Sunday), in
+  any year: "at weekends", "on Sundays", "weekdays".
 * ``{"yearly": {"from": "MM-DD", "to": "MM-DD"}}``: taken between these days of any year, inclusive
   (``to`` before ``from`` wraps over New Year): "at Christmas" is ``12-24..12-26`` every year.
 * ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
@@ -52,6 +54,7 @@ from typing import Any
 
 from photosearch.errors import PhotoSearchError
 from photosearch.query.times_of_day import hours_text
+from photosearch.query.weekdays import days_text
 
 PLAN_VERSION = 1
 
@@ -77,6 +80,7 @@ ATOM_KEYS = (
     "date",
     "month",
     "hour",
+    "weekday",
     "yearly",
     "faces",
     "rating",
@@ -177,6 +181,14 @@ PLAN_SCHEMA: dict[str, Any] = {
                     {
                         "type": "array",
                         "items": {"type": "integer", "minimum": 0, "maximum": 23},
+                        "minItems": 1,
+                    },
+                ),
+                _atom_schema(
+                    "weekday",
+                    {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 1, "maximum": 7},
                         "minItems": 1,
                     },
                 ),
@@ -389,6 +401,7 @@ _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
     "date": _validate_date,
     "month": _whole_numbers("month", "months", 1, 12),
     "hour": _whole_numbers("hour", "hours", 0, 23),
+    "weekday": _whole_numbers("weekday", "days of the week (1 = Monday)", 1, 7),
     "yearly": _validate_yearly,
     "faces": _validate_faces,
     "rating": _validate_rating,
@@ -638,6 +651,8 @@ def _atom_text(atom: dict) -> str:
         return "month:" + ",".join(MONTH_NAMES[m - 1] for m in value)
     if key == "hour":
         return "taken " + hours_text(value)
+    if key == "weekday":
+        return "taken " + days_text(value)
     if key == "yearly":
         lo, hi = value["from"], value["to"]
         return f"yearly {lo}" if lo == hi else f"yearly {lo}..{hi}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from photosearch.query.plan import ANY_TEXT, MONTH_NAMES
 from photosearch.query.times_of_day import hours_text
+from photosearch.query.weekdays import days_text
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -40,6 +41,7 @@ _DESCRIBE = {
     ),
     "month": lambda v: "taken in " + ", ".join(MONTH_NAMES[m - 1] for m in v),
     "hour": lambda v: "taken " + hours_text(v),
+    "weekday": lambda v: "taken " + days_text(v),
     "yearly": lambda v: f"taken between {v['from']} and {v['to']} of any year",
     "text": lambda v: "with words in it" if v.strip() == ANY_TEXT else f"with the words “{v}”",
     "camera": lambda v: f"taken with {v}",

@@ -170,3 +170,13 @@ def test_a_time_of_day_chip_reads_the_time_in_words_and_picks_another(qtbot):
     assert "hour" not in [lbl.text() for lbl in chip.findChildren(QLabel)]  # no internal name
     assert {"hour": hours_of("evening")} in _pick(qtbot, chips, chip, "in the evening")["where"]["and"]
     assert "Time of day" in [a.text() for a in chips.add_btn.menu().actions()]
+
+
+def test_a_weekday_chip_reads_the_days_in_words_and_picks_others(qtbot):
+    from PySide6.QtWidgets import QComboBox, QLabel
+
+    chips, chip = _second_chip(qtbot, {"concept": "beach"}, {"weekday": [6, 7]})
+    assert isinstance(chip.editor, QComboBox) and chip.editor.currentText() == "at the weekend"
+    assert "weekday" not in [lbl.text() for lbl in chip.findChildren(QLabel)]  # no internal name
+    assert {"weekday": [7]} in _pick(qtbot, chips, chip, "on Sundays")["where"]["and"]
+    assert "Day of the week" in [a.text() for a in chips.add_btn.menu().actions()]

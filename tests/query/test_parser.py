@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from photosearch.query.dates import finder, last_season, weekend_ranges
+from photosearch.query.dates import finder, last_season
 from photosearch.query.parser import LOW_CONFIDENCE, PlanContext, parse_request
 from photosearch.query.places import lookup, resolve_place
 
@@ -44,10 +44,23 @@ def test_dates_are_not_found_in_plain_words():
     assert _dates("christmas tree", NOW) == []
 
 
-def test_weekends_and_birthdays():
-    w = weekend_ranges(date(2024, 6, 1), date(2024, 6, 30))
-    assert w[0] == (date(2024, 6, 1), date(2024, 6, 2)) and len(w) == 5
-    assert all(a.weekday() == 5 and b.weekday() == 6 for a, b in w[:-1])
+def test_days_of_the_week_and_birthdays():
+    """ "weekends" is Saturday and Sunday of any year (not the weekends of one window); a day's name
+    in the plural is that day every week; "last Sunday" is one day."""
+    now = date(2024, 6, 5)  # a Wednesday
+    for text, where in (
+        ("weekends", {"weekday": [6, 7]}),
+        (
+            "at the weekend in 2021",
+            {"and": [{"weekday": [6, 7]}, {"date": {"from": "2021-01-01", "to": "2021-12-31"}}]},
+        ),
+        ("on Sundays", {"weekday": [7]}),
+        ("weekdays", {"weekday": [1, 2, 3, 4, 5]}),
+        ("sunday morning", {"and": [{"weekday": [7]}, {"hour": [5, 6, 7, 8, 9, 10, 11]}]}),
+        ("last sunday", {"date": {"from": "2024-06-02", "to": "2024-06-02"}}),
+        ("this monday", {"date": {"from": "2024-06-03", "to": "2024-06-03"}}),
+    ):
+        assert parse_request(text, now=now, people=[])[0]["where"] == where, text
     assert last_season(date(2024, 6, 1), "summer")[0] == date(2023, 6, 1)
     ctx = PlanContext(people=["Anna"], birthdays={"Anna": date(1990, 2, 28)}, years=(2020, 2024))
     plan, conf, notes = parse_request("Anna's birthday", now=NOW, context=ctx)

@@ -1,5 +1,5 @@
 """Entity claims: the catalog's people (and "me"), date expressions (via `query.dates`, with
-birthdays and weekends) and places from the gazetteer."""
+birthdays), days of the week, times of day and places from the gazetteer."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
-from photosearch.query.dates import DateMatch, finder, intersect, weekend_ranges
+from photosearch.query.dates import finder
 from photosearch.query.parse_state import ClaimState, PlanContext, sentence_start
 from photosearch.query.places import (
     AMBIGUOUS_COUNTRY_WORDS,
@@ -19,6 +19,7 @@ from photosearch.query.places import (
     gazetteer,
 )
 from photosearch.query.times_of_day import TIMES_OF_DAY, hours_of
+from photosearch.query.weekdays import DAY_WORDS, DAYS_RE
 
 #: Said when a request names "me" and nobody is: how to say who you are.
 ME_UNKNOWN = "“me” is nobody in your library yet (choose “This is me” on your face in People)"
@@ -108,48 +109,42 @@ def claim_times(st: ClaimState) -> None:
 
 
 def claim_dates(st: ClaimState) -> None:
-    """Date expressions; weekends become the weekends inside the request's other dates."""
+    """Date expressions, with birthdays (`query.dates`)."""
     owner = st.ctx.owner
     bdays = dict(st.ctx.birthdays)
     if owner and owner in bdays:
         bdays.setdefault("me", bdays[owner])
     found = finder().find(st.low, st.now, years=st.ctx.years, birthdays=bdays, owner=owner or "me")
-    weekend: DateMatch | None = None
-    plain: list[DateMatch] = []
     for dm in found:
         if not st.free(dm.start, dm.end):
             continue
         for note in dm.notes:
             st.note(note, 0.35 if "no birthday" in note else 0.0)
-        if dm.weekend:
-            weekend = dm
-            st.claim(dm.start, dm.end, "drop", text="<weekend>")
-            continue
         if not dm.ranges:
             st.claim(dm.start, dm.end, "atom", {"concept": "birthday"}, slot="concept")
             continue
-        if not dm.recurring:
-            plain.append(dm)
         st.claim(dm.start, dm.end, "atom", dm.node(), slot="date")
-    if weekend is not None:
-        window = intersect(r for dm in plain for r in dm.ranges) if plain else None
-        if plain and window:
-            tok = st.token_at(plain[0].start)
-            ranges = weekend_ranges(*window)
-            node = {"or": [{"date": {"from": a.isoformat(), "to": b.isoformat()}} for a, b in ranges]}
-            if tok is not None and ranges:
-                tok.node = node if len(ranges) > 1 else node["or"][0]
-        else:
-            lo = st.now - timedelta(days=364)
-            ranges = weekend_ranges(lo, st.now)
-            st.note(
-                "weekends of the last 12 months (name a year or month to look at others)",
-                0.0,
-            )
-            tok = st.token_at(weekend.start)
-            node = {"or": [{"date": {"from": a.isoformat(), "to": b.isoformat()}} for a, b in ranges]}
-            if tok is not None:
-                tok.kind, tok.node, tok.slot = "atom", node, "date"
+
+
+def claim_weekdays(st: ClaimState) -> None:
+    """Days of the week: "at weekends", "on Sundays", "weekdays" → the weekday atom, in any year;
+    "last Sunday" and "this Friday" → that one day (the latest such day up to today)."""
+    for m in DAYS_RE.finditer(st.low):
+        if not st.free(m.start(), m.end()):
+            continue
+        days = DAY_WORDS[m.group("d")]
+        before = list(re.finditer(r"[a-z]+", st.low[: m.start()]))[-1:]
+        if (
+            not m.group("pre")
+            and len(days) == 1
+            and before
+            and before[0].group(0) in ("last", "this", "past")
+        ):
+            back = (st.now.isoweekday() - days[0]) % 7 or (7 if before[0].group(0) == "last" else 0)
+            day = (st.now - timedelta(days=back)).isoformat()
+            st.claim(before[0].start(), m.end(), "atom", {"date": {"from": day, "to": day}}, slot="date")
+            continue
+        st.claim(m.start(), m.end(), "atom", {"weekday": list(days)}, slot="weekday")
 
 
 def claim_places(st: ClaimState) -> None:

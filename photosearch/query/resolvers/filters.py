@@ -160,6 +160,16 @@ def resolve_hour(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(atom, result, _when_taken("hour", snap))
 
 
+def resolve_weekday(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Taken on one of the listed days of the week (1 = Monday ... 7 = Sunday; undated photos never
+    match). Day 0 of the snapshot's days, 1970-01-01, was a Thursday (4)."""
+    days = np.asarray(sorted(set(int(d) for d in atom["weekday"])), np.int32)
+    snap = ctx.snapshot
+    weekday = (snap.day.astype(np.int64) + 3) % 7 + 1
+    result = ScoredSet.from_mask(_dated(snap) & np.isin(weekday, days))
+    return AtomResult(atom, result, _when_taken("weekday", snap))
+
+
 def month_days(snap) -> np.ndarray:
     """Per snapshot row, the day of the year taken as month * 100 + day (-1 unknown); once per snapshot."""
     got = snap.cache.get("month_day")

@@ -1,0 +1,69 @@
+"""Days of the week: "at weekends", "on Sundays", "weekdays" are the `weekday` atom, in any year."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from photosearch.query.plan import PlanError, plan_to_text, validate_plan
+from photosearch.query.search import search
+from photosearch.query.weekdays import CHOICES, days_text
+from tests.query.gallery import dated_catalog
+
+NOW = date(2024, 5, 15)  # a Wednesday
+TAKEN = {
+    "saturday_2019.jpg": datetime(2019, 3, 2, 10, 0),  # a Saturday, years before the last twelve months
+    "sunday.jpg": datetime(2024, 5, 12, 9, 0),
+    "monday.jpg": datetime(2024, 5, 13, 9, 0),
+    "friday.jpg": datetime(2023, 12, 29, 18, 0),
+    "undated.jpg": None,
+}
+
+
+@pytest.fixture
+def catalog(store):
+    return dated_catalog(store, TAKEN, "/photos")
+
+
+def names(res) -> list[str]:
+    return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"])
+
+
+def test_weekends_are_saturdays_and_sundays_of_any_year(catalog, settings):
+    res = search(catalog, settings, "photos at the weekend", now=NOW, signals=[])
+    assert res["plan"]["where"] == {"weekday": [6, 7]}
+    assert names(res) == ["saturday_2019.jpg", "sunday.jpg"]
+    assert res["results"][0]["why"][0]["atom"] == "weekday"
+    assert names(search(catalog, settings, "on weekdays", now=NOW, signals=[])) == [
+        "friday.jpg",
+        "monday.jpg",
+    ]
+    assert names(search(catalog, settings, "on fridays", now=NOW, signals=[])) == ["friday.jpg"]
+    assert names(search(catalog, settings, "not at the weekend", now=NOW, signals=[])) == [
+        "friday.jpg",
+        "monday.jpg",
+        "undated.jpg",
+    ]
+
+
+def test_last_sunday_is_one_day(catalog, settings):
+    res = search(catalog, settings, "last sunday", now=NOW, signals=[])
+    assert res["plan"]["where"] == {"date": {"from": "2024-05-12", "to": "2024-05-12"}}
+    assert names(res) == ["sunday.jpg"]
+
+
+def test_a_day_nobody_took_photos_on_is_said(catalog, settings):
+    res = search(catalog, settings, "on tuesdays", now=NOW, signals=[])
+    assert names(res) == []
+    assert res["explain"]["unmet"] == ["no photo taken on Tuesdays"]
+
+
+def test_the_atom_is_validated_and_said_in_words():
+    assert validate_plan({"where": {"weekday": [7, 6, 6]}})["where"] == {"weekday": [6, 7]}
+    assert plan_to_text(validate_plan({"where": {"weekday": [6, 7]}})) == "taken at the weekend"
+    for bad in ([0], [8], [], ["sunday"], [True]):
+        with pytest.raises(PlanError):
+            validate_plan({"where": {"weekday": bad}})
+    assert days_text([1, 5]) == "on Mondays and Fridays"
+    assert CHOICES["at the weekend"] == [6, 7] and CHOICES["on Sundays"] == [7]
