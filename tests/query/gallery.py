@@ -263,3 +263,8 @@ def dated_catalog(store, taken: dict, folder_path: str = "/photos"):
         for name, when in taken.items():
             add_photo(s, folder, name, taken=when)
     return store
+
+
+def sure_names(res: dict) -> list[str]:
+    """The file names of a search's confident results, sorted."""
+    return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"])

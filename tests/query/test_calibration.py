@@ -128,6 +128,13 @@ def _confident(res) -> list[str]:
     return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"])
 
 
+def _found(store, settings, embedder, value: str) -> tuple[list[str], dict[str, list[dict]]]:
+    """A concept's confident photos, and every listed photo's `why`, by file name."""
+    plan = {"version": 1, "where": {"concept": value}, "compose": {}}
+    res = search(store, settings, plan=plan, text_embedder=embedder)
+    return _confident(res), {r["path"].rsplit("/", 1)[-1]: r["why"] for r in res["results"]}
+
+
 def test_a_label_only_one_model_gives_is_not_confident_where_both_can_name_it(store, settings, fake_embedder):
     """The detector's "elephant" on a dragon sculpture, which the tagger (whose classes name
     elephants) does not see as one, is a closest match; an elephant both models see is confident.
@@ -302,9 +309,7 @@ def test_a_word_a_class_name_only_shares_is_not_what_it_shows(store, settings, f
     )
 
     def found(value: str) -> tuple[list[str], dict[str, list[dict]]]:
-        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
-        res = search(store, settings, plan=plan, text_embedder=fake_embedder)
-        return _confident(res), {r["path"].rsplit("/", 1)[-1]: r["why"] for r in res["results"]}
+        return _found(store, settings, fake_embedder, value)
 
     confident, why = found("water")
     assert confident == [] and "ouzel.jpg" in why
@@ -376,9 +381,7 @@ def test_a_later_sense_of_another_kind_ranks_but_is_never_sure(store, settings, 
     )
 
     def found(value: str) -> tuple[list[str], dict[str, list[dict]]]:
-        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
-        res = search(store, settings, plan=plan, text_embedder=fake_embedder)
-        return _confident(res), {r["path"].rsplit("/", 1)[-1]: r["why"] for r in res["results"]}
+        return _found(store, settings, fake_embedder, value)
 
     confident, why = found("toy")
     assert "pekingese.jpg" not in confident and "pekingese.jpg" in why
@@ -451,9 +454,7 @@ def test_a_word_that_only_begins_a_compound_label_is_a_shared_word(store, settin
     )
 
     def found(value: str) -> tuple[list[str], dict[str, list[dict]]]:
-        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
-        res = search(store, settings, plan=plan, text_embedder=fake_embedder)
-        return _confident(res), {r["path"].rsplit("/", 1)[-1]: r["why"] for r in res["results"]}
+        return _found(store, settings, fake_embedder, value)
 
     confident, why = found("hammer")
     assert "shark.jpg" not in confident and "shark.jpg" in why

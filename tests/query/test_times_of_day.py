@@ -10,6 +10,7 @@ from photosearch.query.plan import PlanError, plan_to_text, validate_plan
 from photosearch.query.search import search
 from photosearch.query.times_of_day import hours_text
 from tests.query.gallery import dated_catalog
+from tests.query.gallery import sure_names as names
 
 NOW = date(2024, 5, 15)
 TAKEN = {
@@ -25,10 +26,6 @@ TAKEN = {
 @pytest.fixture
 def catalog(store):
     return dated_catalog(store, TAKEN, "/photos")
-
-
-def names(res) -> list[str]:
-    return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"])
 
 
 def test_a_time_of_day_finds_the_photos_taken_then(catalog, settings):

@@ -10,6 +10,7 @@ from photosearch.query.plan import PlanError, plan_to_text, validate_plan
 from photosearch.query.search import search
 from photosearch.query.weekdays import CHOICES, days_text
 from tests.query.gallery import dated_catalog
+from tests.query.gallery import sure_names as names
 
 NOW = date(2024, 5, 15)  # a Wednesday
 TAKEN = {
@@ -24,10 +25,6 @@ TAKEN = {
 @pytest.fixture
 def catalog(store):
     return dated_catalog(store, TAKEN, "/photos")
-
-
-def names(res) -> list[str]:
-    return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"])
 
 
 def test_weekends_are_saturdays_and_sundays_of_any_year(catalog, settings):
