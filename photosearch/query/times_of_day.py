@@ -6,6 +6,10 @@ is the `night` attribute measured from the pixels, which also holds for photos w
 
 from __future__ import annotations
 
+from datetime import date
+
+from photosearch.query.weekdays import DAY_NAMES
+
 #: Time-of-day words → the hours they cover (start inclusive, end exclusive).
 TIMES_OF_DAY: dict[str, tuple[int, int]] = {
     "early morning": (4, 8),
@@ -30,9 +34,16 @@ def hours_of(name: str) -> list[int]:
     return list(range(lo, hi))
 
 
-def taken_words(when: str, clock: bool = False) -> str:
-    """ "taken 2021-03-09", with the clock time too ("taken 2021-03-09 07:46") for a time of day."""
-    return f"taken {when[:10]}" + (f" {when[11:16]}" if clock else "")
+def taken_words(when: str, clock: bool = False, weekday: bool = False) -> str:
+    """ "taken 2021-03-09", with the clock time too ("taken 2021-03-09 07:46") for a time of day, the
+    day's name ("taken Sunday 2024-05-12") for a day of the week."""
+    day = ""
+    if weekday:
+        try:
+            day = DAY_NAMES[date.fromisoformat(when[:10]).isoweekday() - 1] + " "
+        except ValueError:  # not a date: said as it is
+            day = ""
+    return f"taken {day}{when[:10]}" + (f" {when[11:16]}" if clock else "")
 
 
 def hours_text(hours: list[int]) -> str:

@@ -82,6 +82,7 @@ def test_a_result_says_what_matched_in_words(qtbot, make_window, indexed):
         == "dog (object, 99 %), similar description (28 %), taken 2021-03-09"
     )
     assert why_words([{"atom": "hour", "taken_at": "2021-03-09T07:46:00"}]) == "taken 2021-03-09 07:46"
+    assert why_words([{"atom": "weekday", "taken_at": "2024-05-12T09:00:00"}]) == "taken Sunday 2024-05-12"
     core, _ids = indexed
     w = make_window(core)
     search(qtbot, w, "cat")
