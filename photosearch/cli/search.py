@@ -11,6 +11,7 @@ from pathlib import Path
 from photosearch.errors import PhotoSearchError
 from photosearch.files import read_regular
 from photosearch.query.plan import MAX_PLAN_BYTES, PlanError, parse_plan_json
+from photosearch.query.times_of_day import taken_words
 from photosearch.search_socket.client import served_search
 
 #: The line before the closest matches below the cut-off: when nothing was confident, and after confident ones.
@@ -29,6 +30,9 @@ def _why_text(why: list[dict]) -> str:
             bits.append(f"{w.get('fact')}:{w['label']}")
         elif "similarity" in w:
             bits.append(f"{w.get('fact', w.get('atom'))}~{w['similarity']}")
+        elif "taken_at" in w:  # a date-like atom: when it was taken ("taken Saturday 2020-03-14")
+            atom = w.get("atom")
+            bits.append(w.get("text") or taken_words(str(w["taken_at"]), atom == "hour", atom == "weekday"))
         else:
             bits.append(", ".join(f"{k}={v}" for k, v in w.items() if k not in ("atom", "query")))
     return "; ".join(bits)

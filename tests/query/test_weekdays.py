@@ -64,3 +64,10 @@ def test_the_atom_is_validated_and_said_in_words():
             validate_plan({"where": {"weekday": bad}})
     assert days_text([1, 5]) == "on Mondays and Fridays"
     assert CHOICES["at the weekend"] == [6, 7] and CHOICES["on Sundays"] == [7]
+
+
+def test_the_cli_says_which_day_a_photo_was_taken(catalog, settings):
+    from photosearch.cli.search import _results_text
+
+    res = search(catalog, settings, "on sundays", now=NOW, signals=[])
+    assert "[taken Sunday 2024-05-12]" in _results_text(res).splitlines()[0]
