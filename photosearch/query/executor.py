@@ -162,6 +162,7 @@ def soft_partial(
     anchored: bool = False,
     near: list[ScoredSet | None] | None = None,
     weights: list[float] | None = None,
+    things: list[bool] | None = None,
 ) -> ScoredSet:
     """Photos in `hard` (None: no hard parts, every photo at score 1) with some but not all `soft`
     sets; score = mean of the soft scores (missing counts 0) times the hard set's score. With
@@ -169,7 +170,9 @@ def soft_partial(
     the soft concepts count too, at `CONTENT_ONLY`. `near`: per soft set, its candidates below the
     cut-off; a photo's missing concept counts `NEAR_SHARE` of that evidence, so that among the
     photos of people "outdoors" is missing from, the ones that look a little outdoors come first.
-    `weights`: what each soft set counts of the mean (`SOFT_WEIGHTS`; all 1 when None)."""
+    `weights`: what each soft set counts of the mean (`SOFT_WEIGHTS`; all 1 when None). `things`:
+    which soft sets name a thing (a concept, not a colour); unless `anchored`, a partial match has one
+    of them: of "red parrot", a red plier is no partial match (it is a closest one)."""
     if not soft or (hard is not None and len(hard) == 0) or (len(soft) < 2 and not anchored):
         return ScoredSet.empty()
     size = (
@@ -194,6 +197,12 @@ def soft_partial(
     keep = present < len(soft)
     if not anchored or hard is None:
         keep &= present > 0
+        if things is not None and any(things):
+            has_thing = np.zeros(size, bool)
+            for s, thing in zip(soft, things, strict=True):
+                if thing:
+                    has_thing[s.rows.astype(np.intp)] = True
+            keep &= has_thing
     if hard is not None:
         inside = np.zeros(size, bool)
         inside[hard.rows] = True
@@ -283,6 +292,7 @@ class Executor:
                     anchored,
                     [self._near(c) for c in soft_nodes],
                     [SOFT_WEIGHTS[next(iter(c))] for c in soft_nodes],
+                    [next(iter(c)) == "concept" for c in soft_nodes],
                 )
                 for neg in negatives:
                     partial = subtract(partial, neg)

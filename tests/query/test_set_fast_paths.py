@@ -75,6 +75,22 @@ def test_a_thing_counts_more_than_its_colour_in_a_partial_match():
     assert got.rows.tolist() == [0, 1] and got.scores[0] > got.scores[1]
 
 
+def test_a_partial_match_has_a_thing_not_only_a_colour():
+    """ "red parrot" with one red parrot: a red plier (only the colour) is no partial match; a parrot
+    of another colour is. Anchored (a person among the hard parts), anything of that person counts."""
+    red = ScoredSet(
+        np.array([0, 1], np.int32), np.array([0.9, 0.9], np.float32), graded=True
+    )  # parrot, plier
+    parrot = ScoredSet(
+        np.array([0, 2], np.int32), np.array([0.9, 0.9], np.float32), graded=True
+    )  # red, green
+    got = soft_partial(None, [red, parrot], False, None, [0.5, 1.0], [False, True])
+    assert got.rows.tolist() == [2]
+    anna = ScoredSet(np.array([1, 2, 3], np.int32), np.ones(3, np.float32))  # the photos of Anna
+    anchored = soft_partial(anna, [red, parrot], True, None, [0.5, 1.0], [False, True])
+    assert anchored.rows.tolist() == [1, 2, 3]
+
+
 def test_an_and_of_one_graded_set_keeps_its_scores():
     s = random_set(np.random.default_rng(3), 500, 0.3)
     universe = ScoredSet(np.arange(500, dtype=np.int32), np.ones(500, np.float32))
