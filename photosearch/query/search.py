@@ -43,7 +43,7 @@ from photosearch.query.plan import filter_atoms, validate_plan
 from photosearch.query.planner import plan_request, planning_context
 from photosearch.query.resolvers.albums import atoms_with_albums
 from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
-from photosearch.query.resolvers.filters import date_nearness, hour_nearness
+from photosearch.query.resolvers.filters import date_nearness, hour_nearness, weekday_nearness
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import Snapshot, get_snapshot, taken_at
@@ -399,12 +399,12 @@ def _say_when(results: list[dict], dropped: list[str]) -> None:
             continue
         for key in dict.fromkeys(dropped):
             if not any(w.get("atom") == key for w in entry["why"]):
-                text = taken_words(when, clock=key == "hour") + ", the nearest"
+                text = taken_words(when, clock=key == "hour", weekday=key == "weekday") + ", the nearest"
                 entry["why"].append({"atom": key, "taken_at": when, "text": text})
 
 
 #: Atoms of when a photo was taken, and how near each photo is to one (1: inside it).
-NEARNESS = {"date": date_nearness, "hour": hour_nearness}
+NEARNESS = {"date": date_nearness, "hour": hour_nearness, "weekday": weekday_nearness}
 
 
 def _nearness(unmet: list[dict], snap: Snapshot) -> np.ndarray | None:

@@ -50,10 +50,17 @@ def test_last_sunday_is_one_day(catalog, settings):
     assert names(res) == ["sunday.jpg"]
 
 
-def test_a_day_nobody_took_photos_on_is_said(catalog, settings):
+def test_a_day_nobody_took_photos_on_is_said_and_the_nearest_days_come_first(catalog, settings):
     res = search(catalog, settings, "on tuesdays", now=NOW, signals=[])
     assert names(res) == []
     assert res["explain"]["unmet"] == ["no photo taken on Tuesdays"]
+    closest = [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
+    assert closest[0] == "monday.jpg" and closest[-1] == "undated.jpg"  # a day from Tuesday; undated last
+    assert {
+        "atom": "weekday",
+        "taken_at": "2024-05-13T09:00:00",
+        "text": "taken Monday 2024-05-13, the nearest",
+    } in res["results"][0]["why"]
 
 
 def test_the_atom_is_validated_and_said_in_words():

@@ -160,14 +160,34 @@ def resolve_hour(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(atom, result, _when_taken("hour", snap))
 
 
+def weekdays_taken(snap) -> np.ndarray:
+    """Per snapshot row, the day of the week it was taken (1 = Monday ... 7 = Sunday; 0: undated).
+    Day 0 of the snapshot's days, 1970-01-01, was a Thursday (4)."""
+    got = snap.cache.get("weekday_taken")
+    if got is None:
+        weekday = ((snap.day.astype(np.int64) + 3) % 7 + 1).astype(np.int32)
+        got = snap.cache["weekday_taken"] = np.where(_dated(snap), weekday, 0).astype(np.int32)
+    return got
+
+
 def resolve_weekday(atom: dict, ctx: ExecContext) -> AtomResult:
-    """Taken on one of the listed days of the week (1 = Monday ... 7 = Sunday; undated photos never
-    match). Day 0 of the snapshot's days, 1970-01-01, was a Thursday (4)."""
+    """Taken on one of the listed days of the week (undated photos never match)."""
     days = np.asarray(sorted(set(int(d) for d in atom["weekday"])), np.int32)
     snap = ctx.snapshot
-    weekday = (snap.day.astype(np.int64) + 3) % 7 + 1
-    result = ScoredSet.from_mask(_dated(snap) & np.isin(weekday, days))
+    result = ScoredSet.from_mask(np.isin(weekdays_taken(snap), days))
     return AtomResult(atom, result, _when_taken("weekday", snap))
+
+
+def weekday_nearness(atom: dict, snap) -> np.ndarray:
+    """Per row, how near the day of the week it was taken is to the atom's days, around the week (1
+    on one of them, 1 / (1 + days away) else; 0 undated): "on Tuesdays" with none lists Mondays and
+    Wednesdays first."""
+    taken = weekdays_taken(snap)
+    away = np.full(snap.n, 7, np.int32)
+    for d in sorted(set(int(d) for d in atom["weekday"])):
+        diff = np.abs(taken - d)
+        away = np.minimum(away, np.minimum(diff, 7 - diff))
+    return np.where(taken > 0, 1.0 / (1.0 + away.astype(np.float32)), 0.0).astype(np.float32)
 
 
 def month_days(snap) -> np.ndarray:
