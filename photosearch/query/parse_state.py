@@ -91,6 +91,16 @@ class ClaimState:
     def orig(self, m: re.Match, group: str) -> str:
         return self.text[m.start(group) : m.end(group)].strip()
 
+    def word_before(self, i: int) -> re.Match | None:
+        """The word just before position `i` of the lower-case request (its text and span), or None."""
+        words = list(re.finditer(r"[a-z]+", self.low[:i]))
+        return words[-1] if words else None
+
+    def word_after(self, i: int) -> str:
+        """The word right after position `i` (past spaces or a hyphen), or "" at the end."""
+        after = re.match(r"[\s-]+([a-z][\w'-]*)", self.low[i:])
+        return after.group(1) if after else ""
+
     def token_at(self, start: int) -> Token | None:
         return next((t for t in self.toks if t.start == start), None)
 

@@ -62,12 +62,11 @@ class ColourClaims:
             if not st.free(m.start(), m.end()):
                 continue
             word = m.group(0)
-            after = re.match(r"[\s-]+([a-z][\w'-]*)", st.low[m.end() :])
-            nxt = after.group(1) if after else ""
-            before = re.findall(r"[a-z]+", st.low[: m.start()])[-1:]
+            nxt = st.word_after(m.end())
+            prev = st.word_before(m.start())
             if nxt and names_a_thing(word, nxt):
                 continue  # "red wine", "black swan": one thing, read as a concept
-            if word in AMBIGUOUS_COLOURS and not _describes(nxt, before):
+            if word in AMBIGUOUS_COLOURS and not _describes(nxt, prev.group(0) if prev else ""):
                 continue  # "an orange", "silver" alone: the thing
             st.claim(m.start(), m.end(), "atom", {"color": COLOUR_WORDS[word]}, slot="color")
 
@@ -82,10 +81,10 @@ _OLD_LOOK = re.compile(
 OLD_PHOTO = "vintage"
 
 
-def _describes(nxt: str, before: list[str]) -> bool:
+def _describes(nxt: str, before: str) -> bool:
     content_next = bool(nxt) and nxt not in lx.STOP_WORDS and nxt not in lx.SEPARATORS
     content_next = content_next and nxt not in lx.AND_WORDS and nxt not in lx.OR_WORDS
-    return content_next or bool(before) and before[0] in _DESCRIBING
+    return content_next or before in _DESCRIBING
 
 
 def names_a_thing(word: str, nxt: str) -> bool:

@@ -66,8 +66,8 @@ def _claim_me(st: ClaimState) -> None:
     for m in re.finditer(r"\b(?:me|myself)\b", st.low):
         if not st.free(m.start(), m.end()):
             continue
-        prev = re.findall(r"[a-z]+", st.low[: m.start()])
-        if prev and prev[-1] in _SHOW_VERBS:
+        prev = st.word_before(m.start())
+        if prev and prev.group(0) in _SHOW_VERBS:
             continue
         if st.ctx.owner:
             st.claim(m.start(), m.end(), "atom", {"person": st.ctx.owner}, slot="person")
@@ -96,9 +96,8 @@ def claim_times(st: ClaimState) -> None:
     for m in _TIMES.finditer(st.low):
         if not st.free(m.start(), m.end()):
             continue
-        after = re.match(r"[\s-]+([a-z][\w'-]*)", st.low[m.end() :])
-        last = m.group("t").split()[-1]
-        if after and names_a_thing(last, after.group(1)):
+        after = st.word_after(m.end())
+        if after and names_a_thing(m.group("t").split()[-1], after):
             continue
         start = m.start()
         if (m.group("pre") or "").startswith("this"):  # "this morning": today, in the morning
@@ -133,16 +132,11 @@ def claim_weekdays(st: ClaimState) -> None:
         if not st.free(m.start(), m.end()):
             continue
         days = DAY_WORDS[m.group("d")]
-        before = list(re.finditer(r"[a-z]+", st.low[: m.start()]))[-1:]
-        if (
-            not m.group("pre")
-            and len(days) == 1
-            and before
-            and before[0].group(0) in ("last", "this", "past")
-        ):
-            back = (st.now.isoweekday() - days[0]) % 7 or (7 if before[0].group(0) == "last" else 0)
+        before = st.word_before(m.start())
+        if not m.group("pre") and len(days) == 1 and before and before.group(0) in ("last", "this", "past"):
+            back = (st.now.isoweekday() - days[0]) % 7 or (7 if before.group(0) == "last" else 0)
             day = (st.now - timedelta(days=back)).isoformat()
-            st.claim(before[0].start(), m.end(), "atom", {"date": {"from": day, "to": day}}, slot="date")
+            st.claim(before.start(), m.end(), "atom", {"date": {"from": day, "to": day}}, slot="date")
             continue
         st.claim(m.start(), m.end(), "atom", {"weekday": list(days)}, slot="weekday")
 

@@ -108,10 +108,11 @@ def _drop_trip_words(st: ClaimState) -> None:
     if not any(t.slot == "place" for t in st.toks):
         return
     for m in re.finditer(r"\b[a-z]+\b", st.low):
-        before = list(re.finditer(r"[a-z]+", st.low[: m.start()]))[-1:]
+        if m.group(0) not in TRIP_WORDS or not st.free(m.start(), m.end()):
+            continue
         # "road trip" is a kind of trip; "Japan trip" and "our trip" are where it went
-        compound = bool(before) and before[0].group(0) not in lx.STOP_WORDS and st.free(*before[0].span())
-        if m.group(0) in TRIP_WORDS and not compound and st.free(m.start(), m.end()):
+        before = st.word_before(m.start())
+        if not (before and before.group(0) not in lx.STOP_WORDS and st.free(*before.span())):
             st.claim(m.start(), m.end(), "drop", text="")
 
 
