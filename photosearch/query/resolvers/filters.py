@@ -139,15 +139,21 @@ def hours_taken(snap) -> np.ndarray:
 NEAR_HOURS = 2.0
 
 
+def _away_around(taken: np.ndarray, wanted: list[int], period: int) -> np.ndarray:
+    """Per row, the fewest steps around a cycle of `period` (the clock's 24 hours, the week's 7 days)
+    from `taken` to one of the `wanted` values."""
+    away = np.full(taken.shape, period, np.int32)
+    for v in sorted(set(int(v) for v in wanted)):
+        d = np.abs(taken - v)
+        away = np.minimum(away, np.minimum(d, period - d))
+    return away
+
+
 def hour_nearness(atom: dict, snap) -> np.ndarray:
     """Per row, how near the hour it was taken is to the atom's hours, around the clock (1 at one of
     them, 1 / (1 + hours away / NEAR_HOURS) else; 0 without a time)."""
     taken = hours_taken(snap)
-    away = np.full(snap.n, 24, np.int32)
-    for h in sorted(set(int(h) for h in atom["hour"])):
-        d = np.abs(taken - h)
-        away = np.minimum(away, np.minimum(d, 24 - d))
-    near = 1.0 / (1.0 + away.astype(np.float32) / NEAR_HOURS)
+    near = 1.0 / (1.0 + _away_around(taken, atom["hour"], 24).astype(np.float32) / NEAR_HOURS)
     return np.where(taken >= 0, near, 0.0).astype(np.float32)
 
 
@@ -183,11 +189,8 @@ def weekday_nearness(atom: dict, snap) -> np.ndarray:
     on one of them, 1 / (1 + days away) else; 0 undated): "on Tuesdays" with none lists Mondays and
     Wednesdays first."""
     taken = weekdays_taken(snap)
-    away = np.full(snap.n, 7, np.int32)
-    for d in sorted(set(int(d) for d in atom["weekday"])):
-        diff = np.abs(taken - d)
-        away = np.minimum(away, np.minimum(diff, 7 - diff))
-    return np.where(taken > 0, 1.0 / (1.0 + away.astype(np.float32)), 0.0).astype(np.float32)
+    near = 1.0 / (1.0 + _away_around(taken, atom["weekday"], 7).astype(np.float32))
+    return np.where(taken > 0, near, 0.0).astype(np.float32)
 
 
 def month_days(snap) -> np.ndarray:
