@@ -46,6 +46,9 @@ OTHER_SENSE_LEMMAS = 2
 OTHER_KIND = "other sense"
 #: Routes that reach a label without saying the photo shows what the word means.
 NOT_ITSELF = ("hypernym", OTHER_KIND)
+#: Route weights end up in float32 arrays (affinities, evidence), where a synonym's 0.9 is 0.8999999:
+#: a threshold made of them is compared with this margin.
+WEIGHT_ROUNDING = 1e-6
 
 
 @dataclass(frozen=True)

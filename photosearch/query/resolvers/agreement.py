@@ -21,7 +21,7 @@ import threading
 import numpy as np
 
 from photosearch.models.labels import COCO_SPACE, IMAGENET_SPACE
-from photosearch.query.expansion import shared_wordnet
+from photosearch.query.expansion import WEIGHT_ROUNDING, shared_wordnet
 from photosearch.query.resolvers.distributions import label_synsets
 from photosearch.query.resolvers.text import fold, naming_tokens
 from photosearch.query.senses import read_senses
@@ -61,7 +61,7 @@ def models_agree(
 
 def _names(model: str, value: str, affinities: dict[str, float], ctx) -> bool:
     space = MODELS[model][1]
-    if affinities.get(space, 0.0) >= NAMES_IT - 1e-6:  # affinities are float32: a synonym's is 0.8999999
+    if affinities.get(space, 0.0) >= NAMES_IT - WEIGHT_ROUNDING:
         return True
     if model != "tagger":
         return False

@@ -19,7 +19,15 @@ from collections.abc import Mapping
 import numpy as np
 
 from photosearch.query.calibration import build_null, evidence, select
-from photosearch.query.expansion import COMPOUND, NOT_ITSELF, SYNONYM, Route, compound_of, expand
+from photosearch.query.expansion import (
+    COMPOUND,
+    NOT_ITSELF,
+    SYNONYM,
+    WEIGHT_ROUNDING,
+    Route,
+    compound_of,
+    expand,
+)
 from photosearch.query.resolvers.agreement import AGREES, MODELS, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, SHARED_WORD, shares_only_a_word
@@ -171,7 +179,7 @@ def _without_broader(
     per_token = np.zeros((max(1, len(matched)), n), np.float32)
     for row, hits in zip(per_token, matched.values(), strict=False):
         for g, w, route in hits:
-            if route is not None and route.route in (*NOT_ITSELF, SHARED_WORD):
+            if _broader(route):
                 continue
             if kinds and g.kind not in kinds:
                 continue
@@ -415,13 +423,19 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
     return written | (models_agree(value, per_model, analysed, affinities, ctx) & claimed)
 
 
+def _broader(route: Route | None) -> bool:
+    """A route that reaches a label without meaning the word itself: a broader class, another sense,
+    or a word the label only shares."""
+    return route is not None and route.route in (*NOT_ITSELF, SHARED_WORD)
+
+
 def _claimed(matched: dict, n: int, kinds: tuple[str, ...], floor: float) -> np.ndarray:
     """Photos with a label of these kinds, at a score of at least `floor`, that reaches a word of the
     concept by a route no broader than it (`_without_broader`)."""
     per_word = np.zeros((max(1, len(matched)), n), bool)
     for row, hits in zip(per_word, matched.values(), strict=False):
         for g, _w, route in hits:
-            if g.kind in kinds and not (route is not None and route.route in (*NOT_ITSELF, SHARED_WORD)):
+            if g.kind in kinds and not _broader(route):
                 row[g.rows[g.scores >= floor].astype(np.intp)] = True
     return per_word.any(axis=0)
 
@@ -436,8 +450,7 @@ MEASURED_MIN = 0.5 * CONCEPT_KINDS["attribute"] * SYNONYM
 
 def _measured(matched: dict, n: int) -> np.ndarray:
     """Photos where a measured attribute names every word of the concept ("dark photos")."""
-    # float32 evidence: a synonym's 0.5 x 0.9 is 0.44999998 there
-    return _without_broader(matched, n, ("attribute",)).min(axis=0) >= MEASURED_MIN - 1e-6
+    return _without_broader(matched, n, ("attribute",)).min(axis=0) >= MEASURED_MIN - WEIGHT_ROUNDING
 
 
 def _agreed(emb_hits: _SpaceHits, labelled: np.ndarray, snap) -> np.ndarray:
