@@ -277,9 +277,9 @@ class WordNet:
         self._lock = threading.Lock()
         self._cache: dict[int, Synset] = {}
         self._index: NounIndex | None = None
-        self._adj_index: NounIndex | bool | None = None  # index.adj (same format); False: absent
         self._exc: dict[str, tuple[str, ...]] | None = None
-        self._verb_index: NounIndex | bool | None = None  # index.verb (same format); False: absent
+        # index.adj and index.verb (the noun index's format), opened when first asked; None: absent
+        self._side: dict[str, NounIndex | None] = {}
         self._verb_exc: dict[str, tuple[str, ...]] | None = None
         self._fh = open(self.dir / "data.noun", "rb")  # noqa: SIM115 - kept open for seeks
 
@@ -289,12 +289,10 @@ class WordNet:
             if self._index is not None:
                 self._index.close()
                 self._index = None
-            if self._adj_index:
-                self._adj_index.close()
-            self._adj_index = None
-            if self._verb_index:
-                self._verb_index.close()
-            self._verb_index = None
+            for index in self._side.values():
+                if index is not None:
+                    index.close()
+            self._side.clear()
 
     def synset(self, offset: int) -> Synset:
         with self._lock:
@@ -342,12 +340,16 @@ class WordNet:
 
     def adjective_tagged(self, lemma: str) -> int:
         """How many of a word's adjective senses are sense-tagged (0: no adjective, or no data)."""
-        with self._lock:
-            if self._adj_index is None:
-                path = self.dir / "index.adj"
-                self._adj_index = NounIndex(path) if path.is_file() else False
-            index = self._adj_index
+        index = self._side_index("index.adj")
         return index.tagged(lemma.strip().lower().replace(" ", "_")) if index else 0
+
+    def _side_index(self, name: str) -> NounIndex | None:
+        """Another part of speech's index file (`index.adj`, `index.verb`), or None when absent."""
+        with self._lock:
+            if name not in self._side:
+                path = self.dir / name
+                self._side[name] = NounIndex(path) if path.is_file() else None
+            return self._side[name]
 
     def descendants(self, offset: int, max_depth: int = 8, limit: int = 4000) -> dict[int, int]:
         """All hyponyms of a synset with their shortest distance (1 = child), breadth first."""
@@ -384,15 +386,13 @@ class WordNet:
         """Verb lemmas a word form can be (morphy for verbs: "cooked" → cook, "ate" → eat); [] when
         WordNet knows no such verb or has no verb index."""
         w = word.strip().lower().replace(" ", "_")
+        index = self._side_index("index.verb")
+        if index is None:
+            return []
         with self._lock:
-            if self._verb_index is None:
-                path = self.dir / "index.verb"
-                self._verb_index = NounIndex(path) if path.is_file() else False
             if self._verb_exc is None:
                 self._verb_exc = _read_exceptions(self.dir / "verb.exc")
-            index, exc = self._verb_index, self._verb_exc
-        if not index:
-            return []
+            exc = self._verb_exc
         bases = [w, *exc.get(w, ())]
         bases += [
             w[: len(w) - len(s)] + r for s, r in _VERB_SUFFIXES if w.endswith(s) and len(w) > len(s) + 1
