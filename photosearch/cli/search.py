@@ -31,8 +31,7 @@ def _why_text(why: list[dict]) -> str:
         elif "similarity" in w:
             bits.append(f"{w.get('fact', w.get('atom'))}~{w['similarity']}")
         elif "taken_at" in w:  # a date-like atom: when it was taken ("taken Saturday 2020-03-14")
-            atom = w.get("atom")
-            bits.append(w.get("text") or taken_words(str(w["taken_at"]), atom == "hour", atom == "weekday"))
+            bits.append(w.get("text") or taken_words(str(w["taken_at"]), str(w.get("atom") or "")))
         else:
             bits.append(", ".join(f"{k}={v}" for k, v in w.items() if k not in ("atom", "query")))
     return "; ".join(bits)

@@ -17,13 +17,16 @@ class ElidedLabel(QLabel):
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
         super().setText(text)
-        self.setToolTip(text if self.fontMetrics().horizontalAdvance(text) > self.width() else "")
+        self._tip_if_cut()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
-        self.setToolTip(
-            self.text() if self.fontMetrics().horizontalAdvance(self.text()) > self.width() else ""
-        )
+        self._tip_if_cut()
+
+    def _tip_if_cut(self) -> None:
+        """The whole text as the tooltip while it is wider than the label; none while it fits."""
+        cut = self.fontMetrics().horizontalAdvance(self.text()) > self.width()
+        self.setToolTip(self.text() if cut else "")
 
     def shown_text(self) -> str:
         """The text as painted: whole, or cut with "…" to the label's width."""

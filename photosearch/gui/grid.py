@@ -85,10 +85,7 @@ def why_words(why: list, most: int = 5) -> str:
             what = "looks like the chosen photo" if w.get("atom") == "similar" else "similar description"
             text = f"{what} ({float(w['similarity']):.0%})"
         elif "taken_at" in w:  # at a time of day: its clock time too; on a day of the week: its name
-            atom = w.get("atom")
-            text = w.get("text") or taken_words(
-                str(w["taken_at"]), clock=atom == "hour", weekday=atom == "weekday"
-            )
+            text = w.get("text") or taken_words(str(w["taken_at"]), str(w.get("atom") or ""))
         else:
             text = ", ".join(f"{k} {v}" for k, v in w.items() if k not in ("atom", "query"))
         if text and text not in out:

@@ -399,7 +399,7 @@ def _say_when(results: list[dict], dropped: list[str]) -> None:
             continue
         for key in dict.fromkeys(dropped):
             if not any(w.get("atom") == key for w in entry["why"]):
-                text = taken_words(when, clock=key == "hour", weekday=key == "weekday") + ", the nearest"
+                text = taken_words(when, key) + ", the nearest"
                 entry["why"].append({"atom": key, "taken_at": when, "text": text})
 
 

@@ -34,16 +34,17 @@ def hours_of(name: str) -> list[int]:
     return list(range(lo, hi))
 
 
-def taken_words(when: str, clock: bool = False, weekday: bool = False) -> str:
-    """ "taken 2021-03-09", with the clock time too ("taken 2021-03-09 07:46") for a time of day, the
-    day's name ("taken Sunday 2024-05-12") for a day of the week."""
+def taken_words(when: str, atom: str = "") -> str:
+    """When a photo was taken, in the words of the atom that found it: "taken 2021-03-09", with the
+    clock time for a time of day (`hour`: "taken 2021-03-09 07:46"), the day's name for a day of the
+    week (`weekday`: "taken Sunday 2024-05-12")."""
     day = ""
-    if weekday:
+    if atom == "weekday":
         try:
             day = DAY_NAMES[date.fromisoformat(when[:10]).isoweekday() - 1] + " "
         except ValueError:  # not a date: said as it is
             day = ""
-    return f"taken {day}{when[:10]}" + (f" {when[11:16]}" if clock else "")
+    return f"taken {day}{when[:10]}" + (f" {when[11:16]}" if atom == "hour" else "")
 
 
 def hours_text(hours: list[int]) -> str:
