@@ -31,7 +31,8 @@ from photosearch.gui.flow import FlowLayout
 from photosearch.gui.theme import resources_dir
 from photosearch.metadata.analyzer import COLOR_LABELS
 from photosearch.query.plan import ANY_TEXT, STRING_ATOMS, dumps_plan
-from photosearch.query.times_of_day import TIMES_OF_DAY, hours_of, hours_text
+from photosearch.query.times_of_day import CHOICES as TIME_CHOICES
+from photosearch.query.times_of_day import hours_of, hours_text
 from photosearch.query.weekdays import CHOICES as WEEKDAY_CHOICES
 from photosearch.query.weekdays import WEEKEND, days_text
 
@@ -59,6 +60,8 @@ ATOM_TITLES = {
     "month": "",
     "yearly": "",
 }
+#: Atoms whose chip picks a value by name: (the names and their values, how another value is said).
+NAMED_CHOICES = {"hour": (TIME_CHOICES, hours_text), "weekday": (WEEKDAY_CHOICES, days_text)}
 #: What an empty "text in photo" chip says it matches: any words read in the photo (`ANY_TEXT`).
 ANY_WORDS = "any words"
 #: Conditions shown with a bundled icon (SVG: no emoji font needed); the title is its tooltip.
@@ -220,21 +223,13 @@ class Chip(QFrame):
             box.setCurrentText(str(value))
             box.activated.connect(lambda _i: self._emit({key: box.currentText()}))
             self.editor = box
-        elif key == "hour":  # a time of day, picked by name ("in the morning")
+        elif key in NAMED_CHOICES:  # a time of day or days of the week, picked by name ("in the morning")
+            choices, say = NAMED_CHOICES[key]
+            shown = next((text for text, v in choices.items() if v == list(value)), None) or say(list(value))
             box = QComboBox(self)
-            names = [f"in the {name}" for name in TIMES_OF_DAY]
-            current = next((n for n in TIMES_OF_DAY if hours_of(n) == list(value)), None)
-            shown = f"in the {current}" if current else hours_text(list(value))
-            box.addItems(names if current else [shown, *names])
+            box.addItems(list(choices) if shown in choices else [shown, *choices])
             box.setCurrentText(shown)
-            box.activated.connect(lambda _i: self._set_time_of_day(box.currentText()))
-            self.editor = box
-        elif key == "weekday":  # days of the week, picked by name ("at the weekend", "on Sundays")
-            box = QComboBox(self)
-            shown = days_text(list(value))
-            box.addItems(list(WEEKDAY_CHOICES) if shown in WEEKDAY_CHOICES else [shown, *WEEKDAY_CHOICES])
-            box.setCurrentText(shown)
-            box.activated.connect(lambda _i: self._set_weekdays(box.currentText()))
+            box.activated.connect(lambda _i: self._pick_named(box.currentText()))
             self.editor = box
         elif key == "faces":
             spin_lo, spin_hi = QSpinBox(self), QSpinBox(self)
@@ -299,14 +294,10 @@ class Chip(QFrame):
         elif text != self.inner.get(self.key):
             self._emit({self.key: text})
 
-    def _set_time_of_day(self, text: str) -> None:
-        name = text.removeprefix("in the ")
-        if name in TIMES_OF_DAY:
-            self._emit({"hour": hours_of(name)})
-
-    def _set_weekdays(self, text: str) -> None:
-        if text in WEEKDAY_CHOICES:
-            self._emit({"weekday": WEEKDAY_CHOICES[text]})
+    def _pick_named(self, text: str) -> None:
+        choices, _say = NAMED_CHOICES[self.key]
+        if text in choices:
+            self._emit({self.key: choices[text]})
 
     def _set_dates(self) -> None:
         lo = self.date_from.date().toString("yyyy-MM-dd")

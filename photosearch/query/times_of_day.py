@@ -34,6 +34,10 @@ def hours_of(name: str) -> list[int]:
     return list(range(lo, hi))
 
 
+#: What the app's chip offers to pick (its words, and the hours they mean).
+CHOICES: dict[str, list[int]] = {f"in the {name}": hours_of(name) for name in TIMES_OF_DAY}
+
+
 def taken_words(when: str, atom: str = "") -> str:
     """When a photo was taken, in the words of the atom that found it: "taken 2021-03-09", with the
     clock time for a time of day (`hour`: "taken 2021-03-09 07:46"), the day's name for a day of the
