@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from photosearch.query import lexicon as lx
+from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.parse_state import ClaimState
 from photosearch.query.senses import COLOUR_WORDS
 
@@ -91,9 +92,8 @@ DESCRIBING_WORDS = frozenset(
 
 
 def _drop_describing_words(st: ClaimState) -> None:
-    """A size or "colourful" before a word is dropped unless WordNet has the two as one noun."""
-    from photosearch.query.claims.attributes import names_a_thing
-
+    """A size or "colourful" before a word is dropped unless WordNet has the two as one noun; so is
+    "late" before "(at) night", which the measured night attribute answers."""
     for m in re.finditer(r"\b([a-z]+)\b(?=(?:\s+([a-z][\w'-]*))?)", st.low):
         word, nxt = m.group(1), m.group(2) or ""
         if word in DESCRIBING_WORDS and st.free(*m.span(1)) and not (nxt and names_a_thing(word, nxt)):
