@@ -43,7 +43,12 @@ from photosearch.query.plan import filter_atoms, validate_plan
 from photosearch.query.planner import plan_request, planning_context
 from photosearch.query.resolvers.albums import atoms_with_albums
 from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
-from photosearch.query.resolvers.filters import date_nearness, hour_nearness, weekday_nearness
+from photosearch.query.resolvers.filters import (
+    date_nearness,
+    hour_nearness,
+    month_nearness,
+    weekday_nearness,
+)
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import Snapshot, get_snapshot, taken_at
@@ -319,9 +324,15 @@ def search(
                 pages.append((c_rows[run], c_scores[run], found_by, kind))
             shown = np.concatenate([shown, c_rows])
 
+    times_dropped: list[dict] = []  # NEARNESS atoms left out, the photos nearest to them shown instead
+    when = _when_parts(plan["where"])
+    if not rows.size and when:  # "dogs in autumn", no dog photo from then: the dogs, nearest first
+        without = filter_atoms(plan["where"], lambda atom: atom not in when)
+        closest(without, _nearness(when, snap), met_first=True)
+        if shown.size:
+            times_dropped = when
     if shown.size < page and any(set(a) & set(RELAXABLE) for a in plan_atoms(plan["where"])):
         closest(plan["where"])
-    times_dropped: list[str] = []  # NEARNESS atoms nobody met, their nearest shown instead
     if not shown.size and snap.n:  # never a blank page: the closest matches without the unmet parts
         unmet = _unmet_atoms(execution, snap.n)
         # first without the filters nobody meets only ("trees in 1990": the photos nearest to a
@@ -332,12 +343,12 @@ def search(
             reduced = filter_atoms(plan["where"], lambda atom, d=dropped: atom not in d) or {"and": []}
             closest(reduced, _nearness(dropped, snap), met_first=True)
             if shown.size:
-                times_dropped = [k for a in dropped for k in a if k in NEARNESS]
+                times_dropped = [a for a in dropped if set(a) & set(NEARNESS)]
                 break
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
     results = _result_entries(pages, snap)
-    _say_when(results, times_dropped)
+    _say_when(results, times_dropped, snap)
     annotate_origins(store, results)
     timing["why"] = (time.perf_counter() - t4) * 1000
     timing["total"] = (time.perf_counter() - t0) * 1000
@@ -391,20 +402,40 @@ def _unmet_atoms(execution: Execution, total: int) -> list[dict]:
     ]
 
 
-def _say_when(results: list[dict], dropped: list[str]) -> None:
-    """A closest match shown for being near a date or time nobody met says when it was taken."""
-    for entry in results:
-        when = entry.get("taken_at")
-        if not when or not entry["below_cutoff"]:
-            continue
-        for key in dict.fromkeys(dropped):
-            if not any(w.get("atom") == key for w in entry["why"]):
-                text = taken_words(when, key) + ", the nearest"
-                entry["why"].append({"atom": key, "taken_at": when, "text": text})
+def _say_when(results: list[dict], dropped: list[dict], snap: Snapshot) -> None:
+    """A closest match shown for being near a date or time left out says when it was taken, and
+    that it is the nearest unless it was taken then ("dogs in autumn": a dog of February is)."""
+    if not results or not dropped:
+        return
+    rows = snap.rows_of(np.asarray([e["id"] for e in results], np.int64))
+    for atom in dropped:
+        key = next(iter(atom))
+        inside = NEARNESS[key](atom, snap)[rows] >= 1.0
+        for entry, then in zip(results, inside.tolist(), strict=True):
+            when = entry.get("taken_at")
+            if not when or not entry["below_cutoff"] or any(w.get("atom") == key for w in entry["why"]):
+                continue
+            text = taken_words(when, key) + ("" if then else ", the nearest")
+            entry["why"].append({"atom": key, "taken_at": when, "text": text})
 
 
 #: Atoms of when a photo was taken, and how near each photo is to one (1: inside it).
-NEARNESS = {"date": date_nearness, "hour": hour_nearness, "weekday": weekday_nearness}
+NEARNESS = {
+    "date": date_nearness,
+    "month": month_nearness,
+    "hour": hour_nearness,
+    "weekday": weekday_nearness,
+}
+
+
+def _when_parts(where: dict) -> list[dict]:
+    """The atoms of when a photo was taken that the request's top `and` asks for beside what the
+    photo shows ("dogs in autumn": the autumn); none when nothing else is asked."""
+    parts = where.get("and") if len(where) == 1 else None
+    if not isinstance(parts, list):
+        return []
+    when = [p for p in parts if isinstance(p, dict) and len(p) == 1 and next(iter(p)) in NEARNESS]
+    return when if len(when) < len(parts) else []
 
 
 def _nearness(unmet: list[dict], snap: Snapshot) -> np.ndarray | None:

@@ -77,5 +77,22 @@ def sentences(atom_hits: list[tuple[dict, int, bool]], matched: int, total: int)
         if line and line not in out:
             out.append(line)
     if matched == 0 and not out and atom_hits:
-        out.append("no photo meets the whole request")
+        out.append(_together([atom for atom, _hits, negated in atom_hits if not negated], atom_hits))
     return out
+
+
+#: The most parts a sentence names together ("no photo that looks like “dog” taken in June").
+TOGETHER_MAX = 3
+
+
+def _together(positive: list[dict], atom_hits: list) -> str:
+    """Parts that each match some photos but never all at once, said together: "no photo that looks
+    like “dog” taken in September, October, November"; a request with parts left out, or too many
+    parts, says only that no photo meets all of it."""
+    parts = list(dict.fromkeys(describe(atom) for atom in positive))
+    if len(positive) != len(atom_hits) or not 2 <= len(parts) <= TOGETHER_MAX:
+        return "no photo meets the whole request"
+    said = parts[0]
+    for part in parts[1:]:
+        said += " and " + part.removeprefix("that ") if part.startswith("that ") else " " + part
+    return f"no photo {said}"

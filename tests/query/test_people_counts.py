@@ -160,9 +160,9 @@ def test_the_cli_says_what_could_not_be_met_and_json_keeps_it(store, settings):
     assert text.splitlines()[0] == "-- no photo with exactly two people — closest: --"
 
 
-def test_a_date_nobody_meets_shows_the_nearest_photos_first(store, settings):
-    """ "yesterday" with nothing taken then: the latest photos first, undated last; "dogs from last
-    week": the dogs (nearest in time first) before anything else."""
+@pytest.fixture
+def dogs_and_trees(store):
+    """Two dogs, three trees, taken at different times (one tree undated)."""
     from datetime import datetime
 
     with store.session() as s:
@@ -181,6 +181,13 @@ def test_a_date_nobody_meets_shows_the_nearest_photos_first(store, settings):
             store.write_analysis(
                 s, photo.id, "tagger", 1, AnalysisResult(facts=[FactRecord("tag", tag, 0.9)])
             )
+    return store
+
+
+def test_a_date_nobody_meets_shows_the_nearest_photos_first(dogs_and_trees, settings):
+    """ "yesterday" with nothing taken then: the latest photos first, undated last; "dogs from last
+    week": the dogs (nearest in time first) before anything else."""
+    store = dogs_and_trees
     res = search(store, settings, "yesterday", now=NOW, signals=[])
     assert res["explain"]["unmet"] == ["no photo taken on 2024-05-14"]
     assert _names(res, closest=True) == [
@@ -192,6 +199,40 @@ def test_a_date_nobody_meets_shows_the_nearest_photos_first(store, settings):
     ]
     res = search(store, settings, "dogs from last week", now=NOW, signals=[])
     assert _names(res, closest=True)[:2] == ["recent_dog.jpg", "old_dog.jpg"]
+
+
+def test_a_thing_never_photographed_at_that_time_shows_the_thing_nearest_in_time(dogs_and_trees, settings):
+    """ "dogs in summer": summer has photos (a tree) and dogs have photos, never together. The dogs
+    come first, the one taken nearest to summer first, and each says when it was taken; the page
+    says what no photo meets in words, not "the whole request"."""
+    res = search(dogs_and_trees, settings, "dogs in summer", now=NOW, signals=[])
+    assert res["plan"]["where"] == {"and": [{"concept": "dog"}, {"month": [6, 7, 8]}]}
+    assert res["explain"]["unmet"] == ["no photo that looks like “dog” taken in Jun, Jul, Aug"]
+    assert _names(res, closest=True)[:2] == ["recent_dog.jpg", "old_dog.jpg"]  # March, then January
+    said = [w["text"] for w in res["results"][0]["why"] if w.get("atom") == "month"]
+    assert said == ["taken 2024-03-01, the nearest"]
+    res = search(dogs_and_trees, settings, "trees on sundays", now=NOW, signals=[])  # a dog's day
+    assert _names(res, closest=True)[0] == "older_tree.jpg"  # a Friday, two days from Sunday
+    said = [w["text"] for w in res["results"][0]["why"] if w.get("atom") == "weekday"]
+    assert said == ["taken Friday 2022-07-01, the nearest"]
+
+
+def test_a_closest_match_taken_then_is_not_called_the_nearest(dogs_and_trees):
+    from photosearch.query.resolvers.snapshot import get_snapshot, taken_at
+    from photosearch.query.search import _say_when
+
+    snap = get_snapshot(dogs_and_trees)
+    entries = [
+        {"id": int(snap.ids[row]), "taken_at": taken_at(snap, row), "below_cutoff": True, "why": []}
+        for row, path in enumerate(snap.paths)
+        if path.endswith(("older_tree.jpg", "recent_tree.jpg"))
+    ]
+    _say_when(entries, [{"month": [7]}], snap)
+    said = {e["taken_at"][:10]: e["why"][0]["text"] for e in entries}
+    assert said == {
+        "2022-07-01": "taken 2022-07-01",  # in July
+        "2024-05-01": "taken 2024-05-01, the nearest",
+    }
 
 
 def test_the_cli_says_how_me_was_read_and_people_me_says_who_it_is(people_gallery, settings):

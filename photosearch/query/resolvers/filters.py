@@ -140,13 +140,23 @@ NEAR_HOURS = 2.0
 
 
 def _away_around(taken: np.ndarray, wanted: list[int], period: int) -> np.ndarray:
-    """Per row, the fewest steps around a cycle of `period` (the clock's 24 hours, the week's 7 days)
-    from `taken` to one of the `wanted` values."""
+    """Per row, the fewest steps around a cycle of `period` (the clock's 24 hours, the week's 7 days,
+    the year's 12 months) from `taken` to one of the `wanted` values."""
     away = np.full(taken.shape, period, np.int32)
     for v in sorted(set(int(v) for v in wanted)):
         d = np.abs(taken - v)
         away = np.minimum(away, np.minimum(d, period - d))
     return away
+
+
+def month_nearness(atom: dict, snap) -> np.ndarray:
+    """Per row, how near the month it was taken is to the atom's months, around the year (1 in one
+    of them, 1 / (1 + months away) else; 0 undated): "dogs in autumn" with no dog photo from then
+    lists the dogs of August and December first."""
+    known = snap.month >= 0
+    taken = np.where(known, snap.month % 12 + 1, 0).astype(np.int32)
+    near = 1.0 / (1.0 + _away_around(taken, atom["month"], 12).astype(np.float32))
+    return np.where(known, near, 0.0).astype(np.float32)
 
 
 def hour_nearness(atom: dict, snap) -> np.ndarray:
