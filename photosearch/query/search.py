@@ -232,6 +232,98 @@ def _result_entries(pages: list, snap: Snapshot) -> list[dict]:
     return results
 
 
+class _Page:
+    """The page of a search, filled in order: the confident results, the partial ones, then the
+    closest matches (see the module docstring); a shot shows once."""
+
+    def __init__(self, ctx: ExecContext, block: dict, required: list, cap: int | None, options):
+        self.ctx, self.block, self.required, self.cap, self.options = ctx, block, required, cap, options
+        self.image_index = ctx.index(IMAGE_SPACE) if block.get("exclude_near_duplicates") else None
+        self.partner = raw_twins(ctx.snapshot).partner
+        self.shown = np.zeros(0, np.int32)
+        self.pages: list[tuple] = []
+        self.size = 0
+
+    def pick(self, found: ScoredSet, limit_n: int | None) -> tuple[np.ndarray, np.ndarray, dict]:
+        rows_in, scores_in = found.rows, found.scores
+        if self.shown.size:  # a shot shows once
+            keep = ~np.isin(rows_in, self.shown) & ~np.isin(self.partner[rows_in], self.shown)
+            rows_in, scores_in = rows_in[keep], scores_in[keep]
+        sub = dict(self.block, limit=limit_n) if limit_n is not None else self.block
+        return compose(
+            rows_in,
+            scores_in,
+            sub,
+            self.ctx.snapshot,
+            image_index=self.image_index,
+            options=self.options,
+            page_cap=self.cap,
+        )
+
+    def _add(self, rows: np.ndarray, scores: np.ndarray, execution: Execution, kind: str) -> None:
+        self.pages.append((rows, scores, execution, kind))
+        self.shown = np.concatenate([self.shown, rows])
+
+    def fill(self, execution: Execution) -> tuple[np.ndarray, dict]:
+        """The confident results, then partial ones while there is room: (confident rows, composer)."""
+        rows, scores, composer = self.pick(execution.result, self.block.get("limit"))
+        self._add(rows, scores, execution, "full")
+        self.size = _page_size(self.block, int(rows.size), self.cap)
+        if rows.size < self.size and len(execution.partial):
+            p_rows, p_scores, _ = self.pick(execution.partial, self.size - rows.size)
+            self._add(p_rows, p_scores, execution, "partial")
+        return rows, composer
+
+    def closest(self, where: dict, nearness: np.ndarray | None = None, met_first: bool = False) -> None:
+        """Closest matches, whole and partial ranked together: none is sure, so a photo that
+        matches one part well (a solar panel, no roof seen) goes before one that matches every
+        part faintly. `nearness`: per row, a weight for how near it is to what was dropped;
+        `met_first`: the photos that meet `where` come before its closest matches ("dogs from last
+        week" with no photo from then: the dogs, nearest in time first, then what looks like one)."""
+        ctx, snap = self.ctx, self.ctx.snapshot
+        runs = [Executor(ctx, required=self.required)] if met_first else []
+        runs.append(Executor(ctx, required=self.required, relaxed=True))
+        for executor in runs:
+            found_by = one_per_shot(executor.run(where), snap)
+            room = min(self.size - self.shown.size, CLOSEST_MAX)
+            found = ScoredSet.best_of([found_by.result, found_by.partial], graded=True)
+            if nearness is not None and len(found):
+                found = ScoredSet(found.rows, found.scores * nearness[found.rows], graded=True)
+            if room <= 0 or not len(found):
+                continue
+            c_rows, c_scores, _ = self.pick(found, room)
+            whole = np.isin(c_rows, found_by.result.rows)
+            for run in _runs(whole):
+                kind = "closest" if whole[run.start] else "closest_partial"
+                self._add(c_rows[run], c_scores[run], found_by, kind)
+
+    def fill_closest(self, where: dict, execution: Execution) -> list[dict]:
+        """The closest matches after the confident ones; returns the atoms of when a photo was taken
+        that were left out for them (the photos nearest to those shown instead)."""
+        snap = self.ctx.snapshot
+        dropped_times: list[dict] = []
+        when = _when_parts(where)
+        if not execution.result.rows.size and when:  # "dogs in autumn", none then: the dogs, nearest first
+            without = filter_atoms(where, lambda atom: atom not in when)
+            self.closest(without, _nearness(when, snap), met_first=True)
+            if self.shown.size:
+                dropped_times = when
+        if self.shown.size < self.size and any(set(a) & set(RELAXABLE) for a in plan_atoms(where)):
+            self.closest(where)
+        if not self.shown.size and snap.n:  # never a blank page: the closest without the unmet parts
+            unmet = _unmet_atoms(execution, snap.n)
+            # first without the filters nobody meets only ("trees in 1990": the photos nearest to a
+            # tree), then without every part nobody meets
+            filters = [a for a in unmet if not set(a) & set(SOFT_ATOMS)]
+            attempts = [filters] if 0 < len(filters) < len(unmet) else []
+            for dropped in [*attempts, unmet] if unmet else []:
+                reduced = filter_atoms(where, lambda atom, d=dropped: atom not in d) or {"and": []}
+                self.closest(reduced, _nearness(dropped, snap), met_first=True)
+                if self.shown.size:
+                    return [a for a in dropped if set(a) & set(NEARNESS)]
+        return dropped_times
+
+
 def search(
     store,
     settings,
@@ -269,82 +361,10 @@ def search(
     timing["execute"] = (time.perf_counter() - t2) * 1000
     t3 = time.perf_counter()
     block = plan.get("compose") or {}
-    image_index = ctx.index(IMAGE_SPACE) if block.get("exclude_near_duplicates") else None
-
-    partner = raw_twins(ctx.snapshot).partner
-
-    def pick(found, limit_n: int | None) -> tuple[np.ndarray, np.ndarray, dict]:
-        rows_in, scores_in = found.rows, found.scores
-        if shown.size:  # a shot shows once
-            keep = ~np.isin(rows_in, shown) & ~np.isin(partner[rows_in], shown)
-            rows_in, scores_in = rows_in[keep], scores_in[keep]
-        sub = dict(block, limit=limit_n) if limit_n is not None else block
-        return compose(
-            rows_in,
-            scores_in,
-            sub,
-            ctx.snapshot,
-            image_index=image_index,
-            options=compose_options,
-            page_cap=cap,
-        )
-
-    shown = np.zeros(0, np.int32)
-    rows, scores, composer = pick(execution.result, block.get("limit"))
-    snap = ctx.snapshot
-    pages = [(rows, scores, execution, "full")]
-    shown = rows
-    page = _page_size(block, int(rows.size), cap)
-    if rows.size < page and len(execution.partial):
-        p_rows, p_scores, _ = pick(execution.partial, page - rows.size)
-        pages.append((p_rows, p_scores, execution, "partial"))
-        shown = np.concatenate([shown, p_rows])
-
-    def closest(where: dict, nearness: np.ndarray | None = None, met_first: bool = False) -> None:
-        """Closest matches, whole and partial ranked together: none is sure, so a photo that
-        matches one part well (a solar panel, no roof seen) goes before one that matches every
-        part faintly. `nearness`: per row, a weight for how near it is to what was dropped;
-        `met_first`: the photos that meet `where` come before its closest matches ("dogs from last
-        week" with no photo from then: the dogs, nearest in time first, then what looks like one)."""
-        nonlocal shown
-        runs = [Executor(ctx, required=required)] if met_first else []
-        runs.append(Executor(ctx, required=required, relaxed=True))
-        for executor in runs:
-            found_by = one_per_shot(executor.run(where), snap)
-            room = min(page - shown.size, CLOSEST_MAX)
-            found = ScoredSet.best_of([found_by.result, found_by.partial], graded=True)
-            if nearness is not None and len(found):
-                found = ScoredSet(found.rows, found.scores * nearness[found.rows], graded=True)
-            if room <= 0 or not len(found):
-                continue
-            c_rows, c_scores, _ = pick(found, room)
-            whole = np.isin(c_rows, found_by.result.rows)
-            for run in _runs(whole):
-                kind = "closest" if whole[run.start] else "closest_partial"
-                pages.append((c_rows[run], c_scores[run], found_by, kind))
-            shown = np.concatenate([shown, c_rows])
-
-    times_dropped: list[dict] = []  # NEARNESS atoms left out, the photos nearest to them shown instead
-    when = _when_parts(plan["where"])
-    if not rows.size and when:  # "dogs in autumn", no dog photo from then: the dogs, nearest first
-        without = filter_atoms(plan["where"], lambda atom: atom not in when)
-        closest(without, _nearness(when, snap), met_first=True)
-        if shown.size:
-            times_dropped = when
-    if shown.size < page and any(set(a) & set(RELAXABLE) for a in plan_atoms(plan["where"])):
-        closest(plan["where"])
-    if not shown.size and snap.n:  # never a blank page: the closest matches without the unmet parts
-        unmet = _unmet_atoms(execution, snap.n)
-        # first without the filters nobody meets only ("trees in 1990": the photos nearest to a
-        # tree), then without every part nobody meets
-        filters = [a for a in unmet if not set(a) & set(SOFT_ATOMS)]
-        attempts = [filters] if 0 < len(filters) < len(unmet) else []
-        for dropped in [*attempts, unmet] if unmet else []:
-            reduced = filter_atoms(plan["where"], lambda atom, d=dropped: atom not in d) or {"and": []}
-            closest(reduced, _nearness(dropped, snap), met_first=True)
-            if shown.size:
-                times_dropped = [a for a in dropped if set(a) & set(NEARNESS)]
-                break
+    page = _Page(ctx, block, required, cap, compose_options)
+    rows, composer = page.fill(execution)
+    times_dropped = page.fill_closest(plan["where"], execution)
+    pages, snap = page.pages, ctx.snapshot
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
     results = _result_entries(pages, snap)
@@ -371,7 +391,7 @@ def search(
         ex if explain else {"atoms": [{"atom": a["atom"], "hits": a["hits"]} for a in ex["atoms"]]}
     )
     full = int(rows.size)
-    unmet = unmet_sentences(execution, snap.n) if full < page or not full else []
+    unmet = unmet_sentences(execution, snap.n) if full < page.size or not full else []
     out["explain"]["unmet"] = unmet
     out["explain"]["remarks"] = list((planner or {}).get("remarks") or [])  # how the request was read
     return out
