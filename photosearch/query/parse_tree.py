@@ -45,7 +45,7 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
             return
         words = [t.text for t in run]
         _check_words(run, st)
-        head = lx.singular(words[-1])
+        head = words[-1] if _names_a_plural(words) else lx.singular(words[-1])
         phrase = " ".join([*(w.lower() for w in words[:-1]), head.lower()]).strip(" .'-")
         phrase = re.sub(r"'s$", "", phrase)
         if len(words) > 3:
@@ -63,6 +63,15 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
             out.append(t)
     flush()
     return out
+
+
+def _names_a_plural(words: list[str]) -> bool:
+    """Whether several words are, as written, one thing WordNet knows by a plural name ("northern
+    lights" is the aurora; "northern light" would be a light)."""
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet() if len(words) > 1 else None
+    return wn is not None and bool(wn.lookup("_".join(w.lower() for w in words)))
 
 
 def _check_words(run: list[Token], st: ClaimState) -> None:

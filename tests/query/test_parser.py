@@ -161,6 +161,8 @@ def test_places():
         ("lots of flowers", {"concept": "flower"}),
         ("everything but cats", {"not": {"concept": "cat"}}),
         ("dogs but not puppies", {"and": [{"concept": "dog"}, {"not": {"concept": "puppy"}}]}),
+        ("northern lights", {"concept": "northern lights"}),  # a plural name WordNet knows: the aurora
+        ("sea lions", {"concept": "sea lion"}),
     ],
 )
 def test_any_words_in_the_photo(text, where):
