@@ -30,6 +30,8 @@ from PySide6.QtWidgets import (
 from photosearch.gui.flow import FlowLayout
 from photosearch.gui.theme import resources_dir
 from photosearch.metadata.analyzer import COLOR_LABELS
+from photosearch.query.months import CHOICES as MONTH_CHOICES
+from photosearch.query.months import SEASON_MONTHS, months_text
 from photosearch.query.plan import ANY_TEXT, STRING_ATOMS, dumps_plan
 from photosearch.query.times_of_day import CHOICES as TIME_CHOICES
 from photosearch.query.times_of_day import hours_of, hours_text
@@ -57,11 +59,15 @@ ATOM_TITLES = {
     "date": "date",
     "hour": "taken",
     "weekday": "taken",
-    "month": "",
+    "month": "taken",
     "yearly": "",
 }
 #: Atoms whose chip picks a value by name: (the names and their values, how another value is said).
-NAMED_CHOICES = {"hour": (TIME_CHOICES, hours_text), "weekday": (WEEKDAY_CHOICES, days_text)}
+NAMED_CHOICES = {
+    "hour": (TIME_CHOICES, hours_text),
+    "weekday": (WEEKDAY_CHOICES, days_text),
+    "month": (MONTH_CHOICES, months_text),
+}
 #: What an empty "text in photo" chip says it matches: any words read in the photo (`ANY_TEXT`).
 ANY_WORDS = "any words"
 #: Conditions shown with a bundled icon (SVG: no emoji font needed); the title is its tooltip.
@@ -383,6 +389,7 @@ class PlanChips(QWidget):
             "Date range": {"date": {"from": f"{date.today().year}-01-01", "to": today}},
             "Time of day": {"hour": hours_of("morning")},
             "Day of the week": {"weekday": WEEKEND},
+            "Month or season": {"month": SEASON_MONTHS["summer"]},
             "Text in photo": {"text": "word"},
             "Camera": {"camera": "Pixel"},
             "Folder": {"folder": "Trips"},

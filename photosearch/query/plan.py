@@ -53,6 +53,7 @@ from datetime import date
 from typing import Any
 
 from photosearch.errors import PhotoSearchError
+from photosearch.query.months import months_text
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
 
@@ -91,7 +92,6 @@ ATOM_KEYS = (
 )
 #: Star ratings as XMP writes them: -1 rejected, 0 none, 1..5 stars.
 RATING_RANGE = (-1, 5)
-MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 OPERATORS = ("and", "or", "not")
 KINDS = ("photo", "screenshot", "document")
 QUALITIES = ("sharp", "blurry")
@@ -648,7 +648,7 @@ def _atom_text(atom: dict) -> str:
             return f"rating>={lo}"
         return f"rating={lo}" if lo == hi else f"rating {lo}..{hi}"
     if key == "month":
-        return "month:" + ",".join(MONTH_NAMES[m - 1] for m in value)
+        return "taken " + months_text(value)
     if key == "hour":
         return "taken " + hours_text(value)
     if key == "weekday":

@@ -7,7 +7,8 @@ itself, and a request whose parts each match some photos but never together says
 
 from __future__ import annotations
 
-from photosearch.query.plan import ANY_TEXT, MONTH_NAMES
+from photosearch.query.months import months_text
+from photosearch.query.plan import ANY_TEXT
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
 
@@ -39,7 +40,7 @@ _DESCRIBE = {
     "date": lambda v: (
         f"taken on {v['from']}" if v["from"] == v["to"] else f"taken between {v['from']} and {v['to']}"
     ),
-    "month": lambda v: "taken in " + ", ".join(MONTH_NAMES[m - 1] for m in v),
+    "month": lambda v: "taken " + months_text(v),
     "hour": lambda v: "taken " + hours_text(v),
     "weekday": lambda v: "taken " + days_text(v),
     "yearly": lambda v: f"taken between {v['from']} and {v['to']} of any year",

@@ -181,3 +181,17 @@ def test_a_weekday_chip_reads_the_days_in_words_and_picks_others(qtbot):
     assert "weekday" not in [lbl.text() for lbl in chip.findChildren(QLabel)]  # no internal name
     assert {"weekday": [7]} in _pick(qtbot, chips, chip, "on Sundays")["where"]["and"]
     assert "Day of the week" in [a.text() for a in chips.add_btn.menu().actions()]
+
+
+def test_a_month_chip_reads_the_season_in_words_and_picks_a_month(qtbot):
+    """It read "month:Jun,Jul,Aug"; now "taken [in summer ▾]", and any season or month can be picked."""
+    from PySide6.QtWidgets import QComboBox, QLabel
+
+    chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"month": [6, 7, 8]})
+    assert isinstance(chip.editor, QComboBox) and chip.editor.currentText() == "in summer"
+    labels = [lbl.text() for lbl in chip.findChildren(QLabel)]
+    assert "taken" in labels and not any("month" in text for text in labels)  # no internal name
+    assert {"month": [12]} in _pick(qtbot, chips, chip, "in December")["where"]["and"]
+    chips2, chip2 = _second_chip(qtbot, {"concept": "dog"}, {"month": [3, 10]})
+    assert chip2.editor.currentText() == "in March and October"  # not a choice: said in words
+    assert "Month or season" in [a.text() for a in chips.add_btn.menu().actions()]
