@@ -39,6 +39,26 @@ def months_text(months: list[int]) -> str:
     return "in " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
 
 
+def day_of_year_text(month_day: str) -> str:
+    """ "12-25" in words: "25 December" (as written where it is not a day of a month)."""
+    try:
+        month, day = (int(part) for part in month_day.split("-"))
+        return f"{day} {MONTHS[month - 1]}"
+    except (ValueError, IndexError):
+        return month_day
+
+
+def yearly_text(span: dict) -> str:
+    """A `yearly` atom in words: "on 31 October of any year", "between 24 and 26 December of any year"."""
+    lo, hi = str(span["from"]), str(span["to"])
+    if lo == hi:
+        return f"on {day_of_year_text(lo)} of any year"
+    first, last = day_of_year_text(lo), day_of_year_text(hi)
+    if lo[:2] == hi[:2] and " " in first:  # in one month: "between 24 and 26 December"
+        first = first.split()[0]
+    return f"between {first} and {last} of any year"
+
+
 #: What the app's chip offers to pick (its words, and the months they mean).
 CHOICES: dict[str, list[int]] = {
     **{months_text(ms): ms for ms in SEASON_MONTHS.values()},

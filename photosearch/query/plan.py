@@ -53,7 +53,7 @@ from datetime import date
 from typing import Any
 
 from photosearch.errors import PhotoSearchError
-from photosearch.query.months import months_text
+from photosearch.query.months import months_text, yearly_text
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
 
@@ -654,8 +654,7 @@ def _atom_text(atom: dict) -> str:
     if key == "weekday":
         return "taken " + days_text(value)
     if key == "yearly":
-        lo, hi = value["from"], value["to"]
-        return f"yearly {lo}" if lo == hi else f"yearly {lo}..{hi}"
+        return "taken " + yearly_text(value)
     if key in ("kind", "quality", "color", "orientation"):
         return f"{key}:{value}"
     if key in ("concept",):

@@ -7,7 +7,7 @@ itself, and a request whose parts each match some photos but never together says
 
 from __future__ import annotations
 
-from photosearch.query.months import months_text
+from photosearch.query.months import months_text, yearly_text
 from photosearch.query.plan import ANY_TEXT
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
@@ -43,7 +43,7 @@ _DESCRIBE = {
     "month": lambda v: "taken " + months_text(v),
     "hour": lambda v: "taken " + hours_text(v),
     "weekday": lambda v: "taken " + days_text(v),
-    "yearly": lambda v: f"taken between {v['from']} and {v['to']} of any year",
+    "yearly": lambda v: "taken " + yearly_text(v),
     "text": lambda v: "with words in it" if v.strip() == ANY_TEXT else f"with the words “{v}”",
     "camera": lambda v: f"taken with {v}",
     "folder": lambda v: f"in a folder named {v}",

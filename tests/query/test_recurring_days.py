@@ -72,7 +72,11 @@ def test_yearly_atom_resolves_days_of_any_year(catalog, settings, days, expected
 
 def test_yearly_atom_is_validated_and_shown():
     plan = validate_plan({"version": 1, "where": {"yearly": {"from": "12-24", "to": "12-26"}}})
-    assert plan_to_text(plan).startswith("yearly 12-24..12-26")
+    assert plan_to_text(plan).startswith("taken between 24 and 26 December of any year")
+    new_year = validate_plan({"version": 1, "where": {"yearly": {"from": "12-31", "to": "01-01"}}})
+    assert plan_to_text(new_year).startswith("taken between 31 December and 1 January of any year")
+    halloween = validate_plan({"version": 1, "where": {"yearly": {"from": "10-31", "to": "10-31"}}})
+    assert plan_to_text(halloween).startswith("taken on 31 October of any year")
     for bad in (
         {"from": "02-30", "to": "03-01"},
         {"from": "13-01", "to": "01-01"},
