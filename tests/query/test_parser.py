@@ -161,6 +161,10 @@ def test_places():
         ("lots of flowers", {"concept": "flower"}),
         ("everything but cats", {"not": {"concept": "cat"}}),
         ("dogs but not puppies", {"and": [{"concept": "dog"}, {"not": {"concept": "puppy"}}]}),
+        ("wild animals", {"concept": "animal"}),  # not the wild boar's "wild"
+        ("wild flowers", {"concept": "wild flower"}),  # one noun in WordNet
+        ("pretty flowers", {"concept": "flower"}),
+        ("photos from Nice", {"place": "Nice"}),
         ("northern lights", {"concept": "northern lights"}),  # a plural name WordNet knows: the aurora
         ("sea lions", {"concept": "sea lion"}),
     ],
