@@ -161,6 +161,8 @@ def test_places():
         ("lots of flowers", {"concept": "flower"}),
         ("everything but cats", {"not": {"concept": "cat"}}),
         ("dogs but not puppies", {"and": [{"concept": "dog"}, {"not": {"concept": "puppy"}}]}),
+        ("something to eat", {"concept": "food"}),
+        ("things to drink at the beach", {"and": [{"concept": "drink"}, {"concept": "beach"}]}),
         ("wild animals", {"concept": "animal"}),  # not the wild boar's "wild"
         ("wild flowers", {"concept": "wild flower"}),  # one noun in WordNet
         ("pretty flowers", {"concept": "flower"}),

@@ -117,12 +117,24 @@ def _drop_trip_words(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "drop", text="")
 
 
+#: "something to eat", "things to drink": what is meant is the food or the drink.
+_TO_EAT = re.compile(r"\b(?:something|anything|things|stuff)\s+to\s+(eat|drink)\b")
+_EATEN = {"eat": "food", "drink": "drink"}
+
+
+def _things_to_eat(st: ClaimState) -> None:
+    for m in _TO_EAT.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "atom", {"concept": _EATEN[m.group(1)]}, slot="concept")
+
+
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
     for m in _FILLERS.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
+    _things_to_eat(st)
     _drop_what_someone_did(st)
     _participles_after_a_thing(st)
     _drop_trip_words(st)
