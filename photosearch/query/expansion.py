@@ -68,6 +68,9 @@ class Route:
     primary: bool = True
     #: For a hypernym: how many steps up it is (1 = what the word is directly a kind of).
     depth: int = 0
+    #: For a scene route: a measured attribute the photo must also have for this label to count
+    #: ("snow" ≈ white scene only with sky: a white backdrop is no snowfield).
+    also: str = ""
 
     def text(self) -> str:
         """ "kitty ≈ domestic cat (hypernym)"."""
@@ -253,6 +256,14 @@ def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: f
 
 SCENES_FILE = Path(__file__).resolve().parents[2] / "resources" / "scenes.yaml"
 _scenes: dict[str, dict[str, float]] | None = None
+_also: dict[str, dict[str, str]] = {}
+
+
+def scene_weight(entry) -> tuple[float, str]:
+    """A scenes.yaml class entry: a weight, or {weight, with: an attribute the photo must also have}."""
+    if isinstance(entry, dict):
+        return float(entry["weight"]), str(entry.get("with") or "")
+    return float(entry), ""
 
 
 def scenes() -> dict[str, dict[str, float]]:
@@ -267,11 +278,18 @@ def scenes() -> dict[str, dict[str, float]]:
         table: dict[str, dict[str, float]] = {}
         for word, spaces in data.items():
             best: dict[str, float] = {}
+            also: dict[str, str] = {}
             for classes in (spaces or {}).values():
-                for name, weight in classes.items():
-                    best[_term(str(name))] = max(best.get(_term(str(name)), 0.0), float(weight))
-            table[_term(str(word))] = best
-            table.setdefault(" ".join(singular(w) for w in _term(str(word)).split()), best)  # "woods"
+                for name, entry in classes.items():
+                    weight, with_ = scene_weight(entry)
+                    best[_term(str(name))] = max(best.get(_term(str(name)), 0.0), weight)
+                    if with_:
+                        also[_term(str(name))] = _term(with_)
+            key = _term(str(word))
+            table[key], _also[key] = best, also
+            one = " ".join(singular(w) for w in key.split())
+            table.setdefault(one, best)  # "woods"
+            _also.setdefault(one, also)
         _scenes = table
     return _scenes
 
@@ -281,8 +299,13 @@ def scene_routes(key: str) -> tuple[Route, ...]:
     from photosearch.query.lexicon import singular
 
     table = scenes()
-    found = table.get(key) or table.get(" ".join(singular(w) for w in key.split())) or {}
-    return tuple(Route(key, term, "scene", weight) for term, weight in found.items() if term != key)
+    entry = key if key in table else " ".join(singular(w) for w in key.split())
+    found, also = table.get(entry) or {}, _also.get(entry) or {}
+    return tuple(
+        Route(key, term, "scene", weight, also=also.get(term, ""))
+        for term, weight in found.items()
+        if term != key
+    )
 
 
 def _with_scene(routes: tuple[Route, ...], key: str) -> tuple[Route, ...]:

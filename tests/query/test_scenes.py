@@ -9,13 +9,20 @@ import yaml
 from photosearch.catalog.models import Folder
 from photosearch.config import Settings
 from photosearch.models.labels import COCO_LABELS, imagenet_labels_path
-from photosearch.query.expansion import SCENES_FILE
+from photosearch.query.expansion import SCENES_FILE, scene_weight
 from photosearch.query.search import search
 from photosearch.records import AnalysisResult, FactRecord
 
 from .gallery import add_photo
 
-SCENES = yaml.safe_load(SCENES_FILE.read_text(encoding="utf-8"))
+RAW_SCENES = yaml.safe_load(SCENES_FILE.read_text(encoding="utf-8"))
+#: word -> space -> class -> weight (a class's companion attribute left out)
+SCENES = {
+    word: {
+        space: {name: scene_weight(e)[0] for name, e in classes.items()} for space, classes in spaces.items()
+    }
+    for word, spaces in RAW_SCENES.items()
+}
 ISSUE_WORDS = {"forest", "woods", "desert", "dune", "beach", "coast", "mountain", "snow", "city street"}
 ISSUE_WORDS |= {"countryside", "park", "garden", "living room", "kitchen", "underwater", "fairground"}
 ISSUE_WORDS |= {"sunset", "night sky", "outdoor", "indoor"}
@@ -37,6 +44,8 @@ def test_every_scene_class_is_a_class_of_its_model():
         assert set(spaces.get("coco", {})) <= coco, word
         assert set(spaces.get("attribute", {})) <= set(ATTRIBUTES), word
         assert all(0 < w <= 1 for classes in spaces.values() for w in classes.values()), word
+        companions = {scene_weight(e)[1] for c in RAW_SCENES[word].values() for e in c.values()}
+        assert companions - {""} <= set(ATTRIBUTES), word
 
 
 @pytest.mark.parametrize("word", sorted(SCENES))
@@ -83,6 +92,7 @@ def test_photo_attributes_are_words_a_request_finds_and_excludes(store, settings
         "dusk.jpg": [("sunset", 0.9), ("sky", 0.6)],
         "city_night.jpg": [("night", 0.95), ("dark", 0.9)],
         "snowfield.jpg": [("white scene", 0.8), ("bright", 0.8), ("sky", 0.9)],
+        "white_backdrop.jpg": [("white scene", 1.0), ("bright", 0.9)],  # a cut-out, no sky
         "cellar.jpg": [("dark", 0.7)],
         "noon.jpg": [("bright", 0.7)],
     }
@@ -103,7 +113,10 @@ def test_photo_attributes_are_words_a_request_finds_and_excludes(store, settings
     assert shown("dark photos") == ["cellar.jpg", "city_night.jpg"]
     res = search(store, settings, "night sky", signals=[])
     assert res["results"][0]["path"].endswith("city_night.jpg")
-    assert shown("snow") == ["snowfield.jpg"]
+    assert shown("snow") == ["snowfield.jpg"]  # white with sky; a white backdrop is no snow
+    assert "white_backdrop.jpg" not in [
+        r["path"].rsplit("/", 1)[1] for r in search(store, settings, "snow", signals=[])["results"]
+    ]
     assert "cellar.jpg" not in shown("not dark") and "noon.jpg" in shown("not dark")
     why = search(store, settings, "sunset", signals=[])["results"][0]["why"]
     assert {"fact": "attribute", "label": "sunset"}.items() <= why[0].items()

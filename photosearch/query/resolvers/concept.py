@@ -105,6 +105,8 @@ def _routes(
                 continue  # a broad class the photo was only summed into ("domestic animal" for "dog")
             if not route.fits(g.names, known):
                 continue  # the label names another sense of the word ("ostrich" the bird, not the person)
+            if route.also:
+                g = _with_attribute(g, route.also, snap)
             out.append((g, route))
     for label_word, groups in words.items():
         if compound_of(word, label_word):
@@ -116,6 +118,13 @@ def _routes(
                 if not g.hypernym:
                     out.append((g, Route(word, fold(g.label), route, weight)))
     return out
+
+
+def _with_attribute(g: Group, attribute: str, snap) -> Group:
+    """The group's photos that also have a measured attribute ("snow" ≈ white scene, with sky)."""
+    other = snap.groups.get("attribute", {}).get(attribute)
+    keep = np.isin(g.rows, other.rows) if other is not None else np.zeros(g.rows.shape, bool)
+    return Group(g.kind, g.label, g.rows[keep], g.scores[keep], g.names, g.hypernym, g.extra)
 
 
 def _lexical(
