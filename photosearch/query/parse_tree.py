@@ -75,10 +75,27 @@ def _names_a_plural(words: list[str]) -> bool:
 
 
 def _check_words(run: list[Token], st: ClaimState) -> None:
+    """A capitalised word that is no person or place of the library is said to be looked for as a
+    thing: inside a sentence always, at its start when WordNet does not know the word ("Xavier at
+    the beach"; "Dogs at the beach" is plain capitalisation)."""
     for t in run:
         w = t.text
-        if w[:1].isupper() and not sentence_start(st.text, t.start) and w.lower() not in lx.COMMON_WORDS:
+        if not w[:1].isupper() or w.lower() in lx.COMMON_WORDS:
+            continue
+        if not sentence_start(st.text, t.start) or _unknown_word(w):
             st.note(f"“{w}” is not a person or place in your library, so it was looked for as a thing", 0.35)
+
+
+def _unknown_word(word: str) -> bool:
+    """Whether WordNet knows the word only as a name (its "Xavier" is the saint) or not at all."""
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    if wn is None or not word.isalpha():
+        return False
+    forms = {b.lower() for b in wn.base_forms(word.lower())} | {word.lower()}
+    lemmas = (lemma for off in wn.senses(word.lower()) for lemma in wn.synset(off).lemmas)
+    return not any(lemma in forms for lemma in lemmas)  # a common noun's lemma is lower case
 
 
 def _lists(seq: list[Token]) -> list[Token]:

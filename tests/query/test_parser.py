@@ -201,6 +201,11 @@ def test_how_many_and_in_which_order(text, where, compose):
 def test_unknown_names_and_me_lower_confidence(ctx):
     plan, conf, notes = parse_request("Anna and Bob at the zoo", now=NOW, context=ctx)
     assert conf < LOW_CONFIDENCE and any("Bob" in n for n in notes)
+    # first in the request, where any word has a capital: a word WordNet knows only as a name
+    _, conf, notes = parse_request("Xavier at the beach", now=NOW, context=ctx)
+    assert conf < LOW_CONFIDENCE and any("“Xavier” is not a person or place" in n for n in notes)
+    _, conf, notes = parse_request("Dogs at the beach", now=NOW, context=ctx)
+    assert conf == 1.0 and not notes
     plan, conf, notes = parse_request("me and Anna", now=NOW, people=["Anna"])
     assert plan["where"] == {"person": "Anna"} and conf < LOW_CONFIDENCE
     plan, conf, _ = parse_request("me and Anna", now=NOW, context=ctx)
