@@ -564,3 +564,57 @@ def test_a_synonym_names_a_concept_in_float32():
     from photosearch.query.resolvers.agreement import _names
 
     assert _names("detector", "bike", {"coco": float(np.float32(0.9))}, ctx=None)
+
+
+def test_a_kind_of_a_class_needs_both_models_to_see_the_class(store, settings, fake_embedder):
+    """ "kitty" reaches the detector's "cat" only as what a kitty is a kind of: the detector's cat on
+    a marmot, where the tagger sees a marmot and no cat, is a closest match; the cat both models see
+    stays sure. A concept a model names itself ("tractor", a tagger class, which also reaches the
+    detector's "truck" as a kind of truck) needs no agreement on the broader class."""
+    from photosearch.catalog.models import Folder
+    from photosearch.models.labels import COCO_CLASS_IDS, COCO_LABELS, IMAGENET_SPACE
+    from photosearch.query.resolvers.distributions import class_spaces
+
+    imagenet = next(cs for cs in class_spaces(settings) if cs.space == IMAGENET_SPACE)
+    coco = [COCO_LABELS[i] for i in COCO_CLASS_IDS]
+
+    def probs(**named: float) -> np.ndarray:
+        out = np.zeros(len(imagenet.names), np.float32)
+        for name, p in named.items():
+            out[imagenet.labels.index(name.replace("_", " "))] = p
+        return out
+
+    def scores(**named: float) -> np.ndarray:
+        out = np.zeros(len(coco) + 1, np.float32)
+        out[-1] = 1.0
+        for name, score in named.items():
+            out[coco.index(name)] = score
+        return out
+
+    # name: (the tagger's label, its class probabilities, the detector's scores and object, the words
+    # its facts text reads: alike for the photos told apart, so only the models' agreement differs)
+    photos = {
+        "tabby.jpg": ("tabby", probs(tabby=0.8), scores(cat=0.9), "cat", "kitty"),
+        "marmot.jpg": ("marmot", probs(marmot=0.9), scores(cat=0.9), "cat", "kitty"),
+        "tractor.jpg": ("tractor", probs(tractor=0.9), scores(truck=0.3), None, "tractor"),
+    }
+    for i, label in enumerate(["espresso", "sports car", "schooner", "cheeseburger", "violin", "teapot"]):
+        photos[f"filler{i}.jpg"] = (label, probs(**{label.replace(" ", "_"): 0.9}), scores(), None, label)
+    with store.session() as s:
+        folder = Folder(path="/g")
+        s.add(folder)
+        s.flush()
+        for name, (label, tagger_probs, detector_scores, obj, words) in photos.items():
+            p = add_photo(s, folder, name)
+            tag = FactRecord(
+                "tag", label, 0.8, data={"names": list(imagenet.names[imagenet.labels.index(label)])}
+            )
+            embeddings = {"facts_text": fake_embedder.embed([words])[0], IMAGENET_SPACE: tagger_probs}
+            store.write_analysis(s, p.id, "tagger", 2, AnalysisResult(facts=[tag], embeddings=embeddings))
+            facts = [FactRecord("object", obj, 0.9)] if obj else []
+            store.write_analysis(
+                s, p.id, "detector", 2, AnalysisResult(facts=facts, embeddings={"coco": detector_scores})
+            )
+    confident, why = _found(store, settings, fake_embedder, "kitty")
+    assert confident == ["tabby.jpg"] and "marmot.jpg" in why  # the marmot: a closest match
+    assert "tractor.jpg" in _found(store, settings, fake_embedder, "tractor")[0]

@@ -15,6 +15,7 @@ Distribution evidence: the concept against each photo's full class distributions
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -406,30 +407,72 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
     name it agree (`agreement.py`) and one of them claims it: a label or a class it scores at least as
     high as it agrees (`AGREES`: the detector's 0.18 "knife" on a hammer, below the 0.4 it reports
     objects at, or the tagger's 0.04 "screwdriver" on a police car, is a closest match however near
-    the request the photo's words are)."""
+    the request the photo's words are). Where only a class the concept is a narrow kind of claims it
+    ("kitty", a kind of cat), the models must agree on that class too: the detector's "cat" on a
+    marmot, where the tagger sees no cat, is no kitty."""
     n = ctx.snapshot.n
     written = _without_broader(matched, n, WORD_KINDS).min(axis=0) >= ctx.calibration.min_fused
-    per_model: dict[str, np.ndarray] = {}
-    analysed: dict[str, np.ndarray] = {}
-    affinities: dict[str, float] = {}
-    claimed = np.zeros(n, bool)
+    own = _model_evidence(value, matched, dist_explain, ctx)
+    agreed = models_agree(value, own.per_model, own.analysed, own.affinities, ctx)
+    for parent in _parent_classes(dist_explain):
+        _lex, parent_matched = _lexical(parent, ctx)
+        _dist, parent_explain = distribution_evidence(parent, ctx)
+        of = _model_evidence(parent, parent_matched, parent_explain, ctx)
+        agreed &= own.direct | models_agree(parent, of.per_model, of.analysed, of.affinities, ctx)
+    return written | (agreed & own.claimed)
+
+
+def _parent_classes(dist_explain: dict) -> list[str]:
+    """The classes a concept names only as what it is a kind of ("kitty" ≈ cat (hypernym), a narrow
+    class or its direct parent: `Affinity.whole`), by their first names."""
+    names: list[str] = []
+    for cs, _rows, _idx, _prob, _contrib, aff in dist_explain.values():
+        for c in np.flatnonzero(aff.whole).tolist():
+            if _is_parent_route(aff.routes.get(c, "")) and cs.names[c][0] not in names:
+                names.append(cs.names[c][0])
+    return names
+
+
+def _is_parent_route(text: str) -> bool:
+    return text.endswith("(hypernym)")
+
+
+@dataclass
+class _ModelEvidence:
+    """What the labelling models say of a concept, per photo."""
+
+    per_model: dict[str, np.ndarray]  # each model's own evidence
+    analysed: dict[str, np.ndarray]  # the photos each model looked at
+    affinities: dict[str, float]  # each class space's best affinity to the concept
+    claimed: np.ndarray  # a model claims it (`AGREES`)
+    direct: np.ndarray  # ... by a label or class that names it, not only a class it is a kind of
+
+
+def _model_evidence(value: str, matched: dict, dist_explain: dict, ctx: ExecContext) -> _ModelEvidence:
+    n = ctx.snapshot.n
+    found = _ModelEvidence({}, {}, {}, np.zeros(n, bool), np.zeros(n, bool))
     spaces = {cs.space: cs for cs in class_spaces(ctx.settings)}
     for model, (kinds, space) in MODELS.items():
         miss = 1.0 - _without_broader(matched, n, kinds).mean(axis=0)
-        claimed |= _claimed(matched, n, kinds, AGREES[model])
-        analysed[model] = _analysed_by(ctx, kinds, spaces.get(space))
+        labelled = _claimed(matched, n, kinds, AGREES[model])
+        found.claimed |= labelled
+        found.direct |= labelled
+        found.analysed[model] = _analysed_by(ctx, kinds, spaces.get(space))
         if space in dist_explain:
-            _cs, rows, _idx, prob, contrib, aff = dist_explain[space]
+            cs, rows, idx, prob, contrib, aff = dist_explain[space]
             miss[rows] *= 1.0 - np.clip(contrib.sum(axis=1), 0.0, 1.0)
-            claimed[rows] |= (np.where(contrib > 0, prob, 0.0) >= AGREES[model]).any(axis=1)
+            sure = np.where(contrib > 0, prob, 0.0) >= AGREES[model]
+            found.claimed[rows] |= sure.any(axis=1)
+            parent = np.array([_is_parent_route(aff.routes.get(c, "")) for c in range(len(cs.names))])
+            found.direct[rows] |= (sure & ~parent[idx]).any(axis=1)
         elif space in spaces:  # no photo holds this model's scores: whether it can name the concept
             aff = affinity(value, spaces[space], ctx)
         else:
             aff = None
         if aff is not None:
-            affinities[space] = float(aff.values.max(initial=0.0))
-        per_model[model] = 1.0 - miss
-    return written | (models_agree(value, per_model, analysed, affinities, ctx) & claimed)
+            found.affinities[space] = float(aff.values.max(initial=0.0))
+        found.per_model[model] = 1.0 - miss
+    return found
 
 
 def _broader(route: Route | None) -> bool:
