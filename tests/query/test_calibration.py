@@ -388,6 +388,34 @@ def test_a_later_sense_of_another_kind_ranks_but_is_never_sure(store, settings, 
     assert any(w.get("route") == "other sense" for w in why["pekingese.jpg"])
 
 
+def test_a_word_that_only_modifies_a_broader_class_is_shared(store, settings, fake_embedder):
+    """ "plant": a fruit the tagger summed into "plant organ" (whose gloss reads "a unit of a plant")
+    is no plant, only a closest match. "citrus" still finds the lemon the tagger summed into its own
+    class "citrus"."""
+
+    def tag(label, names, score, hypernym=False):
+        return FactRecord("tag", label, score, data={"names": names, "hypernym": hypernym})
+
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "pomegranate.jpg": [  # its facts text reads "plant organ": near the request
+                tag("pomegranate", ["pomegranate"], 0.9),
+                tag("plant organ", ["plant organ"], 0.95, hypernym=True),
+            ],
+            "lemon.jpg": [
+                tag("lemon", ["lemon"], 0.9),
+                tag("citrus", ["citrus", "citrus fruit"], 0.95, hypernym=True),
+            ],
+        },
+    )
+    confident, why = _found(store, settings, fake_embedder, "plant")
+    assert "pomegranate.jpg" not in confident
+    assert any(w.get("route") == "shared word" for w in why.get("pomegranate.jpg", []))
+    assert "lemon.jpg" in _found(store, settings, fake_embedder, "citrus")[0]
+
+
 def test_partial_matches_lean_on_what_is_below_the_cut_off(store, settings, fake_embedder):
     """ "dog and ball" where no ball is sure: of the dogs, the one with a faint ball comes first."""
     _labelled_gallery(

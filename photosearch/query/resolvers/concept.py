@@ -31,7 +31,12 @@ from photosearch.query.expansion import (
 )
 from photosearch.query.resolvers.agreement import AGREES, MODELS, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
-from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, SHARED_WORD, shares_only_a_word
+from photosearch.query.resolvers.compounds import (
+    MODIFIER_WEIGHT,
+    SHARED_WORD,
+    only_modifies,
+    shares_only_a_word,
+)
 from photosearch.query.resolvers.distributions import (
     affinity,
     class_spaces,
@@ -171,10 +176,14 @@ def _lexical(
 
 
 def _shares_only(token: str, g: Group, known: Mapping[tuple[str, ...], int]) -> bool:
-    """Is the token only a word the label's class name shares with the request (`compounds.py`)?"""
+    """Is the token only a word the label's class name shares with the request (`compounds.py`)? Of
+    a broader class the photo was only summed into ("plant organ" above a fruit), a word that does not
+    head its name always is: a fruit is no plant, though the gloss says "a unit of a plant"."""
     if g.kind not in HEADED_KINDS:
         return False
     names = (g.label, *g.names) if g.label not in g.names else tuple(g.names)
+    if g.hypernym and only_modifies(token, names):
+        return True
     return shares_only_a_word(token, names, known.get(tuple(g.names)))
 
 
