@@ -390,7 +390,7 @@ def test_a_later_sense_of_another_kind_ranks_but_is_never_sure(store, settings, 
 
 def test_a_word_that_only_modifies_a_broader_class_is_shared(store, settings, fake_embedder):
     """ "plant": a fruit the tagger summed into "plant organ" (whose gloss reads "a unit of a plant")
-    is no plant, only a closest match. "citrus" still finds the lemon the tagger summed into its own
+    is no plant, only a closest match; nor is a dhole, summed into "wild dog", a dog. "citrus" still finds the lemon the tagger summed into its own
     class "citrus"."""
 
     def tag(label, names, score, hypernym=False):
@@ -404,12 +404,19 @@ def test_a_word_that_only_modifies_a_broader_class_is_shared(store, settings, fa
                 tag("pomegranate", ["pomegranate"], 0.9),
                 tag("plant organ", ["plant organ"], 0.95, hypernym=True),
             ],
+            "dhole.jpg": [
+                tag("dhole", ["dhole", "Cuon alpinus"], 0.9),
+                tag("wild dog", ["wild dog"], 0.95, hypernym=True),
+            ],
             "lemon.jpg": [
                 tag("lemon", ["lemon"], 0.9),
                 tag("citrus", ["citrus", "citrus fruit"], 0.95, hypernym=True),
             ],
         },
     )
+    confident, why = _found(store, settings, fake_embedder, "dog")
+    assert "dhole.jpg" not in confident  # summed into "wild dog", which WordNet does not put under dog
+    assert any(w.get("route") == "other sense" for w in why.get("dhole.jpg", []))
     confident, why = _found(store, settings, fake_embedder, "plant")
     assert "pomegranate.jpg" not in confident
     assert any(w.get("route") == "shared word" for w in why.get("pomegranate.jpg", []))

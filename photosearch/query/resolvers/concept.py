@@ -23,6 +23,8 @@ from photosearch.query.calibration import build_null, evidence, select
 from photosearch.query.expansion import (
     COMPOUND,
     NOT_ITSELF,
+    OTHER_KIND,
+    OTHER_SENSE,
     SYNONYM,
     WEIGHT_ROUNDING,
     Route,
@@ -34,6 +36,7 @@ from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecCo
 from photosearch.query.resolvers.compounds import (
     MODIFIER_WEIGHT,
     SHARED_WORD,
+    head_word,
     only_modifies,
     shares_only_a_word,
 )
@@ -46,8 +49,9 @@ from photosearch.query.resolvers.distributions import (
     top_classes,
     whole_evidence,
 )
+from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
-from photosearch.query.resolvers.text import fold, naming_tokens
+from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 
 HYPERNYM_WEIGHT = 0.9
 #: Fact kinds whose labels are a model's class names (compounds with a head); a keyword, a caption or
@@ -160,6 +164,8 @@ def _lexical(
         for g, route in groups:
             if route is None and id(g) not in whole_phrase and _shares_only(tok, g, known):
                 route = Route(tok, fold(g.label), SHARED_WORD, MODIFIER_WEIGHT)
+            elif route is None and id(g) not in whole_phrase and _heads_another_kind(tok, g, known):
+                route = Route(tok, fold(g.label), OTHER_KIND, OTHER_SENSE)
             w = CONCEPT_KINDS.get(g.kind, 0.5) * (HYPERNYM_WEIGHT if g.hypernym else 1.0)
             if route is not None:
                 w *= route.weight
@@ -185,6 +191,19 @@ def _shares_only(token: str, g: Group, known: Mapping[tuple[str, ...], int]) -> 
     if g.hypernym and only_modifies(token, names):
         return True
     return shares_only_a_word(token, names, known.get(tuple(g.names)))
+
+
+def _heads_another_kind(token: str, g: Group, known: Mapping[tuple[str, ...], int]) -> bool:
+    """Does the token head the compound name of a broader class the photo was only summed into, of
+    another kind of thing than the word means ("dog" of "wild dog", a canine WordNet does not put
+    under dog)? A model's own class keeps its names ("panda bear": WordNet's old taxonomy puts the
+    giant panda with the raccoons, people call it a bear)."""
+    if g.kind not in HEADED_KINDS or not g.hypernym:
+        return False
+    names = (g.label, *g.names) if g.label not in g.names else tuple(g.names)
+    if any(tokens(nm) == [token] for nm in names) or not any(head_word(nm) == token for nm in names):
+        return False
+    return another_kind(token, tuple(g.names) or (g.label,), known.get(tuple(g.names)))
 
 
 def _without_broader(
