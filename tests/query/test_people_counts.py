@@ -88,6 +88,16 @@ def test_two_people_counts_faces_and_person_boxes(people_gallery, settings):
     assert res["explain"]["unmet"] == []
 
 
+def test_people_seen_by_their_faces_rank_before_people_only_boxed(people_gallery, settings):
+    """ "two people": where the faces alone make the count the photo is sure to show them; where only
+    the detector's person boxes do (masks, backs, or a box on a bus window), as sure as its boxes."""
+    res = search(people_gallery, settings, "two people", now=NOW, signals=[])
+    sure = _names(res, closest=False)
+    assert {sure.index("pair.jpg"), sure.index("anna_tom.jpg")} == {0, 1}  # two faces each
+    scores = {r["path"].rsplit("/", 1)[1]: r["score"] for r in res["results"]}
+    assert scores["pair.jpg"] == 1.0 and 0.5 < scores["masked_pair.jpg"] < 1.0  # boxes of 0.8: 0.9
+
+
 def test_a_couple_a_group_a_crowd_alone_nobody(people_gallery, settings):
     couple = search(people_gallery, settings, "a couple", now=NOW, signals=[])
     assert "masked_pair.jpg" in _names(couple, closest=False)

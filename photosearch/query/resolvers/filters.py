@@ -341,7 +341,23 @@ def resolve_faces(atom: dict, ctx: ExecContext) -> AtomResult:
         why = {"atom": "faces", "count": int(counts[row]), "faces": int(faces[row])}
         return [why | ({"person_boxes": int(boxes[row])} if boxes[row] else {})]
 
-    return AtomResult(atom, ScoredSet.from_mask(mask), explain, near=near)
+    score = _people_certainty(ctx, faces >= lo) if lo >= 1 else np.ones(ctx.snapshot.n, np.float32)
+    return AtomResult(atom, ScoredSet.from_dense(score, mask), explain, near=near)
+
+
+def _people_certainty(ctx: ExecContext, by_faces: np.ndarray) -> np.ndarray:
+    """Per row, how sure it is that the people counted are there: sure where faces alone make the
+    count, else as sure as the detector's best person box (a box of 0.5 on a bus window ranks after a
+    face), from `BOX_ONLY` up."""
+    best_box = np.zeros(ctx.snapshot.n, np.float32)
+    group = ctx.snapshot.group("object", "person")
+    if group is not None:
+        best_box[group.rows] = group.scores
+    return np.where(by_faces, 1.0, BOX_ONLY + (1.0 - BOX_ONLY) * best_box).astype(np.float32)
+
+
+#: What people counted from person boxes alone score at the least (the box's score lifts it to 1).
+BOX_ONLY = 0.5
 
 
 def _label_atom(
