@@ -322,7 +322,8 @@ def test_a_word_a_class_name_only_shares_is_not_what_it_shows(store, settings, f
 
 
 def test_shared_words_are_told_from_what_a_class_is():
-    """The head of a compound class name says what it is; a modifier counts when the gloss speaks of it."""
+    """The head of a compound class name says what it is; a modifier counts when the gloss speaks of
+    it, unless both are made things (a sharpener is for pencils, not one)."""
     from photosearch.query.resolvers.compounds import head_word, shares_only_a_word
 
     assert head_word("sea lion") == "lion" and head_word("hen-of-the-woods") == "hen"
@@ -333,6 +334,9 @@ def test_shared_words_are_told_from_what_a_class_is():
         ("ice", ("ice bear", "polar bear")),
         ("beach", ("beach wagon", "station wagon")),
         ("snow", ("snow leopard", "ounce")),
+        # a made thing for another made thing is not one, though its gloss speaks of it
+        ("pencil", ("pencil sharpener",)),
+        ("car", ("car wheel",)),
     }
     meant = {
         ("tennis", ("tennis racket", "tennis racquet")),

@@ -72,11 +72,34 @@ def clipped(token: str, names: tuple[str, ...], offset: int | None = None) -> bo
     return bool(senses) and offset is not None and senses[0] != offset
 
 
+#: WordNet's lexicographer file of man-made things (noun.artifact).
+ARTIFACT = 6
+
+
+def _one_thing_for_another(token: str, names: tuple[str, ...], offset: int | None) -> bool:
+    """Are the word and the class both made things ("pencil" and "pencil sharpener", "car" and "car
+    wheel")? Then the class is for the word's thing, not one: a sharpener is no pencil, though its
+    gloss speaks of pencils. Of an activity, a food or a group the gloss still decides ("tennis"
+    and "tennis racket", "beer" and "beer glass", "police" and "police van")."""
+    wn = shared_wordnet()
+    if wn is None:
+        return False
+    senses = wn.senses(token)
+    if offset is None:
+        offset = next((o for nm in names for o in wn.lookup(nm)[:1]), None)
+    if not senses or offset is None:
+        return False
+    return wn.synset(senses[0]).lexfile == ARTIFACT and wn.synset(offset).lexfile == ARTIFACT
+
+
 def shares_only_a_word(token: str, names: tuple[str, ...], offset: int | None = None) -> bool:
     """Is `token` only a modifier of the class (`names`; `offset` its WordNet synset when known)
-    that its gloss does not speak of: a word the names share with the request, not its meaning? A
-    name that only clips the compound (`clipped`) does not make the token its head."""
+    that its gloss does not speak of, or a made thing the class is made for: a word the names share
+    with the request, not its meaning? A name that only clips the compound (`clipped`) does not
+    make the token its head."""
     names = tuple(names)
     if any(tokens(nm) == [token] for nm in names) and clipped(token, names, offset):
         names = tuple(nm for nm in names if tokens(nm) != [token])
-    return only_modifies(token, names) and token not in _gloss_tokens(names, offset)
+    if not only_modifies(token, names):
+        return False
+    return token not in _gloss_tokens(names, offset) or _one_thing_for_another(token, names, offset)
