@@ -14,6 +14,7 @@ import functools
 from collections.abc import Iterable
 
 from photosearch.query.expansion import shared_wordnet
+from photosearch.query.resolvers.kinds import class_senses
 from photosearch.query.resolvers.text import tokens
 
 #: What a request word that only modifies a class name (and its gloss does not speak of) counts of
@@ -84,12 +85,10 @@ def _one_thing_for_another(token: str, names: tuple[str, ...], offset: int | Non
     wn = shared_wordnet()
     if wn is None:
         return False
-    senses = wn.senses(token)
-    if offset is None:
-        offset = next((o for nm in names for o in wn.lookup(nm)[:1]), None)
-    if not senses or offset is None:
+    senses, classes = wn.senses(token), class_senses(names, offset)
+    if not senses or not classes:
         return False
-    return wn.synset(senses[0]).lexfile == ARTIFACT and wn.synset(offset).lexfile == ARTIFACT
+    return wn.synset(senses[0]).lexfile == ARTIFACT and wn.synset(classes[0]).lexfile == ARTIFACT
 
 
 def shares_only_a_word(token: str, names: tuple[str, ...], offset: int | None = None) -> bool:

@@ -181,13 +181,18 @@ def _lexical(
     return (per_token[0] if len(toks) == 1 else per_token.mean(axis=0)), matched
 
 
+def _label_names(g: Group) -> tuple[str, ...]:
+    """The label and every name of its class."""
+    return (g.label, *g.names) if g.label not in g.names else tuple(g.names)
+
+
 def _shares_only(token: str, g: Group, known: Mapping[tuple[str, ...], int]) -> bool:
     """Is the token only a word the label's class name shares with the request (`compounds.py`)? Of
     a broader class the photo was only summed into ("plant organ" above a fruit), a word that does not
     head its name always is: a fruit is no plant, though the gloss says "a unit of a plant"."""
     if g.kind not in HEADED_KINDS:
         return False
-    names = (g.label, *g.names) if g.label not in g.names else tuple(g.names)
+    names = _label_names(g)
     if g.hypernym and only_modifies(token, names):
         return True
     return shares_only_a_word(token, names, known.get(tuple(g.names)))
@@ -200,7 +205,7 @@ def _heads_another_kind(token: str, g: Group, known: Mapping[tuple[str, ...], in
     giant panda with the raccoons, people call it a bear)."""
     if g.kind not in HEADED_KINDS or not g.hypernym:
         return False
-    names = (g.label, *g.names) if g.label not in g.names else tuple(g.names)
+    names = _label_names(g)
     if any(tokens(nm) == [token] for nm in names) or not any(head_word(nm) == token for nm in names):
         return False
     return another_kind(token, tuple(g.names) or (g.label,), known.get(tuple(g.names)))
@@ -442,7 +447,8 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
     written = _without_broader(matched, n, WORD_KINDS).min(axis=0) >= ctx.calibration.min_fused
     own = _model_evidence(value, matched, dist_explain, ctx)
     agreed = models_agree(value, own.per_model, own.analysed, own.affinities, ctx)
-    for parent in _parent_classes(dist_explain):
+    parents = _parent_classes(dist_explain) if (own.claimed & ~own.direct).any() else []
+    for parent in parents:  # only where a photo is claimed through a parent class alone
         _lex, parent_matched = _lexical(parent, ctx)
         _dist, parent_explain = distribution_evidence(parent, ctx)
         of = _model_evidence(parent, parent_matched, parent_explain, ctx)
@@ -491,7 +497,8 @@ def _model_evidence(value: str, matched: dict, dist_explain: dict, ctx: ExecCont
             miss[rows] *= 1.0 - np.clip(contrib.sum(axis=1), 0.0, 1.0)
             sure = np.where(contrib > 0, prob, 0.0) >= AGREES[model]
             found.claimed[rows] |= sure.any(axis=1)
-            parent = np.array([_is_parent_route(aff.routes.get(c, "")) for c in range(len(cs.names))])
+            parent = np.zeros(len(cs.names), bool)
+            parent[[c for c, text in aff.routes.items() if _is_parent_route(text)]] = True
             found.direct[rows] |= (sure & ~parent[idx]).any(axis=1)
         elif space in spaces:  # no photo holds this model's scores: whether it can name the concept
             aff = affinity(value, spaces[space], ctx)

@@ -114,13 +114,19 @@ def date_nearness(atom: dict, snap) -> np.ndarray:
     return np.where(_dated(snap), near, 0.0).astype(np.float32)  # undated: after every dated photo
 
 
+def months_taken(snap) -> np.ndarray:
+    """Per snapshot row, the month of the year it was taken (1-12; 0: undated); once per snapshot."""
+    got = snap.cache.get("month_taken")
+    if got is None:
+        got = snap.cache["month_taken"] = np.where(snap.month >= 0, snap.month % 12 + 1, 0).astype(np.int32)
+    return got
+
+
 def resolve_month(atom: dict, ctx: ExecContext) -> AtomResult:
     """Taken in one of the listed months of any year (photos without a date never match)."""
     months = np.asarray(sorted(set(int(m) for m in atom["month"])), np.int32)
     snap = ctx.snapshot
-    known = snap.month >= 0
-    month_of_year = np.where(known, snap.month % 12 + 1, 0)
-    result = ScoredSet.from_mask(known & np.isin(month_of_year, months))
+    result = ScoredSet.from_mask(np.isin(months_taken(snap), months))
     return AtomResult(atom, result, _when_taken("month", snap))
 
 
@@ -153,10 +159,9 @@ def month_nearness(atom: dict, snap) -> np.ndarray:
     """Per row, how near the month it was taken is to the atom's months, around the year (1 in one
     of them, 1 / (1 + months away) else; 0 undated): "dogs in autumn" with no dog photo from then
     lists the dogs of August and December first."""
-    known = snap.month >= 0
-    taken = np.where(known, snap.month % 12 + 1, 0).astype(np.int32)
+    taken = months_taken(snap)
     near = 1.0 / (1.0 + _away_around(taken, atom["month"], 12).astype(np.float32))
-    return np.where(known, near, 0.0).astype(np.float32)
+    return np.where(taken > 0, near, 0.0).astype(np.float32)
 
 
 def hour_nearness(atom: dict, snap) -> np.ndarray:

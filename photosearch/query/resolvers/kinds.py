@@ -29,7 +29,8 @@ def _lineage(offset: int) -> frozenset[int]:
     return frozenset({offset, *wn.ancestors(offset)}) if wn is not None else frozenset({offset})
 
 
-def _class_senses(names: tuple[str, ...], offset: int | None) -> tuple[int, ...]:
+def class_senses(names: tuple[str, ...], offset: int | None) -> tuple[int, ...]:
+    """The class's synset where known, else the first noun sense of each of its names."""
     if offset is not None:
         return (offset,)
     wn = shared_wordnet()
@@ -42,7 +43,7 @@ def another_kind(word: str, names: tuple[str, ...], offset: int | None = None) -
     """True when WordNet knows `word` and the class (`names`, `offset` its synset when known), and
     no sense of the word is the class, a kind of it, or a kind it has."""
     senses = _word_senses(word)
-    classes = _class_senses(tuple(names), offset)
+    classes = class_senses(tuple(names), offset)
     if not senses or not classes:
         return False
     for c in classes:
