@@ -49,6 +49,7 @@ DARK_WORDS = re.compile(r"\b(deep field|dark photo)\b")
 SNOW_WORDS = re.compile(r"\b(snow\w*|winter|igloo|glacier|polar bear|arctic|antarctic\w*)\b")
 SKY_WORDS = re.compile(r"\bsky\b")
 SUNSET_WORDS = re.compile(r"\b(sunset|sunrise|dusk|golden hour)\b")
+COLOURFUL_WORDS = re.compile(r"\b(colou?rful|multi-?colou?red|rainbow)\b")
 DOCUMENT_WORDS = re.compile(r"\b(document|scanned page|page of printed text)\b")
 
 
@@ -78,6 +79,10 @@ def labels_from(text: str, one_channel: bool = False, cutout: bool = False) -> d
         out["monochrome"] = False
     if one_channel or coloured:
         out["sepia"] = False
+    if one_channel or out.get("monochrome"):
+        out["colourful"] = False
+    elif COLOURFUL_WORDS.search(text):
+        out["colourful"] = True
     if NIGHT_WORDS.search(text):
         out["night"] = True
     if DARK_WORDS.search(text):
@@ -130,8 +135,8 @@ def overexposed(rgb: np.ndarray) -> np.ndarray:
 
 #: Transform name -> (function, the labels it makes true or false).
 TRANSFORMS: dict[str, tuple[Callable[[np.ndarray], np.ndarray], dict[str, bool]]] = {
-    "desaturated": (desaturated, {"monochrome": True, "sepia": False}),
-    "sepia": (sepia, {"sepia": True, "monochrome": False}),
+    "desaturated": (desaturated, {"monochrome": True, "sepia": False, "colourful": False}),
+    "sepia": (sepia, {"sepia": True, "monochrome": False, "colourful": False}),
     "underexposed": (underexposed, {"dark": True, "bright": False}),
     "overexposed": (overexposed, {"bright": True, "dark": False}),
 }

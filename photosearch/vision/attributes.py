@@ -1,5 +1,5 @@
 """Photo attributes measured from pixels: black and white (monochrome), light (bright, dark, night),
-palette (sepia, sunset), white scenes and the sky's share of the top of the frame.
+palette (sepia, sunset, colourful), white scenes and the sky's share of the top of the frame.
 
 The quality analyzer writes each attribute that holds as an `attribute` fact (label, score = its
 degree 0..1, data = the measures), so a request word matches it like any fact ("dark", "sunset",
@@ -16,7 +16,10 @@ cream highlights (8-32, was 8-25) and it needs a tint over half the frame (a cut
 background is not toned), recall 1.000 and precision 1.000 on both parts at the same 0.9. Bright,
 night, sunset, white scene and sky have too few labelled positives or real negatives to calibrate
 and keep their hand-set thresholds; the check part shows "white scene" firing on objects on white
-backgrounds and missing shaded snow (polar bear, igloo: 0 of 3).
+backgrounds and missing shaded snow (polar bear, igloo: 0 of 3). Colourful counts the vivid hue
+families (runs of neighbouring hues that cover a share of the photo, one per 60° of a run); a cut-out's light background is left
+out of the photo's area, so a parrot on a white page is as colourful as one in a tree. Its threshold
+(three families) is hand-set too: the sources call few photos colourful (rainbow lorikeet).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import cv2
 import numpy as np
 
 #: The attribute labels the analyzer writes.
-ATTRIBUTES = ("monochrome", "bright", "dark", "night", "sepia", "sunset", "white scene", "sky")
+ATTRIBUTES = ("monochrome", "bright", "dark", "night", "sepia", "sunset", "white scene", "sky", "colourful")
 
 #: Monochrome (black and white, greyscale): at most this share of coloured pixels.
 MONOCHROME_COLOURED = 0.02
@@ -50,6 +53,17 @@ SUNSET_LIT = 0.1
 WHITE_SHARE = 0.45
 #: Sky: this share of the top third in sky blue (overcast skies are not told from white walls).
 SKY_SHARE = 0.35
+#: Colourful: at least this many hue families (`_hue_families`) of vivid pixels (saturation and
+#: value over `VIVID`), each bin covering `HUE_SHARE` of the photo less its light background; full at 5.
+COLOURFUL_HUES = 3
+COLOURFUL_FULL = 5
+VIVID = (0.5, 0.35)
+HUE_SHARE = 0.03
+HUE_BINS = 36
+HUE_BIN_SHARE = 0.005
+FAMILY_WIDTH = 60
+#: The light background's share that is left out counts for at most this much of the frame.
+BACKGROUND_MAX = 0.75
 
 
 @dataclass(frozen=True)
@@ -70,6 +84,7 @@ DECIDED_BY = {
     "sunset": ("warm_sky", True),
     "white scene": ("white", True),
     "sky": ("sky_share", True),
+    "colourful": ("hues", True),
 }
 
 #: A measure's value when the attribute's other conditions fail (a bright photo is no night).
@@ -87,6 +102,7 @@ def thresholds() -> dict[str, float]:
         "sunset": SUNSET_SHARE,
         "white scene": WHITE_SHARE,
         "sky": SKY_SHARE,
+        "colourful": COLOURFUL_HUES,
     }
 
 
@@ -113,6 +129,7 @@ def measures(rgb: np.ndarray) -> dict[str, float]:
         "white": float(((s < 0.12) & (v > 0.78)).mean()),
     }
     out |= _palette(h, s, v)
+    out["hues"] = _hue_families(h, s, v, out["white"])
     rows = rgb.shape[0]
     top, bottom = slice(0, max(1, rows // 3)), slice(rows - max(1, rows // 3), rows)
     blue = (h >= 95) & (h <= 125) & (s > 0.15) & (s < 0.85) & (v > 0.45)
@@ -142,12 +159,52 @@ def measure(rgb: np.ndarray) -> list[Attribute]:
         add("sunset", _degree(m["warm_sky"], SUNSET_SHARE, 0.7), "warm_sky", "warm_ground", "lit")
     add("white scene", _degree(m["white"], WHITE_SHARE, 0.9), "white")
     add("sky", _degree(m["sky_share"], SKY_SHARE, 0.9), "sky_share")
+    add("colourful", _degree(m["hues"], COLOURFUL_HUES, COLOURFUL_FULL), "hues")
     return out
 
 
 def _degree(x: float, start: float, full: float) -> float:
     """0.5 at `start`, 1.0 at `full`, linear between."""
     return float(np.clip(0.5 + 0.5 * (x - start) / max(full - start, 1e-6), 0.5, 1.0))
+
+
+def _hue_families(h: np.ndarray, s: np.ndarray, v: np.ndarray, white: float) -> float:
+    """How many hue families a photo's vivid pixels form. The hue circle (OpenCV 0..179) is cut into
+    10° bins, each a share of the photo with its light background (`white`) left out. Bins over
+    `HUE_BIN_SHARE` that touch form a run; a run over `HUE_SHARE` holds as many families as it has
+    peaks parted by a valley under half the lower one (red and yellow beside each other are two, an
+    orange that straddles two bins is one), and at least one per `FAMILY_WIDTH` degrees (a rainbow)."""
+    vivid = (s > VIVID[0]) & (v > VIVID[1])
+    area = h.size * (1.0 - min(white, BACKGROUND_MAX))
+    share = np.bincount(h[vivid].astype(np.int32) * HUE_BINS // 180, minlength=HUE_BINS) / max(area, 1.0)
+    present = share >= HUE_BIN_SHARE
+    if present.all():
+        return 360.0 / FAMILY_WIDTH
+    start = int(np.flatnonzero(~present)[0])  # walk the circle from a gap
+    families, run = 0, []
+    for i in range(HUE_BINS + 1):
+        k = (start + i) % HUE_BINS
+        if i < HUE_BINS and present[k]:
+            run.append(float(share[k]))
+            continue
+        if run and sum(run) >= HUE_SHARE:
+            wide = round(len(run) * (360 / HUE_BINS) / FAMILY_WIDTH)
+            families += max(1, wide, _peaks(run))
+        run = []
+    return float(families)
+
+
+def _peaks(run: list[float]) -> int:
+    """Peaks along a run of hue shares that a valley under half the lower peak parts."""
+    tops = [i for i, x in enumerate(run) if x >= max(run[max(i - 1, 0) : i + 2])]
+    count, peak, last = 1, run[tops[0]], tops[0]
+    for i in tops[1:]:
+        if min(run[last : i + 1]) < 0.5 * min(peak, run[i]):
+            count, peak = count + 1, run[i]
+        else:
+            peak = max(peak, run[i])
+        last = i
+    return count
 
 
 def _palette(h: np.ndarray, s: np.ndarray, v: np.ndarray) -> dict[str, float]:

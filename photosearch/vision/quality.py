@@ -358,13 +358,13 @@ class QualityAnalyzer:
     """Writes `quality` (sharp|blurry, data.blur), `kind` (photo|screenshot|document, data with the
     signals), `color` facts (named dominant colours, score = fraction of the photo; and of its
     salient centre, `data.region = "subject"`) and `attribute` facts (`vision.attributes`: bright,
-    dark, night, sepia, sunset, white scene, sky; score = degree)."""
+    dark, night, sepia, sunset, white scene, sky, colourful; score = degree)."""
 
     name = "quality"
     # 2: documents are recognised by their lines of text; 3: the subject's colours, attributes;
     # 4: sepia calibrated (vision/attributes.py); 5: a screenshot shows a screen's size or its text;
-    # 6: sharpness is judged on the textured pixels
-    version = 6
+    # 6: sharpness is judged on the textured pixels; 7: colourful
+    version = 7
 
     def __init__(self, settings=None, blur_threshold: float = BLUR_THRESHOLD):
         self.settings = settings

@@ -25,6 +25,8 @@ def test_labels_come_from_the_words():
     assert labels_from("a birch at winter")["white scene"] is True
     assert labels_from("palace building towers birds sky") == {"sky": True}
     assert labels_from("a cow") == {}
+    assert labels_from("A rainbow lorikeet.")["colourful"] is True  # what the source says, not the pixels
+    assert labels_from("A colorful rooster.")["colourful"] is True
     cutout = labels_from("a cow", cutout=True)
     assert cutout == {"sky": False, "sunset": False, "night": False, "dark": False}
 
@@ -46,7 +48,7 @@ def test_files_are_labelled_by_description_and_channels_not_pixels(tmp_path):
     labels = {p.name: p.labels for p in photos}
     assert labels["x/apple"]["monochrome"] is False
     assert labels["x/scan"]["monochrome"] is True
-    assert labels["x/one_channel"] == {"monochrome": True, "sepia": False}
+    assert labels["x/one_channel"] == {"monochrome": True, "sepia": False, "colourful": False}
     assert [p.part for p in photos] == ["fit", "fit", "check"]
     assert photos[0].load().shape == (40, 60, 3)
 
@@ -63,7 +65,8 @@ def test_generated_copies_carry_their_transform_and_part():
     assert {c.name.split(":", 1)[1] for c in copies} == {"skimage/p0", "skimage/p3"}  # every 3rd, no grey one
     assert len(copies) == 2 * len(attribute_set.TRANSFORMS)
     by = {c.transform: c for c in copies if c.name.endswith("p0")}
-    assert by["sepia"].labels == {"sepia": True, "monochrome": False} and by["sepia"].part == "check"
+    assert by["sepia"].labels == {"sepia": True, "monochrome": False, "colourful": False}
+    assert by["sepia"].part == "check"
     grey = by["desaturated"].load()
     assert grey.shape == rgb.shape and (grey[..., 0] == grey[..., 2]).all()
     # -4 EV and +2 EV in linear light: sRGB 200 -> 53 and -> 255 (clipped)

@@ -141,7 +141,17 @@ def test_places():
         ("small dogs", {"concept": "dog"}),  # a size no model measures
         ("big cats", {"concept": "big cat"}),  # ...unless the two words are one thing
         ("a big red car", {"and": [{"color": "red"}, {"concept": "car"}]}),
-        ("colorful birds", {"concept": "bird"}),
+        ("colorful birds", {"and": [{"concept": "colourful"}, {"concept": "bird"}]}),  # measured
+        ("colourful photos", {"concept": "colourful"}),
+        ("vibrant colors", {"concept": "colourful"}),
+        ("flowers in bright colours", {"and": [{"concept": "flower"}, {"concept": "colourful"}]}),
+        ("umbrellas, not colourful", {"and": [{"concept": "umbrella"}, {"not": {"concept": "colourful"}}]}),
+        # a shade of a colour is the colour: the photo need not be dark, light or bright
+        ("dark blue car", {"and": [{"color": "blue"}, {"concept": "car"}]}),
+        ("light green dress", {"and": [{"color": "green"}, {"concept": "dress"}]}),
+        ("bright-red roses", {"and": [{"color": "red"}, {"concept": "rose"}]}),
+        ("navy blue", {"color": "blue"}),
+        ("red car in the dark", {"and": [{"color": "red"}, {"concept": "car"}, {"concept": "dark"}]}),
         ("late at night", {"concept": "night"}),  # the measured night attribute
         (
             "new year's eve fireworks",

@@ -95,6 +95,7 @@ def test_photo_attributes_are_words_a_request_finds_and_excludes(store, settings
         "white_backdrop.jpg": [("white scene", 1.0), ("bright", 0.9)],  # a cut-out, no sky
         "cellar.jpg": [("dark", 0.7)],
         "noon.jpg": [("bright", 0.7)],
+        "balloons.jpg": [("colourful", 0.75), ("sky", 0.8)],
     }
     with store.session() as s:
         folder = Folder(path="/pics")
@@ -118,6 +119,8 @@ def test_photo_attributes_are_words_a_request_finds_and_excludes(store, settings
         r["path"].rsplit("/", 1)[1] for r in search(store, settings, "snow", signals=[])["results"]
     ]
     assert "cellar.jpg" not in shown("not dark") and "noon.jpg" in shown("not dark")
+    assert shown("colourful photos") == shown("vibrant colors") == ["balloons.jpg"]
+    assert "balloons.jpg" not in shown("not colourful") and "noon.jpg" in shown("not colourful")
     why = search(store, settings, "sunset", signals=[])["results"][0]["why"]
     assert {"fact": "attribute", "label": "sunset"}.items() <= why[0].items()
 

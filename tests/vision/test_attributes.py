@@ -65,12 +65,52 @@ def test_made_scenes_have_their_attributes(real_photos):
 def test_real_photos_get_no_attribute_they_do_not_show(real_photos, name):
     found = _labels(real_photos[name])
     assert not found & {"monochrome", "sunset", "night", "sepia", "sky", "white scene", "dark"}, found
+    assert "colourful" not in found, found  # a red cup, an orange cat, a grey rocket: one or two hues
+
+
+#: Vivid patches of these RGB colours: red, yellow, green, blue, magenta.
+VIVID_PATCHES = ((220, 30, 30), (240, 220, 20), (30, 180, 40), (30, 60, 220), (210, 40, 200))
+
+
+def _patches(colours, background=(40, 40, 40), size=(H, W), box=None) -> np.ndarray:
+    """Vertical stripes of `colours` over `box` (y0, y1, x0, x1; default: the whole frame)."""
+    img = np.full((*size, 3), background, np.uint8)
+    y0, y1, x0, x1 = box or (0, size[0], 0, size[1])
+    step = (x1 - x0) // len(colours)
+    for i, colour in enumerate(colours):
+        img[y0:y1, x0 + i * step : x0 + (i + 1) * step] = colour
+    return img
+
+
+def test_many_vivid_hues_are_colourful_and_one_or_two_are_not(real_photos):
+    from skimage import data
+
+    assert "colourful" in _labels(data.colorwheel()[..., :3])
+    assert "colourful" in _labels(_patches(VIVID_PATCHES))
+    assert "colourful" not in _labels(_patches(VIVID_PATCHES[:2]))  # red and yellow: two hues
+    orange_on_white = np.full((H, W, 3), 245, np.uint8)
+    cv2.circle(orange_on_white, (W // 2, H // 2), 120, (250, 140, 20), -1)
+    assert "colourful" not in _labels(orange_on_white)
+    # washed-out hues are not vivid; a grey copy has none
+    assert "colourful" not in _labels((_patches(VIVID_PATCHES) * 0.3 + 150).astype(np.uint8))
+    assert "colourful" not in _labels(desaturated(data.colorwheel()[..., :3]))
+
+
+def test_a_colourful_cut_out_on_a_light_page_is_colourful():
+    """A parrot on a white page fills a fifth of the frame: its hues are measured against itself,
+    not against the page."""
+    page = _patches(VIVID_PATCHES[:4], background=(245, 245, 242), box=(100, 200, 150, 310))
+    found = measure(page)
+    assert "colourful" in {a.label for a in found}
+    assert next(a for a in found if a.label == "colourful").data["hues"] == 4
 
 
 def test_the_quality_analyzer_writes_them_as_facts():
     facts = QualityAnalyzer().analyze(photo(_night(), "night.jpg")).facts
     attrs = {f.label: f for f in facts if f.kind == "attribute"}
     assert set(attrs) == {"night", "dark", "monochrome"} and attrs["night"].data["black"] > 0.9
+    stripes = QualityAnalyzer().analyze(photo(_patches(VIVID_PATCHES), "stripes.png")).facts
+    assert {f.label for f in stripes if f.kind == "attribute"} >= {"colourful"}
 
 
 REAL = ["chelsea", "coffee", "astronaut", "rocket", "china", "flower"]

@@ -2,10 +2,12 @@
 the photo's shape ("vertical", "panoramas", "in landscape orientation") are the `orientation` atom.
 
 "black and white", "b&w", "monochrome" → ``{"color": "monochrome"}``; a colour word → ``{"color": NAME}``
-("red car", "flowers that are not purple", "in blue"). A colour word stays part of a concept where
-colour and noun name one thing in WordNet ("red wine", "black swan", "golden retriever", "brown
-bear"), and a colour word that is also a thing ("orange", "silver") is a colour only where it
-describes: before another word, after "not"/"is"/"in", or alone with another colour.
+("red car", "flowers that are not purple", "in blue"). "colourful", "vibrant colours", "multicoloured"
+→ ``{"concept": "colourful"}``, the attribute the quality analyzer measures (`vision/attributes.py`).
+A colour word stays part of a concept where colour and noun name one thing in WordNet ("red wine",
+"black swan", "golden retriever", "brown bear"), and a colour word that is also a thing ("orange",
+"silver") is a colour only where it describes: before another word, after "not"/"is"/"in", or alone
+with another colour.
 """
 
 from __future__ import annotations
@@ -68,9 +70,33 @@ class ColourClaims:
                 continue  # "red wine", "black swan": one thing, read as a concept
             if word in AMBIGUOUS_COLOURS and not _describes(nxt, prev.group(0) if prev else ""):
                 continue  # "an orange", "silver" alone: the thing
-            st.claim(m.start(), m.end(), "atom", {"color": COLOUR_WORDS[word]}, slot="color")
+            start = m.start()
+            if prev and prev.group(0) in SHADES and st.free(*prev.span()) and _adjacent(st.low, prev, m):
+                start = prev.start()  # "dark blue", "light green": a shade of the colour
+            st.claim(start, m.end(), "atom", {"color": COLOUR_WORDS[word]}, slot="color")
+        for m in _COLOURFUL.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"concept": COLOURFUL}, slot="concept")
 
 
+#: Words for a colour's shade: "dark blue" is blue (the photo need not be dark), "vivid red" is red.
+SHADES = frozenset(
+    {"dark", "light", "bright", "pale", "deep", "pastel", "vivid", "vibrant", "neon", "hot", "soft", "muted"}
+    | {"navy", "royal", "baby"}
+)
+
+
+def _adjacent(low: str, before: re.Match, word: re.Match) -> bool:
+    return re.fullmatch(r"[\s-]+", low[before.end() : word.start()]) is not None
+
+
+#: Words for many vivid colours ("colourful", "vibrant colours", "full of colour", "multicolored") →
+#: the measured attribute; "bright colours" too (not the "bright" of a photo's light).
+COLOURFUL = "colourful"
+_COLOURFUL = re.compile(
+    r"\b(?:(?:colou?rful|vibrant|vivid|multi-?colou?red|rainbow-colou?red)(?:\s+colou?rs?)?"
+    r"|(?:bright|lots\s+of|full\s+of|many|all\s+the)\s+colou?rs?)\b"
+)
 #: "old photos", "vintage pictures": the adjective describes the photo itself (not "an old car").
 _OLD_LOOK = re.compile(
     r"\b(?:old|older|vintage|retro|antique|old-fashioned)(?=\s+(?:photo|photos|photograph|photographs|"

@@ -84,16 +84,16 @@ def _participles_after_a_thing(st: ClaimState) -> None:
             st.claim(*m.span(1), "and", text=word)
 
 
-#: Sizes and liveliness no model measures: "small dogs" are dogs, unless the two words are one
-#: thing ("big cat", "giant panda", "little owl").
+#: Sizes no model measures: "small dogs" are dogs, unless the two words are one thing ("big cat",
+#: "giant panda", "little owl"). ("colourful" is measured: claims/attributes.py.)
 DESCRIBING_WORDS = frozenset(
-    {"big", "bigger", "large", "small", "smaller", "little", "tiny", "huge", "giant", "colorful", "colourful"}
+    {"big", "bigger", "large", "small", "smaller", "little", "tiny", "huge", "giant"}
     | {"wild"}  # "wild animals" are animals; "wild boar" and "wild flower" stay one noun
 )
 
 
 def _drop_describing_words(st: ClaimState) -> None:
-    """A size, "colourful" or "wild" before a word is dropped unless WordNet has the two as one noun; so is
+    """A size or "wild" before a word is dropped unless WordNet has the two as one noun; so is
     "late" before "(at) night", which the measured night attribute answers."""
     for m in re.finditer(r"\b([a-z]+)\b(?=(?:\s+([a-z][\w'-]*))?)", st.low):
         word, nxt = m.group(1), m.group(2) or ""
