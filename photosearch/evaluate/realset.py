@@ -327,6 +327,7 @@ QUERIES: list[tuple[str, Callable[[Photo], bool], str]] = [
     # single everyday words
     ("goat", words("goat", "mountaingoat"), "word"),
     ("hat", lambda p: words("hat")(p) or folder("clothes/hats")(p), "word"),
+    ("mushroom", lambda p: words("mushroom")(p) or folder("plants/mushrooms")(p), "word"),  # ceps too
     *[
         (w, words(w), "word")
         for w in (
@@ -372,7 +373,6 @@ QUERIES: list[tuple[str, Callable[[Photo], bool], str]] = [
             "potato",
             "pepper",
             "onion",
-            "mushroom",
             "hammer",
             "saw",
             "screwdriver",
