@@ -50,6 +50,7 @@ from photosearch.query.resolvers.distributions import (
     whole_evidence,
 )
 from photosearch.query.resolvers.kinds import another_kind
+from photosearch.query.resolvers.selfies import explain_selfie, is_selfie_word, selfie_evidence
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 
@@ -347,7 +348,12 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     except Exception as exc:  # noqa: BLE001 - labels above the threshold still answer
         ctx.notes.append(f"class distributions unavailable: {exc}")
         dist, dist_explain = np.zeros(snap.n, np.float32), {}
+    selfie, selfie_near = selfie_evidence(ctx) if is_selfie_word(value) else (None, None)
+    if selfie is not None:  # measured from faces and the lens, not labelled by a model
+        miss *= 1.0 - selfie
     miss_below = miss.copy()  # the same fusion with the evidence below each cut-off too
+    if selfie_near is not None:
+        miss_below *= 1.0 - selfie_near
     # photos that already match by their labels and class scores alone (past the fused cut-off)
     labelled = int(np.count_nonzero(miss <= 1.0 - ctx.calibration.min_fused))
     emb_hits, emb_below, infos = _fuse_embeddings(value, ctx, miss, miss_below, labelled)
@@ -365,6 +371,8 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         labelled_mask = (specific <= 1.0 - ctx.calibration.min_fused) & (whole <= 1.0 - WHOLE_MIN)
         labelled_mask &= _written_or_agreed(value, matched, dist_explain, ctx)
         keep &= _agreed(emb_hits, labelled_mask, snap) | _measured(matched, snap.n)
+    if selfie is not None:
+        keep |= selfie > 0
     result = ScoredSet.from_dense(fused, keep)
     near = _near(1.0 - miss_below, keep)
     names_it = 1.0 - whole
@@ -372,6 +380,8 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
 
     def explain(row: int) -> list[dict]:
         out = _lexical_whys(row, value, matched)
+        if selfie is not None and selfie_near[row] > 0:
+            out += explain_selfie(ctx, row)
         if dist[row] > 0:
             for why in explain_row(row, value, dist_explain):
                 if why not in out:
