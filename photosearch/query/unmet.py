@@ -31,6 +31,22 @@ def _people(lo: int, hi: int | None) -> str:
     return f"with {_count(lo)} to {_count(hi)} people"
 
 
+def _stars(n: int) -> str:
+    return f"{_count(n)} star" if n == 1 else f"{_count(n)} stars"
+
+
+def _rating(lo: int, hi: int | None) -> str:
+    if lo < 0:
+        return "marked rejected"
+    if hi is None:
+        return f"rated {_stars(lo)} or more"
+    if lo == hi:
+        return f"rated {_stars(lo)}"
+    if lo <= 1:
+        return f"rated at most {_stars(hi)}"
+    return f"rated {_count(lo)} to {_stars(hi)}"
+
+
 _DESCRIBE = {
     "faces": lambda v: _people(int(v.get("min") or 0), v.get("max")),
     "concept": lambda v: f"that looks like “{v}”",
@@ -55,6 +71,8 @@ _DESCRIBE = {
     "kind": lambda v: f"that is a {v}",
     "quality": lambda v: f"that is {v}",
     "orientation": lambda v: "that is a panorama" if v == "panorama" else f"in {v} orientation",
+    "rating": lambda v: _rating(int(v.get("min") or 0), v.get("max")),
+    "label": lambda v: f"with the {v} label",
 }
 
 

@@ -174,3 +174,46 @@ def test_any_words_say_which_lines_were_read_and_what_no_photo_has(store, settin
     assert sign["why"] and all(w["atom"] == "text" and w["label"] for w in sign["why"])
     assert sentences([({"text": "*"}, 0, False)], 0, 10) == ["no photo with words in it"]
     assert sentences([({"file": "IMG_1"}, 0, False)], 0, 10) == ["no photo whose file name has “IMG_1”"]
+
+
+#: One example value per atom key, as a plan holds it.
+ATOM_EXAMPLES = {
+    "concept": "dog",
+    "person": "Anna",
+    "place": "Lisbon",
+    "text": "EXIT",
+    "camera": "Pixel 7",
+    "folder": "Holidays",
+    "file": "IMG_2041",
+    "similar": "beach.jpg",
+    "knowledge": "Iris",
+    "tag": "favourite",
+    "label": "Red",
+    "album": "Summer",
+    "date": {"from": "2024-01-01", "to": "2024-01-31"},
+    "month": [6, 7, 8],
+    "hour": [7, 8],
+    "weekday": [6, 7],
+    "yearly": {"from": "12-24", "to": "12-26"},
+    "faces": {"min": 2, "max": 2},
+    "rating": {"min": 4, "max": None},
+    "kind": "screenshot",
+    "quality": "sharp",
+    "color": "red",
+    "orientation": "portrait",
+}
+
+
+def test_every_atom_says_what_no_photo_meets_in_words():
+    """The "no photo …" line names each atom in words, never as a key and its raw value."""
+    from photosearch.query.plan import ATOM_KEYS
+    from photosearch.query.unmet import describe
+
+    assert set(ATOM_EXAMPLES) == set(ATOM_KEYS)
+    for key, value in ATOM_EXAMPLES.items():
+        said = describe({key: value})
+        assert "{" not in said and "matching" not in said and f"{key}:" not in said, said
+    assert describe({"rating": {"min": 5, "max": 5}}) == "rated five stars"
+    assert describe({"rating": {"min": 1, "max": 2}}) == "rated at most two stars"
+    assert describe({"rating": {"min": -1, "max": -1}}) == "marked rejected"
+    assert describe({"label": "Red"}) == "with the Red label"
