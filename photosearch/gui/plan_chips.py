@@ -35,6 +35,7 @@ from photosearch.query.months import SEASON_MONTHS, months_text
 from photosearch.query.plan import ANY_TEXT, STRING_ATOMS, dumps_plan
 from photosearch.query.times_of_day import CHOICES as TIME_CHOICES
 from photosearch.query.times_of_day import hours_of, hours_text
+from photosearch.query.unmet import RATING_CHOICES, rating_text
 from photosearch.query.weekdays import CHOICES as WEEKDAY_CHOICES
 from photosearch.query.weekdays import WEEKEND, days_text
 
@@ -56,6 +57,7 @@ ATOM_TITLES = {
     "color": "colour",
     "orientation": "shape",
     "faces": "faces",
+    "rating": "rated",
     "date": "date",
     "hour": "taken",
     "weekday": "taken",
@@ -237,6 +239,18 @@ class Chip(QFrame):
             box.setCurrentText(shown)
             box.activated.connect(lambda _i: self._pick_named(box.currentText()))
             self.editor = box
+        elif key == "rating":  # picked by name: "five stars", "three stars or more", "rejected"
+            shown = rating_text(int(value.get("min") or 0), value.get("max"))
+            box = QComboBox(self)
+            box.addItems(list(RATING_CHOICES) if shown in RATING_CHOICES else [shown, *RATING_CHOICES])
+            box.setCurrentText(shown)
+            box.activated.connect(
+                lambda _i: (
+                    box.currentText() in RATING_CHOICES
+                    and self._emit({"rating": dict(RATING_CHOICES[box.currentText()])})
+                )
+            )
+            self.editor = box
         elif key == "faces":
             spin_lo, spin_hi = QSpinBox(self), QSpinBox(self)
             spin_lo.setRange(0, 99)
@@ -395,6 +409,7 @@ class PlanChips(QWidget):
             "Folder": {"folder": "Trips"},
             "File name": {"file": "IMG_"},
             "Colour label": {"label": "Red"},
+            "Star rating": {"rating": {"min": 4, "max": None}},
             "Kind: screenshot": {"kind": "screenshot"},
             "Exclude blurry": {"not": {"quality": "blurry"}},
             "Number of faces": {"faces": {"min": 1, "max": None}},

@@ -35,16 +35,28 @@ def _stars(n: int) -> str:
     return f"{_count(n)} star" if n == 1 else f"{_count(n)} stars"
 
 
-def _rating(lo: int, hi: int | None) -> str:
+def rating_text(lo: int, hi: int | None) -> str:
+    """A star-rating condition in words: "five stars", "four stars or more", "rejected"."""
     if lo < 0:
-        return "marked rejected"
+        return "rejected"
     if hi is None:
-        return f"rated {_stars(lo)} or more"
+        return f"{_stars(lo)} or more"
     if lo == hi:
-        return f"rated {_stars(lo)}"
+        return _stars(lo)
     if lo <= 1:
-        return f"rated at most {_stars(hi)}"
-    return f"rated {_count(lo)} to {_stars(hi)}"
+        return f"at most {_stars(hi)}"
+    return f"{_count(lo)} to {_stars(hi)}"
+
+
+#: The star ratings a condition picks by name (the app's rating chip).
+RATING_CHOICES = {
+    rating_text(lo, hi): {"min": lo, "max": hi}
+    for lo, hi in ((5, 5), (4, None), (3, None), (2, None), (1, None), (-1, -1))
+}
+
+
+def _rating(lo: int, hi: int | None) -> str:
+    return "marked rejected" if lo < 0 else "rated " + rating_text(lo, hi)
 
 
 _DESCRIBE = {

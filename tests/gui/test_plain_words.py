@@ -195,3 +195,18 @@ def test_a_month_chip_reads_the_season_in_words_and_picks_a_month(qtbot):
     chips2, chip2 = _second_chip(qtbot, {"concept": "dog"}, {"month": [3, 10]})
     assert chip2.editor.currentText() == "in March and October"  # not a choice: said in words
     assert "Month or season" in [a.text() for a in chips.add_btn.menu().actions()]
+
+
+def test_a_rating_chip_reads_the_stars_in_words_and_picks_others(qtbot):
+    """It read "rating rating=5"; now "rated [five stars ▾]"."""
+    from PySide6.QtWidgets import QComboBox, QLabel
+
+    chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"rating": {"min": 5, "max": 5}})
+    assert isinstance(chip.editor, QComboBox) and chip.editor.currentText() == "five stars"
+    labels = [lbl.text() for lbl in chip.findChildren(QLabel)]
+    assert "rated" in labels and not any("rating" in text or "=" in text for text in labels)
+    picked = _pick(qtbot, chips, chip, "three stars or more")["where"]["and"]
+    assert {"rating": {"min": 3, "max": None}} in picked
+    chips2, chip2 = _second_chip(qtbot, {"concept": "dog"}, {"rating": {"min": 2, "max": 4}})
+    assert chip2.editor.currentText() == "two to four stars"  # not a choice: said in words
+    assert "Star rating" in [a.text() for a in chips.add_btn.menu().actions()]
