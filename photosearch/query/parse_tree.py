@@ -9,6 +9,7 @@ import re
 from photosearch.query import lexicon as lx
 from photosearch.query.parse_state import ALONE, ClaimState, ParseResult, Slot, Token, sentence_start
 from photosearch.query.plan import default_compose, make_plan
+from photosearch.query.spelling import correction
 
 
 def build_result(st: ClaimState) -> ParseResult:
@@ -43,8 +44,8 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
     def flush():
         if not run:
             return
-        words = [t.text for t in run]
-        _check_words(run, st)
+        words = [_spelled(t, st) for t in run]
+        _check_words([t for t, w in zip(run, words, strict=True) if w == t.text], st)
         head = words[-1] if _names_a_plural(words) else lx.singular(words[-1])
         phrase = " ".join([*(w.lower() for w in words[:-1]), head.lower()]).strip(" .'-")
         phrase = re.sub(r"'s$", "", phrase)
@@ -84,6 +85,23 @@ def _check_words(run: list[Token], st: ClaimState) -> None:
             continue
         if not sentence_start(st.text, t.start) or _unknown_word(w):
             st.note(f"“{w}” is not a person or place in your library, so it was looked for as a thing", 0.35)
+
+
+def _spelled(t: Token, st: ClaimState) -> str:
+    """The word as meant: a typo WordNet and the English word list do not know is read as the noun
+    one edit away ("flowrs" → "flowers"; `query/spelling.py`), and the request says so."""
+    w = t.text
+    lower = w.lower() if sentence_start(st.text, t.start) and w[1:].islower() else w
+    known = frozenset(n.lower() for n in (*st.ctx.people, *st.ctx.cameras, *st.ctx.folders, *st.ctx.albums))
+    meant = correction(lower, known)
+    if meant is None:
+        return w
+    st.note(f"“{w}” was read as “{meant}”", TYPO_PENALTY)
+    return meant
+
+
+#: A corrected typo lowers the reading's confidence only a little: the word it became is a known noun.
+TYPO_PENALTY = 0.05
 
 
 def _unknown_word(word: str) -> bool:

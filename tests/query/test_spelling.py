@@ -1,0 +1,79 @@
+"""Typos are read as the noun one edit away and the request says so; words WordNet or the English
+word list knows, names, and words with no common noun close by stay as typed."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from photosearch.catalog.models import Folder
+from photosearch.query.parse_state import PlanContext
+from photosearch.query.parser import parse_request
+from photosearch.query.search import search
+from photosearch.records import AnalysisResult, FactRecord
+
+from .gallery import add_photo, sure_names
+
+NOW = date(2024, 5, 15)
+
+
+@pytest.mark.parametrize(
+    "typed,where,said",
+    [
+        ("flowrs", {"concept": "flower"}, "flowrs"),
+        ("mountians", {"concept": "mountain"}, "mountians"),  # two letters swapped
+        ("dgos on the beach", {"and": [{"concept": "dog"}, {"concept": "beach"}]}, "dgos"),
+        ("resturant", {"concept": "restaurant"}, "resturant"),
+        ("chrismas tree", {"concept": "christmas tree"}, "chrismas"),
+        ("Kitchn", {"concept": "kitchen"}, "Kitchn"),  # a capital at the start is no name
+        ("accomodation", {"concept": "accommodation"}, "accomodation"),  # long: two edits
+    ],
+)
+def test_a_typo_is_read_as_the_word_meant(typed, where, said):
+    plan, _conf, notes = parse_request(typed, now=NOW)
+    assert plan["where"] == where
+    assert any(n.startswith(f"“{said}” was read as “") for n in notes), notes
+    assert not any("not a person or place" in n for n in notes)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "selfie",  # English, though not in WordNet
+        "lego",
+        "capybara",
+        "beech",  # a tree, not "beach"
+        "narwal",  # WordNet's own variant of narwhal
+        "tiktok",  # nothing common one edit away
+        "airpods",
+        "giraf",  # "graf" is one edit away, but rare: no guess
+        "cst",  # too short to guess
+    ],
+)
+def test_words_and_unguessable_words_stay_as_typed(typed):
+    plan, _conf, notes = parse_request(typed, now=NOW)
+    assert not any("was read as" in n for n in notes), notes
+    assert typed.rstrip("s") in str(plan["where"]) or typed in str(plan["where"])
+
+
+def test_a_name_the_library_knows_is_never_corrected():
+    ctx = PlanContext(albums=["Flowrs"], folders=["kitchn"])
+    for typed in ("flowrs", "kitchn"):
+        _plan, _conf, notes = parse_request(typed, now=NOW, context=ctx)
+        assert not any("was read as" in n for n in notes), notes
+
+
+def test_search_finds_what_the_typo_meant_and_says_how_it_read_it(store, settings):
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        for name, tag in (("tulips.jpg", "flower"), ("teapot.jpg", "teapot")):
+            photo = add_photo(s, folder, name)
+            store.write_analysis(
+                s, photo.id, "tagger", 1, AnalysisResult(facts=[FactRecord("tag", tag, 0.9)])
+            )
+    res = search(store, settings, "flowrs", signals=[])
+    assert sure_names(res) == ["tulips.jpg"]
+    assert "“flowrs” was read as “flowers”" in res["explain"]["remarks"]
