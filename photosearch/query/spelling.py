@@ -11,6 +11,7 @@ album). The request says what it read: "“flowrs” was read as “flowers”".
 from __future__ import annotations
 
 import functools
+import re
 import threading
 
 #: Shorter words are too often something else one letter away ("cst": cat, cut, cost...).
@@ -21,6 +22,7 @@ TWO_EDITS_FROM = 8
 #: (a German count, seen 50 times; "narwhal" 221, "giraffe" 1501).
 MIN_COUNT = 100
 
+_VOWEL = re.compile(r"[aeiouy]")
 _lock = threading.Lock()
 
 
@@ -38,8 +40,8 @@ def correction(word: str, known_names: frozenset[str] = frozenset()) -> str | No
     from photosearch.query.expansion import scenes, shared_wordnet
 
     w = word.lower()
-    if w != word or len(w) < MIN_LEN or not w.isalpha() or w in known_names:
-        return None
+    if w != word or len(w) < MIN_LEN or not w.isalpha() or w in known_names or not _VOWEL.search(w):
+        return None  # a name, a short word or an abbreviation ("bbq", "nyc")
     wn = shared_wordnet()
     if wn is None or wn.base_forms(w) or wn.verb_forms(w) or wn.senses(w) or w in scenes():
         return None

@@ -109,6 +109,13 @@ def test_places():
         ("portraits", {"faces": {"min": 1, "max": 1}}),
         ("files named holiday*", {"file": "holiday*"}),
         ("file IMG_2041", {"file": "IMG_2041"}),
+        ("heic files", {"file": "*.heic"}),  # a file type: its name ending (never "heir files")
+        ("jpegs", {"file": "*.jp*g"}),  # .jpg and .jpeg (never "pegs")
+        (
+            "png images from 2023",
+            {"and": [{"file": "*.png"}, {"date": {"from": "2023-01-01", "to": "2023-12-31"}}]},
+        ),
+        ("IMG_2041.jpg", {"file": "IMG_2041.jpg"}),  # the ending of a named file stays in its name
         ("chelsea_blurry.jpg", {"file": "chelsea_blurry.jpg"}),
         ("file:exit", {"file": "exit"}),
         ("filename contains 2019", {"file": "2019"}),

@@ -1,5 +1,6 @@
 """Typos are read as the noun one edit away and the request says so; words WordNet or the English
-word list knows, names, and words with no common noun close by stay as typed."""
+word list knows, names, abbreviations and words with no common noun close by stay as typed, and a
+file type ("heic files", "jpegs") is the files of that type, never a typo ("heir", "pegs")."""
 
 from __future__ import annotations
 
@@ -49,6 +50,7 @@ def test_a_typo_is_read_as_the_word_meant(typed, where, said):
         "airpods",
         "giraf",  # "graf" is one edit away, but rare: no guess
         "cst",  # too short to guess
+        "bbqs",  # an abbreviation: no vowel
     ],
 )
 def test_words_and_unguessable_words_stay_as_typed(typed):
@@ -77,3 +79,14 @@ def test_search_finds_what_the_typo_meant_and_says_how_it_read_it(store, setting
     res = search(store, settings, "flowrs", signals=[])
     assert sure_names(res) == ["tulips.jpg"]
     assert "“flowrs” was read as “flowers”" in res["explain"]["remarks"]
+
+
+def test_a_file_type_finds_its_files(store, settings):
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        for name in ("IMG_1.HEIC", "IMG_2.jpg", "scan.jpeg", "logo.png"):
+            add_photo(s, folder, name)
+    assert sure_names(search(store, settings, "heic files", signals=[])) == ["IMG_1.HEIC"]
+    assert sure_names(search(store, settings, "jpegs", signals=[])) == ["IMG_2.jpg", "scan.jpeg"]

@@ -81,6 +81,29 @@ def album_or_folder(st: ClaimState, value: str) -> dict:
     return {"folder": value}
 
 
+#: A file type as people name it → the file names it matches ("jpeg" photos end in .jpg or .jpeg).
+FORMAT_GLOBS = {
+    "jpg": "*.jp*g",
+    "jpeg": "*.jp*g",
+    "png": "*.png",
+    "heic": "*.heic",
+    "heif": "*.heif",
+    "webp": "*.webp",
+    "gif": "*.gif",
+    "tif": "*.tif*",
+    "tiff": "*.tif*",
+    "avif": "*.avif",
+    "jxl": "*.jxl",
+    "bmp": "*.bmp",
+    "dng": "*.dng",
+}
+_FORMAT = re.compile(
+    r"(?<![\w.*])(?P<f>"
+    + "|".join(FORMAT_GLOBS)
+    + r")s?\b(?:\s+(?:files?|photos?|images?|pictures?|pics|shots))?"
+)
+
+
 class CueClaims:
     """The cue passes that need compiled patterns: prefix syntax, similar, folders, cameras."""
 
@@ -152,7 +175,11 @@ class CueClaims:
                 st.claim(m.start(), m.end(), "atom", {"similar": st.orig(m, "v")}, slot="similar")
 
     def claim_files(self, st: ClaimState) -> None:
-        """ "file IMG_2041", "files named holiday*": part of the photo's file name."""
+        """ "file IMG_2041", "files named holiday*": part of the photo's file name; "HEIC files",
+        "jpegs", "PNG images": the file type's name ending."""
+        for m in _FORMAT.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"file": FORMAT_GLOBS[m.group("f")]}, slot="file")
         for m in self.file_name.finditer(st.low):
             group = next(g for g in ("v", "w", "x") if m.group(g))
             if st.free(m.start(), m.end()) and m.group(group) not in lx.STOP_WORDS:
