@@ -32,7 +32,7 @@ from photosearch.gui.theme import resources_dir
 from photosearch.metadata.analyzer import COLOR_LABELS
 from photosearch.query.months import CHOICES as MONTH_CHOICES
 from photosearch.query.months import SEASON_MONTHS, months_text
-from photosearch.query.plan import ANY_TEXT, STRING_ATOMS, dumps_plan
+from photosearch.query.plan import ANY_PLACE, ANY_TEXT, STRING_ATOMS, dumps_plan
 from photosearch.query.times_of_day import CHOICES as TIME_CHOICES
 from photosearch.query.times_of_day import hours_of, hours_text
 from photosearch.query.unmet import RATING_CHOICES, rating_text
@@ -72,6 +72,8 @@ NAMED_CHOICES = {
 }
 #: What an empty "text in photo" chip says it matches: any words read in the photo (`ANY_TEXT`).
 ANY_WORDS = "any words"
+#: Atoms whose empty chip matches anything: (the plan's value for it, what the chip says).
+ANY_VALUES = {"text": (ANY_TEXT, ANY_WORDS), "place": (ANY_PLACE, "any known place")}
 #: Conditions shown with a bundled icon (SVG: no emoji font needed); the title is its tooltip.
 ATOM_ICONS = {key: f"{key}.svg" for key in ("person", "place", "camera", "folder", "date")}
 
@@ -196,16 +198,16 @@ class Chip(QFrame):
                 box.activated.connect(lambda _i: self._set_string(box.currentText()))
                 self.editor = box
             else:
-                anything = key == "text" and str(value).strip() == ANY_TEXT  # "photos with text"
+                # "photos with text", "photos with location": any words, any known place
+                any_value, any_words = ANY_VALUES.get(key, ("", ""))
+                anything = bool(any_value) and str(value).strip() == any_value
                 edit = QLineEdit("" if anything else str(value), self)
-                edit.setPlaceholderText(ANY_WORDS if key == "text" else "")
+                edit.setPlaceholderText(any_words)
                 edit.setMinimumWidth(40)
                 edit.setMaximumWidth(220)
-                shown = ANY_WORDS if anything else str(value)
+                shown = any_words if anything else str(value)
                 edit.setFixedWidth(max(50, edit.fontMetrics().horizontalAdvance(shown) + 18))
-                edit.editingFinished.connect(
-                    lambda: self._set_string(edit.text() or (ANY_TEXT if key == "text" else ""))
-                )
+                edit.editingFinished.connect(lambda: self._set_string(edit.text() or any_value))
                 self.editor = edit
         elif key == "date":
             self.date_from = QDateEdit(QDate.fromString(value["from"], "yyyy-MM-dd"), self)

@@ -12,7 +12,8 @@ share one form::
 
 Atoms (each a one-key object):
 
-* ``{"concept": "dog"}`` semantic; ``{"person": "Anna"}``; ``{"place": "Italy"}``;
+* ``{"concept": "dog"}`` semantic; ``{"person": "Anna"}``; ``{"place": "Italy"}`` (``"*"``: any
+  known place, "photos with location");
   ``{"text": "EXIT"}`` words in the photo (``{"text": "*"}``: any); ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
   ``{"file": "IMG_2041"}`` part of the file's name;
   ``{"similar": "42"}`` photo id or path; ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``;
@@ -61,6 +62,8 @@ PLAN_VERSION = 1
 
 #: The text atom's value for any words read in the photo ("photos with text").
 ANY_TEXT = "*"
+#: The place atom's value for any known place: GPS or a place written in the file ("with location").
+ANY_PLACE = "*"
 
 STRING_ATOMS = (
     "concept",

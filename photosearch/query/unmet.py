@@ -8,7 +8,7 @@ itself, and a request whose parts each match some photos but never together says
 from __future__ import annotations
 
 from photosearch.query.months import months_text, yearly_text
-from photosearch.query.plan import ANY_TEXT
+from photosearch.query.plan import ANY_PLACE, ANY_TEXT
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
 
@@ -64,7 +64,7 @@ _DESCRIBE = {
     "concept": lambda v: f"that looks like “{v}”",
     "color": lambda v: "in black and white" if v == "monochrome" else f"that is mostly {v}",
     "person": lambda v: f"of {v}",
-    "place": lambda v: f"taken in {v}",
+    "place": lambda v: "with a known place" if v.strip() == ANY_PLACE else f"taken in {v}",
     "date": lambda v: (
         f"taken on {v['from']}" if v["from"] == v["to"] else f"taken between {v['from']} and {v['to']}"
     ),

@@ -210,3 +210,9 @@ def test_a_rating_chip_reads_the_stars_in_words_and_picks_others(qtbot):
     chips2, chip2 = _second_chip(qtbot, {"concept": "dog"}, {"rating": {"min": 2, "max": 4}})
     assert chip2.editor.currentText() == "two to four stars"  # not a choice: said in words
     assert "Star rating" in [a.text() for a in chips.add_btn.menu().actions()]
+
+
+def test_a_place_chip_for_any_place_says_so_in_words(qtbot):
+    """ "dogs with location": the place chip is empty and says what it matches, never a bare "*"."""
+    _chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"place": "*"})
+    assert chip.editor.text() == "" and chip.editor.placeholderText() == "any known place"

@@ -8,7 +8,7 @@ from typing import Any
 
 from photosearch.query import lexicon as lx
 from photosearch.query.parse_state import ALONE, ClaimState
-from photosearch.query.plan import ANY_TEXT
+from photosearch.query.plan import ANY_PLACE, ANY_TEXT
 
 #: "a crowd": at least this many people.
 CROWD = 6
@@ -61,6 +61,13 @@ class FilterClaims:
             r"(?:text|writing|words|lettering)|(?:text|writing|words)\s+(?:in|on)\s+(?:it|them)"
             r"|(?:text|writing|lettering)(?=\s+(?:on|in)\s)"
             r"|(?:(?<=\bwithout\s)|(?<=\bwithout\sany\s)|(?<=\bno\s))(?:text|writing|words|lettering))\b"
+        )
+        # "photos with location", "geotagged", "without GPS" (the negation is the word before's): a
+        # known place, any
+        place_words = r"(?:locations?|gps\s+data|gps|coordinates|geo-?tags?|place\s+info)"
+        self.any_place = re.compile(
+            rf"\b(?:(?:with|having|has|have)\s+(?:a\s+|an\s+|any\s+)?{place_words}|geo-?tagged"
+            rf"|(?:(?<=\bwithout\s)|(?<=\bwithout\sa\s)|(?<=\bwithout\sany\s)|(?<=\bno\s)){place_words})\b"
         )
         self.favourite = re.compile(rf"\b(?:my\s+)?(?:{'|'.join(lx.FAVOURITE_WORDS)})\b")
         self.kind = re.compile(
@@ -195,6 +202,9 @@ class FilterClaims:
         for m in self.any_text.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"text": ANY_TEXT}, slot="text")
+        for m in self.any_place.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"place": ANY_PLACE}, slot="place")
 
     def _claim_marks(self, st: ClaimState) -> None:
         """Tags and favourites, kinds and quality words."""

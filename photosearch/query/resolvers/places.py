@@ -14,6 +14,7 @@ import threading
 import numpy as np
 from sqlalchemy import text
 
+from photosearch.query.plan import ANY_PLACE
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 from photosearch.query.resolvers.snapshot import current_snapshot
 from photosearch.query.resolvers.text import fold
@@ -144,6 +145,8 @@ def _matches(place: dict, head: str, qualifier: str) -> bool:
 
 def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
     value = str(atom["place"])
+    if value.strip() == ANY_PLACE:
+        return _any_place(atom, ctx)
     head, _, qual = value.partition(",")
     head, qual = fold(head), fold(qual)
     snap = ctx.snapshot
@@ -190,3 +193,16 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
         return [why]
 
     return AtomResult(atom, ScoredSet.from_mask(mask), explain, info)
+
+
+def _any_place(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Photos with a known place: GPS coordinates, or a place the geocoder or the file named."""
+    snap = ctx.snapshot
+    mask = ~np.isnan(snap.lat) | (snap.place_code >= 0)
+
+    def explain(row: int) -> list[dict]:
+        code = snap.place_code[row]
+        label = snap.places[code]["label"] if code >= 0 else f"{snap.lat[row]:.4f}, {snap.lon[row]:.4f}"
+        return [{"atom": "place", "query": ANY_PLACE, "label": label}]
+
+    return AtomResult(atom, ScoredSet.from_mask(mask), explain)

@@ -1,0 +1,50 @@
+"""Organising by location: "photos with location", "geotagged", "without GPS" read the place atom's
+"any known place" ("*"): photos with GPS coordinates or a place the file names."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from photosearch.catalog.models import Folder
+from photosearch.query.parser import parse_request
+from photosearch.query.search import search
+from photosearch.query.unmet import describe
+
+from .gallery import add_photo, sure_names
+
+NOW = date(2024, 5, 15)
+
+
+@pytest.mark.parametrize(
+    "request_text,where",
+    [
+        ("photos with location", {"place": "*"}),
+        ("geotagged photos", {"place": "*"}),
+        ("photos without location", {"not": {"place": "*"}}),
+        ("pictures with no GPS", {"not": {"place": "*"}}),
+        ("not geotagged", {"not": {"place": "*"}}),
+        ("dogs with gps data", {"and": [{"concept": "dog"}, {"place": "*"}]}),
+        ("a new location", {"concept": "new location"}),  # a word, not the photo's place
+    ],
+)
+def test_location_words_read_any_known_place(request_text, where):
+    plan, _conf, _notes = parse_request(request_text, now=NOW)
+    assert plan["where"] == where
+
+
+def test_photos_with_and_without_a_known_place(store, settings):
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        add_photo(s, folder, "lisbon.jpg", gps=(38.72, -9.14))
+        add_photo(s, folder, "sydney.jpg", gps=(-33.87, 151.21))
+        add_photo(s, folder, "scan.jpg")
+    assert sure_names(search(store, settings, "photos with location", signals=[])) == [
+        "lisbon.jpg",
+        "sydney.jpg",
+    ]
+    assert sure_names(search(store, settings, "photos without location", signals=[])) == ["scan.jpg"]
+    assert describe({"place": "*"}) == "with a known place"
