@@ -86,6 +86,8 @@ def why_words(why: list, most: int = 5) -> str:
             text = f"{what} ({float(w['similarity']):.0%})"
         elif "taken_at" in w:  # at a time of day: its clock time too; on a day of the week: its name
             text = w.get("text") or taken_words(str(w["taken_at"]), str(w.get("atom") or ""))
+        elif w.get("text"):  # the resolver said it in words ("blue: 51% of the subject")
+            text = str(w["text"])
         else:
             text = ", ".join(f"{k} {v}" for k, v in w.items() if k not in ("atom", "query"))
         if text and text not in out:

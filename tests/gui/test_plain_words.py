@@ -83,6 +83,24 @@ def test_a_result_says_what_matched_in_words(qtbot, make_window, indexed):
     )
     assert why_words([{"atom": "hour", "taken_at": "2021-03-09T07:46:00"}]) == "taken 2021-03-09 07:46"
     assert why_words([{"atom": "weekday", "taken_at": "2024-05-12T09:00:00"}]) == "taken Sunday 2024-05-12"
+    # what a resolver says in words is shown as said, never its keys ("color blue, share 0.514, ...")
+    colour = {
+        "atom": "color",
+        "color": "blue",
+        "share": 0.514,
+        "of": "subject",
+        "text": "blue: 51% of the subject",
+    }
+    selfie = {
+        "atom": "concept",
+        "fact": "face",
+        "share": 0.113,
+        "text": "a face close to the camera, 11% of the photo",
+    }
+    assert (
+        why_words([colour, selfie])
+        == "blue: 51% of the subject, a face close to the camera, 11% of the photo"
+    )
     core, _ids = indexed
     w = make_window(core)
     search(qtbot, w, "cat")
