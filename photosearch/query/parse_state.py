@@ -77,6 +77,7 @@ class ClaimState:
         self.compose = default_compose()
         self.notes: list[str] = []
         self.penalty = 0.0
+        self.spelling_tries = 0  # unknown words looked up for a typo (query/spelling.py)
 
     def free(self, s: int, e: int) -> bool:
         return s < e and not any(self.mask[s:e])

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 from photosearch.query import lexicon as lx
+from photosearch.query import spelling
 from photosearch.query.parse_state import ALONE, ClaimState, ParseResult, Slot, Token, sentence_start
 from photosearch.query.plan import default_compose, make_plan
-from photosearch.query.spelling import correction
 
 
 def build_result(st: ClaimState) -> ParseResult:
@@ -93,11 +93,14 @@ def _spelled(t: Token, st: ClaimState) -> str:
     w = t.text
     lower = w.lower() if sentence_start(st.text, t.start) and w[1:].islower() else w
     known = frozenset(n.lower() for n in (*st.ctx.people, *st.ctx.cameras, *st.ctx.folders, *st.ctx.albums))
-    meant = correction(lower, known)
-    if meant is None:
+    if st.spelling_tries >= spelling.MAX_TRIES or not spelling.unknown(lower, known):
         return w
-    st.note(f"“{w}” was read as “{meant}”", TYPO_PENALTY)
-    return meant
+    st.spelling_tries += 1
+    word = spelling.meant(lower)
+    if word is None:
+        return w
+    st.note(f"“{w}” was read as “{word}”", TYPO_PENALTY)
+    return word
 
 
 #: A corrected typo lowers the reading's confidence only a little: the word it became is a known noun.

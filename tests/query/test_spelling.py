@@ -28,7 +28,7 @@ NOW = date(2024, 5, 15)
         ("resturant", {"concept": "restaurant"}, "resturant"),
         ("chrismas tree", {"concept": "christmas tree"}, "chrismas"),
         ("Kitchn", {"concept": "kitchen"}, "Kitchn"),  # a capital at the start is no name
-        ("accomodation", {"concept": "accommodation"}, "accomodation"),  # long: two edits
+        ("accomodation", {"concept": "accommodation"}, "accomodation"),  # a letter left out
     ],
 )
 def test_a_typo_is_read_as_the_word_meant(typed, where, said):
@@ -48,7 +48,8 @@ def test_a_typo_is_read_as_the_word_meant(typed, where, said):
         "narwal",  # WordNet's own variant of narwhal
         "tiktok",  # nothing common one edit away
         "airpods",
-        "giraf",  # "graf" is one edit away, but rare: no guess
+        "giraf",  # "graf" is one edit away, but rare: no guess ("giraffe" is two)
+        "bycicle",  # two edits from "bicycle": two would guess wrong too often ("airpods", "airport")
         "cst",  # too short to guess
         "bbqs",  # an abbreviation: no vowel
     ],
@@ -90,3 +91,12 @@ def test_a_file_type_finds_its_files(store, settings):
             add_photo(s, folder, name)
     assert sure_names(search(store, settings, "heic files", signals=[])) == ["IMG_1.HEIC"]
     assert sure_names(search(store, settings, "jpegs", signals=[])) == ["IMG_2.jpg", "scan.jpeg"]
+
+
+def test_a_request_looks_up_a_few_unknown_words_at_most():
+    """A long request of made-up words (or a hostile one) looks up `MAX_TRIES` words, no more."""
+    from photosearch.query import spelling
+
+    typos = ["flowrs", "kitchn", "piza", "waterfal", "skatebord", "helicopeter", "resturant", "mountians"]
+    _plan, _conf, notes = parse_request(" and ".join(typos), now=NOW)
+    assert len([n for n in notes if "was read as" in n]) == spelling.MAX_TRIES < len(typos)
