@@ -129,9 +129,9 @@ def _unwrap(node: dict) -> tuple[dict, bool]:
 
 
 def describe(node: dict) -> str:
-    from photosearch.query.plan import node_to_text
+    from photosearch.query.unmet import node_words
 
-    return node_to_text(node)
+    return node_words(node)
 
 
 #: The plan's sort orders and "one per" groupings, as people read them (label, plan value).

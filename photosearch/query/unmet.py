@@ -95,6 +95,17 @@ def describe(atom: dict) -> str:
     return how(value) if how else f"matching {key}: {value}"
 
 
+def node_words(node: dict) -> str:
+    """A condition of several parts in words, as a chip shows it: "tagged favourite or rated four
+    stars or more", "“dog” and not “puppy”"."""
+    key, value = next(iter(node.items()))
+    if key in ("and", "or"):
+        return f" {key} ".join(node_words(child) for child in value) if value else "anything"
+    if key == "not":
+        return "not " + node_words(value)
+    return f"“{value}”" if key == "concept" else describe(node)
+
+
 def sentences(atom_hits: list[tuple[dict, int, bool]], matched: int, total: int) -> list[str]:
     """The unmet parts of a request: (atom, photos it found, negated) per atom, how many photos met
     the whole request, and how many the library holds. A filter that leaves nothing names itself."""

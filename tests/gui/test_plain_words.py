@@ -234,3 +234,15 @@ def test_a_place_chip_for_any_place_says_so_in_words(qtbot):
     """ "dogs with location": the place chip is empty and says what it matches, never a bare "*"."""
     _chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"place": "*"})
     assert chip.editor.text() == "" and chip.editor.placeholderText() == "any known place"
+
+
+def test_a_chip_of_several_conditions_reads_them_in_words(qtbot):
+    """ "best photos of Anna" and "Anna or Tom": the group chip read `tag:"favourite" OR rating>=4`."""
+    from PySide6.QtWidgets import QLabel
+
+    best = {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}
+    _chips, chip = _second_chip(qtbot, {"person": "Anna"}, best)
+    labels = [lbl.text() for lbl in chip.findChildren(QLabel)]
+    assert "tagged favourite or rated four stars or more" in labels, labels
+    _chips, chip = _second_chip(qtbot, {"concept": "beach"}, {"or": [{"person": "Anna"}, {"person": "Tom"}]})
+    assert "of Anna or of Tom" in [lbl.text() for lbl in chip.findChildren(QLabel)]

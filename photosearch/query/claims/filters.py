@@ -3,6 +3,7 @@ document), quality (blurry) and people counts ("group photos", "at least 3 peopl
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -12,6 +13,16 @@ from photosearch.query.plan import ANY_PLACE, ANY_TEXT
 
 #: "a crowd": at least this many people.
 CROWD = 6
+
+
+#: "best photos", "top rated", "my finest shots": no model judges a photo's merit; the photos the
+#: user marked do (a heart, or four stars or more in the file).
+BEST = {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}
+BEST_WORDS = "your favourites and the photos rated four stars or more"
+_BEST = re.compile(
+    r"\b(?:very\s+)?(?:best|finest|greatest|top[- ]rated|highly[- ]rated|highest[- ]rated)\b"
+    r"(?!\s+(?:friends?|man|men|buddy|buddies|mates?|before|seller))"
+)
 
 
 class FilterClaims:
@@ -217,6 +228,10 @@ class FilterClaims:
         for m in self.favourite.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"tag": "favourite"}, slot="tag")
+        for m in _BEST.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", copy.deepcopy(BEST), slot="tag")
+                st.note(f"“{m.group(0)}” was read as {BEST_WORDS}", 0.0)
         for m in self.kind.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"kind": lx.KIND_WORDS[m.group(0)]}, slot="kind")
