@@ -27,6 +27,15 @@ BEST = {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}
         ("my best shots of dogs", {"and": [BEST, {"concept": "dog"}]}),
         ("best friends", {"concept": "friend"}),  # people, not photos
         ("the best man", {"concept": "man"}),
+        ("nice photos", BEST),  # a taste alone: what the user likes
+        ("my really good pictures", BEST),
+        ("nice beach", {"concept": "beach"}),  # a taste beside a thing is dropped
+        ("beautiful photos of the beach", {"concept": "beach"}),
+        ("cool pictures of dogs", {"concept": "dog"}),
+        ("great white shark", {"concept": "great white shark"}),  # one noun: kept
+        ("great dane", {"concept": "great dane"}),
+        ("beach near Nice", {"and": [{"concept": "beach"}, {"place": "Nice"}]}),  # a name
+        ("a nice day at the beach", {"concept": "beach"}),  # the outing is where it went
     ],
 )
 def test_best_reads_the_photos_the_user_marked(request_text, where):

@@ -31,8 +31,8 @@ def test_known_birthday_is_still_a_date_and_unknown_keeps_the_person():
 @pytest.mark.parametrize(
     "request_, expected",
     [
-        ("nice beach", {"concept": "nice beach"}),
-        ("a nice sunset in Nice", {"and": [{"concept": "nice sunset"}, {"place": "Nice"}]}),
+        ("nice beach", {"concept": "beach"}),  # a taste, dropped: no model judges it
+        ("a nice sunset in Nice", {"and": [{"concept": "sunset"}, {"place": "Nice"}]}),
         ("the promenade in nice", {"and": [{"concept": "promenade"}, {"place": "Nice"}]}),
     ],
 )

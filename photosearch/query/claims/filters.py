@@ -20,8 +20,12 @@ CROWD = 6
 BEST = {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}
 BEST_WORDS = "your favourites and the photos rated four stars or more"
 _BEST = re.compile(
-    r"\b(?:very\s+)?(?:best|finest|greatest|top[- ]rated|highly[- ]rated|highest[- ]rated)\b"
+    r"\b(?:very\s+)?(?P<a>best|finest|greatest|top[- ]rated|highly[- ]rated|highest[- ]rated)\b"
     r"(?!\s+(?:friends?|man|men|buddy|buddies|mates?|before|seller))"
+    r"(?!(?:\s+\w+)?\s+(?:of|from|for|in)\s+(?:each|every)\b)"  # "best photo of each month": one each
+    # a taste alone ("nice photos"): what the user likes; beside a thing ("nice beach") it is dropped
+    r"|^\s*(?:my\s+|the\s+|some\s+)?(?:really\s+|very\s+)?"
+    r"(?P<b>good|nice|great|lovely|beautiful|gorgeous|stunning|amazing)(?=\s+(?:photos?|pictures?|pics|shots)\s*$)"
 )
 
 
@@ -231,7 +235,7 @@ class FilterClaims:
         for m in _BEST.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", copy.deepcopy(BEST), slot="tag")
-                st.note(f"“{m.group(0)}” was read as {BEST_WORDS}", 0.0)
+                st.note(f"“{m.group('a') or m.group('b')}” was read as {BEST_WORDS}", 0.0)
         for m in self.kind.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"kind": lx.KIND_WORDS[m.group(0)]}, slot="kind")

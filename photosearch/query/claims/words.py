@@ -7,7 +7,7 @@ import re
 
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
-from photosearch.query.parse_state import ClaimState
+from photosearch.query.parse_state import ClaimState, sentence_start
 from photosearch.query.senses import COLOUR_WORDS
 
 
@@ -84,21 +84,29 @@ def _participles_after_a_thing(st: ClaimState) -> None:
             st.claim(*m.span(1), "and", text=word)
 
 
-#: Sizes no model measures: "small dogs" are dogs, unless the two words are one thing ("big cat",
-#: "giant panda", "little owl"). ("colourful" is measured: claims/attributes.py.)
+#: Sizes and tastes no model measures: "small dogs" are dogs, "nice photos" are photos, unless the
+#: two words are one thing ("big cat", "giant panda", "great dane", "cool box"). ("colourful" is
+#: measured: claims/attributes.py; "Nice" the city is claimed as a place before this runs.)
 DESCRIBING_WORDS = frozenset(
     {"big", "bigger", "large", "small", "smaller", "little", "tiny", "huge", "giant"}
+    | {"nice", "good", "great", "cool", "lovely", "gorgeous", "stunning", "fantastic", "wonderful"}
     | {"wild"}  # "wild animals" are animals; "wild boar" and "wild flower" stay one noun
 )
 
 
 def _drop_describing_words(st: ClaimState) -> None:
-    """A size or "wild" before a word is dropped unless WordNet has the two as one noun; so is
-    "late" before "(at) night", which the measured night attribute answers."""
-    for m in re.finditer(r"\b([a-z]+)\b(?=(?:\s+([a-z][\w'-]*))?)", st.low):
-        word, nxt = m.group(1), m.group(2) or ""
-        if word in DESCRIBING_WORDS and st.free(*m.span(1)) and not (nxt and names_a_thing(word, nxt)):
-            st.claim(*m.span(1), "drop", text="")
+    """A size, a taste or "wild" before a word is dropped unless WordNet has it and the next word
+    or two as one noun ("great dane", "great white shark"), or it is capitalised inside the request
+    (a name: "Nice"); so is "late" before "(at) night", which the measured night attribute answers."""
+    for m in re.finditer(r"\b([a-z]+)\b(?=(?:\s+([a-z][\w'-]*))?(?:\s+([a-z][\w'-]*))?)", st.low):
+        word, nxt, third = m.group(1), m.group(2) or "", m.group(3) or ""
+        if word not in DESCRIBING_WORDS or not st.free(*m.span(1)):
+            continue
+        if nxt and (names_a_thing(word, nxt) or (third and names_a_thing(word, f"{nxt}_{third}"))):
+            continue
+        if st.text[m.start()].isupper() and (not nxt or not sentence_start(st.text, m.start())):
+            continue  # "Nice" alone or inside a sentence: a name, perhaps a place
+        st.claim(*m.span(1), "drop", text="")
     for m in re.finditer(r"\b(?:late|very late)(?=\s+(?:at\s+)?night\b)", st.low):  # "late at night": night
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
@@ -128,12 +136,22 @@ def _things_to_eat(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "atom", {"concept": _EATEN[m.group(1)]}, slot="concept")
 
 
+#: "a day at the beach", "a nice afternoon in the park": the outing is the place it went to.
+_OUTING = re.compile(
+    r"\b(?:a|an|one|the|our|my)\s+(?:(?:nice|good|great|lovely|fun|long|lazy)\s+)?"
+    r"(?P<w>day|days|afternoon|morning|evening|weekend|trip)(?=\s+(?:at|in|on|by|to)\s+(?:the\s+)?[a-z])"
+)
+
+
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
     for m in _FILLERS.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
+    for m in _OUTING.finditer(st.low):
+        if st.free(*m.span("w")) and m.group("w") in ("day", "days", "trip"):
+            st.claim(*m.span("w"), "drop", text="")
     _things_to_eat(st)
     _drop_what_someone_did(st)
     _participles_after_a_thing(st)
