@@ -22,6 +22,8 @@ class PlanContext:
     cameras: list[str] = field(default_factory=list)
     folders: list[str] = field(default_factory=list)
     albums: list[str] = field(default_factory=list)  # the user's album names
+    #: words of the library's own labels, text, keywords and places (never read as typos)
+    words: frozenset[str] = frozenset()
 
 
 @dataclass

@@ -91,12 +91,13 @@ def _spelled(t: Token, st: ClaimState) -> str:
     """The word as meant: a typo WordNet and the English word list do not know is read as the noun
     one edit away ("flowrs" → "flowers"; `query/spelling.py`), and the request says so."""
     w = t.text
-    lower = w.lower() if sentence_start(st.text, t.start) and w[1:].islower() else w
+    if st.spelling_tries >= spelling.MAX_TRIES or w[:1].isupper() or w in st.ctx.words:
+        return w  # a capital is a name's ("Sintra"); the library's own words are words
     known = frozenset(n.lower() for n in (*st.ctx.people, *st.ctx.cameras, *st.ctx.folders, *st.ctx.albums))
-    if st.spelling_tries >= spelling.MAX_TRIES or not spelling.unknown(lower, known):
+    if not spelling.unknown(w, known):
         return w
     st.spelling_tries += 1
-    word = spelling.meant(lower)
+    word = spelling.meant(w)
     if word is None:
         return w
     st.note(f"“{w}” was read as “{word}”", TYPO_PENALTY)

@@ -75,6 +75,7 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
         # years and cameras from the search's columns (read from the saved snapshot, else SQL)
         snap = get_snapshot(store, directory=snapshot_dir(settings))
         ctx.years, ctx.cameras = snap.year_range(), list(snap.camera_models)
+        ctx.words = library_words(snap)
         ctx.folders = [r[0] for r in s.execute(select(Folder.path)).all()]
     ctx.albums = album_names(store)
     ctx.people = list(dict.fromkeys(ctx.people))
@@ -84,6 +85,14 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
     else:
         ctx.owner = next((p for p in ctx.people if p.lower() in ("me", "myself")), None)
     return ctx
+
+
+def library_words(snap) -> frozenset[str]:
+    """The words of the library's labels, text, keywords and place names (once per snapshot)."""
+    if "library_words" not in snap.cache:
+        places = {w for p in snap.places for v in p.values() if isinstance(v, str) for w in v.lower().split()}
+        snap.cache["library_words"] = frozenset(snap.token_index) | frozenset(places)
+    return snap.cache["library_words"]
 
 
 # --------------------------------------------------------------------------- golden patterns

@@ -5,9 +5,11 @@ A word is corrected only when neither WordNet nor pyspellchecker's English word 
 letter dropped, added, changed or two swapped: "helicopeter", "restaurnat", "accomodation") and
 not rare. The most frequent such word wins. Two edits would guess wrong more often ("airpods" is
 two from "airport") and cost a quarter of a second a word; a request tries at most `MAX_TRIES`
-words, so a long request of made-up words costs milliseconds. What is typed
-with a capital is a name and left alone; so is a name the library knows (a person, camera, folder,
-album). The request says what it read: "“flowrs” was read as “flowers”".
+words, so a long request of made-up words costs milliseconds.
+
+Left as typed: a word with a capital (a name: "Sintra"), a name the library knows (a person,
+camera, folder, album), and a word of the library's own labels, text, keywords and places
+(`PlanContext.words`). The request says what it read: "“flowrs” was read as “flowers”".
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ NOW = date(2024, 5, 15)
         ("dgos on the beach", {"and": [{"concept": "dog"}, {"concept": "beach"}]}, "dgos"),
         ("resturant", {"concept": "restaurant"}, "resturant"),
         ("chrismas tree", {"concept": "christmas tree"}, "chrismas"),
-        ("Kitchn", {"concept": "kitchen"}, "Kitchn"),  # a capital at the start is no name
         ("accomodation", {"concept": "accommodation"}, "accomodation"),  # a letter left out
     ],
 )
@@ -60,9 +59,9 @@ def test_words_and_unguessable_words_stay_as_typed(typed):
     assert typed.rstrip("s") in str(plan["where"]) or typed in str(plan["where"])
 
 
-def test_a_name_the_library_knows_is_never_corrected():
-    ctx = PlanContext(albums=["Flowrs"], folders=["kitchn"])
-    for typed in ("flowrs", "kitchn"):
+def test_a_name_or_a_word_the_library_knows_is_never_corrected():
+    ctx = PlanContext(albums=["Flowrs"], folders=["kitchn"], words=frozenset({"sintra", "piza"}))
+    for typed in ("flowrs", "kitchn", "piza", "Sintra", "Resturant"):  # a capital: a name
         _plan, _conf, notes = parse_request(typed, now=NOW, context=ctx)
         assert not any("was read as" in n for n in notes), notes
 
@@ -100,3 +99,18 @@ def test_a_request_looks_up_a_few_unknown_words_at_most():
     typos = ["flowrs", "kitchn", "piza", "waterfal", "skatebord", "helicopeter", "resturant", "mountians"]
     _plan, _conf, notes = parse_request(" and ".join(typos), now=NOW)
     assert len([n for n in notes if "was read as" in n]) == spelling.MAX_TRIES < len(typos)
+
+
+def test_a_word_read_in_a_photo_is_no_typo(store, settings):
+    """The sign says "Piza": the library knows the word, so the request is not read as "pizza"."""
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        photo = add_photo(s, folder, "sign.jpg")
+        store.write_analysis(
+            s, photo.id, "ocr", 1, AnalysisResult(facts=[FactRecord("text", "PIZA NAPOLI", 0.9)])
+        )
+    res = search(store, settings, "piza", signals=[])
+    assert not any("was read as" in r for r in res["explain"]["remarks"])
+    assert res["plan"]["where"] == {"concept": "piza"}
