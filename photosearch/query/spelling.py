@@ -63,11 +63,5 @@ def meant(word: str) -> str | None:
     return max(sorted(nouns), key=checker.word_usage_frequency) if nouns else None
 
 
-def correction(word: str, known_names: frozenset[str] = frozenset()) -> str | None:
-    """What a lower-case word was meant to be, or None when it is a word (or a name) as typed, or
-    nothing close enough is a common noun."""
-    return meant(word) if unknown(word, known_names) else None
-
-
 def _noun(wn, word: str) -> bool:
     return bool(wn.base_forms(word))
