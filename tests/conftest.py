@@ -133,6 +133,19 @@ def gallery(tmp_path, real_photos) -> Path:
     return root
 
 
+def index_with(tmp_path: Path, gallery: Path, make_analyzers):
+    """A new catalog in `tmp_path/data` of `gallery`, indexed by the analyzers `make_analyzers(settings)`
+    gives: (store, settings, the index report)."""
+    from photosearch.catalog import Store
+    from photosearch.ingest.indexer import Indexer
+
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.ensure_dirs()
+    store = Store(settings.database_url)
+    store.add_folder(gallery)
+    return store, settings, Indexer(store, settings, make_analyzers(settings)).run()
+
+
 def run_cli(data_dir: Path, *args: str, check: bool = True, env: dict | None = None, timeout: float = 300):
     """Run `python -m photosearch --data-dir DATA ARGS` as a user would; returns CompletedProcess."""
     inherited = {

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from PIL import Image
 
-from photosearch.catalog import Store
-from photosearch.config import Settings
-from photosearch.ingest.indexer import Indexer
 from photosearch.query.search import search
 from photosearch.vision.faces import FaceAnalyzer
-from tests.conftest import exif_bytes
+from tests.conftest import exif_bytes, index_with
 
 
 def test_front_camera_and_close_faces_are_selfies(tmp_path, real_photos):
@@ -24,11 +21,7 @@ def test_front_camera_and_close_faces_are_selfies(tmp_path, real_photos):
     }
     for name, (photo, lens) in shots.items():
         Image.fromarray(real_photos[photo]).save(gallery / name, exif=exif_bytes(lens=lens) if lens else b"")
-    settings = Settings(data_dir=tmp_path / "data")
-    settings.ensure_dirs()
-    store = Store(settings.database_url)
-    store.add_folder(gallery)
-    report = Indexer(store, settings, [FaceAnalyzer(settings)]).run()
+    store, settings, report = index_with(tmp_path, gallery, lambda st: [FaceAnalyzer(st)])
     assert report.failed == 0 and report.analysed == 4
 
     res = search(store, settings, "selfies", signals=[])

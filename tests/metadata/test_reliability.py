@@ -13,14 +13,12 @@ import pytest
 from PIL import Image
 from sqlalchemy import select
 
-from photosearch.catalog import Store
 from photosearch.catalog.models import Analysis, Fact, Photo
 from photosearch.cli.library import _status_text
-from photosearch.config import Settings
-from photosearch.ingest.indexer import Indexer
 from photosearch.metadata.analyzer import EmbeddedMetadataAnalyzer
 from photosearch.metadata.fields import MAX_KEYWORDS, MAX_TEXT_CHARS
 from photosearch.metadata.reader import MAX_SIDECAR_BYTES, read_metadata
+from tests.conftest import index_with
 from tests.metadata import exiftool
 
 XMP_HEADER = b"http://ns.adobe.com/xap/1.0/\x00"
@@ -111,11 +109,7 @@ def test_every_bad_case_indexes_the_photo_and_records_why(gallery, tmp_path, rea
     ok = gallery / "ok.jpg"
     Image.fromarray(real_photos["coffee"][:64, :64]).save(ok)
     (gallery / "ok.jpg.xmp").write_bytes(b"\x89PNG\r\n\x1a\n not a sidecar")
-    settings = Settings(data_dir=tmp_path / "data")
-    settings.ensure_dirs()
-    store = Store(settings.database_url)
-    store.add_folder(gallery)
-    report = Indexer(store, settings, [EmbeddedMetadataAnalyzer(settings)]).run()
+    store, settings, report = index_with(tmp_path, gallery, lambda st: [EmbeddedMetadataAnalyzer(st)])
     assert report.failed == 0 and report.added == 2
     with store.session() as s:
         assert set(s.scalars(select(Analysis.status).where(Analysis.analyzer == "embedded"))) == {"ok"}
