@@ -59,9 +59,20 @@ def _rating(lo: int, hi: int | None) -> str:
     return "marked rejected" if lo < 0 else "rated " + rating_text(lo, hi)
 
 
+#: Concepts answered by a measure, not by a look: what no photo is, in words.
+MEASURED_WORDS = {
+    "colourful": "that is colourful",
+    "dark": "that is dark",
+    "bright": "that is bright",
+    "night": "taken at night",
+    "sepia": "in sepia",
+    "selfie": "that is a selfie",
+}
+
+
 _DESCRIBE = {
     "faces": lambda v: _people(int(v.get("min") or 0), v.get("max")),
-    "concept": lambda v: f"that looks like “{v}”",
+    "concept": lambda v: MEASURED_WORDS.get(v) or f"that looks like “{v}”",
     "color": lambda v: "in black and white" if v == "monochrome" else f"that is mostly {v}",
     "person": lambda v: f"of {v}",
     "place": lambda v: "with a known place" if v.strip() == ANY_PLACE else f"taken in {v}",

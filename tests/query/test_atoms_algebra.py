@@ -217,3 +217,6 @@ def test_every_atom_says_what_no_photo_meets_in_words():
     assert describe({"rating": {"min": 1, "max": 2}}) == "rated at most two stars"
     assert describe({"rating": {"min": -1, "max": -1}}) == "marked rejected"
     assert describe({"label": "Red"}) == "with the Red label"
+    assert describe({"concept": "dog"}) == "that looks like “dog”"
+    assert describe({"concept": "colourful"}) == "that is colourful"  # a measure, not a look
+    assert describe({"concept": "selfie"}) == "that is a selfie"
