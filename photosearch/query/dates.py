@@ -70,6 +70,31 @@ HOLIDAYS = {
     "fourth of july": (7, 4, 1),
     "4th of july": (7, 4, 1),
 }
+
+
+def thanksgiving(year: int) -> date:
+    """US Thanksgiving: the fourth Thursday of November."""
+    first = date(year, 11, 1)
+    return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+
+
+def _easter(year: int) -> date:
+    from dateutil.easter import easter
+
+    return easter(year)
+
+
+#: Holidays whose day moves from year to year: (the holiday's day in a year, days before it the
+#: span starts, days long). Easter is Good Friday to Easter Monday; Thanksgiving Thursday to Sunday.
+MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date], int, int]] = {
+    "easter": (_easter, -2, 4),
+    "easter weekend": (_easter, -2, 4),
+    "easter sunday": (_easter, 0, 1),
+    "easter monday": (_easter, 1, 1),
+    "good friday": (_easter, -2, 1),
+    "thanksgiving": (thanksgiving, 0, 4),
+    "thanksgiving weekend": (thanksgiving, 0, 4),
+}
 # holiday words followed by one of these are things in the photo, not dates ("christmas tree")
 HOLIDAY_NOUNS = {
     "tree",
@@ -92,6 +117,14 @@ HOLIDAY_NOUNS = {
     "gifts",
     "cookies",
     "ornaments",
+    "egg",
+    "eggs",
+    "bunny",
+    "bunnies",
+    "basket",
+    "baskets",
+    "turkey",
+    "bonnet",
 }
 
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
@@ -99,6 +132,7 @@ _FULL_MONTHS = {name for name in MONTHS if len(name) > 4 or name in ("may", "jun
 _FULL_MONTH_RE = "|".join(sorted(_FULL_MONTHS, key=len, reverse=True))
 _SEASON_RE = "|".join(SEASONS)
 _HOLIDAY_RE = "|".join(re.escape(h) for h in sorted(HOLIDAYS, key=len, reverse=True))
+_MOVABLE_RE = "|".join(re.escape(h) for h in sorted(MOVABLE_HOLIDAYS, key=len, reverse=True))
 _NUM_RE = (
     r"\d+|a couple of|couple of|a few|few|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 )
@@ -246,6 +280,7 @@ class DateFinder:
             rf"|(?P<my>(?:{_MONTH_RE}),?\s+(?:of\s+)?{_YEAR})"
             rf"|(?P<sy>(?:early\s+|late\s+|mid\s+)?(?:the\s+)?(?:{_SEASON_RE})\s+(?:of\s+)?{_YEAR})"
             rf"|(?P<hy>(?:{_HOLIDAY_RE})\s+{_YEAR})"
+            rf"|(?P<mhy>(?:{_MOVABLE_RE})\s+{_YEAR})"
             rf"|(?P<mod>(?:early|late|mid|mid-)\s*{_YEAR})"
             rf"|(?P<decade>(?:the\s+)?(?:19|20)?\d0'?s)"
             rf"|(?P<year>{_YEAR})"
@@ -276,6 +311,13 @@ class DateFinder:
                 "since",
                 re.compile(
                     rf"\b(?P<op>since|after|before|until|till|prior to)\s+(?P<a>{simple.replace('?P<', '?P<a_')}|(?:{_MONTH_RE}))(?![\w-])"
+                ),
+            ),
+            (
+                "movable",
+                re.compile(
+                    rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_MOVABLE_RE})(?:\s+(?P<y>{_YEAR}))?"
+                    rf"(?!\s+(?:{'|'.join(HOLIDAY_NOUNS)})\b)(?![\w'])"
                 ),
             ),
             ("simple", re.compile(rf"(?<![\w-])(?:{simple})(?![\w-])")),
@@ -356,6 +398,11 @@ class DateFinder:
                 month, day, n = HOLIDAYS[name]
                 lo = date(year, month, day)
                 return lo, lo + timedelta(days=n - 1)
+            if g == "mhy":
+                year = int(re.findall(r"\d{4}", t)[0])
+                day_of, before, days = MOVABLE_HOLIDAYS[t[: t.rfind(" ")].strip()]
+                lo = day_of(year) + timedelta(days=before)
+                return lo, lo + timedelta(days=days - 1)
             if g == "mod":
                 lo, hi = year_range(int(re.findall(r"\d{4}", t)[0]))
                 return _modify(t, lo, hi)
@@ -560,6 +607,26 @@ def _holiday(m: re.Match, q: _Ask) -> DateMatch | None:
     )
 
 
+def _movable(m: re.Match, q: _Ask) -> DateMatch | None:
+    """Easter, Thanksgiving: the span in the year named, the latest one ("last easter"), or every
+    year of the library (the catalog's years, else the last ten)."""
+    name, rel, now = m.group("h"), (m.group("rel") or "").strip(), q.now
+    day_of, before, days = MOVABLE_HOLIDAYS[name]
+
+    def make(y: int) -> tuple[date, date]:
+        lo = day_of(y) + timedelta(days=before)
+        return lo, lo + timedelta(days=days - 1)
+
+    if m.group("y"):
+        return DateMatch(m.start(), m.end(), [make(int(m.group("y")))])
+    if rel == "this":
+        return DateMatch(m.start(), m.end(), [make(now.year)])
+    if rel == "last":
+        return DateMatch(m.start(), m.end(), [make(now.year if make(now.year)[1] < now else now.year - 1)])
+    ranges, span = _recurring(now, q.years, make)
+    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"“{name}”: every year {span}"])
+
+
 def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
     who, now, years = m.group("who"), q.now, q.years
     key = (q.owner or "me") if who == "my" else who.rstrip("s").rstrip("'").removesuffix("'")
@@ -610,6 +677,7 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "back": _back,
     "ago": _ago,
     "holiday": _holiday,
+    "movable": _movable,
     "birthday": _birthday,
     "season": _season,
 }

@@ -114,3 +114,29 @@ def test_the_day_before_yesterday_is_two_days_ago():
             0,
             len(text),
         )
+
+
+@pytest.mark.parametrize(
+    ("text", "lo", "hi"),
+    [
+        ("easter 2023", "2023-04-07", "2023-04-10"),  # Good Friday to Easter Monday
+        ("easter sunday 2024", "2024-03-31", "2024-03-31"),
+        ("good friday 2021", "2021-04-02", "2021-04-02"),
+        ("last easter", "2025-04-18", "2025-04-21"),
+        ("thanksgiving 2022", "2022-11-24", "2022-11-27"),  # the fourth Thursday of November
+        ("last thanksgiving", "2024-11-28", "2024-12-01"),
+        ("between easter 2023 and june 2023", "2023-04-07", "2023-06-30"),
+    ],
+)
+def test_a_movable_holiday_is_its_days_that_year(text, lo, hi):
+    (match,) = _find(text)
+    assert [(a.isoformat(), b.isoformat()) for a, b in match.ranges] == [(lo, hi)]
+
+
+def test_a_movable_holiday_without_a_year_is_its_days_in_every_year_of_the_library():
+    match = _one("easter")
+    assert match.recurring and match.notes == ["“easter”: every year 2020–2025"]
+    assert [a.isoformat() for a, _ in match.ranges] == [
+        "2020-04-10", "2021-04-02", "2022-04-15", "2023-04-07", "2024-03-29", "2025-04-18"
+    ]  # fmt: skip
+    assert _find("easter eggs") == [] and _find("thanksgiving turkey") == []  # things in the photo
