@@ -64,6 +64,8 @@ PLAN_VERSION = 1
 ANY_TEXT = "*"
 #: The place atom's value for any known place: GPS or a place written in the file ("with location").
 ANY_PLACE = "*"
+#: The camera atom's value for any phone's camera ("photos from my phone"; `resolvers/phones.py`).
+ANY_PHONE = "phone"
 
 STRING_ATOMS = (
     "concept",

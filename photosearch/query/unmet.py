@@ -8,7 +8,7 @@ itself, and a request whose parts each match some photos but never together says
 from __future__ import annotations
 
 from photosearch.query.months import months_text, yearly_text
-from photosearch.query.plan import ANY_PLACE, ANY_TEXT
+from photosearch.query.plan import ANY_PHONE, ANY_PLACE, ANY_TEXT
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
 
@@ -84,7 +84,7 @@ _DESCRIBE = {
     "weekday": lambda v: "taken " + days_text(v),
     "yearly": lambda v: "taken " + yearly_text(v),
     "text": lambda v: "with words in it" if v.strip() == ANY_TEXT else f"with the words “{v}”",
-    "camera": lambda v: f"taken with {v}",
+    "camera": lambda v: "taken with a phone" if v == ANY_PHONE else f"taken with {v}",
     "folder": lambda v: f"in a folder named {v}",
     "file": lambda v: f"whose file name has “{v}”",
     "album": lambda v: f"in the album {v}",

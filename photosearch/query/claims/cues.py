@@ -9,6 +9,7 @@ import re
 from photosearch.query import lexicon as lx
 from photosearch.query.parse_state import ClaimState
 from photosearch.query.places import fold
+from photosearch.query.plan import ANY_PHONE
 
 _QUOTE_RE = re.compile(r"(?:(?<=^)|(?<=[\s(:=,]))([\"“”'‘’])(.+?)([\"“”'‘’])(?=$|[\s),.;:!?])")
 _LEAD_IN_CHARS = 64  # longest lead-in ("in the folder called", "that says") with room for spaces
@@ -101,6 +102,15 @@ _FORMAT = re.compile(
     r"(?<![\w.*])(?P<f>"
     + "|".join(FORMAT_GLOBS)
     + r")s?\b(?:\s+(?:files?|photos?|images?|pictures?|pics|shots))?"
+)
+
+
+#: Photos a phone took: "from my phone", "taken with a phone", "shot on my mobile", "phone pictures"
+#: ("a photo of my phone" is the phone in the photo).
+_PHONE = re.compile(
+    r"\b(?:(?:taken|shot|made)\s+(?:with|on|by)|from|on|with)\s+(?:my|a|the|our|his|her|their)\s+"
+    r"(?:smart\s*phone|phone|mobile(?:\s+phone)?|cell\s*phone|cell)\b"
+    r"|\b(?:smart\s*phone|phone|mobile|cell\s*phone)\s+(?:photos?|pictures?|pics|shots|snaps)\b"
 )
 
 
@@ -205,7 +215,10 @@ class CueClaims:
                 st.claim(s, m.end(), "atom", node, slot=key)
 
     def claim_cameras(self, st: ClaimState) -> None:
-        """A camera brand and model words ("shot on a Pixel 7")."""
+        """A camera brand and model words ("shot on a Pixel 7"); any phone ("photos from my phone")."""
+        for m in _PHONE.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"camera": ANY_PHONE}, slot="camera")
         for m in self.camera.finditer(st.low):
             if not st.free(m.start(), m.end()):
                 continue

@@ -11,8 +11,9 @@ from datetime import date, datetime
 
 import numpy as np
 
-from photosearch.query.plan import ANY_TEXT
+from photosearch.query.plan import ANY_PHONE, ANY_TEXT
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
+from photosearch.query.resolvers.phones import is_phone
 from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Group, file_names, taken_at
 from photosearch.query.resolvers.text import content_tokens, fold, fuzzy_budget, tokens, within_edits
 
@@ -246,9 +247,13 @@ def _contains_codes(values: list[str], needle: str) -> np.ndarray:
 
 
 def resolve_camera(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Photos taken with a camera whose make and model hold the value; "phone": any phone's."""
     value = str(atom["camera"])
     snap = ctx.snapshot
-    codes = _contains_codes(snap.cameras, value)
+    if fold(value) == ANY_PHONE:
+        codes = np.array([c for c, cam in enumerate(snap.cameras) if is_phone(cam)], np.int32)
+    else:
+        codes = _contains_codes(snap.cameras, value)
     mask = np.isin(snap.camera_code, codes)
     return AtomResult(
         atom,
