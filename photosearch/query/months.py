@@ -48,9 +48,15 @@ def day_of_year_text(month_day: str) -> str:
         return month_day
 
 
+#: The `yearly` span of every day of the year: photos with a known date ("undated" is its negation).
+ANY_DAY = {"from": "01-01", "to": "12-31"}
+
+
 def yearly_text(span: dict) -> str:
     """A `yearly` atom in words: "on 31 October of any year", "between 24 and 26 December of any year"."""
     lo, hi = str(span["from"]), str(span["to"])
+    if {"from": lo, "to": hi} == ANY_DAY:
+        return "on a known date"
     if lo == hi:
         return f"on {day_of_year_text(lo)} of any year"
     first, last = day_of_year_text(lo), day_of_year_text(hi)

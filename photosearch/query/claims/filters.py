@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from photosearch.query import lexicon as lx
+from photosearch.query.months import ANY_DAY
 from photosearch.query.parse_state import ALONE, ClaimState
 from photosearch.query.plan import ANY_PLACE, ANY_TEXT
 
@@ -15,6 +16,13 @@ from photosearch.query.plan import ANY_PLACE, ANY_TEXT
 CROWD = 6
 
 
+#: "undated photos", "with no date" (the negation is the word before's: "without a date"), "dated
+#: photos": whether the photo has a date taken at all.
+_DATED = re.compile(
+    r"\b(?P<un>undated)\b|\bdated(?=\s+(?:photos?|pictures?|pics|images?))"
+    r"|(?:(?<=\bwithout\s)|(?<=\bwithout\sa\s)|(?<=\bwithout\sany\s)|(?<=\bno\s)|(?<=\bwith\sa\s))"
+    r"(?:date|dates|date\s+taken|capture\s+date)\b"
+)
 #: "best photos", "top rated", "my finest shots": no model judges a photo's merit; the photos the
 #: user marked do (a heart, or four stars or more in the file).
 BEST = {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}
@@ -217,6 +225,12 @@ class FilterClaims:
         for m in self.any_text.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"text": ANY_TEXT}, slot="text")
+        for m in _DATED.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                known = {"yearly": dict(ANY_DAY)}
+                st.claim(
+                    m.start(), m.end(), "atom", {"not": known} if m.group("un") else known, slot="yearly"
+                )
         for m in self.any_place.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"place": ANY_PLACE}, slot="place")
