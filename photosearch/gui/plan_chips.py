@@ -63,6 +63,8 @@ ATOM_TITLES = {
     "weekday": "taken",
     "month": "taken",
     "yearly": "",
+    "or": "",  # a group of conditions says itself in words ("of Anna or of Tom")
+    "and": "",
 }
 #: Atoms whose chip picks a value by name: (the names and their values, how another value is said).
 NAMED_CHOICES = {

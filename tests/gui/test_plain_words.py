@@ -244,5 +244,6 @@ def test_a_chip_of_several_conditions_reads_them_in_words(qtbot):
     _chips, chip = _second_chip(qtbot, {"person": "Anna"}, best)
     labels = [lbl.text() for lbl in chip.findChildren(QLabel)]
     assert "tagged favourite or rated four stars or more" in labels, labels
+    assert "or" not in labels  # no title before the words
     _chips, chip = _second_chip(qtbot, {"concept": "beach"}, {"or": [{"person": "Anna"}, {"person": "Tom"}]})
     assert "of Anna or of Tom" in [lbl.text() for lbl in chip.findChildren(QLabel)]
