@@ -186,6 +186,9 @@ def test_places():
         ("photos from Nice", {"place": "Nice"}),
         ("northern lights", {"concept": "northern lights"}),  # a plural name WordNet knows: the aurora
         ("sea lions", {"concept": "sea lion"}),
+        ("birds of prey", {"concept": "bird of prey"}),  # a thing WordNet names with "of"
+        ("lily of the valley", {"concept": "lily of the valley"}),
+        ("a cup of tea", {"concept": "cup tea"}),  # WordNet's "cup of tea" is a liking, not a thing
     ],
 )
 def test_any_words_in_the_photo(text, where):

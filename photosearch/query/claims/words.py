@@ -143,12 +143,35 @@ _OUTING = re.compile(
 )
 
 
+#: "birds of prey", "lily of the valley": a thing WordNet names with "of" in it.
+_OF_NAME = re.compile(r"\b([a-z]+)\s+of\s+(the\s+)?([a-z]+)\b")
+#: WordNet's lexicographer files of things one can photograph: animal, artifact, food, object, plant.
+_THINGS = frozenset({5, 6, 13, 17, 20})
+
+
+def _things_named_with_of(st: ClaimState) -> None:
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    for m in _OF_NAME.finditer(st.low) if wn is not None else ():
+        if not st.free(m.start(), m.end()):
+            continue
+        the = "the_" if m.group(2) else ""
+        for head in dict.fromkeys((lx.singular(m.group(1)), m.group(1))):
+            name = f"{head}_of_{the}{m.group(3)}"
+            if any(wn.synset(off).lexfile in _THINGS for off in wn.lookup(name)):
+                phrase = name.replace("_", " ")
+                st.claim(m.start(), m.end(), "atom", {"concept": phrase}, slot="concept")
+                break
+
+
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
     for m in _FILLERS.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
+    _things_named_with_of(st)
     for m in _OUTING.finditer(st.low):
         if st.free(*m.span("w")) and m.group("w") in ("day", "days", "trip"):
             st.claim(*m.span("w"), "drop", text="")
