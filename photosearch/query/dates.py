@@ -95,6 +95,15 @@ MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date], int, int]] = {
     "thanksgiving": (thanksgiving, 0, 4),
     "thanksgiving weekend": (thanksgiving, 0, 4),
 }
+
+
+def movable_range(name: str, year: int) -> tuple[date, date]:
+    """A movable holiday's days in a year ("easter", 2023 → Good Friday to Easter Monday)."""
+    day_of, before, days = MOVABLE_HOLIDAYS[name]
+    lo = day_of(year) + timedelta(days=before)
+    return lo, lo + timedelta(days=days - 1)
+
+
 # holiday words followed by one of these are things in the photo, not dates ("christmas tree")
 HOLIDAY_NOUNS = {
     "tree",
@@ -399,10 +408,7 @@ class DateFinder:
                 lo = date(year, month, day)
                 return lo, lo + timedelta(days=n - 1)
             if g == "mhy":
-                year = int(re.findall(r"\d{4}", t)[0])
-                day_of, before, days = MOVABLE_HOLIDAYS[t[: t.rfind(" ")].strip()]
-                lo = day_of(year) + timedelta(days=before)
-                return lo, lo + timedelta(days=days - 1)
+                return movable_range(t[: t.rfind(" ")].strip(), int(re.findall(r"\d{4}", t)[0]))
             if g == "mod":
                 lo, hi = year_range(int(re.findall(r"\d{4}", t)[0]))
                 return _modify(t, lo, hi)
@@ -611,11 +617,9 @@ def _movable(m: re.Match, q: _Ask) -> DateMatch | None:
     """Easter, Thanksgiving: the span in the year named, the latest one ("last easter"), or every
     year of the library (the catalog's years, else the last ten)."""
     name, rel, now = m.group("h"), (m.group("rel") or "").strip(), q.now
-    day_of, before, days = MOVABLE_HOLIDAYS[name]
 
     def make(y: int) -> tuple[date, date]:
-        lo = day_of(y) + timedelta(days=before)
-        return lo, lo + timedelta(days=days - 1)
+        return movable_range(name, y)
 
     if m.group("y"):
         return DateMatch(m.start(), m.end(), [make(int(m.group("y")))])

@@ -16,12 +16,13 @@ from photosearch.query.plan import ANY_PLACE, ANY_TEXT
 CROWD = 6
 
 
-#: "undated photos", "with no date" (the negation is the word before's: "without a date"), "dated
-#: photos": whether the photo has a date taken at all.
+#: Right after "without (a|any)" or "no": the negation is that word's ("without GPS", "no date").
+_AFTER_NO = r"(?:(?<=\bwithout\s)|(?<=\bwithout\sa\s)|(?<=\bwithout\sany\s)|(?<=\bno\s))"
+#: "undated photos", "with no date", "without a date", "dated photos": whether the photo has a date
+#: taken at all.
 _DATED = re.compile(
     r"\b(?P<un>undated)\b|\bdated(?=\s+(?:photos?|pictures?|pics|images?))"
-    r"|(?:(?<=\bwithout\s)|(?<=\bwithout\sa\s)|(?<=\bwithout\sany\s)|(?<=\bno\s)|(?<=\bwith\sa\s))"
-    r"(?:date|dates|date\s+taken|capture\s+date)\b"
+    rf"|(?:{_AFTER_NO}|(?<=\bwith\sa\s))(?:date|dates|date\s+taken|capture\s+date)\b"
 )
 #: "best photos", "top rated", "my finest shots": no model judges a photo's merit; the photos the
 #: user marked do (a heart, or four stars or more in the file).
@@ -90,7 +91,7 @@ class FilterClaims:
         place_words = r"(?:locations?|gps\s+data|gps|coordinates|geo-?tags?|place\s+info)"
         self.any_place = re.compile(
             rf"\b(?:(?:with|having|has|have)\s+(?:a\s+|an\s+|any\s+)?{place_words}|geo-?tagged"
-            rf"|(?:(?<=\bwithout\s)|(?<=\bwithout\sa\s)|(?<=\bwithout\sany\s)|(?<=\bno\s)){place_words})\b"
+            rf"|{_AFTER_NO}{place_words})\b"
         )
         self.favourite = re.compile(rf"\b(?:my\s+)?(?:{'|'.join(lx.FAVOURITE_WORDS)})\b")
         self.kind = re.compile(
