@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -115,21 +116,42 @@ def _multiset_minus(a: list, b: list) -> list:
     return out
 
 
-def compare(photos: Path, before_tree: Path, work: Path, label: str, pycache: Path) -> dict:
-    """Index `photos` with the app before and after (this checkout), one after the other."""
-    runs = {}
-    for name, tree in (("before", before_tree), ("after", ROOT)):
-        print(f"  {label}: indexing with the app {name} ({tree}) …", flush=True)
-        runs[name] = run_index(tree, photos, work / label / name, pycache)
+def compare(photos: Path, before_tree: Path, work: Path, label: str, pycache: Path, rounds: int = 1) -> dict:
+    """Index `photos` with the app before and after (this checkout), `rounds` times each.
+
+    The order alternates (before, after, after, before, ...), so neither side always starts in the load
+    the other left behind. Each figure is the median over a side's runs; `runs` keeps every run."""
+    runs: dict[str, list[dict]] = {"before": [], "after": []}
+    trees = {"before": before_tree, "after": ROOT}
+    for i in range(rounds):
+        for name in ("before", "after") if i % 2 == 0 else ("after", "before"):
+            print(f"  {label}: indexing with the app {name} ({trees[name]}) …", flush=True)
+            runs[name].append(run_index(trees[name], photos, work / label / f"{name}{i}", pycache))
+    first_b, first_a = runs["before"][0], runs["after"][0]
     return {
         "label": label,
         "photos_dir": str(photos),
-        "before": _strip(runs["before"]),
-        "after": _strip(runs["after"]),
-        "recall": recall(runs["before"]["found"], runs["after"]["found"]),
-        "only_before_examples": _examples(runs["before"]["found"], runs["after"]["found"]),
-        "only_after_examples": _examples(runs["after"]["found"], runs["before"]["found"]),
+        "before": median_run([_strip(r) for r in runs["before"]]),
+        "after": median_run([_strip(r) for r in runs["after"]]),
+        "runs": {name: [_strip(r) for r in side] for name, side in runs.items()},
+        "recall": recall(first_b["found"], first_a["found"]),
+        "only_before_examples": _examples(first_b["found"], first_a["found"]),
+        "only_after_examples": _examples(first_a["found"], first_b["found"]),
     }
+
+
+def median_run(runs: list[dict]) -> dict:
+    """One run's figures, each the median over `runs` (numbers and per-stage ms); the rest from the first."""
+    out = dict(runs[0])
+    for key, value in runs[0].items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            mid = statistics.median(r[key] for r in runs)
+            out[key] = int(mid) if isinstance(value, int) and mid == int(mid) else round(mid, 3)
+    stages = {k for r in runs for k in r.get("stage_ms_per_photo", {})}
+    out["stage_ms_per_photo"] = {
+        k: statistics.median(r.get("stage_ms_per_photo", {}).get(k, 0.0) for r in runs) for k in stages
+    }
+    return out
 
 
 def warm_up(photos: Path, before_tree: Path, work: Path, pycache: Path) -> None:
@@ -163,8 +185,11 @@ def _examples(a: dict, b: dict, n: int = 8) -> list[str]:
 
 def print_comparison(result: dict) -> None:
     b, a = result["before"], result["after"]
+    rounds = len(result["runs"]["before"])
     print(f"  {result['label']}: {a['photos']} photos ({result['photos_dir']})")
-    print(f"  {'':30}{'before':>12}{'after':>12}")
+    print(
+        f"  {'':30}{'before':>12}{'after':>12}" + (f"   (median of {rounds} runs each)" if rounds > 1 else "")
+    )
     rows = [
         ("photos/s (photos / wall)", "photos_per_s"),
         ("wall s", "elapsed_s"),
@@ -177,6 +202,10 @@ def print_comparison(result: dict) -> None:
         print(f"  {text:<30}{b[key]:>12}{a[key]:>12}")
     for k, sb, sa in stage_rows(b["stage_ms_per_photo"], a["stage_ms_per_photo"]):
         print(f"  {k + ' ms/photo':<30}{sb:>12.2f}{sa:>12.2f}")
+    if len(result["runs"]["before"]) > 1:
+        for key in ("cpu_s_per_photo", "photos_per_s"):
+            each = {name: ", ".join(f"{r[key]:g}" for r in side) for name, side in result["runs"].items()}
+            print(f"  {key} of each run: before {each['before']}; after {each['after']}")
     for key, row in result["recall"].items():
         print(
             f"  {key + ' found':<30}{row['before']:>12}{row['after']:>12}"
@@ -188,9 +217,15 @@ def print_comparison(result: dict) -> None:
 
 
 def bench_compare(
-    megapixels: list[float], count: int, gallery: str | None, before_ref: str, data_dir: str | None
+    megapixels: list[float],
+    count: int,
+    gallery: str | None,
+    before_ref: str,
+    data_dir: str | None,
+    rounds: int = 1,
 ) -> dict:
-    """Before beside after on camera-like sets of each size (and on `gallery` when given)."""
+    """Before beside after on camera-like sets of each size (and on `gallery` when given), `rounds`
+    runs of each side."""
     from benchmarks.camera_set import write_camera_set
 
     with tempfile.TemporaryDirectory(prefix="ps-bench-compare-") as tmp:
@@ -210,8 +245,8 @@ def bench_compare(
         warm_up(sets[0][1], before_tree, work / "warm-up", pycache)
         runs = []
         for label, photos in sets:
-            result = compare(photos, before_tree, work / "runs", label.replace(" ", ""), pycache)
+            result = compare(photos, before_tree, work / "runs", label.replace(" ", ""), pycache, rounds)
             result["label"] = label
             print_comparison(result)
             runs.append(result)
-    return {"before_ref": before_ref, "count": count, "runs": runs}
+    return {"before_ref": before_ref, "count": count, "rounds": rounds, "runs": runs}

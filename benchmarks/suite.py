@@ -1,7 +1,7 @@
 """Benchmarks: print figures and write JSON; never assert times.
 
 python -m benchmarks.suite index   [--gallery DIR] [--copies N] [--engine serial|ray] [--workers N] [--gates on|off|both]
-python -m benchmarks.suite index   --megapixels 12,48 [--count 60] [--gallery DIR] [--before [REF]]   (before beside after)
+python -m benchmarks.suite index   --megapixels 12,48 [--count 60] [--gallery DIR] [--before [REF]] [--rounds N]   (before beside after)
 python -m benchmarks.suite query   [--sizes 10000,100000,1000000] [--repeat 5] [--search auto|baseline] [--no-index-build]
                                     [--vectors facts-text|clustered]
 python -m benchmarks.suite vectors [--n 100000] [--dim 384] [--queries 200]
@@ -409,6 +409,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--count", type=int, default=60, help="camera-like photos per size")
     p.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --before: runs of each side, in alternating order (before, after, after, before, ...); "
+        "figures are medians",
+    )
+    p.add_argument(
         "--before",
         nargs="?",
         const="",
@@ -452,7 +459,12 @@ def main(argv: list[str] | None = None) -> int:
 
         sizes = [float(m) for m in args.megapixels.split(",") if m.strip()] if args.megapixels else []
         result = bench_compare(
-            sizes, 2 if args.smoke else args.count, args.gallery, args.before or BEFORE_REF, args.data_dir
+            sizes,
+            2 if args.smoke else args.count,
+            args.gallery,
+            args.before or BEFORE_REF,
+            args.data_dir,
+            args.rounds,
         )
     elif args.cmd == "index":
         if args.gates == "both":

@@ -171,3 +171,26 @@ def test_metadata_benchmark_smoke():
     assert "photosearch" in header and "exiftool -stay_open" in header
     cells = row.split()
     assert cells[0] == "jpg" and len(cells) == 7 and all(float(c) > 0 for c in cells[1:])
+
+
+def test_before_and_after_alternate_and_report_medians(tmp_path, monkeypatch):
+    """With rounds, the sides run before, after, after, before, ... and each figure is a side's median:
+    neither side always starts in the load the other left behind."""
+    from benchmarks import index_compare
+
+    order = []
+    cpu = {"before": iter([0.9, 0.6, 0.8]), "after": iter([0.5, 0.7, 0.4])}
+
+    def fake_run(tree, photos, work, pycache):
+        name = "before" if tree == tmp_path else "after"
+        order.append(name)
+        found = {"a.jpg": {"faces": 1, "text": [], "tags": ["dog"], "objects": []}}
+        stage = {"decode": 10.0 * len(order)}
+        return {"photos": 2, "cpu_s_per_photo": next(cpu[name]), "stage_ms_per_photo": stage, "found": found}
+
+    monkeypatch.setattr(index_compare, "run_index", fake_run)
+    result = index_compare.compare(tmp_path / "photos", tmp_path, tmp_path / "w", "x", tmp_path, rounds=3)
+    assert order == ["before", "after", "after", "before", "before", "after"]
+    assert result["before"]["cpu_s_per_photo"] == 0.8 and result["after"]["cpu_s_per_photo"] == 0.5
+    assert result["before"]["stage_ms_per_photo"]["decode"] == 40.0  # runs 1, 4, 5: 10, 40, 50
+    assert [r["cpu_s_per_photo"] for r in result["runs"]["after"]] == [0.5, 0.7, 0.4]
