@@ -102,6 +102,31 @@ COCO_LABELS: dict[int, str] = {
 
 
 COCO_SPACE = "coco"
+#: The WordNet 3.0 synset (noun offset) of each COCO class whose name alone reads as another thing:
+#: WordNet's first "mouse" is the rodent, its first "kite" a bad cheque, "hot dog" and "toaster"
+#: people, "banana" and "carrot" the plants; and of the classes WordNet has no entry for ("sports
+#: ball", "cell phone"). The other classes are their name's first sense; "book" too: its first sense,
+#: the written work, is what "novel", "textbook", "cookbook" and "printed text" are kinds of.
+COCO_WORDNET: dict[str, int] = {
+    "stop sign": 6794110,  # street sign
+    "skis": 4228054,  # ski
+    "sports ball": 2778669,  # ball, game equipment
+    "kite": 3621473,  # the plaything flown in the wind
+    "wine glass": 4592099,  # wineglass
+    "banana": 7753592,  # the fruit
+    "broccoli": 7714990,  # the vegetable
+    "carrot": 7730207,  # the root eaten
+    "hot dog": 7697537,  # a frankfurter served hot on a bun
+    "cake": 7628870,  # baked goods
+    "potted plant": 11536230,  # pot plant
+    "toilet": 4446521,  # the plumbing fixture, not the room
+    "tv": 4405907,  # television receiver
+    "mouse": 3793489,  # computer mouse
+    "keyboard": 3085013,  # computer keyboard
+    "cell phone": 2992529,  # cellular telephone
+    "microwave": 3761084,  # microwave oven
+    "toaster": 4442312,  # the kitchen appliance
+}
 #: Index (0-based) of each COCO class in the "coco" vector, in label-map id order.
 COCO_CLASS_IDS: tuple[int, ...] = tuple(sorted(COCO_LABELS))
 #: Detections below this score are noise even for the distribution.

@@ -605,55 +605,150 @@ def test_a_synonym_names_a_concept_in_float32():
     assert _names("detector", "bike", {"coco": float(np.float32(0.9))}, ctx=None)
 
 
+class _TwoModels:
+    """The tagger's class probabilities and the detector's scores, by class name."""
+
+    def __init__(self, settings):
+        from photosearch.models.labels import COCO_CLASS_IDS, COCO_LABELS, IMAGENET_SPACE
+        from photosearch.query.resolvers.distributions import class_spaces
+
+        self.imagenet = next(cs for cs in class_spaces(settings) if cs.space == IMAGENET_SPACE)
+        self.coco = [COCO_LABELS[i] for i in COCO_CLASS_IDS]
+
+    def probs(self, **named: float) -> np.ndarray:
+        out = np.zeros(len(self.imagenet.names), np.float32)
+        for name, p in named.items():
+            out[self.imagenet.labels.index(name.replace("_", " "))] = p
+        return out
+
+    def scores(self, **named: float) -> np.ndarray:
+        out = np.zeros(len(self.coco) + 1, np.float32)
+        out[-1] = 1.0
+        for name, score in named.items():
+            out[self.coco.index(name.replace("_", " "))] = score
+        return out
+
+    def gallery(self, store, embedder, photos: dict[str, tuple]) -> None:
+        """name: (the tagger's label, its class probabilities, the detector's scores and object, the
+        words its facts text reads), plus six fillers of other things."""
+        from photosearch.catalog.models import Folder
+        from photosearch.models.labels import IMAGENET_SPACE
+
+        photos = dict(photos)
+        for i, label in enumerate(["espresso", "sports car", "schooner", "cheeseburger", "violin", "teapot"]):
+            photos[f"filler{i}.jpg"] = (
+                label,
+                self.probs(**{label.replace(" ", "_"): 0.9}),
+                self.scores(),
+                None,
+                label,
+            )
+        with store.session() as s:
+            folder = Folder(path="/g")
+            s.add(folder)
+            s.flush()
+            for name, (label, tagger_probs, detector_scores, obj, words) in photos.items():
+                p = add_photo(s, folder, name)
+                names = list(self.imagenet.names[self.imagenet.labels.index(label)])
+                tag = FactRecord("tag", label, 0.8, data={"names": names})
+                embeddings = {"facts_text": embedder.embed([words])[0], IMAGENET_SPACE: tagger_probs}
+                store.write_analysis(s, p.id, "tagger", 2, AnalysisResult(facts=[tag], embeddings=embeddings))
+                facts = [FactRecord("object", obj, 0.9)] if obj else []
+                store.write_analysis(
+                    s, p.id, "detector", 2, AnalysisResult(facts=facts, embeddings={"coco": detector_scores})
+                )
+
+
 def test_a_kind_of_a_class_needs_both_models_to_see_the_class(store, settings, fake_embedder):
     """ "kitty" reaches the detector's "cat" only as what a kitty is a kind of: the detector's cat on
     a marmot, where the tagger sees a marmot and no cat, is a closest match; the cat both models see
     stays sure. A concept a model names itself ("tractor", a tagger class, which also reaches the
     detector's "truck" as a kind of truck) needs no agreement on the broader class."""
-    from photosearch.catalog.models import Folder
-    from photosearch.models.labels import COCO_CLASS_IDS, COCO_LABELS, IMAGENET_SPACE
-    from photosearch.query.resolvers.distributions import class_spaces
-
-    imagenet = next(cs for cs in class_spaces(settings) if cs.space == IMAGENET_SPACE)
-    coco = [COCO_LABELS[i] for i in COCO_CLASS_IDS]
-
-    def probs(**named: float) -> np.ndarray:
-        out = np.zeros(len(imagenet.names), np.float32)
-        for name, p in named.items():
-            out[imagenet.labels.index(name.replace("_", " "))] = p
-        return out
-
-    def scores(**named: float) -> np.ndarray:
-        out = np.zeros(len(coco) + 1, np.float32)
-        out[-1] = 1.0
-        for name, score in named.items():
-            out[coco.index(name)] = score
-        return out
-
-    # name: (the tagger's label, its class probabilities, the detector's scores and object, the words
-    # its facts text reads: alike for the photos told apart, so only the models' agreement differs)
-    photos = {
-        "tabby.jpg": ("tabby", probs(tabby=0.8), scores(cat=0.9), "cat", "kitty"),
-        "marmot.jpg": ("marmot", probs(marmot=0.9), scores(cat=0.9), "cat", "kitty"),
-        "tractor.jpg": ("tractor", probs(tractor=0.9), scores(truck=0.3), None, "tractor"),
-    }
-    for i, label in enumerate(["espresso", "sports car", "schooner", "cheeseburger", "violin", "teapot"]):
-        photos[f"filler{i}.jpg"] = (label, probs(**{label.replace(" ", "_"): 0.9}), scores(), None, label)
-    with store.session() as s:
-        folder = Folder(path="/g")
-        s.add(folder)
-        s.flush()
-        for name, (label, tagger_probs, detector_scores, obj, words) in photos.items():
-            p = add_photo(s, folder, name)
-            tag = FactRecord(
-                "tag", label, 0.8, data={"names": list(imagenet.names[imagenet.labels.index(label)])}
-            )
-            embeddings = {"facts_text": fake_embedder.embed([words])[0], IMAGENET_SPACE: tagger_probs}
-            store.write_analysis(s, p.id, "tagger", 2, AnalysisResult(facts=[tag], embeddings=embeddings))
-            facts = [FactRecord("object", obj, 0.9)] if obj else []
-            store.write_analysis(
-                s, p.id, "detector", 2, AnalysisResult(facts=facts, embeddings={"coco": detector_scores})
-            )
+    m = _TwoModels(settings)
+    # the facts texts read alike for the photos told apart, so only the models' agreement differs
+    m.gallery(
+        store,
+        fake_embedder,
+        {
+            "tabby.jpg": ("tabby", m.probs(tabby=0.8), m.scores(cat=0.9), "cat", "kitty"),
+            "marmot.jpg": ("marmot", m.probs(marmot=0.9), m.scores(cat=0.9), "cat", "kitty"),
+            "tractor.jpg": ("tractor", m.probs(tractor=0.9), m.scores(truck=0.3), None, "tractor"),
+        },
+    )
     confident, why = _found(store, settings, fake_embedder, "kitty")
     assert confident == ["tabby.jpg"] and "marmot.jpg" in why  # the marmot: a closest match
     assert "tractor.jpg" in _found(store, settings, fake_embedder, "tractor")[0]
+
+
+def test_the_tagger_sure_of_another_animal_contradicts_the_detector(store, settings, fake_embedder):
+    """The detector's horse on a pig, where the tagger (which has a horse class: sorrel) gives 0.89
+    to a wild boar and a hog, is a closest match; a horse the tagger calls a sorrel stays sure. A
+    tagger without a class for the thing contradicts nothing (a giraffe it takes for an impala), and
+    the detector, which scores each class alone, contradicts nothing either (its airplane on a
+    hammer)."""
+    m = _TwoModels(settings)
+    m.gallery(
+        store,
+        fake_embedder,
+        {
+            "horse.jpg": (
+                "sorrel",
+                m.probs(sorrel=0.6, hartebeest=0.2),
+                m.scores(horse=0.95),
+                "horse",
+                "horse",
+            ),
+            "pig.jpg": (
+                "wild boar",
+                m.probs(wild_boar=0.46, hog=0.43),
+                m.scores(horse=0.93),
+                "horse",
+                "horse",
+            ),
+            "giraffe.jpg": ("impala", m.probs(impala=0.8), m.scores(giraffe=0.9), "giraffe", "giraffe"),
+            "hammer.jpg": ("hammer", m.probs(hammer=0.94), m.scores(airplane=0.61), "airplane", "hammer"),
+        },
+    )
+    confident, why = _found(store, settings, fake_embedder, "horse")
+    assert confident == ["horse.jpg"] and "pig.jpg" in why  # the pig: a closest match
+    assert _found(store, settings, fake_embedder, "giraffe")[0] == ["giraffe.jpg"]
+    assert _found(store, settings, fake_embedder, "hammer")[0] == ["hammer.jpg"]
+
+
+def test_coco_classes_mean_what_the_detector_sees():
+    """A COCO class named by a word whose first WordNet sense is another thing means what the
+    detector finds: the computer mouse (not the rodent), the toy kite (not a cheque), the fruit."""
+    from photosearch.models.labels import COCO_LABELS, COCO_WORDNET
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    assert set(COCO_WORDNET) <= set(COCO_LABELS.values())
+    assert "computer_mouse" in wn.synset(COCO_WORDNET["mouse"]).lemmas
+    assert "plaything" in wn.synset(COCO_WORDNET["kite"]).gloss
+    assert wn.synset(COCO_WORDNET["banana"]).lexfile == wn.synset(wn.lookup("apple")[0]).lexfile  # foods
+    assert (
+        "toaster" in wn.synset(COCO_WORDNET["toaster"]).lemmas
+        and "appliance" in wn.synset(COCO_WORDNET["toaster"]).gloss
+    )
+
+
+def test_the_detectors_mouse_is_no_rodent(store, settings, fake_embedder):
+    """The detector's "mouse" is the one on a desk: a request for rodents does not reach it."""
+    m = _TwoModels(settings)
+    m.gallery(
+        store,
+        fake_embedder,
+        {
+            "desk.jpg": (
+                "computer keyboard",
+                m.probs(computer_keyboard=0.9),
+                m.scores(mouse=0.95),
+                "mouse",
+                "desk",
+            ),
+            "squirrel.jpg": ("fox squirrel", m.probs(fox_squirrel=0.9), m.scores(cat=0.6), "cat", "squirrel"),
+        },
+    )
+    _confident, why = _found(store, settings, fake_embedder, "rodent")
+    assert "squirrel.jpg" in why
+    assert not any(w.get("label") == "mouse" for w in why.get("desk.jpg", []))

@@ -11,6 +11,10 @@ A model can name a concept when one of its classes is the concept or a synonym o
 least `NAMES_IT`), or, for the tagger, when its classes and their parents cover at least `COVERED`
 of the concept's kinds in WordNet (a dog: most breeds are classes; a person: three kinds of
 several hundred, so a photo of people needs no word from the tagger).
+
+A model that cannot name the concept can still contradict the other's claim (`contradicted`): the
+tagger has no "horse" class worth the name (one breed of several dozen), but when it is sure the
+photo the detector calls a horse shows a wild boar and a hog, it has seen another animal.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import numpy as np
 
 from photosearch.models.labels import COCO_SPACE, IMAGENET_SPACE
 from photosearch.query.expansion import WEIGHT_ROUNDING, shared_wordnet
-from photosearch.query.resolvers.distributions import label_synsets
+from photosearch.query.resolvers.distributions import ClassSpace, class_spaces, label_synsets, top_classes
+from photosearch.query.resolvers.kinds import class_senses
 from photosearch.query.resolvers.text import fold, naming_tokens
 from photosearch.query.senses import read_senses
 
@@ -35,6 +40,14 @@ COVERED = 0.4
 #: A model agrees on a photo when its own evidence of the concept there is at least this: for the
 #: detector the score at which it reports an object, for the tagger a tenth of its probability.
 AGREES = {"detector": 0.4, "tagger": 0.1}
+#: The tagger, where it says (next to) nothing of the concept, contradicts a claim when it gives at
+#: least this much of its probability to rival classes: things of the concept's own kind in WordNet
+#: (its lexicographer file: animals, plants, foods, made things, people) that are neither the
+#: concept, a kind of it, nor what it is a kind of (0.46 "wild boar" + 0.43 "hog" on the photo the
+#: detector calls a horse). Only a model whose scores share one belief can say "something else":
+#: the detector scores each of its 80 classes on its own, and on a thing it has no class for it
+#: reports the nearest one it has (an airplane on a hammer, skis on a screwdriver).
+CONTRADICTS = 0.5
 
 _covered_lock = threading.Lock()
 _covered: dict[int, frozenset[int]] = {}
@@ -114,3 +127,48 @@ def _coverage(synset: int, covered: frozenset[int]) -> float:
     if not kinds:
         return 0.0
     return sum(k in covered for k in kinds) / len(kinds)
+
+
+def contradicted(value: str, per_model: dict[str, np.ndarray], ctx) -> np.ndarray:
+    """Per photo: True where the tagger, which has a class for `value` or for a kind of it, says less
+    than it `AGREES` of it (`per_model`) and gives at least `CONTRADICTS` to rival classes."""
+    out = np.zeros(ctx.snapshot.n, bool)
+    synset = _concept_synset(value, ctx)
+    cs = next((c for c in class_spaces(ctx.settings) if c.space == IMAGENET_SPACE), None)
+    top = top_classes(ctx, cs) if cs is not None and synset is not None else None
+    rivals = _rivals(cs, synset) if top is not None else None
+    if rivals is None or "tagger" not in per_model:
+        return out
+    rows, idx, prob = top
+    strength = np.where(rivals[idx], prob, 0.0).sum(axis=1)
+    out[rows] = (strength >= CONTRADICTS) & (per_model["tagger"][rows] < AGREES["tagger"])
+    return out
+
+
+_rival_lock = threading.Lock()
+_rival_masks: dict[tuple[str, int, int], np.ndarray | None] = {}
+
+
+def _rivals(cs: ClassSpace, synset: int) -> np.ndarray | None:
+    """Per class of `cs`: is it a rival of the concept `synset` (same lexicographer file, and neither
+    is a kind of the other)? None when no class of `cs` is the concept or a kind of it: a model
+    without a class for pigs (the detector) can only say what else a pig looks like, and that
+    contradicts nothing. Classes WordNet cannot place are no rivals. Cached per space and synset."""
+    key = (cs.space, len(cs.names), synset)
+    with _rival_lock:
+        if key in _rival_masks:
+            return _rival_masks[key]
+    wn = shared_wordnet()
+    lexfile = wn.synset(synset).lexfile
+    above_concept = {synset, *wn.ancestors(synset)}
+    mask = np.zeros(len(cs.names), bool)
+    knows = False
+    for i, names in enumerate(cs.names):
+        for c in class_senses(names, cs.synsets.get(names)):
+            kind_of_it = c == synset or synset in wn.ancestors(c)
+            knows |= kind_of_it
+            if wn.synset(c).lexfile == lexfile and c not in above_concept and not kind_of_it:
+                mask[i] = True
+    with _rival_lock:
+        _rival_masks[key] = mask if knows else None
+    return _rival_masks[key]

@@ -31,7 +31,7 @@ from photosearch.query.expansion import (
     compound_of,
     expand,
 )
-from photosearch.query.resolvers.agreement import AGREES, MODELS, models_agree
+from photosearch.query.resolvers.agreement import AGREES, MODELS, contradicted, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.compounds import (
     MODIFIER_WEIGHT,
@@ -103,18 +103,39 @@ def _label_index(snap) -> tuple[dict[str, list[Group]], dict[str, list[Group]]]:
     return snap.cache[key]
 
 
+#: Per fact kind, the synsets its labels name where a model's class list says (`label_synsets`).
+KnownSynsets = Mapping[str, Mapping[tuple[str, ...], int]]
+
+
+def known_synsets(settings) -> KnownSynsets:
+    return {kind: label_synsets(settings, kind) for kind in HEADED_KINDS}
+
+
+def _synsets_of(g: Group, known: KnownSynsets | None) -> Mapping[tuple[str, ...], int]:
+    """The known synsets for a label of `g`'s kind (the detector's "mouse" is the computer mouse)."""
+    if not known:
+        return {}
+    return known.get(g.kind, known.get("tag", {}))
+
+
+def _class_names(g: Group) -> tuple[str, ...]:
+    """The names of a model class's label (a detector object has only its label); () for words people
+    wrote, which are looked up by their words."""
+    return tuple(g.names) or ((g.label,) if g.kind in HEADED_KINDS else ())
+
+
 def _routes(
-    word: str, snap, sense: dict | None = None, known: Mapping[tuple[str, ...], int] | None = None
+    word: str, snap, sense: dict | None = None, known: KnownSynsets | None = None
 ) -> list[tuple[Group, Route]]:
     """Groups a query word reaches through WordNet routes (in the sense `sense` reads it, to labels
-    of that sense; `known`: the synsets of the tagger's labels) or as a compound's head/tail."""
+    of that sense; `known`: the synsets of the models' labels) or as a compound's head/tail."""
     phrases, words = _label_index(snap)
     out: list[tuple[Group, Route]] = []
     for route in expand(word, **(sense or {})):
         for g in phrases.get(route.term, ()):
             if route.route == "hypernym" and g.hypernym and not route.narrow:
                 continue  # a broad class the photo was only summed into ("domestic animal" for "dog")
-            if not route.fits(g.names, known):
+            if not route.fits(_class_names(g), _synsets_of(g, known)):
                 continue  # the label names another sense of the word ("ostrich" the bird, not the person)
             if route.also:
                 g = _with_attribute(g, route.also, snap)
@@ -148,7 +169,7 @@ def _lexical(
     if not toks:
         return np.zeros(snap.n, np.float32), matched
     sense = ctx.sense_context(value)
-    known = label_synsets(ctx.settings)
+    known = known_synsets(ctx.settings)
     per_token = np.zeros((len(toks), snap.n), np.float32)
     phrase_groups: list[tuple[Group, Route | None]] = []
     if len(toks) > 1:  # a multi-word label that is the whole phrase counts for every word
@@ -187,7 +208,7 @@ def _label_names(g: Group) -> tuple[str, ...]:
     return (g.label, *g.names) if g.label not in g.names else tuple(g.names)
 
 
-def _shares_only(token: str, g: Group, known: Mapping[tuple[str, ...], int]) -> bool:
+def _shares_only(token: str, g: Group, known: KnownSynsets) -> bool:
     """Is the token only a word the label's class name shares with the request (`compounds.py`)? Of
     a broader class the photo was only summed into ("plant organ" above a fruit), a word that does not
     head its name always is: a fruit is no plant, though the gloss says "a unit of a plant"."""
@@ -196,10 +217,10 @@ def _shares_only(token: str, g: Group, known: Mapping[tuple[str, ...], int]) -> 
     names = _label_names(g)
     if g.hypernym and only_modifies(token, names):
         return True
-    return shares_only_a_word(token, names, known.get(tuple(g.names)))
+    return shares_only_a_word(token, names, _synsets_of(g, known).get(_class_names(g)))
 
 
-def _heads_another_kind(token: str, g: Group, known: Mapping[tuple[str, ...], int]) -> bool:
+def _heads_another_kind(token: str, g: Group, known: KnownSynsets) -> bool:
     """Does the token head the compound name of a broader class the photo was only summed into, of
     another kind of thing than the word means ("dog" of "wild dog", a canine WordNet does not put
     under dog)? A model's own class keeps its names ("panda bear": WordNet's old taxonomy puts the
@@ -209,7 +230,7 @@ def _heads_another_kind(token: str, g: Group, known: Mapping[tuple[str, ...], in
     names = _label_names(g)
     if any(tokens(nm) == [token] for nm in names) or not any(head_word(nm) == token for nm in names):
         return False
-    return another_kind(token, tuple(g.names) or (g.label,), known.get(tuple(g.names)))
+    return another_kind(token, _class_names(g), _synsets_of(g, known).get(_class_names(g)))
 
 
 def _without_broader(
@@ -463,7 +484,7 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
         _dist, parent_explain = distribution_evidence(parent, ctx)
         of = _model_evidence(parent, parent_matched, parent_explain, ctx)
         agreed &= own.direct | models_agree(parent, of.per_model, of.analysed, of.affinities, ctx)
-    return written | (agreed & own.claimed)
+    return written | (agreed & own.claimed & ~contradicted(value, own.per_model, ctx))
 
 
 def _parent_classes(dist_explain: dict) -> list[str]:

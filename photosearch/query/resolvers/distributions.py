@@ -29,6 +29,7 @@ from photosearch.models.labels import (
     COCO_CLASS_IDS,
     COCO_LABELS,
     COCO_SPACE,
+    COCO_WORDNET,
     IMAGENET_SPACE,
     decode_scores,
     imagenet_labels_path,
@@ -85,18 +86,21 @@ def _named_synsets(names: list[tuple[str, ...]], lines: list[str]) -> dict[tuple
     return {n: off for n, off in zip(names, wn.match_labels(lines), strict=True) if off is not None}
 
 
-def label_synsets(settings) -> dict[tuple[str, ...], int]:
-    """The synset each of the tagger's class labels names (its `tag` facts carry the same names)."""
-    return next((cs.synsets for cs in class_spaces(settings) if cs.space == IMAGENET_SPACE), {})
+def label_synsets(settings, kind: str = "tag") -> dict[tuple[str, ...], int]:
+    """The synset each class label of the model writing facts of `kind` names, where known: the
+    detector's for `object` facts (COCO_WORDNET), the tagger's for the rest (its `tag` facts carry
+    its class names; a keyword or caption is looked up by its words)."""
+    space = COCO_SPACE if kind == "object" else IMAGENET_SPACE
+    return next((cs.synsets for cs in class_spaces(settings) if cs.space == space), {})
 
 
 def class_spaces(settings) -> list[ClassSpace]:
     """The class spaces of the bundled tagger (when its label file is installed) and detector."""
     with _spaces_lock:
         if COCO_SPACE not in _spaces:
-            _spaces[COCO_SPACE] = ClassSpace(
-                COCO_SPACE, [(COCO_LABELS[i],) for i in COCO_CLASS_IDS], "scores"
-            )
+            names = [(COCO_LABELS[i],) for i in COCO_CLASS_IDS]
+            synsets = {n: COCO_WORDNET[n[0]] for n in names if n[0] in COCO_WORDNET}
+            _spaces[COCO_SPACE] = ClassSpace(COCO_SPACE, names, "scores", synsets)
         if IMAGENET_SPACE not in _spaces:
             try:
                 path = imagenet_labels_path(settings)
