@@ -32,6 +32,8 @@ def _why_text(why: list[dict]) -> str:
             bits.append(f"{w.get('fact', w.get('atom'))}~{w['similarity']}")
         elif "taken_at" in w:  # a date-like atom: when it was taken ("taken Saturday 2020-03-14")
             bits.append(w.get("text") or taken_words(str(w["taken_at"]), str(w.get("atom") or "")))
+        elif w.get("text"):  # the resolver said it in words ("blue: 51% of the subject", "4 horses")
+            bits.append(str(w["text"]))
         else:
             bits.append(", ".join(f"{k}={v}" for k, v in w.items() if k not in ("atom", "query")))
     return "; ".join(bits)

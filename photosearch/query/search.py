@@ -393,7 +393,8 @@ def search(
     full = int(rows.size)
     unmet = unmet_sentences(execution, snap.n) if full < page.size or not full else []
     out["explain"]["unmet"] = unmet
-    out["explain"]["remarks"] = list((planner or {}).get("remarks") or [])  # how the request was read
+    # how the request was read, and answered
+    out["explain"]["remarks"] = list(dict.fromkeys([*((planner or {}).get("remarks") or []), *ctx.remarks]))
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from photosearch.query.months import months_text, yearly_text
 from photosearch.query.plan import ANY_PHONE, ANY_PLACE, ANY_TEXT
+from photosearch.query.quantities import count_of, say
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
 
@@ -72,7 +73,9 @@ MEASURED_WORDS = {
 
 _DESCRIBE = {
     "faces": lambda v: _people(int(v.get("min") or 0), v.get("max")),
-    "concept": lambda v: MEASURED_WORDS.get(v) or f"that looks like “{v}”",
+    "concept": lambda v: (
+        MEASURED_WORDS.get(v) or (f"with {say(v)}" if count_of(v) else f"that looks like “{v}”")
+    ),
     "color": lambda v: "in black and white" if v == "monochrome" else f"that is mostly {v}",
     "person": lambda v: f"of {v}",
     "place": lambda v: "with a known place" if v.strip() == ANY_PLACE else f"taken in {v}",
@@ -114,7 +117,7 @@ def node_words(node: dict) -> str:
         return f" {key} ".join(node_words(child) for child in value) if value else "anything"
     if key == "not":
         return "not " + node_words(value)
-    return f"“{value}”" if key == "concept" else describe(node)
+    return f"“{say(value)}”" if key == "concept" else describe(node)
 
 
 def sentences(atom_hits: list[tuple[dict, int, bool]], matched: int, total: int) -> list[str]:

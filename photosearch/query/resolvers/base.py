@@ -141,6 +141,8 @@ class ExecContext:
     calibration: CalibrationConfig = field(default_factory=CalibrationConfig)
     image_embedder: Callable[[str], np.ndarray] | None = None
     notes: list[str] = field(default_factory=list)
+    #: What people should know of how the request was answered ("“two” was not counted: ...").
+    remarks: list[str] = field(default_factory=list)
     atom_cache: dict[str, AtomResult] = field(default_factory=dict)  # one search's resolved atoms
     #: The request's concept words: the context a word's sense is read in (`query.senses`).
     request_words: str = ""

@@ -31,8 +31,10 @@ from photosearch.query.expansion import (
     compound_of,
     expand,
 )
+from photosearch.query.quantities import Count, count_of, count_words, uncounted
 from photosearch.query.resolvers.agreement import AGREES, MODELS, contradicted, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
+from photosearch.query.resolvers.boxes import boxes_of
 from photosearch.query.resolvers.compounds import (
     MODIFIER_WEIGHT,
     SHARED_WORD,
@@ -354,6 +356,25 @@ def _near(scores: np.ndarray, keep: np.ndarray) -> ScoredSet:
     return ScoredSet(cand, np.clip(scores[cand], 0.0, 1.0).astype(np.float32), graded=True)
 
 
+#: A photo of the thing whose count is more than one off ranks among the closest at this much of its
+#: evidence ("two horses": a herd after the photos of one horse or three).
+COUNT_MISSED = 0.8
+
+
+def _counted(count: Count, matched: dict, ctx: ExecContext) -> np.ndarray | None:
+    """Per photo: the detector's boxes of the classes the concept names itself (not a broader class:
+    "two jaguars" are not counted as big cats); None when no detector class names it."""
+    labels = sorted(
+        {
+            g.label
+            for hits in matched.values()
+            for g, _w, route in hits
+            if g.kind == "object" and not _broader(route)
+        }
+    )
+    return boxes_of(ctx, labels) if labels else None
+
+
 #: Per embedding space: the rows it found, their similarities and z-scores.
 _SpaceHits = dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
 
@@ -394,13 +415,29 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         keep &= _agreed(emb_hits, labelled_mask, snap) | _measured(matched, snap.n)
     if selfie is not None:
         keep |= selfie > 0
+    closeness = 1.0 - miss_below
+    count = count_of(value)
+    boxes = _counted(count, matched, ctx) if count is not None else None
+    if boxes is not None:  # "two horses": the detector's horse boxes say how many
+        holds = np.array([count.holds(int(b)) for b in range(int(boxes.max(initial=0)) + 2)])
+        met = holds[np.minimum(boxes, holds.size - 1)]
+        keep &= met
+        off = np.array([count.off_by_one(int(b)) for b in range(holds.size)])[
+            np.minimum(boxes, holds.size - 1)
+        ]
+        closeness = closeness * np.where(met | off, 1.0, COUNT_MISSED)
+    elif count is not None:
+        ctx.remarks.append(f"“{count.word}” was not counted: no model here can count {uncounted(value)}")
     result = ScoredSet.from_dense(fused, keep)
-    near = _near(1.0 - miss_below, keep)
+    near = _near(closeness, keep)
     names_it = 1.0 - whole
     likely = ScoredSet.from_dense(names_it, ~keep & (names_it >= LIKELY_MIN))
 
     def explain(row: int) -> list[dict]:
         out = _lexical_whys(row, value, matched)
+        if boxes is not None and boxes[row] > 0:
+            out.append({"atom": "concept", "query": value, "fact": "count", "count": int(boxes[row])})
+            out[-1]["text"] = count_words(int(boxes[row]), value)
         if selfie is not None and selfie_near[row] > 0:
             out += explain_selfie(ctx, row)
         if dist[row] > 0:

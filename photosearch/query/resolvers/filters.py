@@ -13,6 +13,7 @@ import numpy as np
 
 from photosearch.query.plan import ANY_PHONE, ANY_TEXT
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
+from photosearch.query.resolvers.boxes import boxes_of
 from photosearch.query.resolvers.phones import is_phone
 from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Group, file_names, taken_at
 from photosearch.query.resolvers.text import content_tokens, fold, fuzzy_budget, tokens, within_edits
@@ -299,25 +300,8 @@ def resolve_file(atom: dict, ctx: ExecContext) -> AtomResult:
 
 
 def person_boxes(ctx: ExecContext) -> np.ndarray:
-    """Per snapshot row: how many persons the object detector boxed (once per snapshot)."""
-    snap = ctx.snapshot
-    key = ("person_boxes",)
-    if key not in snap.cache:
-        from sqlalchemy import text
-
-        boxes = np.zeros(snap.n, np.int16)
-        with ctx.store.engine.connect() as conn:
-            found = conn.execute(
-                text(
-                    "SELECT photo_id, COUNT(*) FROM facts WHERE kind = 'object' AND label = 'person' "
-                    "GROUP BY photo_id"
-                )
-            ).all()
-        if found:
-            rows, ok = snap.locate(np.array([r[0] for r in found], np.int64))
-            boxes[rows[ok]] = np.array([r[1] for r in found], np.int16)[ok]
-        snap.cache[key] = boxes
-    return snap.cache[key]
+    """Per snapshot row: how many persons the object detector boxed."""
+    return boxes_of(ctx, ["person"])
 
 
 #: A people count one person off scores this as a closest match.
