@@ -37,5 +37,10 @@ def test_each_shape_finds_its_photos(store, settings):
     assert "tall.jpg" not in [r["path"].rsplit("/", 1)[1] for r in res["results"]]
     res = search(store, settings, plan={"version": 1, "where": {"orientation": "panorama"}, "compose": {}})
     assert res["results"][0]["why"] == [
-        {"atom": "orientation", "orientation": "panorama", "size": "9000×2000"}
+        {
+            "atom": "orientation",
+            "orientation": "panorama",
+            "size": "9000×2000",
+            "text": "panorama, 9000 × 2000 pixels",
+        }
     ]

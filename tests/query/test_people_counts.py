@@ -84,7 +84,9 @@ def test_two_people_counts_faces_and_person_boxes(people_gallery, settings):
     # one or three people follow as closest matches, never the photo without people
     assert set(_names(res, closest=True)) == {"single.jpg", "trio.jpg", "anna_tom_lisa.jpg"}
     masked = next(r for r in res["results"] if r["path"].endswith("masked_pair.jpg"))
-    assert masked["why"] == [{"atom": "faces", "count": 2, "faces": 0, "person_boxes": 2}]
+    assert masked["why"] == [
+        {"atom": "faces", "count": 2, "faces": 0, "person_boxes": 2, "text": "2 people, no faces seen"}
+    ]
     assert res["explain"]["unmet"] == []
 
 
@@ -273,3 +275,10 @@ def test_the_cli_says_how_me_was_read_and_people_me_says_who_it_is(people_galler
     assert run_cli_json(settings.data_dir, "people", "me", "--clear") == {"owner": None}
     failed = run_cli(settings.data_dir, "people", "me", "Nobody", check=False)
     assert failed.returncode != 0 and "Nobody" in failed.stderr
+
+
+def test_people_counts_in_words():
+    from photosearch.query.resolvers.filters import people_words
+
+    assert people_words(2, 2) == "2 people" and people_words(1, 1) == "1 person"
+    assert people_words(3, 1) == "3 people, 1 face seen" and people_words(2, 0) == "2 people, no faces seen"

@@ -275,7 +275,13 @@ def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(
         atom,
         ScoredSet.from_mask(mask),
-        lambda row: [{"atom": "folder", "folder": snap.folders[snap.folder_code[row]]}],
+        lambda row: [
+            {
+                "atom": "folder",
+                "folder": snap.folders[snap.folder_code[row]],
+                "text": f"in the folder {snap.folders[snap.folder_code[row]]}",
+            }
+        ],
     )
 
 
@@ -302,6 +308,14 @@ def resolve_file(atom: dict, ctx: ExecContext) -> AtomResult:
 def person_boxes(ctx: ExecContext) -> np.ndarray:
     """Per snapshot row: how many persons the object detector boxed."""
     return boxes_of(ctx, ["person"])
+
+
+def people_words(count: int, faces: int) -> str:
+    """A people count in words: "2 people", "2 people, 1 face seen" (the rest seen as figures)."""
+    said = "1 person" if count == 1 else f"{count} people"
+    if faces == count:
+        return said
+    return f"{said}, {'no' if faces == 0 else faces} face{'' if faces == 1 else 's'} seen"
 
 
 #: A people count one person off scores this as a closest match.
@@ -333,7 +347,8 @@ def resolve_faces(atom: dict, ctx: ExecContext) -> AtomResult:
 
     def explain(row: int) -> list[dict]:
         why = {"atom": "faces", "count": int(counts[row]), "faces": int(faces[row])}
-        return [why | ({"person_boxes": int(boxes[row])} if boxes[row] else {})]
+        why |= {"person_boxes": int(boxes[row])} if boxes[row] else {}
+        return [why | {"text": people_words(int(counts[row]), int(faces[row]))}]
 
     score = _people_certainty(ctx, faces >= lo) if lo >= 1 else np.ones(ctx.snapshot.n, np.float32)
     return AtomResult(atom, ScoredSet.from_dense(score, mask), explain, near=near)
@@ -509,7 +524,12 @@ def resolve_orientation(atom: dict, ctx: ExecContext) -> AtomResult:
         atom,
         ScoredSet.from_mask(masks[name]),
         lambda row: [
-            {"atom": "orientation", "orientation": name, "size": f"{int(width[row])}×{int(height[row])}"}
+            {
+                "atom": "orientation",
+                "orientation": name,
+                "size": f"{int(width[row])}×{int(height[row])}",
+                "text": f"{name}, {int(width[row])} × {int(height[row])} pixels",
+            }
         ],
     )
 
