@@ -33,6 +33,7 @@ from photosearch.metadata.analyzer import COLOR_LABELS
 from photosearch.query.months import CHOICES as MONTH_CHOICES
 from photosearch.query.months import SEASON_MONTHS, months_text
 from photosearch.query.plan import ANY_PLACE, ANY_TEXT, STRING_ATOMS, dumps_plan
+from photosearch.query.quantities import say as say_counted
 from photosearch.query.times_of_day import CHOICES as TIME_CHOICES
 from photosearch.query.times_of_day import hours_of, hours_text
 from photosearch.query.unmet import RATING_CHOICES, rating_text
@@ -203,13 +204,18 @@ class Chip(QFrame):
                 # "photos with text", "photos with location": any words, any known place
                 any_value, any_words = ANY_VALUES.get(key, ("", ""))
                 anything = bool(any_value) and str(value).strip() == any_value
-                edit = QLineEdit("" if anything else str(value), self)
+                said = (
+                    say_counted(str(value)) if key == "concept" else str(value)
+                )  # "three car": "three cars"
+                edit = QLineEdit("" if anything else said, self)
                 edit.setPlaceholderText(any_words)
                 edit.setMinimumWidth(40)
                 edit.setMaximumWidth(220)
-                shown = any_words if anything else str(value)
+                shown = any_words if anything else said
                 edit.setFixedWidth(max(50, edit.fontMetrics().horizontalAdvance(shown) + 18))
-                edit.editingFinished.connect(lambda: self._set_string(edit.text() or any_value))
+                edit.editingFinished.connect(
+                    lambda: edit.text() != said and self._set_string(edit.text() or any_value)
+                )
                 self.editor = edit
         elif key == "date":
             self.date_from = QDateEdit(QDate.fromString(value["from"], "yyyy-MM-dd"), self)

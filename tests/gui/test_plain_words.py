@@ -247,3 +247,16 @@ def test_a_chip_of_several_conditions_reads_them_in_words(qtbot):
     assert "or" not in labels  # no title before the words
     _chips, chip = _second_chip(qtbot, {"concept": "beach"}, {"or": [{"person": "Anna"}, {"person": "Tom"}]})
     assert "of Anna or of Tom" in [lbl.text() for lbl in chip.findChildren(QLabel)]
+
+
+def test_a_counted_thing_reads_in_the_plural_and_an_untouched_chip_changes_nothing(qtbot):
+    """The concept "three car" (the count the parser keeps) reads "three cars"; leaving the chip
+    without a change publishes no new plan, and a typed count is the new concept."""
+    chips, chip = _second_chip(qtbot, {"concept": "beach"}, {"concept": "herd horse"})
+    assert chip.editor.text() == "a herd of horses"
+    with qtbot.assertNotEmitted(chips.plan_edited, wait=200):
+        chip.editor.editingFinished.emit()
+    with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
+        chip.editor.setText("two horses")
+        chip.editor.editingFinished.emit()
+    assert {"concept": "two horses"} in edited.args[0]["where"]["and"]
