@@ -165,6 +165,14 @@ def test_places():
             {"and": [{"yearly": {"from": "12-31", "to": "12-31"}}, {"concept": "fireworks"}]},
         ),
         ("car parked on the street", {"and": [{"concept": "car"}, {"concept": "street"}]}),  # what befell it
+        ("flying a kite", {"concept": "kite"}),  # what someone does to a thing: the thing
+        ("reading a book", {"concept": "book"}),
+        ("kids painting the fence", {"and": [{"concept": "kid"}, {"concept": "fence"}]}),
+        ("skiing the alps", {"and": [{"concept": "skiing"}, {"concept": "alps"}]}),  # a sport stays
+        (
+            "wedding a year ago",
+            {"and": [{"concept": "wedding"}, {"date": {"from": "2023-01-01", "to": "2023-12-31"}}]},
+        ),
         ("houses painted blue", {"and": [{"concept": "house"}, {"color": "blue"}]}),
         ("fried chicken", {"concept": "fried chicken"}),  # a participle before a thing names a kind
         ("pictures from our trip to Japan", {"place": "Japan"}),  # the trip is where it went

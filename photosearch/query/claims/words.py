@@ -58,6 +58,43 @@ def _drop_what_someone_did(st: ClaimState) -> None:
             st.claim(*m.span(2), "drop", text="")
 
 
+#: "flying a kite", "reading the paper", "holding my hand": an -ing verb with its object after it.
+_DOING_TO = re.compile(
+    r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\byour\s)(?<!\bhis\s)(?<!\bher\s)"
+    r"(?<!\btheir\s)(?<!\bthis\s)(?<!\bthat\s)\b([a-z]+ing)\s+(?=(a|an|the|my|our|your|his|her|their|some)\s+([a-z]+))"
+)
+
+
+def _verbs_with_an_object(st: ClaimState) -> None:
+    """An -ing word WordNet knows as a verb, with an article or a possessive and a word after it, is
+    what someone does to that thing: it separates, like "eating" or "holding" ("flying a kite" is a
+    kite, "reading a book" a book). A sport stays a thing of its own beside it ("skiing the alps":
+    skiing and the Alps). After an article the -ing word is a noun ("our wedding a year ago"), and
+    an article a date has claimed is the date's ("wedding a year ago")."""
+    from photosearch.query.expansion import shared_wordnet
+
+    matches = [
+        m
+        for m in _DOING_TO.finditer(st.low)
+        if m.group(1) not in lx.SEPARATORS and all(st.free(*m.span(g)) for g in (1, 2, 3))
+    ]
+    wn = shared_wordnet() if matches else None
+    for m in matches:
+        if wn is None or not wn.verb_forms(m.group(1)):
+            continue
+        if _is_a_sport(wn, m.group(1)):
+            st.claim(*m.span(1), "word", text=st.text[m.start(1) : m.end(1)])
+            st.claim(*m.span(2), "and", text=m.group(2))
+        else:
+            st.claim(*m.span(1), "and", text=m.group(1))
+
+
+def _is_a_sport(wn, word: str) -> bool:
+    """Whether WordNet's first sense of the word is a kind of sport (skiing, surfing, fishing)."""
+    senses = wn.lookup(word)
+    return bool(senses) and any(s in wn.ancestors(senses[0]) for s in wn.lookup("sport")[:1])
+
+
 #: "a car parked on the street", "a table covered in snow": a past participle after a thing, before a
 #: preposition or the end, says what happened to it, not what else is there.
 _PARTICIPLE = re.compile(r"\b[a-z]+\s+([a-z]+(?:ed|en))\b(?=\s+([a-z]+)|\s*$)")
@@ -177,6 +214,7 @@ def claim_words(st: ClaimState) -> None:
             st.claim(*m.span("w"), "drop", text="")
     _things_to_eat(st)
     _drop_what_someone_did(st)
+    _verbs_with_an_object(st)
     _participles_after_a_thing(st)
     _drop_trip_words(st)
     _drop_describing_words(st)
