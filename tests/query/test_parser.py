@@ -146,6 +146,8 @@ def test_places():
         ("that dog", {"concept": "dog"}),  # "that" before a thing is no relative clause
         ("birds that can fly", {"concept": "bird"}),
         ("small dogs", {"concept": "dog"}),  # a size no model measures
+        ("tall buildings", {"concept": "building"}),
+        ("wide shots of the city", {"concept": "city"}),
         ("big cats", {"concept": "big cat"}),  # ...unless the two words are one thing
         ("a big red car", {"and": [{"color": "red"}, {"concept": "car"}]}),
         ("colorful birds", {"and": [{"concept": "colourful"}, {"concept": "bird"}]}),  # measured

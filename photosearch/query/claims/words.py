@@ -125,7 +125,8 @@ def _participles_after_a_thing(st: ClaimState) -> None:
 #: two words are one thing ("big cat", "giant panda", "great dane", "cool box"). ("colourful" is
 #: measured: claims/attributes.py; "Nice" the city is claimed as a place before this runs.)
 DESCRIBING_WORDS = frozenset(
-    {"big", "bigger", "large", "small", "smaller", "little", "tiny", "huge", "giant"}
+    {"big", "bigger", "large", "small", "smaller", "little", "tiny", "huge", "giant", "tall", "wide"}
+    | {"massive", "enormous", "gigantic"}
     | {"nice", "good", "great", "cool", "lovely", "gorgeous", "stunning", "fantastic", "wonderful"}
     | {"wild"}  # "wild animals" are animals; "wild boar" and "wild flower" stay one noun
 )
