@@ -380,7 +380,27 @@ def _label_atom(
 
 
 def resolve_kind(atom: dict, ctx: ExecContext) -> AtomResult:
-    return _label_atom(atom, ctx, "kind", "kind", [str(atom["kind"])])
+    """Photos of a kind (photo, screenshot, document). A document is a page of words: where OCR read
+    the photo and found no line, the page-like look alone (a drawing on white) is a closest match."""
+    found = _label_atom(atom, ctx, "kind", "kind", [str(atom["kind"])])
+    if str(atom["kind"]) != "document":
+        return found
+    snap = ctx.snapshot
+    wordless = np.zeros(snap.n, bool)
+    ran = snap.group("ocr_gate", "ran")
+    if ran is not None:
+        wordless[ran.rows] = True
+    for g in snap.groups.get("text", {}).values():
+        wordless[g.rows] = False
+    rows = found.set.rows
+    keep = ~wordless[rows]
+    found.set = ScoredSet(rows[keep], found.set.scores[keep])
+    found.near = ScoredSet(rows[~keep], np.full(int((~keep).sum()), WORDLESS_PAGE, np.float32))
+    return found
+
+
+#: A page-like photo in which OCR read nothing scores this as a closest document.
+WORDLESS_PAGE = 0.5
 
 
 #: A colour counts for a photo from this share of its frame; a monochrome photo has at most this share
