@@ -649,8 +649,9 @@ class _TwoModels:
             s.flush()
             for name, (label, tagger_probs, detector_scores, obj, words) in photos.items():
                 p = add_photo(s, folder, name)
-                names = list(self.imagenet.names[self.imagenet.labels.index(label)])
-                tag = FactRecord("tag", label, 0.8, data={"names": names})
+                cls = self.imagenet.labels.index(label)
+                names = list(self.imagenet.names[cls])
+                tag = FactRecord("tag", label, float(tagger_probs[cls]), data={"names": names})
                 embeddings = {"facts_text": embedder.embed([words])[0], IMAGENET_SPACE: tagger_probs}
                 store.write_analysis(s, p.id, "tagger", 2, AnalysisResult(facts=[tag], embeddings=embeddings))
                 facts = [FactRecord("object", obj, 0.9)] if obj else []
@@ -752,3 +753,31 @@ def test_the_detectors_mouse_is_no_rodent(store, settings, fake_embedder):
     _confident, why = _found(store, settings, fake_embedder, "rodent")
     assert "squirrel.jpg" in why
     assert not any(w.get("label") == "mouse" for w in why.get("desk.jpg", []))
+
+
+def test_a_lone_models_weak_guess_ranks_but_is_never_sure(store, settings, fake_embedder):
+    """The tagger's 0.15 "jellyfish" on a flower (no detector class names a jellyfish) is a closest
+    match, however near the request the photo's words are; its 0.6 on a jellyfish is sure."""
+    m = _TwoModels(settings)
+    m.gallery(
+        store,
+        fake_embedder,
+        {
+            "jellyfish.jpg": (
+                "jellyfish",
+                m.probs(jellyfish=0.6, sea_anemone=0.4),
+                m.scores(),
+                None,
+                "jellyfish",
+            ),
+            "flower.jpg": (
+                "jellyfish",
+                m.probs(jellyfish=0.15, daisy=0.1, vase=0.75),  # a softmax: it sums to 1
+                m.scores(kite=0.9),
+                "kite",
+                "jellyfish",
+            ),
+        },
+    )
+    confident, why = _found(store, settings, fake_embedder, "jellyfish")
+    assert confident == ["jellyfish.jpg"] and "flower.jpg" in why
