@@ -111,3 +111,29 @@ def test_plurals():
         "churches",
     ]
     assert count_words(1, "two horse") == "1 horse" and count_words(4, "herd horse") == "4 horses"
+
+
+def test_two_women_are_counted_as_people(store, settings, fake_embedder):
+    """A kind of person no detector class names itself is counted as people are, from faces and
+    person boxes: the photo of two comes first among the closest, and `why` says "2 people"."""
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        for name, persons in {"one.jpg": 1, "two.jpg": 2, "four.jpg": 4}.items():
+            photo = add_photo(s, folder, name)
+            facts = [
+                FactRecord("object", "person", 0.9, box=[0.1 * i, 0.1, 0.1 * i + 0.1, 0.5])
+                for i in range(persons)
+            ]
+            embeddings = {"facts_text": fake_embedder.embed(["person"])[0]}
+            store.write_analysis(
+                s, photo.id, "detector", 1, AnalysisResult(facts=facts, embeddings=embeddings)
+            )
+    res = _run(store, settings, fake_embedder, "two woman")
+    listed = [r["path"].rsplit("/", 1)[1] for r in res["results"]]
+    assert listed[0] == "two.jpg" and listed.index("one.jpg") < listed.index("four.jpg")
+    assert {"atom": "concept", "query": "two woman", "fact": "count", "count": 2, "text": "2 people"} in res[
+        "results"
+    ][0]["why"]
+    assert not any("not counted" in r for r in res["explain"]["remarks"])

@@ -81,11 +81,11 @@ def _names(model: str, value: str, affinities: dict[str, float], ctx) -> bool:
     known = label_synsets(ctx.settings)
     if not known:
         return False
-    synset = _concept_synset(value, ctx)
+    synset = concept_synset(value, ctx)
     return synset is not None and _coverage(synset, _covered_by(known)) >= COVERED
 
 
-def _concept_synset(value: str, ctx) -> int | None:
+def concept_synset(value: str, ctx) -> int | None:
     """The WordNet sense the request means by the concept (the whole phrase, else its last word)."""
     wn = shared_wordnet()
     if wn is None:
@@ -133,7 +133,7 @@ def contradicted(value: str, per_model: dict[str, np.ndarray], ctx) -> np.ndarra
     """Per photo: True where the tagger, which has a class for `value` or for a kind of it, says less
     than it `AGREES` of it (`per_model`) and gives at least `CONTRADICTS` to rival classes."""
     out = np.zeros(ctx.snapshot.n, bool)
-    synset = _concept_synset(value, ctx)
+    synset = concept_synset(value, ctx)
     cs = next((c for c in class_spaces(ctx.settings) if c.space == IMAGENET_SPACE), None)
     top = top_classes(ctx, cs) if cs is not None and synset is not None else None
     rivals = _rivals(cs, synset) if top is not None else None

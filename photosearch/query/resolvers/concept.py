@@ -30,9 +30,10 @@ from photosearch.query.expansion import (
     Route,
     compound_of,
     expand,
+    shared_wordnet,
 )
 from photosearch.query.quantities import Count, count_of, count_words, uncounted
-from photosearch.query.resolvers.agreement import MODELS, contradicted, models_agree
+from photosearch.query.resolvers.agreement import MODELS, concept_synset, contradicted, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.boxes import boxes_of
 from photosearch.query.resolvers.compounds import (
@@ -51,6 +52,7 @@ from photosearch.query.resolvers.distributions import (
     top_classes,
     whole_evidence,
 )
+from photosearch.query.resolvers.filters import people_words, person_boxes
 from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.selfies import explain_selfie, is_selfie_word, selfie_evidence
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
@@ -356,14 +358,17 @@ def _near(scores: np.ndarray, keep: np.ndarray) -> ScoredSet:
     return ScoredSet(cand, np.clip(scores[cand], 0.0, 1.0).astype(np.float32), graded=True)
 
 
-#: A photo of the thing whose count is more than one off ranks among the closest at this much of its
-#: evidence ("two horses": a herd after the photos of one horse or three).
+#: A photo of the thing whose count is one off ranks among the closest at this much of its evidence,
+#: more than one off at the second ("two horses": one horse or three, then a herd), so that where the
+#: thing is never sure ("two women", reached as people) the right count still comes first.
+COUNT_OFF_BY_ONE = 0.9
 COUNT_MISSED = 0.8
 
 
-def _counted(count: Count, matched: dict, ctx: ExecContext) -> np.ndarray | None:
+def _counted(count: Count, value: str, matched: dict, ctx: ExecContext) -> tuple[np.ndarray | None, bool]:
     """Per photo: the detector's boxes of the classes the concept names itself (not a broader class:
-    "two jaguars" are not counted as big cats); None when no detector class names it."""
+    "two jaguars" are not counted as big cats); people ("two women") as the people count does, from
+    faces and person boxes (and True: people were counted); None when no detector class names it."""
     labels = sorted(
         {
             g.label
@@ -372,7 +377,19 @@ def _counted(count: Count, matched: dict, ctx: ExecContext) -> np.ndarray | None
             if g.kind == "object" and not _broader(route)
         }
     )
-    return boxes_of(ctx, labels) if labels else None
+    if labels:
+        return boxes_of(ctx, labels), False
+    if _is_people(value, ctx):
+        return np.maximum(ctx.snapshot.face_count, person_boxes(ctx)), True
+    return None, False
+
+
+def _is_people(value: str, ctx: ExecContext) -> bool:
+    """Whether the concept is a kind of person ("woman", "kid", "footballer")."""
+    synset = concept_synset(value, ctx)
+    wn = shared_wordnet()
+    person = wn.lookup("person")[:1] if wn is not None else ()
+    return synset is not None and bool(person) and (synset in person or person[0] in wn.ancestors(synset))
 
 
 #: Per embedding space: the rows it found, their similarities and z-scores.
@@ -417,7 +434,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         keep |= selfie > 0
     closeness = 1.0 - miss_below
     count = count_of(value)
-    boxes = _counted(count, matched, ctx) if count is not None else None
+    boxes, counts_people = _counted(count, value, matched, ctx) if count is not None else (None, False)
     if boxes is not None:  # "two horses": the detector's horse boxes say how many
         holds = np.array([count.holds(int(b)) for b in range(int(boxes.max(initial=0)) + 2)])
         met = holds[np.minimum(boxes, holds.size - 1)]
@@ -425,7 +442,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         off = np.array([count.off_by_one(int(b)) for b in range(holds.size)])[
             np.minimum(boxes, holds.size - 1)
         ]
-        closeness = closeness * np.where(met | off, 1.0, COUNT_MISSED)
+        closeness = closeness * np.where(met, 1.0, np.where(off, COUNT_OFF_BY_ONE, COUNT_MISSED))
     elif count is not None:
         ctx.remarks.append(f"“{count.word}” was not counted: no model here can count {uncounted(value)}")
     result = ScoredSet.from_dense(fused, keep)
@@ -436,8 +453,9 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     def explain(row: int) -> list[dict]:
         out = _lexical_whys(row, value, matched)
         if boxes is not None and boxes[row] > 0:
-            out.append({"atom": "concept", "query": value, "fact": "count", "count": int(boxes[row])})
-            out[-1]["text"] = count_words(int(boxes[row]), value)
+            n = int(boxes[row])
+            said = people_words(n, n) if counts_people else count_words(n, value)
+            out.append({"atom": "concept", "query": value, "fact": "count", "count": n, "text": said})
         if selfie is not None and selfie_near[row] > 0:
             out += explain_selfie(ctx, row)
         if dist[row] > 0:
