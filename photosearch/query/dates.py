@@ -84,6 +84,21 @@ def _easter(year: int) -> date:
     return easter(year)
 
 
+def _nth_sunday(month: int, n: int) -> Callable[[int], date]:
+    """The n-th Sunday of a month, as a function of the year."""
+
+    def day_of(year: int) -> date:
+        first = date(year, month, 1)
+        return first + timedelta(days=(6 - first.weekday()) % 7 + 7 * (n - 1))
+
+    return day_of
+
+
+def _mothering_sunday(year: int) -> date:
+    """The UK's and Ireland's Mothering Sunday: the fourth Sunday of Lent, three weeks before Easter."""
+    return _easter(year) - timedelta(days=21)
+
+
 #: Holidays whose day moves from year to year: (the holiday's day in a year, days before it the
 #: span starts, days long). Easter is Good Friday to Easter Monday; Thanksgiving Thursday to Sunday.
 MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date], int, int]] = {
@@ -94,6 +109,21 @@ MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date], int, int]] = {
     "good friday": (_easter, -2, 1),
     "thanksgiving": (thanksgiving, 0, 4),
     "thanksgiving weekend": (thanksgiving, 0, 4),
+    # the second Sunday of May (the US, Canada, Germany, Italy, Australia, Japan...); the UK's is
+    # "mothering sunday"
+    "mother's day": (_nth_sunday(5, 2), 0, 1),
+    "mothers day": (_nth_sunday(5, 2), 0, 1),
+    "mothering sunday": (_mothering_sunday, 0, 1),
+    # the third Sunday of June (the US, the UK, Canada, France, Japan...)
+    "father's day": (_nth_sunday(6, 3), 0, 1),
+    "fathers day": (_nth_sunday(6, 3), 0, 1),
+}
+#: How a holiday kept on different days in different countries is read, said with its dates.
+HOLIDAY_CONVENTIONS = {
+    "mother's day": "the second Sunday of May",
+    "mothers day": "the second Sunday of May",
+    "father's day": "the third Sunday of June",
+    "fathers day": "the third Sunday of June",
 }
 
 
@@ -628,7 +658,10 @@ def _movable(m: re.Match, q: _Ask) -> DateMatch | None:
     if rel == "last":
         return DateMatch(m.start(), m.end(), [make(now.year if make(now.year)[1] < now else now.year - 1)])
     ranges, span = _recurring(now, q.years, make)
-    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"“{name}”: every year {span}"])
+    note = f"“{name}”: every year {span}"
+    if name in HOLIDAY_CONVENTIONS:
+        note += f", on {HOLIDAY_CONVENTIONS[name]}"
+    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[note])
 
 
 def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:

@@ -126,6 +126,11 @@ def test_the_day_before_yesterday_is_two_days_ago():
         ("thanksgiving 2022", "2022-11-24", "2022-11-27"),  # the fourth Thursday of November
         ("last thanksgiving", "2024-11-28", "2024-12-01"),
         ("between easter 2023 and june 2023", "2023-04-07", "2023-06-30"),
+        ("mother's day 2024", "2024-05-12", "2024-05-12"),  # the second Sunday of May
+        ("mothers day 2021", "2021-05-09", "2021-05-09"),
+        ("mothering sunday 2024", "2024-03-10", "2024-03-10"),  # three weeks before Easter
+        ("father's day 2023", "2023-06-18", "2023-06-18"),  # the third Sunday of June
+        ("last father's day", "2024-06-16", "2024-06-16"),  # today is this year's
     ],
 )
 def test_a_movable_holiday_is_its_days_that_year(text, lo, hi):
@@ -140,3 +145,4 @@ def test_a_movable_holiday_without_a_year_is_its_days_in_every_year_of_the_libra
         "2020-04-10", "2021-04-02", "2022-04-15", "2023-04-07", "2024-03-29", "2025-04-18"
     ]  # fmt: skip
     assert _find("easter eggs") == [] and _find("thanksgiving turkey") == []  # things in the photo
+    assert _one("mother's day").notes == ["“mother's day”: every year 2020–2025, on the second Sunday of May"]
