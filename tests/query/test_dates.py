@@ -95,6 +95,13 @@ def test_holiday_without_year_is_a_recurring_day_of_the_year():
     assert _one("christmas 2019").node() == {"date": {"from": "2019-12-24", "to": "2019-12-26"}}
 
 
+def test_between_two_holidays_of_no_year_is_those_days_of_every_year():
+    between = _one("between christmas and new year")
+    assert between.node() == {"yearly": {"from": "12-24", "to": "01-01"}}  # over New Year
+    assert between.notes == ["“between christmas and new year” of any year"]
+    assert _one("between halloween and christmas").node() == {"yearly": {"from": "10-31", "to": "12-26"}}
+
+
 def test_a_29_february_birthday_falls_on_28_february_in_common_years():
     match = _one("tom's birthday")
     assert [a.isoformat() for a, _ in match.ranges][:3] == ["2020-02-29", "2021-02-28", "2022-02-28"]
