@@ -353,6 +353,13 @@ class DateFinder:
                 ),
             ),
             (
+                "weekofmonth",
+                re.compile(
+                    rf"\b(?:the\s+|in\s+the\s+)?(?P<n>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+week\s+"
+                    rf"(?:of|in)\s+(?P<m>{_FULL_MONTH_RE})(?:,?\s+(?P<y>{_YEAR}))?(?![\w-])"
+                ),
+            ),
+            (
                 "movable",
                 re.compile(
                     rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_MOVABLE_RE})(?:\s+(?P<y>{_YEAR}))?"
@@ -713,6 +720,30 @@ def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
     return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"birthdays: every year {span}"])
 
 
+_WEEK_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+
+
+def _week_of_month(m: re.Match, q: _Ask) -> DateMatch | None:
+    """ "the first week of January": days 1-7 (the second 8-14, ..., the last the month's last seven
+    days), in the year named, else of every year (a recurring condition, as "at Christmas")."""
+    month, year = MONTHS[m.group("m")], int(m.group("y")) if m.group("y") else 2001
+    length = calendar.monthrange(year, month)[1]
+    n = _WEEK_ORDINALS.get(m.group("n"))
+    first = length - 6 if n is None else 7 * (n - 1) + 1
+    lo, hi = date(year, month, first), date(year, month, min(length, first + 6))
+    if m.group("y"):
+        return DateMatch(m.start(), m.end(), [(lo, hi)])
+    words = re.sub(r"^(?:in\s+)?the\s+", "", " ".join(m.group(0).split()))
+    return DateMatch(
+        m.start(),
+        m.end(),
+        [(lo, hi)],
+        recurring=True,
+        yearly=(lo.strftime("%m-%d"), hi.strftime("%m-%d")),
+        notes=[f"“{words}” of any year"],
+    )
+
+
 def _season(m: re.Match, q: _Ask) -> DateMatch | None:
     season = m.group("s")
     first = SEASONS[season]
@@ -741,6 +772,7 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "ago": _ago,
     "holiday": _holiday,
     "movable": _movable,
+    "weekofmonth": _week_of_month,
     "birthday": _birthday,
     "season": _season,
 }

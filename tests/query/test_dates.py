@@ -102,6 +102,17 @@ def test_between_two_holidays_of_no_year_is_those_days_of_every_year():
     assert _one("between halloween and christmas").node() == {"yearly": {"from": "10-31", "to": "12-26"}}
 
 
+def test_a_week_of_a_month():
+    first = _one("the first week of january")
+    assert first.node() == {"yearly": {"from": "01-01", "to": "01-07"}}
+    assert first.notes == ["“first week of january” of any year"]
+    assert _one("last week of december").node() == {"yearly": {"from": "12-25", "to": "12-31"}}
+    assert _one("the second week of june 2023").node() == {"date": {"from": "2023-06-08", "to": "2023-06-14"}}
+    assert _one("the last week of february 2024").node() == {
+        "date": {"from": "2024-02-23", "to": "2024-02-29"}
+    }
+
+
 def test_a_29_february_birthday_falls_on_28_february_in_common_years():
     match = _one("tom's birthday")
     assert [a.isoformat() for a, _ in match.ranges][:3] == ["2020-02-29", "2021-02-28", "2022-02-28"]
