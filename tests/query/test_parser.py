@@ -168,6 +168,9 @@ def test_places():
         ),
         ("car parked on the street", {"and": [{"concept": "car"}, {"concept": "street"}]}),  # what befell it
         ("flying a kite", {"concept": "kite"}),  # what someone does to a thing: the thing
+        ("a bike leaning against a wall", {"and": [{"concept": "bike"}, {"concept": "wall"}]}),  # doing
+        ("birds flying", {"concept": "bird"}),
+        ("church wedding in june", {"and": [{"concept": "church wedding"}, {"month": [6]}]}),  # a noun
         ("reading a book", {"concept": "book"}),
         ("kids painting the fence", {"and": [{"concept": "kid"}, {"concept": "fence"}]}),
         ("skiing the alps", {"and": [{"concept": "skiing"}, {"concept": "alps"}]}),  # a sport stays

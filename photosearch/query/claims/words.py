@@ -97,7 +97,7 @@ def _is_a_sport(wn, word: str) -> bool:
 
 #: "a car parked on the street", "a table covered in snow": a past participle after a thing, before a
 #: preposition or the end, says what happened to it, not what else is there.
-_PARTICIPLE = re.compile(r"\b[a-z]+\s+([a-z]+(?:ed|en))\b(?=\s+([a-z]+)|\s*$)")
+_PARTICIPLE = re.compile(r"\b[a-z]+\s+([a-z]+(?:ed|en|ing))\b(?=\s+([a-z]+)|\s*$)")
 _AFTER_PARTICIPLE = lx.SEPARATORS | lx.AND_WORDS | set(COLOUR_WORDS)  # "houses painted blue"
 #: A trip is where it went: with a place named, "our trip to Japan" is Japan.
 TRIP_WORDS = frozenset(
@@ -106,7 +106,9 @@ TRIP_WORDS = frozenset(
 
 
 def _participles_after_a_thing(st: ClaimState) -> None:
-    """Such a participle separates the thing from what follows, like "sitting" or "on"."""
+    """Such a participle separates the thing from what follows, like "sitting" or "on"; so does
+    what the thing is doing ("a bike leaning against a wall", "sheep grazing in a field", "birds
+    flying"), an -ing word WordNet's texts never use as a noun (a church wedding stays a wedding)."""
     from photosearch.query.expansion import shared_wordnet
 
     matches = [
@@ -117,7 +119,9 @@ def _participles_after_a_thing(st: ClaimState) -> None:
     wn = shared_wordnet() if matches else None
     for m in matches:
         word = m.group(1)
-        if wn is not None and wn.verb_forms(word) and not wn.base_forms(word) and word not in lx.STOP_WORDS:
+        if wn is None or not wn.verb_forms(word) or word in lx.STOP_WORDS:
+            continue
+        if not wn.base_forms(word) or (word.endswith("ing") and wn.tagged_senses(word) == 0):
             st.claim(*m.span(1), "and", text=word)
 
 
