@@ -45,6 +45,14 @@ while through into onto toward towards against among above below beneath front t
 wearing playing eating sitting standing walking running riding lying sleeping
 """) - {"top"}
 
+#: What holds or portions a thing, said before "of" it: "a plate of pasta" is pasta, "a vase of
+#: flowers" flowers (the holder is in the photo too, but the thing is what is asked for).
+HOLDER_WORDS = _words("""
+plate plates cup cups glass glasses bowl bowls mug mugs jar jars bottle bottles can cans carton cartons
+box boxes bag bags basket baskets bucket buckets tray trays pot pots jug jugs vase vases bouquet bouquets
+slice slices piece pieces scoop scoops pile piles stack stacks heap heaps plateful bowlful spoonful
+""")
+
 AND_WORDS = frozenset({"and", "with", "plus", "&", "+", "both", "together", "also", "featuring", "including"})
 OR_WORDS = frozenset({"or", "either", "/"})
 NOT_PHRASES = (

@@ -168,6 +168,9 @@ def test_places():
         ),
         ("car parked on the street", {"and": [{"concept": "car"}, {"concept": "street"}]}),  # what befell it
         ("flying a kite", {"concept": "kite"}),  # what someone does to a thing: the thing
+        ("a plate of pasta", {"concept": "pasta"}),  # what holds a thing: the thing
+        ("a vase of flowers", {"concept": "flower"}),
+        ("a loaf of bread", {"concept": "loaf of bread"}),  # WordNet's own name stays whole
         ("a bike leaning against a wall", {"and": [{"concept": "bike"}, {"concept": "wall"}]}),  # doing
         ("birds flying", {"concept": "bird"}),
         ("church wedding in june", {"and": [{"concept": "church wedding"}, {"month": [6]}]}),  # a noun

@@ -207,6 +207,18 @@ def _things_named_with_of(st: ClaimState) -> None:
                 break
 
 
+_HOLDER_OF = re.compile(r"\b([a-z]+)\s+of\s+(?=[a-z])")
+
+
+def _what_holders_hold(st: ClaimState) -> None:
+    """ "a plate of pasta", "a glass of wine", "a vase of flowers": the holder and its "of" are
+    dropped, the thing held is what is looked for. (A thing WordNet names with "of", "loaf of
+    bread", was claimed whole before this runs.)"""
+    for m in _HOLDER_OF.finditer(st.low):
+        if m.group(1) in lx.HOLDER_WORDS and st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "drop", text="")
+
+
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
@@ -214,6 +226,7 @@ def claim_words(st: ClaimState) -> None:
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
     _things_named_with_of(st)
+    _what_holders_hold(st)
     for m in _OUTING.finditer(st.low):
         if st.free(*m.span("w")) and m.group("w") in ("day", "days", "trip"):
             st.claim(*m.span("w"), "drop", text="")
