@@ -204,7 +204,7 @@ def test_places():
         ("sea lions", {"concept": "sea lion"}),
         ("birds of prey", {"concept": "bird of prey"}),  # a thing WordNet names with "of"
         ("lily of the valley", {"concept": "lily of the valley"}),
-        ("a cup of tea", {"concept": "cup tea"}),  # WordNet's "cup of tea" is a liking, not a thing
+        ("a cup of tea", {"concept": "tea"}),  # WordNet's "cup of tea" is a liking: the cup holds tea
     ],
 )
 def test_any_words_in_the_photo(text, where):
