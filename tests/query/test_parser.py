@@ -169,6 +169,9 @@ def test_places():
         ("car parked on the street", {"and": [{"concept": "car"}, {"concept": "street"}]}),  # what befell it
         ("flying a kite", {"concept": "kite"}),  # what someone does to a thing: the thing
         ("a plate of pasta", {"concept": "pasta"}),  # what holds a thing: the thing
+        ("sunny beach", {"and": [{"concept": "sunny"}, {"concept": "beach"}]}),  # a scene that describes
+        ("indoor photos of the kids", {"and": [{"concept": "indoor"}, {"concept": "kid"}]}),
+        ("sunny day", {"concept": "sunny day"}),  # one scene word
         ("a vase of flowers", {"concept": "flower"}),
         ("a loaf of bread", {"concept": "loaf of bread"}),  # WordNet's own name stays whole
         ("a bike leaning against a wall", {"and": [{"concept": "bike"}, {"concept": "wall"}]}),  # doing

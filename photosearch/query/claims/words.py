@@ -219,6 +219,25 @@ def _what_holders_hold(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "drop", text="")
 
 
+def _scene_adjectives(st: ClaimState) -> None:
+    """A scene word that describes ("sunny", "indoor", "underwater", "overexposed": in
+    resources/scenes.yaml, no noun in WordNet) before a thing is a concept of its own: "sunny beach"
+    is sunny and a beach, each sure on its own, where as one concept no label would name both
+    words. Not where the two words are one thing ("sunny day" in scenes.yaml, WordNet's nouns)."""
+    from photosearch.query.expansion import scenes, shared_wordnet
+
+    wn = shared_wordnet()
+    if wn is None:
+        return
+    for m in re.finditer(r"\b([a-z]+)\s+([a-z][\w'-]*)", st.low):
+        word, nxt = m.group(1), m.group(2)
+        if word not in scenes() or wn.base_forms(word) or not st.free(*m.span(1)):
+            continue
+        if names_a_thing(word, nxt):
+            continue
+        st.claim(*m.span(1), "atom", {"concept": word}, slot="concept")
+
+
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
@@ -236,6 +255,7 @@ def claim_words(st: ClaimState) -> None:
     _participles_after_a_thing(st)
     _drop_trip_words(st)
     _drop_describing_words(st)
+    _scene_adjectives(st)
     for m in re.finditer(r"[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
         s, e = m.start(), m.end()
         if not st.free(s, e):
