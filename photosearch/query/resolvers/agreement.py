@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -145,30 +146,50 @@ def contradicted(value: str, per_model: dict[str, np.ndarray], ctx) -> np.ndarra
     return out
 
 
-_rival_lock = threading.Lock()
-_rival_masks: dict[tuple[str, int, int], np.ndarray | None] = {}
+@dataclass(frozen=True)
+class _ClassTree:
+    """A class space placed in WordNet once: each class's synset (-1 where unknown) and lexicographer
+    file, and for every synset above a class the classes under it."""
+
+    synset: np.ndarray
+    lexfile: np.ndarray
+    below: dict[int, np.ndarray]
+
+
+_tree_lock = threading.Lock()
+_trees: dict[tuple[str, int], _ClassTree] = {}
+
+
+def _class_tree(cs: ClassSpace) -> _ClassTree:
+    key = (cs.space, len(cs.names))
+    with _tree_lock:
+        if key not in _trees:
+            wn = shared_wordnet()
+            synsets = np.full(len(cs.names), -1, np.int64)
+            lexfiles = np.full(len(cs.names), -1, np.int16)
+            below: dict[int, list[int]] = {}
+            for i, names in enumerate(cs.names):
+                senses = class_senses(names, cs.synsets.get(names))
+                if not senses:
+                    continue
+                synsets[i], lexfiles[i] = senses[0], wn.synset(senses[0]).lexfile
+                for above in {senses[0], *wn.ancestors(senses[0])}:
+                    below.setdefault(above, []).append(i)
+            _trees[key] = _ClassTree(synsets, lexfiles, {a: np.array(v, np.intp) for a, v in below.items()})
+        return _trees[key]
 
 
 def _rivals(cs: ClassSpace, synset: int) -> np.ndarray | None:
     """Per class of `cs`: is it a rival of the concept `synset` (same lexicographer file, and neither
     is a kind of the other)? None when no class of `cs` is the concept or a kind of it: a model
     without a class for pigs (the detector) can only say what else a pig looks like, and that
-    contradicts nothing. Classes WordNet cannot place are no rivals. Cached per space and synset."""
-    key = (cs.space, len(cs.names), synset)
-    with _rival_lock:
-        if key in _rival_masks:
-            return _rival_masks[key]
+    contradicts nothing. Classes WordNet cannot place are no rivals."""
+    tree = _class_tree(cs)
+    kinds = tree.below.get(synset)
+    if kinds is None or not kinds.size:
+        return None
     wn = shared_wordnet()
-    lexfile = wn.synset(synset).lexfile
-    above_concept = {synset, *wn.ancestors(synset)}
-    mask = np.zeros(len(cs.names), bool)
-    knows = False
-    for i, names in enumerate(cs.names):
-        for c in class_senses(names, cs.synsets.get(names)):
-            kind_of_it = c == synset or synset in wn.ancestors(c)
-            knows |= kind_of_it
-            if wn.synset(c).lexfile == lexfile and c not in above_concept and not kind_of_it:
-                mask[i] = True
-    with _rival_lock:
-        _rival_masks[key] = mask if knows else None
-    return _rival_masks[key]
+    kind_of_it = np.zeros(tree.synset.size, bool)
+    kind_of_it[kinds] = True
+    above_concept = np.isin(tree.synset, [synset, *wn.ancestors(synset)])
+    return (tree.lexfile == wn.synset(synset).lexfile) & ~above_concept & ~kind_of_it & (tree.synset >= 0)
