@@ -68,6 +68,14 @@ MEASURED_WORDS = {
     "night": "taken at night",
     "sepia": "in sepia",
     "selfie": "that is a selfie",
+    "sunny": "that is sunny",
+    "indoor": "taken indoors",
+    "indoors": "taken indoors",
+    "outdoor": "taken outdoors",
+    "outdoors": "taken outdoors",
+    "underwater": "taken underwater",
+    "overexposed": "that is overexposed",
+    "underexposed": "that is underexposed",
 }
 
 

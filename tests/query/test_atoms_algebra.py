@@ -220,3 +220,7 @@ def test_every_atom_says_what_no_photo_meets_in_words():
     assert describe({"concept": "dog"}) == "that looks like “dog”"
     assert describe({"concept": "colourful"}) == "that is colourful"  # a measure, not a look
     assert describe({"concept": "selfie"}) == "that is a selfie"
+    assert (
+        describe({"concept": "sunny"}) == "that is sunny"
+        and describe({"concept": "indoor"}) == "taken indoors"
+    )
