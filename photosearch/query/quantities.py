@@ -29,11 +29,13 @@ class Count:
     max: int | None
     word: str
 
-    def holds(self, n: int) -> bool:
-        return n >= self.min and (self.max is None or n <= self.max)
+    def holds(self, n):
+        """Whether `n` (a number, or an array of them) is the count asked for."""
+        return (n >= self.min) & ((n <= self.max) if self.max is not None else True)
 
-    def off_by_one(self, n: int) -> bool:
-        return n == self.min - 1 or (self.max is not None and n == self.max + 1)
+    def off_by_one(self, n):
+        """Whether `n` (a number, or an array of them) is one short or one over."""
+        return (n == self.min - 1) | ((n == self.max + 1) if self.max is not None else False)
 
 
 def count_of(value: str) -> Count | None:

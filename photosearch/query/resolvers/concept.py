@@ -55,8 +55,9 @@ from photosearch.query.resolvers.distributions import (
 from photosearch.query.resolvers.filters import people_words, person_boxes
 from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.selfies import explain_selfie, is_selfie_word, selfie_evidence
-from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group
+from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group, rows_with
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
+from photosearch.query.senses import is_person_sense
 
 HYPERNYM_WEIGHT = 0.9
 #: Fact kinds whose labels are a model's class names (compounds with a head); a keyword, a caption or
@@ -379,17 +380,10 @@ def _counted(count: Count, value: str, matched: dict, ctx: ExecContext) -> tuple
     )
     if labels:
         return boxes_of(ctx, labels), False
-    if _is_people(value, ctx):
+    synset = concept_synset(value, ctx)
+    if synset is not None and is_person_sense(shared_wordnet(), synset):  # "woman", "kid", "footballer"
         return np.maximum(ctx.snapshot.face_count, person_boxes(ctx)), True
     return None, False
-
-
-def _is_people(value: str, ctx: ExecContext) -> bool:
-    """Whether the concept is a kind of person ("woman", "kid", "footballer")."""
-    synset = concept_synset(value, ctx)
-    wn = shared_wordnet()
-    person = wn.lookup("person")[:1] if wn is not None else ()
-    return synset is not None and bool(person) and (synset in person or person[0] in wn.ancestors(synset))
 
 
 #: Per embedding space: the rows it found, their similarities and z-scores.
@@ -436,13 +430,11 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     count = count_of(value)
     boxes, counts_people = _counted(count, value, matched, ctx) if count is not None else (None, False)
     if boxes is not None:  # "two horses": the detector's horse boxes say how many
-        holds = np.array([count.holds(int(b)) for b in range(int(boxes.max(initial=0)) + 2)])
-        met = holds[np.minimum(boxes, holds.size - 1)]
+        met = count.holds(boxes)
         keep &= met
-        off = np.array([count.off_by_one(int(b)) for b in range(holds.size)])[
-            np.minimum(boxes, holds.size - 1)
-        ]
-        closeness = closeness * np.where(met, 1.0, np.where(off, COUNT_OFF_BY_ONE, COUNT_MISSED))
+        closeness = closeness * np.where(
+            met, 1.0, np.where(count.off_by_one(boxes), COUNT_OFF_BY_ONE, COUNT_MISSED)
+        )
     elif count is not None:
         ctx.remarks.append(f"“{count.word}” was not counted: no model here can count {uncounted(value)}")
     result = ScoredSet.from_dense(fused, keep)
@@ -487,24 +479,12 @@ WRITTEN_KINDS = ("caption", "description", "title", "keyword", "knowledge")
 
 def _written_rows(snap) -> np.ndarray:
     """Mask of the photos that carry written text facts (cached per snapshot)."""
-    return _rows_with(snap, WRITTEN_KINDS)
+    return rows_with(snap, WRITTEN_KINDS)
 
 
 #: Fact kinds that are words, not a model's guess at what the photo shows: what people wrote and
 #: what is written in the photo (OCR); they need no second model to agree.
 WORD_KINDS = ("keyword", "caption", "knowledge", "title", "description", "text", "credit")
-
-
-def _rows_with(snap, kinds: tuple[str, ...]) -> np.ndarray:
-    """Mask of the photos holding any fact of these kinds (cached per snapshot)."""
-    key = ("rows_with", kinds)
-    if key not in snap.cache:
-        mask = np.zeros(snap.n, bool)
-        for kind in kinds:
-            for g in snap.groups.get(kind, {}).values():
-                mask[g.rows] = True
-        snap.cache[key] = mask
-    return snap.cache[key]
 
 
 def _analysed_by(ctx: ExecContext, kinds: tuple[str, ...], cs) -> np.ndarray:
@@ -513,7 +493,7 @@ def _analysed_by(ctx: ExecContext, kinds: tuple[str, ...], cs) -> np.ndarray:
     snap = ctx.snapshot
     key = ("analysed_by", kinds, cs.space if cs is not None else None)
     if key not in snap.cache:
-        mask = _rows_with(snap, kinds).copy()
+        mask = rows_with(snap, kinds).copy()
         top = top_classes(ctx, cs) if cs is not None else None
         if top is not None:
             mask[top[0]] = True

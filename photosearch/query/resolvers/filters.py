@@ -15,7 +15,7 @@ from photosearch.query.plan import ANY_PHONE, ANY_TEXT
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.boxes import boxes_of
 from photosearch.query.resolvers.phones import is_phone
-from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Group, file_names, taken_at
+from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Group, file_names, rows_with, taken_at
 from photosearch.query.resolvers.text import content_tokens, fold, fuzzy_budget, tokens, within_edits
 
 TAG_ALIASES = {
@@ -390,8 +390,7 @@ def resolve_kind(atom: dict, ctx: ExecContext) -> AtomResult:
     ran = snap.group("ocr_gate", "ran")
     if ran is not None:
         wordless[ran.rows] = True
-    for g in snap.groups.get("text", {}).values():
-        wordless[g.rows] = False
+    wordless &= ~rows_with(snap, ("text",))
     rows = found.set.rows
     keep = ~wordless[rows]
     found.set = ScoredSet(rows[keep], found.set.scores[keep])

@@ -365,6 +365,18 @@ def file_names(snap) -> list[str]:
     return names
 
 
+def rows_with(snap, kinds: tuple[str, ...]) -> np.ndarray:
+    """Mask of the photos holding any fact of these kinds (cached per snapshot)."""
+    key = ("rows_with", kinds)
+    if key not in snap.cache:
+        mask = np.zeros(snap.n, bool)
+        for kind in kinds:
+            for g in snap.groups.get(kind, {}).values():
+                mask[g.rows] = True
+        snap.cache[key] = mask
+    return snap.cache[key]
+
+
 def build_token_index(groups: dict[str, dict[str, Group]]) -> dict[str, list[Group]]:
     """Word token -> the concept kinds' groups whose label, names or extra text carry it."""
     token_index: dict[str, list[Group]] = {}
