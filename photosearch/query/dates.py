@@ -522,12 +522,11 @@ def _monthspan(m: re.Match, q: _Ask) -> DateMatch | None:
 def _two_ends(m: re.Match, q: _Ask) -> DateMatch | None:
     """ "between A and B", "from A to B": from the earlier start to the later end. Between two
     holidays of no year ("between Christmas and New Year") it is those days of every year."""
-    yearly = _between_holidays(m.group("a"), m.group("b"))
-    if yearly is not None:  # those days of every year, a recurring condition (as "at Christmas")
-        lo = date(2000, *map(int, yearly[0].split("-")))
-        hi = date(2000, *map(int, yearly[1].split("-")))
-        span = (lo, hi if hi >= lo else hi.replace(year=2001))
+    span = _between_holidays(m.group("a"), m.group("b"))
+    if span is not None:  # those days of every year, a recurring condition (as "at Christmas")
+        lo, hi = span
         words = f"between {m.group('a')} and {m.group('b')}"
+        yearly = (lo.strftime("%m-%d"), hi.strftime("%m-%d"))
         return DateMatch(
             m.start(), m.end(), [span], recurring=True, yearly=yearly, notes=[f"“{words}” of any year"]
         )
@@ -542,16 +541,17 @@ def _two_ends(m: re.Match, q: _Ask) -> DateMatch | None:
 _SPAN_END_HOLIDAYS = {"new year": (1, 1, 1), "new years": (1, 1, 1), "new year's": (1, 1, 1)}
 
 
-def _between_holidays(a: str, b: str) -> tuple[str, str] | None:
-    """("MM-DD", "MM-DD") from the first day of holiday `a` to the last of holiday `b`, both of no
-    year; None unless both are fixed-date holidays."""
+def _between_holidays(a: str, b: str) -> tuple[date, date] | None:
+    """From the first day of holiday `a` to the last of holiday `b`, both named without a year, in
+    2000 (the end in 2001 where the span goes over New Year); None unless both are fixed-date
+    holidays."""
     ends = [HOLIDAYS.get(" ".join(x.lower().removeprefix("the ").split())) for x in (a, b)]
     ends[1] = ends[1] or _SPAN_END_HOLIDAYS.get(" ".join(b.lower().removeprefix("the ").split()))
     if ends[0] is None or ends[1] is None:
         return None
     (m1, d1, _n1), (m2, d2, n2) = ends
-    last = date(2001, m2, d2) + timedelta(days=n2 - 1)
-    return f"{m1:02d}-{d1:02d}", last.strftime("%m-%d")
+    lo, hi = date(2000, m1, d1), date(2000, m2, d2) + timedelta(days=n2 - 1)
+    return lo, hi if hi >= lo else date(2001, m2, d2) + timedelta(days=n2 - 1)
 
 
 def _open_ended(m: re.Match, q: _Ask) -> DateMatch | None:

@@ -59,10 +59,9 @@ def _drop_what_someone_did(st: ClaimState) -> None:
 
 
 #: "flying a kite", "reading the paper", "holding my hand": an -ing verb with its object after it.
-_DOING_TO = re.compile(
-    r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\byour\s)(?<!\bhis\s)(?<!\bher\s)"
-    r"(?<!\btheir\s)(?<!\bthis\s)(?<!\bthat\s)\b([a-z]+ing)\s+(?=(a|an|the|my|our|your|his|her|their|some)\s+([a-z]+))"
-)
+_DOING_TO = re.compile(r"\b([a-z]+ing)\s+(?=(a|an|the|my|our|your|his|her|their|some)\s+([a-z]+))")
+#: Words after which an -ing word is a noun ("our wedding a year ago").
+_NOUN_AFTER = frozenset({"a", "an", "the", "my", "our", "your", "his", "her", "their", "this", "that"})
 
 
 def _verbs_with_an_object(st: ClaimState) -> None:
@@ -76,7 +75,9 @@ def _verbs_with_an_object(st: ClaimState) -> None:
     matches = [
         m
         for m in _DOING_TO.finditer(st.low)
-        if m.group(1) not in lx.SEPARATORS and all(st.free(*m.span(g)) for g in (1, 2, 3))
+        if m.group(1) not in lx.SEPARATORS
+        and all(st.free(*m.span(g)) for g in (1, 2, 3))
+        and not _after_a_determiner(st, m.start(1))
     ]
     wn = shared_wordnet() if matches else None
     for m in matches:
@@ -87,6 +88,11 @@ def _verbs_with_an_object(st: ClaimState) -> None:
             st.claim(*m.span(2), "and", text=m.group(2))
         else:
             st.claim(*m.span(1), "and", text=m.group(1))
+
+
+def _after_a_determiner(st: ClaimState, i: int) -> bool:
+    before = st.word_before(i)
+    return before is not None and before.group(0) in _NOUN_AFTER
 
 
 def _is_a_sport(wn, word: str) -> bool:
