@@ -204,9 +204,8 @@ class Chip(QFrame):
                 # "photos with text", "photos with location": any words, any known place
                 any_value, any_words = ANY_VALUES.get(key, ("", ""))
                 anything = bool(any_value) and str(value).strip() == any_value
-                said = (
-                    say_counted(str(value)) if key == "concept" else str(value)
-                )  # "three car": "three cars"
+                # a counted concept in words: "three car" reads "three cars"
+                said = say_counted(str(value)) if key == "concept" else str(value)
                 edit = QLineEdit("" if anything else said, self)
                 edit.setPlaceholderText(any_words)
                 edit.setMinimumWidth(40)
