@@ -1,7 +1,8 @@
 """Times of day as hours of the photo's clock: what "in the morning" or "at lunchtime" asks for.
 
 The `hour` atom holds the hours (0-23) a photo may have been taken at. Night is not here: "at night"
-is the `night` attribute measured from the pixels, which also holds for photos without a time.
+is the `night` attribute measured from the pixels, which also holds for photos without a time; the
+clock only overrules it where it says broad daylight (`DAYLIGHT_HOURS`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,17 @@ TIMES_OF_DAY: dict[str, tuple[int, int]] = {
     "late evening": (20, 23),
     "evening": (17, 22),
 }
+
+
+#: Hours of broad daylight wherever people live most of the year (10:00-15:59): a photo taken then
+#: was not taken at night, however dark its pixels (a cat on black velvet, a stage, a cellar).
+DAYLIGHT_HOURS = tuple(range(10, 16))
+NIGHT_WORDS = frozenset({"night", "nighttime", "midnight"})
+
+
+def names_night(concept: str) -> bool:
+    """Whether a concept asks for photos taken at night ("night", "night sky", "city at night")."""
+    return any(w in NIGHT_WORDS for w in concept.lower().split())
 
 
 def hours_of(name: str) -> list[int]:

@@ -96,8 +96,11 @@ def test_threshold_is_calibrated_not_flat():
     assert keep.tolist() == [True, False, False, False] and info["kept"] == 1
 
 
-def _labelled_gallery(store, emb, photos: dict[str, list[FactRecord]]) -> dict[str, int]:
-    """Photos with the detector's objects and the tagger's tags, and their facts_text vectors."""
+def _labelled_gallery(
+    store, emb, photos: dict[str, list[FactRecord]], taken: dict | None = None
+) -> dict[str, int]:
+    """Photos with the detector's objects and the tagger's tags, and their facts_text vectors (and
+    when `taken` says, the time they were taken)."""
     from photosearch.catalog.models import Folder
 
     fillers = {
@@ -110,7 +113,7 @@ def _labelled_gallery(store, emb, photos: dict[str, list[FactRecord]]) -> dict[s
         s.add(f)
         s.flush()
         for name, facts in {**photos, **fillers}.items():
-            p = add_photo(s, f, name)
+            p = add_photo(s, f, name, taken=(taken or {}).get(name))
             ids[name] = p.id
             # facts_text reads the labels; a photo's strongest label dominates its vector
             text = max(facts, key=lambda fact: fact.score).label
@@ -526,6 +529,41 @@ def test_a_measured_photo_attribute_stands_on_its_own(store, settings, fake_embe
     assert confident("night") == ["night_street.jpg"]
     assert confident("sky") == ["blue_sky.jpg"]
     assert confident("clouds") == []
+
+
+def test_a_dark_photo_taken_in_broad_daylight_is_not_night(store, settings, fake_embedder):
+    """The pixels of a cat on black velvet look like night; its clock says noon. Where the clock says
+    broad daylight, "night" is only a closest match; at 23:00 or without a time the pixels decide. A
+    dim exposure is dark, not night (WordNet's "night" is also "the dark")."""
+    from datetime import datetime
+
+    def fact(kind, label, score):
+        return FactRecord(kind, label, score, data={"names": [label]})
+
+    night = fact("attribute", "night", 0.9)
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "city_at_night.jpg": [fact("tag", "street sign", 0.95), night],
+            "black_cat_studio.jpg": [fact("tag", "tabby", 0.95), night, fact("attribute", "dark", 0.9)],
+            "scanned_night.jpg": [fact("tag", "lakeside", 0.95), night],
+            "dim_cellar.jpg": [fact("tag", "wine bottle", 0.95), fact("attribute", "dark", 0.9)],
+        },
+        taken={
+            "city_at_night.jpg": datetime(2023, 7, 1, 23, 10),
+            "black_cat_studio.jpg": datetime(2023, 7, 1, 12, 0),
+        },
+    )
+    for value in ("night", "night sky"):
+        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
+        res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+        assert _confident(res) == ["city_at_night.jpg", "scanned_night.jpg"] or value == "night sky"
+        assert "black_cat_studio.jpg" not in _confident(res)
+    plan = {"version": 1, "where": {"concept": "dark"}, "compose": {}}  # dark it still is
+    assert "black_cat_studio.jpg" in _confident(
+        search(store, settings, plan=plan, text_embedder=fake_embedder)
+    )
 
 
 def test_a_class_the_detector_scores_below_what_it_reports_is_no_label(store, settings, fake_embedder):

@@ -62,6 +62,14 @@ def test_two_dogs_are_counted_from_the_detectors_boxes(dog_gallery, settings, fa
     assert {"atom": "concept", "query": "two dog", "fact": "count", "count": 2, "text": "2 dogs"} in why
 
 
+def test_a_kind_of_a_detector_class_is_counted_as_that_class(dog_gallery, settings, fake_embedder):
+    """Puppies are dogs: the detector's dog boxes count them (a jaguar is no kind of any class)."""
+    res = _run(dog_gallery, settings, fake_embedder, "two puppy")
+    closest = _names(res, closest=True)  # a dog is not surely a puppy: all are closest matches
+    assert closest[0] == "two_dogs.jpg" and closest.index("one_dog.jpg") < closest.index("pack.jpg")
+    assert not any("not counted" in r for r in res["explain"]["remarks"])
+
+
 def test_a_herd_is_three_or_more(dog_gallery, settings, fake_embedder):
     res = _run(dog_gallery, settings, fake_embedder, "pack dog")
     assert _names(res, closest=False) == ["pack.jpg"]

@@ -52,12 +52,13 @@ from photosearch.query.resolvers.distributions import (
     top_classes,
     whole_evidence,
 )
-from photosearch.query.resolvers.filters import people_words, person_boxes
+from photosearch.query.resolvers.filters import hours_taken, people_words, person_boxes
 from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.selfies import explain_selfie, is_selfie_word, selfie_evidence
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group, rows_with
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 from photosearch.query.senses import is_person_sense
+from photosearch.query.times_of_day import DAYLIGHT_HOURS, names_night
 
 HYPERNYM_WEIGHT = 0.9
 #: Fact kinds whose labels are a model's class names (compounds with a head); a keyword, a caption or
@@ -142,6 +143,8 @@ def _routes(
                 continue  # a broad class the photo was only summed into ("domestic animal" for "dog")
             if not route.fits(_class_names(g), _synsets_of(g, known)):
                 continue  # the label names another sense of the word ("ostrich" the bird, not the person)
+            if g.kind == "attribute" and g.label == EXPOSURE_DARK and names_night(word):
+                continue  # night is a time of day; "dark" measures exposure (a cat on black velvet)
             if route.also:
                 g = _with_attribute(g, route.also, snap)
             out.append((g, route))
@@ -364,25 +367,27 @@ def _near(scores: np.ndarray, keep: np.ndarray) -> ScoredSet:
 #: thing is never sure ("two women", reached as people) the right count still comes first.
 COUNT_OFF_BY_ONE = 0.9
 COUNT_MISSED = 0.8
+#: The attribute that measures a dim exposure, which WordNet's "night" (also "the dark") would reach.
+EXPOSURE_DARK = "dark"
+#: A dark photo whose clock says broad daylight ranks among the closest for "night" at this much.
+TAKEN_IN_DAYLIGHT = 0.5
 
 
 def _counted(count: Count, value: str, matched: dict, ctx: ExecContext) -> tuple[np.ndarray | None, bool]:
-    """Per photo: the detector's boxes of the classes the concept names itself (not a broader class:
-    "two jaguars" are not counted as big cats); people ("two women") as the people count does, from
-    faces and person boxes (and True: people were counted); None when no detector class names it."""
-    labels = sorted(
-        {
-            g.label
-            for hits in matched.values()
-            for g, _w, route in hits
-            if g.kind == "object" and not _broader(route)
-        }
-    )
+    """Per photo: the detector's boxes of the classes the concept names itself, else of the class it
+    is a kind of ("two puppies" are dog boxes, "three robins" bird boxes), never of a class it only
+    shares a word or another sense with; people ("two women") as the people count does, from faces
+    and person boxes (and True: people were counted); None when no detector class names it."""
+    objects = [(g.label, route) for hits in matched.values() for g, _w, route in hits if g.kind == "object"]
+    labels = sorted({label for label, route in objects if not _broader(route)})
     if labels:
         return boxes_of(ctx, labels), False
     synset = concept_synset(value, ctx)
     if synset is not None and is_person_sense(shared_wordnet(), synset):  # "woman", "kid", "footballer"
         return np.maximum(ctx.snapshot.face_count, person_boxes(ctx)), True
+    kinds = sorted({label for label, route in objects if route is not None and route.route == "hypernym"})
+    if kinds:
+        return boxes_of(ctx, kinds), False
     return None, False
 
 
@@ -427,6 +432,10 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     if selfie is not None:
         keep |= selfie > 0
     closeness = 1.0 - miss_below
+    if names_night(value):  # the clock, where it says broad daylight, overrules dark pixels
+        daylight = np.isin(hours_taken(snap), DAYLIGHT_HOURS)
+        keep &= ~daylight
+        closeness = closeness * np.where(daylight, TAKEN_IN_DAYLIGHT, 1.0)
     count = count_of(value)
     boxes, counts_people = _counted(count, value, matched, ctx) if count is not None else (None, False)
     if boxes is not None:  # "two horses": the detector's horse boxes say how many
