@@ -40,6 +40,9 @@ DARK_UNDER = 0.3
 NIGHT_UNDER = 0.22
 #: Night: at least this share of nearly black pixels.
 NIGHT_BLACK_SHARE = 0.5
+#: ...and a frame border (its outer tenth) less black than this: a subject lit on a black backdrop
+#: (a cat on velvet, a product shot, a guitar on stage) is dark all round; a night has sky and ground.
+BACKDROP_BLACK = 0.97
 #: Sepia: weakly saturated, tinted nearly all over (a cut-out's plain background is not), and its
 #: tinted pixels' hues in the brown-orange-cream band (a toned print's highlights are cream, hue 25-32).
 SEPIA_MAX_SATURATION = 0.55
@@ -125,7 +128,9 @@ def measures(rgb: np.ndarray) -> dict[str, float]:
     out = {
         "coloured": float(((s > 0.2) & (v > 0.2)).mean()),
         "brightness": light,
-        "black": float((v < 0.16).mean()) if light <= NIGHT_UNDER else FAILS,
+        "black": float((v < 0.16).mean())
+        if light <= NIGHT_UNDER and _border_black(v) < BACKDROP_BLACK
+        else FAILS,
         "white": float(((s < 0.12) & (v > 0.78)).mean()),
     }
     out |= _palette(h, s, v)
@@ -138,6 +143,13 @@ def measures(rgb: np.ndarray) -> dict[str, float]:
         sky if below <= sky / 2 else FAILS
     )  # the sky is above: a blue pattern everywhere is not
     return out
+
+
+def _border_black(v: np.ndarray) -> float:
+    """The share of nearly black pixels in the outer tenth of the frame, all four sides."""
+    rows, cols = max(1, v.shape[0] // 10), max(1, v.shape[1] // 10)
+    ring = np.concatenate([v[:rows].ravel(), v[-rows:].ravel(), v[:, :cols].ravel(), v[:, -cols:].ravel()])
+    return float((ring < 0.16).mean())
 
 
 def measure(rgb: np.ndarray) -> list[Attribute]:

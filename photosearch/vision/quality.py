@@ -363,8 +363,9 @@ class QualityAnalyzer:
     name = "quality"
     # 2: documents are recognised by their lines of text; 3: the subject's colours, attributes;
     # 4: sepia calibrated (vision/attributes.py); 5: a screenshot shows a screen's size or its text;
-    # 6: sharpness is judged on the textured pixels; 7: colourful
-    version = 7
+    # 6: sharpness is judged on the textured pixels; 7: colourful; 8: a subject on a black backdrop
+    # is no night
+    version = 8
 
     def __init__(self, settings=None, blur_threshold: float = BLUR_THRESHOLD):
         self.settings = settings
