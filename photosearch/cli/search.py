@@ -10,8 +10,8 @@ from pathlib import Path
 
 from photosearch.errors import PhotoSearchError
 from photosearch.files import read_regular
+from photosearch.query.evidence_words import why_words
 from photosearch.query.plan import MAX_PLAN_BYTES, PlanError, parse_plan_json
-from photosearch.query.times_of_day import taken_words
 from photosearch.search_socket.client import served_search
 
 #: The line before the closest matches below the cut-off: when nothing was confident, and after confident ones.
@@ -20,23 +20,8 @@ BELOW_CUTOFF_SEPARATOR = "-- below the cut-off — closest: --"
 
 
 def _why_text(why: list[dict]) -> str:
-    bits = []
-    for w in why:
-        if "origin" in w:  # the file's own word: "keyword: Lisbon (in the file)"
-            bits.append(w["text"])
-        elif "route" in w:
-            bits.append(f"{w.get('fact')}:{w['label']} ({w.get('text')})")
-        elif "label" in w:
-            bits.append(f"{w.get('fact')}:{w['label']}")
-        elif "similarity" in w:
-            bits.append(f"{w.get('fact', w.get('atom'))}~{w['similarity']}")
-        elif "taken_at" in w:  # a date-like atom: when it was taken ("taken Saturday 2020-03-14")
-            bits.append(w.get("text") or taken_words(str(w["taken_at"]), str(w.get("atom") or "")))
-        elif w.get("text"):  # the resolver said it in words ("blue: 51% of the subject", "4 horses")
-            bits.append(str(w["text"]))
-        else:
-            bits.append(", ".join(f"{k}={v}" for k, v in w.items() if k not in ("atom", "query")))
-    return "; ".join(bits)
+    """All of a result's evidence in words, with how each word of the request reached its label."""
+    return why_words(why, most=None, routes=True)
 
 
 def _result_line(r: dict) -> str:

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QStyledItemDelegate,
 
 from photosearch.gui.thumbs import ThumbnailCache
 from photosearch.ingest.paths import from_db_path
-from photosearch.query.times_of_day import taken_words
+from photosearch.query.evidence_words import why_words
 
 IdRole = Qt.ItemDataRole.UserRole + 1
 PathRole = Qt.ItemDataRole.UserRole + 2
@@ -51,50 +51,6 @@ def separator_text(row: int) -> str:
 
 
 _Index = QModelIndex | QPersistentModelIndex
-
-
-#: What each kind of evidence is called for people (the catalog's fact kinds and signals).
-EVIDENCE_WORDS = {
-    "tag": "tag",
-    "object": "object",
-    "text": "text in the photo",
-    "user_tag": "your tag",
-    "keyword": "keyword in the file",
-    "knowledge": "learned on the web",
-    "place": "place",
-    "person": "person",
-    "face": "person",
-    "imagenet": "looks like",
-    "coco": "looks like",
-    "facts_text": "description",
-    "caption": "caption",
-}
-
-
-def why_words(why: list, most: int = 5) -> str:
-    """A result's evidence in words: "dog (object, 99 %), grass (tag, 80 %), taken 2021-03-09"."""
-    out: list[str] = []
-    for w in why:
-        if not isinstance(w, dict):
-            text = str(w)
-        elif "label" in w:
-            kind = EVIDENCE_WORDS.get(str(w.get("fact")), str(w.get("fact") or "match"))
-            score = w.get("score")
-            text = f"{w['label']} ({kind}" + (f", {float(score):.0%})" if score is not None else ")")
-        elif "similarity" in w:
-            what = "looks like the chosen photo" if w.get("atom") == "similar" else "similar description"
-            text = f"{what} ({float(w['similarity']):.0%})"
-        elif "taken_at" in w:  # at a time of day: its clock time too; on a day of the week: its name
-            text = w.get("text") or taken_words(str(w["taken_at"]), str(w.get("atom") or ""))
-        elif w.get("text"):  # the resolver said it in words ("blue: 51% of the subject")
-            text = str(w["text"])
-        else:
-            text = ", ".join(f"{k} {v}" for k, v in w.items() if k not in ("atom", "query"))
-        if text and text not in out:
-            out.append(text)
-        if len(out) >= most:
-            break
-    return ", ".join(out).replace("%)", " %)")
 
 
 def info_lines(info: dict | None) -> str:
