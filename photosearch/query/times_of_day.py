@@ -2,7 +2,8 @@
 
 The `hour` atom holds the hours (0-23) a photo may have been taken at. Night is not here: "at night"
 is the `night` attribute measured from the pixels, which also holds for photos without a time; the
-clock only overrules it where it says broad daylight (`DAYLIGHT_HOURS`).
+clock only overrules it, and the sky's other times of day, where it says they cannot be
+(`hours_ruled_out`: no night in broad daylight, no sunrise after noon, no sunset before it).
 """
 
 from __future__ import annotations
@@ -33,11 +34,25 @@ TIMES_OF_DAY: dict[str, tuple[int, int]] = {
 #: was not taken at night, however dark its pixels (a cat on black velvet, a stage, a cellar).
 DAYLIGHT_HOURS = tuple(range(10, 16))
 NIGHT_WORDS = frozenset({"night", "nighttime", "midnight"})
+#: The sun rises before noon and sets after it, on any clock within a zone or two of the sun's.
+MORNING_HOURS, AFTERNOON_HOURS = tuple(range(0, 12)), tuple(range(12, 24))
+#: Words of the sky's times of day -> the hours at which a photo cannot show them.
+RULED_OUT_HOURS: dict[str, tuple[int, ...]] = {
+    **dict.fromkeys(NIGHT_WORDS, DAYLIGHT_HOURS),
+    **dict.fromkeys(("sunrise", "dawn", "daybreak", "sunup"), AFTERNOON_HOURS),
+    **dict.fromkeys(("sunset", "dusk", "sundown", "nightfall"), MORNING_HOURS),
+}
 
 
 def names_night(concept: str) -> bool:
     """Whether a concept asks for photos taken at night ("night", "night sky", "city at night")."""
     return any(w in NIGHT_WORDS for w in concept.lower().split())
+
+
+def hours_ruled_out(concept: str) -> tuple[int, ...]:
+    """The clock hours at which a photo cannot show what the concept asks for ("sunset at the beach"
+    -> the morning's), or () where the clock has no say."""
+    return tuple(sorted({h for w in concept.lower().split() for h in RULED_OUT_HOURS.get(w, ())}))
 
 
 def hours_of(name: str) -> list[int]:

@@ -566,6 +566,37 @@ def test_a_dark_photo_taken_in_broad_daylight_is_not_night(store, settings, fake
     )
 
 
+def test_the_sun_rises_before_noon_and_sets_after_it(store, settings, fake_embedder):
+    """A warm sky over a dark ground looks the same at dawn and at dusk: the clock tells them apart
+    where it is known ("sunset" is no photo taken at 07:00, "sunrise" none taken at 19:00)."""
+    from datetime import datetime
+
+    def fact(kind, label, score):
+        return FactRecord(kind, label, score, data={"names": [label]})
+
+    sky = fact("attribute", "sunset", 0.95)
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "evening.jpg": [fact("tag", "lakeside", 0.95), sky],
+            "morning.jpg": [fact("tag", "seashore", 0.95), sky],
+            "scanned.jpg": [fact("tag", "valley", 0.95), sky],
+        },
+        taken={"evening.jpg": datetime(2023, 7, 1, 19, 40), "morning.jpg": datetime(2023, 7, 2, 7, 5)},
+    )
+
+    def found(value: str) -> tuple[list[str], list[str]]:
+        plan = {"version": 1, "where": {"concept": value}, "compose": {}}
+        res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+        return _confident(res), [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
+
+    sure, listed = found("sunset")
+    assert sure == ["evening.jpg", "scanned.jpg"] and "morning.jpg" in listed  # the closest
+    sure, listed = found("sunrise")
+    assert "evening.jpg" not in sure and listed.index("morning.jpg") < listed.index("evening.jpg")
+
+
 def test_a_class_the_detector_scores_below_what_it_reports_is_no_label(store, settings, fake_embedder):
     """The detector's kept scores hold "knife" at 0.18 on a hammer whose words read like a knife: below
     the 0.4 it reports an object at, so the hammer is a closest match; at 0.6 it is a knife."""

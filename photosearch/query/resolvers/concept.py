@@ -58,7 +58,7 @@ from photosearch.query.resolvers.selfies import explain_selfie, is_selfie_word, 
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group, rows_with
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 from photosearch.query.senses import is_person_sense
-from photosearch.query.times_of_day import DAYLIGHT_HOURS, names_night
+from photosearch.query.times_of_day import hours_ruled_out, names_night
 
 HYPERNYM_WEIGHT = 0.9
 #: Fact kinds whose labels are a model's class names (compounds with a head); a keyword, a caption or
@@ -369,8 +369,9 @@ COUNT_OFF_BY_ONE = 0.9
 COUNT_MISSED = 0.8
 #: The attribute that measures a dim exposure, which WordNet's "night" (also "the dark") would reach.
 EXPOSURE_DARK = "dark"
-#: A dark photo whose clock says broad daylight ranks among the closest for "night" at this much.
-TAKEN_IN_DAYLIGHT = 0.5
+#: A photo whose clock rules out the time of day asked for (a dark photo at noon for "night", a
+#: warm sky at 19:00 for "sunrise") ranks among the closest at this much.
+TAKEN_AT_ANOTHER_TIME = 0.5
 
 
 def _counted(count: Count, value: str, matched: dict, ctx: ExecContext) -> tuple[np.ndarray | None, bool]:
@@ -432,10 +433,11 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     if selfie is not None:
         keep |= selfie > 0
     closeness = 1.0 - miss_below
-    if names_night(value):  # the clock, where it says broad daylight, overrules dark pixels
-        daylight = np.isin(hours_taken(snap), DAYLIGHT_HOURS)
-        keep &= ~daylight
-        closeness = closeness * np.where(daylight, TAKEN_IN_DAYLIGHT, 1.0)
+    ruled_out = hours_ruled_out(value)
+    if ruled_out:  # the clock overrules the pixels: no night at noon, no sunset in the morning
+        wrong_time = np.isin(hours_taken(snap), ruled_out)
+        keep &= ~wrong_time
+        closeness = closeness * np.where(wrong_time, TAKEN_AT_ANOTHER_TIME, 1.0)
     count = count_of(value)
     boxes, counts_people = _counted(count, value, matched, ctx) if count is not None else (None, False)
     if boxes is not None:  # "two horses": the detector's horse boxes say how many
