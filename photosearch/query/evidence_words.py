@@ -21,6 +21,7 @@ EVIDENCE_WORDS = {
     "coco": "looks like",
     "facts_text": "description",
     "caption": "caption",
+    "attribute": "measured",
 }
 
 

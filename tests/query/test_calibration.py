@@ -560,6 +560,9 @@ def test_a_dark_photo_taken_in_broad_daylight_is_not_night(store, settings, fake
         res = search(store, settings, plan=plan, text_embedder=fake_embedder)
         assert _confident(res) == ["city_at_night.jpg", "scanned_night.jpg"] or value == "night sky"
         assert "black_cat_studio.jpg" not in _confident(res)
+    listed = [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
+    fillers = [i for i, name in enumerate(listed) if name.startswith("filler")]
+    assert listed.index("dim_cellar.jpg") < min(fillers, default=len(listed))  # dark: the closest first
     plan = {"version": 1, "where": {"concept": "dark"}, "compose": {}}  # dark it still is
     assert "black_cat_studio.jpg" in _confident(
         search(store, settings, plan=plan, text_embedder=fake_embedder)

@@ -29,3 +29,5 @@ def test_the_cli_says_the_evidence_in_words_with_the_route_each_word_took():
 
 def test_the_app_says_at_most_five_pieces_without_routes():
     assert why_words(WHY, most=2) == "seashore (tag, 50 %), seashore (looks like)"
+    measured = {"atom": "concept", "fact": "attribute", "label": "dark", "score": 1.0}
+    assert why_words([measured]) == "dark (measured, 100 %)"  # from the pixels, not a model's label

@@ -15,7 +15,7 @@ Distribution evidence: the concept against each photo's full class distributions
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -144,7 +144,9 @@ def _routes(
             if not route.fits(_class_names(g), _synsets_of(g, known)):
                 continue  # the label names another sense of the word ("ostrich" the bird, not the person)
             if g.kind == "attribute" and g.label == EXPOSURE_DARK and names_night(word):
-                continue  # night is a time of day; "dark" measures exposure (a cat on black velvet)
+                # night is a time of day; "dark" measures exposure (a cat on black velvet): it ranks
+                # a dark photo among the closest but never makes it sure
+                route = replace(route, route=OTHER_KIND)
             if route.also:
                 g = _with_attribute(g, route.also, snap)
             out.append((g, route))
