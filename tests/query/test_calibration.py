@@ -127,6 +127,10 @@ def _labelled_gallery(
     return ids
 
 
+def _fact(kind: str, label: str, score: float) -> FactRecord:
+    return FactRecord(kind, label, score, data={"names": [label]})
+
+
 def _confident(res) -> list[str]:
     return sorted(r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"])
 
@@ -510,15 +514,12 @@ def test_a_measured_photo_attribute_stands_on_its_own(store, settings, fake_embe
     it holds, so its own name finds the photo confidently, with no second kind of evidence; a scene
     word's weaker route to it ("clouds" ≈ sky) does not."""
 
-    def fact(kind, label, score):
-        return FactRecord(kind, label, score, data={"names": [label]})
-
     _labelled_gallery(
         store,
         fake_embedder,
         {
-            "night_street.jpg": [fact("tag", "street sign", 0.95), fact("attribute", "night", 0.6)],
-            "blue_sky.jpg": [fact("tag", "airliner", 0.95), fact("attribute", "sky", 0.55)],
+            "night_street.jpg": [_fact("tag", "street sign", 0.95), _fact("attribute", "night", 0.6)],
+            "blue_sky.jpg": [_fact("tag", "airliner", 0.95), _fact("attribute", "sky", 0.55)],
         },
     )
 
@@ -537,18 +538,15 @@ def test_a_dark_photo_taken_in_broad_daylight_is_not_night(store, settings, fake
     dim exposure is dark, not night (WordNet's "night" is also "the dark")."""
     from datetime import datetime
 
-    def fact(kind, label, score):
-        return FactRecord(kind, label, score, data={"names": [label]})
-
-    night = fact("attribute", "night", 0.9)
+    night = _fact("attribute", "night", 0.9)
     _labelled_gallery(
         store,
         fake_embedder,
         {
-            "city_at_night.jpg": [fact("tag", "street sign", 0.95), night],
-            "black_cat_studio.jpg": [fact("tag", "tabby", 0.95), night, fact("attribute", "dark", 0.9)],
-            "scanned_night.jpg": [fact("tag", "lakeside", 0.95), night],
-            "dim_cellar.jpg": [fact("tag", "wine bottle", 0.95), fact("attribute", "dark", 0.9)],
+            "city_at_night.jpg": [_fact("tag", "street sign", 0.95), night],
+            "black_cat_studio.jpg": [_fact("tag", "tabby", 0.95), night, _fact("attribute", "dark", 0.9)],
+            "scanned_night.jpg": [_fact("tag", "lakeside", 0.95), night],
+            "dim_cellar.jpg": [_fact("tag", "wine bottle", 0.95), _fact("attribute", "dark", 0.9)],
         },
         taken={
             "city_at_night.jpg": datetime(2023, 7, 1, 23, 10),
@@ -574,17 +572,14 @@ def test_the_sun_rises_before_noon_and_sets_after_it(store, settings, fake_embed
     where it is known ("sunset" is no photo taken at 07:00, "sunrise" none taken at 19:00)."""
     from datetime import datetime
 
-    def fact(kind, label, score):
-        return FactRecord(kind, label, score, data={"names": [label]})
-
-    sky = fact("attribute", "sunset", 0.95)
+    sky = _fact("attribute", "sunset", 0.95)
     _labelled_gallery(
         store,
         fake_embedder,
         {
-            "evening.jpg": [fact("tag", "lakeside", 0.95), sky],
-            "morning.jpg": [fact("tag", "seashore", 0.95), sky],
-            "scanned.jpg": [fact("tag", "valley", 0.95), sky],
+            "evening.jpg": [_fact("tag", "lakeside", 0.95), sky],
+            "morning.jpg": [_fact("tag", "seashore", 0.95), sky],
+            "scanned.jpg": [_fact("tag", "valley", 0.95), sky],
         },
         taken={"evening.jpg": datetime(2023, 7, 1, 19, 40), "morning.jpg": datetime(2023, 7, 2, 7, 5)},
     )
