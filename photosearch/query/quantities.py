@@ -75,11 +75,9 @@ def say(value: str) -> str:
     words = value.split()
     if count is None or count.word not in words:
         return value
-    thing = [w for w in words if w != count.word and w not in QUANTITY_WORDS]
+    thing = _thing(value, 2 if count.max is None else count.max)
     if not thing:
         return value
-    if count.max != 1:
-        thing[-1] = plural(thing[-1])
     if count.word in COLLECTIVES:
         return f"a {count.word} of {' '.join(thing)}"
     if count.word in MASSES:
