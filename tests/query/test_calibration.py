@@ -297,6 +297,37 @@ def test_models_agree_only_where_both_can_name_the_concept():
     assert models_agree("pizza", per_model, not_tagged, both, ctx).tolist() == [True, True, False]
 
 
+def test_models_naming_other_senses_of_a_word_need_not_agree():
+    """The tagger's "kite" is the hawk, the detector's the plaything flown in the wind: neither model
+    can vouch for the other's kite. "pizza" is one thing to both."""
+    from types import SimpleNamespace
+
+    from photosearch.config import Settings
+    from photosearch.query.resolvers.agreement import models_agree
+
+    ctx = SimpleNamespace(snapshot=SimpleNamespace(n=2), settings=Settings(), sense_context=lambda v: {})
+    per_model = {"detector": np.array([0.9, 0.9]), "tagger": np.array([0.0, 0.5])}
+    looked = {"detector": np.array([True, True]), "tagger": np.array([True, True])}
+    both = {"coco": 1.0, "imagenet": 1.0}
+    assert models_agree("kite", per_model, looked, both, ctx).tolist() == [True, True]
+    assert models_agree("pizza", per_model, looked, both, ctx).tolist() == [False, True]
+
+
+def test_a_kite_in_the_sky_is_a_confident_kite(store, settings, fake_embedder):
+    """The detector's kite (the plaything) on a photo where the tagger sees sky and no hawk is a
+    kite: the tagger's class of that name is a bird, so its silence says nothing of the plaything."""
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "kites.jpg": [FactRecord("object", "kite", 0.9), _fact("tag", "parachute", 0.4)],
+            "balloon.jpg": [FactRecord("object", "kite", 0.3), _fact("tag", "balloon", 0.8)],
+        },
+    )
+    confident, _why = _found(store, settings, fake_embedder, "kite")
+    assert confident == ["kites.jpg"]
+
+
 def test_a_word_a_class_name_only_shares_is_not_what_it_shows(store, settings, fake_embedder):
     """ "water" is no confident water ouzel (a bird: its name only shares the word) nor "sea" a sea
     lion; such photos stay closest matches, and `why` says the word is only shared. A class whose

@@ -66,7 +66,7 @@ def models_agree(
     `affinities`: each class space's best affinity to the concept)."""
     n = ctx.snapshot.n
     naming = [m for m in MODELS if _names(m, value, affinities, ctx)]
-    if len(naming) < 2:
+    if len(naming) < 2 or _name_other_things(value, ctx):
         return np.ones(n, bool)
     both_looked = np.all([analysed[m] for m in naming], axis=0)
     agreed = np.all([per_model[m] >= AGREES[m] for m in naming], axis=0)
@@ -84,6 +84,21 @@ def _names(model: str, value: str, affinities: dict[str, float], ctx) -> bool:
         return False
     synset = concept_synset(value, ctx)
     return synset is not None and _coverage(synset, _covered_by(known)) >= COVERED
+
+
+def _name_other_things(value: str, ctx) -> bool:
+    """Whether the two models' classes of this very name are other senses of it ("kite": the
+    tagger's hawk, the detector's plaything flown in the wind): neither vouches for the other."""
+    wn = shared_wordnet()
+    if wn is None:
+        return False
+    word = fold(value)
+    senses = []
+    for cs in class_spaces(ctx.settings):
+        named = [names for names in cs.names if any(fold(n) == word for n in names)]
+        firsts = (cs.synsets.get(names) or next(iter(wn.senses(names[0])), None) for names in named)
+        senses.append({s for s in firsts if s is not None})
+    return len(senses) == 2 and all(senses) and not senses[0] & senses[1]
 
 
 def concept_synset(value: str, ctx) -> int | None:
