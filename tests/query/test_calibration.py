@@ -543,7 +543,8 @@ def test_a_word_that_only_begins_a_compound_label_is_a_shared_word(store, settin
 def test_a_measured_photo_attribute_stands_on_its_own(store, settings, fake_embedder):
     """ "photos at night", "dark photos": an attribute measured from the pixels is stored only where
     it holds, so its own name finds the photo confidently, with no second kind of evidence; a scene
-    word's weaker route to it ("clouds" ≈ sky) does not."""
+    word's weaker route to it ("clouds" ≈ sky) does not, however clear the measure: a sky all blue
+    is a sky without clouds."""
 
     _labelled_gallery(
         store,
@@ -551,6 +552,7 @@ def test_a_measured_photo_attribute_stands_on_its_own(store, settings, fake_embe
         {
             "night_street.jpg": [_fact("tag", "street sign", 0.95), _fact("attribute", "night", 0.6)],
             "blue_sky.jpg": [_fact("tag", "airliner", 0.95), _fact("attribute", "sky", 0.55)],
+            "clear_sky.jpg": [_fact("tag", "kite", 0.95), _fact("attribute", "sky", 1.0)],
         },
     )
 
@@ -559,7 +561,7 @@ def test_a_measured_photo_attribute_stands_on_its_own(store, settings, fake_embe
         return _confident(search(store, settings, plan=plan, text_embedder=fake_embedder))
 
     assert confident("night") == ["night_street.jpg"]
-    assert confident("sky") == ["blue_sky.jpg"]
+    assert confident("sky") == ["blue_sky.jpg", "clear_sky.jpg"]
     assert confident("clouds") == []
 
 
