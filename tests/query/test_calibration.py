@@ -543,8 +543,8 @@ def test_a_word_that_only_begins_a_compound_label_is_a_shared_word(store, settin
 def test_a_measured_photo_attribute_stands_on_its_own(store, settings, fake_embedder):
     """ "photos at night", "dark photos": an attribute measured from the pixels is stored only where
     it holds, so its own name finds the photo confidently, with no second kind of evidence; a scene
-    word's weaker route to it ("clouds" ≈ sky) does not, however clear the measure: a sky all blue
-    is a sky without clouds."""
+    word's weaker route to it ("clouds", "landscape" ≈ sky) does not, however clear the measure: a
+    sky all blue is a sky without clouds, and a kite against it no landscape."""
 
     _labelled_gallery(
         store,
@@ -563,6 +563,7 @@ def test_a_measured_photo_attribute_stands_on_its_own(store, settings, fake_embe
     assert confident("night") == ["night_street.jpg"]
     assert confident("sky") == ["blue_sky.jpg", "clear_sky.jpg"]
     assert confident("clouds") == []
+    assert confident("landscape") == []  # a kite against the sky is outdoors, not a landscape
 
 
 def test_a_dark_photo_taken_in_broad_daylight_is_not_night(store, settings, fake_embedder):
