@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import struct
 
 from photosearch.metadata.exiv2 import LOCK, exiv2, short_error
 from photosearch.metadata.fields import collect, orientation_of
@@ -72,8 +73,9 @@ def _heif_fallback(path: str, block: Block, issues: list[str]) -> None:
     try:
         from PIL import Image
 
-        import photosearch.ingest.decode  # noqa: F401 - registers the HEIF opener
+        from photosearch.ingest.decode import heif_available
 
+        heif_available()  # registers the HEIF opener, which importing the module does not
         with Image.open(path) as im:
             exif, xmp = im.info.get("exif"), im.info.get("xmp")
     except Exception as exc:  # noqa: BLE001 - the decoder names its own failure when it indexes
@@ -87,6 +89,8 @@ def _heif_fallback(path: str, block: Block, issues: list[str]) -> None:
             continue
         if raw.startswith(b"Exif\x00\x00"):
             raw = raw[6:]
+        if _empty_tiff(raw):  # a writer's empty EXIF (a header, no entries): nothing to read
+            continue
         try:
             with LOCK:
                 image = pe.ImageData(bytes(raw))
@@ -182,3 +186,17 @@ def _has_raw_xmp(image) -> bool:
     except etree.XMLSyntaxError:
         return True
     return False
+
+
+def _empty_tiff(raw: bytes) -> bool:
+    """An EXIF (TIFF) stream whose first directory has no entries and no next one (pillow-heif
+    writes one for a photo without EXIF); exiv2 calls it corrupted."""
+    order = {b"MM": ">", b"II": "<"}.get(bytes(raw[:2]))
+    if order is None or len(raw) < 8:
+        return False
+    (first,) = struct.unpack(order + "I", raw[4:8])
+    if len(raw) < first + 2:
+        return False
+    (entries,) = struct.unpack(order + "H", raw[first : first + 2])
+    following = raw[first + 2 : first + 6]
+    return entries == 0 and (len(following) < 4 or struct.unpack(order + "I", following)[0] == 0)

@@ -104,6 +104,34 @@ def test_a_format_with_no_metadata_is_no_issue(gallery, real_photos):
     assert got.issues == [] and got.keywords == []
 
 
+def test_a_heic_with_an_empty_exif_is_no_issue_and_is_read_without_a_decode_first(gallery, real_photos):
+    """pillow-heif writes an EXIF with no entries into a HEIC made from a photo without one; exiv2
+    calls that corrupted. And a process that reads metadata before it decodes any photo (a fresh
+    one, here) must still open HEIF to find what exiv2 misses."""
+    import subprocess
+    import sys
+
+    from photosearch.ingest.decode import heif_available
+
+    heif_available()
+    path = gallery / "empty_exif.heic"
+    Image.fromarray(real_photos["coffee"][:200, :200]).save(
+        path, format="HEIF", exif=b"Exif\x00\x00MM\x00*\x00\x00\x00\x08\x00\x00\x00\x00\x00\x00"
+    )
+    assert read_metadata(str(path)).issues == []
+    tagged = gallery / "tagged.heic"
+    Image.fromarray(real_photos["coffee"][:200, :200]).save(tagged, format="HEIF")
+    exiftool.write(tagged, "-XMP-dc:Subject=from-exiftool")
+    code = (
+        "import sys; from photosearch.metadata.reader import read_metadata; "
+        "got = read_metadata(sys.argv[1]); print(got.issues, sorted(k.label for k in got.keywords))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tagged)], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[] ['from-exiftool']"
+
+
 def test_every_bad_case_indexes_the_photo_and_records_why(gallery, tmp_path, real_photos):
     (gallery / "broken.jpg").write_bytes(_jpeg_with_app1(XMP_HEADER + b"<x:xmpmeta><rdf:RDF><oops"))
     ok = gallery / "ok.jpg"
