@@ -49,6 +49,11 @@ NOT_ITSELF = ("hypernym", OTHER_KIND)
 #: Route weights end up in float32 arrays (affinities, evidence), where a synonym's 0.9 is 0.8999999:
 #: a threshold made of them is compared with this margin.
 WEIGHT_ROUNDING = 1e-6
+#: WordNet's lexicographer file of made things: too broad to tell one from another (an airplane and a
+#: carpenter's plane are both in it), so two senses in it are kin only where they are kinds of one
+#: thing within `KIN_STEPS` (a fortress and a palace, both castles, are structures).
+ARTIFACT = 6
+KIN_STEPS = 4
 
 
 @dataclass(frozen=True)
@@ -98,7 +103,7 @@ class Route:
             return self.primary
         if named in self.synsets:
             return True
-        return self.primary and lexfile(named) in {lexfile(s) for s in self.synsets}
+        return self.primary and any(_kin(named, s) for s in self.synsets)
 
 
 _cache: dict[tuple[str, str], tuple[Route, ...]] = {}
@@ -130,6 +135,22 @@ def lexfile(offset: int) -> int:
     """WordNet's lexicographer file of a noun synset (what kind of thing it is)."""
     wn = shared_wordnet()
     return wn.synset(offset).lexfile if wn is not None else 0
+
+
+@functools.lru_cache(maxsize=16384)
+def _kin(a: int, b: int) -> bool:
+    """Whether two senses are the same kind of thing: the same lexicographer file (animal, plant,
+    person, food...), and for made things a common parent within `KIN_STEPS` of each."""
+    if lexfile(a) != lexfile(b):
+        return False
+    if lexfile(a) != ARTIFACT:
+        return True
+    wn = shared_wordnet()
+
+    def near(o: int) -> set[int]:
+        return {o} | {p for p, depth in wn.ancestors(o).items() if depth <= KIN_STEPS}
+
+    return bool(near(a) & near(b))
 
 
 @functools.lru_cache(maxsize=16384)

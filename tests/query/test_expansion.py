@@ -128,6 +128,15 @@ def test_a_route_reaches_only_labels_of_the_sense_it_followed():
 
     hen_bird = shared_wordnet().match_labels(["hen"])[0]
     assert _route("chicken", "hen").fits(("hen",), {("hen",): hen_bird})
+    # made things are all artifacts to WordNet: the carpenter's plane the tagger names is no aircraft,
+    # though an aircraft's "plane" is its word too; the fortress it calls "castle" is still a building
+    # (the building's castle is a palace: both are structures, two steps apart)
+    plane_tool, castle = 3954731, 2980441  # ImageNet's n03954731 and n02980441
+    assert not _route("aircraft", "plane").fits(
+        ("plane", "carpenter's plane"), {("plane", "carpenter's plane"): plane_tool}
+    )
+    assert _route("aircraft", "airliner").fits(("airliner",))
+    assert _route("building", "castle").fits(("castle",), {("castle",): castle})
     # "devilfish" is an octopus only in a rare sense: the grey whale the tagger names is no octopus
     octopus = [r for r in expand("octopus") if r.term == "devilfish"]
     assert not any(
