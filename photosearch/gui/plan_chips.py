@@ -57,7 +57,7 @@ ATOM_TITLES = {
     "quality": "quality",
     "color": "colour",
     "orientation": "shape",
-    "faces": "faces",
+    "faces": "people",  # counted from the faces and the detector's person boxes
     "rating": "rated",
     "date": "date",
     "hour": "taken",
@@ -421,7 +421,7 @@ class PlanChips(QWidget):
             "Star rating": {"rating": {"min": 4, "max": None}},
             "Kind: screenshot": {"kind": "screenshot"},
             "Exclude blurry": {"not": {"quality": "blurry"}},
-            "Number of faces": {"faces": {"min": 1, "max": None}},
+            "Number of people": {"faces": {"min": 1, "max": None}},
         }
         for label, node in templates.items():
             menu.addAction(label, lambda n=node: self.add_condition(n))

@@ -260,3 +260,15 @@ def test_a_counted_thing_reads_in_the_plural_and_an_untouched_chip_changes_nothi
         chip.editor.setText("two horses")
         chip.editor.editingFinished.emit()
     assert {"concept": "two horses"} in edited.args[0]["where"]["and"]
+
+
+def test_a_people_count_chip_says_people_not_faces(qtbot):
+    """ "two people" counts the faces and the detector's person boxes: its chip and the menu entry
+    say people, as the request did."""
+    from PySide6.QtWidgets import QLabel, QSpinBox
+
+    chips, chip = _second_chip(qtbot, {"concept": "beach"}, {"faces": {"min": 2, "max": 2}})
+    assert "people" in [lbl.text() for lbl in chip.findChildren(QLabel)]
+    assert [s.value() for s in chip.findChildren(QSpinBox)] == [2, 2]
+    menu = [a.text() for a in chips.add_btn.menu().actions()]
+    assert "Number of people" in menu and not any("faces" in m.lower() for m in menu)
