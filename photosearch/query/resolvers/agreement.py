@@ -89,15 +89,16 @@ def _names(model: str, value: str, affinities: dict[str, float], ctx) -> bool:
 def _name_other_things(value: str, ctx) -> bool:
     """Whether the two models' classes of this very name are other senses of it ("kite": the
     tagger's hawk, the detector's plaything flown in the wind): neither vouches for the other."""
-    wn = shared_wordnet()
-    if wn is None:
-        return False
     word = fold(value)
-    senses = []
-    for cs in class_spaces(ctx.settings):
-        named = [names for names in cs.names if any(fold(n) == word for n in names)]
-        firsts = (cs.synsets.get(names) or next(iter(wn.senses(names[0])), None) for names in named)
-        senses.append({s for s in firsts if s is not None})
+    senses = [
+        {
+            s
+            for names in cs.names
+            if any(fold(n) == word for n in names)
+            for s in class_senses(names, cs.synsets.get(names))
+        }
+        for cs in class_spaces(ctx.settings)
+    ]
     return len(senses) == 2 and all(senses) and not senses[0] & senses[1]
 
 
