@@ -4,15 +4,40 @@ the download into a cache, the gallery and golden file they write, and their com
 from __future__ import annotations
 
 import argparse
+import io
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import yaml
+from PIL import Image
 
 from photosearch.evaluate import heldout
 from photosearch.evaluate.heldout import Photo, Rule
+
+#: The longest side a fetched photo is written at.
+LONGEST_SIDE = 2048
+
+
+def decoded(data: bytes, angle: int = 0) -> Callable[[], Image.Image]:
+    """A loader of the photo in `data` (`shrunk`)."""
+    return shrunk(lambda: Image.open(io.BytesIO(data)), angle)
+
+
+def shrunk(make: Callable[[], Image.Image], angle: int = 0) -> Callable[[], Image.Image]:
+    """A loader of the photo `make` opens: RGB, turned `angle` degrees clockwise, its longest side at
+    most `LONGEST_SIDE`."""
+
+    def load() -> Image.Image:
+        with make() as im:
+            out = im.convert("RGB")
+        if angle:
+            out = out.rotate(-angle, expand=True)
+        out.thumbnail((LONGEST_SIDE, LONGEST_SIDE))
+        return out
+
+    return load
 
 
 def download_pip(packages: dict[str, str], into: Path, *, sdist: bool = False) -> None:

