@@ -10,6 +10,8 @@ from photosearch.query.times_of_day import taken_words
 EVIDENCE_WORDS = {
     "tag": "tag",
     "object": "object",
+    "scene": "scene",
+    "places365": "looks like",
     "text": "text in the photo",
     "user_tag": "your tag",
     "keyword": "keyword in the file",

@@ -25,6 +25,12 @@ from photosearch.vision.text_embedder import get_text_embedder
 SPACE = "facts_text"
 MAX_TAGS = 8
 MAX_OBJECTS = 8
+#: The scenes named: the likely ones (a scene model spreads its belief over neighbours: beach, coast,
+#: ocean), never where the camera stood (indoors or outdoors says little of what is in the photo and,
+#: said of every photo, blurs every text's embedding toward the others).
+MAX_SCENES = 2
+SCENE_MIN = 0.5
+SCENE_SIDES = ("indoors", "outdoors")
 MAX_TEXT_CHARS = 200
 MAX_KNOWLEDGE_CHARS = 300
 
@@ -46,7 +52,7 @@ def _unique(items: Iterable[str]) -> list[str]:
 
 
 def facts_to_text(facts: Sequence) -> str:
-    """Caption, tags, objects, words in the photo, learned knowledge, the file's title, caption and
+    """Caption, tags, objects, scenes, words in the photo, learned knowledge, the file's title, caption and
     keywords, user tags — in that order."""
     by_kind: dict[str, list[tuple[str, float, dict]]] = {}
     for f in facts:
@@ -67,6 +73,13 @@ def facts_to_text(facts: Sequence) -> str:
     objects = _unique(label for label, _, _ in by_kind.get("object", []))[:MAX_OBJECTS]
     if objects:
         parts.append("Objects: " + ", ".join(objects) + ".")
+    scenes = _unique(
+        label
+        for label, score, data in by_kind.get("scene", [])
+        if score >= SCENE_MIN and label not in SCENE_SIDES
+    )[:MAX_SCENES]
+    if scenes:
+        parts.append("Scene: " + ", ".join(scenes) + ".")
     words = " ".join(_unique(label for label, _, _ in by_kind.get("text", [])))
     if words:
         parts.append("Text: " + words[:MAX_TEXT_CHARS] + ".")
@@ -93,7 +106,7 @@ class FactsTextAnalyzer:
     """Embeds `facts_to_text(facts)`; see the module docstring for how the indexer runs it."""
 
     name = "facts_text"
-    version = 1
+    version = 4  # 4: the scene model's likely scenes are in the text
 
     def __init__(self, settings=None, embedder: TextEmbedder | None = None):
         self.embedder = embedder or get_text_embedder(settings)

@@ -882,3 +882,43 @@ def test_a_lone_models_weak_guess_ranks_but_is_never_sure(store, settings, fake_
     )
     confident, why = _found(store, settings, fake_embedder, "jellyfish")
     assert confident == ["jellyfish.jpg"] and "flower.jpg" in why
+
+
+def test_a_scene_only_the_scene_model_names_is_sure_from_it(store, settings, fake_embedder):
+    """Neither the tagger nor the detector has a windmill: the scene model's windmill is enough, and
+    the tagger's "beacon" on a lighthouse is no windmill."""
+
+    def scene(label, score):
+        return FactRecord("scene", label, score, data={"names": [label], "synset": "n04587559"})
+
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "windmill.jpg": [scene("windmill", 0.95), _fact("tag", "beacon", 0.4)],
+            "lighthouse.jpg": [_fact("tag", "beacon", 0.8), scene("lighthouse", 0.7)],
+        },
+    )
+    confident, why = _found(store, settings, fake_embedder, "windmill")
+    assert confident == ["windmill.jpg"]
+    assert any(w.get("fact") == "scene" and w.get("label") == "windmill" for w in why["windmill.jpg"])
+
+
+def test_three_models_agree_where_two_of_them_can_name_the_concept():
+    """A castle is a class of the tagger and a scene of the scene model: where both looked, both must
+    see it; the detector, which has no castle, has no say."""
+    from types import SimpleNamespace
+
+    from photosearch.config import Settings
+    from photosearch.query.resolvers.agreement import models_agree
+
+    ctx = SimpleNamespace(snapshot=SimpleNamespace(n=3), settings=Settings(), sense_context=lambda v: {})
+    per_model = {
+        "detector": np.array([0.0, 0.0, 0.0]),
+        "tagger": np.array([0.6, 0.0, 0.0]),
+        "scenes": np.array([0.5, 0.8, 0.8]),
+    }
+    looked = {m: np.array([True, True, False]) for m in per_model}
+    affinities = {"coco": 0.0, "imagenet": 1.0, "places365": 1.0}
+    assert models_agree("castle", per_model, looked, affinities, ctx).tolist() == [True, False, True]
+

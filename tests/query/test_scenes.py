@@ -8,7 +8,7 @@ import yaml
 
 from photosearch.catalog.models import Folder
 from photosearch.config import Settings
-from photosearch.models.labels import COCO_LABELS, imagenet_labels_path
+from photosearch.models.labels import COCO_LABELS, imagenet_labels_path, places_categories
 from photosearch.query.expansion import SCENES_FILE, scene_weight
 from photosearch.query.search import search
 from photosearch.records import AnalysisResult, FactRecord
@@ -33,14 +33,19 @@ def _imagenet_names() -> dict[str, list[str]]:
     return {ln.split(",")[0].strip(): [n.strip() for n in ln.split(",")] for ln in lines if ln.strip()}
 
 
+def _place_names() -> dict[str, list[str]]:
+    return {names[0]: list(names) for names in places_categories(Settings())}
+
+
 def test_every_scene_class_is_a_class_of_its_model():
     from photosearch.vision.attributes import ATTRIBUTES
 
     imagenet, coco = _imagenet_names(), set(COCO_LABELS.values())
     assert set(SCENES) >= ISSUE_WORDS
     for word, spaces in SCENES.items():
-        assert set(spaces) <= {"imagenet", "coco", "attribute"}, word
+        assert set(spaces) <= {"imagenet", "coco", "places", "attribute"}, word
         assert set(spaces.get("imagenet", {})) <= set(imagenet), word
+        assert set(spaces.get("places", {})) <= set(_place_names()), word
         assert set(spaces.get("coco", {})) <= coco, word
         assert set(spaces.get("attribute", {})) <= set(ATTRIBUTES), word
         assert all(0 < w <= 1 for classes in spaces.values() for w in classes.values()), word
@@ -53,8 +58,9 @@ def test_each_scene_word_finds_a_photo_of_its_best_class(store, settings, word):
     spaces = SCENES[word]
     space, classes = max(((s, c) for s, c in spaces.items()), key=lambda sc: max(sc[1].values()))
     best = max(classes, key=classes.get)
-    names = _imagenet_names().get(best, [best]) if space == "imagenet" else [best]
-    kind = {"imagenet": "tag", "coco": "object", "attribute": "attribute"}[space]
+    known = {"imagenet": _imagenet_names, "places": _place_names}
+    names = known[space]().get(best, [best]) if space in known else [best]
+    kind = {"imagenet": "tag", "coco": "object", "places": "scene", "attribute": "attribute"}[space]
     with store.session() as s:
         folder = Folder(path="/pics")
         s.add(folder)

@@ -1,8 +1,8 @@
 """Do the models that can name a concept agree on a photo? (abstention; `query/calibration.py`)
 
-The detector (COCO classes) and the tagger (ImageNet classes) are two models. A label from one of
-them is a guess; where the other model can name the same thing too and says nothing of it on that
-photo, the guess is not corroborated: the detector's "elephant" on a dragon sculpture, its "pizza"
+The detector (COCO classes), the tagger (ImageNet classes) and the scene model (Places365 scenes)
+are three models. A label from one of them is a guess; where another model can name the same thing
+too and says nothing of it on that photo, the guess is not corroborated: the detector's "elephant" on a dragon sculpture, its "pizza"
 on a fish, the tagger's "laptop" on a solar panel. Such a photo is a closest match, not a
 confident one. Words people wrote (keywords, captions, titles) and words read in the photo stand
 on their own, and a concept only one model can name needs only that model.
@@ -25,22 +25,28 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from photosearch.models.labels import COCO_SPACE, IMAGENET_SPACE
+from photosearch.models.labels import COCO_SPACE, IMAGENET_SPACE, PLACES_SPACE
 from photosearch.query.expansion import WEIGHT_ROUNDING, shared_wordnet
 from photosearch.query.resolvers.distributions import ClassSpace, class_spaces, label_synsets, top_classes
 from photosearch.query.resolvers.kinds import class_senses
 from photosearch.query.resolvers.text import fold, naming_tokens
 from photosearch.query.senses import read_senses
 
-#: The two labelling models: the fact kind each writes and the class space of its scores.
-MODELS = {"detector": (("object",), COCO_SPACE), "tagger": (("tag",), IMAGENET_SPACE)}
+#: The labelling models: the fact kind each writes and the class space of its scores. The scene model
+#: names places (a beach, a kitchen, a windmill), which the other two rarely can.
+MODELS = {
+    "detector": (("object",), COCO_SPACE),
+    "tagger": (("tag",), IMAGENET_SPACE),
+    "scenes": (("scene",), PLACES_SPACE),
+}
 #: A class at least this close to the concept (exact 1.0, synonym 0.9) names it.
 NAMES_IT = 0.9
 #: Share of a concept's kinds (direct hyponyms) the tagger's classes must reach to name it.
 COVERED = 0.4
 #: A model agrees on a photo when its own evidence of the concept there is at least this: for the
-#: detector the score at which it reports an object, for the tagger a tenth of its probability.
-AGREES = {"detector": 0.4, "tagger": 0.1}
+#: detector the score at which it reports an object, for the tagger and the scene model a tenth of
+#: their probability.
+AGREES = {"detector": 0.4, "tagger": 0.1, "scenes": 0.1}
 #: The tagger, where it says (next to) nothing of the concept, contradicts a claim when it gives at
 #: least this much of its probability to rival classes: things of the concept's own kind in WordNet
 #: (its lexicographer file: animals, plants, foods, made things, people) that are neither the
@@ -61,16 +67,16 @@ def models_agree(
     affinities: dict[str, float],
     ctx,
 ) -> np.ndarray:
-    """Per photo: False where both models looked at the photo (`analysed`), both can name `value`,
-    and one of them says nothing of it (`per_model`: each model's own evidence per photo;
-    `affinities`: each class space's best affinity to the concept)."""
+    """Per photo: False where two models that can name `value` looked at the photo (`analysed`) and
+    one of them says nothing of it (`per_model`: each model's own evidence per photo; `affinities`:
+    each class space's best affinity to the concept)."""
     n = ctx.snapshot.n
     naming = [m for m in MODELS if _names(m, value, affinities, ctx)]
     if len(naming) < 2 or _name_other_things(value, ctx):
         return np.ones(n, bool)
-    both_looked = np.all([analysed[m] for m in naming], axis=0)
-    agreed = np.all([per_model[m] >= AGREES[m] for m in naming], axis=0)
-    return agreed | ~both_looked
+    looked = np.sum([analysed[m] for m in naming], axis=0)
+    silent = np.sum([analysed[m] & (per_model[m] < AGREES[m]) for m in naming], axis=0)
+    return (silent == 0) | (looked < 2)
 
 
 def _names(model: str, value: str, affinities: dict[str, float], ctx) -> bool:
@@ -87,8 +93,8 @@ def _names(model: str, value: str, affinities: dict[str, float], ctx) -> bool:
 
 
 def _name_other_things(value: str, ctx) -> bool:
-    """Whether the two models' classes of this very name are other senses of it ("kite": the
-    tagger's hawk, the detector's plaything flown in the wind): neither vouches for the other."""
+    """Whether two models' classes of this very name are other senses of it ("kite": the tagger's
+    hawk, the detector's plaything flown in the wind): neither vouches for the other."""
     word = fold(value)
     senses = [
         {
@@ -99,7 +105,8 @@ def _name_other_things(value: str, ctx) -> bool:
         }
         for cs in class_spaces(ctx.settings)
     ]
-    return len(senses) == 2 and all(senses) and not senses[0] & senses[1]
+    named = [s for s in senses if s]
+    return any(not a & b for i, a in enumerate(named) for b in named[i + 1 :])
 
 
 def concept_synset(value: str, ctx) -> int | None:

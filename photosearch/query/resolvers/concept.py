@@ -63,7 +63,7 @@ from photosearch.query.times_of_day import hours_ruled_out, names_night
 HYPERNYM_WEIGHT = 0.9
 #: Fact kinds whose labels are a model's class names (compounds with a head); a keyword, a caption or
 #: a word read in the photo counts whole for each of its words.
-HEADED_KINDS = ("tag", "object")
+HEADED_KINDS = ("tag", "object", "scene")
 #: Of a request of several words, a confident photo has at least this much evidence that names all
 #: of it: a "cake" alone is no birthday cake, while a tagger that says "Egyptian cat" and a little
 #: "tabby" (0.04: fine kinds share its probability) still reads a tabby cat.
@@ -88,7 +88,7 @@ def neighbour_counts(expected: int, total: int) -> tuple[int, int]:
 
 
 #: Fact kinds whose labels WordNet routes are matched against (model label spaces, not free text).
-EXPANDED_KINDS = ("tag", "object", "knowledge", "attribute", "keyword")
+EXPANDED_KINDS = ("tag", "object", "scene", "knowledge", "attribute", "keyword")
 
 
 def _label_index(snap) -> tuple[dict[str, list[Group]], dict[str, list[Group]]]:
@@ -566,7 +566,7 @@ class _ModelEvidence:
 #: makes a photo sure: on the real set and the dev part, confident answers only the tagger gave were
 #: wrong 22 times in 35 at 0.1-0.3 of its probability, 10 in 31 at 0.3-0.5, 17 in 232 above.
 #: (A second model agrees at less: `agreement.AGREES`.)
-CLAIMS = {"detector": 0.4, "tagger": 0.3}
+CLAIMS = {"detector": 0.4, "tagger": 0.3, "scenes": 0.3}
 
 
 def _model_evidence(value: str, matched: dict, dist_explain: dict, ctx: ExecContext) -> _ModelEvidence:

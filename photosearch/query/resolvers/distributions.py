@@ -31,8 +31,10 @@ from photosearch.models.labels import (
     COCO_SPACE,
     COCO_WORDNET,
     IMAGENET_SPACE,
+    PLACES_SPACE,
     decode_scores,
     imagenet_labels_path,
+    places_categories,
 )
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
 from photosearch.query.expansion import NOT_ITSELF, expand, shared_wordnet
@@ -86,16 +88,38 @@ def _named_synsets(names: list[tuple[str, ...]], lines: list[str]) -> dict[tuple
     return {n: off for n, off in zip(names, wn.match_labels(lines), strict=True) if off is not None}
 
 
+#: The class space of the model that writes each kind of fact (the tagger's for the rest: its `tag`
+#: facts carry its class names; a keyword or caption is looked up by its words).
+KIND_SPACES = {"object": COCO_SPACE, "scene": PLACES_SPACE}
+
+
+def _scene_synsets(names: list[tuple[str, ...]], imagenet: ClassSpace | None) -> dict[tuple[str, ...], int]:
+    """Each scene's WordNet sense: an ImageNet class's of the same name (a castle is the fortress in
+    both), else the most frequent sense of its first name WordNet knows."""
+    wn = shared_wordnet()
+    if wn is None:
+        return {}
+    by_name = {n: off for ns, off in (imagenet.synsets.items() if imagenet else ()) for n in ns}
+    out: dict[tuple[str, ...], int] = {}
+    for scene in names:
+        shared = next((by_name[n] for n in scene if n in by_name and by_name[n] in wn.lookup(n)), None)
+        sense = shared if shared is not None else wn.first_sense(scene)
+        if sense is not None:
+            out[scene] = sense
+    return out
+
+
 def label_synsets(settings, kind: str = "tag") -> dict[tuple[str, ...], int]:
     """The synset each class label of the model writing facts of `kind` names, where known: the
-    detector's for `object` facts (COCO_WORDNET), the tagger's for the rest (its `tag` facts carry
-    its class names; a keyword or caption is looked up by its words)."""
-    space = COCO_SPACE if kind == "object" else IMAGENET_SPACE
+    detector's for `object` facts (COCO_WORDNET), the scene model's for `scene` facts (each scene's
+    first name WordNet knows, in its most frequent sense), the tagger's for the rest."""
+    space = KIND_SPACES.get(kind, IMAGENET_SPACE)
     return next((cs.synsets for cs in class_spaces(settings) if cs.space == space), {})
 
 
 def class_spaces(settings) -> list[ClassSpace]:
-    """The class spaces of the bundled tagger (when its label file is installed) and detector."""
+    """The class spaces of the bundled tagger and scene model (when their label files are installed)
+    and detector."""
     with _spaces_lock:
         if COCO_SPACE not in _spaces:
             names = [(COCO_LABELS[i],) for i in COCO_CLASS_IDS]
@@ -111,7 +135,15 @@ def class_spaces(settings) -> list[ClassSpace]:
                 )
             except Exception as exc:  # noqa: BLE001 - no tagger labels: the COCO space still works
                 log.info("no ImageNet class names: %s", exc)
-        return [_spaces[k] for k in (IMAGENET_SPACE, COCO_SPACE) if k in _spaces]
+        if PLACES_SPACE not in _spaces:
+            try:
+                names = places_categories(settings)
+                _spaces[PLACES_SPACE] = ClassSpace(
+                    PLACES_SPACE, names, "softmax", _scene_synsets(names, _spaces.get(IMAGENET_SPACE))
+                )
+            except Exception as exc:  # noqa: BLE001 - no scene model: the other spaces still work
+                log.info("no Places365 scene names: %s", exc)
+        return [_spaces[k] for k in (IMAGENET_SPACE, COCO_SPACE, PLACES_SPACE) if k in _spaces]
 
 
 # ------------------------------------------------------------------------- per-snapshot caches

@@ -40,6 +40,7 @@ EPOCH = datetime(1970, 1, 1)
 CONCEPT_KINDS = {
     "tag": 1.0,
     "object": 1.0,
+    "scene": 0.9,
     "keyword": 1.0,
     "caption": 0.8,
     "knowledge": 0.8,
