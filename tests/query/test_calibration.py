@@ -922,3 +922,23 @@ def test_three_models_agree_where_two_of_them_can_name_the_concept():
     affinities = {"coco": 0.0, "imagenet": 1.0, "places365": 1.0}
     assert models_agree("castle", per_model, looked, affinities, ctx).tolist() == [True, False, True]
 
+
+def test_a_word_that_ends_a_class_names_modifier_is_no_kind_of_it(store, settings, fake_embedder):
+    """ "ball" ends "football", but a football stadium is a stadium: the word is only shared, while a
+    soccer ball, whose head it is, is a ball."""
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "stadium.jpg": [
+                FactRecord("scene", "football stadium", 0.9, data={"names": ["football stadium", "stadium"]})
+            ],
+            "ball.jpg": [FactRecord("tag", "soccer ball", 0.9, data={"names": ["soccer ball"]})],
+        },
+    )
+    confident, why = _found(store, settings, fake_embedder, "ball")
+    assert confident == ["ball.jpg"]
+    assert [w.get("route") for w in why.get("stadium.jpg", []) if w.get("label") == "football stadium"] in (
+        [],
+        ["shared word"],
+    )

@@ -155,10 +155,14 @@ def _routes(
             # the word as the compound's tail names its kind ("boat" of "sailboat"); as its first
             # part, only a word it shares ("hammer" of "hammerhead", a shark)
             tail = label_word.endswith(word)
-            route, weight = ("compound", COMPOUND) if tail else (SHARED_WORD, MODIFIER_WEIGHT)
             for g in groups:
-                if not g.hypernym:
-                    out.append((g, Route(word, fold(g.label), route, weight)))
+                if g.hypernym:
+                    continue
+                # ... of a model's class only where that word is the class's head: a football
+                # stadium is no ball
+                names_kind = tail and (g.kind not in HEADED_KINDS or head_word(fold(g.label)) == label_word)
+                route, weight = ("compound", COMPOUND) if names_kind else (SHARED_WORD, MODIFIER_WEIGHT)
+                out.append((g, Route(word, fold(g.label), route, weight)))
     return out
 
 
@@ -448,8 +452,9 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         closeness = closeness * np.where(
             met, 1.0, np.where(count.off_by_one(boxes), COUNT_OFF_BY_ONE, COUNT_MISSED)
         )
-    elif count is not None:
+    elif count is not None:  # a count no model can check is never sure: they are closest matches
         ctx.remarks.append(f"“{count.word}” was not counted: no model here can count {uncounted(value)}")
+        keep[:] = False
     result = ScoredSet.from_dense(fused, keep)
     near = _near(closeness, keep)
     names_it = 1.0 - whole
