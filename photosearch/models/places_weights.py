@@ -6,7 +6,7 @@ format ONNX Runtime reads, and torch is no dependency, so the checkpoint is read
 restricted to the few names a checkpoint holds (anything else is refused: a pickle can run code),
 its batch norms are folded into the convolutions and the network is written as ONNX (opset 13) under
 `<models_dir>/<manifest name>/`, once, atomically; the manifest pins the source's and the result's
-sha256. Outputs: `logits` (N, 365) and `features` (N, 512, the pooled layer the SUN attributes read).
+sha256. Outputs: `logits` (N, 365) and `features` (N, 512, the pooled last layer).
 """
 
 from __future__ import annotations
