@@ -1,6 +1,6 @@
 """CI checks that README's first command ends as README says it does (.ci/readme_commands.py
 check-first), on a real output of the command's steps after the install (doctor, example gallery,
-add, index, search: tests/installer/first_command_output.txt, from a run on 2026-12-03)."""
+add, index, search: tests/installer/first_command_output.txt, from a run on 2026-12-05)."""
 
 from __future__ import annotations
 
