@@ -206,3 +206,31 @@ def places_categories(settings: Settings | None) -> list[tuple[str, ...]]:
     path = get_manifest(SCENES_MANIFEST).require("categories", settings)
     lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
     return [place_names(ln) for ln in lines]
+
+
+#: The space of the SUN attributes the scene model's pooled features say of a photo (CSAIL's linear
+#: read-out of 102 attributes), kept for the ones a request can name: what is there (trees, brick,
+#: snow, clouds) and what people do there (swimming, camping), each with the words that name it.
+#: Light, layout and mood ("natural light", "open area", "soothing") name nothing one searches for.
+SUN_SPACE = "sunattributes"
+SUN_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "boating": ("boating",), "swimming": ("swimming",), "sunbathing": ("sunbathing",),
+    "hiking": ("hiking",), "climbing": ("climbing",), "camping": ("camping",), "diving": ("diving",),
+    "shopping": ("shopping",), "farming": ("farming",), "praying": ("praying",),
+    "trees": ("trees", "tree"), "grass": ("grass",), "vegetation": ("vegetation",),
+    "shrubbery": ("shrubbery", "bushes"), "foliage": ("foliage",), "leaves": ("leaves", "leaf"),
+    "flowers": ("flowers", "flower"), "asphalt": ("asphalt",), "pavement": ("pavement",),
+    "shingles": ("shingles",), "carpet": ("carpet",), "brick": ("brick", "bricks"), "tiles": ("tiles",),
+    "concrete": ("concrete",), "metal": ("metal",), "wood": ("wood",), "marble": ("marble",),
+    "sand": ("sand",), "rock": ("rock", "rocks"), "dirt": ("dirt",), "glass": ("glass",),
+    "surf": ("surf", "waves"), "ocean": ("ocean", "sea"), "running water": ("running water", "stream"),
+    "still water": ("still water",), "ice": ("ice",), "snow": ("snow",), "clouds": ("clouds", "cloud"),
+    "smoke": ("smoke",), "fire": ("fire",),
+}  # fmt: skip
+
+
+def sun_attribute_rows(settings: Settings | None) -> list[int]:
+    """The rows of the scene model's attribute read-out that `SUN_ATTRIBUTES` keeps, in its order."""
+    path = get_manifest(SCENES_MANIFEST).require("attributes", settings)
+    names = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    return [names.index(name) for name in SUN_ATTRIBUTES]

