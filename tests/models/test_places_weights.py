@@ -81,3 +81,42 @@ def test_files_that_are_no_checkpoint_are_a_clear_error(tmp_path):
     truncated.write_bytes(manifest.require("weights").read_bytes()[:1_000_000])
     with pytest.raises(CheckpointError, match="truncated or damaged"):
         read_legacy_checkpoint(truncated)
+
+
+def test_a_hostile_header_is_refused_unrun(tmp_path, monkeypatch):
+    """The code may sit in the very first object, where the magic number should be."""
+    hostile = tmp_path / "hostile.pth.tar"
+    hostile.write_bytes(pickle.dumps(_RunsCode(), protocol=2))
+    ran = []
+    monkeypatch.setattr("os.system", lambda cmd: ran.append(cmd))
+    with pytest.raises(CheckpointError, match="a file of weights never needs"):
+        read_legacy_checkpoint(hostile)
+    assert ran == []
+
+
+def test_a_tensor_outside_its_storage_is_refused(tmp_path):
+    """A tensor whose offset and strides reach past its storage would read foreign memory."""
+    from photosearch.models.places_weights import _Storage, _Tensor
+
+    storage = _Storage(np.float32, 4)
+    storage.data = np.arange(4, dtype=np.float32)
+    assert _Tensor(storage, 1, (3,), (1,)).array().tolist() == [1.0, 2.0, 3.0]
+    with pytest.raises(CheckpointError, match="outside its storage"):
+        _Tensor(storage, 2, (2, 2), (2, 1)).array()
+
+
+def test_a_checkpoint_that_is_not_the_pinned_one_is_not_built(tmp_path, monkeypatch):
+    from photosearch.models.manifest import ModelUnavailable
+
+    settings = Settings(data_dir=tmp_path, threads=1, gpu=False)
+    manifest = get_manifest(SCENES_MANIFEST, settings)
+    other = tmp_path / "other.pth.tar"
+    data = manifest.require("weights").read_bytes()
+    other.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))  # one bit flipped
+    monkeypatch.setattr(
+        manifest,
+        "require",
+        lambda key, s=None: other if key == "weights" else get_manifest(SCENES_MANIFEST).require(key),
+    )
+    with pytest.raises(ModelUnavailable, match="not the checkpoint PhotoSearch was tested with"):
+        scene_model_path(manifest, settings)
