@@ -1,5 +1,5 @@
 """What the catalog knows about one photo, as plain data the sentence composer reads: the tagger's
-candidates, the detector's objects with their boxes, the text read, the people, the file's own words,
+candidates, the detector's objects with their boxes, the scene model's scenes, the text read, the people, the file's own words,
 when and where it was taken."""
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from sqlalchemy import select
 from photosearch.catalog.models import Face, Fact, Person, Photo
 from photosearch.errors import PhotoSearchError
 
+#: The scene model's labels of where the camera stood (`vision/scenes.py`).
+SETTINGS = ("indoors", "outdoors")
 #: Fact kinds the file or the user wrote (shown as what the photo "says about itself").
 OWN_WORDS = ("title", "description", "keyword", "user_tag")
 
@@ -42,6 +44,8 @@ class PhotoEvidence:
     photo_id: int
     tags: list[Tag] = field(default_factory=list)
     things: list[Thing] = field(default_factory=list)
+    scenes: list[Tag] = field(default_factory=list)  # the scene model's scenes, best first
+    setting: str = ""  # "indoors" or "outdoors", where the scene model says
     text_lines: list[str] = field(default_factory=list)
     people: list[str] = field(default_factory=list)  # named, once each, in face order
     unnamed_faces: int = 0
@@ -65,7 +69,7 @@ def load_regions(store, photo_id: int) -> PhotoEvidence:
             ev.gps = (float(photo.gps_lat), float(photo.gps_lon))
         rows = s.scalars(
             select(Fact)
-            .where(Fact.photo_id == photo_id, Fact.kind.in_(("tag", "object", "caption")))
+            .where(Fact.photo_id == photo_id, Fact.kind.in_(("tag", "object", "scene", "caption")))
             .order_by(Fact.score.desc(), Fact.id)
         )
         for f in rows:
@@ -75,6 +79,10 @@ def load_regions(store, photo_id: int) -> PhotoEvidence:
                 ev.tags.append(Tag(f.label, float(f.score), bool(data.get("hypernym")), names))
             elif f.kind == "object" and f.box and len(f.box) == 4:
                 ev.things.append(Thing(f.label, float(f.score), tuple(float(v) for v in f.box)))
+            elif f.kind == "scene" and f.label in SETTINGS:
+                ev.setting = ev.setting or f.label
+            elif f.kind == "scene":
+                ev.scenes.append(Tag(f.label, float(f.score)))
             elif f.kind == "caption" and f.label not in ev.captions:
                 ev.captions.append(f.label)
     return ev

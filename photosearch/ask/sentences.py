@@ -2,7 +2,8 @@
 
 Deterministic: the same evidence and question give the same words. The tagger's candidates keep their
 confidence ("A dog — most likely a redbone (36 %)"), objects say where they are ("a person on the
-left"), text is quoted, people are named, and the date and place close it. Nothing is said that the
+left"), the scene model's likely scene is named ("The place looks like a beach (47 %), outdoors"),
+text is quoted, people are named, and the date and place close it. Nothing is said that the
 evidence does not hold.
 """
 
@@ -14,6 +15,8 @@ from photosearch.ask.evidence import PhotoEvidence, Tag
 
 PERCENT = "\u00a0%"  # a no-break space: "36 %" never wraps between the number and its sign
 MIN_THING_SCORE = 0.3
+#: A scene is said from the score at which the scene model claims a concept in search.
+MIN_SCENE_SCORE = 0.3
 MIN_TAG_SCORE = 0.05
 UNSURE_BELOW = 0.15
 #: WordNet words too broad to name what a photo shows ("an object — most likely a mug").
@@ -126,6 +129,18 @@ def what_it_is(ev: PhotoEvidence) -> str:
     if general and general.lower() != top.label.lower():
         return sentence(f"{article(general)} — most likely {guesses}")
     return sentence(f"Most likely {guesses}")
+
+
+# ---- the scene (the scene model) --------------------------------------------------------------------
+def scene(ev: PhotoEvidence) -> str:
+    """ "The place looks like a beach (47 %) or a coast (12 %), outdoors." (or "Taken outdoors.")"""
+    likely = [t for t in ev.scenes if t.score >= MIN_SCENE_SCORE][:1]
+    if likely:
+        likely += [t for t in ev.scenes[1:2] if t.score >= MIN_TAG_SCORE * 2 and t not in likely]
+    if not likely:
+        return sentence(f"Taken {ev.setting}") if ev.setting else ""
+    guesses = " or ".join(f"{article(t.label)} ({percent(t.score)})" for t in likely)
+    return sentence(f"The place looks like {guesses}" + (f", {ev.setting}" if ev.setting else ""))
 
 
 # ---- where things are (the detector) ----------------------------------------------------------------
@@ -292,6 +307,7 @@ def compose(ev: PhotoEvidence, question: str = "what is this?") -> list[str]:
         "count": how_many(ev, question),
         "what": what_it_is(ev),
         "things": where_things_are(ev),
+        "scene": scene(ev),
         "text": text_read(ev) or ("No text was read in this photo." if want == "text" else ""),
         "person": who(ev, asked=want == "person"),
         "learned": learned_before(ev),
@@ -303,16 +319,17 @@ def compose(ev: PhotoEvidence, question: str = "what is this?") -> list[str]:
         "text": ["text"],
         "person": ["person", "learned"],
         "date": ["when"],
-        "place": ["when"],
+        "place": ["when", "scene"],
         "what": [],
     }[want]
     order = first + [
-        k for k in ("what", "things", "person", "text", "learned", "own", "when") if k not in first
+        k for k in ("what", "things", "scene", "person", "text", "learned", "own", "when") if k not in first
     ]
     said = [parts[k] for k in order if parts.get(k)]
     seen = (
         ev.tags,
         ev.things,
+        ev.scenes,
         ev.text_lines,
         ev.people,
         ev.unnamed_faces,

@@ -1,5 +1,5 @@
-"""A real catalog of real photos whose evidence is known: the facts the bundled tagger, detector and
-text reader write (same kinds, labels, boxes and data), a named and an unnamed face, EXIF dates and one
+"""A real catalog of real photos whose evidence is known: the facts the bundled tagger, detector, scene
+model and text reader write (same kinds, labels, boxes and data), a named and an unnamed face, EXIF dates and one
 photo's GPS (reverse-geocoded offline by the real place index)."""
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ EVIDENCE = {
     ),
     "coffee": (dict(), [], [], [], []),
 }
+#: stem -> the scene model's scenes (label, score), "indoors"/"outdoors" among them, as it writes them.
+SCENES = {"rocket": [("industrial area", 0.58), ("tower", 0.14), ("outdoors", 1.0)]}
 
 
 def build(core, folder: Path, photos: dict[str, np.ndarray]) -> dict[str, int]:
@@ -62,6 +64,10 @@ def build(core, folder: Path, photos: dict[str, np.ndarray]) -> dict[str, int]:
                 for label, score, hyper in tags
             ]
             facts += [FactRecord("object", label, score, list(box)) for label, score, box in objects]
+            facts += [
+                FactRecord("scene", label, score, data={"names": [label]})
+                for label, score in SCENES.get(stem, [])
+            ]
             facts += [
                 FactRecord("text", line, 0.95, [0.4, 0.1 + 0.1 * i, 0.6, 0.18 + 0.1 * i], {"line": i})
                 for i, line in enumerate(lines)

@@ -38,6 +38,8 @@ def test_people_text_and_signs(evidence):
     rocket = answer_locally(core.store, core.settings, ids["rocket"], "what does it say?")["sentences"]
     assert rocket[0] == "The text in the photo reads “NASA”."
     assert "In the photo: two people at the bottom left." in rocket
+    where = answer_locally(core.store, core.settings, ids["rocket"], "where was this taken?")["sentences"]
+    assert where[1] == f"The place looks like an industrial area (58{P}) or a tower (14{P}), outdoors."
     nothing = answer_locally(core.store, core.settings, ids["coffee"], "what is this?")["sentences"]
     assert nothing[0].startswith("Nothing in it has been recognised yet")
 

@@ -152,3 +152,21 @@ def test_the_files_own_words_are_quoted_as_its_own():
     said = own_words(ev)
     assert said[0] == "Its title is “Chelsea”."
     assert said[-1] == "Its tags: “dog”, “pets” and “favourite”."  # the file's claim, not PhotoSearch's
+
+
+def test_the_scene_model_names_the_place_only_where_it_is_likely():
+    beach = PhotoEvidence(
+        1, tags=DOG_TAGS, scenes=[Tag("beach", 0.47), Tag("lagoon", 0.12)], setting="outdoors"
+    )
+    said = compose(beach)
+    assert said[1] == f"The place looks like a beach (47{P}) or a lagoon (12{P}), outdoors."
+    where = compose(beach, "where was this taken?")
+    assert where[0].startswith("Where it was taken is not known") and where[1].startswith(
+        "The place looks like"
+    )
+    unsure = PhotoEvidence(1, tags=DOG_TAGS, scenes=[Tag("bowling alley", 0.2)], setting="indoors")
+    assert "Taken indoors." in compose(unsure) and not any("bowling" in s for s in compose(unsure))
+    assert (
+        compose(PhotoEvidence(1, scenes=[Tag("forest path", 0.8)]))[0]
+        == f"The place looks like a forest path (80{P})."
+    )
