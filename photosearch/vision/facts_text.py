@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from photosearch.models.base import TextEmbedder
+from photosearch.models.labels import SCENE_SIDES
 from photosearch.records import AnalysisResult
 from photosearch.vision.text_embedder import get_text_embedder
 
@@ -30,7 +31,6 @@ MAX_OBJECTS = 8
 #: said of every photo, blurs every text's embedding toward the others).
 MAX_SCENES = 2
 SCENE_MIN = 0.5
-SCENE_SIDES = ("indoors", "outdoors")
 MAX_TEXT_CHARS = 200
 MAX_KNOWLEDGE_CHARS = 300
 

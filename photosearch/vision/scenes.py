@@ -17,6 +17,8 @@ import numpy as np
 
 from photosearch.models.base import Model
 from photosearch.models.labels import (
+    INDOORS,
+    OUTDOORS,
     PLACES_SPACE,
     SCENES_MANIFEST,
     SUN_SPACE,
@@ -33,9 +35,6 @@ from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nch
 ATTRIBUTE_SLOPE = 3.0
 #: Places365's indoor/outdoor file marks each class 1 (indoors) or 2 (outdoors).
 OUTDOOR_MARK = 2
-#: The labels of where the camera stood, and the other words each is found by.
-INDOORS = ("indoors", "indoor", "inside")
-OUTDOORS = ("outdoors", "outdoor", "outside", "outdoor scene")
 
 
 @dataclass

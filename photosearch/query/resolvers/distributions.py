@@ -97,9 +97,9 @@ def _named_synsets(names: list[tuple[str, ...]], lines: list[str]) -> dict[tuple
 KIND_SPACES = {"object": COCO_SPACE, "scene": PLACES_SPACE}
 
 
-def _scene_synsets(names: list[tuple[str, ...]], imagenet: ClassSpace | None) -> dict[tuple[str, ...], int]:
-    """Each scene's WordNet sense: an ImageNet class's of the same name (a castle is the fortress in
-    both), else the most frequent sense of its first name WordNet knows."""
+def _first_senses(names: list[tuple[str, ...]], imagenet: ClassSpace | None) -> dict[tuple[str, ...], int]:
+    """Each class's WordNet sense by its names: an ImageNet class's of the same name (a castle is the
+    fortress in both), else the most frequent sense of its first name WordNet knows."""
     wn = shared_wordnet()
     if wn is None:
         return {}
@@ -115,8 +115,8 @@ def _scene_synsets(names: list[tuple[str, ...]], imagenet: ClassSpace | None) ->
 
 def label_synsets(settings, kind: str = "tag") -> dict[tuple[str, ...], int]:
     """The synset each class label of the model writing facts of `kind` names, where known: the
-    detector's for `object` facts (COCO_WORDNET), the scene model's for `scene` facts (each scene's
-    first name WordNet knows, in its most frequent sense), the tagger's for the rest."""
+    detector's for `object` facts (COCO_WORDNET), the scene model's for `scene` facts
+    (`_first_senses`), the tagger's for the rest."""
     space = KIND_SPACES.get(kind, IMAGENET_SPACE)
     return next((cs.synsets for cs in class_spaces(settings) if cs.space == space), {})
 
@@ -143,15 +143,13 @@ def class_spaces(settings) -> list[ClassSpace]:
             try:
                 names = places_categories(settings)
                 _spaces[PLACES_SPACE] = ClassSpace(
-                    PLACES_SPACE, names, "softmax", _scene_synsets(names, _spaces.get(IMAGENET_SPACE))
+                    PLACES_SPACE, names, "softmax", _first_senses(names, _spaces.get(IMAGENET_SPACE))
                 )
             except Exception as exc:  # noqa: BLE001 - no scene model: the other spaces still work
                 log.info("no Places365 scene names: %s", exc)
         if SUN_SPACE not in _spaces and PLACES_SPACE in _spaces:
             names = list(SUN_ATTRIBUTES.values())
-            wn = shared_wordnet()
-            synsets = {n: off for n in names if wn is not None and (off := wn.first_sense(n)) is not None}
-            _spaces[SUN_SPACE] = ClassSpace(SUN_SPACE, names, "degrees", synsets)
+            _spaces[SUN_SPACE] = ClassSpace(SUN_SPACE, names, "degrees", _first_senses(names, None))
         return [_spaces[k] for k in (IMAGENET_SPACE, COCO_SPACE, PLACES_SPACE, SUN_SPACE) if k in _spaces]
 
 
