@@ -359,6 +359,18 @@ NEAR_Z = 1.0
 LIKELY_MIN = 0.5
 
 
+def _far_below_the_best(
+    fused: np.ndarray, keep: np.ndarray, share: float, measured: np.ndarray, selfie: np.ndarray | None
+) -> np.ndarray:
+    """Mask of the kept photos whose evidence is below `share` of the best kept photo's
+    (`calibration`, "Near the best"): a model's guess there is a closest match; a measurement, or a
+    selfie's faces and lens, stands on its own."""
+    if not keep.any() or share <= 0:
+        return np.zeros_like(keep)
+    far = keep & ~measured & (fused < share * float(fused[keep].max()))
+    return far if selfie is None else far & ~(selfie > 0)
+
+
 def _near(scores: np.ndarray, keep: np.ndarray) -> ScoredSet:
     """The best photos below the cut-off (never those above it), best NEAR_MAX."""
     cand = np.flatnonzero(~keep & (scores >= NEAR_MIN))
@@ -425,6 +437,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     fused = 1.0 - miss
     keep = fused >= ctx.calibration.min_fused
     corroborated = ctx.calibration.corroborate and any("skipped" not in i for i in infos)
+    measured = _measured(matched, snap.n)
     # labels no broader than the request ("tiger" ≈ "big cat" is no evidence), and evidence that
     # names all of it: a label that names part of a request of several words ("cake" of "birthday
     # cake", "lion" of "sea lion") is not enough (WHOLE_MIN)
@@ -435,7 +448,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         specific = (1.0 - per_word.mean(axis=0)) * (1.0 - dist)
         labelled_mask = (specific <= 1.0 - ctx.calibration.min_fused) & (whole <= 1.0 - WHOLE_MIN)
         labelled_mask &= _written_or_agreed(value, matched, dist_explain, ctx)
-        keep &= _agreed(emb_hits, labelled_mask, snap) | _measured(matched, snap.n)
+        keep &= _agreed(emb_hits, labelled_mask, snap) | measured
     if selfie is not None:
         keep |= selfie > 0
     closeness = 1.0 - miss_below
@@ -455,10 +468,16 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     elif count is not None:  # a count no model can check is never sure: they are closest matches
         ctx.remarks.append(f"“{count.word}” was not counted: no model here can count {uncounted(value)}")
         keep[:] = False
+    share = ctx.calibration.near_the_best if corroborated else 0.0  # where every signal was fused
+    far_below = _far_below_the_best(fused, keep, share, measured, selfie)
+    keep &= ~far_below
     result = ScoredSet.from_dense(fused, keep)
     near = _near(closeness, keep)
     names_it = 1.0 - whole
-    likely = ScoredSet.from_dense(names_it, ~keep & (names_it >= LIKELY_MIN))
+    # a photo left out for being far below the best still counts against a "not" of the concept
+    likely = ScoredSet.from_dense(
+        np.maximum(names_it, fused * far_below), ~keep & ((names_it >= LIKELY_MIN) | far_below)
+    )
 
     def explain(row: int) -> list[dict]:
         out = _lexical_whys(row, value, matched)
