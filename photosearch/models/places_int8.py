@@ -5,7 +5,7 @@ dequantize → convolution → quantize into one integer convolution).
 On a processor the float network is the costliest model PhotoSearch runs (about 125 ms a photo on
 one core, the detector about 100); in int8 it takes about 35. The first convolution and the
 classifier stay float (they cost little and lose most). Each activation's range was measured once,
-on real photos, by `python -m photosearch.models.places_int8 PHOTO_DIR` (the 0.01 and 99.99
+on real photos, by `python -m photosearch.vision.scene_ranges PHOTO_DIR` (the 0.01 and 99.99
 percentiles of every value, the float model's own) and is kept in
 `resources/scene_int8_ranges.json`: building the model needs no photo and gives the same bytes each
 time. The float model stays for graphics cards, where integer convolutions gain nothing.
@@ -13,9 +13,7 @@ time. The float model stays for graphics cards, where integer convolutions gain 
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -143,42 +141,3 @@ def measure_ranges(model_bytes: bytes, images: Iterable[np.ndarray]) -> dict[str
         lo, hi = np.percentile(values, [LOW_PERCENTILE, HIGH_PERCENTILE])
         out[name] = (round(float(lo), 6), round(float(hi), 6))
     return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Measure the activation ranges on a folder of photos and write `RANGES_FILE`."""
-    from photosearch.config import Settings
-    from photosearch.ingest.decode import load_rgb
-    from photosearch.models.labels import SCENES_MANIFEST
-    from photosearch.models.manifest import get_manifest
-    from photosearch.models.places_weights import build_float_model
-    from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
-
-    ap = argparse.ArgumentParser(description="measure the int8 scene model's activation ranges")
-    ap.add_argument("photos", type=Path, help="a folder of real photos (at least a few dozen)")
-    ap.add_argument("--out", type=Path, default=RANGES_FILE)
-    args = ap.parse_args(argv)
-    settings = Settings()
-    manifest = get_manifest(SCENES_MANIFEST, settings)
-    params = manifest.preprocess
-    files = sorted(p for p in args.photos.rglob("*") if p.is_file())
-    images = []
-    for path in files:
-        try:
-            rgb = load_rgb(path)
-        except Exception:  # noqa: BLE001 - not a photo: skipped
-            continue
-        images.append(to_nchw(normalize(prepare(ensure_rgb(rgb), params), params["mean"], params["std"])))
-    if len(images) < 20:
-        print(f"only {len(images)} photos decoded under {args.photos}; give a few dozen", file=sys.stderr)
-        return 2
-    ranges = measure_ranges(build_float_model(manifest, settings), images)
-    lines = ",\n".join(f"  {json.dumps(name)}: [{lo}, {hi}]" for name, (lo, hi) in ranges.items())
-    head = f'"photos": {len(images)}, "percentiles": [{LOW_PERCENTILE}, {HIGH_PERCENTILE}]'
-    args.out.write_text(f'{{{head},\n "ranges": {{\n{lines}\n }}\n}}\n', encoding="utf-8")
-    print(f"{len(ranges)} ranges from {len(images)} photos -> {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

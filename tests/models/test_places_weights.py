@@ -179,3 +179,23 @@ def test_the_scene_analyzer_runs_the_int8_model_on_a_processor(tmp_path, real_ph
     assert out.probs.shape == (365,) and abs(float(out.probs.sum()) - 1.0) < 1e-4
     folder = tmp_path / "models" / SCENES_MANIFEST
     assert (folder / "model-int8.onnx").is_file() and not (folder / "model.onnx").exists()
+
+
+def test_ranges_are_measured_on_every_quantized_activation(tmp_path, real_photos):
+    """What `python -m photosearch.vision.scene_ranges` writes: per activation, the float model's
+    range on real photos; a ReLU's output never goes below 0, a residual branch's does."""
+    from photosearch.models.places_int8 import measure_ranges
+    from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
+
+    settings = Settings(data_dir=tmp_path, threads=1, gpu=False)
+    manifest = get_manifest(SCENES_MANIFEST, settings)
+    params = manifest.preprocess
+    images = [
+        to_nchw(normalize(prepare(ensure_rgb(rgb), params), params["mean"], params["std"]))
+        for rgb in real_photos.values()
+    ]
+    model = build_float_model(manifest, settings)
+    ranges = measure_ranges(model, images)
+    assert list(ranges) == quantized_tensors(model)
+    assert ranges["layer1.0.a"][0] == 0.0 and ranges["layer1.0.b"][0] < 0.0
+    assert all(hi > lo for lo, hi in ranges.values())
