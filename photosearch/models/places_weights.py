@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from photosearch.config import Settings
+from photosearch.models.labels import places_categories
 from photosearch.models.manifest import ModelManifest, ModelUnavailable, model_dir, sha256_file
 from photosearch.models.places_int8 import QuantizedGraph, RangesUnavailable, read_ranges
 
@@ -236,7 +237,7 @@ def _build(manifest: ModelManifest, settings: Settings | None, ranges) -> bytes:
     pinned = manifest.file("weights").sha256
     if pinned and sha256_file(weights) != pinned:
         raise ModelUnavailable(f"{weights} is not the checkpoint PhotoSearch was tested with; {REINSTALL}")
-    classes = len(manifest.require("categories", settings).read_text(encoding="utf-8").splitlines())
+    classes = len(places_categories(settings))
     return wide_resnet18_onnx(read_legacy_checkpoint(weights)["state_dict"], classes, ranges)
 
 

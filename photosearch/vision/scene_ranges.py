@@ -17,7 +17,7 @@ from photosearch.models.labels import SCENES_MANIFEST
 from photosearch.models.manifest import get_manifest
 from photosearch.models.places_int8 import HIGH_PERCENTILE, LOW_PERCENTILE, RANGES_FILE, measure_ranges
 from photosearch.models.places_weights import build_float_model
-from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
+from photosearch.vision.scenes import scene_input
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
             rgb = load_rgb(path)
         except Exception:  # noqa: BLE001 - not a photo: skipped
             continue
-        images.append(to_nchw(normalize(prepare(ensure_rgb(rgb), params), params["mean"], params["std"])))
+        images.append(scene_input(rgb, params))
     if len(images) < 20:
         print(f"only {len(images)} photos decoded under {args.photos}; give a few dozen", file=sys.stderr)
         return 2

@@ -42,6 +42,11 @@ ATTRIBUTE_SLOPE = 3.0
 OUTDOOR_MARK = 2
 
 
+def scene_input(rgb: np.ndarray, params: dict) -> np.ndarray:
+    """A photo as the scene network reads it (1, 3, 224, 224), by the manifest's `preprocess`."""
+    return to_nchw(normalize(prepare(ensure_rgb(rgb), params), params["mean"], params["std"]))
+
+
 @dataclass
 class SceneOutput:
     probs: np.ndarray  # (365,) float32, sums to 1
@@ -76,9 +81,8 @@ class PlacesClassifier(Model):
         return scene_model_path(self.manifest, self.settings)
 
     def _predict(self, rgb: np.ndarray) -> SceneOutput:
-        params = self.manifest.preprocess
-        x = normalize(prepare(ensure_rgb(rgb), params), params["mean"], params["std"])
-        logits, features = self._session.run(["logits", "features"], {"input": to_nchw(x)})
+        x = scene_input(rgb, self.manifest.preprocess)
+        logits, features = self._session.run(["logits", "features"], {"input": x})
         logits = logits[0].astype(np.float64)
         probs = np.exp(logits - logits.max())
         read_out = self._attribute_weights @ features[0]

@@ -130,7 +130,7 @@ def test_the_int8_model_is_built_to_its_pin_and_sees_what_the_float_one_sees(tmp
     import onnx
 
     from photosearch.models.runtimes.onnx import create_session
-    from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
+    from photosearch.vision.scenes import scene_input
 
     settings = Settings(data_dir=tmp_path, threads=1, gpu=False)
     manifest = get_manifest(SCENES_MANIFEST, settings)
@@ -144,7 +144,7 @@ def test_the_int8_model_is_built_to_its_pin_and_sees_what_the_float_one_sees(tmp
     sessions = [create_session(p, settings) for p in (scene_model_path(manifest, settings), int8)]
     params = manifest.preprocess
     for name, rgb in real_photos.items():
-        x = to_nchw(normalize(prepare(ensure_rgb(rgb), params), params["mean"], params["std"]))
+        x = scene_input(rgb, params)
         (full, _), (small, features) = (s.run(["logits", "features"], {"input": x}) for s in sessions)
         p_full, p_small = (np.exp(v[0] - v[0].max()) / np.exp(v[0] - v[0].max()).sum() for v in (full, small))
         assert int(p_small.argmax()) in np.argsort(-p_full)[:5], name
@@ -185,15 +185,12 @@ def test_ranges_are_measured_on_every_quantized_activation(tmp_path, real_photos
     """What `python -m photosearch.vision.scene_ranges` writes: per activation, the float model's
     range on real photos; a ReLU's output never goes below 0, a residual branch's does."""
     from photosearch.models.places_int8 import measure_ranges
-    from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
+    from photosearch.vision.scenes import scene_input
 
     settings = Settings(data_dir=tmp_path, threads=1, gpu=False)
     manifest = get_manifest(SCENES_MANIFEST, settings)
     params = manifest.preprocess
-    images = [
-        to_nchw(normalize(prepare(ensure_rgb(rgb), params), params["mean"], params["std"]))
-        for rgb in real_photos.values()
-    ]
+    images = [scene_input(rgb, params) for rgb in real_photos.values()]
     model = build_float_model(manifest, settings)
     ranges = measure_ranges(model, images)
     assert list(ranges) == quantized_tensors(model)
