@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
+
 from photosearch.catalog.models import Folder
 from photosearch.query.expansion import EXACT, HYPERNYM, HYPONYM, SYNONYM, expand
 from photosearch.query.search import search
@@ -226,3 +228,19 @@ def test_a_person_search_does_not_find_the_ostrich(store, settings):
     assert _names(res) == ["pitcher.jpg"]
     res = search(store, settings, plan={**plan, "where": {"concept": "bird"}}, signals=[])
     assert _names(res) == ["ostrich.jpg"]
+
+
+def test_a_broader_class_counts_less_where_the_model_has_a_class_for_the_word():
+    """ "canyon" is a scene class of its own: the scene model tells a canyon from a valley, so a
+    valley (what a canyon is a kind of) counts half beside it. Where no class names the word, the
+    broader one keeps its full weight."""
+    from photosearch.query.resolvers.distributions import OWN_CLASS_PARENT, ClassSpace, wordnet_affinity
+
+    with_own = ClassSpace("places", [("canyon",), ("valley",), ("kitchen",)], "softmax", {})
+    without = ClassSpace("places", [("valley",), ("kitchen",)], "softmax", {})
+    own = wordnet_affinity("canyon", with_own)
+    alone = wordnet_affinity("canyon", without)
+    assert own.values[0] == 1.0 and own.values[2] == 0.0
+    assert 0 < alone.values[0] < 1.0
+    assert own.values[1] < alone.values[0]
+    assert own.values[1] == pytest.approx(alone.values[0] * OWN_CLASS_PARENT)

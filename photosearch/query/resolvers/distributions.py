@@ -52,6 +52,8 @@ TOP_T = 10
 EMBEDDING_AFFINITY = 0.8
 #: A class name counts as similar to the query only this far (in null spreads) above the cut-off.
 EMBEDDING_MARGIN = 3.0
+#: A class reached only as broader than a word that names a class of the same model counts this much.
+OWN_CLASS_PARENT = 0.5
 #: Distribution evidence below this is dropped.
 MIN_EVIDENCE = 0.01
 
@@ -318,12 +320,28 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
                             routes[c] = r.text()
     if " " in phrase:
         _phrase_routes(per, named, routes, phrase, cs, index, sense)
+    _below_its_own_class(per, named, routes)
     out = per.mean(axis=0)
     # one word: what it is directly a kind of counts ("puppy" ≈ dog, "kitty" ≈ domestic cat), or a
     # narrow class ("kitty" ≈ cat), not a broad one further up ("owl" ≈ bird is any bird); several:
     # each word by itself, none by a broader class ("police car" ≈ car is any car)
     whole = (named | parent)[0] & (out > 0) if len(toks) <= 1 else named.all(axis=0)
     return Affinity(out, {c: t for c, t in routes.items() if out[c] > 0}, whole)
+
+
+def _below_its_own_class(per: np.ndarray, named: np.ndarray, routes: dict[int, str]) -> None:
+    """Where a word names a class of this model itself ("canyon", a Places scene), the classes it
+    reaches only as something broader ("valley") count `OWN_CLASS_PARENT` of their weight: the model
+    tells the two apart, and said the broader one."""
+    exact = [c for c, text in routes.items() if text == "exact"]
+    if not exact:
+        return
+    own = np.zeros(per.shape[1], bool)
+    own[exact] = True
+    for i in range(per.shape[0]):
+        if (per[i, own] >= 1.0).any():
+            broader = ~named[i] & ~own & (per[i] > 0)
+            per[i, broader] *= OWN_CLASS_PARENT
 
 
 def _phrase_routes(
