@@ -44,8 +44,17 @@ OTHER_SENSE_LEMMAS = 2
 #: The route of a synonym of a later sense of another kind than the first ("toy" ≈ toy dog, an animal,
 #: where a toy is first a plaything): it ranks, like a broader class it never alone makes a photo sure.
 OTHER_KIND = "other sense"
+#: A part reaches the wholes it is part of, and their kinds ("sail" ≈ schooner, "antler" ≈ deer): a
+#: photo of the whole mostly shows the part, but not always (a doe has no antlers), so it ranks and
+#: never alone makes a photo sure.
+PART_OF = "part of"
+HOLONYM = 0.6
+HOLONYM_KINDS = 0.55
+#: Wholes a part leads to: things (made things, animals, plants, bodies), whose photos show their
+#: parts. A place is not: a beach is part of a shore, and a lakeside shows no beach.
+WHOLE_KINDS = frozenset({5, 6, 8, 20})  # noun.animal, noun.artifact, noun.body, noun.plant
 #: Routes that reach a label without saying the photo shows what the word means.
-NOT_ITSELF = ("hypernym", OTHER_KIND)
+NOT_ITSELF = ("hypernym", OTHER_KIND, PART_OF)
 #: Route weights end up in float32 arrays (affinities, evidence), where a synonym's 0.9 is 0.8999999:
 #: a threshold made of them is compared with this margin.
 WEIGHT_ROUNDING = 1e-6
@@ -256,7 +265,22 @@ def _routes(wn, key: str, context: str = "", embed: Embed | None = None) -> tupl
                 found.add(lemma, name, SYNONYM * sense, sense_of=off)
         if rank == 0 or syn.lemmas[0].lower() in own:  # kinds of it / what it is a kind of
             _add_kinds_and_parents(found, wn, off, rank, sense)
+        if rank == 0:
+            _add_wholes(found, wn, syn)
     return found.sorted()
+
+
+def _add_wholes(found: _BestRoutes, wn, syn) -> None:
+    """What the word's sense is a part of, and the kinds of those wholes ("sail" ≈ sailing vessel,
+    schooner, catamaran)."""
+    for whole in syn.part_of:
+        if wn.synset(whole).lexfile not in WHOLE_KINDS:
+            continue
+        for lemma in wn.synset(whole).lemmas:
+            found.add(lemma, PART_OF, HOLONYM, sense_of=whole)
+        for kind in wn.descendants(whole):
+            for lemma in wn.synset(kind).lemmas:
+                found.add(lemma, PART_OF, HOLONYM_KINDS, sense_of=kind)
 
 
 def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: float) -> None:

@@ -1008,3 +1008,25 @@ def test_a_guess_far_below_the_best_photo_is_a_closest_match(store, settings, fa
     assert _confident(found({"concept": "elephant"}, 0.0)) == ["elephant.jpg", "faint.jpg"]
     animals_not_elephants = {"and": [{"concept": "animal"}, {"not": {"concept": "elephant"}}]}
     assert "faint.jpg" not in _confident(found(animals_not_elephants, 0.97))
+
+
+def test_a_part_finds_its_whole_as_a_closest_match_only(store, settings, fake_embedder):
+    """ "sails": the schooner and the sailboat rank first, reached as what a sail is part of, and are
+    closest matches (a photo of a deer need not show antlers); "schooner" itself is confident."""
+
+    def tag(label, names, score):
+        return FactRecord("tag", label, score, data={"names": names})
+
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "schooner.jpg": [tag("schooner", ["schooner"], 0.9), FactRecord("object", "boat", 0.9)],
+            "kitchen.jpg": [tag("refrigerator", ["refrigerator", "icebox"], 0.9)],
+        },
+    )
+    confident, why = _found(store, settings, fake_embedder, "sails")
+    assert confident == []
+    assert set(list(why)[:2]) == {"schooner.jpg", "filler2.jpg"}  # the filler is a sailboat
+    assert any(w["text"] == "sail ≈ schooner (part of)" for w in why["schooner.jpg"])
+    assert _found(store, settings, fake_embedder, "schooner")[0] == ["schooner.jpg"]

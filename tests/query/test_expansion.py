@@ -244,3 +244,14 @@ def test_a_broader_class_counts_less_where_the_model_has_a_class_for_the_word():
     assert 0 < alone.values[0] < 1.0
     assert own.values[1] < alone.values[0]
     assert own.values[1] == pytest.approx(alone.values[0] * OWN_CLASS_PARENT)
+
+
+def test_a_part_reaches_the_things_it_is_part_of():
+    """ "sails" reaches sailing vessels and their kinds (WordNet's part holonyms), "antlers" deer. A
+    place is no such whole: a beach is part of a shore, and a lakeside shows no beach."""
+    from photosearch.query.expansion import PART_OF
+
+    sails = {r.term: r for r in expand("sails")}
+    assert sails["sailing vessel"].route == PART_OF and sails["schooner"].route == PART_OF
+    assert "deer" in {r.term for r in expand("antlers")}
+    assert not [r for r in expand("beach") if r.route == PART_OF]
