@@ -927,6 +927,31 @@ def test_three_models_agree_where_two_of_them_can_name_the_concept():
     assert models_agree("castle", per_model, looked, affinities, ctx).tolist() == [True, False, True]
 
 
+def test_a_place_word_needs_the_scene_model_where_it_has_that_place():
+    """ "snow" is listed with the scene model's snowfield (resources/scenes.yaml): the detector's
+    snowboard on an aerial photo of a coast, where the scene model sees no snow, is no snow. The
+    scene model still has no say on a photo it did not look at, or on a word it has no place for."""
+    from types import SimpleNamespace
+
+    from photosearch.config import Settings
+    from photosearch.query.resolvers.agreement import models_agree
+
+    ctx = SimpleNamespace(snapshot=SimpleNamespace(n=3), settings=Settings(), sense_context=lambda v: {})
+    per_model = {
+        "detector": np.array([0.7, 0.7, 0.7]),
+        "tagger": np.array([0.0, 0.0, 0.0]),
+        "scenes": np.array([0.0, 0.5, 0.0]),
+    }
+    looked = {
+        "detector": np.ones(3, bool),
+        "tagger": np.ones(3, bool),
+        "scenes": np.array([True, True, False]),
+    }
+    affinities = {"coco": 0.7, "imagenet": 0.7, "places365": 0.8}
+    assert models_agree("snow", per_model, looked, affinities, ctx).tolist() == [False, True, True]
+    assert models_agree("snowboard", per_model, looked, {"coco": 1.0}, ctx).all()
+
+
 def test_a_word_that_ends_a_class_names_modifier_is_no_kind_of_it(store, settings, fake_embedder):
     """ "ball" ends "football", but a football stadium is a stadium: the word is only shared, while a
     soccer ball, whose head it is, is a ball."""

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from photosearch.models.labels import COCO_SPACE, IMAGENET_SPACE, PLACES_SPACE
-from photosearch.query.expansion import WEIGHT_ROUNDING, shared_wordnet
+from photosearch.query.expansion import WEIGHT_ROUNDING, scene_routes, shared_wordnet
 from photosearch.query.resolvers.distributions import ClassSpace, class_spaces, label_synsets, top_classes
 from photosearch.query.resolvers.kinds import class_senses
 from photosearch.query.resolvers.text import fold, naming_tokens
@@ -41,6 +41,9 @@ MODELS = {
 }
 #: A class at least this close to the concept (exact 1.0, synonym 0.9) names it.
 NAMES_IT = 0.9
+#: A scene word's route to one of the scene model's places at least this heavy ("snow" ≈ snowfield,
+#: resources/scenes.yaml) says the scene model can name it.
+PLACE_NAMES_IT = 0.8
 #: Share of a concept's kinds (direct hyponyms) the tagger's classes must reach to name it.
 COVERED = 0.4
 #: A model agrees on a photo when its own evidence of the concept there is at least this: for the
@@ -71,12 +74,42 @@ def models_agree(
     one of them says nothing of it (`per_model`: each model's own evidence per photo; `affinities`:
     each class space's best affinity to the concept)."""
     n = ctx.snapshot.n
+    out = np.ones(n, bool)
+    if "scenes" in per_model and _names_the_place(value, affinities, ctx):
+        out &= ~analysed["scenes"] | (per_model["scenes"] >= AGREES["scenes"])
     naming = [m for m in MODELS if _names(m, value, affinities, ctx)]
     if len(naming) < 2 or _name_other_things(value, ctx):
-        return np.ones(n, bool)
+        return out
     looked = np.sum([analysed[m] for m in naming], axis=0)
     silent = np.sum([analysed[m] & (per_model[m] < AGREES[m]) for m in naming], axis=0)
-    return (silent == 0) | (looked < 2)
+    return out & ((silent == 0) | (looked < 2))
+
+
+def _names_the_place(value: str, affinities: dict[str, float], ctx) -> bool:
+    """Whether `value` is a scene word the scene model has a place for: one of its scenes by name,
+    or listed for the word in `resources/scenes.yaml` at `PLACE_NAMES_IT` ("snow" ≈ snowfield).
+    Its photos need the scene model's word too: a detector's snowboard on an aerial photo of a
+    coast, or a fridge in a shop, is no snow or kitchen where the scene model sees neither."""
+    if affinities.get(PLACES_SPACE, 0.0) >= NAMES_IT - WEIGHT_ROUNDING:
+        return True
+    places = next((cs for cs in class_spaces(ctx.settings) if cs.space == PLACES_SPACE), None)
+    if places is None:
+        return False
+    return any(
+        r.weight >= PLACE_NAMES_IT - WEIGHT_ROUNDING and r.term in _first_names(places)
+        for r in scene_routes(fold(value))
+    )
+
+
+_first_names_of: dict[int, tuple[ClassSpace, frozenset[str]]] = {}
+
+
+def _first_names(cs: ClassSpace) -> frozenset[str]:
+    """A class space's first names, folded (once per space)."""
+    hit = _first_names_of.get(id(cs))
+    if hit is None or hit[0] is not cs:
+        hit = _first_names_of[id(cs)] = (cs, frozenset(fold(n[0]) for n in cs.names))
+    return hit[1]
 
 
 def _names(model: str, value: str, affinities: dict[str, float], ctx) -> bool:
