@@ -49,6 +49,10 @@ MONTHS = {
     "dec": 12,
 }
 SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+#: A season a photo shows as well as the months it was taken in: a snowy photo is a winter photo,
+#: whatever its date says (the southern hemisphere's, a download's) or if it has none. The other
+#: seasons have no look the bundled models can tell.
+SEASON_LOOKS = {"winter": "snow"}
 #: Amounts in date phrases ("two weeks ago", "a few years ago"): the count words, articles, "few".
 NUMBER_WORDS = {**COUNT_WORDS, "a": 1, "an": 1, "couple of": 2, "few": 3}
 # (month, day, days-long) of fixed-date holidays
@@ -189,8 +193,13 @@ class DateMatch:
     notes: list[str] = field(default_factory=list)
     months: tuple[int, ...] = ()  # a month-of-year condition ("every July", "in winter")
     yearly: tuple[str, str] | None = None  # days of any year, "MM-DD" ("at Christmas")
+    #: What a photo of the season shows, for photos taken in another month or on no known day
+    #: ("winter": snow, SEASON_LOOKS)
+    looks: str = ""
 
     def node(self) -> dict:
+        if self.months and self.looks:
+            return {"or": [{"month": list(self.months)}, {"concept": self.looks}]}
         if self.months:
             return {"month": list(self.months)}
         if self.yearly:
@@ -754,7 +763,8 @@ def _season(m: re.Match, q: _Ask) -> DateMatch | None:
         [season_range(q.now.year, season)],
         recurring=True,
         months=months,
-        notes=[f"“{season}” means {season} of any year"],
+        notes=[f"“{season}” means {season} of any year" + (", or snow" if season in SEASON_LOOKS else "")],
+        looks=SEASON_LOOKS.get(season, ""),
     )
 
 

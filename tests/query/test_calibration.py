@@ -1055,3 +1055,25 @@ def test_a_part_finds_its_whole_as_a_closest_match_only(store, settings, fake_em
     assert set(list(why)[:2]) == {"schooner.jpg", "filler2.jpg"}  # the filler is a sailboat
     assert any(w["text"] == "sail ≈ schooner (part of)" for w in why["schooner.jpg"])
     assert _found(store, settings, fake_embedder, "schooner")[0] == ["schooner.jpg"]
+
+
+def test_winter_finds_the_months_and_the_snow_of_a_photo_with_no_date(store, settings, fake_embedder):
+    """ "winter": a photo taken in January, and one of snow the file gives no date for (its keyword
+    says so), are winter photos; a July beach is not, and a snowfield the models barely see ranks
+    among the closest."""
+    from datetime import datetime
+
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "january.jpg": [_fact("tag", "seashore", 0.9)],
+            "july.jpg": [_fact("tag", "seashore", 0.9)],
+            "snowfield.jpg": [_fact("scene", "snowfield", 0.9), _fact("tag", "alp", 0.8)],
+            "snowman.jpg": [_fact("keyword", "snow", 1.0)],
+        },
+        taken={"january.jpg": datetime(2021, 1, 9), "july.jpg": datetime(2021, 7, 9)},
+    )
+    res = search(store, settings, "winter", text_embedder=fake_embedder)
+    assert _confident(res) == ["january.jpg", "snowman.jpg"]
+    assert "snowfield.jpg" in [r["path"].rsplit("/", 1)[1] for r in res["results"]]

@@ -87,6 +87,16 @@ def test_month_and_season_words_are_recurring_month_conditions():
     assert _one("summertime").node() == {"month": [6, 7, 8]}
 
 
+def test_winter_is_its_months_or_snow_and_a_winter_of_a_year_its_days_only():
+    """A snowy photo is a winter photo whatever its date says (the southern hemisphere's, a download's)
+    or if it has none; "winter 2020" is a span of days."""
+    winter = _one("in winter")
+    assert winter.node() == {"or": [{"month": [1, 2, 12]}, {"concept": "snow"}]}
+    assert winter.notes == ["“winter” means winter of any year, or snow"]
+    assert _one("winter 2020").node() == {"date": {"from": "2020-12-01", "to": "2021-02-28"}}
+    assert _one("in summer").node() == {"month": [6, 7, 8]}
+
+
 def test_holiday_without_year_is_a_recurring_day_of_the_year():
     match = _one("halloween")
     assert match.node() == {"yearly": {"from": "10-31", "to": "10-31"}}
