@@ -53,8 +53,12 @@ HOLONYM_KINDS = 0.55
 #: Wholes a part leads to: things (made things, animals, plants, bodies), whose photos show their
 #: parts. A place is not: a beach is part of a shore, and a lakeside shows no beach.
 WHOLE_KINDS = frozenset({5, 6, 8, 20})  # noun.animal, noun.artifact, noun.body, noun.plant
+#: A scene route lighter than this (resources/scenes.yaml) is a hint: a thing often seen there ("beach"
+#: ≈ umbrella, "forest" ≈ agaric) ranks a photo among the closest and never alone makes it sure.
+SCENE_SURE_FROM = 0.5
+SCENE_HINT = "scene hint"
 #: Routes that reach a label without saying the photo shows what the word means.
-NOT_ITSELF = ("hypernym", OTHER_KIND, PART_OF)
+NOT_ITSELF = ("hypernym", OTHER_KIND, PART_OF, SCENE_HINT)
 #: Route weights end up in float32 arrays (affinities, evidence), where a synonym's 0.9 is 0.8999999:
 #: a threshold made of them is compared with this margin.
 WEIGHT_ROUNDING = 1e-6
@@ -100,7 +104,7 @@ class Route:
         as before: only through the sense the term mostly means. `known`: names whose synset is
         known already (the tagger's classes). A scene route reaches the class it lists by its first
         name only (resources/scenes.yaml): "pet" ≈ cat is no big cat, whose names include "cat"."""
-        if self.route == "scene":
+        if self.route in ("scene", SCENE_HINT):
             return not names or _term(names[0]) == self.term
         if not self.synsets:
             return True
@@ -347,7 +351,9 @@ def scene_routes(key: str) -> tuple[Route, ...]:
     entry = key if key in table else " ".join(singular(w) for w in key.split())
     found, also = table.get(entry) or {}, _also.get(entry) or {}
     return tuple(
-        Route(key, term, "scene", weight, also=also.get(term, ""))
+        Route(
+            key, term, "scene" if weight >= SCENE_SURE_FROM else SCENE_HINT, weight, also=also.get(term, "")
+        )
         for term, weight in found.items()
         if term != key
     )

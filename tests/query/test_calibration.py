@@ -1077,3 +1077,20 @@ def test_winter_finds_the_months_and_the_snow_of_a_photo_with_no_date(store, set
     res = search(store, settings, "winter", text_embedder=fake_embedder)
     assert _confident(res) == ["january.jpg", "snowman.jpg"]
     assert "snowfield.jpg" in [r["path"].rsplit("/", 1)[1] for r in res["results"]]
+
+
+def test_a_light_scene_route_is_a_hint_that_ranks_and_never_makes_a_photo_sure(
+    store, settings, fake_embedder
+):
+    """ "waterfall" ≈ cliff (0.4, resources/scenes.yaml): waterfalls are often seen from cliffs, but a
+    cliff is no waterfall. The route is a hint, which no model's claim counts (like a broader class),
+    so the cliff ranks first, as a closest match; "coast" ≈ promontory (0.7) stays a scene route."""
+    from photosearch.query.expansion import SCENE_HINT, scene_routes
+    from photosearch.query.resolvers.concept import _broader
+
+    hint = {r.term: r for r in scene_routes("waterfall")}["cliff"]
+    assert hint.route == SCENE_HINT and _broader(hint)
+    assert not _broader({r.term: r for r in scene_routes("coast")}["promontory"])
+    _labelled_gallery(store, fake_embedder, {"cliff.jpg": [_fact("tag", "cliff", 0.9)]})
+    confident, why = _found(store, settings, fake_embedder, "waterfall")
+    assert confident == [] and list(why)[0] == "cliff.jpg"
