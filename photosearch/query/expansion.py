@@ -66,6 +66,10 @@ WEIGHT_ROUNDING = 1e-6
 #: carpenter's plane are both in it), so two senses in it are kin only where they are kinds of one
 #: thing within `KIN_STEPS` (a fortress and a palace, both castles, are structures).
 ARTIFACT = 6
+#: Lexicographer files too broad to tell one thing from another, where two senses are kin only with
+#: a common parent: made things, and plants (a horse chestnut tree and its seed, the tagger's
+#: "buckeye", are both in noun.plant).
+BROAD_KINDS = frozenset({ARTIFACT, 20})
 KIN_STEPS = 4
 
 
@@ -156,7 +160,7 @@ def _kin(a: int, b: int) -> bool:
     person, food...), and for made things a common parent within `KIN_STEPS` of each."""
     if lexfile(a) != lexfile(b):
         return False
-    if lexfile(a) != ARTIFACT:
+    if lexfile(a) not in BROAD_KINDS:
         return True
     wn = shared_wordnet()
 

@@ -255,3 +255,18 @@ def test_a_part_reaches_the_things_it_is_part_of():
     assert sails["sailing vessel"].route == PART_OF and sails["schooner"].route == PART_OF
     assert "deer" in {r.term for r in expand("antlers")}
     assert not [r for r in expand("beach") if r.route == PART_OF]
+
+
+def test_a_plant_word_does_not_reach_another_plant_part_of_the_same_name():
+    """The tagger's "buckeye" is the horse chestnut's seed; "tree" reaches the buckeye tree. Both are
+    in WordNet's plant file, which is as broad as the made things': kin only with a common parent,
+    so a photo of nuts is no tree, while a daisy is still a flower."""
+    from photosearch.query.expansion import shared_wordnet
+    from photosearch.query.resolvers.distributions import ClassSpace, wordnet_affinity
+
+    names = [("buckeye", "horse chestnut", "conker"), ("daisy",)]
+    lines = [", ".join(n) for n in names]
+    synsets = dict(zip(names, shared_wordnet().match_labels(lines), strict=True))
+    space = ClassSpace("imagenet", names, "softmax", synsets)
+    assert wordnet_affinity("tree", space).values[0] == 0.0
+    assert wordnet_affinity("flower", space).values[1] > 0.5
