@@ -1094,3 +1094,30 @@ def test_a_light_scene_route_is_a_hint_that_ranks_and_never_makes_a_photo_sure(
     _labelled_gallery(store, fake_embedder, {"cliff.jpg": [_fact("tag", "cliff", 0.9)]})
     confident, why = _found(store, settings, fake_embedder, "waterfall")
     assert confident == [] and list(why)[0] == "cliff.jpg"
+
+
+def test_a_modifier_of_a_compound_noun_names_nothing_by_itself(store, settings, fake_embedder):
+    """ "water birds" is one noun in WordNet (an aquatic bird), whose routes reach the egret: an eagle
+    the detector and tagger see by a lake (the scene model's "water") is no water bird, only a
+    closest match; the egret ranks."""
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "eagle.jpg": [
+                FactRecord("object", "bird", 0.99),
+                FactRecord("tag", "bald eagle", 0.9, data={"names": ["bald eagle", "American eagle"]}),
+                _fact("scene", "lake", 0.9),
+            ],
+            "egret.jpg": [
+                FactRecord("object", "bird", 0.95),
+                FactRecord(
+                    "tag", "American egret", 0.9, data={"names": ["American egret", "great white heron"]}
+                ),
+            ],
+        },
+    )
+    confident, why = _found(store, settings, fake_embedder, "water birds")
+    assert "eagle.jpg" not in confident
+    assert any(w.get("route") == "shared word" for w in why["eagle.jpg"] if w.get("label") == "lake")
+    assert "egret.jpg" in why

@@ -102,3 +102,12 @@ def shares_only_a_word(token: str, names: tuple[str, ...], offset: int | None = 
     if not only_modifies(token, names):
         return False
     return token not in _gloss_tokens(names, offset) or _one_thing_for_another(token, names, offset)
+
+
+@functools.lru_cache(maxsize=4096)
+def is_compound_noun(phrase: str) -> bool:
+    """Whether a request of several words is itself one WordNet noun ("water bird", "police car",
+    "pine tree"): its words before the head only narrow it down, and by themselves name nothing of
+    it ("water" ≈ a lake does not make an eagle by a lake a water bird)."""
+    wn = shared_wordnet()
+    return " " in phrase.strip() and wn is not None and bool(wn.senses(phrase))

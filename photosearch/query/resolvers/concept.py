@@ -40,6 +40,7 @@ from photosearch.query.resolvers.compounds import (
     MODIFIER_WEIGHT,
     SHARED_WORD,
     head_word,
+    is_compound_noun,
     only_modifies,
     shares_only_a_word,
 )
@@ -192,13 +193,20 @@ def _lexical(
                 phrase_groups.append((g, None))
         phrase_groups.extend(_routes(phrase, snap, sense, known) if " " in phrase else [])
     whole_phrase = {id(g) for g, _ in phrase_groups}
+    # one noun whose own routes reach labels here ("water bird" ≈ aquatic bird, the egret's)
+    compound = len(toks) > 1 and bool(phrase_groups) and is_compound_noun(phrase)
     for i, tok in enumerate(toks):
         groups: list[tuple[Group, Route | None]] = [(g, None) for g in snap.token_index.get(tok, [])]
         groups += phrase_groups
         groups += _routes(tok, snap, sense, known)
         best: dict[int, tuple[Group, float, Route | None]] = {}  # a group reached twice counts once
         for g, route in groups:
-            if route is None and id(g) not in whole_phrase and _shares_only(tok, g, known):
+            if compound and i < len(toks) - 1 and id(g) not in whole_phrase:
+                # a modifier of a compound noun ("water" of "water bird") names nothing by itself
+                route = Route(
+                    tok, fold(g.label), SHARED_WORD, MODIFIER_WEIGHT * (route.weight if route else 1.0)
+                )
+            elif route is None and id(g) not in whole_phrase and _shares_only(tok, g, known):
                 route = Route(tok, fold(g.label), SHARED_WORD, MODIFIER_WEIGHT)
             elif route is None and id(g) not in whole_phrase and _heads_another_kind(tok, g, known):
                 route = Route(tok, fold(g.label), OTHER_KIND, OTHER_SENSE)

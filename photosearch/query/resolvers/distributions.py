@@ -39,8 +39,14 @@ from photosearch.models.labels import (
     places_categories,
 )
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
-from photosearch.query.expansion import NOT_ITSELF, expand, shared_wordnet
-from photosearch.query.resolvers.compounds import MODIFIER_WEIGHT, SHARED_WORD, head_word, shares_only_a_word
+from photosearch.query.expansion import NOT_ITSELF, Route, expand, shared_wordnet
+from photosearch.query.resolvers.compounds import (
+    MODIFIER_WEIGHT,
+    SHARED_WORD,
+    head_word,
+    is_compound_noun,
+    shares_only_a_word,
+)
 from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 
@@ -319,7 +325,7 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
                         if routes.get(c) != "exact":
                             routes[c] = r.text()
     if " " in phrase:
-        _phrase_routes(per, named, routes, phrase, cs, index, sense)
+        _count_the_phrase(per, named, routes, _phrase_routes(phrase, cs, index, sense), phrase)
     _below_its_own_class(per, named, routes)
     out = per.mean(axis=0)
     # one word: what it is directly a kind of counts ("puppy" ≈ dog, "kitty" ≈ domestic cat), or a
@@ -344,23 +350,31 @@ def _below_its_own_class(per: np.ndarray, named: np.ndarray, routes: dict[int, s
             per[i, broader] *= OWN_CLASS_PARENT
 
 
-def _phrase_routes(
-    per: np.ndarray,
-    named: np.ndarray,
-    routes: dict[int, str],
-    phrase: str,
-    cs: ClassSpace,
-    index: dict,
-    sense: dict | None,
+def _count_the_phrase(
+    per: np.ndarray, named: np.ndarray, routes: dict[int, str], reached: list[tuple[int, Route]], phrase: str
 ) -> None:
-    """A phrase's own routes ("living room" ≈ studio couch, a scene) count for each of its words."""
-    for r in expand(phrase, **(sense or {})):
-        for c in index.get(r.term, ()):
-            if r.fits(cs.names[c], cs.synsets):
-                named[:, c] |= r.route not in NOT_ITSELF
-                if r.weight > per[:, c].min():
-                    per[:, c] = np.maximum(per[:, c], r.weight)
-                    routes.setdefault(c, r.text())
+    """The classes a phrase's own routes reach count for each of its words. Where the phrase is one
+    noun whose routes reach this model's classes ("water bird" ≈ egret), a modifier names nothing of
+    it by itself: "water" ≈ a lake does not make an eagle by a lake a water bird."""
+    if per.shape[0] > 1 and reached and is_compound_noun(phrase):
+        per[:-1] *= MODIFIER_WEIGHT
+        named[:-1] = False
+    for c, r in reached:
+        named[:, c] |= r.route not in NOT_ITSELF
+        if r.weight > per[:, c].min():
+            per[:, c] = np.maximum(per[:, c], r.weight)
+            routes.setdefault(c, r.text())
+
+
+def _phrase_routes(phrase: str, cs: ClassSpace, index: dict, sense: dict | None) -> list[tuple[int, Route]]:
+    """The classes a phrase's own routes reach ("living room" ≈ studio couch, a scene), which count
+    for each of its words."""
+    return [
+        (c, r)
+        for r in expand(phrase, **(sense or {}))
+        for c in index.get(r.term, ())
+        if r.fits(cs.names[c], cs.synsets)
+    ]
 
 
 def affinity(value: str, cs: ClassSpace, ctx) -> Affinity:
