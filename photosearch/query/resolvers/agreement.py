@@ -27,7 +27,13 @@ import numpy as np
 
 from photosearch.models.labels import COCO_SPACE, IMAGENET_SPACE, PLACES_SPACE
 from photosearch.query.expansion import WEIGHT_ROUNDING, scene_routes, shared_wordnet
-from photosearch.query.resolvers.distributions import ClassSpace, class_spaces, label_synsets, top_classes
+from photosearch.query.resolvers.distributions import (
+    ClassSpace,
+    class_name_index,
+    class_spaces,
+    label_synsets,
+    top_classes,
+)
 from photosearch.query.resolvers.kinds import class_senses
 from photosearch.query.resolvers.text import fold, naming_tokens
 from photosearch.query.senses import read_senses
@@ -95,21 +101,12 @@ def _names_the_place(value: str, affinities: dict[str, float], ctx) -> bool:
     places = next((cs for cs in class_spaces(ctx.settings) if cs.space == PLACES_SPACE), None)
     if places is None:
         return False
+    index = class_name_index(places)
     return any(
-        r.weight >= PLACE_NAMES_IT - WEIGHT_ROUNDING and r.term in _first_names(places)
+        r.weight >= PLACE_NAMES_IT - WEIGHT_ROUNDING
+        and any(r.fits(places.names[c]) for c in index.get(r.term, ()))
         for r in scene_routes(fold(value))
     )
-
-
-_first_names_of: dict[int, tuple[ClassSpace, frozenset[str]]] = {}
-
-
-def _first_names(cs: ClassSpace) -> frozenset[str]:
-    """A class space's first names, folded (once per space)."""
-    hit = _first_names_of.get(id(cs))
-    if hit is None or hit[0] is not cs:
-        hit = _first_names_of[id(cs)] = (cs, frozenset(fold(n[0]) for n in cs.names))
-    return hit[1]
 
 
 def _names(model: str, value: str, affinities: dict[str, float], ctx) -> bool:

@@ -62,8 +62,6 @@ from photosearch.query.senses import is_person_sense
 from photosearch.query.times_of_day import hours_ruled_out, names_night
 
 HYPERNYM_WEIGHT = 0.9
-#: The fact kinds the labelling models write (`agreement.MODELS`).
-LABELLING_KINDS = frozenset(kind for kinds, _space in MODELS.values() for kind in kinds)
 #: Fact kinds whose labels are a model's class names (compounds with a head); a keyword, a caption or
 #: a word read in the photo counts whole for each of its words.
 HEADED_KINDS = ("tag", "object", "scene")
@@ -203,7 +201,7 @@ def _lexical(
         groups += _routes(tok, snap, sense, known)
         best: dict[int, tuple[Group, float, Route | None]] = {}  # a group reached twice counts once
         for g, route in groups:
-            if compound and i < len(toks) - 1 and id(g) not in whole_phrase and g.kind in LABELLING_KINDS:
+            if compound and i < len(toks) - 1 and id(g) not in whole_phrase and g.kind in HEADED_KINDS:
                 # a modifier of a compound noun ("water" of "water bird") names none of a model's
                 # labels by itself; words written or read in the photo ("happy birthday") stand
                 route = Route(

@@ -268,13 +268,13 @@ class Affinity:
     whole: np.ndarray
 
 
-_name_indexes: dict[int, tuple[ClassSpace, dict[str, list[int]]]] = {}
+_class_name_indexes: dict[int, tuple[ClassSpace, dict[str, list[int]]]] = {}
 
 
-def _name_index(cs: ClassSpace) -> dict[str, list[int]]:
+def class_name_index(cs: ClassSpace) -> dict[str, list[int]]:
     """Folded class name -> its classes, built once per class space (a plan of 5,000 concepts
     must not fold 1,000 classes' names 10,000 times)."""
-    hit = _name_indexes.get(id(cs))
+    hit = _class_name_indexes.get(id(cs))
     if hit is not None and hit[0] is cs:
         return hit[1]
     index: dict[str, list[int]] = {}
@@ -284,7 +284,7 @@ def _name_index(cs: ClassSpace) -> dict[str, list[int]]:
             for key in dict.fromkeys((fold(nm), " ".join(tokens(nm)))):
                 index.setdefault(key, []).append(c)
     with _spaces_lock:
-        _name_indexes[id(cs)] = (cs, index)
+        _class_name_indexes[id(cs)] = (cs, index)
     return index
 
 
@@ -293,7 +293,7 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
     word read in the sense `sense` gives, see `ExecContext.sense_context`)."""
     toks = naming_tokens(value)
     phrase = fold(value)
-    index = _name_index(cs)
+    index = class_name_index(cs)
     out = np.zeros(len(cs.names), np.float32)
     routes: dict[int, str] = {}
     if " " in phrase and phrase in index:  # the whole phrase names a class ("golden retriever")
