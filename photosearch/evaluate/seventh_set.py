@@ -83,9 +83,8 @@ import html
 import re
 from pathlib import Path
 
-from PIL import Image
-
 from photosearch.evaluate import fetched, heldout
+from photosearch.evaluate.fetched import image_size, is_big_enough
 from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, words
 
 PART = "test"
@@ -113,7 +112,6 @@ DEBS = {
     "visp-images-data": "3.5.0-1",
 }
 #: The smallest longest side of a photo taken.
-MIN_SIDE = 250
 
 TAQUIN_CATS = "usr/share/gnome-taquin/themes/cats"
 TAQUIN_COPYRIGHT = "usr/share/doc/gnome-taquin/copyright"
@@ -171,11 +169,9 @@ BACKGROUNDS = frozenset({"zoph", "backstretch", "castle"})
 
 
 def name_words(stem: str) -> str:
-    """A file name's words: 'river1' -> 'river 1', 'Cat_face_day' -> 'cat face day',
-    'GrandCentral-adj' -> 'grand central adj', 'konijntjes1024x768' -> 'konijntjes 1024 x 768'."""
-    s = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", stem)
-    s = re.sub(r"(?<=\d)(?=[A-Za-z])|(?<=[A-Za-z])(?=\d)|[_\-.]+", " ", s)
-    return heldout.words_of(s)
+    """A file name's words, dots parting them too: 'river1' -> 'river 1', 'Cat_face_day' -> 'cat face
+    day', 'GrandCentral-adj' -> 'grand central adj', 'konijntjes1024x768' -> 'konijntjes 1024 x 768'."""
+    return fetched.name_words(stem.replace(".", "_"))
 
 
 def file_title(stem: str) -> str:
@@ -183,11 +179,6 @@ def file_title(stem: str) -> str:
     -> 'tuebingen neckarfront', '1-Cat_face_day' -> 'cat face day', 'wikimedia_bandedkrait' ->
     'bandedkrait'."""
     return name_words(re.sub(r"^(\d+px-|\d+-|wikimedia_)", "", stem))
-
-
-def is_big_enough(size: tuple[int, int]) -> bool:
-    """A photo at least `MIN_SIDE` px on its longest side."""
-    return max(size) >= MIN_SIDE
 
 
 def copyright_credits(copyright_text: str, folder: str, credit: str) -> list[str]:
@@ -257,14 +248,9 @@ def gallery_stem(stem: str) -> str:
     return heldout.file_stem(re.sub(r"[^\w\-]+", "", stem))
 
 
-def _size(path: Path) -> tuple[int, int]:
-    with Image.open(path) as im:
-        return im.size
-
-
 def _photo(source: str, path: Path, text: str) -> Photo | None:
     """The photo at `path` with its words, or None when it is under `MIN_SIDE` px."""
-    if not is_big_enough(_size(path)):
+    if not is_big_enough(image_size(path)):
         return None
     folder = FOLDERS["backgrounds" if source in BACKGROUNDS else "other"]
     rel = f"{folder}/{gallery_stem(path.stem)}"

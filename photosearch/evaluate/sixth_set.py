@@ -64,9 +64,8 @@ import json
 import re
 from pathlib import Path
 
-from PIL import Image
-
 from photosearch.evaluate import fetched, heldout
+from photosearch.evaluate.fetched import image_size, is_big_enough, name_words
 from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, words
 
 PART = "test"
@@ -81,7 +80,6 @@ DEBS = {
     "labelme-examples": "5.1.1-1",
 }
 #: The smallest longest side of a photo taken.
-MIN_SIDE = 250
 GNOME_FACES = "usr/share/pixmaps/faces"
 LIFEOGRAPH = "usr/share/net.sourceforge.Lifeograph/backgrounds"
 LEMONLDAP = "usr/share/lemonldap-ng/portal/htdocs/static/common/backgrounds"
@@ -134,24 +132,11 @@ BACKGROUNDS = frozenset({"lifeograph", "lemonldap-ng", "tagua", "mate-cosmos"})
 # ------------------------------------------------------------------------------ descriptions
 
 
-def name_words(stem: str) -> str:
-    """A file name's words: 'coffee2' -> 'coffee 2', 'Hot_Air_Balloons_H' -> 'hot air balloons h',
-    'galaxy-ngc3370' -> 'galaxy ngc 3370', 'BrockenSnowedTrees' -> 'brocken snowed trees'."""
-    s = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", stem)
-    s = re.sub(r"(?<=\d)(?=[A-Za-z])|(?<=[A-Za-z])(?=\d)|[_\-]+", " ", s)
-    return heldout.words_of(s)
-
-
 def commons_title(stem: str) -> str:
     """A Wikimedia Commons file's title without its thumbnail width: '1280px-Parry_Peak_from_Winter_Park'
     -> 'parry peak from winter park', "1280px-Anse_Source_d'Argent_2-La_Digue" -> "anse source
     d'argent 2 la digue"."""
     return name_words(re.sub(r"^\d+px-", "", stem))
-
-
-def is_big_enough(size: tuple[int, int]) -> bool:
-    """A photo at least `MIN_SIDE` px on its longest side."""
-    return max(size) >= MIN_SIDE
 
 
 def slideshow_files(xml_text: str) -> list[str]:
@@ -225,15 +210,10 @@ def _photo(source: str, path: Path, text: str, about: str = "") -> Photo:
     return Photo(rel, text, source, PART, fetched.decoded(path.read_bytes()), about=about)
 
 
-def _size(path: Path) -> tuple[int, int]:
-    with Image.open(path) as im:
-        return im.size
-
-
 def gnome_photos(root: Path) -> list[Photo]:
     """GNOME's account photos (its JPEGs, not the `legacy` folder) at least `MIN_SIDE` px."""
     paths = sorted((root / GNOME_FACES).glob("*.jpg"))
-    return [_photo("gnome", p, name_words(p.stem)) for p in paths if is_big_enough(_size(p))]
+    return [_photo("gnome", p, name_words(p.stem)) for p in paths if is_big_enough(image_size(p))]
 
 
 def background_photos(root: Path) -> list[Photo]:
