@@ -24,7 +24,11 @@ text) is fused with the embedding evidence by noisy-OR and the fused score must 
 agree: the photo passes an embedding signal's cut *and* its labels (tags, objects, text, class
 distributions; not a WordNet route to a broader class, "tiger" ≈ "big cat") reach `min_fused` on
 their own; or two embedding spaces pass; or the passing embedding reads written text (a caption,
-description or keyword). Labels that are a model's guess (the detector's objects, the tagger's
+description or keyword); or the detector and the tagger both claim it by a label that names it
+(two models trained apart that see the same thing; the bundled facts-text embedding reads those very
+labels, so it adds less than a second model: on the ten evaluation sets this made 67 more confident
+answers right and 7 more wrong, all sure answers 0.838 → 0.842 right, "animals" on the eighth set 4
+sure to 8, all right). Labels that are a model's guess (the detector's objects, the tagger's
 tags) must come from both models where both can name the concept (`resolvers/agreement.py`): the
 detector's "elephant" on a dragon sculpture, which the tagger's elephant classes do not see, is no
 evidence. Either alone makes it a closest match, never a confident one: on the real and held-out

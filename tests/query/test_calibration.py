@@ -765,6 +765,23 @@ class _TwoModels:
                 )
 
 
+def test_two_models_that_both_see_the_thing_corroborate_each_other(store, settings, fake_embedder):
+    """The detector's dog box and the tagger's pug on one photo are two models that agree: the photo
+    is sure even where its facts text reads nothing of a dog (the embedding signal does not pass).
+    The detector's dog alone, on a photo the tagger calls a pedestal, stays a closest match."""
+    m = _TwoModels(settings)
+    m.gallery(
+        store,
+        fake_embedder,
+        {
+            "pug.jpg": ("pug", m.probs(pug=0.8), m.scores(dog=0.9), "dog", "lawn garden"),
+            "statue.jpg": ("pedestal", m.probs(pedestal=0.8), m.scores(dog=0.9), "dog", "lawn garden"),
+        },
+    )
+    confident, why = _found(store, settings, fake_embedder, "dog")
+    assert confident == ["pug.jpg"] and "statue.jpg" in why
+
+
 def test_a_kind_of_a_class_needs_both_models_to_see_the_class(store, settings, fake_embedder):
     """ "kitty" reaches the detector's "cat" only as what a kitty is a kind of: the detector's cat on
     a marmot, where the tagger sees a marmot and no cat, is a closest match; the cat both models see

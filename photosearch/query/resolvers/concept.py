@@ -456,8 +456,10 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
         # and where two models can name the concept, from both
         specific = (1.0 - per_word.mean(axis=0)) * (1.0 - dist)
         labelled_mask = (specific <= 1.0 - ctx.calibration.min_fused) & (whole <= 1.0 - WHOLE_MIN)
-        labelled_mask &= _written_or_agreed(value, matched, dist_explain, ctx)
-        keep &= _agreed(emb_hits, labelled_mask, snap) | measured
+        sure_by_labels, two_models = _written_or_agreed(value, matched, dist_explain, ctx)
+        labelled_mask &= sure_by_labels
+        # or the detector and the tagger both name it: two models trained apart corroborate each other
+        keep &= _agreed(emb_hits, labelled_mask, snap) | measured | (labelled_mask & two_models)
     if selfie is not None:
         keep |= selfie > 0
     closeness = 1.0 - miss_below
@@ -547,14 +549,17 @@ def _analysed_by(ctx: ExecContext, kinds: tuple[str, ...], cs) -> np.ndarray:
     return snap.cache[key]
 
 
-def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecContext) -> np.ndarray:
+def _written_or_agreed(
+    value: str, matched: dict, dist_explain: dict, ctx: ExecContext
+) -> tuple[np.ndarray, np.ndarray]:
     """Photos whose words reach the concept on their own, or on which the labelling models that can
     name it agree (`agreement.py`) and one of them claims it: a label or a class it scores at least
     `CLAIMS` (the detector's 0.18 "knife" on a hammer, below the 0.4 it reports objects at, or the
     tagger's 0.12 "jellyfish" on a flower, is a closest match however near the request the photo's
     words are). Where only a class the concept is a narrow kind of claims it
     ("kitty", a kind of cat), the models must agree on that class too: the detector's "cat" on a
-    marmot, where the tagger sees no cat, is no kitty."""
+    marmot, where the tagger sees no cat, is no kitty. Also returns where the detector and the tagger
+    both claim it by a label or class that names it."""
     n = ctx.snapshot.n
     written = _without_broader(matched, n, WORD_KINDS).min(axis=0) >= ctx.calibration.min_fused
     own = _model_evidence(value, matched, dist_explain, ctx)
@@ -565,7 +570,8 @@ def _written_or_agreed(value: str, matched: dict, dist_explain: dict, ctx: ExecC
         _dist, parent_explain = distribution_evidence(parent, ctx)
         of = _model_evidence(parent, parent_matched, parent_explain, ctx)
         agreed &= own.direct | models_agree(parent, of.per_model, of.analysed, of.affinities, ctx)
-    return written | (agreed & own.claimed & ~contradicted(value, own.per_model, ctx))
+    sure = written | (agreed & own.claimed & ~contradicted(value, own.per_model, ctx))
+    return sure, own.direct_by["detector"] & own.direct_by["tagger"]
 
 
 def _parent_classes(dist_explain: dict) -> list[str]:
@@ -592,6 +598,7 @@ class _ModelEvidence:
     affinities: dict[str, float]  # each class space's best affinity to the concept
     claimed: np.ndarray  # a model claims it (`AGREES`)
     direct: np.ndarray  # ... by a label or class that names it, not only a class it is a kind of
+    direct_by: dict[str, np.ndarray]  # per model, where it claims it directly
 
 
 #: A labelling model claims a concept at this much of its own evidence: the detector at the score it
@@ -604,13 +611,13 @@ CLAIMS = {"detector": 0.4, "tagger": 0.3, "scenes": 0.3}
 
 def _model_evidence(value: str, matched: dict, dist_explain: dict, ctx: ExecContext) -> _ModelEvidence:
     n = ctx.snapshot.n
-    found = _ModelEvidence({}, {}, {}, np.zeros(n, bool), np.zeros(n, bool))
+    found = _ModelEvidence({}, {}, {}, np.zeros(n, bool), np.zeros(n, bool), {})
     spaces = {cs.space: cs for cs in class_spaces(ctx.settings)}
     for model, (kinds, space) in MODELS.items():
         miss = 1.0 - _without_broader(matched, n, kinds).mean(axis=0)
         labelled = _claimed(matched, n, kinds, CLAIMS[model])
         found.claimed |= labelled
-        found.direct |= labelled
+        direct = labelled.copy()
         found.analysed[model] = _analysed_by(ctx, kinds, spaces.get(space))
         if space in dist_explain:
             cs, rows, idx, prob, contrib, aff = dist_explain[space]
@@ -619,7 +626,7 @@ def _model_evidence(value: str, matched: dict, dist_explain: dict, ctx: ExecCont
             found.claimed[rows] |= sure.any(axis=1)
             parent = np.zeros(len(cs.names), bool)
             parent[[c for c, text in aff.routes.items() if _is_parent_route(text)]] = True
-            found.direct[rows] |= (sure & ~parent[idx]).any(axis=1)
+            direct[rows] |= (sure & ~parent[idx]).any(axis=1)
         elif space in spaces:  # no photo holds this model's scores: whether it can name the concept
             aff = affinity(value, spaces[space], ctx)
         else:
@@ -627,6 +634,8 @@ def _model_evidence(value: str, matched: dict, dist_explain: dict, ctx: ExecCont
         if aff is not None:
             found.affinities[space] = float(aff.values.max(initial=0.0))
         found.per_model[model] = 1.0 - miss
+        found.direct |= direct
+        found.direct_by[model] = direct
     return found
 
 
