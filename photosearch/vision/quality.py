@@ -364,8 +364,8 @@ class QualityAnalyzer:
     # 2: documents are recognised by their lines of text; 3: the subject's colours, attributes;
     # 4: sepia calibrated (vision/attributes.py); 5: a screenshot shows a screen's size or its text;
     # 6: sharpness is judged on the textured pixels; 7: colourful; 8: a subject on a black backdrop
-    # is no night
-    version = 8
+    # is no night; 9: sepia is one tint, so a sunset's warm light is a sunset
+    version = 9
 
     def __init__(self, settings=None, blur_threshold: float = BLUR_THRESHOLD):
         self.settings = settings

@@ -31,6 +31,19 @@ def _sunset() -> np.ndarray:
     return img
 
 
+def _sunset_in_warm_light() -> np.ndarray:
+    """A sunset whose whole frame is warm: the sky runs from pale high up to orange at the horizon,
+    over a ground in warm shadow, every tinted pixel in the brown-orange band a sepia print has."""
+    img = np.zeros((H, W, 3), np.uint8)
+    for y in range(H // 2):
+        t = y / (H // 2)
+        img[y] = np.array([245, 228, 205]) * (1 - t) + np.array([250, 150, 80]) * t
+    img[H // 2 :] = (60, 40, 30)
+    for x in range(0, W, 12):
+        img[H // 2 :, x : x + 5] = (32, 29, 27)  # darker, greyer furrows
+    return img
+
+
 def _night() -> np.ndarray:
     img = np.full((H, W, 3), 8, np.uint8)
     img[50:55, 100:105] = 255
@@ -65,6 +78,7 @@ def test_made_scenes_have_their_attributes(real_photos):
     assert _labels(_on_black_velvet(real_photos["chelsea"])) == {"dark"}  # dark, but no night
     assert "sepia" in _labels(_sepia(real_photos["astronaut"]))
     assert "sunset" not in _labels(_sepia(real_photos["coffee"]))  # a warm tone is no sunset
+    assert _labels(_sunset_in_warm_light()) == {"sunset"}  # ...and a sunset's warm light is no toned print
     grey = np.repeat(real_photos["astronaut"].mean(axis=2, keepdims=True), 3, axis=2).astype(np.uint8)
     assert _labels(grey) == {"monochrome"} and "monochrome" not in _labels(_sepia(real_photos["astronaut"]))
 
