@@ -46,7 +46,7 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
             return
         words = [_spelled(t, st) for t in run]
         _check_words([t for t, w in zip(run, words, strict=True) if w == t.text], st)
-        head = words[-1] if _names_a_plural(words) else lx.singular(words[-1])
+        head = words[-1] if _names_a_plural(words) else _singular_noun(words[-1])
         phrase = " ".join([*(w.lower() for w in words[:-1]), head.lower()]).strip(" .'-")
         phrase = re.sub(r"'s$", "", phrase)
         if len(words) > 3:
@@ -64,6 +64,22 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
             out.append(t)
     flush()
     return out
+
+
+def _singular_noun(word: str) -> str:
+    """The head word's singular, where WordNet agrees it is one: a noun WordNet knows as written and
+    whose plain singular it does not know is not a plural ("rhinoceros", "cosmos", "badlands"); a
+    plural whose plain singular WordNet does not know takes WordNet's ("rhinoceroses" → rhinoceros)."""
+    from photosearch.query.expansion import shared_wordnet
+
+    single = lx.singular(word)
+    wn = shared_wordnet() if single != word else None
+    if wn is None:
+        return single
+    forms = wn.base_forms(word)
+    if not forms or single.lower() in forms:
+        return single
+    return word if word.lower() in forms else forms[0]
 
 
 def _names_a_plural(words: list[str]) -> bool:

@@ -205,6 +205,11 @@ def test_places():
         ("photos from Nice", {"place": "Nice"}),
         ("northern lights", {"concept": "northern lights"}),  # a plural name WordNet knows: the aurora
         ("sea lions", {"concept": "sea lion"}),
+        ("rhinoceros", {"concept": "rhinoceros"}),  # a noun ending in s that is no plural
+        ("rhinoceroses", {"concept": "rhinoceros"}),  # WordNet's singular, not "rhinocerose"
+        ("cosmos", {"concept": "cosmos"}),
+        ("badlands", {"concept": "badlands"}),
+        ("puppies", {"concept": "puppy"}),
         ("birds of prey", {"concept": "bird of prey"}),  # a thing WordNet names with "of"
         ("lily of the valley", {"concept": "lily of the valley"}),
         ("a cup of tea", {"concept": "tea"}),  # WordNet's "cup of tea" is a liking: the cup holds tea
