@@ -50,6 +50,7 @@ from photosearch.query.resolvers.distributions import (
     distribution_evidence,
     explain_row,
     label_synsets,
+    ranking_evidence,
     top_classes,
     whole_evidence,
 )
@@ -428,16 +429,18 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     snap = ctx.snapshot
     lexical, matched = _lexical(value, ctx)
     miss = np.ones(snap.n, np.float32) - lexical
-    try:
+    miss_below = miss.copy()  # the same fusion that ranks the closest matches, with the evidence
+    try:  # below each cut-off too
         dist, dist_explain = distribution_evidence(value, ctx)
         miss *= 1.0 - dist
+        miss_below *= 1.0 - ranking_evidence(dist_explain, snap.n)
     except Exception as exc:  # noqa: BLE001 - labels above the threshold still answer
         ctx.notes.append(f"class distributions unavailable: {exc}")
         dist, dist_explain = np.zeros(snap.n, np.float32), {}
     selfie, selfie_near = selfie_evidence(ctx) if is_selfie_word(value) else (None, None)
     if selfie is not None:  # measured from faces and the lens, not labelled by a model
         miss *= 1.0 - selfie
-    miss_below = miss.copy()  # the same fusion with the evidence below each cut-off too
+        miss_below *= 1.0 - selfie
     if selfie_near is not None:
         miss_below *= 1.0 - selfie_near
     # photos that already match by their labels and class scores alone (past the fused cut-off)
