@@ -270,3 +270,11 @@ def test_a_plant_word_does_not_reach_another_plant_part_of_the_same_name():
     space = ClassSpace("imagenet", names, "softmax", synsets)
     assert wordnet_affinity("tree", space).values[0] == 0.0
     assert wordnet_affinity("flower", space).values[1] > 0.5
+
+
+def test_a_broad_word_reaches_its_deep_kinds():
+    """A sheep is nine steps below "animal" in WordNet, a goldfish ten, an ox eleven: the detector's
+    sheep and the tagger's ox and goldfish are animals."""
+    terms = {r.term: r for r in expand("animal")}
+    for kind in ("sheep", "goldfish", "ox", "cow", "tabby"):
+        assert terms[kind].route == "hyponym", kind
