@@ -56,12 +56,19 @@ HOLONYM_KINDS = 0.55
 #: Wholes a part leads to: things (made things, animals, plants, bodies), whose photos show their
 #: parts. A place is not: a beach is part of a shore, and a lakeside shows no beach.
 WHOLE_KINDS = frozenset({5, 6, 8, 20})  # noun.animal, noun.artifact, noun.body, noun.plant
+#: A place reaches the landmarks WordNet lists as its parts, and what they are ("paris" ≈ Eiffel
+#: Tower, tower; "rome" ≈ Colosseum, amphitheatre): where the library knows no photo taken there, the
+#: photos of its sights are the closest, and never sure (a tower is not in Paris because it is a tower).
+PLACE_PART = "sight of the place"
+PLACE_PART_WEIGHT = 0.5
+PLACE_PART_KIND = 0.45
+LOCATION = 15  # noun.location
 #: A scene route lighter than this (resources/scenes.yaml) is a hint: a thing often seen there ("beach"
 #: ≈ umbrella, "forest" ≈ agaric) ranks a photo among the closest and never alone makes it sure.
 SCENE_SURE_FROM = 0.5
 SCENE_HINT = "scene hint"
 #: Routes that reach a label without saying the photo shows what the word means.
-NOT_ITSELF = ("hypernym", OTHER_KIND, PART_OF, SCENE_HINT)
+NOT_ITSELF = ("hypernym", OTHER_KIND, PART_OF, SCENE_HINT, PLACE_PART)
 #: Route weights end up in float32 arrays (affinities, evidence), where a synonym's 0.9 is 0.8999999:
 #: a threshold made of them is compared with this margin.
 WEIGHT_ROUNDING = 1e-6
@@ -278,7 +285,25 @@ def _routes(wn, key: str, context: str = "", embed: Embed | None = None) -> tupl
             _add_kinds_and_parents(found, wn, off, rank, sense)
         if rank == 0:
             _add_wholes(found, wn, syn)
+            _add_sights(found, wn, syn)
     return found.sorted()
+
+
+def _add_sights(found: _BestRoutes, wn, syn) -> None:
+    """A place's parts that are things to see, and what each is ("paris" ≈ Eiffel Tower, tower;
+    "new york" ≈ Brooklyn Bridge, suspension bridge). Parts that are places themselves (a city's
+    districts, a country's cities) are left out: they are places, not sights."""
+    if syn.lexfile != LOCATION:
+        return
+    for part in syn.parts:
+        psyn = wn.synset(part)
+        if psyn.lexfile == LOCATION:
+            continue
+        for lemma in psyn.lemmas:
+            found.add(lemma, PLACE_PART, PLACE_PART_WEIGHT, sense_of=part)
+        for parent in psyn.hypernyms:
+            for lemma in wn.synset(parent).lemmas:
+                found.add(lemma, PLACE_PART, PLACE_PART_KIND, sense_of=parent)
 
 
 def _add_wholes(found: _BestRoutes, wn, syn) -> None:

@@ -164,7 +164,8 @@ def make_context(
                 log.warning("reverse geocoding failed: %s", exc)
     snap = get_snapshot(store, directory=snapshot_dir(settings))
     if signals is None:
-        needs_concept = plan is None or any("concept" in a for a in found)
+        # a place no photo was taken at looks for what it looks like (`places._looks_like_the_place`)
+        needs_concept = plan is None or any("concept" in a or "place" in a for a in found)
         signals = default_signals(store, settings, text_embedder) if needs_concept else []
     return ExecContext(
         snapshot=snap,
@@ -405,7 +406,7 @@ def _runs(flags: np.ndarray) -> list[slice]:
 
 
 #: Atoms whose closest matches a relaxed run admits (`AtomResult.near`).
-RELAXABLE = ("concept", "faces")
+RELAXABLE = ("concept", "faces", "place")
 
 
 def unmet_sentences(execution: Execution, total: int) -> list[str]:

@@ -147,6 +147,7 @@ class Synset:
     hyponyms: tuple[int, ...] = ()  # '~' and '~i' pointers to noun synsets
     lexfile: int = 0  # its lexicographer file: 6 noun.artifact, 5 noun.animal, 18 noun.person, ...
     part_of: tuple[int, ...] = ()  # '#p' pointers: the wholes it is a part of (a sail, of a sailing vessel)
+    parts: tuple[int, ...] = ()  # '%p' pointers: its parts (Paris's Eiffel Tower, Rome's Colosseum)
 
     @property
     def wnid(self) -> str:
@@ -195,6 +196,7 @@ def parse_data_line(line: str) -> Synset:
     hypers: list[int] = []
     hypos: list[int] = []
     wholes: list[int] = []
+    has: list[int] = []
     for _ in range(p_cnt):
         symbol, target, pos = parts[i], parts[i + 1], parts[i + 2]
         if symbol in ("@", "@i") and pos == "n":
@@ -203,10 +205,14 @@ def parse_data_line(line: str) -> Synset:
             hypos.append(int(target))
         elif symbol == "#p" and pos == "n":
             wholes.append(int(target))
+        elif symbol == "%p" and pos == "n":
+            has.append(int(target))
         i += 4
     # Strip the adjective marker some lemmas carry, e.g. "Chinese(a)".
     lemmas = tuple(lemma.split("(")[0] for lemma in lemmas)
-    return Synset(offset, lemmas, tuple(hypers), gloss.strip(), tuple(hypos), int(parts[1]), tuple(wholes))
+    return Synset(
+        offset, lemmas, tuple(hypers), gloss.strip(), tuple(hypos), int(parts[1]), tuple(wholes), tuple(has)
+    )
 
 
 #: Index lines a process remembers (about 120k lemmas exist; a few MB at most in practice).

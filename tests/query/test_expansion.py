@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 
 from photosearch.catalog.models import Folder
-from photosearch.query.expansion import EXACT, HYPERNYM, HYPONYM, SYNONYM, expand
+from photosearch.query.expansion import EXACT, HYPERNYM, HYPONYM, NOT_ITSELF, PLACE_PART, SYNONYM, expand
 from photosearch.query.search import search
 from photosearch.records import AnalysisResult, FactRecord
 
@@ -278,3 +278,15 @@ def test_a_broad_word_reaches_its_deep_kinds():
     terms = {r.term: r for r in expand("animal")}
     for kind in ("sheep", "goldfish", "ox", "cow", "tabby"):
         assert terms[kind].route == "hyponym", kind
+
+
+def test_a_place_reaches_its_sights_as_hints():
+    """WordNet lists Paris's parts: the Eiffel Tower, the Louvre... A place reaches those that are
+    things to see, and what each is (a tower, a museum), by a route that never makes a photo sure;
+    its districts (Montmartre) are places, not sights."""
+    routes = {r.term: r for r in expand("paris")}
+    for sight in ("eiffel tower", "tower", "louvre", "museum"):
+        assert routes[sight].route == PLACE_PART and routes[sight].route in NOT_ITSELF, sight
+    assert "montmartre" not in routes
+    assert {r.term for r in expand("rome") if r.route == PLACE_PART} >= {"colosseum", "amphitheater"}
+    assert not [r for r in expand("dog") if r.route == PLACE_PART]  # only places have sights

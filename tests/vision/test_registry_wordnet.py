@@ -56,3 +56,15 @@ def test_parse_data_line():
     line = "02123045 05 n 02 tabby 1 tabby_cat 0 001 @ 02121808 n 0000 | a cat with a grey coat  \n"
     s = parse_data_line(line)
     assert s.lemmas == ("tabby", "tabby_cat") and s.hypernyms == (2121808,) and s.gloss.startswith("a cat")
+
+
+def test_parse_data_line_reads_parts_and_wholes():
+    line = (
+        "08932568 15 n 01 Paris 0 003 @i 08929922 n 0000 %p 03302121 n 0000 #p 08929922 n 0000"
+        " | the capital of France  \n"
+    )
+    s = parse_data_line(line)
+    assert s.parts == (3302121,) and s.part_of == (8929922,) and s.lexfile == 15
+    wn = get_wordnet()
+    paris = wn.synset(wn.lookup("Paris")[0])
+    assert "Eiffel_Tower" in {lemma for part in paris.parts for lemma in wn.synset(part).lemmas}

@@ -3,7 +3,9 @@
 Each active photo with GPS gets one `place` fact (analyzer "place", label "City, Region, CC",
 data {city, admin1, admin2, cc, country, lat, lon}) written lazily the first time places are
 needed, so geocoding runs once per photo. A place atom matches city, region (admin1), country
-name/alias or country code; a typed city also matches photos within `CITY_RADIUS_KM` of it.
+name/alias or country code; a typed city also matches photos within `CITY_RADIUS_KM` of it. Where
+no photo was taken there, the photos that look like the place (its sights, what it is) are its
+closest matches, never sure.
 """
 
 from __future__ import annotations
@@ -192,7 +194,24 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
             why |= {"origin_kind": "place", "origin_label": label}
         return [why]
 
-    return AtomResult(atom, ScoredSet.from_mask(mask), explain, info)
+    near, looks = _looks_like_the_place(head, ctx) if not mask.any() else (None, None)
+
+    def explain_near(row: int) -> list[dict]:
+        return looks.explain(row) if looks is not None and not mask[row] else explain(row)
+
+    return AtomResult(atom, ScoredSet.from_mask(mask), explain_near, info, near=near)
+
+
+def _looks_like_the_place(name: str, ctx: ExecContext) -> tuple[ScoredSet | None, AtomResult | None]:
+    """Where no photo was taken at a place, the photos that look like it are its closest matches:
+    its sights and what it is, read as a concept ("paris" ≈ Eiffel Tower, tower; `expansion.PLACE_PART`).
+    None of them is sure: a tower is not in Paris for being a tower."""
+    from photosearch.query.resolvers.concept import resolve_concept
+
+    looks = resolve_concept({"concept": name}, ctx)
+    parts = [looks.set] + ([looks.near] if looks.near is not None else [])
+    near = ScoredSet.best_of(parts, graded=True)
+    return (near, looks) if len(near) else (None, None)
 
 
 def _any_place(atom: dict, ctx: ExecContext) -> AtomResult:
