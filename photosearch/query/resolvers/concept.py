@@ -429,8 +429,9 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     snap = ctx.snapshot
     lexical, matched = _lexical(value, ctx)
     miss = np.ones(snap.n, np.float32) - lexical
-    miss_below = miss.copy()  # the same fusion that ranks the closest matches, with the evidence
-    try:  # below each cut-off too
+    # the same fusion again ranks the closest matches, with the evidence below each cut-off too
+    miss_below = miss.copy()
+    try:
         dist, dist_explain = distribution_evidence(value, ctx)
         miss *= 1.0 - dist
         miss_below *= 1.0 - ranking_evidence(dist_explain, snap.n)
