@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 
 from photosearch.ask.evidence import PhotoEvidence, Tag
+from photosearch.models.labels import CLAIM_SCORES
 
 PERCENT = "\u00a0%"  # a no-break space: "36 %" never wraps between the number and its sign
 MIN_THING_SCORE = 0.3
 #: A scene is said from the score at which the scene model claims a concept in search; the next one
 #: beside it from this.
-MIN_SCENE_SCORE = 0.3
+MIN_SCENE_SCORE = CLAIM_SCORES["scenes"]
 NEXT_SCENE_SCORE = 0.1
 MIN_TAG_SCORE = 0.05
 UNSURE_BELOW = 0.15

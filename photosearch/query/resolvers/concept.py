@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from photosearch.models.labels import CLAIM_SCORES
 from photosearch.query.calibration import build_null, evidence, select
 from photosearch.query.expansion import (
     COMPOUND,
@@ -558,7 +559,7 @@ def _written_or_agreed(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Photos whose words reach the concept on their own, or on which the labelling models that can
     name it agree (`agreement.py`) and one of them claims it: a label or a class it scores at least
-    `CLAIMS` (the detector's 0.18 "knife" on a hammer, below the 0.4 it reports objects at, or the
+    `CLAIM_SCORES` (the detector's 0.18 "knife" on a hammer, below the 0.4 it reports objects at, or the
     tagger's 0.12 "jellyfish" on a flower, is a closest match however near the request the photo's
     words are). Where only a class the concept is a narrow kind of claims it
     ("kitty", a kind of cat), the models must agree on that class too: the detector's "cat" on a
@@ -605,28 +606,20 @@ class _ModelEvidence:
     direct_by: dict[str, np.ndarray]  # per model, where it claims it directly
 
 
-#: A labelling model claims a concept at this much of its own evidence: the detector at the score it
-#: reports objects at, the tagger at 0.3 of its probability. Below, its guess ranks but never alone
-#: makes a photo sure: on the real set and the dev part, confident answers only the tagger gave were
-#: wrong 22 times in 35 at 0.1-0.3 of its probability, 10 in 31 at 0.3-0.5, 17 in 232 above.
-#: (A second model agrees at less: `agreement.AGREES`.)
-CLAIMS = {"detector": 0.4, "tagger": 0.3, "scenes": 0.3}
-
-
 def _model_evidence(value: str, matched: dict, dist_explain: dict, ctx: ExecContext) -> _ModelEvidence:
     n = ctx.snapshot.n
     found = _ModelEvidence({}, {}, {}, np.zeros(n, bool), np.zeros(n, bool), {})
     spaces = {cs.space: cs for cs in class_spaces(ctx.settings)}
     for model, (kinds, space) in MODELS.items():
         miss = 1.0 - _without_broader(matched, n, kinds).mean(axis=0)
-        labelled = _claimed(matched, n, kinds, CLAIMS[model])
+        labelled = _claimed(matched, n, kinds, CLAIM_SCORES[model])
         found.claimed |= labelled
         direct = labelled.copy()
         found.analysed[model] = _analysed_by(ctx, kinds, spaces.get(space))
         if space in dist_explain:
             cs, rows, idx, prob, contrib, aff = dist_explain[space]
             miss[rows] *= 1.0 - np.clip(contrib.sum(axis=1), 0.0, 1.0)
-            sure = np.where(contrib > 0, prob, 0.0) >= CLAIMS[model]
+            sure = np.where(contrib > 0, prob, 0.0) >= CLAIM_SCORES[model]
             found.claimed[rows] |= sure.any(axis=1)
             parent = np.zeros(len(cs.names), bool)
             parent[[c for c, text in aff.routes.items() if _is_parent_route(text)]] = True
