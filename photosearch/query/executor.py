@@ -247,7 +247,7 @@ class Executor:
     def _near(self, node: dict) -> ScoredSet | None:
         """An atom's candidates below its cut-off, as resolved for this plan (None: it has none)."""
         result = self.ctx.atom_cache.get(json.dumps(node, sort_keys=True))
-        return result.near if result is not None else None
+        return result.closest() if result is not None else None
 
     def run(self, where: dict) -> Execution:
         found = plan_atoms(where)
@@ -311,8 +311,9 @@ class Executor:
         if result is None:
             result = self.ctx.atom_cache[key] = resolve_atom(node, self.ctx)
         used = result.set
-        if self.relaxed and not negated and result.near is not None and len(result.near):
-            used = ScoredSet.best_of([result.set, result.near], graded=True)
+        near = result.closest() if self.relaxed and not negated else None
+        if near is not None and len(near):
+            used = ScoredSet.best_of([result.set, near], graded=True)
         if negated and result.likely is not None and len(result.likely):
             # leaving a thing out goes further than finding it: a photo that probably shows it goes
             used = ScoredSet.best_of([result.set, result.likely], graded=True)

@@ -45,3 +45,24 @@ def test_a_place_no_photo_was_taken_at_shows_its_sights_first(store, settings, f
     why = " ".join(w.get("text", "") for r in res["results"][:2] for w in r["why"])
     assert "sight of the place" in why
     assert any("New York" in u for u in res["explain"]["unmet"])  # and the page says none was taken there
+
+
+def test_leaving_a_place_out_does_not_look_for_its_sights(store, settings, fake_embedder, monkeypatch):
+    """What a place looks like is only closest matches for finding it; "not in Paris" never needs it."""
+    from photosearch.query.resolvers import concept
+
+    _gallery(store, fake_embedder)
+    asked: list[str] = []
+    real = concept.resolve_concept
+
+    def recording(atom, ctx):
+        asked.append(str(atom["concept"]).lower())
+        return real(atom, ctx)
+
+    monkeypatch.setattr(concept, "resolve_concept", recording)
+    res = search(store, settings, "violin not in Paris", text_embedder=fake_embedder)
+    assert res["plan"]["where"]["and"][1] == {"not": {"place": "Paris"}}
+    assert "paris" not in asked
+    assert [r["path"].rsplit("/", 1)[-1] for r in res["results"]][:1] == ["violin.jpg"]
+    search(store, settings, "Paris", text_embedder=fake_embedder)
+    assert "paris" in asked  # finding the place still looks for what it looks like

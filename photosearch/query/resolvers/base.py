@@ -99,6 +99,15 @@ class AtomResult:
     #: Photos below the cut-off whose evidence names the thing itself, not a broader class (concepts
     #: only): a request to leave the thing out ("not X") leaves these out too.
     likely: ScoredSet | None = None
+    #: Finds `near` when a plan first asks for it, where that is work a negated atom never needs (what
+    #: a place no photo was taken at looks like).
+    find_near: Callable[[], ScoredSet | None] | None = field(default=None, repr=False)
+
+    def closest(self) -> ScoredSet | None:
+        """`near`, found now if it was left for later."""
+        if self.find_near is not None:
+            self.near, self.find_near = self.find_near(), None
+        return self.near
 
 
 @dataclass

@@ -194,12 +194,18 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
             why |= {"origin_kind": "place", "origin_label": label}
         return [why]
 
-    near, looks = _looks_like_the_place(head, ctx) if not mask.any() else (None, None)
+    looks: list[AtomResult] = []  # what the place looks like, once a plan asks for closest matches
+
+    def find_near() -> ScoredSet | None:
+        near, found = _looks_like_the_place(head, ctx)
+        looks.extend([found] if found is not None else [])
+        return near
 
     def explain_near(row: int) -> list[dict]:
-        return looks.explain(row) if looks is not None and not mask[row] else explain(row)
+        return looks[0].explain(row) if looks and not mask[row] else explain(row)
 
-    return AtomResult(atom, ScoredSet.from_mask(mask), explain_near, info, near=near)
+    find = find_near if not mask.any() else None
+    return AtomResult(atom, ScoredSet.from_mask(mask), explain_near, info, find_near=find)
 
 
 def _looks_like_the_place(name: str, ctx: ExecContext) -> tuple[ScoredSet | None, AtomResult | None]:
@@ -209,7 +215,7 @@ def _looks_like_the_place(name: str, ctx: ExecContext) -> tuple[ScoredSet | None
     from photosearch.query.resolvers.concept import resolve_concept
 
     looks = resolve_concept({"concept": name}, ctx)
-    parts = [looks.set] + ([looks.near] if looks.near is not None else [])
+    parts = [looks.set] + ([looks.closest()] if looks.closest() is not None else [])
     near = ScoredSet.best_of(parts, graded=True)
     return (near, looks) if len(near) else (None, None)
 
