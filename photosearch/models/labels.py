@@ -4,12 +4,17 @@ runtime (this module imports numpy and the manifest loader only)."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from photosearch.config import Settings
 from photosearch.models.manifest import get_manifest
+
+if TYPE_CHECKING:
+    from photosearch.vision.wordnet import WordNet
 
 #: The tagger's manifest (its `labels` file holds the ImageNet class names, one class per line).
 TAGGER_MANIFEST = "tagger-efficientnet-lite3"
@@ -163,6 +168,32 @@ def decode_scores(vecs: np.ndarray) -> np.ndarray:
 def imagenet_labels_path(settings: Settings) -> Path:
     """The installed ImageNet class-name file (raises `ModelUnavailable` when it is not installed)."""
     return get_manifest(TAGGER_MANIFEST).require("labels", settings)
+
+
+#: ImageNet's classes as WordNet ids, in the models' class order (ILSVRC-2012's list of 1,000, as
+#: timm ships it, Apache-2.0).
+IMAGENET_SYNSETS_FILE = Path(__file__).resolve().parents[2] / "resources" / "imagenet_synsets.txt"
+
+
+@cache
+def _imagenet_offsets() -> tuple[int, ...]:
+    return tuple(int(w[1:]) for w in IMAGENET_SYNSETS_FILE.read_text(encoding="ascii").split())
+
+
+def imagenet_class_synsets(labels: list[str], wordnet: WordNet) -> list[int | None]:
+    """Each class's WordNet synset: ImageNet's own, where the labels are its classes and that synset
+    holds the label's first name; else the one its names match (`WordNet.match_labels`). A name alone
+    can mean several things, and the order of ids does not always tell them apart: by name, "ox" was
+    the wild ox, "mortar" a howitzer, "volcano" a vent and "printer" a printing press."""
+    by_name = wordnet.match_labels(labels)
+    ids = _imagenet_offsets()
+    if len(ids) != len(labels):
+        return by_name
+    firsts = [label.split(",")[0].strip() for label in labels]
+    return [
+        own if own in wordnet.lookup(first) else guess
+        for first, own, guess in zip(firsts, ids, by_name, strict=True)
+    ]
 
 
 #: The scene model's manifest (its `categories` file holds Places365's scene names, "/b/beach 48").

@@ -13,7 +13,7 @@ import numpy as np
 
 from photosearch.models.arrays import l2_normalize
 from photosearch.models.base import Model
-from photosearch.models.labels import IMAGENET_SPACE, TAGGER_MANIFEST
+from photosearch.models.labels import IMAGENET_SPACE, TAGGER_MANIFEST, imagenet_class_synsets
 from photosearch.models.manifest import ModelUnavailable, get_manifest
 from photosearch.models.runtimes.litert import open_interpreter
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
@@ -91,7 +91,7 @@ class Hierarchy:
 
     def __init__(self, labels: list[str], wordnet: WordNet):
         self.wordnet = wordnet
-        self.offsets = wordnet.match_labels(labels)
+        self.offsets = imagenet_class_synsets(labels, wordnet)
         ancestors: dict[int, int] = {}
         rows: list[list[int]] = []
         for off in self.offsets:
@@ -119,7 +119,7 @@ class TaggerAnalyzer:
     the classes below it."""
 
     name = "tagger"
-    version = 2  # 2: the full class distribution is kept (space "imagenet")
+    version = 3  # 2: the full class distribution is kept (space "imagenet"); 3: ImageNet's own synsets
 
     def __init__(self, settings=None, model: EfficientNetTagger | None = None):
         self.model = model or EfficientNetTagger(settings)

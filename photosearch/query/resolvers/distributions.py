@@ -35,6 +35,7 @@ from photosearch.models.labels import (
     SUN_ATTRIBUTES,
     SUN_SPACE,
     decode_scores,
+    imagenet_class_synsets,
     imagenet_labels_path,
     places_categories,
 )
@@ -75,8 +76,8 @@ class ClassSpace:
     space: str
     names: list[tuple[str, ...]]  # per class: its names, first is the label
     kind: str  # "softmax" (sums to 1) | "scores" (score_vector with a trailing 1) | "degrees" (0..1 each)
-    #: Per class names: the WordNet synset they name, where known (ImageNet's labels, in WordNet-id
-    #: order, resolve even "crane" alone; see `WordNet.match_labels`).
+    #: Per class names: the WordNet synset they name, where known (ImageNet's classes by their own
+    #: ids, `labels.imagenet_class_synsets`).
     synsets: dict[tuple[str, ...], int] = field(default_factory=dict)
 
     def decode(self, vecs: np.ndarray) -> np.ndarray:
@@ -101,7 +102,9 @@ def _named_synsets(names: list[tuple[str, ...]], lines: list[str]) -> dict[tuple
     wn = shared_wordnet()
     if wn is None:
         return {}
-    return {n: off for n, off in zip(names, wn.match_labels(lines), strict=True) if off is not None}
+    return {
+        n: off for n, off in zip(names, imagenet_class_synsets(lines, wn), strict=True) if off is not None
+    }
 
 
 #: The class space of the model that writes each kind of fact (the tagger's for the rest: its `tag`
