@@ -838,40 +838,6 @@ def test_the_tagger_sure_of_another_animal_contradicts_the_detector(store, setti
     assert _found(store, settings, fake_embedder, "hammer")[0] == ["hammer.jpg"]
 
 
-def test_the_tagger_with_a_class_beside_the_thing_contradicts_the_detector(store, settings, fake_embedder):
-    """The tagger has no class for a cow, but one for an ox, and both are cattle: its sure "bison"
-    (another bovid, not cattle) makes the detector's cow there a closest match, while the detector's
-    cow the tagger calls an ox stays sure."""
-    m = _TwoModels(settings)
-    m.gallery(
-        store,
-        fake_embedder,
-        {
-            "cow.jpg": ("ox", m.probs(ox=0.88), m.scores(cow=0.99), "cow", "cow"),
-            "bison.jpg": ("bison", m.probs(bison=0.95), m.scores(cow=0.98), "cow", "cow"),
-        },
-    )
-    confident, why = _found(store, settings, fake_embedder, "cow")
-    assert confident == ["cow.jpg"] and "bison.jpg" in why
-
-
-def test_imagenet_classes_are_the_senses_imagenet_means(settings):
-    """Each tagger class is ImageNet's own WordNet synset: a name alone named the wrong sense for 25
-    of them (the wild ox, a howitzer, a volcano's vent, a printing press)."""
-    from photosearch.models.labels import imagenet_class_synsets, imagenet_labels_path
-    from photosearch.query.expansion import shared_wordnet
-
-    wn = shared_wordnet()
-    lines = [ln.strip() for ln in imagenet_labels_path(settings).read_text().splitlines() if ln.strip()]
-    offsets = imagenet_class_synsets(lines, wn)
-    assert len(offsets) == 1000 and None not in offsets and len(set(offsets)) == 1000
-    synsets = dict(zip([ln.split(",")[0] for ln in lines], offsets, strict=True))
-    assert wn.lookup("cattle")[0] in wn.ancestors(synsets["ox"])
-    assert wn.lookup("mountain")[0] in wn.ancestors(synsets["volcano"])
-    assert "vessel" in {wn.synset(a).name for a in wn.ancestors(synsets["mortar"])}
-    assert [wn.synset(off).wnid for off in offsets[:2]] == ["n01440764", "n01443537"]  # tench, goldfish
-
-
 def test_coco_classes_mean_what_the_detector_sees():
     """A COCO class named by a word whose first WordNet sense is another thing means what the
     detector finds: the computer mouse (not the rodent), the toy kite (not a cheque), the fruit."""

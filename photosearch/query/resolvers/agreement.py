@@ -234,25 +234,15 @@ def _class_tree(cs: ClassSpace) -> _ClassTree:
 
 def _rivals(cs: ClassSpace, synset: int) -> np.ndarray | None:
     """Per class of `cs`: is it a rival of the concept `synset` (same lexicographer file, and neither
-    is a kind of the other, nor of the concept's `_family`)? None when no class of `cs` is in the
-    family: a model without a class for pigs (the detector) can only say what else a pig looks like,
-    and that contradicts nothing. Classes WordNet cannot place are no rivals."""
+    is a kind of the other)? None when no class of `cs` is the concept or a kind of it: a model
+    without a class for pigs (the detector) can only say what else a pig looks like, and that
+    contradicts nothing. Classes WordNet cannot place are no rivals."""
     tree = _class_tree(cs)
-    family = _family(tree, synset)
-    if family is None:
+    kinds = tree.below.get(synset)
+    if kinds is None or not kinds.size:
         return None
     wn = shared_wordnet()
     kind_of_it = np.zeros(tree.synset.size, bool)
-    kind_of_it[tree.below[family]] = True
-    above_concept = np.isin(tree.synset, [synset, *wn.ancestors(synset), family])
+    kind_of_it[kinds] = True
+    above_concept = np.isin(tree.synset, [synset, *wn.ancestors(synset)])
     return (tree.lexfile == wn.synset(synset).lexfile) & ~above_concept & ~kind_of_it & (tree.synset >= 0)
-
-
-def _family(tree: _ClassTree, synset: int) -> int | None:
-    """The concept, where a class is it or a kind of it; else what it is a kind of, where a class is a
-    kind of that: the tagger has no cow, but an ox, and a cow and an ox are both cattle, so its sure
-    "bison" says the detector's cow is none."""
-    if tree.below.get(synset) is not None:
-        return synset
-    parents = [p for p in shared_wordnet().synset(synset).hypernyms if tree.below.get(p) is not None]
-    return parents[0] if parents else None
