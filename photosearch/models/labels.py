@@ -175,9 +175,16 @@ def imagenet_labels_path(settings: Settings) -> Path:
 IMAGENET_SYNSETS_FILE = Path(__file__).resolve().parents[2] / "resources" / "imagenet_synsets.txt"
 
 
+#: Classes whose ImageNet synset is not what their photos show: ImageNet files "spider web" under a
+#: made web ("a web resembling the webs spun by spiders"); its photos are spiders' webs, where a
+#: cobweb is a kind.
+IMAGENET_SEEN_AS = {"n04275548": "n04275363"}
+
+
 @cache
 def _imagenet_offsets() -> tuple[int, ...]:
-    return tuple(int(w[1:]) for w in IMAGENET_SYNSETS_FILE.read_text(encoding="ascii").split())
+    wnids = IMAGENET_SYNSETS_FILE.read_text(encoding="ascii").split()
+    return tuple(int(IMAGENET_SEEN_AS.get(w, w)[1:]) for w in wnids)
 
 
 def imagenet_class_synsets(labels: list[str], wordnet: WordNet) -> list[int | None]:

@@ -838,6 +838,26 @@ def test_the_tagger_sure_of_another_animal_contradicts_the_detector(store, setti
     assert _found(store, settings, fake_embedder, "hammer")[0] == ["hammer.jpg"]
 
 
+def test_imagenet_classes_are_the_senses_imagenet_means(settings):
+    """Each tagger class is ImageNet's own WordNet synset: a name alone named the wrong sense for 25
+    of them (the wild ox, a howitzer, a volcano's vent, a printing press). Its spider web is what its
+    photos show, a spider's web, not the made web ImageNet files it under."""
+    from photosearch.models.labels import imagenet_class_synsets, imagenet_labels_path
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    lines = [ln.strip() for ln in imagenet_labels_path(settings).read_text().splitlines() if ln.strip()]
+    offsets = imagenet_class_synsets(lines, wn)
+    assert len(offsets) == 1000 and None not in offsets and len(set(offsets)) == 1000
+    synsets = dict(zip([ln.split(",")[0] for ln in lines], offsets, strict=True))
+    assert wn.lookup("cattle")[0] in wn.ancestors(synsets["ox"])
+    assert wn.lookup("mountain")[0] in wn.ancestors(synsets["volcano"])
+    assert "vessel" in {wn.synset(a).name for a in wn.ancestors(synsets["mortar"])}
+    assert [wn.synset(off).wnid for off in offsets[:2]] == ["n01440764", "n01443537"]  # tench, goldfish
+    assert "trap insect" in wn.synset(synsets["spider web"]).gloss
+    assert any(synsets["spider web"] in wn.ancestors(o) for o in wn.lookup("cobweb"))
+
+
 def test_coco_classes_mean_what_the_detector_sees():
     """A COCO class named by a word whose first WordNet sense is another thing means what the
     detector finds: the computer mouse (not the rodent), the toy kite (not a cheque), the fruit."""
