@@ -185,6 +185,13 @@ def _proper(wn, word: str, offset: int) -> bool:
     return bool(lemmas) and all(lemma[:1].isupper() for lemma in lemmas)
 
 
+def names_one_thing(wn, word: str) -> bool:
+    """Whether every sense of `word` is a proper noun: one named thing ("vesuvius", "eiffel"), of
+    which its class ("volcano") is never the thing itself."""
+    offsets = wn.senses(word)
+    return bool(offsets) and all(_proper(wn, word.lower(), o) for o in offsets)
+
+
 def read_senses(
     wn, word: str, offsets: tuple[int, ...], context: str = "", embed: Embed | None = None
 ) -> Reading:

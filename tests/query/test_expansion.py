@@ -290,3 +290,20 @@ def test_a_place_reaches_its_sights_as_hints():
     assert "montmartre" not in routes
     assert {r.term for r in expand("rome") if r.route == PLACE_PART} >= {"colosseum", "amphitheater"}
     assert not [r for r in expand("dog") if r.route == PLACE_PART]  # only places have sights
+
+
+def test_a_named_thing_is_not_its_class(settings):
+    """Vesuvius is a volcano, but a volcano is not Vesuvius: the class a proper noun is an instance of
+    is evidence of it, never the thing itself (so "volcanoes except Vesuvius" keeps every volcano),
+    while a puppy's dog class still is (`Affinity.whole`)."""
+    from photosearch.models.labels import imagenet_class_synsets, imagenet_labels_path
+    from photosearch.query.expansion import shared_wordnet
+    from photosearch.query.resolvers.distributions import ClassSpace, wordnet_affinity
+
+    lines = [ln.strip() for ln in imagenet_labels_path(settings).read_text().splitlines() if ln.strip()]
+    offsets = imagenet_class_synsets(lines, shared_wordnet())
+    names = [("volcano",)]
+    space = ClassSpace("imagenet", names, "softmax", {names[0]: offsets[lines.index("volcano")]})
+    vesuvius = wordnet_affinity("vesuvius", space)
+    assert vesuvius.values[0] > 0 and not vesuvius.whole[0]
+    assert wordnet_affinity("volcano", space).whole[0]

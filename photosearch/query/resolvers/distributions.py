@@ -50,6 +50,7 @@ from photosearch.query.resolvers.compounds import (
 )
 from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
+from photosearch.query.senses import names_one_thing
 
 log = logging.getLogger(__name__)
 
@@ -313,7 +314,9 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
     per = np.zeros((len(toks), len(cs.names)), np.float32)
     named = np.zeros(per.shape, bool)  # reached by a route no broader than the word
     parent = np.zeros(per.shape, bool)  # reached one step up, or as a narrow class
+    wn = shared_wordnet()
     for i, tok in enumerate(toks):
+        one_thing = wn is not None and names_one_thing(wn, tok)  # its class is never the thing itself
         for c in index.get(tok, ()):
             if shares_only_a_word(tok, cs.names[c], cs.synsets.get(cs.names[c])):  # "toy" of "toy dog"
                 per[i, c] = max(per[i, c], MODIFIER_WEIGHT)
@@ -326,7 +329,7 @@ def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> A
             for c in index.get(r.term, ()):
                 if r.fits(cs.names[c], cs.synsets):
                     named[i, c] |= r.route not in NOT_ITSELF
-                    parent[i, c] |= r.depth == 1 or r.narrow
+                    parent[i, c] |= (r.depth == 1 or r.narrow) and not one_thing
                     if r.weight > per[i, c]:
                         per[i, c] = r.weight
                         if routes.get(c) != "exact":
