@@ -838,6 +838,27 @@ def test_the_tagger_sure_of_another_animal_contradicts_the_detector(store, setti
     assert _found(store, settings, fake_embedder, "hammer")[0] == ["hammer.jpg"]
 
 
+def test_the_tagger_with_a_class_of_the_genus_contradicts_the_detector(store, settings, fake_embedder):
+    """The tagger has no class for a cow, but one for an ox, and both are cattle: its sure "bison"
+    (another bovid, not cattle) makes the detector's cow there a closest match, while the detector's
+    cow the tagger calls an ox stays sure. A broad parent is no genus: the tagger's jaguar on the
+    detector's giraffe (both are only mammals, and a giraffe's parent is any ruminant) contradicts
+    nothing."""
+    m = _TwoModels(settings)
+    m.gallery(
+        store,
+        fake_embedder,
+        {
+            "cow.jpg": ("ox", m.probs(ox=0.88), m.scores(cow=0.99), "cow", "cow"),
+            "bison.jpg": ("bison", m.probs(bison=0.95), m.scores(cow=0.98), "cow", "cow"),
+            "giraffe.jpg": ("jaguar", m.probs(jaguar=0.6), m.scores(giraffe=0.99), "giraffe", "giraffe"),
+        },
+    )
+    confident, why = _found(store, settings, fake_embedder, "cow")
+    assert confident == ["cow.jpg"] and "bison.jpg" in why
+    assert _found(store, settings, fake_embedder, "giraffe")[0] == ["giraffe.jpg"]
+
+
 def test_imagenet_classes_are_the_senses_imagenet_means(settings):
     """Each tagger class is ImageNet's own WordNet synset: a name alone named the wrong sense for 25
     of them (the wild ox, a howitzer, a volcano's vent, a printing press). Its spider web is what its

@@ -64,6 +64,10 @@ AGREES = {"detector": 0.4, "tagger": 0.1, "scenes": 0.1}
 #: the detector scores each of its 80 classes on its own, and on a thing it has no class for it
 #: reports the nearest one it has (an airplane on a hammer, skis on a screwdriver).
 CONTRADICTS = 0.5
+#: WordNet's file of animals, where a narrow parent is a genus (`_family`).
+ANIMAL = 5
+#: A parent with at most this many kinds below it is an animal's genus (cattle 29, ruminant 161).
+GENUS_KINDS = 40
 
 _covered_lock = threading.Lock()
 _covered: dict[int, frozenset[int]] = {}
@@ -234,15 +238,35 @@ def _class_tree(cs: ClassSpace) -> _ClassTree:
 
 def _rivals(cs: ClassSpace, synset: int) -> np.ndarray | None:
     """Per class of `cs`: is it a rival of the concept `synset` (same lexicographer file, and neither
-    is a kind of the other)? None when no class of `cs` is the concept or a kind of it: a model
-    without a class for pigs (the detector) can only say what else a pig looks like, and that
-    contradicts nothing. Classes WordNet cannot place are no rivals."""
+    is a kind of the other, nor of the concept's `_family`)? None when no class of `cs` is in the
+    family: a model without a class for pigs (the detector) can only say what else a pig looks like,
+    and that contradicts nothing. Classes WordNet cannot place are no rivals."""
     tree = _class_tree(cs)
-    kinds = tree.below.get(synset)
-    if kinds is None or not kinds.size:
+    family = _family(tree, synset)
+    if family is None:
         return None
     wn = shared_wordnet()
     kind_of_it = np.zeros(tree.synset.size, bool)
-    kind_of_it[kinds] = True
-    above_concept = np.isin(tree.synset, [synset, *wn.ancestors(synset)])
+    kind_of_it[tree.below[family]] = True
+    above_concept = np.isin(tree.synset, [synset, *wn.ancestors(synset), family])
     return (tree.lexfile == wn.synset(synset).lexfile) & ~above_concept & ~kind_of_it & (tree.synset >= 0)
+
+
+def _family(tree: _ClassTree, synset: int) -> int | None:
+    """The concept, where a class is it or a kind of it; else its genus, where a class is a kind of
+    that: the tagger has no cow, but an ox, and both are cattle, so its sure "bison" says the
+    detector's cow is none. A genus is an animal's narrow parent (at most `GENUS_KINDS` kinds below
+    it): animals of one are built alike, while a made thing's or a place's parent groups by use (a
+    kite and a ball are both playthings) and a broad one by descent (a giraffe and an ox are both
+    ruminants)."""
+    if tree.below.get(synset) is not None:
+        return synset
+    wn = shared_wordnet()
+    if wn.synset(synset).lexfile != ANIMAL:
+        return None
+    parents = [
+        p
+        for p in wn.synset(synset).hypernyms
+        if tree.below.get(p) is not None and len(wn.descendants(p, limit=GENUS_KINDS + 1)) <= GENUS_KINDS
+    ]
+    return parents[0] if parents else None
