@@ -6,15 +6,12 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from photosearch.config import Settings
 from photosearch.models.manifest import get_manifest
-
-if TYPE_CHECKING:
-    from photosearch.vision.wordnet import WordNet
 
 #: The tagger's manifest (its `labels` file holds the ImageNet class names, one class per line).
 TAGGER_MANIFEST = "tagger-efficientnet-lite3"
@@ -187,7 +184,15 @@ def _imagenet_offsets() -> tuple[int, ...]:
     return tuple(int(IMAGENET_SEEN_AS.get(w, w)[1:]) for w in wnids)
 
 
-def imagenet_class_synsets(labels: list[str], wordnet: WordNet) -> list[int | None]:
+class _Lexicon(Protocol):
+    """What `imagenet_class_synsets` asks of a WordNet reader (`vision.wordnet.WordNet`)."""
+
+    def lookup(self, lemma: str) -> tuple[int, ...]: ...
+
+    def match_labels(self, labels: list[str]) -> list[int | None]: ...
+
+
+def imagenet_class_synsets(labels: list[str], wordnet: _Lexicon) -> list[int | None]:
     """Each class's WordNet synset: ImageNet's own, where the labels are its classes and that synset
     holds the label's first name; else the one its names match (`WordNet.match_labels`). A name alone
     can mean several things, and the order of ids does not always tell them apart: by name, "ox" was
