@@ -148,8 +148,9 @@ def unpack_npm(tgz: Path, dest: Path) -> None:
     a path that would leave `dest` is skipped."""
     with tarfile.open(tgz, "r:gz") as tar:
         for member in tar.getmembers():
-            parts = Path(member.name).parts[1:]
-            if not member.isfile() or not parts or ".." in parts or Path(member.name).is_absolute():
+            whole = Path(member.name).parts
+            parts = whole[1:]
+            if not member.isfile() or not parts or ".." in whole or Path(member.name).is_absolute():
                 continue
             out = dest.joinpath(*parts)
             out.parent.mkdir(parents=True, exist_ok=True)
