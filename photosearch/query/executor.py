@@ -32,6 +32,7 @@ import numpy as np
 from photosearch.errors import PhotoSearchError
 from photosearch.query.atoms import resolve_atom
 from photosearch.query.plan import atoms
+from photosearch.query.quantities import say
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 
 OPERATORS = ("and", "or", "not")
@@ -259,6 +260,14 @@ class Executor:
         ex.result = self._node(where, "where", False, ex)
         return ex
 
+    def _left_out(self, node: dict, path: str, negated: bool, ex: Execution) -> ScoredSet:
+        """The photos a "not" leaves out; where it names a thing no photo surely or likely shows, the
+        page says that nothing was left out for it."""
+        inner = self._node(node, path, not negated, ex)
+        if not len(inner) and isinstance(node, dict) and set(node) == {"concept"}:
+            self.ctx.remarks.append(left_nothing_out(str(node["concept"])))
+        return inner
+
     def _node(self, node: dict, path: str, negated: bool, ex: Execution) -> ScoredSet:
         if not isinstance(node, dict) or len(node) != 1:
             raise PhotoSearchError(f"invalid plan node at {path}: {node!r}")
@@ -270,7 +279,7 @@ class Executor:
             for i, child in enumerate(value):
                 cpath = f"{path}.and[{i}]"
                 if isinstance(child, dict) and set(child) == {"not"}:
-                    negatives.append(self._node(child["not"], cpath + ".not", not negated, ex))
+                    negatives.append(self._left_out(child["not"], cpath + ".not", negated, ex))
                 else:
                     got = self._node(child, cpath, negated, ex)
                     positives.append(got)
@@ -303,8 +312,7 @@ class Executor:
                 return ScoredSet.empty()
             return union([self._node(c, f"{path}.or[{i}]", negated, ex) for i, c in enumerate(value)])
         if key == "not":
-            inner = self._node(value, path + ".not", not negated, ex)
-            return subtract(self.ctx.universe(), inner)
+            return subtract(self.ctx.universe(), self._left_out(value, path + ".not", negated, ex))
         t0 = time.perf_counter()
         key = json.dumps(node, sort_keys=True)
         result = self.ctx.atom_cache.get(key)
@@ -319,6 +327,12 @@ class Executor:
             used = ScoredSet.best_of([result.set, result.likely], graded=True)
         ex.atoms.append(AtomHit(path, negated, result, (time.perf_counter() - t0) * 1000, used))
         return used
+
+
+def left_nothing_out(concept: str) -> str:
+    """What "not <concept>" did where no photo shows the thing, surely or likely ("cats but not
+    kittens", where no model tells a kitten from a cat): nothing, and the page says so."""
+    return f"nothing was left out for “{say(concept)}”: no photo surely shows it"
 
 
 def plan_atoms(node: dict) -> list[dict]:
