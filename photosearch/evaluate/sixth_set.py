@@ -66,7 +66,7 @@ from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
 from photosearch.evaluate.fetched import image_size, is_big_enough, name_words
-from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, words
+from photosearch.evaluate.heldout import Photo, Rule, both, but_not, either, source, words
 
 PART = "test"
 DEBS = {
@@ -265,23 +265,10 @@ def all_photos(cache: Path) -> list[Photo]:
         + dlib_photos(root)
         + labelme_photos(root)
     )
-    out, seen = [], set()
-    for i, p in enumerate(photos):
-        stem = p.rel
-        while stem in seen:
-            stem += "_2"
-        seen.add(stem)
-        out.append(
-            Photo(f"{stem}.{FORMATS[i % len(FORMATS)]}", p.text, p.source, PART, p.make, about=p.about)
-        )
-    return out
+    return fetched.own_files(photos, PART)
 
 
 # ------------------------------------------------------------------------------ queries
-
-
-def source(*names: str) -> Rule:
-    return lambda p: p.source in names
 
 
 def counted(label: str, least: int, most: int | None = None) -> Rule:

