@@ -602,13 +602,18 @@ class _ModelEvidence:
     analysed: dict[str, np.ndarray]  # the photos each model looked at
     affinities: dict[str, float]  # each class space's best affinity to the concept
     claimed: np.ndarray  # a model claims it (`AGREES`)
-    direct: np.ndarray  # ... by a label or class that names it, not only a class it is a kind of
-    direct_by: dict[str, np.ndarray]  # per model, where it claims it directly
+    #: per model, where it claims it by a label or class that names it, not only a class it is a kind of
+    direct_by: dict[str, np.ndarray]
+
+    @property
+    def direct(self) -> np.ndarray:
+        """Where any model claims it directly."""
+        return np.logical_or.reduce(list(self.direct_by.values()))
 
 
 def _model_evidence(value: str, matched: dict, dist_explain: dict, ctx: ExecContext) -> _ModelEvidence:
     n = ctx.snapshot.n
-    found = _ModelEvidence({}, {}, {}, np.zeros(n, bool), np.zeros(n, bool), {})
+    found = _ModelEvidence({}, {}, {}, np.zeros(n, bool), {})
     spaces = {cs.space: cs for cs in class_spaces(ctx.settings)}
     for model, (kinds, space) in MODELS.items():
         miss = 1.0 - _without_broader(matched, n, kinds).mean(axis=0)
@@ -631,7 +636,6 @@ def _model_evidence(value: str, matched: dict, dist_explain: dict, ctx: ExecCont
         if aff is not None:
             found.affinities[space] = float(aff.values.max(initial=0.0))
         found.per_model[model] = 1.0 - miss
-        found.direct |= direct
         found.direct_by[model] = direct
     return found
 

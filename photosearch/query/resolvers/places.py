@@ -215,7 +215,8 @@ def _looks_like_the_place(name: str, ctx: ExecContext) -> tuple[ScoredSet | None
     from photosearch.query.resolvers.concept import resolve_concept
 
     looks = resolve_concept({"concept": name}, ctx)
-    parts = [looks.set] + ([looks.closest()] if looks.closest() is not None else [])
+    closest = looks.closest()
+    parts = [looks.set] + ([closest] if closest is not None else [])
     near = ScoredSet.best_of(parts, graded=True)
     return (near, looks) if len(near) else (None, None)
 
