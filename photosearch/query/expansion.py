@@ -53,16 +53,17 @@ OTHER_KIND = "other sense"
 PART_OF = "part of"
 HOLONYM = 0.6
 HOLONYM_KINDS = 0.55
+#: WordNet's lexicographer files this module and the resolvers tell apart (`Synset.lexfile`).
+ANIMAL, ARTIFACT, BODY, LOCATION, PLANT = 5, 6, 8, 15, 20  # noun.animal, .artifact, .body, .location, .plant
 #: Wholes a part leads to: things (made things, animals, plants, bodies), whose photos show their
 #: parts. A place is not: a beach is part of a shore, and a lakeside shows no beach.
-WHOLE_KINDS = frozenset({5, 6, 8, 20})  # noun.animal, noun.artifact, noun.body, noun.plant
+WHOLE_KINDS = frozenset({ANIMAL, ARTIFACT, BODY, PLANT})
 #: A place reaches the landmarks WordNet lists as its parts, and what they are ("paris" ≈ Eiffel
 #: Tower, tower; "rome" ≈ Colosseum, amphitheatre): where the library knows no photo taken there, the
 #: photos of its sights are the closest, and never sure (a tower is not in Paris because it is a tower).
 PLACE_PART = "sight of the place"
 PLACE_PART_WEIGHT = 0.5
 PLACE_PART_KIND = 0.45
-LOCATION = 15  # noun.location
 #: A scene route lighter than this (resources/scenes.yaml) is a hint: a thing often seen there ("beach"
 #: ≈ umbrella, "forest" ≈ agaric) ranks a photo among the closest and never alone makes it sure.
 SCENE_SURE_FROM = 0.5
@@ -72,14 +73,11 @@ NOT_ITSELF = ("hypernym", OTHER_KIND, PART_OF, SCENE_HINT, PLACE_PART)
 #: Route weights end up in float32 arrays (affinities, evidence), where a synonym's 0.9 is 0.8999999:
 #: a threshold made of them is compared with this margin.
 WEIGHT_ROUNDING = 1e-6
-#: WordNet's lexicographer file of made things: too broad to tell one from another (an airplane and a
-#: carpenter's plane are both in it), so two senses in it are kin only where they are kinds of one
-#: thing within `KIN_STEPS` (a fortress and a palace, both castles, are structures).
-ARTIFACT = 6
 #: Lexicographer files too broad to tell one thing from another, where two senses are kin only with
-#: a common parent: made things, and plants (a horse chestnut tree and its seed, the tagger's
-#: "buckeye", are both in noun.plant).
-BROAD_KINDS = frozenset({ARTIFACT, 20})
+#: a common parent within `KIN_STEPS`: made things (an airplane and a carpenter's plane are both in
+#: it; a fortress and a palace, both castles, are structures), and plants (a horse chestnut tree and
+#: its seed, the tagger's "buckeye", are both in noun.plant).
+BROAD_KINDS = frozenset({ARTIFACT, PLANT})
 KIN_STEPS = 4
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from photosearch.models.labels import COCO_SPACE, IMAGENET_SPACE, PLACES_SPACE
-from photosearch.query.expansion import WEIGHT_ROUNDING, scene_routes, shared_wordnet
+from photosearch.query.expansion import ANIMAL, WEIGHT_ROUNDING, scene_routes, shared_wordnet
 from photosearch.query.resolvers.distributions import (
     ClassSpace,
     class_name_index,
@@ -64,9 +64,8 @@ AGREES = {"detector": 0.4, "tagger": 0.1, "scenes": 0.1}
 #: the detector scores each of its 80 classes on its own, and on a thing it has no class for it
 #: reports the nearest one it has (an airplane on a hammer, skis on a screwdriver).
 CONTRADICTS = 0.5
-#: WordNet's file of animals, where a narrow parent is a genus (`_family`).
-ANIMAL = 5
-#: A parent with at most this many kinds below it is an animal's genus (cattle 29, ruminant 161).
+#: An animal's parent with at most this many kinds below it is its genus (`_family`; cattle 29,
+#: ruminant 161).
 GENUS_KINDS = 40
 
 _covered_lock = threading.Lock()

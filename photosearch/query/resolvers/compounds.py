@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from photosearch.query.expansion import shared_wordnet
+from photosearch.query.expansion import ARTIFACT, shared_wordnet
 from photosearch.query.resolvers.kinds import class_senses
 from photosearch.query.resolvers.text import tokens
 
@@ -71,10 +71,6 @@ def clipped(token: str, names: tuple[str, ...], offset: int | None = None) -> bo
     if offset is None:
         offset = next((o for nm in names if " " in nm.strip() for o in wn.lookup(nm)[:1]), None)
     return bool(senses) and offset is not None and senses[0] != offset
-
-
-#: WordNet's lexicographer file of man-made things (noun.artifact).
-ARTIFACT = 6
 
 
 def _one_thing_for_another(token: str, names: tuple[str, ...], offset: int | None) -> bool:
