@@ -84,9 +84,9 @@ class Indexer:
         self.store = store
         self.settings = settings
         self.analyzers = list(analyzers)
-        self.pipeline = AnalysisPipeline.of(store, self.analyzers)
-        self.post_steps = list(post_steps)
         self.gates = tuple(gates)  # costly analyzers only where a cheaper one saw something to find
+        self.pipeline = AnalysisPipeline.of(store, self.analyzers, self.gates)
+        self.post_steps = list(post_steps)
         self.lanes = Lanes(settings.model_lanes)  # independent analyzers side by side
         settings.thumbs_dir.mkdir(parents=True, exist_ok=True)
         self.options = LoadOptions(

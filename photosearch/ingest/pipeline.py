@@ -9,8 +9,10 @@ finds exactly the work that is left.
 Gates keep a costly analyzer off photos where a cheaper one already ran and saw it has nothing
 to find (`DEFAULT_GATES`: face detection only where the object detector sees a person, even
 faintly). A gated-off analyzer is recorded as `skipped` at its version: a re-run does not try
-again, a version bump does (gated again), and what it found before is kept. Where the gate is
-unsure (the detector did not run in this batch, or failed), the analyzer runs.
+again, a version bump does (gated again), and what it found before is kept. A photo that needs a
+gated analyzer gets the gate's input run with it (`with_gate_inputs`: a faces version bump runs
+the detector again, for the gate only; its findings are not written twice). Where the gate is
+unsure (the detector failed), the analyzer runs.
 """
 
 from __future__ import annotations
@@ -94,6 +96,15 @@ def _faces_wanted(detector_result: AnalysisResult) -> str | None:
 
 
 DEFAULT_GATES: tuple[Gate, ...] = (Gate("faces", "detector", _faces_wanted),)
+
+
+def with_gate_inputs(names: set[str], gates: Sequence[Gate], analyzers: Collection[str]) -> set[str]:
+    """The pixel analyzers to run on a photo that needs `names`: also the input of each gate whose
+    analyzer it needs (of `analyzers`, those that exist). Without it, a faces version bump would run
+    face detection on every photo, and find faces in car grilles and tennis rackets the detector
+    never saw a person in (`write` does not write the input's findings again)."""
+    extra = {g.after for g in gates if g.analyzer in names and g.after in analyzers}
+    return names | extra
 
 
 def needs_run(got: tuple[int, str] | None, version: int, retry_failed: bool) -> bool:
@@ -205,14 +216,27 @@ class AnalysisPipeline:
     the facts analyzers, which run here, inside the write session, after the pixel analyzers.
     """
 
-    def __init__(self, store: Store, versions: dict[str, int], facts: Sequence[FactsAnalyzer] = ()):
+    def __init__(
+        self,
+        store: Store,
+        versions: dict[str, int],
+        facts: Sequence[FactsAnalyzer] = (),
+        gates: Sequence[Gate] = DEFAULT_GATES,
+    ):
         self.store = store
         self.versions = dict(versions)
         self.facts = list(facts)
+        self.gates = tuple(gates)
 
     @classmethod
-    def of(cls, store: Store, analyzers: Sequence[Analyzer | FactsAnalyzer]) -> AnalysisPipeline:
-        return cls(store, {a.name: a.version for a in pixel_analyzers(analyzers)}, facts_analyzers(analyzers))
+    def of(
+        cls,
+        store: Store,
+        analyzers: Sequence[Analyzer | FactsAnalyzer],
+        gates: Sequence[Gate] = DEFAULT_GATES,
+    ) -> AnalysisPipeline:
+        versions = {a.name: a.version for a in pixel_analyzers(analyzers)}
+        return cls(store, versions, facts_analyzers(analyzers), gates)
 
     @property
     def active(self) -> bool:
@@ -236,12 +260,13 @@ class AnalysisPipeline:
         }
 
     def wanted(self, recorded: Recorded, photo_id: int, retry_failed: bool) -> set[str]:
-        """The pixel analyzers a photo still needs."""
-        return {
+        """The pixel analyzers a photo still needs, with the inputs of their gates."""
+        needed = {
             name
             for name, version in self.versions.items()
             if needs_run(recorded.get((photo_id, name)), version, retry_failed)
         }
+        return with_gate_inputs(needed, self.gates, self.versions) if needed else needed
 
     def backlog(self, plan: ScanPlan, retry_failed: bool) -> list[tuple[int, str, frozenset[str]]]:
         """Active photos (not being re-ingested) that miss the current version of some analyzer:
@@ -268,7 +293,8 @@ class AnalysisPipeline:
                 name for name, version in wanted.items() if needs_run(done.get(name), version, retry_failed)
             }
             if missing:
-                backlog.append((pid, from_db_path(path), frozenset(missing & set(self.versions))))
+                pixels = with_gate_inputs(missing & set(self.versions), self.gates, self.versions)
+                backlog.append((pid, from_db_path(path), frozenset(pixels)))
         return backlog
 
     def forget(self, analyzer: str, photo_ids: Collection[int]) -> None:

@@ -196,7 +196,7 @@ class RayIndexer(Indexer):
             else []
         )
         self.analyzers = facts_analyzers(built)
-        self.pipeline = AnalysisPipeline(self.store, versions, self.analyzers)
+        self.pipeline = AnalysisPipeline(self.store, versions, self.analyzers, self.gates)
 
     def close(self, shutdown: bool | None = None) -> None:
         import ray

@@ -108,10 +108,20 @@ def test_a_version_bump_gates_again_and_keeps_faces_found_before(env):
     settings, store = env
     Indexer(store, settings, [FakeDetector(), FakeFaces()], gates=()).run()  # every photo: 7 faces
     assert all(st == "ok" and n == 1 for st, _, n in faces_status(store).values())
+    with store.session() as s:
+        detected = s.execute(
+            select(Analysis.id, Analysis.version).where(Analysis.analyzer == "detector")
+        ).all()
     faces = FakeFaces(version=2)
-    Indexer(store, settings, [FakeDetector(), faces]).run()
-    # only the faces analyzer is new: the detector did not run this time, so the gate is unsure
-    assert len(faces.calls) == 7
+    report = Indexer(store, settings, [FakeDetector(), faces]).run()
+    # only the faces analyzer is new: the detector runs again for its gate, and nothing it found is
+    # written again; a photo with no person keeps the face found before (a car grille's, maybe)
+    assert sorted(faces.calls) == ["astronaut.webp", "grace.gif"] and report.gated == {"faces": 5}
+    with store.session() as s:
+        assert s.execute(
+            select(Analysis.id, Analysis.version).where(Analysis.analyzer == "detector")
+        ).all() == (detected)
+    assert faces_status(store)["china.jpg"] == ("skipped", 2, 1)
 
     # a new detector version runs both: now the gate decides, and what faces found before stays
     class NewDetector(FakeDetector):
