@@ -139,7 +139,7 @@ DISTRIBUTION_MIN_SCORE = 0.05
 #: makes a photo sure: on the real set and the dev part, confident answers only the tagger gave were
 #: wrong 22 times in 35 at 0.1-0.3 of its probability, 10 in 31 at 0.3-0.5, 17 in 232 above.
 #: (A second model agrees at less: `query.resolvers.agreement.AGREES`.)
-CLAIM_SCORES = {"detector": 0.4, "tagger": 0.3, "scenes": 0.3}
+CLAIM_SCORES = {"detector": 0.4, "tagger": 0.3, "scenes": 0.3, "faces": 0.5}
 
 
 def score_vector(rows: np.ndarray) -> np.ndarray:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from photosearch.catalog.models import Photo
 from photosearch.query.calibration import CalibrationConfig, build_null, gap_cut, select
 from photosearch.query.search import search
 from photosearch.records import AnalysisResult, FactRecord
@@ -1179,3 +1180,35 @@ def test_a_modifier_of_a_compound_noun_names_nothing_by_itself(store, settings, 
     assert "eagle.jpg" not in confident
     assert any(w.get("route") == "shared word" for w in why["eagle.jpg"] if w.get("label") == "lake")
     assert "egret.jpg" in why
+
+
+def test_what_a_face_looks_like_is_sure_where_the_detector_boxed_a_person(store, settings, fake_embedder):
+    """The face model's "woman" is a claim the detector's person box corroborates (two models trained
+    apart): that photo is sure even where its facts text says nothing of a woman. A toy car's front
+    read as a woman's face has no person box, and a face read a woman at 30 % claims nothing: both
+    are closest matches. A man's face is no answer to "woman"."""
+    m = _TwoModels(settings)
+    m.gallery(
+        store,
+        fake_embedder,
+        {
+            "anna.jpg": ("suit", m.probs(suit=0.7), m.scores(person=0.95), "person", "suit"),
+            "toy_car.jpg": ("sports car", m.probs(sports_car=0.8), m.scores(), None, "sports car"),
+            "unsure.jpg": ("cardigan", m.probs(cardigan=0.6), m.scores(person=0.9), "person", "cardigan"),
+            "tom.jpg": ("suit", m.probs(suit=0.8), m.scores(person=0.97), "person", "suit"),
+        },
+    )
+    face = {"anna.jpg": ("woman", 0.9), "toy_car.jpg": ("woman", 0.9), "unsure.jpg": ("woman", 0.3)}
+    face["tom.jpg"] = ("man", 0.97)
+    with store.session() as s:
+        for photo in s.query(Photo).all():
+            name = photo.path.rsplit("/", 1)[-1]
+            if name in face:
+                label, p = face[name]
+                fact = FactRecord("face", label, p, box=[0.4, 0.2, 0.6, 0.4])
+                store.write_analysis(s, photo.id, "faces", 2, AnalysisResult(facts=[fact]))
+    confident, why = _found(store, settings, fake_embedder, "woman")
+    assert confident == ["anna.jpg"]
+    assert {"toy_car.jpg", "unsure.jpg"} <= set(why)
+    assert any(w.get("fact") == "face" and w.get("label") == "woman" for w in why["anna.jpg"])
+    assert _found(store, settings, fake_embedder, "man")[0] == ["tom.jpg"]

@@ -100,6 +100,16 @@ def test_people_seen_by_their_faces_rank_before_people_only_boxed(people_gallery
     assert scores["pair.jpg"] == 1.0 and 0.5 < scores["masked_pair.jpg"] < 1.0  # boxes of 0.8: 0.9
 
 
+def test_faces_with_a_person_box_rank_before_faces_alone(store, settings):
+    """ "people": a face the detector also boxed as a person is surer than a face alone (a car's
+    front or a racket's strings read as a face), which still counts, after it."""
+    _build(store, {"car_front.jpg": ([None], 0, "grille"), "portrait.jpg": ([None], 1, "park")})
+    res = search(store, settings, "people", now=NOW, signals=[])
+    assert _names(res, closest=False) == ["portrait.jpg", "car_front.jpg"]
+    scores = {r["path"].rsplit("/", 1)[1]: r["score"] for r in res["results"]}
+    assert scores["portrait.jpg"] == 1.0 and 0.9 < scores["car_front.jpg"] < 1.0
+
+
 def test_a_couple_a_group_a_crowd_alone_nobody(people_gallery, settings):
     couple = search(people_gallery, settings, "a couple", now=NOW, signals=[])
     assert "masked_pair.jpg" in _names(couple, closest=False)

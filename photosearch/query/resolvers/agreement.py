@@ -38,12 +38,14 @@ from photosearch.query.resolvers.kinds import class_senses
 from photosearch.query.resolvers.text import fold, naming_tokens
 from photosearch.query.senses import read_senses
 
-#: The labelling models: the fact kind each writes and the class space of its scores. The scene model
-#: names places (a beach, a kitchen, a windmill), which the other two rarely can.
-MODELS = {
+#: The labelling models: the fact kind each writes and the class space of its scores (None: it keeps
+#: no scores of its own). The scene model names places (a beach, a kitchen, a windmill), which the
+#: other two rarely can; the face model what a face looks like (a woman, a boy, a baby).
+MODELS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "detector": (("object",), COCO_SPACE),
     "tagger": (("tag",), IMAGENET_SPACE),
     "scenes": (("scene",), PLACES_SPACE),
+    "faces": (("face",), None),
 }
 #: A class at least this close to the concept (exact 1.0, synonym 0.9) names it.
 NAMES_IT = 0.9

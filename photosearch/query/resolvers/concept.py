@@ -91,7 +91,7 @@ def neighbour_counts(expected: int, total: int) -> tuple[int, int]:
 
 
 #: Fact kinds whose labels WordNet routes are matched against (model label spaces, not free text).
-EXPANDED_KINDS = ("tag", "object", "scene", "knowledge", "attribute", "keyword")
+EXPANDED_KINDS = ("tag", "object", "scene", "knowledge", "attribute", "keyword", "face")
 
 
 def _label_index(snap) -> tuple[dict[str, list[Group]], dict[str, list[Group]]]:
@@ -563,8 +563,8 @@ def _written_or_agreed(
     tagger's 0.12 "jellyfish" on a flower, is a closest match however near the request the photo's
     words are). Where only a class the concept is a narrow kind of claims it
     ("kitty", a kind of cat), the models must agree on that class too: the detector's "cat" on a
-    marmot, where the tagger sees no cat, is no kitty. Also returns where the detector and the tagger
-    both claim it by a label or class that names it."""
+    marmot, where the tagger sees no cat, is no kitty. Also returns where two models both claim it by
+    a label or class that names it (`_two_models_name_it`)."""
     n = ctx.snapshot.n
     written = _without_broader(matched, n, WORD_KINDS).min(axis=0) >= ctx.calibration.min_fused
     own = _model_evidence(value, matched, dist_explain, ctx)
@@ -576,7 +576,16 @@ def _written_or_agreed(
         of = _model_evidence(parent, parent_matched, parent_explain, ctx)
         agreed &= own.direct | models_agree(parent, of.per_model, of.analysed, of.affinities, ctx)
     sure = written | (agreed & own.claimed & ~contradicted(value, own.per_model, ctx))
-    return sure, own.direct_by["detector"] & own.direct_by["tagger"]
+    return sure, _two_models_name_it(own, ctx)
+
+
+def _two_models_name_it(own: _ModelEvidence, ctx: ExecContext) -> np.ndarray:
+    """Where two models trained apart both vouch for the concept: the detector and the tagger both
+    name it, or the face model names it ("woman") where the detector boxed a person (a toy car's
+    front read as a woman's face has no person box)."""
+    return (own.direct_by["detector"] & own.direct_by["tagger"]) | (
+        own.direct_by["faces"] & (person_boxes(ctx) > 0)
+    )
 
 
 def _parent_classes(dist_explain: dict) -> list[str]:

@@ -355,18 +355,23 @@ def resolve_faces(atom: dict, ctx: ExecContext) -> AtomResult:
 
 
 def _people_certainty(ctx: ExecContext, by_faces: np.ndarray) -> np.ndarray:
-    """Per row, how sure it is that the people counted are there: sure where faces alone make the
-    count, else as sure as the detector's best person box (a box of 0.5 on a bus window ranks after a
-    face), from `BOX_ONLY` up."""
+    """Per row, how sure it is that the people counted are there: sure where faces make the count and
+    the detector boxed a person too, a little less where only faces were found (a car's front or a
+    pattern in a tennis racket's strings read as a face), else as sure as the detector's best person
+    box (a box of 0.5 on a bus window ranks after a face), from `BOX_ONLY` up."""
     best_box = np.zeros(ctx.snapshot.n, np.float32)
     group = ctx.snapshot.group("object", "person")
     if group is not None:
         best_box[group.rows] = group.scores
-    return np.where(by_faces, 1.0, BOX_ONLY + (1.0 - BOX_ONLY) * best_box).astype(np.float32)
+    faces = np.where(best_box > 0, 1.0, FACES_ONLY)
+    return np.where(by_faces, faces, BOX_ONLY + (1.0 - BOX_ONLY) * best_box).astype(np.float32)
 
 
 #: What people counted from person boxes alone score at the least (the box's score lifts it to 1).
 BOX_ONLY = 0.5
+#: What people counted from faces no person box agrees with score: after faces with a person box,
+#: before all but the surest boxes alone.
+FACES_ONLY = 0.95
 
 
 def _label_atom(

@@ -49,6 +49,7 @@ CONCEPT_KINDS = {
     "text": 0.6,
     "credit": 0.6,
     "attribute": 0.9,
+    "face": 0.9,
 }
 
 
