@@ -138,12 +138,19 @@ def main(argv: list[str] | None = None) -> int:
             f"{decision.reason}: {words}"
         )
 
-    print(f"\n{'Faces':<32}{'size':>10}{'ms':>7}{'cpu':>7}  faces")
+    # traits: the gender and age networks alone, on the chips of the faces found (face_traits.py)
+    print(f"\n{'Faces':<32}{'size':>10}{'ms':>7}{'cpu':>7}{'traits':>8}  faces: what they look like")
+    sides = faces.traits.chip_sizes
+    padding = float(faces.traits.params["chip_padding"])
     for name, rgb in natural.items():
         img = PhotoImage(0, name, rgb, rgb.shape[1], rgb.shape[0])
         ms, cpu, result = _time(lambda img=img: faces.analyze(img), args.repeat)
+        found = faces.model.predict(rgb, sides, padding)
+        chips = ([f.chips[sides[0]] for f in found], [f.chips[sides[1]] for f in found])
+        traits_ms, _cpu, _ = _time(lambda chips=chips: faces.traits.predict(*chips), args.repeat)
         size = f"{rgb.shape[1]}x{rgb.shape[0]}"
-        print(f"{name:<32}{size:>10}{ms:>7.0f}{cpu:>7.0f}  {len(result.faces)}")
+        words = ", ".join(f"{f.label} {f.score:.0%}" for f in result.facts)
+        print(f"{name:<32}{size:>10}{ms:>7.0f}{cpu:>7.0f}{traits_ms:>8.1f}  {len(result.faces)}: {words}")
     ocr.close()
     faces.close()
     return 0
