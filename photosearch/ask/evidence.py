@@ -15,6 +15,8 @@ from photosearch.models.labels import SCENE_SIDES
 
 #: Fact kinds the file or the user wrote (shown as what the photo "says about itself").
 OWN_WORDS = ("title", "description", "keyword", "user_tag")
+#: What a face looks like ("woman", "boy"): the faces analyzer's facts (`vision/face_traits.py`).
+FACE_KIND = "face"
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,8 @@ class PhotoEvidence:
     text_lines: list[str] = field(default_factory=list)
     people: list[str] = field(default_factory=list)  # named, once each, in face order
     unnamed_faces: int = 0
+    #: what each unnamed face looks like, where the face model is sure of a word ("woman", "boy")
+    unnamed_looks: list[str] = field(default_factory=list)
     captions: list[str] = field(default_factory=list)
     own_words: dict[str, list[str]] = field(default_factory=dict)  # title/description/keyword/user_tag
     learned: list[dict] = field(default_factory=list)  # {"entity", "category"} from earlier web searches
@@ -107,14 +111,18 @@ def add_people(store, ev: PhotoEvidence) -> None:
         facts = list(
             s.scalars(
                 select(Fact)
-                .where(Fact.photo_id == ev.photo_id, Fact.kind.in_(("knowledge", *OWN_WORDS)))
+                .where(Fact.photo_id == ev.photo_id, Fact.kind.in_(("knowledge", FACE_KIND, *OWN_WORDS)))
                 .order_by(Fact.id)
             )
         )
     named = sorted(((box or [0])[0], name) for box, name, hidden in faces if name and not hidden)
     ev.people = list(dict.fromkeys(name for _x, name in named))
-    ev.unnamed_faces = sum(1 for _box, name, _hidden in faces if not name)
+    unnamed = sorted((box or [0]) for box, name, _hidden in faces if not name)
+    ev.unnamed_faces = len(unnamed)
+    ev.unnamed_looks = _looks(unnamed, [f for f in facts if f.kind == FACE_KIND])
     for f in facts:
+        if f.kind == FACE_KIND:
+            continue
         data = dict(f.data or {})
         if f.kind == "knowledge":
             entity = data.get("entity") or f.label
@@ -124,6 +132,20 @@ def add_people(store, ev: PhotoEvidence) -> None:
             words = ev.own_words.setdefault(f.kind, [])
             if f.label not in words:
                 words.append(f.label)
+
+
+#: A face's look is said from this probability (`vision/face_traits.py` keeps words from 0.2).
+LOOK_MIN = 0.5
+
+
+def _looks(boxes: list[list[float]], facts: list[Fact]) -> list[str]:
+    """The likeliest word for each face (left to right) where one is at least `LOOK_MIN`."""
+    words = []
+    for box in boxes:
+        said = [f for f in facts if f.box == box and (f.score or 0.0) >= LOOK_MIN]
+        if said:
+            words.append(max(said, key=lambda f: f.score or 0.0).label)
+    return words
 
 
 def add_place(store, ev: PhotoEvidence, geocode=None) -> None:

@@ -221,17 +221,27 @@ def who(ev: PhotoEvidence, asked: bool = False) -> str:
         verb = "is" if len(ev.people) == 1 else "are"
         said.append(f"{join(ev.people)} {verb} in the photo.")
     if ev.unnamed_faces:
-        faces = count_words(ev.unnamed_faces, "face")
+        faces = _unnamed(ev)
         said.append(
             sentence(f"{faces} {'has' if ev.unnamed_faces == 1 else 'have'} no name yet")
             if not ev.people
             else sentence(
-                f"{'one other face has' if ev.unnamed_faces == 1 else faces + ' others have'} no name yet"
+                f"{'one other face' if ev.unnamed_faces == 1 else count_words(ev.unnamed_faces, 'other')}"
+                f"{', ' + faces + ',' if len(ev.unnamed_looks) == ev.unnamed_faces else ''}"
+                f" {'has' if ev.unnamed_faces == 1 else 'have'} no name yet"
             )
         )
     if asked and not ev.people:
         said.append("Name faces in People and the answer will say who it is.")
     return " ".join(said)
+
+
+def _unnamed(ev: PhotoEvidence) -> str:
+    """ "a woman and a man" where the face model is sure of every unnamed face, else "two faces"."""
+    if ev.unnamed_looks and len(ev.unnamed_looks) == ev.unnamed_faces:
+        counts = {word: ev.unnamed_looks.count(word) for word in dict.fromkeys(ev.unnamed_looks)}
+        return join([count_words(n, word) for word, n in counts.items()])
+    return count_words(ev.unnamed_faces, "face")
 
 
 def learned_before(ev: PhotoEvidence) -> str:

@@ -40,6 +40,8 @@ EVIDENCE = {
 }
 #: stem -> the scene model's scenes (label, score), "indoors"/"outdoors" among them, as it writes them.
 SCENES = {"rocket": [("industrial area", 0.58), ("tower", 0.14), ("outdoors", 1.0)]}
+#: stem -> per face (in EVIDENCE's order), what the face model says it looks like (label, score).
+LOOKS = {"astronaut": [[("woman", 0.9)], [("man", 0.86), ("teenager", 0.3)]]}
 
 
 def build(core, folder: Path, photos: dict[str, np.ndarray]) -> dict[str, int]:
@@ -72,9 +74,12 @@ def build(core, folder: Path, photos: dict[str, np.ndarray]) -> dict[str, int]:
                 FactRecord("text", line, 0.95, [0.4, 0.1 + 0.1 * i, 0.6, 0.18 + 0.1 * i], {"line": i})
                 for i, line in enumerate(lines)
             ]
-            records = [
-                FaceRecord([0.4 + 0.2 * i, 0.1, 0.55 + 0.2 * i, 0.4], 0.99, np.full(128, i, np.float32))
-                for i in range(len(faces))
+            boxes = [[round(0.4 + 0.2 * i, 5), 0.1, round(0.55 + 0.2 * i, 5), 0.4] for i in range(len(faces))]
+            records = [FaceRecord(box, 0.99, np.full(128, i, np.float32)) for i, box in enumerate(boxes)]
+            facts += [
+                FactRecord("face", label, score, box)
+                for box, looks in zip(boxes, LOOKS.get(stem, []), strict=False)
+                for label, score in looks
             ]
             core.store.write_analysis(s, photo.id, "test", 1, AnalysisResult(facts=facts, faces=records))
             s.flush()

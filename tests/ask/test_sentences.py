@@ -125,6 +125,11 @@ def test_what_is_not_known_is_said_and_nothing_is_made_up():
     assert compose(ev, "when was this taken?")[0] == "The photo does not say when it was taken."
     nobody = compose(PhotoEvidence(1, unnamed_faces=2), "who is this?")
     assert nobody[0] == "Two faces have no name yet. Name faces in People and the answer will say who it is."
+    # what the faces look like, where the face model is sure of each; counts where it is not
+    looks = PhotoEvidence(1, unnamed_faces=3, unnamed_looks=["man", "woman", "man"])
+    assert compose(looks, "who is this?")[0].startswith("Two men and a woman have no name yet.")
+    unsure = PhotoEvidence(1, people=["Ana"], unnamed_faces=2, unnamed_looks=["girl"])
+    assert compose(unsure, "who is this?")[0] == "Ana is in the photo. Two others have no name yet."
     assert compose(PhotoEvidence(1)) == [NOTHING_YET]
     assert (
         compose(PhotoEvidence(1, tags=DOG_TAGS), "what does it say?")[0] == "No text was read in this photo."
