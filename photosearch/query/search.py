@@ -11,8 +11,9 @@ filled: first with *partial* matches (some soft concepts of the request missing,
 `missing`), then with the *closest* matches below the calibrated cut-offs and people counts one
 person off (`below_cutoff: true`, at most `CLOSEST_MAX`). When nothing meets the request, the
 parts no photo meets are left out for the closest matches: a library with photos never answers
-with an empty page. `explain.unmet` says, in the user's words, what could not be met ("no photo
-with exactly two people"); other filters stay hard.
+with an empty page; where nothing of it is met anywhere ("money" in a library without any), the
+newest photos fill the page, scored near nothing (`NOTHING_MET`). `explain.unmet` says, in the
+user's words, what could not be met ("no photo with exactly two people"); other filters stay hard.
 
 A camera RAW and its developed twin (same folder and name) are one photo: the RAW leaves the
 matches before the page is composed (no slot used twice, `matched` counts shots) and the shown
@@ -51,7 +52,7 @@ from photosearch.query.resolvers.filters import (
 )
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
-from photosearch.query.resolvers.snapshot import Snapshot, get_snapshot, taken_at
+from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot, get_snapshot, taken_at
 from photosearch.query.resolvers.snapshot_file import snapshot_dir
 from photosearch.query.times_of_day import taken_words
 from photosearch.query.unmet import sentences
@@ -319,7 +320,10 @@ class _Page:
             attempts = [filters] if 0 < len(filters) < len(unmet) else []
             for dropped in [*attempts, unmet] if unmet else []:
                 reduced = filter_atoms(where, lambda atom, d=dropped: atom not in d) or {"and": []}
-                self.closest(reduced, _nearness(dropped, snap), met_first=True)
+                nearness = _nearness(dropped, snap)
+                if nearness is None and reduced == {"and": []}:  # nothing of it anywhere
+                    nearness = _newest(snap)
+                self.closest(reduced, nearness, met_first=True)
                 if self.shown.size:
                     return [a for a in dropped if set(a) & set(NEARNESS)]
         return dropped_times
@@ -439,6 +443,24 @@ def _say_when(results: list[dict], dropped: list[dict], snap: Snapshot) -> None:
                 continue
             text = taken_words(when, key) + ("" if then else ", the nearest")
             entry["why"].append({"atom": key, "taken_at": when, "text": text})
+
+
+#: What the photos shown when nothing of a request is met score at most: near nothing, for nothing of
+#: it was found in them.
+NOTHING_MET = 0.01
+
+
+def _newest(snap: Snapshot) -> np.ndarray:
+    """Where no part of a request is met ("money" in a library without any), the page shows the
+    newest photos (undated ones last), each scored near nothing (`NOTHING_MET`), instead of the
+    first photos the catalog holds at full score."""
+    dated = snap.taken != NO_DATE
+    order = np.argsort(snap.taken[dated], kind="stable")
+    recency = np.zeros(snap.n, np.float32)
+    recency[np.flatnonzero(dated)[order]] = np.arange(1, order.size + 1, dtype=np.float32) / max(
+        order.size, 1
+    )
+    return (NOTHING_MET * (0.5 + 0.5 * recency)).astype(np.float32)
 
 
 #: Atoms of when a photo was taken, and how near each photo is to one (1: inside it).

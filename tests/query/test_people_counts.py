@@ -292,3 +292,20 @@ def test_people_counts_in_words():
 
     assert people_words(2, 2) == "2 people" and people_words(1, 1) == "1 person"
     assert people_words(3, 1) == "3 people, 1 face seen" and people_words(2, 0) == "2 people, no faces seen"
+
+
+def test_a_request_nothing_matches_shows_the_newest_photos_scored_near_nothing(dogs_and_trees, settings):
+    """ "zebra" in a library without one, nor anything near it: the page is not blank, and what it
+    shows instead are the newest photos (undated last), each scored near nothing, not the first
+    photos the catalog holds at full score."""
+    res = search(dogs_and_trees, settings, "zebra", now=NOW, signals=[])
+    assert res["explain"]["unmet"] == ["no photo that looks like “zebra”"]
+    assert _names(res, closest=False) == []
+    assert _names(res, closest=True) == [
+        "recent_tree.jpg",
+        "recent_dog.jpg",
+        "older_tree.jpg",
+        "old_dog.jpg",
+        "undated_tree.jpg",
+    ]
+    assert all(0 < r["score"] <= 0.01 and r["why"] == [] for r in res["results"])
