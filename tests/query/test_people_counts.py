@@ -206,19 +206,17 @@ def dogs_and_trees(store):
     return store
 
 
+#: dogs_and_trees' photos, the newest first and the undated one last.
+NEWEST_FIRST = ["recent_tree.jpg", "recent_dog.jpg", "older_tree.jpg", "old_dog.jpg", "undated_tree.jpg"]
+
+
 def test_a_date_nobody_meets_shows_the_nearest_photos_first(dogs_and_trees, settings):
     """ "yesterday" with nothing taken then: the latest photos first, undated last; "dogs from last
     week": the dogs (nearest in time first) before anything else."""
     store = dogs_and_trees
     res = search(store, settings, "yesterday", now=NOW, signals=[])
     assert res["explain"]["unmet"] == ["no photo taken on 2024-05-14"]
-    assert _names(res, closest=True) == [
-        "recent_tree.jpg",
-        "recent_dog.jpg",
-        "older_tree.jpg",
-        "old_dog.jpg",
-        "undated_tree.jpg",
-    ]
+    assert _names(res, closest=True) == NEWEST_FIRST
     res = search(store, settings, "dogs from last week", now=NOW, signals=[])
     assert _names(res, closest=True)[:2] == ["recent_dog.jpg", "old_dog.jpg"]
 
@@ -301,11 +299,5 @@ def test_a_request_nothing_matches_shows_the_newest_photos_scored_near_nothing(d
     res = search(dogs_and_trees, settings, "zebra", now=NOW, signals=[])
     assert res["explain"]["unmet"] == ["no photo that looks like “zebra”"]
     assert _names(res, closest=False) == []
-    assert _names(res, closest=True) == [
-        "recent_tree.jpg",
-        "recent_dog.jpg",
-        "older_tree.jpg",
-        "old_dog.jpg",
-        "undated_tree.jpg",
-    ]
+    assert _names(res, closest=True) == NEWEST_FIRST
     assert all(0 < r["score"] <= 0.01 and r["why"] == [] for r in res["results"])
