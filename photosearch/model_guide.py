@@ -41,6 +41,13 @@ ROLE_BENEFITS = {
     "vlm": "Captions and answers about a photo.",
     "detector": "Finds the objects you name in a photo.",
     "llm": "Understands search requests and writes answers.",
+    "face-traits": "Finds women, men, girls, boys, babies and children by how their faces look.",
+    "faces": "Finds faces and groups them into people you can name.",
+    "tagger": "Names what is in a photo: animals, plants, food and a thousand kinds of things.",
+    "scenes": "Says where a photo was taken: a beach, a kitchen, a forest, a street.",
+    "ocr": "Reads the words in a photo: signs, screenshots, pages.",
+    "text-embedder": "Matches your words to what a photo's labels and words say.",
+    "lexicon": "Knows that a tabby is a cat and a cat an animal, so either word finds it.",
 }
 HOSTS = {"huggingface.co": "Hugging Face"}
 

@@ -35,6 +35,21 @@ def test_every_shipped_hub_model_says_what_it_makes_better_in_plain_words(shippe
     assert benefit("someone-elses-clip", "clip") == "Search by describing a photo in your own words."
 
 
+def test_the_built_in_models_say_what_they_do_in_plain_words():
+    """Their manifests describe networks and chip sizes; the app says what each finds."""
+    rows = [r for r in model_rows(Settings()) if r["tier"] == "bundled"]
+    assert {r["name"] for r in rows} >= {"faces-traits-cydral-v1", "faces-dlib-resnet-v1", "wordnet-3.0"}
+    for r in rows:
+        line = benefit(r["name"], r["role"], r["description"])
+        assert line.endswith(".") and len(line) < 160, line
+        jargon = ("ONNX", "TFLite", "dlib", "HOG", "ResNet", "SSD", "128-d", "int8", "PP-OCR", "CSAIL")
+        assert not any(j in line for j in jargon), line
+    faces = next(r for r in rows if r["name"] == "faces-traits-cydral-v1")
+    assert benefit(faces["name"], faces["role"]) == (
+        "Finds women, men, girls, boys, babies and children by how their faces look."
+    )
+
+
 def test_privacy_line_names_where_a_model_comes_from():
     assert privacy_line({"type": "hf", "repo": "immich-app/ViT-B-32__openai"}) == (
         "Downloaded once from Hugging Face (immich-app/ViT-B-32__openai); runs on this computer; "
