@@ -55,7 +55,12 @@ from photosearch.query.resolvers.distributions import (
     top_classes,
     whole_evidence,
 )
-from photosearch.query.resolvers.filters import hours_taken, people_words, person_boxes
+from photosearch.query.resolvers.filters import (
+    hours_taken,
+    people_words,
+    person_box_scores,
+    person_boxes,
+)
 from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.selfies import explain_selfie, is_selfie_word, selfie_evidence
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group, rows_with
@@ -584,7 +589,7 @@ def _two_models_name_it(own: _ModelEvidence, ctx: ExecContext) -> np.ndarray:
     name it, or the face model names it ("woman") where the detector boxed a person (a toy car's
     front read as a woman's face has no person box)."""
     return (own.direct_by["detector"] & own.direct_by["tagger"]) | (
-        own.direct_by["faces"] & (person_boxes(ctx) > 0)
+        own.direct_by["faces"] & (person_box_scores(ctx) > 0)
     )
 
 

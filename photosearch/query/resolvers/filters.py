@@ -310,6 +310,16 @@ def person_boxes(ctx: ExecContext) -> np.ndarray:
     return boxes_of(ctx, ["person"])
 
 
+def person_box_scores(ctx: ExecContext) -> np.ndarray:
+    """Per snapshot row: the detector's best person box score (0: it boxed no person), read from the
+    snapshot in memory (`person_boxes` counts the boxes, from the catalog)."""
+    best = np.zeros(ctx.snapshot.n, np.float32)
+    group = ctx.snapshot.group("object", "person")
+    if group is not None:
+        best[group.rows] = group.scores
+    return best
+
+
 def people_words(count: int, faces: int) -> str:
     """A people count in words: "2 people", "2 people, 1 face seen" (the rest seen as figures)."""
     said = "1 person" if count == 1 else f"{count} people"
@@ -359,10 +369,7 @@ def _people_certainty(ctx: ExecContext, by_faces: np.ndarray) -> np.ndarray:
     the detector boxed a person too, a little less where only faces were found (a car's front or a
     pattern in a tennis racket's strings read as a face), else as sure as the detector's best person
     box (a box of 0.5 on a bus window ranks after a face), from `BOX_ONLY` up."""
-    best_box = np.zeros(ctx.snapshot.n, np.float32)
-    group = ctx.snapshot.group("object", "person")
-    if group is not None:
-        best_box[group.rows] = group.scores
+    best_box = person_box_scores(ctx)
     faces = np.where(best_box > 0, 1.0, FACES_ONLY)
     return np.where(by_faces, faces, BOX_ONLY + (1.0 - BOX_ONLY) * best_box).astype(np.float32)
 
