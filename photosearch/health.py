@@ -188,6 +188,8 @@ def _check_ocr(run: _Run) -> str:
 
 
 def _check_faces(run: _Run) -> str:
+    from photosearch.vision.face_traits import FACT_KIND as FACE_KIND
+
     result = _analyze(run, "faces")
     faces = result.faces
     if not faces:
@@ -195,7 +197,7 @@ def _check_faces(run: _Run) -> str:
     dims = {f.descriptor.shape[0] for f in faces if f.descriptor is not None}
     if dims != {128}:
         raise CheckFailed(f"face descriptors should be 128-d, got {sorted(dims) or 'none'}", REINSTALL)
-    looks = [f.label for f in result.facts if f.kind == "face"]
+    looks = [f.label for f in result.facts if f.kind == FACE_KIND]
     if not looks:
         raise CheckFailed("the face on the astronaut photo was not read (woman, man...)", REINSTALL)
     return f"{len(faces)} face(s), 128-d descriptors; looks like a {looks[0]}"

@@ -11,11 +11,12 @@ from sqlalchemy import select
 
 from photosearch.catalog.models import Face, Fact, Person, Photo
 from photosearch.errors import PhotoSearchError
-from photosearch.models.labels import SCENE_SIDES
+from photosearch.models.labels import CLAIM_SCORES, SCENE_SIDES
 
 #: Fact kinds the file or the user wrote (shown as what the photo "says about itself").
 OWN_WORDS = ("title", "description", "keyword", "user_tag")
-#: What a face looks like ("woman", "boy"): the faces analyzer's facts (`vision/face_traits.py`).
+#: What a face looks like ("woman", "boy"): `vision.face_traits.FACT_KIND`, named here so that Ask
+#: loads no model runtime (importing `face_traits` loads ONNX Runtime).
 FACE_KIND = "face"
 
 
@@ -134,15 +135,12 @@ def add_people(store, ev: PhotoEvidence) -> None:
                 words.append(f.label)
 
 
-#: A face's look is said from this probability (`vision/face_traits.py` keeps words from 0.2).
-LOOK_MIN = 0.5
-
-
 def _looks(boxes: list[list[float]], facts: list[Fact]) -> list[str]:
-    """The likeliest word for each face (left to right) where one is at least `LOOK_MIN`."""
+    """The likeliest word for each face (left to right) where the face model claims one: from
+    `CLAIM_SCORES["faces"]`, as search does (`vision/face_traits.py` keeps words from 0.2)."""
     words = []
     for box in boxes:
-        said = [f for f in facts if f.box == box and (f.score or 0.0) >= LOOK_MIN]
+        said = [f for f in facts if f.box == box and (f.score or 0.0) >= CLAIM_SCORES["faces"]]
         if said:
             words.append(max(said, key=lambda f: f.score or 0.0).label)
     return words
