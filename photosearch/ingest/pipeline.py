@@ -266,7 +266,7 @@ class AnalysisPipeline:
             for name, version in self.versions.items()
             if needs_run(recorded.get((photo_id, name)), version, retry_failed)
         }
-        return with_gate_inputs(needed, self.gates, self.versions) if needed else needed
+        return with_gate_inputs(needed, self.gates, self.versions)
 
     def backlog(self, plan: ScanPlan, retry_failed: bool) -> list[tuple[int, str, frozenset[str]]]:
         """Active photos (not being re-ingested) that miss the current version of some analyzer:

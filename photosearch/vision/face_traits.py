@@ -54,10 +54,15 @@ class FaceTraits:
         years[0] = 0.25
         return float(self.ages @ years)
 
+    @functools.cached_property
+    def spread_ages(self) -> np.ndarray:
+        """The age classes' probabilities, each class's belief spread over its neighbours
+        (`AGE_SPREAD`); once per face, however many bands are asked."""
+        return _spread(self.ages.size) @ self.ages
+
     def share(self, start: int, stop: int | None = None) -> float:
-        """The probability that the age lies in [start, stop) years, each class's belief spread over
-        its neighbours (`AGE_SPREAD`)."""
-        return float((_spread(self.ages.size) @ self.ages)[start:stop].sum())
+        """The probability that the age lies in [start, stop) years (`spread_ages`)."""
+        return float(self.spread_ages[start:stop].sum())
 
 
 @functools.lru_cache(maxsize=2)
