@@ -68,6 +68,12 @@ PLACE_PART_KIND = 0.45
 #: ≈ umbrella, "forest" ≈ agaric) ranks a photo among the closest and never alone makes it sure.
 SCENE_SURE_FROM = 0.5
 SCENE_HINT = "scene hint"
+#: The route of an everyday word for how a person looks to the face model's word for it
+#: (resources/scenes.yaml, space "faces"): "lady" ≈ woman, where WordNet has a lady only as a kind of
+#: woman (a hypernym route, which never alone makes a photo sure).
+SAME_LOOK = "same look"
+#: The scenes.yaml space of the face model's words (`vision/face_traits.WORDS`).
+FACES_SPACE = "faces"
 #: Routes that reach a label without saying the photo shows what the word means.
 NOT_ITSELF = ("hypernym", OTHER_KIND, PART_OF, SCENE_HINT, PLACE_PART)
 #: Route weights end up in float32 arrays (affinities, evidence), where a synonym's 0.9 is 0.8999999:
@@ -116,7 +122,7 @@ class Route:
         as before: only through the sense the term mostly means. `known`: names whose synset is
         known already (the tagger's classes). A scene route reaches the class it lists by its first
         name only (resources/scenes.yaml): "pet" ≈ cat is no big cat, whose names include "cat"."""
-        if self.route in ("scene", SCENE_HINT):
+        if self.route in ("scene", SCENE_HINT, SAME_LOOK):
             return not names or _term(names[0]) == self.term
         if not self.synsets:
             return True
@@ -336,6 +342,7 @@ def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: f
 SCENES_FILE = Path(__file__).resolve().parents[2] / "resources" / "scenes.yaml"
 _scenes: dict[str, dict[str, float]] | None = None
 _also: dict[str, dict[str, str]] = {}
+_looks: dict[str, frozenset[str]] = {}
 
 
 def scene_weight(entry) -> tuple[float, str]:
@@ -364,11 +371,13 @@ def scenes() -> dict[str, dict[str, float]]:
                     best[_term(str(name))] = max(best.get(_term(str(name)), 0.0), weight)
                     if with_:
                         also[_term(str(name))] = _term(with_)
+            looks = frozenset(_term(str(name)) for name in ((spaces or {}).get(FACES_SPACE) or {}))
             key = _term(str(word))
-            table[key], _also[key] = best, also
+            table[key], _also[key], _looks[key] = best, also, looks
             one = " ".join(singular(w) for w in key.split())
             table.setdefault(one, best)  # "woods"
             _also.setdefault(one, also)
+            _looks.setdefault(one, looks)
         _scenes = table
     return _scenes
 
@@ -379,11 +388,15 @@ def scene_routes(key: str) -> tuple[Route, ...]:
 
     table = scenes()
     entry = key if key in table else " ".join(singular(w) for w in key.split())
-    found, also = table.get(entry) or {}, _also.get(entry) or {}
+    found, also, looks = table.get(entry) or {}, _also.get(entry) or {}, _looks.get(entry) or frozenset()
+
+    def name(term: str, weight: float) -> str:
+        if term in looks:
+            return SAME_LOOK
+        return "scene" if weight >= SCENE_SURE_FROM else SCENE_HINT
+
     return tuple(
-        Route(
-            key, term, "scene" if weight >= SCENE_SURE_FROM else SCENE_HINT, weight, also=also.get(term, "")
-        )
+        Route(key, term, name(term, weight), weight, also=also.get(term, ""))
         for term, weight in found.items()
         if term != key
     )

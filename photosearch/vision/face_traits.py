@@ -74,22 +74,32 @@ def _spread(n: int) -> np.ndarray:
     return (kernel / kernel.sum(axis=0, keepdims=True)).astype(np.float32)
 
 
+#: The words a face is read as (`trait_words`), in this order.
+WORDS = ("woman", "man", "girl", "boy", "baby", "child", "teenager", "old woman", "old man")
+
+
 def trait_words(traits: FaceTraits) -> list[tuple[str, float]]:
     """The words for one face with their probabilities, best first, from `TRAIT_MIN`."""
     female, male = traits.female, 1.0 - traits.female
     adult, young = traits.share(ADULT_FROM), traits.share(BABY_UNDER, ADULT_FROM)
     old = traits.share(OLD_FROM)
-    scored = {
-        "woman": female * adult,
-        "man": male * adult,
-        "girl": female * young,
-        "boy": male * young,
-        "baby": traits.share(0, BABY_UNDER),
-        "child": traits.share(0, CHILD_UNDER),
-        "teenager": traits.share(TEEN_FROM, TEEN_UNDER),
-        "old woman": female * old,
-        "old man": male * old,
-    }
+    scored = dict(
+        zip(
+            WORDS,
+            (
+                female * adult,
+                male * adult,
+                female * young,
+                male * young,
+                traits.share(0, BABY_UNDER),
+                traits.share(0, CHILD_UNDER),
+                traits.share(TEEN_FROM, TEEN_UNDER),
+                female * old,
+                male * old,
+            ),
+            strict=True,
+        )
+    )
     kept = [(word, round(float(p), 4)) for word, p in scored.items() if p >= TRAIT_MIN]
     return sorted(kept, key=lambda t: -t[1])
 

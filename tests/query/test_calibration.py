@@ -1212,3 +1212,40 @@ def test_what_a_face_looks_like_is_sure_where_the_detector_boxed_a_person(store,
     assert {"toy_car.jpg", "unsure.jpg"} <= set(why)
     assert any(w.get("fact") == "face" and w.get("label") == "woman" for w in why["anna.jpg"])
     assert _found(store, settings, fake_embedder, "man")[0] == ["tom.jpg"]
+
+
+def test_everyday_words_for_a_look_are_as_sure_as_the_face_model_s_own(store, settings, fake_embedder):
+    """ "lady" and "guy" are the face model's woman and man (WordNet has them only as kinds of
+    them, which never alone make a photo sure); "female" is a woman or a girl, never a hen (its first
+    WordNet sense is an animal's); "elderly" is an old woman or an old man."""
+    m = _TwoModels(settings)
+    m.gallery(
+        store,
+        fake_embedder,
+        {
+            "anna.jpg": ("suit", m.probs(suit=0.7), m.scores(person=0.95), "person", "suit"),
+            "tom.jpg": ("suit", m.probs(suit=0.8), m.scores(person=0.97), "person", "suit"),
+            "mia.jpg": ("cardigan", m.probs(cardigan=0.6), m.scores(person=0.9), "person", "cardigan"),
+            "grandpa.jpg": ("cardigan", m.probs(cardigan=0.7), m.scores(person=0.93), "person", "cardigan"),
+            "hen.jpg": ("hen", m.probs(hen=0.9), m.scores(bird=0.9), "bird", "hen"),
+        },
+    )
+    looks = {
+        "anna.jpg": [("woman", 0.9)],
+        "tom.jpg": [("man", 0.97)],
+        "mia.jpg": [("girl", 0.85), ("child", 0.8)],
+        "grandpa.jpg": [("man", 0.95), ("old man", 0.7)],
+    }
+    with store.session() as s:
+        for photo in s.query(Photo).all():
+            words = looks.get(photo.path.rsplit("/", 1)[-1], [])
+            facts = [FactRecord("face", w, p, box=[0.4, 0.2, 0.6, 0.4]) for w, p in words]
+            if facts:
+                store.write_analysis(s, photo.id, "faces", 2, AnalysisResult(facts=facts))
+    assert _found(store, settings, fake_embedder, "lady")[0] == ["anna.jpg"]
+    assert sorted(_found(store, settings, fake_embedder, "guy")[0]) == ["grandpa.jpg", "tom.jpg"]
+    assert sorted(_found(store, settings, fake_embedder, "female")[0]) == ["anna.jpg", "mia.jpg"]
+    assert _found(store, settings, fake_embedder, "elderly")[0] == ["grandpa.jpg"]
+    confident, why = _found(store, settings, fake_embedder, "ladies")
+    assert confident == ["anna.jpg"]
+    assert any("lady ≈ woman (same look)" in str(w.get("text", "")) for w in why["anna.jpg"]), why

@@ -12,6 +12,7 @@ from photosearch.models.labels import COCO_LABELS, imagenet_labels_path, places_
 from photosearch.query.expansion import SCENES_FILE, scene_weight
 from photosearch.query.search import search
 from photosearch.records import AnalysisResult, FactRecord
+from photosearch.vision.face_traits import WORDS as FACE_WORDS
 
 from .gallery import add_photo
 
@@ -43,7 +44,8 @@ def test_every_scene_class_is_a_class_of_its_model():
     imagenet, coco = _imagenet_names(), set(COCO_LABELS.values())
     assert set(SCENES) >= ISSUE_WORDS
     for word, spaces in SCENES.items():
-        assert set(spaces) <= {"imagenet", "coco", "places", "attribute"}, word
+        assert set(spaces) <= {"imagenet", "coco", "places", "attribute", "faces"}, word
+        assert set(spaces.get("faces", {})) <= set(FACE_WORDS), word
         assert set(spaces.get("imagenet", {})) <= set(imagenet), word
         assert set(spaces.get("places", {})) <= set(_place_names()), word
         assert set(spaces.get("coco", {})) <= coco, word
@@ -60,7 +62,8 @@ def test_each_scene_word_finds_a_photo_of_its_best_class(store, settings, word):
     best = max(classes, key=classes.get)
     known = {"imagenet": _imagenet_names, "places": _place_names}
     names = known[space]().get(best, [best]) if space in known else [best]
-    kind = {"imagenet": "tag", "coco": "object", "places": "scene", "attribute": "attribute"}[space]
+    kind = {"imagenet": "tag", "coco": "object", "places": "scene", "attribute": "attribute", "faces": "face"}
+    kind = kind[space]
     with store.session() as s:
         folder = Folder(path="/pics")
         s.add(folder)
@@ -69,6 +72,9 @@ def test_each_scene_word_finds_a_photo_of_its_best_class(store, settings, word):
         other = add_photo(s, folder, "teapot.jpg")
         fact = FactRecord(kind, names[0], 0.9, data={"names": names})
         store.write_analysis(s, scene.id, "tagger", 1, AnalysisResult(facts=[fact]))
+        if space == "faces":  # a face's look is sure where the detector boxed a person too
+            person = FactRecord("object", "person", 0.9, box=[0.2, 0.1, 0.5, 0.8])
+            store.write_analysis(s, scene.id, "detector", 1, AnalysisResult(facts=[person]))
         store.write_analysis(
             s, other.id, "tagger", 1, AnalysisResult(facts=[FactRecord("tag", "teapot", 0.9)])
         )
