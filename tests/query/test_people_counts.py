@@ -301,3 +301,36 @@ def test_a_request_nothing_matches_shows_the_newest_photos_scored_near_nothing(d
     assert _names(res, closest=False) == []
     assert _names(res, closest=True) == NEWEST_FIRST
     assert all(0 < r["score"] <= 0.01 and r["why"] == [] for r in res["results"])
+
+
+def test_two_women_counts_the_faces_read_as_a_woman(store, settings):
+    """ "two women" counts the faces the face model read as a woman (each face once, whether also
+    "old woman"), not every person: a woman beside a man is one woman, a closest match."""
+    looks = {
+        "sisters.jpg": [["woman"], ["woman", "old woman"]],
+        "couple.jpg": [["woman"], ["man"]],
+        "alone.jpg": [["woman"]],
+        "trees.jpg": [],
+    }
+    rng = np.random.default_rng(5)
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        for name, faces in looks.items():
+            photo = add_photo(s, folder, name)
+            boxes = [[0.2 * i, 0.1, 0.2 * i + 0.15, 0.3] for i in range(len(faces))]
+            persons = [FactRecord("object", "person", 0.9, box=[b[0], 0.1, b[2], 0.9]) for b in boxes]
+            store.write_analysis(s, photo.id, "detector", 1, AnalysisResult(facts=persons))
+            words = [
+                FactRecord("face", w, 0.9, box=b) for b, said in zip(boxes, faces, strict=True) for w in said
+            ]
+            records = [FaceRecord(b, 0.99, rng.standard_normal(128).astype(np.float32)) for b in boxes]
+            store.write_analysis(s, photo.id, "faces", 2, AnalysisResult(facts=words, faces=records))
+    res = search(store, settings, "two women", now=NOW, signals=[])
+    assert _names(res, closest=False) == ["sisters.jpg"]
+    assert set(_names(res, closest=True)) >= {"couple.jpg", "alone.jpg"}
+    said = [w["text"] for w in res["results"][0]["why"] if w.get("fact") == "count"]
+    assert said == ["2 women"]
+    two = search(store, settings, "two people", now=NOW, signals=[])  # people: every person
+    assert set(_names(two, closest=False)) == {"sisters.jpg", "couple.jpg"}

@@ -1,4 +1,5 @@
-"""How many boxes the object detector drew of each class on each photo (people, dogs, horses)."""
+"""How many boxes the object detector drew of each class on each photo (people, dogs, horses), and
+how many faces the face model read as a word (women, boys)."""
 
 from __future__ import annotations
 
@@ -37,4 +38,34 @@ def boxes_of(ctx: ExecContext, labels: list[str] | tuple[str, ...]) -> np.ndarra
     for label in dict.fromkeys(labels):
         if label in found:
             total += found[label]
+    return total
+
+
+def faces_read_as(ctx: ExecContext, words: list[str] | tuple[str, ...], min_score: float) -> np.ndarray:
+    """Per snapshot row: how many faces the face model read as any of these words from `min_score`
+    ("two women": the faces read as a woman), each face once (a face is "woman" and "old woman")."""
+    snap = ctx.snapshot
+    key = ("face_looks",)
+    if key not in snap.cache:
+        from sqlalchemy import select
+
+        from photosearch.catalog.models import Fact
+
+        with ctx.store.engine.connect() as conn:
+            found = conn.execute(
+                select(Fact.photo_id, Fact.label, Fact.score, Fact.box).where(Fact.kind == "face")
+            ).all()
+        rows, ok = snap.locate(np.array([r[0] for r in found], np.int64)) if found else ([], [])
+        snap.cache[key] = [
+            (int(row), str(label), float(score), tuple(box or ()))
+            for (_pid, label, score, box), row, known in zip(found, rows, ok, strict=True)
+            if known
+        ]
+    wanted = set(words)
+    faces = {
+        (row, box) for row, label, score, box in snap.cache[key] if label in wanted and score >= min_score
+    }
+    total = np.zeros(snap.n, np.int16)
+    for row, _box in faces:
+        total[row] += 1
     return total

@@ -26,6 +26,7 @@ from photosearch.query.expansion import (
     NOT_ITSELF,
     OTHER_KIND,
     OTHER_SENSE,
+    SAME_LOOK,
     SYNONYM,
     WEIGHT_ROUNDING,
     Route,
@@ -36,7 +37,7 @@ from photosearch.query.expansion import (
 from photosearch.query.quantities import Count, count_of, count_words, uncounted
 from photosearch.query.resolvers.agreement import MODELS, concept_synset, contradicted, models_agree
 from photosearch.query.resolvers.base import AtomResult, EmbeddingSignal, ExecContext, ScoredSet, position
-from photosearch.query.resolvers.boxes import boxes_of
+from photosearch.query.resolvers.boxes import boxes_of, faces_read_as
 from photosearch.query.resolvers.compounds import (
     MODIFIER_WEIGHT,
     SHARED_WORD,
@@ -417,6 +418,9 @@ def _counted(count: Count, value: str, matched: dict, ctx: ExecContext) -> tuple
     labels = sorted({label for label, route in objects if not _broader(route)})
     if labels:
         return boxes_of(ctx, labels), False
+    looks = _looks_named(matched)
+    if looks:  # "two women": the faces read as a woman, not every person
+        return faces_read_as(ctx, looks, CLAIM_SCORES["faces"]), False
     synset = concept_synset(value, ctx)
     if synset is not None and is_person_sense(shared_wordnet(), synset):  # "woman", "kid", "footballer"
         return np.maximum(ctx.snapshot.face_count, person_boxes(ctx)), True
@@ -424,6 +428,19 @@ def _counted(count: Count, value: str, matched: dict, ctx: ExecContext) -> tuple
     if kinds:
         return boxes_of(ctx, kinds), False
     return None, False
+
+
+def _looks_named(matched: dict) -> list[str]:
+    """The face model's words the concept itself names ("women", "lady" ≈ woman), not through a
+    kind of it ("people" reaches "woman" as a hyponym, and counts every person)."""
+    return sorted(
+        {
+            g.label
+            for hits in matched.values()
+            for g, _w, route in hits
+            if g.kind == "face" and (route is None or route.route in ("synonym", SAME_LOOK))
+        }
+    )
 
 
 #: Per embedding space: the rows it found, their similarities and z-scores.
