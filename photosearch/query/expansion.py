@@ -223,6 +223,21 @@ def expand(word: str, wordnet=None, *, context: str = "", embed: Embed | None = 
     return routes
 
 
+def read_as(word: str, *, context: str = "", embed: Embed | None = None) -> tuple[int, ...]:
+    """The noun senses `word` is read in, as `expand` follows them: those the request's `context`
+    points to, else its dominant one (every sense, where WordNet has no counts of them, as for
+    "kitty"); () for a word that is no noun here or that WordNet does not know."""
+    wn = shared_wordnet()
+    key = " ".join(word.lower().split())
+    if wn is None or not key or role(key, wn) != "noun":
+        return ()
+    context = " ".join(context.lower().split()) if embed is not None else ""
+    reading = read_senses(wn, key, wn.senses(key), context, embed)
+    bases = wn.base_forms(key)
+    counted = bool(bases) and max(wn.tagged_senses(b) for b in bases) > 0
+    return reading.senses[:1] if reading.by == "dominant" and counted else reading.senses
+
+
 class _BestRoutes:
     """The routes found so far from `key`, the best weight kept per term."""
 

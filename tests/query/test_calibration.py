@@ -783,6 +783,30 @@ def test_two_models_that_both_see_the_thing_corroborate_each_other(store, settin
     assert confident == ["pug.jpg"] and "statue.jpg" in why
 
 
+def test_a_lion_summed_into_big_cat_is_no_answer_to_cat(store, settings, fake_embedder):
+    """WordNet's big cats are also "cats" (big cat, cat), while "cat" means first a house cat or a
+    wildcat: the tagger's stored parent "big cat" of a lion names another sense, so the detector's
+    cat box on the lion, which the tagger contradicts, leaves it a closest match. "big cat" finds it."""
+    m = _TwoModels(settings)
+    m.gallery(
+        store,
+        fake_embedder,
+        {
+            "tabby.jpg": ("tabby", m.probs(tabby=0.8), m.scores(cat=0.95), "cat", "tabby cat on a sofa"),
+            "lion.jpg": ("lion", m.probs(lion=0.95), m.scores(cat=0.77), "cat", "lion big cat cat grass"),
+        },
+    )
+    with store.session() as s:
+        lion = s.query(Photo).filter(Photo.path.endswith("lion.jpg")).one()
+        parent = FactRecord("tag", "big cat", 0.95, data={"names": ["big cat", "cat"], "hypernym": True})
+        lion_tag = FactRecord("tag", "lion", 0.95, data={"names": ["lion", "king of beasts", "Panthera leo"]})
+        store.write_analysis(s, lion.id, "tagger", 2, AnalysisResult(facts=[lion_tag, parent]))
+    confident, why = _found(store, settings, fake_embedder, "cat")
+    assert confident == ["tabby.jpg"] and "lion.jpg" in why
+    assert any(w.get("route") == "other sense" for w in why["lion.jpg"]), why["lion.jpg"]
+    assert _found(store, settings, fake_embedder, "big cat")[0] == ["lion.jpg"]
+
+
 def test_a_kind_of_a_class_needs_both_models_to_see_the_class(store, settings, fake_embedder):
     """ "kitty" reaches the detector's "cat" only as what a kitty is a kind of: the detector's cat on
     a marmot, where the tagger sees a marmot and no cat, is a closest match; the cat both models see

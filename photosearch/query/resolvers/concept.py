@@ -32,7 +32,9 @@ from photosearch.query.expansion import (
     Route,
     compound_of,
     expand,
+    read_as,
     shared_wordnet,
+    synset_of,
 )
 from photosearch.query.quantities import Count, count_of, count_words, uncounted
 from photosearch.query.resolvers.agreement import MODELS, concept_synset, contradicted, models_agree
@@ -217,7 +219,11 @@ def _lexical(
                 )
             elif route is None and id(g) not in whole_phrase and _shares_only(tok, g, known):
                 route = Route(tok, fold(g.label), SHARED_WORD, MODIFIER_WEIGHT)
-            elif route is None and id(g) not in whole_phrase and _heads_another_kind(tok, g, known):
+            elif (
+                route is None
+                and id(g) not in whole_phrase
+                and (_heads_another_kind(tok, g, known) or _names_another_sense(tok, g, known, sense))
+            ):
                 route = Route(tok, fold(g.label), OTHER_KIND, OTHER_SENSE)
             w = CONCEPT_KINDS.get(g.kind, 0.5) * (HYPERNYM_WEIGHT if g.hypernym else 1.0)
             if route is not None:
@@ -262,6 +268,27 @@ def _heads_another_kind(token: str, g: Group, known: KnownSynsets) -> bool:
     if any(tokens(nm) == [token] for nm in names) or not any(head_word(nm) == token for nm in names):
         return False
     return another_kind(token, _class_names(g), _synsets_of(g, known).get(_class_names(g)))
+
+
+def _names_another_sense(token: str, g: Group, known: KnownSynsets, sense: dict) -> bool:
+    """Is the token a later name of a broader class the photo was only summed into, in a sense the
+    token does not mean here, nor a kind of it? WordNet's big cats are also "cats", while "cat" is
+    first a house cat or a wildcat: a lion, which the tagger sums into "big cat", is no answer to
+    "cat". A model's own class keeps its names (the detector's "cake"), a class its first name (the
+    solid "food"), and a class of unknown sense all of them."""
+    if not g.hypernym:
+        return False
+    names = _class_names(g)
+    if not any(tokens(nm) == [token] for nm in names[1:]) or tokens(names[0]) == [token]:
+        return False  # its first name says what it is ("food, solid food" is food)
+    synset = _synsets_of(g, known).get(names) or synset_of(names)  # a stored parent: by its names
+    if synset is None:
+        return False
+    senses = read_as(token, **sense)
+    if not senses or synset in senses:
+        return False
+    above = shared_wordnet().ancestors(synset)
+    return not any(s in above for s in senses)
 
 
 def _without_broader(
