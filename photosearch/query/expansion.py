@@ -301,7 +301,7 @@ def _routes(wn, key: str, context: str = "", embed: Embed | None = None) -> tupl
             if lemma.lower() not in own:
                 found.add(lemma, name, SYNONYM * sense, sense_of=off)
         if rank == 0 or syn.lemmas[0].lower() in own:  # kinds of it / what it is a kind of
-            _add_kinds_and_parents(found, wn, off, rank, sense)
+            _add_kinds_and_parents(found, wn, off, rank, sense, OTHER_KIND if rank else "hyponym")
         if rank == 0:
             _add_wholes(found, wn, syn)
             _add_sights(found, wn, syn)
@@ -338,11 +338,15 @@ def _add_wholes(found: _BestRoutes, wn, syn) -> None:
                 found.add(lemma, PART_OF, HOLONYM_KINDS, sense_of=kind)
 
 
-def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: float) -> None:
+def _add_kinds_and_parents(
+    found: _BestRoutes, wn, off: int, rank: int, sense: float, kinds: str = "hyponym"
+) -> None:
+    """The sense's kinds (route `kinds`: of a later sense, "other sense", which ranks and never alone
+    makes a photo sure: "reading" is also a meter's, whose kinds include the sunset) and its parents."""
     for child, depth in wn.descendants(off, max_depth=KINDS_DEPTH).items():
         w = max(HYPONYM_FLOOR, HYPONYM - HYPONYM_DECAY * (depth - 1)) * sense
         for lemma in wn.synset(child).lemmas:
-            found.add(lemma, "hyponym", w, sense_of=child)
+            found.add(lemma, kinds, w, sense_of=child)
     for parent, depth in wn.ancestors(off).items():
         if depth > (len(HYPERNYM) if rank == 0 else 1):  # rarer senses reach their parent only
             continue
@@ -422,8 +426,8 @@ def _with_scene(routes: tuple[Route, ...], key: str) -> tuple[Route, ...]:
     if not extra:
         return routes
     best = {r.term: r for r in routes}
-    for r in extra:
-        if r.term not in best or r.weight > best[r.term].weight:
+    for r in extra:  # the table's class, where WordNet reached it only through another sense of it
+        if r.term not in best or r.weight > best[r.term].weight or not best[r.term].primary:
             best[r.term] = r
     return tuple(sorted(best.values(), key=lambda r: (-r.weight, r.term)))
 

@@ -38,6 +38,19 @@ def test_rare_senses_do_not_leak():
     assert "person" not in terms("dog")  # "dog" as slang for a man reaches its parent only
     assert terms("woman")["person"] == "hypernym"
     assert terms("dog")["golden retriever"] == "hyponym"
+    # the kinds of a later sense rank and never alone make a photo sure: "reading" is also a
+    # meter's, and one kind of that reading is the time of day the sun sets
+    assert terms("reading")["sunset"] == "other sense"
+
+
+def test_an_activity_reaches_its_gear_and_its_places():
+    """WordNet has "skiing" and "camping" as acts, which no model labels; scenes.yaml gives them what
+    their photos show."""
+    assert {"skis", "ski", "ski slope"} <= set(terms("skiing"))
+    assert {"mountain tent", "campsite"} <= set(terms("camping"))
+    assert terms("biking")["bicycle"] == "scene hint"  # a bike alone is no ride
+    assert terms("gym")["gymnasium"] == "scene"  # WordNet's "gymnasium" is first a school
+    assert terms("birthday")["cake"] not in ("scene", "hyponym", "synonym")  # a cake is a hint
 
 
 def _catalog(store, facts_by_name: dict[str, list[FactRecord]]) -> dict[str, int]:
