@@ -11,13 +11,11 @@ from sqlalchemy import select
 
 from photosearch.catalog.models import Face, Fact, Person, Photo
 from photosearch.errors import PhotoSearchError
-from photosearch.models.labels import CLAIM_SCORES, SCENE_SIDES
+from photosearch.models.labels import SCENE_SIDES
+from photosearch.people.looks import FACE_KIND, look_of
 
 #: Fact kinds the file or the user wrote (shown as what the photo "says about itself").
 OWN_WORDS = ("title", "description", "keyword", "user_tag")
-#: What a face looks like ("woman", "boy"): `vision.face_traits.FACT_KIND`, named here so that Ask
-#: loads no model runtime (importing `face_traits` loads ONNX Runtime).
-FACE_KIND = "face"
 
 
 @dataclass(frozen=True)
@@ -136,14 +134,9 @@ def add_people(store, ev: PhotoEvidence) -> None:
 
 
 def _looks(boxes: list[list[float]], facts: list[Fact]) -> list[str]:
-    """The likeliest word for each face (left to right) where the face model claims one: from
-    `CLAIM_SCORES["faces"]`, as search does (`vision/face_traits.py` keeps words from 0.2)."""
-    words = []
-    for box in boxes:
-        said = [f for f in facts if f.box == box and (f.score or 0.0) >= CLAIM_SCORES["faces"]]
-        if said:
-            words.append(max(said, key=lambda f: f.score or 0.0).label)
-    return words
+    """The likeliest word for each face (left to right) where the face model claims one."""
+    said = [(f.label, f.score, f.box) for f in facts]
+    return [word for word in (look_of(box, said) for box in boxes) if word]
 
 
 def add_place(store, ev: PhotoEvidence, geocode=None) -> None:

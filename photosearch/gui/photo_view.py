@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from photosearch.core import PhotoDetails
 from photosearch.gui.desktop import open_photo_file, show_folder
+from photosearch.people.looks import FACE_KIND, look_of, with_article
 
 OBJECT_COLOR = QColor(255, 170, 0)
 FACE_COLOR = QColor(0, 200, 255)
@@ -251,6 +252,24 @@ def subject_colours(colour_facts: list[dict]) -> list[str]:
     return list(dict.fromkeys(f["label"] for f in (boxed or subject)))[:4]
 
 
+def face_words(d: PhotoDetails) -> list[str]:
+    """Each face as HTML: its person's name, else how it looks, "a woman (no name yet)"."""
+    e = html.escape
+    said = [(f["label"], f["score"], f["box"]) for f in d.facts.get(FACE_KIND, [])]
+    out = []
+    for face in d.faces:
+        if face["name"]:
+            out.append(e(face["name"]))
+            continue
+        look = with_article(look_of(face["box"], said))
+        out.append(
+            f"{e(look)} <span style='color:gray'>(no name yet)</span>"
+            if look
+            else "<span style='color:gray'>no name yet</span>"
+        )
+    return out
+
+
 def details_html(d: PhotoDetails) -> str:
     """The info panel as HTML (links open in the browser only when clicked)."""
     e = html.escape
@@ -271,8 +290,7 @@ def details_html(d: PhotoDetails) -> str:
         rows = "".join(lines)
         parts.append(_section("Details", f"<table>{rows}</table>"))
     if d.faces:
-        names = [e(f["name"]) if f["name"] else "<span style='color:gray'>unnamed</span>" for f in d.faces]
-        parts.append(_section("People", ", ".join(names)))
+        parts.append(_section("People", ", ".join(face_words(d))))
     tags = [
         t
         for t in d.facts.get("tag", []) + d.facts.get("user_tag", [])

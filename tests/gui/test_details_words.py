@@ -38,3 +38,26 @@ def test_details_name_colours_in_plain_words(tmp_path):
     html = details_html(d)
     assert "Colour of the subject" in html and html.count("brown") == 1
     assert "Attribute" not in html and "Color<" not in html
+
+
+def test_a_face_without_a_name_says_how_it_looks(tmp_path):
+    """The People line names each face's person, else the face model's likeliest word for it from
+    the score search claims it at: "a woman (no name yet)"; a face it is unsure of has no name yet."""
+    d = PhotoDetails(id=1, path=str(tmp_path / "three.jpg"), content_hash="x", width=40, height=30, exif={})
+    left, middle, right = [0.1, 0.2, 0.2, 0.4], [0.4, 0.2, 0.5, 0.4], [0.7, 0.2, 0.8, 0.4]
+    d.faces = [
+        {"id": 1, "box": left, "score": 0.99, "person_id": 4, "name": "Anna"},
+        {"id": 2, "box": middle, "score": 0.99, "person_id": None, "name": None},
+        {"id": 3, "box": right, "score": 0.99, "person_id": None, "name": None},
+    ]
+    d.facts = {
+        "face": [
+            {"label": "woman", "score": 0.9, "box": left, "data": {}, "analyzer": "faces"},
+            {"label": "man", "score": 0.7, "box": middle, "data": {}, "analyzer": "faces"},
+            {"label": "old man", "score": 0.8, "box": middle, "data": {}, "analyzer": "faces"},
+            {"label": "girl", "score": 0.3, "box": right, "data": {}, "analyzer": "faces"},
+        ]
+    }
+    html = details_html(d)
+    assert "Anna, an old man <span style='color:gray'>(no name yet)</span>, " in html
+    assert html.count("no name yet") == 2 and "girl" not in html
