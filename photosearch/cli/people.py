@@ -78,7 +78,10 @@ def register(sub) -> None:
 
 def _label(p: P.PersonSummary | dict) -> str:
     d = p if isinstance(p, dict) else p.as_dict()
-    return f"#{d['id']} {d['name'] or '(unnamed)'}"
+    from photosearch.people.looks import with_article  # the CLI starts without numpy
+
+    look = f", {with_article(d['look'])}" if d.get("look") else ""
+    return f"#{d['id']} {d['name'] or f'(unnamed{look})'}"
 
 
 def cmd_list(ctx, args) -> int:

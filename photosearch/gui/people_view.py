@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.flow import FlowLayout
 from photosearch.gui.thumbs import load_image
+from photosearch.people.looks import with_article
 
 FACE_SIZE = 96
 PersonRole = Qt.ItemDataRole.UserRole + 1
@@ -170,13 +171,15 @@ class PeopleView(QWidget):
         self.list.clear()
         self.people = [p for p, _ in items]
         for p, image in items:
-            label = p.name or f"Unnamed #{p.id}"
+            label = p.name or (with_article(p.look).capitalize() if p.look else "Someone")
             if p.name and p.name == self.core.owner:
                 label += " (you)"
             item = QListWidgetItem(f"{label}\n{p.photo_count} photo{'s' if p.photo_count != 1 else ''}")
             if image is not None:
                 item.setIcon(QIcon(QPixmap.fromImage(image)))
             item.setData(PersonRole, p.id)
+            if not p.name:
+                item.setToolTip("No name yet: select and choose Name… to name this person")
             item.setTextAlignment(Qt.AlignmentFlag.AlignHCenter)
             if p.hidden:
                 item.setForeground(self.palette().placeholderText())

@@ -6,7 +6,7 @@ clustering never moves them again.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 
@@ -14,10 +14,11 @@ import numpy as np
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from photosearch.catalog.models import Face, Person, Photo, is_row_id
+from photosearch.catalog.models import Face, Fact, Person, Photo, is_row_id
 from photosearch.catalog.store import Store
 from photosearch.errors import PhotoSearchError
 from photosearch.people.clustering import descriptor_array, remove_empty_people
+from photosearch.people.looks import FACE_KIND, look_of
 
 
 class PeopleError(PhotoSearchError):
@@ -36,6 +37,8 @@ class PersonSummary:
     photo_id: int | None = None
     photo_path: str | None = None
     box: list[float] | None = None
+    #: For a person without a name: how most of their faces look, in a word ("woman"; "" unknown).
+    look: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -99,6 +102,7 @@ def list_people(
             .where(Photo.state == "active", Face.person_id.is_not(None))
             .order_by(Face.id)
         ).all()
+        looks = _unnamed_looks(s)
     faces: dict[int, list] = defaultdict(list)
     for row in rows:
         faces[row[1]].append(row)
@@ -118,6 +122,7 @@ def list_people(
             birthday=_birthday(person),
             face_count=len(mine),
             photo_count=len({r[2] for r in mine}),
+            look=looks.get(pid, ""),
         )
         rep = _representative(mine)
         if rep is not None:
@@ -130,6 +135,25 @@ def list_people(
         out.append(summary)
     out.sort(key=lambda p: (-p.face_count, p.name is None, p.id))
     return out
+
+
+def _unnamed_looks(s: Session) -> dict[int, str]:
+    """Person id -> the word the face model says most often of that unnamed person's faces."""
+    rows = s.execute(
+        select(Face.id, Face.person_id, Face.box, Fact.label, Fact.score, Fact.box)
+        .join(Person, Person.id == Face.person_id)
+        .join(Fact, (Fact.photo_id == Face.photo_id) & (Fact.kind == FACE_KIND))
+        .where(Person.name.is_(None))
+    ).all()
+    faces: dict[int, tuple[int, list[float] | None, list]] = {}
+    for face_id, person_id, box, label, score, at in rows:
+        faces.setdefault(face_id, (person_id, box, []))[2].append((label, score, at))
+    counts: dict[int, Counter] = defaultdict(Counter)
+    for person_id, box, words in faces.values():
+        word = look_of(box, words)
+        if word:
+            counts[person_id][word] += 1
+    return {pid: c.most_common(1)[0][0] for pid, c in counts.items()}
 
 
 def _representative(rows: list) -> tuple | None:

@@ -99,7 +99,7 @@ def test_people_naming_and_hiding(qtbot, make_window, indexed):
     from photosearch.people import list_people
 
     core, ids = indexed
-    from photosearch.catalog.models import Face, Person
+    from photosearch.catalog.models import Face, Fact, Person
 
     with core.store.session() as s:
         person = Person()
@@ -107,12 +107,17 @@ def test_people_naming_and_hiding(qtbot, make_window, indexed):
         s.flush()
         for face in s.query(Face).all():
             face.person_id = person.id
+            look = Fact(photo_id=face.photo_id, analyzer="faces", kind="face", label="woman", score=0.9)
+            look.box = face.box  # the face model's word for this face
+            s.add(look)
         pid = person.id
     w = make_window(core)
     w.show_people()
     view = w.people_view
     qtbot.waitUntil(lambda: view.list.count() == 1, timeout=20000)
-    assert "Unnamed" in view.list.item(0).text()
+    text = view.list.item(0).text()  # no name yet: how the face looks, never an internal id
+    assert text.startswith("A woman\n") and "#" not in text, text
+    assert "No name yet" in view.list.item(0).toolTip()
     assert not view.list.item(0).icon().isNull(), "a representative face is shown"
     view.list.setCurrentRow(0)
     view.name_selected("Anna")

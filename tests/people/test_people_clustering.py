@@ -227,3 +227,45 @@ def test_real_faces_cluster_by_person(store, face_results):
     assert people["astronaut"] != people["grace"]
     summary = {p.id: p for p in list_people(store)}
     assert summary[people["grace"]].face_count == 2 and summary[people["grace"]].photo_count == 2
+
+
+def test_a_person_without_a_name_is_said_by_how_most_of_their_faces_look(store):
+    """`list_people`'s `look`: the word the face model says most often of an unnamed person's faces
+    (matched to each face by its box), from the score search claims it at; a named person has none."""
+    from photosearch.catalog.models import Fact
+
+    anna, tom = identity(), identity()
+    photos = [photo_with(store, f"p{i}", view(anna), view(tom)) for i in range(3)]
+    cluster_faces(store, min_faces=2)
+    looks = {0: ("woman", "man"), 1: ("woman", "man"), 2: ("girl", "boy")}
+    with store.session() as s:
+        for i, (left, right) in enumerate(photos):
+            for face_id, word in zip((left, right), looks[i], strict=True):
+                face = s.get(Face, face_id)
+                s.add(
+                    Fact(
+                        photo_id=face.photo_id,
+                        analyzer="faces",
+                        kind="face",
+                        label=word,
+                        score=0.9,
+                        box=face.box,
+                    )
+                )
+            # a word under the claim score, for the left face, says nothing
+            face = s.get(Face, left)
+            s.add(
+                Fact(
+                    photo_id=face.photo_id,
+                    analyzer="faces",
+                    kind="face",
+                    label="baby",
+                    score=0.3,
+                    box=face.box,
+                )
+            )
+    found = {p.id: p.look for p in list_people(store)}
+    assert sorted(found.values()) == ["man", "woman"]
+    anna_id = person_of(store, photos[0][0])
+    name_person(store, anna_id, "Anna")
+    assert {p.name: p.look for p in list_people(store)}["Anna"] == ""
