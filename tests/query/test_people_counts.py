@@ -120,6 +120,15 @@ def test_a_couple_a_group_a_crowd_alone_nobody(people_gallery, settings):
     nobody = search(people_gallery, settings, "nobody", now=NOW, signals=[])
     assert _names(nobody, closest=False) == ["empty.jpg"]
     assert set(_names(nobody, closest=True)) == {"single.jpg"}
+    friends = search(people_gallery, settings, "friends in the park", now=NOW, signals=[])
+    assert {"faces": {"min": 2, "max": None}} in friends["plan"]["where"]["and"]  # two or more
+    assert search(people_gallery, settings, "three friends", now=NOW, signals=[])["plan"]["where"] == {
+        "faces": {"min": 3, "max": 3}
+    }
+    whole = [
+        r["path"].rsplit("/", 1)[1] for r in friends["results"] if not r["below_cutoff"] and not r["partial"]
+    ]
+    assert whole == ["trio.jpg"]  # two or more people, in the park
     crowd = search(people_gallery, settings, "a crowd", now=NOW, signals=[])
     assert crowd["plan"]["where"] == {"faces": {"min": 6, "max": None}}
     assert _names(crowd, closest=False) == [] and crowd["explain"]["unmet"] == [

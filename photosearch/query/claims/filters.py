@@ -177,6 +177,8 @@ class FilterClaims:
                 ),
                 (1, None),
             ),
+            # friends: two or more people, where no count above said how many ("three friends")
+            (re.compile(r"\b(?:with\s+)?(?:my\s+|our\s+)?friends\b"), (2, None)),
         ]
 
     def claim_ratings(self, st: ClaimState) -> None:
