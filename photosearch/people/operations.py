@@ -143,7 +143,8 @@ def _unnamed_looks(s: Session) -> dict[int, str]:
         select(Face.id, Face.person_id, Face.box, Fact.label, Fact.score, Fact.box)
         .join(Person, Person.id == Face.person_id)
         .join(Fact, (Fact.photo_id == Face.photo_id) & (Fact.kind == FACE_KIND))
-        .where(Person.name.is_(None))
+        .join(Photo, Photo.id == Face.photo_id)
+        .where(Person.name.is_(None), Photo.state == "active")
     ).all()
     faces: dict[int, tuple[int, list[float] | None, list]] = {}
     for face_id, person_id, box, label, score, at in rows:

@@ -233,9 +233,14 @@ def read_as(word: str, *, context: str = "", embed: Embed | None = None) -> tupl
         return ()
     context = " ".join(context.lower().split()) if embed is not None else ""
     reading = read_senses(wn, key, wn.senses(key), context, embed)
+    return reading.senses[:1] if _ranked(wn, key, reading) else reading.senses
+
+
+def _ranked(wn, key: str, reading) -> bool:
+    """Whether the reading's senses come in order of use: the dominant reading of a word WordNet has
+    counts for (all of "kitty"'s senses have none, and a sense the context chose is the one meant)."""
     bases = wn.base_forms(key)
-    counted = bool(bases) and max(wn.tagged_senses(b) for b in bases) > 0
-    return reading.senses[:1] if reading.by == "dominant" and counted else reading.senses
+    return reading.by == "dominant" and bool(bases) and max(wn.tagged_senses(b) for b in bases) > 0
 
 
 class _BestRoutes:
@@ -288,7 +293,7 @@ def _routes(wn, key: str, context: str = "", embed: Embed | None = None) -> tupl
     reading = read_senses(wn, key, wn.senses(key), context, embed)
     #: senses with no frequency data (e.g. all of "kitty") are all treated like the first one, and
     #: so is the sense the request's context chose
-    frequent = max(wn.tagged_senses(b) for b in bases) if bases and reading.by == "dominant" else 0
+    frequent = _ranked(wn, key, reading)
     lead = wn.synset(reading.senses[0]).lexfile if reading.senses else None
     for rank, off in enumerate(reading.senses):
         rank = rank if frequent else 0
