@@ -238,32 +238,18 @@ def test_a_person_without_a_name_is_said_by_how_most_of_their_faces_look(store):
     photos = [photo_with(store, f"p{i}", view(anna), view(tom)) for i in range(3)]
     cluster_faces(store, min_faces=2)
     looks = {0: ("woman", "man"), 1: ("woman", "man"), 2: ("girl", "boy")}
+
+    def said(s, face_id: int, word: str, score: float = 0.9) -> None:
+        face = s.get(Face, face_id)
+        s.add(
+            Fact(photo_id=face.photo_id, analyzer="faces", kind="face", label=word, score=score, box=face.box)
+        )
+
     with store.session() as s:
         for i, (left, right) in enumerate(photos):
-            for face_id, word in zip((left, right), looks[i], strict=True):
-                face = s.get(Face, face_id)
-                s.add(
-                    Fact(
-                        photo_id=face.photo_id,
-                        analyzer="faces",
-                        kind="face",
-                        label=word,
-                        score=0.9,
-                        box=face.box,
-                    )
-                )
-            # a word under the claim score, for the left face, says nothing
-            face = s.get(Face, left)
-            s.add(
-                Fact(
-                    photo_id=face.photo_id,
-                    analyzer="faces",
-                    kind="face",
-                    label="baby",
-                    score=0.3,
-                    box=face.box,
-                )
-            )
+            said(s, left, looks[i][0])
+            said(s, right, looks[i][1])
+            said(s, left, "baby", 0.3)  # a word under the claim score says nothing
     found = {p.id: p.look for p in list_people(store)}
     assert sorted(found.values()) == ["man", "woman"]
     anna_id = person_of(store, photos[0][0])
