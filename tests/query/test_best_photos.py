@@ -25,7 +25,7 @@ BEST = {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}
         ("best photos", BEST),
         ("top rated pictures", BEST),
         ("my best shots of dogs", {"and": [BEST, {"concept": "dog"}]}),
-        ("best friends", {"concept": "friend"}),  # people, not photos
+        ("best friends", {"faces": {"min": 2, "max": None}}),  # people, not photos: two or more
         ("the best man", {"concept": "man"}),
         ("nice photos", BEST),  # a taste alone: what the user likes
         ("my really good pictures", BEST),
