@@ -184,6 +184,13 @@ def _imagenet_offsets() -> tuple[int, ...]:
     return tuple(int(IMAGENET_SEEN_AS.get(w, w)[1:]) for w in wnids)
 
 
+@cache
+def model_class_synsets() -> frozenset[int]:
+    """The WordNet synsets the tagger's and the detector's classes are (ImageNet's ids and
+    `COCO_WORDNET`): the senses a photo's labels can mean."""
+    return frozenset(_imagenet_offsets()) | frozenset(COCO_WORDNET.values())
+
+
 class _Lexicon(Protocol):
     """What `imagenet_class_synsets` asks of a WordNet reader (`vision.wordnet.WordNet`)."""
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from photosearch.models.labels import model_class_synsets
+
 #: WordNet 3.0's offsets of person.n.01 (a human being) and physical_entity.n.01.
 PERSON_OFFSET = 7846
 PHYSICAL_OFFSET = 1930
@@ -198,7 +200,8 @@ def read_senses(
     """Order `word`'s noun senses for this request: the one its `context` points to first, else
     the dominant one. A lower-case word's proper-noun senses are dropped (unless it has no other);
     abstract senses are dropped where the word has physical ones ("table" is also a table of data,
-    "plant" a plan of action); person senses where the leading sense is not a person."""
+    "plant" a plan of action); person senses where the leading sense is not a person, which is a
+    thing the photo models label where WordNet's first sense is a person ("tiger")."""
     word = word.lower()
     others = [w for w in context.lower().split() if w != word]
     if word in MISSING_SENSES and MISSING_SENSES[word] & set(others):
@@ -207,13 +210,27 @@ def read_senses(
     if not common:
         return Reading(word, (), "dominant")
     common = tuple(o for o in common if is_physical(wn, o)) or common  # what a photo can show
-    people = is_person_sense(wn, common[0])
+    people = is_person_sense(wn, common[0])  # its person senses stay for the context to choose
+    common = _a_labelled_thing_first(wn, common)
     candidates = tuple(o for i, o in enumerate(common) if i == 0 or people or not is_person_sense(wn, o))
     if others and embed is not None and len(candidates) > 1:
         chosen = _by_context(wn, candidates, " ".join(others), embed)
         if chosen:
             return Reading(word, chosen, "context")
+    if people and not is_person_sense(wn, common[0]):  # the labelled thing leads: no person follows
+        candidates = tuple(o for o in candidates if not is_person_sense(wn, o))
     return Reading(word, candidates, "dominant")
+
+
+def _a_labelled_thing_first(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
+    """Where a word means first a kind of person but also a thing the photo models label, the thing
+    leads: WordNet's first "tiger" is a fierce person, its first "ostrich" one who will not face
+    reality, its first "toaster" one who proposes a toast; a photo of a tiger is what is asked."""
+    if not senses or not is_person_sense(wn, senses[0]):
+        return senses
+    labelled = model_class_synsets()
+    thing = next((o for o in senses if o in labelled and not is_person_sense(wn, o)), None)
+    return senses if thing is None else (thing, *(o for o in senses if o != thing))
 
 
 def _by_context(wn, senses: tuple[int, ...], context: str, embed: Embed) -> tuple[int, ...]:
