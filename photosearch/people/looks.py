@@ -9,6 +9,8 @@ from photosearch.models.labels import CLAIM_SCORES
 #: The fact kind of the face model's words (`vision/face_traits.FACT_KIND`, named here: importing
 #: that module loads ONNX Runtime, which the app's panels and Ask never need).
 FACE_KIND = "face"
+#: The least score at which the face model's word is said of a face, as search claims it.
+CLAIMED = CLAIM_SCORES["faces"]
 
 
 def look_of(
@@ -20,7 +22,7 @@ def look_of(
     said = [
         (score or 0.0, label) for label, score, at in words if at is not None and list(at) == list(box or [])
     ]
-    said = [(score, label) for score, label in said if score >= CLAIM_SCORES["faces"]]
+    said = [(score, label) for score, label in said if score >= CLAIMED]
     return max(said)[1] if said else ""
 
 

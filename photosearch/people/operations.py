@@ -18,7 +18,7 @@ from photosearch.catalog.models import Face, Fact, Person, Photo, is_row_id
 from photosearch.catalog.store import Store
 from photosearch.errors import PhotoSearchError
 from photosearch.people.clustering import descriptor_array, remove_empty_people
-from photosearch.people.looks import FACE_KIND, look_of
+from photosearch.people.looks import CLAIMED, FACE_KIND, look_of
 
 
 class PeopleError(PhotoSearchError):
@@ -142,7 +142,7 @@ def _unnamed_looks(s: Session) -> dict[int, str]:
     rows = s.execute(
         select(Face.id, Face.person_id, Face.box, Fact.label, Fact.score, Fact.box)
         .join(Person, Person.id == Face.person_id)
-        .join(Fact, (Fact.photo_id == Face.photo_id) & (Fact.kind == FACE_KIND))
+        .join(Fact, (Fact.photo_id == Face.photo_id) & (Fact.kind == FACE_KIND) & (Fact.score >= CLAIMED))
         .join(Photo, Photo.id == Face.photo_id)
         .where(Person.name.is_(None), Photo.state == "active")
     ).all()

@@ -194,3 +194,12 @@ def test_before_and_after_alternate_and_report_medians(tmp_path, monkeypatch):
     assert result["before"]["cpu_s_per_photo"] == 0.8 and result["after"]["cpu_s_per_photo"] == 0.5
     assert result["before"]["stage_ms_per_photo"]["decode"] == 40.0  # runs 1, 4, 5: 10, 40, 50
     assert [r["cpu_s_per_photo"] for r in result["runs"]["after"]] == [0.5, 0.7, 0.4]
+
+
+def test_people_list_benchmark_smoke(capsys):
+    """`python -m benchmarks.people_list` times the People view's list and how unnamed people look."""
+    from benchmarks import people_list
+
+    assert people_list.main(["--faces", "50", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "list_people ms" in out and "(10 people, looks ['woman'])" in out and "how they look ms" in out
