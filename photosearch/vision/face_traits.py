@@ -47,9 +47,10 @@ class FaceTraits:
     female: float
     ages: np.ndarray  # float32[81]
 
-    @property
+    @functools.cached_property
     def age(self) -> float:
-        """The expected age in years (class 0 counts as a quarter year)."""
+        """The expected age in years (class 0 counts as a quarter year); once per face, however many
+        of its words carry it."""
         years = np.arange(self.ages.size, dtype=np.float32)
         years[0] = 0.25
         return float(self.ages @ years)
