@@ -306,7 +306,7 @@ def _routes(wn, key: str, context: str = "", embed: Embed | None = None) -> tupl
             if lemma.lower() not in own:
                 found.add(lemma, name, SYNONYM * sense, sense_of=off)
         if rank == 0 or syn.lemmas[0].lower() in own:  # kinds of it / what it is a kind of
-            _add_kinds_and_parents(found, wn, off, rank, sense, OTHER_KIND if rank else "hyponym")
+            _add_kinds_and_parents(found, wn, off, rank, sense)
         if rank == 0:
             _add_wholes(found, wn, syn)
             _add_sights(found, wn, syn)
@@ -343,11 +343,11 @@ def _add_wholes(found: _BestRoutes, wn, syn) -> None:
                 found.add(lemma, PART_OF, HOLONYM_KINDS, sense_of=kind)
 
 
-def _add_kinds_and_parents(
-    found: _BestRoutes, wn, off: int, rank: int, sense: float, kinds: str = "hyponym"
-) -> None:
-    """The sense's kinds (route `kinds`: of a later sense, "other sense", which ranks and never alone
-    makes a photo sure: "reading" is also a meter's, whose kinds include the sunset) and its parents."""
+def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: float) -> None:
+    """The sense's kinds (those of a later sense, `rank` > 0, by the route "other sense", which ranks
+    and never alone makes a photo sure: "reading" is also a meter's, whose kinds include the sunset)
+    and its parents."""
+    kinds = OTHER_KIND if rank else "hyponym"
     for child, depth in wn.descendants(off, max_depth=KINDS_DEPTH).items():
         w = max(HYPONYM_FLOOR, HYPONYM - HYPONYM_DECAY * (depth - 1)) * sense
         for lemma in wn.synset(child).lemmas:
