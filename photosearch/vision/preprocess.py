@@ -51,6 +51,40 @@ def center_crop(rgb: np.ndarray, fraction: float = 0.875) -> np.ndarray:
     return rgb[y0 : y0 + side, x0 : x0 + side]
 
 
+#: A photo wider (or taller) than this, a panorama, is also read in parts (`views`): a network that
+#: squashes its input square sees a 6:1 panorama as streaks. 16:9 and 2:1 photos stay one view (on
+#: 59 2:1 landscapes, reading their parts too moved as many answers down as up).
+WIDE_FROM = 2.2
+#: The parts of a wide photo are this much longer than they are short (4:3), and overlap.
+PART_ASPECT = 4 / 3
+
+
+def views(
+    rgb: np.ndarray, wide_from: float = WIDE_FROM, part_aspect: float = PART_ASPECT
+) -> list[np.ndarray]:
+    """The whole photo, then for a wide (or tall) one overlapping parts along its long side, each
+    `part_aspect` of its short side long, spread evenly from one end to the other."""
+    h, w = rgb.shape[:2]
+    long_side, short_side = max(h, w), min(h, w)
+    if short_side == 0 or long_side / short_side <= wide_from:
+        return [rgb]
+    part = min(long_side, round(short_side * part_aspect))
+    count = -(-long_side // part)  # enough parts to cover the long side
+    starts = np.linspace(0, long_side - part, count).round().astype(int).tolist()
+    if w >= h:
+        return [rgb, *(rgb[:, s : s + part] for s in starts)]
+    return [rgb, *(rgb[s : s + part] for s in starts)]
+
+
+def combine_views(outputs: list[np.ndarray]) -> np.ndarray:
+    """A network's outputs for the `views` of one photo, as one: each class (or attribute) at its
+    strongest in any view, so a thing in one part of a panorama counts as it would in a photo of
+    that part alone (a mean would thin it by the number of parts)."""
+    if len(outputs) == 1:
+        return outputs[0]
+    return np.max(np.stack(outputs), axis=0)
+
+
 def letterbox(
     rgb: np.ndarray, size: Sequence[int], fill: int = 0, interpolation: str = "area"
 ) -> tuple[np.ndarray, float, tuple[int, int]]:

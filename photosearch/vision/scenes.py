@@ -31,7 +31,7 @@ from photosearch.models.manifest import ModelUnavailable
 from photosearch.models.places_weights import scene_model_path
 from photosearch.models.runtimes.onnx import CPU, choose_providers, create_session
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
-from photosearch.vision.preprocess import ensure_rgb, normalize, prepare, to_nchw
+from photosearch.vision.preprocess import combine_views, ensure_rgb, normalize, prepare, to_nchw, views
 
 log = logging.getLogger(__name__)
 
@@ -81,13 +81,18 @@ class PlacesClassifier(Model):
         return scene_model_path(self.manifest, self.settings)
 
     def _predict(self, rgb: np.ndarray) -> SceneOutput:
-        x = scene_input(rgb, self.manifest.preprocess)
-        logits, features = self._session.run(["logits", "features"], {"input": x})
-        logits = logits[0].astype(np.float64)
-        probs = np.exp(logits - logits.max())
-        read_out = self._attribute_weights @ features[0]
-        attributes = 1.0 / (1.0 + np.exp(-ATTRIBUTE_SLOPE * read_out))
-        return SceneOutput((probs / probs.sum()).astype(np.float32), attributes.astype(np.float32))
+        """Scenes and attributes are the mean over the photo's `views` (a wide one's parts too)."""
+        probs, attributes = [], []
+        for view in views(ensure_rgb(rgb)):
+            logits, features = self._session.run(
+                ["logits", "features"], {"input": scene_input(view, self.manifest.preprocess)}
+            )
+            logits = logits[0].astype(np.float64)
+            p = np.exp(logits - logits.max())
+            probs.append((p / p.sum()).astype(np.float32))
+            read_out = self._attribute_weights @ features[0]
+            attributes.append((1.0 / (1.0 + np.exp(-ATTRIBUTE_SLOPE * read_out))).astype(np.float32))
+        return SceneOutput(combine_views(probs), combine_views(attributes))
 
     def _close(self) -> None:
         self._session = None
@@ -98,7 +103,9 @@ class ScenesAnalyzer:
     names (the query side reads their WordNet senses: `distributions.class_spaces`), then "indoors" or "outdoors" scored by the probability on that side."""
 
     name = "scenes"
-    version = 3  # 2: the SUN attributes are kept (space "sunattributes"); 3: int8 on processors
+    # 2: the SUN attributes are kept (space "sunattributes"); 3: int8 on processors; 4: a panorama is
+    # read in parts too (`preprocess.views`)
+    version = 4
 
     def __init__(self, settings=None, model: PlacesClassifier | None = None):
         self.model = model or PlacesClassifier(settings)
@@ -128,7 +135,8 @@ class ScenesAnalyzer:
                 break
             data = {"names": list(names[i])}
             facts.append(FactRecord(kind="scene", label=names[i][0], score=float(probs[i]), data=data))
-        outdoor = float(np.clip(probs[self.model.outdoor].sum(), 0.0, 1.0))
+        # a panorama's scenes are each at their strongest in any part, so they sum past 1
+        outdoor = float(np.clip(probs[self.model.outdoor].sum() / max(float(probs.sum()), 1e-9), 0.0, 1.0))
         side = OUTDOORS if outdoor >= 0.5 else INDOORS
         facts.append(
             FactRecord(

@@ -17,7 +17,7 @@ from photosearch.models.labels import IMAGENET_SPACE, TAGGER_MANIFEST, imagenet_
 from photosearch.models.manifest import ModelUnavailable, get_manifest
 from photosearch.models.runtimes.litert import open_interpreter
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
-from photosearch.vision.preprocess import ensure_rgb, prepare
+from photosearch.vision.preprocess import combine_views, ensure_rgb, prepare, views
 from photosearch.vision.wordnet import WordNet, get_wordnet
 
 log = logging.getLogger(__name__)
@@ -67,13 +67,17 @@ class EfficientNetTagger(Model):
             )
 
     def _predict(self, rgb: np.ndarray) -> TaggerOutput:
+        """The class distribution is the mean over the photo's `views` (a wide one's parts too); the
+        similarity feature is the whole photo's."""
         params = dict(self.manifest.preprocess, size=list(self._in_size))
-        x = prepare(ensure_rgb(rgb), params)
-        self._interp.set_tensor(self._in_index, x[None])
-        self._interp.invoke()
-        probs = _dequantize(self._interp.get_tensor(self._out_index)[0], self._out_q)
-        feat = _dequantize(self._interp.get_tensor(self._feat_index).reshape(-1), self._feat_q)
-        return TaggerOutput(probs=probs, feature=l2_normalize(feat))
+        probs, feature = [], None
+        for view in views(ensure_rgb(rgb)):
+            self._interp.set_tensor(self._in_index, prepare(view, params)[None])
+            self._interp.invoke()
+            probs.append(_dequantize(self._interp.get_tensor(self._out_index)[0], self._out_q))
+            if feature is None:
+                feature = _dequantize(self._interp.get_tensor(self._feat_index).reshape(-1), self._feat_q)
+        return TaggerOutput(probs=combine_views(probs), feature=l2_normalize(feature))
 
     def _close(self) -> None:
         self._interp = None
@@ -119,7 +123,9 @@ class TaggerAnalyzer:
     the classes below it."""
 
     name = "tagger"
-    version = 3  # 2: the full class distribution is kept (space "imagenet"); 3: ImageNet's own synsets
+    # 2: the full class distribution is kept (space "imagenet"); 3: ImageNet's own synsets; 4: a
+    # panorama is read in parts too (`preprocess.views`)
+    version = 4
 
     def __init__(self, settings=None, model: EfficientNetTagger | None = None):
         self.model = model or EfficientNetTagger(settings)

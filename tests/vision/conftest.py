@@ -30,6 +30,18 @@ def photo(rgb: np.ndarray, path: str = "photo.jpg", photo_id: int = 1) -> PhotoI
     )
 
 
+def panorama(*parts: np.ndarray, height: int = 300) -> np.ndarray:
+    """Photos side by side at one height: a wide panorama whose parts are real photos."""
+    import cv2
+
+    return np.hstack(
+        [
+            cv2.resize(p, (round(p.shape[1] * height / p.shape[0]), height), interpolation=cv2.INTER_AREA)
+            for p in parts
+        ]
+    )
+
+
 @pytest.fixture(scope="session")
 def tagger(vsettings):
     from photosearch.vision.tagger import TaggerAnalyzer

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from photosearch.models.labels import PLACES_SPACE, place_names
-from tests.vision.conftest import photo
+from tests.vision.conftest import panorama, photo
 
 pytestmark = pytest.mark.slow
 
@@ -23,6 +23,16 @@ def test_real_photos_get_the_scene_they_were_taken_in(scenes, real_photos):
     assert "outdoors" in rocket and rocket["outdoors"] > 0.9, rocket
     china = scene_facts(scenes.analyze(photo(real_photos["china"], "china.jpg")))
     assert "outdoors" in china and "pagoda" in china, china
+
+
+def test_each_part_of_a_panorama_gives_its_scene(scenes, real_photos):
+    """A café table between two temple views, 4.5:1: squashed square, the café was no scene at all.
+    Read in parts, both scenes are there, and the outdoor share stays a share of the whole."""
+    temple = real_photos["china"]
+    found = scene_facts(scenes.analyze(photo(panorama(temple, real_photos["coffee"], temple), "pano.jpg")))
+    assert found.get("coffee shop", 0.0) > 0.2 and "pagoda" in found, found
+    side = found.get("outdoors", found.get("indoors"))
+    assert side is not None and 0.5 <= side <= 1.0, found
 
 
 def test_scene_facts_carry_their_names_and_the_whole_distribution_is_kept(scenes, real_photos):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from photosearch.vision.wordnet import WordNetUnavailable
-from tests.vision.conftest import photo
+from tests.vision.conftest import panorama, photo
 
 pytestmark = pytest.mark.slow
 
@@ -33,6 +33,18 @@ def test_chelsea_is_a_cat_with_hypernyms(tagged):
     facts = {f.label: f for f in r.facts}
     assert facts["cat"].data["synset"] == "n02121620" and facts["cat"].data["hypernym"] is True
     assert not {"entity", "physical entity", "object", "whole", "organism"} & set(labels(r))
+
+
+def test_a_cat_in_the_middle_of_a_panorama_is_tagged(tagger, real_photos):
+    """Squashed square, a 4.5:1 panorama's cat was too narrow to see: "church" and "totem pole" led
+    and no cat class was among the tags. Its parts are read too, each at its best."""
+    temple = real_photos["china"]
+    wide = tagger.analyze(photo(panorama(temple, real_photos["chelsea"], temple), "pano.jpg"))
+    direct = labels(wide, hypernym=False)
+    assert CAT_LIKE & set(direct), direct
+    assert labels(wide, hypernym=True).get("cat", 0.0) > 0.5, labels(wide, hypernym=True)
+    # the similarity feature is still the whole photo's: one 1280-d unit vector
+    assert np.linalg.norm(wide.embeddings["image"]) == pytest.approx(1.0, abs=1e-4)
 
 
 def test_coffee_gets_coffee_like_tags(tagged):
