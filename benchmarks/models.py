@@ -1,9 +1,11 @@
 """Micro-benchmark of the bundled models: ms per photo (median) and load time.
 
-    python -m benchmarks.models [--repeat 5] [--threads 2] [--side 1280]
+    python -m benchmarks.models [--repeat 5] [--threads 2] [--side 1280] [--panoramas]
 
 Photos are scikit-image / scikit-learn samples scaled to the analysis size the indexer passes
-(longest side `--side`). Nothing is asserted; the figures are for people and CI logs.
+(longest side `--side`); with `--panoramas`, each is three samples side by side (about 4.5:1, which
+the tagger and scene model also read in parts). Nothing is asserted; the figures are for people and
+CI logs.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from photosearch.records import PhotoImage
 from photosearch.vision.preprocess import resize_max_side
 
 
-def sample_photos(side: int) -> list[np.ndarray]:
+def sample_photos(side: int, panoramas: bool = False) -> list[np.ndarray]:
     from skimage import data
 
     photos = [data.chelsea(), data.coffee(), data.astronaut(), data.rocket()]
@@ -32,7 +34,15 @@ def sample_photos(side: int) -> list[np.ndarray]:
         photos += list(load_sample_images().images)
     except ImportError:
         pass
+    if panoramas:
+        photos = [_side_by_side(photos[i - 2], photos[i - 1], p) for i, p in enumerate(photos)]
     return [resize_max_side(p, side, "cubic") for p in photos]
+
+
+def _side_by_side(*photos: np.ndarray, height: int = 600) -> np.ndarray:
+    import cv2
+
+    return np.hstack([cv2.resize(p, (round(p.shape[1] * height / p.shape[0]), height)) for p in photos])
 
 
 def time_ms(fn: Callable[[], object], repeat: int) -> float:
@@ -50,12 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--side", type=int, default=1280)
+    ap.add_argument("--panoramas", action="store_true", help="three photos side by side, about 4.5:1")
     args = ap.parse_args(argv)
     settings = Settings(data_dir=Path(tempfile.mkdtemp(prefix="ps-bench-")), threads=args.threads)
     photos = [
-        PhotoImage(i, f"p{i}.jpg", p, p.shape[1], p.shape[0]) for i, p in enumerate(sample_photos(args.side))
+        PhotoImage(i, f"p{i}.jpg", p, p.shape[1], p.shape[0]) for i, p in enumerate(sample_photos(args.side, args.panoramas))
     ]
-    print(f"{len(photos)} photos, longest side {args.side}, threads {args.threads}")
+    shape = f", {photos[0].full_width / photos[0].full_height:.1f}:1" if args.panoramas else ""
+    print(f"{len(photos)} photos{shape}, longest side {args.side}, threads {args.threads}")
     print(f"{'model':<14}{'load ms':>10}{'ms/photo':>10}")
 
     from photosearch.vision.registry import bundled_analyzers, facts_text_analyzer
