@@ -69,8 +69,9 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
 def _singular_noun(word: str) -> str:
     """The head word's singular, where WordNet agrees it is one: a noun WordNet knows as written and
     whose plain singular it does not know is not a plural ("rhinoceros", "cosmos", "badlands"); a
-    plural whose plain singular WordNet does not know takes WordNet's ("rhinoceroses" → rhinoceros)."""
-    from photosearch.query.expansion import shared_wordnet
+    plural whose plain singular WordNet does not know takes WordNet's ("rhinoceroses" → rhinoceros);
+    a plural that is a noun of its own stays (`word_meant`: "woods" is a forest, not wood)."""
+    from photosearch.query.expansion import shared_wordnet, word_meant
 
     single = lx.singular(word)
     wn = shared_wordnet() if single != word else None
@@ -78,7 +79,7 @@ def _singular_noun(word: str) -> str:
         return single
     forms = wn.base_forms(word)
     if not forms or single.lower() in forms:
-        return single
+        return word if word_meant(word.lower(), single.lower()) == word.lower() else single
     return word if word.lower() in forms else forms[0]
 
 

@@ -178,3 +178,42 @@ def test_monochrome_is_the_pixels_measure_where_the_analyzer_took_it(store, sett
         "/pics/bw_print.jpg",
         "/pics/old_scan.jpg",
     ]
+
+
+@pytest.mark.parametrize(
+    ("request_words", "concept"),
+    [
+        ("woods", "woods"),  # a forest, where "wood" is first the stuff
+        ("glasses", "glasses"),  # spectacles, where "glass" is first the stuff
+        ("greens", "greens"),  # leafy vegetables, where "green" is first the colour
+        ("dogs", "dog"),  # several of a thing one counts
+        ("arms", "arm"),
+        ("mountains", "mountain"),
+    ],
+)
+def test_a_plural_that_is_a_noun_of_its_own_stays_one(request_words, concept):
+    plan, _conf, _notes = parse_request(request_words, now=date(2024, 5, 15))
+    assert [a["concept"] for a in atoms(plan["where"]) if "concept" in a] == [concept]
+
+
+def test_glasses_are_spectacles_and_woods_a_forest(store, settings):
+    """ "woods" was searched as "wood" and "glasses" as "glass": a beer glass answered "glasses", and a
+    forest was no answer to "woods"."""
+    facts = {
+        "shades.jpg": [
+            FactRecord("tag", "sunglasses", 0.7, data={"names": ["sunglasses", "dark glasses", "shades"]})
+        ],
+        "beer.jpg": [FactRecord("tag", "beer glass", 0.8, data={"names": ["beer glass"]})],
+        "forest.jpg": [FactRecord("scene", "forest path", 0.6, data={"names": ["forest path"]})],
+    }
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        for name, found in facts.items():
+            photo = add_photo(s, folder, name)
+            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=found))
+    glasses = search(store, settings, "glasses", signals=[])["results"]  # drinking glasses may follow
+    assert [r["path"] for r in glasses][:1] == ["/pics/shades.jpg"], glasses
+    woods = search(store, settings, "woods", signals=[])["results"]
+    assert [r["path"] for r in woods][:1] == ["/pics/forest.jpg"], woods

@@ -87,9 +87,14 @@ def content_tokens(text: str) -> list[str]:
 def naming_tokens(text: str) -> list[str]:
     """The content tokens that name what is shown, without words of quantity ("two", "herd"; all
     content tokens when nothing else is left). Digits stay: they may be written in the photo."""
-    toks = content_tokens(text)
-    kept = [t for t in toks if t not in QUANTITY_WORDS]
-    return kept or toks
+    return [stemmed for _word, stemmed in naming_words(text)]
+
+
+def naming_words(text: str) -> list[tuple[str, str]]:
+    """`naming_tokens` beside the words they were stemmed from: ("woods", "wood")."""
+    words = [(w, stem(w)) for w in _TOKEN.findall(fold(text).replace("_", " "))]
+    content = [(w, t) for w, t in words if t not in STOP_WORDS] or words
+    return [(w, t) for w, t in content if t not in QUANTITY_WORDS] or content
 
 
 def within_edits(a: str, b: str, max_edits: int) -> bool:
