@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     settings = Settings(data_dir=Path(tempfile.mkdtemp(prefix="ps-bench-")), threads=args.threads)
     photos = [
-        PhotoImage(i, f"p{i}.jpg", p, p.shape[1], p.shape[0]) for i, p in enumerate(sample_photos(args.side, args.panoramas))
+        PhotoImage(i, f"p{i}.jpg", p, p.shape[1], p.shape[0])
+        for i, p in enumerate(sample_photos(args.side, args.panoramas))
     ]
     shape = f", {photos[0].full_width / photos[0].full_height:.1f}:1" if args.panoramas else ""
     print(f"{len(photos)} photos{shape}, longest side {args.side}, threads {args.threads}")

@@ -9,7 +9,7 @@ from photosearch.models.base import Model
 from photosearch.models.labels import COCO_LABELS, COCO_SPACE, score_vector
 from photosearch.models.runtimes.opencv_dnn import read_tensorflow
 from photosearch.records import AnalysisResult, FactRecord, PhotoImage
-from photosearch.vision.preprocess import clip_box, ensure_rgb
+from photosearch.vision.preprocess import clip_box, ensure_rgb, part_spans
 from photosearch.vision.quality import SUBJECT, SUBJECT_MIN_FRACTION, dominant_colors
 
 
@@ -38,6 +38,61 @@ class SsdMobileNetDetector(Model):
         self._net = None
 
 
+#: A part's box this close (a share of the part) to a side where the part was cut out of a panorama
+#: shows a thing that goes on past it: the neighbouring part, or the whole photo, shows it whole.
+CUT_MARGIN = 0.02
+#: Neighbouring parts of a panorama share half a part, so a thing up to half a part wide is whole in
+#: one of them.
+PART_OVERLAP = 0.5
+#: A box from one view lying this much (a share of its own area) inside a box of the same class from
+#: another view is that box's thing seen again, and counts once.
+SEEN_AGAIN = 0.7
+
+
+def detect_views(model: SsdMobileNetDetector, rgb: np.ndarray, threshold: float) -> np.ndarray:
+    """The model's rows for the whole photo and, for a panorama, each of its parts (squashed square,
+    a 4.5:1 panorama's people were too narrow to find), in the whole photo's coordinates. A part's
+    box cut by the part's edge is left out, and a thing found in two views counts once."""
+    rgb = ensure_rgb(rgb)
+    h, w = rgb.shape[:2]
+    found = [model.predict(rgb)]
+    wide = w >= h
+    lo, hi = (2, 4) if wide else (3, 5)  # the long side's columns of [class, score, x0, y0, x1, y1]
+    long_side = max(h, w)
+    for a, b in part_spans(h, w, overlap=PART_OVERLAP):
+        rows = model.predict(rgb[:, a:b] if wide else rgb[a:b]).copy()
+        cut = ((a > 0) & (rows[:, lo] < CUT_MARGIN)) | ((b < long_side) & (rows[:, hi] > 1 - CUT_MARGIN))
+        rows = rows[~cut]
+        rows[:, [lo, hi]] = (a + rows[:, [lo, hi]] * (b - a)) / long_side
+        found.append(rows)
+    if len(found) == 1:
+        return found[0]
+    return _once(found, threshold)
+
+
+def _once(found: list[np.ndarray], threshold: float) -> np.ndarray:
+    """Every view's rows, less those above `threshold` that another view's stronger box of the same
+    class holds (`SEEN_AGAIN`); the rows below it only say how likely each class is."""
+    rows = np.concatenate(found)
+    view = np.concatenate([np.full(len(r), i) for i, r in enumerate(found)])
+    strong = np.flatnonzero(rows[:, 1] >= threshold)
+    strong = strong[np.argsort(-rows[strong, 1], kind="stable")]
+    dropped: set[int] = set()
+    for n, i in enumerate(strong):
+        if i in dropped:
+            continue
+        for j in strong[n + 1 :]:
+            if j in dropped or view[j] == view[i] or rows[j, 0] != rows[i, 0]:
+                continue
+            x0, y0 = np.maximum(rows[i, 2:4], rows[j, 2:4])
+            x1, y1 = np.minimum(rows[i, 4:6], rows[j, 4:6])
+            inside = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+            area = max((rows[j, 4] - rows[j, 2]) * (rows[j, 5] - rows[j, 3]), 1e-9)
+            if inside / area >= SEEN_AGAIN:
+                dropped.add(int(j))
+    return rows[[k for k in range(len(rows)) if k not in dropped]]
+
+
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
     """Greedy non-maximum suppression; returns kept indices, best first."""
     order = list(np.argsort(-scores))
@@ -63,7 +118,9 @@ class DetectorAnalyzer:
     main object's colours (`subject_colours`)."""
 
     name = "detector"
-    version = 3  # 2: every class's best score is kept (space "coco"); 3: the main object's colours
+    # 2: every class's best score is kept (space "coco"); 3: the main object's colours; 4: a panorama
+    # is read in parts too (`detect_views`)
+    version = 4
 
     def __init__(self, settings=None, model: SsdMobileNetDetector | None = None):
         self.model = model or SsdMobileNetDetector(settings)
@@ -76,7 +133,7 @@ class DetectorAnalyzer:
         return self.model.available()
 
     def analyze(self, image: PhotoImage) -> AnalysisResult:
-        rows = self.model.predict(image.rgb)
+        rows = detect_views(self.model, image.rgb, self.threshold)
         facts = self.facts(rows)
         return AnalysisResult(
             facts=facts + subject_colours(image.rgb, facts), embeddings={COCO_SPACE: score_vector(rows)}

@@ -59,21 +59,35 @@ WIDE_FROM = 2.2
 PART_ASPECT = 4 / 3
 
 
+def part_spans(
+    height: int,
+    width: int,
+    wide_from: float = WIDE_FROM,
+    part_aspect: float = PART_ASPECT,
+    overlap: float = 0.0,
+) -> list[tuple[int, int]]:
+    """Where a wide (or tall) photo's parts lie along its long side, in pixels (start, end): each
+    `part_aspect` of its short side long, spread evenly from one end to the other, neighbours sharing
+    at least `overlap` of a part; [] for a photo that is not wide."""
+    long_side, short_side = max(height, width), min(height, width)
+    if short_side == 0 or long_side / short_side <= wide_from:
+        return []
+    part = min(long_side, round(short_side * part_aspect))
+    step = max(1, int(part * (1.0 - overlap)))
+    count = 1 + -(-(long_side - part) // step)  # enough parts to cover the long side
+    starts = np.linspace(0, long_side - part, count).round().astype(int).tolist()
+    return [(s, s + part) for s in starts]
+
+
 def views(
     rgb: np.ndarray, wide_from: float = WIDE_FROM, part_aspect: float = PART_ASPECT
 ) -> list[np.ndarray]:
-    """The whole photo, then for a wide (or tall) one overlapping parts along its long side, each
-    `part_aspect` of its short side long, spread evenly from one end to the other."""
+    """The whole photo, then for a wide (or tall) one its parts (`part_spans`)."""
     h, w = rgb.shape[:2]
-    long_side, short_side = max(h, w), min(h, w)
-    if short_side == 0 or long_side / short_side <= wide_from:
-        return [rgb]
-    part = min(long_side, round(short_side * part_aspect))
-    count = -(-long_side // part)  # enough parts to cover the long side
-    starts = np.linspace(0, long_side - part, count).round().astype(int).tolist()
+    spans = part_spans(h, w, wide_from, part_aspect)
     if w >= h:
-        return [rgb, *(rgb[:, s : s + part] for s in starts)]
-    return [rgb, *(rgb[s : s + part] for s in starts)]
+        return [rgb, *(rgb[:, a:b] for a, b in spans)]
+    return [rgb, *(rgb[a:b] for a, b in spans)]
 
 
 def combine_views(outputs: list[np.ndarray]) -> np.ndarray:
