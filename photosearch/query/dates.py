@@ -406,7 +406,8 @@ class DateFinder:
             (
                 "season",
                 re.compile(
-                    rf"\b(?:in\s+|during\s+|every\s+|each\s+)?(?:the\s+)?(?P<s>{_SEASON_RE})(?:time|s)?\b"
+                    # "summers" are seasons, "falls" and "springs" water ("Niagara Falls", "hot springs")
+                    rf"\b(?:in\s+|during\s+|every\s+|each\s+)?(?:the\s+)?(?P<s>{_SEASON_RE})(?:time|(?<!fall)(?<!spring)s)?\b"
                 ),
             ),
         ]

@@ -58,9 +58,9 @@ ANIMAL, ARTIFACT, BODY, LOCATION, PLANT = 5, 6, 8, 15, 20  # noun.animal, .artif
 #: Wholes a part leads to: things (made things, animals, plants, bodies), whose photos show their
 #: parts. A place is not: a beach is part of a shore, and a lakeside shows no beach.
 WHOLE_KINDS = frozenset({ANIMAL, ARTIFACT, BODY, PLANT})
-#: Stuff and qualities (noun.substance, noun.attribute: wood, glass, sand, green), whose plural is a
-#: noun of its own ("woods", "glasses", "sands", "greens"), not several of them.
-STUFF = frozenset({27, 7})
+#: Stuff, qualities and times (noun.substance, .attribute, .time: wood, glass, green, fall), whose
+#: plural is a noun of its own ("woods", "glasses", "greens", "falls"), not several of them.
+STUFF = frozenset({27, 7, 28})
 #: A place reaches the landmarks WordNet lists as its parts, and what they are ("paris" ≈ Eiffel
 #: Tower, tower; "rome" ≈ Colosseum, amphitheatre): where the library knows no photo taken there, the
 #: photos of its sights are the closest, and never sure (a tower is not in Paris because it is a tower).
@@ -229,15 +229,16 @@ def expand(word: str, wordnet=None, *, context: str = "", embed: Embed | None = 
 @functools.lru_cache(maxsize=4096)
 def word_meant(word: str, stemmed: str) -> str:
     """The form of a request word to read senses and classes by: the plural as written where WordNet
-    has it as a noun of its own where the singular is first a stuff or a colour ("woods" a forest,
-    not wood; "glasses" spectacles, not glass; "greens"), else the stemmed token."""
+    has it as a noun of its own where the singular is first a stuff, a colour or a time ("woods" a
+    forest, not wood; "glasses" spectacles, not glass; "greens"; "falls" a waterfall), else the
+    stemmed token."""
     wn = shared_wordnet()
     if word == stemmed or wn is None:
         return stemmed
     own, single = wn.lookup(word), wn.lookup(stemmed)
     if not own or not single:
         return word if own else stemmed
-    # the plural of a stuff or a colour names something else; of anything else, mostly several of it
+    # the plural of a stuff, a colour or a time names something else; of anything else, mostly several
     # ("stairs", "arms", "receipts": WordNet's first receipt is the act of receiving)
     stuff = wn.synset(single[0]).lexfile in STUFF
     return word if own[0] != single[0] and stuff else stemmed

@@ -75,6 +75,15 @@ def test_not_a_date(text):
     assert _find(text) == []
 
 
+@pytest.mark.parametrize("text", ["falls", "niagara falls", "the falls", "hot springs", "springs"])
+def test_falls_and_springs_are_water_not_seasons(text):
+    assert _find(text) == []
+
+
+def test_summers_are_still_seasons():
+    assert _one("summers at the lake").months == (6, 7, 8)
+
+
 def test_next_season_is_not_a_range_but_the_season_word_still_recurs():
     (match,) = _find("next summer")
     assert (match.start, match.months, match.recurring) == (5, (6, 7, 8), True)

@@ -186,6 +186,7 @@ def test_monochrome_is_the_pixels_measure_where_the_analyzer_took_it(store, sett
         ("woods", "woods"),  # a forest, where "wood" is first the stuff
         ("glasses", "glasses"),  # spectacles, where "glass" is first the stuff
         ("greens", "greens"),  # leafy vegetables, where "green" is first the colour
+        ("falls", "falls"),  # a waterfall, where "fall" is first the season (and never the season)
         ("dogs", "dog"),  # several of a thing one counts
         ("arms", "arm"),
         ("mountains", "mountain"),
@@ -194,6 +195,10 @@ def test_monochrome_is_the_pixels_measure_where_the_analyzer_took_it(store, sett
 def test_a_plural_that_is_a_noun_of_its_own_stays_one(request_words, concept):
     plan, _conf, _notes = parse_request(request_words, now=date(2024, 5, 15))
     assert [a["concept"] for a in atoms(plan["where"]) if "concept" in a] == [concept]
+
+
+def test_falls_reach_waterfalls():
+    assert "waterfall" in {r.term for r in expand("falls")}
 
 
 def test_glasses_are_spectacles_and_woods_a_forest(store, settings):
