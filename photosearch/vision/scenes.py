@@ -81,7 +81,8 @@ class PlacesClassifier(Model):
         return scene_model_path(self.manifest, self.settings)
 
     def _predict(self, rgb: np.ndarray) -> SceneOutput:
-        """Scenes and attributes are the mean over the photo's `views` (a wide one's parts too)."""
+        """Each scene and attribute at its strongest in any of the photo's `views` (a panorama's parts
+        too)."""
         probs, attributes = [], []
         for view in views(ensure_rgb(rgb)):
             logits, features = self._session.run(

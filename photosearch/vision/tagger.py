@@ -67,7 +67,7 @@ class EfficientNetTagger(Model):
             )
 
     def _predict(self, rgb: np.ndarray) -> TaggerOutput:
-        """The class distribution is the mean over the photo's `views` (a wide one's parts too); the
+        """Each class at its strongest in any of the photo's `views` (a panorama's parts too); the
         similarity feature is the whole photo's."""
         params = dict(self.manifest.preprocess, size=list(self._in_size))
         probs, feature = [], None
