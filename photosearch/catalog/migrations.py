@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Connection, bindparam, inspect, text
 
 from photosearch import __version__
 from photosearch.catalog import generation
@@ -68,6 +68,26 @@ def _albums(conn: Connection) -> None:
     AlbumPhoto.__table__.create(conn, checkfirst=True)
 
 
+#: The analyzers whose version 4 reads a panorama in parts and every other photo as version 3 did,
+#: and the aspect ratio from which a photo is a panorama (`vision.preprocess.WIDE_FROM`; the catalog
+#: imports no model code).
+PANORAMA_READERS = ("tagger", "scenes", "detector")
+PANORAMA_FROM = 2.2
+
+
+def _only_panoramas_read_again(conn: Connection) -> None:
+    """A photo no wider than a panorama keeps its tagger, scenes and detector results: version 4 of
+    those reads it as version 3 did, so only panoramas are analysed again (not every photo)."""
+    conn.execute(
+        text(
+            "UPDATE analyses SET version = 4 WHERE analyzer IN :names AND version = 3 AND photo_id IN ("
+            " SELECT id FROM photos WHERE width > 0 AND height > 0 AND"
+            " (CASE WHEN width >= height THEN width * 1.0 / height ELSE height * 1.0 / width END) <= :wide)"
+        ).bindparams(bindparam("names", expanding=True)),
+        {"names": list(PANORAMA_READERS), "wide": PANORAMA_FROM},
+    )
+
+
 MIGRATIONS: list[Migration] = [
     (1, "initial catalog", _create_tables),
     (2, "people.birthday for 'on my birthday' requests", _person_birthday),
@@ -76,6 +96,11 @@ MIGRATIONS: list[Migration] = [
     (5, "catalog_state: a uid and a generation every write changes (cache keys)", _catalog_generation),
     # 6 is left unused: this round's plan reserved 7 for albums
     (7, "albums (manual and smart) and their photos", _albums),
+    (
+        8,
+        "tagger, scenes and detector results of photos that are no panorama carry over",
+        _only_panoramas_read_again,
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -106,7 +106,7 @@ def test_albums_on_postgres(tmp_path, gallery, pg_store):
     from photosearch.core import Core
 
     with pg_store.engine.connect() as conn:
-        assert current_version(conn) == LATEST == 7
+        assert current_version(conn) == LATEST >= 7
     settings = Settings(data_dir=tmp_path / "data", db_url=PG_URL)
     settings.ensure_dirs()
     pg_store.add_folder(gallery)
@@ -122,3 +122,25 @@ def test_albums_on_postgres(tmp_path, gallery, pg_store):
     assert core.organize.marks() == {ids["chelsea.jpg"]: {"favourite": True, "rating": 5}}
     core.organize.delete_album("Cats")
     assert [a["name"] for a in core.organize.albums()] == ["From 2023"]
+
+
+def test_only_panoramas_are_analysed_again_on_postgres(pg_store):
+    """Migration 8's statement on PostgreSQL: another photo's tagger result carries over to version 4,
+    a panorama's and one of unknown size stay at 3 (so they are analysed again)."""
+    from photosearch.catalog.migrations import _only_panoramas_read_again
+    from photosearch.catalog.models import Analysis, Photo
+    from photosearch.records import AnalysisResult
+
+    ids = {}
+    for path, (w, h) in {"/x/a.jpg": (4000, 3000), "/x/p.jpg": (6000, 1000), "/x/u.jpg": (0, 0)}.items():
+        with pg_store.session() as s:
+            photo = Photo(path=path, content_hash=path[-5] * 64, size=1, mtime=1.0, width=w, height=h)
+            s.add(photo)
+            s.flush()
+            ids[path] = photo.id
+            pg_store.write_analysis(s, photo.id, "tagger", 3, AnalysisResult())
+    with pg_store.engine.begin() as conn:
+        _only_panoramas_read_again(conn)
+    with pg_store.session() as s:
+        got = {a.photo_id: a.version for a in s.query(Analysis).filter(Analysis.analyzer == "tagger")}
+    assert [got[ids[p]] for p in ("/x/a.jpg", "/x/p.jpg", "/x/u.jpg")] == [4, 3, 3]

@@ -65,6 +65,49 @@ def test_old_catalog_is_migrated_in_order(tmp_path):
     assert "birthday" in cols
 
 
+def test_only_panoramas_are_analysed_again_by_the_readers_of_their_parts(tmp_path):
+    """Tagger, scenes and detector version 4 read a panorama in parts and every other photo as version
+    3 did: an old catalog's other photos keep their results (migration 8) instead of all being
+    analysed again."""
+    from photosearch.catalog.migrations import PANORAMA_FROM, PANORAMA_READERS
+    from photosearch.vision.detector import DetectorAnalyzer
+    from photosearch.vision.preprocess import WIDE_FROM
+    from photosearch.vision.scenes import ScenesAnalyzer
+    from photosearch.vision.tagger import TaggerAnalyzer
+
+    assert PANORAMA_FROM == WIDE_FROM
+    assert {a.name: a.version for a in (TaggerAnalyzer, ScenesAnalyzer, DetectorAnalyzer)} == dict.fromkeys(
+        PANORAMA_READERS, 4
+    )
+    db = tmp_path / "old.db"
+    store = Store(f"sqlite:///{db}")
+    sizes = {"/x/photo.jpg": (4000, 3000), "/x/tall.jpg": (1000, 2200), "/x/pano.jpg": (6000, 1000)}
+    sizes["/x/unknown.jpg"] = (0, 0)
+    ids = {}
+    for path, (w, h) in sizes.items():
+        ids[path] = _photo(store, path)
+        with store.session() as s:
+            s.get(Photo, ids[path]).width, s.get(Photo, ids[path]).height = w, h
+        with store.session() as s:
+            for name in PANORAMA_READERS:
+                store.write_analysis(s, ids[path], name, 3, AnalysisResult())
+            store.write_analysis(s, ids[path], "faces", 2, AnalysisResult())
+    store.close()
+    con = sqlite3.connect(db)
+    con.execute("DELETE FROM schema_version WHERE version >= 8")  # written before migration 8
+    con.commit()
+    con.close()
+    store = Store(f"sqlite:///{db}")
+    with store.session() as s:
+        got = {(a.photo_id, a.analyzer): a.version for a in s.scalars(select(Analysis))}
+    store.close()
+    for path in ("/x/photo.jpg", "/x/tall.jpg"):  # 2.2:1 is no panorama yet
+        assert [got[ids[path], name] for name in PANORAMA_READERS] == [4, 4, 4], path
+    for path in ("/x/pano.jpg", "/x/unknown.jpg"):
+        assert [got[ids[path], name] for name in PANORAMA_READERS] == [3, 3, 3], path
+    assert {got[pid, "faces"] for pid in ids.values()} == {2}
+
+
 def test_add_folder_is_idempotent_and_resolves(tmp_path):
     store = Store("sqlite:///:memory:")
     (tmp_path / "p").mkdir()
