@@ -48,6 +48,19 @@ def add_photo(
     return p
 
 
+def add_photos_with_facts(
+    store: Store, facts: dict[str, list[FactRecord]], analyzer: str = "tagger", folder_path: str = "/pics"
+) -> None:
+    """One photo per name in a new folder, each with its facts written as `analyzer`'s."""
+    with store.session() as s:
+        folder = Folder(path=folder_path)
+        s.add(folder)
+        s.flush()
+        for name, found in facts.items():
+            photo = add_photo(s, folder, name)
+            store.write_analysis(s, photo.id, analyzer, 1, AnalysisResult(facts=found))
+
+
 def facts_text(facts: list[FactRecord]) -> str:
     return ", ".join(f.label for f in facts if f.kind in ("tag", "object", "caption", "text"))
 

@@ -10,16 +10,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from photosearch.catalog.models import Folder
 from photosearch.config import Settings
 from photosearch.query.expansion import expand, shared_wordnet
 from photosearch.query.parser import parse_request
 from photosearch.query.plan import atoms
 from photosearch.query.search import search
 from photosearch.query.senses import is_person_sense, read_senses, sense_embedder
-from photosearch.records import AnalysisResult, FactRecord
+from photosearch.records import FactRecord
 
-from .gallery import add_photo
+from .gallery import add_photos_with_facts
 
 TABLE = yaml.safe_load((Path(__file__).parent / "data" / "senses.yaml").read_text(encoding="utf-8"))
 
@@ -113,13 +112,7 @@ def test_black_and_white_photo_finds_the_monochrome_photo_not_people(store, sett
         "irises.jpg": [FactRecord("tag", "flower", 0.85), FactRecord("color", "green", 0.7)]
         + [FactRecord("color", "purple", 0.4, data={"region": "subject"})],
     }
-    with store.session() as s:
-        folder = Folder(path="/pics")
-        s.add(folder)
-        s.flush()
-        for name, found in facts.items():
-            photo = add_photo(s, folder, name)
-            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=found))
+    add_photos_with_facts(store, facts)
     res = search(store, settings, "black and white photo", signals=[])
     assert res["plan"]["where"] == {"color": "monochrome"}
     assert [r["path"] for r in res["results"]][:1] == ["/pics/mono.jpg"]
@@ -166,13 +159,7 @@ def test_monochrome_is_the_pixels_measure_where_the_analyzer_took_it(store, sett
             FactRecord("color", "black", 0.3),
         ],  # analysed before v3
     }
-    with store.session() as s:
-        folder = Folder(path="/pics")
-        s.add(folder)
-        s.flush()
-        for name, found in facts.items():
-            photo = add_photo(s, folder, name)
-            store.write_analysis(s, photo.id, "quality", 3, AnalysisResult(facts=found))
+    add_photos_with_facts(store, facts, "quality")
     res = search(store, settings, "black and white photos", signals=[])
     assert sorted(r["path"] for r in res["results"] if not r["below_cutoff"]) == [
         "/pics/bw_print.jpg",
@@ -211,13 +198,7 @@ def test_glasses_are_spectacles_and_woods_a_forest(store, settings):
         "beer.jpg": [FactRecord("tag", "beer glass", 0.8, data={"names": ["beer glass"]})],
         "forest.jpg": [FactRecord("scene", "forest path", 0.6, data={"names": ["forest path"]})],
     }
-    with store.session() as s:
-        folder = Folder(path="/pics")
-        s.add(folder)
-        s.flush()
-        for name, found in facts.items():
-            photo = add_photo(s, folder, name)
-            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=found))
+    add_photos_with_facts(store, facts)
     glasses = search(store, settings, "glasses", signals=[])["results"]  # drinking glasses may follow
     assert [r["path"] for r in glasses][:1] == ["/pics/shades.jpg"], glasses
     woods = search(store, settings, "woods", signals=[])["results"]

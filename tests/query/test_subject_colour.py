@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from photosearch.catalog.models import Folder
 from photosearch.query.search import search
-from photosearch.records import AnalysisResult, FactRecord
+from photosearch.records import FactRecord
 
-from .gallery import add_photo
+from .gallery import add_photos_with_facts
 
 
 def centre(name: str, share: float) -> FactRecord:
@@ -32,13 +31,7 @@ def test_the_main_object_box_stands_for_the_subject(store, settings):
         # a red car off-centre on a green field: red is a twentieth of the frame, most of the car
         "field.jpg": [FactRecord("color", "green", 0.8), centre("green", 0.9), boxed("red", 0.55, "car")],
     }
-    with store.session() as s:
-        folder = Folder(path="/pics")
-        s.add(folder)
-        s.flush()
-        for name, found in facts.items():
-            photo = add_photo(s, folder, name)
-            store.write_analysis(s, photo.id, "quality", 3, AnalysisResult(facts=found))
+    add_photos_with_facts(store, facts, "quality")
     assert colour(store, settings, "purple") == ["street.jpg"]
     assert colour(store, settings, "yellow") == ["car.jpg"]
     assert colour(store, settings, "red") == ["field.jpg"]
