@@ -18,10 +18,16 @@ from photosearch.gui.bridge import TaskRunner
 log = logging.getLogger(__name__)
 
 Resolver = Callable[[int], "str | None"]
+#: A panorama's thumbnail in the grid shows its centre window this wide (2:1), not a thin strip.
+PANORAMA_WINDOW = 2.0
+#: ...where the window's pixels fill the cell enlarged at most this much.
+WINDOW_MAX_ENLARGE = 1.25
 
 
-def load_image(path: str | None, target: QSize) -> QImage | None:
-    """Read an image file scaled to fit `target` (device pixels), EXIF orientation applied.
+def load_image(path: str | None, target: QSize, max_aspect: float | None = None) -> QImage | None:
+    """Read an image file scaled to fit `target` (device pixels), EXIF orientation applied; with
+    `max_aspect`, a wider (or taller) image shows its centre window of that aspect, filling more of
+    `target` (a panorama in the grid).
 
     Qt reads the common formats itself (scaled while decoding); everything else the catalog holds
     (HEIC, AVIF, JPEG XL, RAW through its embedded preview) goes through the indexer's decoder.
@@ -30,32 +36,65 @@ def load_image(path: str | None, target: QSize) -> QImage | None:
         return None
     from photosearch.ingest.decode import is_raw_name
 
+    image = None
     if not is_raw_name(path):
         reader = QImageReader(path)
         reader.setAutoTransform(True)
         size = reader.size()
-        if size.isValid() and (size.width() > target.width() or size.height() > target.height()):
-            reader.setScaledSize(size.scaled(target, Qt.AspectRatioMode.KeepAspectRatio))
+        box = _read_box(size, target, max_aspect)
+        if size.isValid() and (size.width() > box.width() or size.height() > box.height()):
+            reader.setScaledSize(size.scaled(box, Qt.AspectRatioMode.KeepAspectRatio))
         image = reader.read()
-        if not image.isNull():
-            return image
-    return _decoded_image(path, target)
+    if image is None or image.isNull():
+        image = _decoded_image(path, target, max_aspect)
+    return image if image is None or max_aspect is None else _window(image, target, max_aspect)
 
 
-def _decoded_image(path: str, target: QSize) -> QImage | None:
+def _read_box(size: QSize, target: QSize, max_aspect: float | None) -> QSize:
+    """The box to read an image at: `target`, or for one wider than `max_aspect` a box as long as its
+    centre window needs (that window then fills `target`)."""
+    aspect = max(size.width(), size.height()) / max(1, min(size.width(), size.height()))
+    if max_aspect is None or aspect <= max_aspect:
+        return target
+    grow = aspect / max_aspect
+    if size.width() >= size.height():
+        return QSize(round(target.width() * grow), target.height())
+    return QSize(target.width(), round(target.height() * grow))
+
+
+def _window(image: QImage, target: QSize, max_aspect: float) -> QImage:
+    """The centre window of at most `max_aspect`, scaled to fit `target`; the whole image where it has
+    too few pixels for a sharp window (a thumbnail made before panoramas got longer ones)."""
+    w, h = image.width(), image.height()
+    if min(w, h) == 0 or max(w, h) / min(w, h) <= max_aspect:
+        return image
+    cw, ch = (round(h * max_aspect), h) if w >= h else (w, round(w * max_aspect))
+    fill = min(target.width() / cw, target.height() / ch)
+    sharp = fill <= WINDOW_MAX_ENLARGE
+    shown = image.copy((w - cw) // 2, (h - ch) // 2, cw, ch) if sharp else image
+    if shown.width() > target.width() or shown.height() > target.height():
+        shown = shown.scaled(
+            target, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+        )
+    return shown
+
+
+def _decoded_image(path: str, target: QSize, max_aspect: float | None = None) -> QImage | None:
     """Formats Qt cannot read, through `ingest.decode.open_image` (the indexer's own decoder)."""
     from photosearch.errors import DecodeError
     from photosearch.ingest.decode import open_image
 
+    longest = max(target.width(), target.height()) * (4 if max_aspect else 1)  # a panorama's window
     try:
-        decoded = open_image(path, max_side=max(target.width(), target.height()))
+        decoded = open_image(path, max_side=longest)
     except (DecodeError, OSError, MemoryError) as exc:
         log.info("cannot show %s: %s", path, exc)
         return None
     im = decoded.image
-    if im.width > target.width() or im.height > target.height():
+    box = _read_box(QSize(im.width, im.height), target, max_aspect)
+    if im.width > box.width() or im.height > box.height():
         im = im.copy()
-        im.thumbnail((target.width(), target.height()))
+        im.thumbnail((box.width(), box.height()))
     data = im.convert("RGB").tobytes("raw", "RGB")
     return QImage(data, im.width, im.height, im.width * 3, QImage.Format.Format_RGB888).copy()
 
@@ -128,7 +167,7 @@ class ThumbnailCache(QObject):
                     if cancel():
                         break
                     try:
-                        image = load_image(resolver(k), target)
+                        image = load_image(resolver(k), target, PANORAMA_WINDOW)
                     except Exception:
                         image = None
                     progress((k, image))

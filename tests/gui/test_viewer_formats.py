@@ -77,3 +77,50 @@ def test_an_unreadable_file_is_no_image_and_no_crash(tmp_path):
     path = tmp_path / "broken.heic"
     path.write_bytes(b"\x00\x00\x00\x18ftypheic" + b"\x00" * 100)
     assert load_image(str(path), QSize(200, 200)) is None
+
+
+def _banner(w: int, h: int) -> np.ndarray:
+    """A panorama in three colour bands across: left red, middle green, right blue."""
+    rgb = np.empty((h, w, 3), np.uint8)
+    rgb[:, : w // 3], rgb[:, w // 3 : 2 * w // 3], rgb[:, 2 * w // 3 :] = (
+        QUADRANTS[0],
+        QUADRANTS[1],
+        QUADRANTS[2],
+    )
+    return rgb
+
+
+@pytest.mark.parametrize("suffix", [".webp", ".heic"])  # Qt's reader, and the indexer's decoder
+def test_a_panorama_s_thumbnail_shows_a_sharp_middle_window_in_the_grid(tmp_path, suffix):
+    """A 6.4:1 panorama fitted into the grid's square was a strip 25 px high. Its thumbnail is now
+    long enough (short side half the thumbnail size) for the grid to show its middle 2:1 window."""
+    from photosearch.gui.thumbs import PANORAMA_WINDOW
+    from photosearch.ingest.thumbnails import make_thumbnail
+
+    if suffix == ".heic" and not heif_available():
+        pytest.fail("pillow-heif is not installed", pytrace=False)
+    thumb = make_thumbnail(Image.fromarray(_banner(1920, 298)), 256)
+    assert (thumb.width, thumb.height) == (825, 128)
+    path = tmp_path / f"thumb{suffix}"
+    thumb.save(path)
+    image = load_image(str(path), QSize(160, 160), PANORAMA_WINDOW)
+    assert (image.width(), image.height()) == (160, 80)
+    assert max(abs(a - b) for a, b in zip(colour_at(image, 0.5, 0.5), QUADRANTS[1], strict=True)) < 40
+    whole = load_image(str(path), QSize(160, 160))  # the viewer, and anything that asks for no window
+    assert whole.width() == 160 and whole.height() < 30
+
+
+def test_an_old_strip_thumbnail_stays_whole_rather_than_blurred(tmp_path):
+    strip = Image.fromarray(_banner(1920, 298))
+    strip.thumbnail((256, 256))  # what thumbnails were before panoramas got longer ones
+    path = tmp_path / "old.webp"
+    strip.save(path)
+    image = load_image(str(path), QSize(160, 160), 2.0)
+    assert image.width() == 160 and image.height() < 30  # all three bands, not an enlarged middle
+    assert colour_at(image, 0.1, 0.5) != colour_at(image, 0.9, 0.5)
+
+
+def test_an_ordinary_photo_is_never_cut(tmp_path):
+    path = tmp_path / "q.webp"
+    Image.fromarray(quadrants()).save(path)
+    assert_quadrants(load_image(str(path), QSize(160, 160), 2.0))
