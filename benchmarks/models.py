@@ -3,9 +3,10 @@
     python -m benchmarks.models [--repeat 5] [--threads 2] [--side 1280] [--panoramas]
 
 Photos are scikit-image / scikit-learn samples scaled to the analysis size the indexer passes
-(longest side `--side`); with `--panoramas`, each is three samples side by side (about 4.5:1, which
-the tagger and scene model also read in parts). Nothing is asserted; the figures are for people and
-CI logs.
+(longest side `--side`); with `--panoramas`, each is three samples side by side (about 4.5:1), at
+the size the indexer reads a panorama (`ingest.decode.fit_box`: its short side half of `--side`),
+which the tagger, scene model and detector also read in parts. Nothing is asserted; the figures
+are for people and CI logs.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from photosearch.config import Settings
+from photosearch.ingest.decode import fit_box
 from photosearch.records import PhotoImage
 from photosearch.vision.preprocess import resize_max_side
 
@@ -35,11 +37,20 @@ def sample_photos(side: int, panoramas: bool = False) -> list[np.ndarray]:
     except ImportError:
         pass
     if panoramas:
-        photos = [_side_by_side(photos[i - 2], photos[i - 1], p) for i, p in enumerate(photos)]
+        wide = [_side_by_side(photos[i - 2], photos[i - 1], p) for i, p in enumerate(photos)]
+        return [_fitted(p, fit_box(p.shape[1], p.shape[0], side, side // 2)) for p in wide]
     return [resize_max_side(p, side, "cubic") for p in photos]
 
 
-def _side_by_side(*photos: np.ndarray, height: int = 600) -> np.ndarray:
+def _fitted(rgb: np.ndarray, box: tuple[int, int]) -> np.ndarray:
+    import cv2
+
+    scale = min(1.0, box[0] / rgb.shape[1], box[1] / rgb.shape[0])
+    size = (round(rgb.shape[1] * scale), round(rgb.shape[0] * scale))
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_CUBIC) if scale < 1 else rgb
+
+
+def _side_by_side(*photos: np.ndarray, height: int = 1200) -> np.ndarray:
     import cv2
 
     return np.hstack([cv2.resize(p, (round(p.shape[1] * height / p.shape[0]), height)) for p in photos])

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, bindparam, inspect, text
+from sqlalchemy import Connection, inspect, text
 
 from photosearch import __version__
 from photosearch.catalog import generation
@@ -68,24 +68,24 @@ def _albums(conn: Connection) -> None:
     AlbumPhoto.__table__.create(conn, checkfirst=True)
 
 
-#: The analyzers whose version 4 reads a panorama in parts and every other photo as version 3 did,
-#: and the aspect ratio from which a photo is a panorama (`vision.preprocess.WIDE_FROM`; the catalog
-#: imports no model code).
-PANORAMA_READERS = ("tagger", "scenes", "detector")
+#: The analyzers whose new version reads a panorama anew (in parts, or at a larger size) and every
+#: other photo as the old one did: analyzer -> (old version, new version). A panorama is a photo wider
+#: than `PANORAMA_FROM` (`vision.preprocess.WIDE_FROM`; the catalog imports no model code).
+PANORAMA_READERS = {"tagger": (3, 4), "scenes": (3, 4), "detector": (3, 4), "faces": (2, 3), "ocr": (2, 3)}
 PANORAMA_FROM = 2.2
 
 
 def _only_panoramas_read_again(conn: Connection) -> None:
-    """A photo no wider than a panorama keeps its tagger, scenes and detector results: version 4 of
-    those reads it as version 3 did, so only panoramas are analysed again (not every photo)."""
-    conn.execute(
-        text(
-            "UPDATE analyses SET version = 4 WHERE analyzer IN :names AND version = 3 AND photo_id IN ("
-            " SELECT id FROM photos WHERE width > 0 AND height > 0 AND"
-            " (CASE WHEN width >= height THEN width * 1.0 / height ELSE height * 1.0 / width END) <= :wide)"
-        ).bindparams(bindparam("names", expanding=True)),
-        {"names": list(PANORAMA_READERS), "wide": PANORAMA_FROM},
+    """A photo no wider than a panorama keeps its tagger, scenes, detector, faces and text results:
+    their new versions read it as the old ones did, so only panoramas are analysed again (not every
+    photo)."""
+    statement = text(
+        "UPDATE analyses SET version = :new WHERE analyzer = :name AND version = :old AND photo_id IN ("
+        " SELECT id FROM photos WHERE width > 0 AND height > 0 AND"
+        " (CASE WHEN width >= height THEN width * 1.0 / height ELSE height * 1.0 / width END) <= :wide)"
     )
+    for name, (old, new) in PANORAMA_READERS.items():
+        conn.execute(statement, {"name": name, "old": old, "new": new, "wide": PANORAMA_FROM})
 
 
 MIGRATIONS: list[Migration] = [

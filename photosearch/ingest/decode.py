@@ -178,16 +178,36 @@ def _reason_for_oserror(exc: OSError) -> str:
     return "unreadable"
 
 
+#: A photo wider (or taller) than this is a panorama (as `vision.preprocess.WIDE_FROM`).
+PANORAMA_FROM = 2.2
+#: A panorama's analysis image may be this many times `max_side` long, to keep its short side.
+PANORAMA_LONGEST = 3
+
+
+def fit_box(width: int, height: int, max_side: int, panorama_short: int | None = None) -> tuple[int, int]:
+    """The box an image is downscaled into: the square of `max_side`; with `panorama_short`, for a
+    panorama one long enough that its short side stays at least that (its long side at most
+    `PANORAMA_LONGEST` times `max_side`): fitted into the square, a 6:1 panorama's people are 35 px
+    high, too small for the face detector."""
+    long_side, short_side = max(width, height), min(width, height)
+    if not panorama_short or short_side <= 0 or long_side / short_side <= PANORAMA_FROM:
+        return max_side, max_side
+    along = max(max_side, min(round(panorama_short * long_side / short_side), max_side * PANORAMA_LONGEST))
+    return (along, max_side) if width >= height else (max_side, along)
+
+
 def open_image(
     path: str | Path,
     max_side: int | None = None,
     max_pixels: int = DEFAULT_MAX_PIXELS,
     data: bytes | None = None,
+    panorama_short: int | None = None,
 ) -> Decoded:
     """Open `path` (or its already-read `data`) as an RGB image with EXIF orientation applied.
 
     With `max_side`, JPEGs decode in draft mode (DCT scaling) and the result is downscaled
-    so its longest side is at most `max_side`.
+    so its longest side is at most `max_side`; with `panorama_short` too, a panorama's short side
+    stays at least that (`fit_box`).
     """
     path = str(path)
     if data is None:
@@ -202,9 +222,9 @@ def open_image(
     if size == 0:
         raise DecodeError("empty_file", f"{path} is empty (0 bytes)")
     if is_raw_name(path):
-        return _open_raw(path, data, max_side, max_pixels)
+        return _open_raw(path, data, max_side, max_pixels, panorama_short)
     try:  # the pixel cap is checked below from the header, per call (Pillow's own cap is process-wide)
-        return _decode_with_pillow(path, data, max_side, max_pixels)
+        return _decode_with_pillow(path, data, max_side, max_pixels, panorama_short)
     except DecodeError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -248,7 +268,9 @@ def check_pixel_cap(path: str | Path, max_pixels: int) -> None:
         )
 
 
-def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max_pixels: int) -> Decoded:
+def _decode_with_pillow(
+    path: str, data: bytes | None, max_side: int | None, max_pixels: int, panorama_short: int | None = None
+) -> Decoded:
     """Pillow's decode (first frame, EXIF orientation, RGB, downscaled); raises what Pillow raises."""
     heif_available()
     img = Image.open(io.BytesIO(data) if data is not None else path)
@@ -262,9 +284,10 @@ def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max
         )
     exif = img.getexif()
     orientation = exif.get(0x0112, 1) if exif else 1
-    if max_side and fmt == "JPEG":
+    box = fit_box(full_w, full_h, max_side, panorama_short) if max_side else None
+    if box and fmt == "JPEG":
         # Draft picks a DCT scale >= the requested size: a big speed-up on 12 MP photos.
-        img.draft("RGB", (max_side, max_side))
+        img.draft("RGB", box)
     img.seek(0)  # GIF/animated: first frame
     img.load()
     # Turned before downscaling, as always: turning after would save ~10 ms on turned photos but
@@ -272,8 +295,10 @@ def _decode_with_pillow(path: str, data: bytes | None, max_side: int | None, max
     img = _orient(img, orientation)
     if img.mode != "RGB":
         img = _to_rgb(img)
-    if max_side and max(img.size) > max_side:
-        img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
+    if orientation in (5, 6, 7, 8):
+        box = box[::-1] if box else None
+    if box and (img.width > box[0] or img.height > box[1]):
+        img.thumbnail(box, Image.Resampling.BILINEAR, reducing_gap=2.0)
     if orientation in (5, 6, 7, 8):
         full_w, full_h = full_h, full_w
     return Decoded(image=img, width=full_w, height=full_h, format=fmt, exif=exif)
@@ -306,7 +331,9 @@ def _os_decode_error(path: str, exc: OSError) -> DecodeError:
     return DecodeError("corrupt", f"{path} could not be decoded: {exc}")
 
 
-def _open_raw(path: str, data: bytes | None, max_side: int | None, max_pixels: int) -> Decoded:
+def _open_raw(
+    path: str, data: bytes | None, max_side: int | None, max_pixels: int, panorama_short: int | None = None
+) -> Decoded:
     """A camera RAW file: its embedded preview (JPEG or bitmap) when present, else a half-size demosaic."""
     try:
         import rawpy
@@ -335,8 +362,9 @@ def _open_raw(path: str, data: bytes | None, max_side: int | None, max_pixels: i
         raise DecodeError("corrupt", f"{path} is not a RAW file LibRaw can read: {exc}") from exc
     if img.mode != "RGB":
         img = _to_rgb(img)
-    if max_side and max(img.size) > max_side:
-        img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR, reducing_gap=2.0)
+    box = fit_box(img.width, img.height, max_side, panorama_short) if max_side else None
+    if box and (img.width > box[0] or img.height > box[1]):
+        img.thumbnail(box, Image.Resampling.BILINEAR, reducing_gap=2.0)
     return Decoded(
         image=img, width=full_w, height=full_h, format="RAW", exif=_raw_exif(path, data, preview_exif)
     )

@@ -52,6 +52,12 @@ class LoadOptions:
     want_pixels: bool = True
     max_file_bytes: int = 1 << 30
 
+    @property
+    def panorama_short(self) -> int:
+        """A panorama's analysis image keeps half the analysis size on its short side
+        (`decode.fit_box`): faces and text in it stay large enough to find."""
+        return self.analysis_max_side // 2
+
 
 # Errors writing our own files (thumbnails): the photo is fine, the run is retried next time.
 _DISK_FULL = {errno.ENOSPC, errno.EDQUOT}
@@ -105,7 +111,11 @@ def load_for_ingest(entry: FileEntry, opts: LoadOptions) -> Loaded:
         t1 = time.perf_counter()
         out.timings["read_hash"] = (t1 - t0) * 1000
         decoded = open_image(
-            entry.path, max_side=opts.analysis_max_side, max_pixels=opts.max_pixels, data=data
+            entry.path,
+            max_side=opts.analysis_max_side,
+            max_pixels=opts.max_pixels,
+            data=data,
+            panorama_short=opts.panorama_short,
         )
         del data
         decoded_ok = True
@@ -152,7 +162,12 @@ def load_for_analysis(photo_id: int, path: str, opts: LoadOptions) -> Loaded:
             raise DecodeError("vanished", f"{path} disappeared before it could be read") from exc
         except OSError:
             pass  # open_image names the error
-        decoded = open_image(path, max_side=opts.analysis_max_side, max_pixels=opts.max_pixels)
+        decoded = open_image(
+            path,
+            max_side=opts.analysis_max_side,
+            max_pixels=opts.max_pixels,
+            panorama_short=opts.panorama_short,
+        )
         out.width, out.height = decoded.width, decoded.height
         out.rgb = np.asarray(decoded.image, dtype=np.uint8)
     except DecodeError as exc:

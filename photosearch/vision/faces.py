@@ -110,7 +110,9 @@ class FaceAnalyzer:
     looks like as `face` facts with its box."""
 
     name = "faces"
-    version = 2  # 2: woman, man, girl, boy, baby... facts (face_traits.py)
+    # 2: woman, man, girl, boy, baby... facts (face_traits.py); 3: a panorama is read at a larger size
+    # (`ingest.decode.fit_box`), so its people's faces are big enough to find
+    version = 3
 
     def __init__(
         self,

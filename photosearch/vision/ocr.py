@@ -407,7 +407,9 @@ class OcrAnalyzer:
     """`text` facts per line read in the photo, plus one `ocr_gate` fact saying whether OCR ran."""
 
     name = "ocr"
-    version = 2  # 2: the flat check lets small words on plain boards through to the probe
+    # 2: the flat check lets small words on plain boards through to the probe; 3: a panorama is read
+    # at a larger size (`ingest.decode.fit_box`)
+    version = 3
 
     def __init__(
         self,

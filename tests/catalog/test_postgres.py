@@ -139,8 +139,10 @@ def test_only_panoramas_are_analysed_again_on_postgres(pg_store):
             s.flush()
             ids[path] = photo.id
             pg_store.write_analysis(s, photo.id, "tagger", 3, AnalysisResult())
+            pg_store.write_analysis(s, photo.id, "faces", 2, AnalysisResult())
     with pg_store.engine.begin() as conn:
         _only_panoramas_read_again(conn)
     with pg_store.session() as s:
-        got = {a.photo_id: a.version for a in s.query(Analysis).filter(Analysis.analyzer == "tagger")}
-    assert [got[ids[p]] for p in ("/x/a.jpg", "/x/p.jpg", "/x/u.jpg")] == [4, 3, 3]
+        got = {(a.photo_id, a.analyzer): a.version for a in s.query(Analysis)}
+    assert [got[ids[p], "tagger"] for p in ("/x/a.jpg", "/x/p.jpg", "/x/u.jpg")] == [4, 3, 3]
+    assert [got[ids[p], "faces"] for p in ("/x/a.jpg", "/x/p.jpg", "/x/u.jpg")] == [3, 2, 2]

@@ -66,19 +66,22 @@ def test_old_catalog_is_migrated_in_order(tmp_path):
 
 
 def test_only_panoramas_are_analysed_again_by_the_readers_of_their_parts(tmp_path):
-    """Tagger, scenes and detector version 4 read a panorama in parts and every other photo as version
-    3 did: an old catalog's other photos keep their results (migration 8) instead of all being
-    analysed again."""
+    """The tagger, scene model and detector read a panorama in parts now, faces and text at a larger
+    size, and every other photo as before: an old catalog's other photos keep their results
+    (migration 8) instead of all being analysed again."""
     from photosearch.catalog.migrations import PANORAMA_FROM, PANORAMA_READERS
+    from photosearch.ingest.decode import PANORAMA_FROM as DECODE_PANORAMA_FROM
+    from photosearch.ingest.thumbnails import PANORAMA_FROM as THUMB_PANORAMA_FROM
     from photosearch.vision.detector import DetectorAnalyzer
+    from photosearch.vision.faces import FaceAnalyzer
+    from photosearch.vision.ocr import OcrAnalyzer
     from photosearch.vision.preprocess import WIDE_FROM
     from photosearch.vision.scenes import ScenesAnalyzer
     from photosearch.vision.tagger import TaggerAnalyzer
 
-    assert PANORAMA_FROM == WIDE_FROM
-    assert {a.name: a.version for a in (TaggerAnalyzer, ScenesAnalyzer, DetectorAnalyzer)} == dict.fromkeys(
-        PANORAMA_READERS, 4
-    )
+    assert PANORAMA_FROM == DECODE_PANORAMA_FROM == THUMB_PANORAMA_FROM == WIDE_FROM
+    analyzers = (TaggerAnalyzer, ScenesAnalyzer, DetectorAnalyzer, FaceAnalyzer, OcrAnalyzer)
+    assert {a.name: a.version for a in analyzers} == {n: new for n, (_old, new) in PANORAMA_READERS.items()}
     db = tmp_path / "old.db"
     store = Store(f"sqlite:///{db}")
     sizes = {"/x/photo.jpg": (4000, 3000), "/x/tall.jpg": (1000, 2200), "/x/pano.jpg": (6000, 1000)}
@@ -89,9 +92,9 @@ def test_only_panoramas_are_analysed_again_by_the_readers_of_their_parts(tmp_pat
         with store.session() as s:
             s.get(Photo, ids[path]).width, s.get(Photo, ids[path]).height = w, h
         with store.session() as s:
-            for name in PANORAMA_READERS:
-                store.write_analysis(s, ids[path], name, 3, AnalysisResult())
-            store.write_analysis(s, ids[path], "faces", 2, AnalysisResult())
+            for name, (old, _new) in PANORAMA_READERS.items():
+                store.write_analysis(s, ids[path], name, old, AnalysisResult())
+            store.write_analysis(s, ids[path], "quality", 9, AnalysisResult())
     store.close()
     con = sqlite3.connect(db)
     con.execute("DELETE FROM schema_version WHERE version >= 8")  # written before migration 8
@@ -102,10 +105,14 @@ def test_only_panoramas_are_analysed_again_by_the_readers_of_their_parts(tmp_pat
         got = {(a.photo_id, a.analyzer): a.version for a in s.scalars(select(Analysis))}
     store.close()
     for path in ("/x/photo.jpg", "/x/tall.jpg"):  # 2.2:1 is no panorama yet
-        assert [got[ids[path], name] for name in PANORAMA_READERS] == [4, 4, 4], path
+        assert {n: got[ids[path], n] for n in PANORAMA_READERS} == {
+            n: v[1] for n, v in PANORAMA_READERS.items()
+        }
     for path in ("/x/pano.jpg", "/x/unknown.jpg"):
-        assert [got[ids[path], name] for name in PANORAMA_READERS] == [3, 3, 3], path
-    assert {got[pid, "faces"] for pid in ids.values()} == {2}
+        assert {n: got[ids[path], n] for n in PANORAMA_READERS} == {
+            n: v[0] for n, v in PANORAMA_READERS.items()
+        }
+    assert {got[pid, "quality"] for pid in ids.values()} == {9}
 
 
 def test_add_folder_is_idempotent_and_resolves(tmp_path):

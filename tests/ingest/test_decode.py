@@ -49,6 +49,25 @@ def test_draft_mode_downscales_big_jpeg(tmp_path, real_photos):
     assert load_rgb(path, 300).shape[:2] == (300, 300)
 
 
+@pytest.mark.parametrize("orientation", [None, 6])
+def test_a_panorama_keeps_half_the_analysis_size_on_its_short_side(tmp_path, real_photos, orientation):
+    """Fitted into 1280 px, a 6:1 panorama was 213 px high and its people's faces too small to find.
+    The indexer's loader reads it 640 px high (at most three times 1280 long); the photo turned by its
+    EXIF orientation is a tall panorama, read 640 px wide."""
+    from photosearch.ingest.loader import LoadOptions, load_for_analysis
+
+    strip = np.tile(real_photos["astronaut"][:320], (4, 12, 1))  # 1280 x 6144 stored
+    path = save_photo(tmp_path / "pano.jpg", strip, orientation=orientation)
+    rgb = load_for_analysis(1, str(path), LoadOptions(thumbs_dir=str(tmp_path))).rgb
+    assert rgb.shape[:2] == ((640, 3072) if orientation is None else (3072, 640))
+    assert open_image(path, max_side=1280).image.size in ((1280, 267), (267, 1280))  # others: as before
+    photo = save_photo(tmp_path / "photo.jpg", np.tile(real_photos["astronaut"], (3, 4, 1)))  # 2048 x 1536
+    assert load_for_analysis(2, str(photo), LoadOptions(thumbs_dir=str(tmp_path))).rgb.shape[:2] == (
+        960,
+        1280,
+    )
+
+
 def test_exif_orientation_applied_and_read(tmp_path, real_photos):
     # Stored landscape 451x300 with orientation 6 (rotate 90 CW): shown as portrait 300x451.
     path = save_photo(
