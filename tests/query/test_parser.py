@@ -153,6 +153,9 @@ def test_places():
         ("colorful birds", {"and": [{"concept": "colourful"}, {"concept": "bird"}]}),  # measured
         ("colourful photos", {"concept": "colourful"}),
         ("vibrant colors", {"concept": "colourful"}),
+        ("fall colors", {"and": [{"month": [9, 10, 11]}, {"concept": "colourful"}]}),
+        ("the colours of the market", {"and": [{"concept": "colourful"}, {"concept": "market"}]}),
+        ("red colours", {"color": "red"}),  # the colour said, not many of them (nor a flag)
         ("flowers in bright colours", {"and": [{"concept": "flower"}, {"concept": "colourful"}]}),
         ("umbrellas, not colourful", {"and": [{"concept": "umbrella"}, {"not": {"concept": "colourful"}}]}),
         # a shade of a colour is the colour: the photo need not be dark, light or bright

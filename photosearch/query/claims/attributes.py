@@ -74,9 +74,20 @@ class ColourClaims:
             if prev and prev.group(0) in SHADES and st.free(*prev.span()) and _adjacent(st.low, prev, m):
                 start = prev.start()  # "dark blue", "light green": a shade of the colour
             st.claim(start, m.end(), "atom", {"color": COLOUR_WORDS[word]}, slot="color")
-        for m in _COLOURFUL.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"concept": COLOURFUL}, slot="concept")
+        _claim_colourful(st)
+
+
+def _claim_colourful(st: ClaimState) -> None:
+    """Words for many vivid colours (`_COLOURFUL`); "colours" after a colour word only repeats it
+    ("red colours" is red, and no flag: WordNet's "colors" is an ensign)."""
+    for m in _COLOURFUL.finditer(st.low):
+        if not st.free(m.start(), m.end()):
+            continue
+        prev = st.word_before(m.start())
+        if m.group(0).startswith("colo") and prev and prev.group(0) in COLOUR_WORDS:
+            st.claim(m.start(), m.end(), "drop", text="<colours>")
+        else:
+            st.claim(m.start(), m.end(), "atom", {"concept": COLOURFUL}, slot="concept")
 
 
 #: Words for a colour's shade: "dark blue" is blue (the photo need not be dark), "vivid red" is red.
@@ -91,11 +102,13 @@ def _adjacent(low: str, before: re.Match, word: re.Match) -> bool:
 
 
 #: Words for many vivid colours ("colourful", "vibrant colours", "full of colour", "multicolored") →
-#: the measured attribute; "bright colours" too (not the "bright" of a photo's light).
+#: the measured attribute; "bright colours" too (not the "bright" of a photo's light), and "colours"
+#: of their own ("fall colors": autumn's months, and colourful; it was a concept "colors" no model
+#: labels).
 COLOURFUL = "colourful"
 _COLOURFUL = re.compile(
     r"\b(?:(?:colou?rful|vibrant|vivid|multi-?colou?red|rainbow-colou?red)(?:\s+colou?rs?)?"
-    r"|(?:bright|lots\s+of|full\s+of|many|all\s+the)\s+colou?rs?)\b"
+    r"|(?:bright|lots\s+of|full\s+of|many|all\s+the)\s+colou?rs?|colou?rs)\b"
 )
 #: "old photos", "vintage pictures": the adjective describes the photo itself (not "an old car").
 _OLD_LOOK = re.compile(
