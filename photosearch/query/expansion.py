@@ -61,6 +61,9 @@ WHOLE_KINDS = frozenset({ANIMAL, ARTIFACT, BODY, PLANT})
 #: Stuff, qualities and times (noun.substance, .attribute, .time: wood, glass, green, fall), whose
 #: plural is a noun of its own ("woods", "glasses", "greens", "falls"), not several of them.
 STUFF = frozenset({27, 7, 28})
+#: What a photo shows (noun.animal, .artifact, .food, .group, .location, .object, .plant): a plural of
+#: its own is read as itself only where it means one of these.
+SHOWN = frozenset({ANIMAL, ARTIFACT, 13, 14, LOCATION, 17, PLANT})
 #: A place reaches the landmarks WordNet lists as its parts, and what they are ("paris" ≈ Eiffel
 #: Tower, tower; "rome" ≈ Colosseum, amphitheatre): where the library knows no photo taken there, the
 #: photos of its sights are the closest, and never sure (a tower is not in Paris because it is a tower).
@@ -235,13 +238,16 @@ def word_meant(word: str, stemmed: str) -> str:
     wn = shared_wordnet()
     if word == stemmed or wn is None:
         return stemmed
-    own, single = wn.lookup(word), wn.lookup(stemmed)
+    own = [o for o in wn.lookup(word) if not wn.synset(o).names[0][:1].isupper()]  # not "Ethel Waters"
+    single = wn.lookup(stemmed)
     if not own or not single:
         return word if own else stemmed
     # the plural of a stuff, a colour or a time names something else; of anything else, mostly several
-    # ("stairs", "arms", "receipts": WordNet's first receipt is the act of receiving)
+    # ("stairs", "arms", "receipts": WordNet's first receipt is the act of receiving); and only a thing
+    # a photo shows ("waters" is first amniotic fluid, "blues" the music)
     stuff = wn.synset(single[0]).lexfile in STUFF
-    return word if own[0] != single[0] and stuff else stemmed
+    shown = wn.synset(own[0]).lexfile in SHOWN
+    return word if own[0] != single[0] and stuff and shown else stemmed
 
 
 def read_as(word: str, *, context: str = "", embed: Embed | None = None) -> tuple[int, ...]:

@@ -175,6 +175,7 @@ def test_monochrome_is_the_pixels_measure_where_the_analyzer_took_it(store, sett
         ("greens", "greens"),  # leafy vegetables, where "green" is first the colour
         ("falls", "falls"),  # a waterfall, where "fall" is first the season (and never the season)
         ("dogs", "dog"),  # several of a thing one counts
+        ("waters", "water"),  # WordNet's "waters" is Ethel Waters, then amniotic fluid: no thing shown
         ("arms", "arm"),
         ("mountains", "mountain"),
     ],
