@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from photosearch.query.resolvers.text import naming_words
 from photosearch.query.senses import Embed, read_senses, role
 
 log = logging.getLogger(__name__)
@@ -248,6 +249,12 @@ def word_meant(word: str, stemmed: str) -> str:
     stuff = wn.synset(single[0]).lexfile in STUFF
     shown = wn.synset(own[0]).lexfile in SHOWN
     return word if own[0] != single[0] and stuff and shown else stemmed
+
+
+def naming_words_meant(text: str) -> list[str]:
+    """A concept's naming tokens (`resolvers.text.naming_tokens`), each in the form its senses and
+    classes are read by (`word_meant`)."""
+    return [word_meant(w, t) for w, t in naming_words(text)]
 
 
 def read_as(word: str, *, context: str = "", embed: Embed | None = None) -> tuple[int, ...]:

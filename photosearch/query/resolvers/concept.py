@@ -32,10 +32,10 @@ from photosearch.query.expansion import (
     Route,
     compound_of,
     expand,
+    naming_words_meant,
     read_as,
     shared_wordnet,
     synset_of,
-    word_meant,
 )
 from photosearch.query.quantities import Count, count_of, count_words, uncounted
 from photosearch.query.resolvers.agreement import MODELS, concept_synset, contradicted, models_agree
@@ -68,7 +68,7 @@ from photosearch.query.resolvers.filters import (
 from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.selfies import explain_selfie, is_selfie_word, selfie_evidence
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group, rows_with
-from photosearch.query.resolvers.text import fold, naming_words, tokens
+from photosearch.query.resolvers.text import fold, tokens
 from photosearch.query.senses import is_person_sense
 from photosearch.query.times_of_day import hours_ruled_out, names_night
 
@@ -189,7 +189,7 @@ def _lexical(
     value: str, ctx: ExecContext
 ) -> tuple[np.ndarray, dict[str, list[tuple[Group, float, Route | None]]]]:
     snap = ctx.snapshot
-    toks = [word_meant(w, t) for w, t in naming_words(value)]
+    toks = naming_words_meant(value)
     phrase = fold(value)
     matched: dict[str, list[tuple[Group, float, Route | None]]] = {}
     if not toks:

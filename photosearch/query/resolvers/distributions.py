@@ -40,7 +40,7 @@ from photosearch.models.labels import (
     places_categories,
 )
 from photosearch.query.calibration import REFERENCE_TEXTS, build_null, evidence
-from photosearch.query.expansion import NOT_ITSELF, Route, expand, shared_wordnet, word_meant
+from photosearch.query.expansion import NOT_ITSELF, Route, expand, naming_words_meant, shared_wordnet
 from photosearch.query.resolvers.compounds import (
     MODIFIER_WEIGHT,
     SHARED_WORD,
@@ -49,7 +49,7 @@ from photosearch.query.resolvers.compounds import (
     shares_only_a_word,
 )
 from photosearch.query.resolvers.kinds import another_kind
-from photosearch.query.resolvers.text import fold, naming_tokens, naming_words, tokens
+from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 from photosearch.query.senses import names_one_thing
 
 log = logging.getLogger(__name__)
@@ -299,7 +299,7 @@ def class_name_index(cs: ClassSpace) -> dict[str, list[int]]:
 def wordnet_affinity(value: str, cs: ClassSpace, sense: dict | None = None) -> Affinity:
     """Per class: mean over the concept's words of the best route weight to one of its names (each
     word read in the sense `sense` gives, see `ExecContext.sense_context`)."""
-    toks = [word_meant(w, t) for w, t in naming_words(value)]
+    toks = naming_words_meant(value)
     phrase = fold(value)
     index = class_name_index(cs)
     out = np.zeros(len(cs.names), np.float32)

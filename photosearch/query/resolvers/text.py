@@ -74,14 +74,23 @@ def stem(word: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """Folded, stemmed word tokens."""
-    return [stem(t) for t in _TOKEN.findall(fold(text).replace("_", " "))]
+    return [stemmed for _word, stemmed in _words(text)]
+
+
+def _words(text: str) -> list[tuple[str, str]]:
+    """Each folded word beside its stemmed token: ("woods", "wood")."""
+    return [(w, stem(w)) for w in _TOKEN.findall(fold(text).replace("_", " "))]
+
+
+def _content_words(text: str) -> list[tuple[str, str]]:
+    """`_words` without stop words (all of them when only stop words are left)."""
+    words = _words(text)
+    return [(w, t) for w, t in words if t not in STOP_WORDS] or words
 
 
 def content_tokens(text: str) -> list[str]:
     """Tokens without stop words (falls back to all tokens when only stop words are left)."""
-    toks = tokens(text)
-    kept = [t for t in toks if t not in STOP_WORDS]
-    return kept or toks
+    return [stemmed for _word, stemmed in _content_words(text)]
 
 
 def naming_tokens(text: str) -> list[str]:
@@ -92,8 +101,7 @@ def naming_tokens(text: str) -> list[str]:
 
 def naming_words(text: str) -> list[tuple[str, str]]:
     """`naming_tokens` beside the words they were stemmed from: ("woods", "wood")."""
-    words = [(w, stem(w)) for w in _TOKEN.findall(fold(text).replace("_", " "))]
-    content = [(w, t) for w, t in words if t not in STOP_WORDS] or words
+    content = _content_words(text)
     return [(w, t) for w, t in content if t not in QUANTITY_WORDS] or content
 
 
