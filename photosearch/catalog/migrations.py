@@ -21,6 +21,7 @@ from photosearch import __version__
 from photosearch.catalog import generation
 from photosearch.catalog.models import Album, AlbumPhoto, Base, CatalogState, SchemaVersion, utcnow
 from photosearch.errors import CatalogError
+from photosearch.panoramas import WIDE_FROM
 
 Migration = tuple[int, str, Callable[[Connection], None]]
 # Any constant: every PhotoSearch process on one PostgreSQL server migrates under this lock.
@@ -69,10 +70,9 @@ def _albums(conn: Connection) -> None:
 
 
 #: The analyzers whose new version reads a panorama anew (in parts, or at a larger size) and every
-#: other photo as the old one did: analyzer -> (old version, new version). A panorama is a photo wider
-#: than `PANORAMA_FROM` (`vision.preprocess.WIDE_FROM`; the catalog imports no model code).
+#: other photo as the old one did: analyzer -> (old version, new version); the catalog imports no
+#: model code to ask them.
 PANORAMA_READERS = {"tagger": (3, 4), "scenes": (3, 4), "detector": (3, 4), "faces": (2, 3), "ocr": (2, 3)}
-PANORAMA_FROM = 2.2
 
 
 def _only_panoramas_read_again(conn: Connection) -> None:
@@ -85,7 +85,7 @@ def _only_panoramas_read_again(conn: Connection) -> None:
         " (CASE WHEN width >= height THEN width * 1.0 / height ELSE height * 1.0 / width END) <= :wide)"
     )
     for name, (old, new) in PANORAMA_READERS.items():
-        conn.execute(statement, {"name": name, "old": old, "new": new, "wide": PANORAMA_FROM})
+        conn.execute(statement, {"name": name, "old": old, "new": new, "wide": WIDE_FROM})
 
 
 MIGRATIONS: list[Migration] = [

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QImageReader, QPixmap
 
 from photosearch.gui.bridge import TaskRunner
+from photosearch.ingest.thumbnails import PANORAMA_LONGEST
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +85,7 @@ def _decoded_image(path: str, target: QSize, max_aspect: float | None = None) ->
     from photosearch.errors import DecodeError
     from photosearch.ingest.decode import open_image
 
-    longest = max(target.width(), target.height()) * (4 if max_aspect else 1)  # a panorama's window
+    longest = max(target.width(), target.height()) * (PANORAMA_LONGEST if max_aspect else 1)
     try:
         decoded = open_image(path, max_side=longest)
     except (DecodeError, OSError, MemoryError) as exc:

@@ -21,6 +21,7 @@ from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 from photosearch.errors import DecodeError
 from photosearch.files import NotARegularFile, require_regular
 from photosearch.ingest.signatures import HEADER_BYTES, sniff, sniff_file, worth_sniffing
+from photosearch.panoramas import panorama_box
 
 
 @functools.cache
@@ -178,8 +179,6 @@ def _reason_for_oserror(exc: OSError) -> str:
     return "unreadable"
 
 
-#: A photo wider (or taller) than this is a panorama (as `vision.preprocess.WIDE_FROM`).
-PANORAMA_FROM = 2.2
 #: A panorama's analysis image may be this many times `max_side` long, to keep its short side.
 PANORAMA_LONGEST = 3
 
@@ -189,11 +188,9 @@ def fit_box(width: int, height: int, max_side: int, panorama_short: int | None =
     panorama one long enough that its short side stays at least that (its long side at most
     `PANORAMA_LONGEST` times `max_side`): fitted into the square, a 6:1 panorama's people are 35 px
     high, too small for the face detector."""
-    long_side, short_side = max(width, height), min(width, height)
-    if not panorama_short or short_side <= 0 or long_side / short_side <= PANORAMA_FROM:
+    if not panorama_short:
         return max_side, max_side
-    along = max(max_side, min(round(panorama_short * long_side / short_side), max_side * PANORAMA_LONGEST))
-    return (along, max_side) if width >= height else (max_side, along)
+    return panorama_box(width, height, max_side, panorama_short, PANORAMA_LONGEST)
 
 
 def open_image(
@@ -296,11 +293,10 @@ def _decode_with_pillow(
     if img.mode != "RGB":
         img = _to_rgb(img)
     if orientation in (5, 6, 7, 8):
+        full_w, full_h = full_h, full_w
         box = box[::-1] if box else None
     if box and (img.width > box[0] or img.height > box[1]):
         img.thumbnail(box, Image.Resampling.BILINEAR, reducing_gap=2.0)
-    if orientation in (5, 6, 7, 8):
-        full_w, full_h = full_h, full_w
     return Decoded(image=img, width=full_w, height=full_h, format=fmt, exif=exif)
 
 

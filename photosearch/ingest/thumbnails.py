@@ -8,6 +8,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from photosearch.panoramas import panorama_box
+
 THUMB_FORMAT = "WEBP"
 THUMB_SUFFIX = ".webp"
 
@@ -16,23 +18,15 @@ def thumbnail_rel_path(content_hash: str) -> str:
     return f"{content_hash[:2]}/{content_hash}{THUMB_SUFFIX}"
 
 
-#: A photo wider (or taller) than this is a panorama (as `vision.preprocess.WIDE_FROM`): fitted into
-#: the thumbnail square, a 6:1 panorama would be a strip 42 px high.
-PANORAMA_FROM = 2.2
-#: A panorama's thumbnail is at least this share of the thumbnail size on its short side (the grid
-#: shows a 2:1 window of it, as sharp as other photos), and at most 4 sizes long.
-PANORAMA_SHORT = 0.5
+#: A panorama's thumbnail keeps half the thumbnail size on its short side (fitted into the square, a
+#: 6:1 panorama would be a strip 42 px high; the grid shows a 2:1 window of it, as sharp as other
+#: photos), and is at most this many sizes long.
 PANORAMA_LONGEST = 4
 
 
 def thumbnail_box(width: int, height: int, size: int = 256) -> tuple[int, int]:
-    """The box a photo's thumbnail fits in: the square of `size`, or for a panorama one long enough
-    that its short side stays `PANORAMA_SHORT` of the size."""
-    long_side, short_side = max(width, height), min(width, height)
-    if short_side <= 0 or long_side / short_side <= PANORAMA_FROM:
-        return size, size
-    along = min(round(size * PANORAMA_SHORT * long_side / short_side), size * PANORAMA_LONGEST)
-    return (along, size) if width >= height else (size, along)
+    """The box a photo's thumbnail fits in: the square of `size`, or a panorama's longer one."""
+    return panorama_box(width, height, size, size // 2, PANORAMA_LONGEST)
 
 
 def make_thumbnail(image: Image.Image, size: int = 256) -> Image.Image:

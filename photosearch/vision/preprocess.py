@@ -9,6 +9,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from photosearch.panoramas import is_panorama
+
 INTERPOLATION = {
     "area": cv2.INTER_AREA,
     "linear": cv2.INTER_LINEAR,
@@ -51,27 +53,20 @@ def center_crop(rgb: np.ndarray, fraction: float = 0.875) -> np.ndarray:
     return rgb[y0 : y0 + side, x0 : x0 + side]
 
 
-#: A photo wider (or taller) than this, a panorama, is also read in parts (`views`): a network that
-#: squashes its input square sees a 6:1 panorama as streaks. 16:9 and 2:1 photos stay one view (on
-#: 59 2:1 landscapes, reading their parts too moved as many answers down as up).
-WIDE_FROM = 2.2
-#: The parts of a wide photo are this much longer than they are short (4:3), and overlap.
+#: The parts of a panorama (`photosearch.panoramas`) are this much longer than they are short (4:3);
+#: a network that squashes its input square sees a whole 6:1 panorama as streaks.
 PART_ASPECT = 4 / 3
 
 
 def part_spans(
-    height: int,
-    width: int,
-    wide_from: float = WIDE_FROM,
-    part_aspect: float = PART_ASPECT,
-    overlap: float = 0.0,
+    height: int, width: int, part_aspect: float = PART_ASPECT, overlap: float = 0.0
 ) -> list[tuple[int, int]]:
-    """Where a wide (or tall) photo's parts lie along its long side, in pixels (start, end): each
-    `part_aspect` of its short side long, spread evenly from one end to the other, neighbours sharing
-    at least `overlap` of a part; [] for a photo that is not wide."""
-    long_side, short_side = max(height, width), min(height, width)
-    if short_side == 0 or long_side / short_side <= wide_from:
+    """Where a panorama's parts lie along its long side, in pixels (start, end): each `part_aspect`
+    of its short side long, spread evenly from one end to the other, neighbours sharing at least
+    `overlap` of a part; [] for a photo that is no panorama."""
+    if not is_panorama(width, height):
         return []
+    long_side, short_side = max(height, width), min(height, width)
     part = min(long_side, round(short_side * part_aspect))
     step = max(1, int(part * (1.0 - overlap)))
     count = 1 + -(-(long_side - part) // step)  # enough parts to cover the long side
@@ -79,12 +74,10 @@ def part_spans(
     return [(s, s + part) for s in starts]
 
 
-def views(
-    rgb: np.ndarray, wide_from: float = WIDE_FROM, part_aspect: float = PART_ASPECT
-) -> list[np.ndarray]:
-    """The whole photo, then for a wide (or tall) one its parts (`part_spans`)."""
+def views(rgb: np.ndarray) -> list[np.ndarray]:
+    """The whole photo, then for a panorama its parts (`part_spans`)."""
     h, w = rgb.shape[:2]
-    spans = part_spans(h, w, wide_from, part_aspect)
+    spans = part_spans(h, w)
     if w >= h:
         return [rgb, *(rgb[:, a:b] for a, b in spans)]
     return [rgb, *(rgb[a:b] for a, b in spans)]

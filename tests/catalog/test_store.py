@@ -69,17 +69,20 @@ def test_only_panoramas_are_analysed_again_by_the_readers_of_their_parts(tmp_pat
     """The tagger, scene model and detector read a panorama in parts now, faces and text at a larger
     size, and every other photo as before: an old catalog's other photos keep their results
     (migration 8) instead of all being analysed again."""
-    from photosearch.catalog.migrations import PANORAMA_FROM, PANORAMA_READERS
-    from photosearch.ingest.decode import PANORAMA_FROM as DECODE_PANORAMA_FROM
-    from photosearch.ingest.thumbnails import PANORAMA_FROM as THUMB_PANORAMA_FROM
+    from photosearch.catalog.migrations import PANORAMA_READERS
+    from photosearch.ingest.decode import fit_box
+    from photosearch.ingest.thumbnails import thumbnail_box
     from photosearch.vision.detector import DetectorAnalyzer
     from photosearch.vision.faces import FaceAnalyzer
     from photosearch.vision.ocr import OcrAnalyzer
-    from photosearch.vision.preprocess import WIDE_FROM
+    from photosearch.vision.preprocess import part_spans
     from photosearch.vision.scenes import ScenesAnalyzer
     from photosearch.vision.tagger import TaggerAnalyzer
 
-    assert PANORAMA_FROM == DECODE_PANORAMA_FROM == THUMB_PANORAMA_FROM == WIDE_FROM
+    for w, h, panorama in ((2200, 1000, False), (2210, 1000, True), (1000, 2210, True)):
+        # the models' parts, the analysis image and the thumbnail agree with the migration below
+        assert bool(part_spans(h, w)) == (fit_box(w, h, 1280, 640) != (1280, 1280)) == panorama
+        assert (thumbnail_box(w, h) != (256, 256)) == panorama
     analyzers = (TaggerAnalyzer, ScenesAnalyzer, DetectorAnalyzer, FaceAnalyzer, OcrAnalyzer)
     assert {a.name: a.version for a in analyzers} == {n: new for n, (_old, new) in PANORAMA_READERS.items()}
     db = tmp_path / "old.db"
