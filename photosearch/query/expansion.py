@@ -251,10 +251,33 @@ def word_meant(word: str, stemmed: str) -> str:
     return word if own[0] != single[0] and stuff and shown else stemmed
 
 
+#: What an adjective that no noun is may be made from and still be read as (`noun_of_adjective`):
+#: an animal, an artifact, a food, an object, a phenomenon, a plant or a stuff ("rocky" a rock, "foggy"
+#: fog, "leafy" leaves). Not a place ("tropical": the tropic, a line of latitude; "rural": the country,
+#: first a nation), a quality ("tasty": taste), a feeling or a state.
+MADE_FROM = frozenset({ANIMAL, ARTIFACT, 13, 17, 19, PLANT, 27})
+
+
+@functools.lru_cache(maxsize=4096)
+def noun_of_adjective(word: str) -> str | None:
+    """The noun a request word is read by where it is an adjective made from a thing and no noun
+    itself: "rocky coast" is a coast with rocks, "hilly landscape" one with hills, "foggy" fog,
+    "snowy" snow (WordNet's derivation and pertainym pointers, `WordNet.adjective_nouns`); None for
+    a noun ("wild" is a wilderness too), or an adjective of a quality ("tasty", "happy")."""
+    wn = shared_wordnet()
+    if wn is None or wn.senses(word):
+        return None
+    for lemma, offset in wn.adjective_nouns(word):
+        if wn.synset(offset).lexfile in MADE_FROM:
+            return lemma.replace("_", " ").lower()
+    return None
+
+
 def naming_words_meant(text: str) -> list[str]:
     """A concept's naming tokens (`resolvers.text.naming_tokens`), each in the form its senses and
-    classes are read by (`word_meant`)."""
-    return [word_meant(w, t) for w, t in naming_words(text)]
+    classes are read by (`word_meant`; an adjective made from a thing, by the thing's noun)."""
+    meant = [word_meant(w, t) for w, t in naming_words(text)]
+    return [noun_of_adjective(m) or m for m in meant]
 
 
 def read_as(word: str, *, context: str = "", embed: Embed | None = None) -> tuple[int, ...]:

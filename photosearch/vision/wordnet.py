@@ -14,6 +14,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from photosearch.errors import PhotoSearchError
 
@@ -292,10 +293,15 @@ class WordNet:
         self._side: dict[str, NounIndex | None] = {}
         self._verb_exc: dict[str, tuple[str, ...]] | None = None
         self._fh = open(self.dir / "data.noun", "rb")  # noqa: SIM115 - kept open for seeks
+        self._adj_fh: BinaryIO | None = None  # data.adj, opened when first asked
+        self._adj_nouns: dict[str, tuple[tuple[str, int], ...]] = {}
 
     def close(self) -> None:
         with self._lock:
             self._fh.close()
+            if self._adj_fh is not None:
+                self._adj_fh.close()
+                self._adj_fh = None
             if self._index is not None:
                 self._index.close()
                 self._index = None
@@ -352,6 +358,47 @@ class WordNet:
         """How many of a word's adjective senses are sense-tagged (0: no adjective, or no data)."""
         index = self._side_index("index.adj")
         return index.tagged(lemma.strip().lower().replace(" ", "_")) if index else 0
+
+    def adjective_nouns(self, word: str) -> tuple[tuple[str, int], ...]:
+        """The nouns an adjective is made from or pertains to, as (the noun's lemma, its synset), by
+        its senses in order: WordNet's derivation ('+') and pertainym ('\\') pointers from this very
+        word of each adjective synset ("rocky" → rock, "hilly" → hill, "foggy" → fog, "urban" →
+        city); () for a word that is no adjective, or where `data.adj` is missing."""
+        w = word.strip().lower().replace(" ", "_")
+        with self._lock:
+            if w in self._adj_nouns:
+                return self._adj_nouns[w]
+        index = self._side_index("index.adj")
+        parts = index._line(w) if index is not None else None
+        found: list[tuple[str, int]] = []
+        if parts and (self.dir / "data.adj").is_file():
+            for offset in (int(p) for p in parts[-int(parts[2]) :]):
+                found += self._derived_nouns(offset, w)
+        out = tuple(dict.fromkeys(found))
+        with self._lock:
+            self._adj_nouns[w] = out
+        return out
+
+    def _derived_nouns(self, offset: int, word: str) -> list[tuple[str, int]]:
+        """The (lemma, noun synset) pairs `word` of the adjective synset at `offset` points to."""
+        with self._lock:
+            if self._adj_fh is None:
+                self._adj_fh = open(self.dir / "data.adj", "rb")  # noqa: SIM115 - kept open for seeks
+            self._adj_fh.seek(offset)
+            fields = self._adj_fh.readline().decode("utf-8", "replace").partition(" | ")[0].split()
+        count = int(fields[3], 16)
+        lemmas = [fields[4 + 2 * i].split("(")[0].lower() for i in range(count)]
+        own = lemmas.index(word) + 1 if word in lemmas else -1
+        i = 4 + 2 * count
+        out = []
+        for _ in range(int(fields[i])):
+            symbol, target, pos, ends = fields[i + 1 : i + 5]
+            i += 4
+            source, dest = int(ends[:2], 16), int(ends[2:], 16)
+            if symbol in ("+", "\\") and pos == "n" and source in (0, own):
+                names = self.synset(int(target)).lemmas
+                out.append((names[dest - 1] if 0 < dest <= len(names) else names[0], int(target)))
+        return out
 
     def _side_index(self, name: str) -> NounIndex | None:
         """Another part of speech's index file (`index.adj`, `index.verb`), or None when absent."""

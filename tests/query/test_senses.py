@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from photosearch.config import Settings
-from photosearch.query.expansion import expand, shared_wordnet
+from photosearch.query.expansion import expand, naming_words_meant, shared_wordnet
 from photosearch.query.parser import parse_request
 from photosearch.query.plan import atoms
 from photosearch.query.search import search
@@ -204,3 +204,35 @@ def test_glasses_are_spectacles_and_woods_a_forest(store, settings):
     assert [r["path"] for r in glasses][:1] == ["/pics/shades.jpg"], glasses
     woods = search(store, settings, "woods", signals=[])["results"]
     assert [r["path"] for r in woods][:1] == ["/pics/forest.jpg"], woods
+
+
+@pytest.mark.parametrize(
+    ("concept", "words"),
+    [
+        ("rocky coast", ["rock", "coast"]),
+        ("hilly landscape", ["hill", "landscape"]),
+        ("sandy beach", ["sand", "beach"]),
+        ("misty forest", ["mist", "forest"]),
+        ("starry sky", ["star", "sky"]),
+        ("leafy", ["leaf"]),
+        # a quality, a place and a noun of its own stay as written
+        ("tasty snack", ["tasty", "snack"]),
+        ("tropical beach", ["tropical", "beach"]),
+        ("wild animals", ["wild", "animal"]),
+    ],
+)
+def test_an_adjective_made_from_a_thing_is_read_as_the_thing(concept, words):
+    """ "rocky", "hilly" and "misty" are no nouns: a request word nothing could match made "rocky coast"
+    no more than "coast" and left "hilly landscape" without a confident photo."""
+    assert naming_words_meant(concept) == words
+
+
+def test_hills_rank_a_hilly_landscape_first(store, settings):
+    """Both photos are landscapes; only the butte is a hill, and "hilly" used to count for nothing."""
+    facts = {
+        "valley.jpg": [FactRecord("scene", "valley", 0.8, data={"names": ["valley"]})],
+        "butte.jpg": [FactRecord("scene", "butte", 0.8, data={"names": ["butte"]})],
+    }
+    add_photos_with_facts(store, facts)
+    found = search(store, settings, "hilly landscape", signals=[])["results"]
+    assert [r["path"] for r in found][:1] == ["/pics/butte.jpg"], found

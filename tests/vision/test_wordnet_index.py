@@ -70,3 +70,27 @@ def test_verb_forms_follow_morphy_and_the_exception_list(wordnet_dir):
         assert wn.verb_forms("red") == [] and wn.verb_forms("at") == []
     finally:
         wn.close()
+
+
+def test_an_adjective_points_to_the_nouns_it_is_made_from(wordnet_dir, tmp_path):
+    """Derivation ('+') and pertainym ('\\') pointers of the word itself, checked against the
+    database's own lines: "rocky" is made from rock (a stone; another sense, a rocking), "urban"
+    pertains to a city; a noun that is no adjective has none, nor has a copy without `data.adj`."""
+    wn = WordNet(wordnet_dir)
+    try:
+        rocky = [name for name, _offset in wn.adjective_nouns("rocky")]
+        assert "rock" in rocky and "rockiness" in rocky
+        assert all(wn.synset(offset).lemmas for _name, offset in wn.adjective_nouns("rocky"))
+        assert "city" in [name for name, _offset in wn.adjective_nouns("urban")]
+        # "stony" shares the first synset of "rocky": its pointers, not rocky's, are stony's
+        assert "rock" not in [name for name, _offset in wn.adjective_nouns("stony")]
+        assert wn.adjective_nouns("dog") == ()
+    finally:
+        wn.close()
+    for name in ("index.noun", "data.noun", "index.adj", "noun.exc"):
+        (tmp_path / name).symlink_to(wordnet_dir / name)
+    bare = WordNet(tmp_path)
+    try:
+        assert bare.adjective_nouns("rocky") == ()
+    finally:
+        bare.close()
