@@ -23,6 +23,7 @@ from pathlib import Path
 
 from photosearch.query.resolvers.text import naming_words
 from photosearch.query.senses import Embed, read_senses, role
+from photosearch.vision.wordnet import WordNetUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -267,7 +268,12 @@ def noun_of_adjective(word: str) -> str | None:
     wn = shared_wordnet()
     if wn is None or wn.senses(word):
         return None
-    for lemma, offset in wn.adjective_nouns(word):
+    try:
+        made_from = wn.adjective_nouns(word)
+    except WordNetUnavailable as exc:  # a damaged adjective file: the word is read as written
+        log.warning("%s: “%s” is read as written", exc, word)
+        return None
+    for lemma, offset in made_from:
         if wn.synset(offset).lexfile in MADE_FROM:
             return lemma.replace("_", " ").lower()
     return None

@@ -369,10 +369,10 @@ class WordNet:
             if w in self._adj_nouns:
                 return self._adj_nouns[w]
         index = self._side_index("index.adj")
-        parts = index._line(w) if index is not None else None
+        offsets = index.get(w) if index is not None else ()
         found: list[tuple[str, int]] = []
-        if parts and (self.dir / "data.adj").is_file():
-            for offset in (int(p) for p in parts[-int(parts[2]) :]):
+        if offsets and (self.dir / "data.adj").is_file():
+            for offset in offsets:
                 found += self._derived_nouns(offset, w)
         out = tuple(dict.fromkeys(found))
         with self._lock:
@@ -386,6 +386,8 @@ class WordNet:
                 self._adj_fh = open(self.dir / "data.adj", "rb")  # noqa: SIM115 - kept open for seeks
             self._adj_fh.seek(offset)
             fields = self._adj_fh.readline().decode("utf-8", "replace").partition(" | ")[0].split()
+        if not fields or not fields[0].isdigit() or int(fields[0]) != offset:
+            raise WordNetUnavailable(f"{self.dir / 'data.adj'} is not the WordNet 3.0 adjective database")
         count = int(fields[3], 16)
         lemmas = [fields[4 + 2 * i].split("(")[0].lower() for i in range(count)]
         own = lemmas.index(word) + 1 if word in lemmas else -1

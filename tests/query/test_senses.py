@@ -236,3 +236,22 @@ def test_hills_rank_a_hilly_landscape_first(store, settings):
     add_photos_with_facts(store, facts)
     found = search(store, settings, "hilly landscape", signals=[])["results"]
     assert [r["path"] for r in found][:1] == ["/pics/butte.jpg"], found
+
+
+def test_a_damaged_adjective_file_leaves_the_word_as_written(wn, tmp_path, monkeypatch, caplog):
+    """A damaged `data.adj` costs the reading of "rocky" as rock, not the search."""
+    from photosearch.query import expansion
+    from photosearch.vision.wordnet import WordNet
+
+    for name in ("index.noun", "data.noun", "index.adj", "noun.exc"):
+        (tmp_path / name).symlink_to(wn.dir / name)
+    (tmp_path / "data.adj").write_bytes(b"damaged\n" * 400_000)
+    damaged = WordNet(tmp_path)
+    monkeypatch.setattr(expansion, "shared_wordnet", lambda: damaged)
+    expansion.noun_of_adjective.cache_clear()
+    try:
+        assert naming_words_meant("rocky coast") == ["rocky", "coast"]
+        assert "read as written" in caplog.text
+    finally:
+        expansion.noun_of_adjective.cache_clear()
+        damaged.close()

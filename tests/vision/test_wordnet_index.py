@@ -94,3 +94,10 @@ def test_an_adjective_points_to_the_nouns_it_is_made_from(wordnet_dir, tmp_path)
         assert bare.adjective_nouns("rocky") == ()
     finally:
         bare.close()
+    (tmp_path / "data.adj").write_bytes(b"damaged\n" * 400_000)  # a damaged adjective database
+    damaged = WordNet(tmp_path)
+    try:
+        with pytest.raises(WordNetUnavailable, match="adjective database"):
+            damaged.adjective_nouns("rocky")
+    finally:
+        damaged.close()
