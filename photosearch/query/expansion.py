@@ -281,9 +281,22 @@ def noun_of_adjective(word: str) -> str | None:
 
 def naming_words_meant(text: str) -> list[str]:
     """A concept's naming tokens (`resolvers.text.naming_tokens`), each in the form its senses and
-    classes are read by (`word_meant`; an adjective made from a thing, by the thing's noun)."""
-    meant = [word_meant(w, t) for w, t in naming_words(text)]
-    return [noun_of_adjective(m) or m for m in meant]
+    classes are read by (`word_meant`; an adjective made from a thing, by the thing's noun, save in
+    a noun of two words WordNet knows: a "polar bear" is no pole, a "solar panel" no sun)."""
+    pairs = naming_words(text)
+    meant = [word_meant(w, t) for w, t in pairs]
+    return [
+        m if _names_one_thing_with_next(pairs, i) else (noun_of_adjective(m) or m)
+        for i, m in enumerate(meant)
+    ]
+
+
+def _names_one_thing_with_next(pairs: list[tuple[str, str]], i: int) -> bool:
+    """Is the i-th word, with the word after it, one noun WordNet knows ("polar bears", "milky way")?"""
+    wn = shared_wordnet()
+    if wn is None or i + 1 >= len(pairs):
+        return False
+    return bool(wn.base_forms(f"{pairs[i][0]} {pairs[i + 1][0]}"))
 
 
 def read_as(word: str, *, context: str = "", embed: Embed | None = None) -> tuple[int, ...]:

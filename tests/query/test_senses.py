@@ -219,6 +219,9 @@ def test_glasses_are_spectacles_and_woods_a_forest(store, settings):
         ("tasty snack", ["tasty", "snack"]),
         ("tropical beach", ["tropical", "beach"]),
         ("wild animals", ["wild", "animal"]),
+        # a noun of two words WordNet knows keeps its adjective: no pole, no sun
+        ("polar bears", ["polar", "bear"]),
+        ("solar panels on a roof", ["solar", "panel", "roof"]),
     ],
 )
 def test_an_adjective_made_from_a_thing_is_read_as_the_thing(concept, words):
@@ -255,3 +258,16 @@ def test_a_damaged_adjective_file_leaves_the_word_as_written(wn, tmp_path, monke
     finally:
         expansion.noun_of_adjective.cache_clear()
         damaged.close()
+
+
+def test_a_label_that_is_the_whole_request_is_found_by_its_word_as_written(store, settings):
+    """ "snowy" is read as snow, and the scene model's "snowy mountain" is still the whole request."""
+    facts = {
+        "peak.jpg": [FactRecord("scene", "snowy mountain", 0.5, data={"names": ["snowy mountain"]})],
+        "slope.jpg": [FactRecord("scene", "ski slope", 0.9, data={"names": ["ski slope"]})],
+    }
+    add_photos_with_facts(store, facts)
+    found = search(store, settings, "snowy mountain", signals=[])["results"]
+    assert [r["path"] for r in found][:1] == ["/pics/peak.jpg"], found
+    why = [w.get("text", "") for w in found[0]["why"]]
+    assert not any("≈" in text for text in why), why  # the label itself, not a route to it

@@ -68,7 +68,7 @@ from photosearch.query.resolvers.filters import (
 from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.selfies import explain_selfie, is_selfie_word, selfie_evidence
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group, rows_with
-from photosearch.query.resolvers.text import fold, tokens
+from photosearch.query.resolvers.text import fold, naming_tokens, tokens
 from photosearch.query.senses import is_person_sense
 from photosearch.query.times_of_day import hours_ruled_out, names_night
 
@@ -199,7 +199,8 @@ def _lexical(
     per_token = np.zeros((len(toks), snap.n), np.float32)
     phrase_groups: list[tuple[Group, Route | None]] = []
     if len(toks) > 1:  # a multi-word label that is the whole phrase counts for every word
-        for g in ctx.snapshot.token_index.get(toks[0], []):
+        # found by its first word as written: the scene model's "snowy mountain" is no "snow mountain"
+        for g in ctx.snapshot.token_index.get(naming_tokens(value)[0], []):
             if fold(g.label) == phrase or any(fold(nm) == phrase for nm in g.names):
                 phrase_groups.append((g, None))
         phrase_groups.extend(_routes(phrase, snap, sense, known) if " " in phrase else [])
