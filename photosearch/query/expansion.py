@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -437,6 +438,41 @@ def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: f
         narrow = len(wn.descendants(parent, limit=NARROW_KINDS + 1)) <= NARROW_KINDS
         for lemma in psyn.lemmas:
             found.add(lemma, "hypernym", HYPERNYM[depth - 1] * sense, narrow, sense_of=parent, depth=depth)
+    if rank == 0:
+        _add_flower(found, wn, off, sense)
+
+
+#: A plant's gloss that says it bears flowers ("usually a single showy flower", "fragrant flowers"),
+#: not one whose flower is a part eaten or a grain's ("edible flower head", "flower spikes").
+BEARS_FLOWERS = re.compile(
+    r"\b(flowers?|blooms?|blossoms?|flowering|flowered)\b(?!\s+(buds?|heads?|spikes?))"
+)
+
+
+def _bears_flowers(wn, off: int) -> bool:
+    return bool(BEARS_FLOWERS.search(wn.synset(off).gloss.split(";")[0]))
+
+
+def _kinds_bear_flowers(wn, off: int) -> bool:
+    """Do at least half of a plant's direct kinds (two or more) bear flowers, by their glosses? The
+    rose's gloss speaks only of roses; its damask, tea and Cherokee roses' glosses of their blooms."""
+    kinds = list(wn.descendants(off, max_depth=1))
+    return len(kinds) >= 2 and 2 * sum(_bears_flowers(wn, k) for k in kinds) >= len(kinds)
+
+
+def _add_flower(found: _BestRoutes, wn, off: int, sense: float) -> None:
+    """A plant WordNet files under another branch than the flowers, whose gloss (or most of whose
+    kinds' glosses) says it bears them, is a flower one step up: "tulip" and "lily" are bulbous plants, "lilac" and "lavender" shrubs,
+    and WordNet's "flower" is only the orchid's, the sunflower's and the poppy's parent. A photo of
+    tulips shows flowers, and a model with no tulip class still sees them."""
+    syn = wn.synset(off)
+    if syn.lexfile != PLANT or not (_bears_flowers(wn, off) or _kinds_bear_flowers(wn, off)):
+        return
+    flower = wn.lookup("flower")[:1]  # a plant cultivated for its blooms or blossoms
+    if not flower or flower[0] == off or flower[0] in wn.ancestors(off):
+        return
+    for lemma in wn.synset(flower[0]).lemmas:
+        found.add(lemma, "hypernym", HYPERNYM[0] * sense, False, sense_of=flower[0], depth=1)
 
 
 SCENES_FILE = Path(__file__).resolve().parents[2] / "resources" / "scenes.yaml"

@@ -1085,6 +1085,35 @@ def test_a_sun_attribute_ranks_a_photo_but_never_makes_it_sure(store, settings, 
     assert any(w.get("fact") == SUN_SPACE for w in res["results"][0]["why"])
 
 
+def test_tulips_rank_the_photo_of_flowers_first(store, settings, fake_embedder):
+    """No model has a tulip class, and WordNet files the tulip under bulbous plants, never under
+    "flower": the scene model's read-out of flowers now ranks the photo of flowers first for
+    "tulips", as a closest match (a flower is no tulip)."""
+    from photosearch.models.labels import SUN_ATTRIBUTES, SUN_SPACE
+
+    order = list(SUN_ATTRIBUTES)
+
+    def degrees(found: dict[str, float]) -> np.ndarray:
+        vec = np.full(len(order), 0.02, np.float32)
+        for name, degree in found.items():
+            vec[order.index(name)] = degree
+        return vec
+
+    photos = {
+        "office.jpg": ([_fact("scene", "office", 0.9)], degrees({"carpet": 0.7})),
+        "bed.jpg": ([_fact("scene", "patio", 0.3)], degrees({"flowers": 0.9, "vegetation": 0.6})),
+    }
+    ids = _labelled_gallery(store, fake_embedder, {name: facts for name, (facts, _d) in photos.items()})
+    with store.session() as s:
+        for name, (_facts, vec) in photos.items():
+            store.write_analysis(s, ids[name], "scenes", 2, AnalysisResult(embeddings={SUN_SPACE: vec}))
+    plan = {"version": 1, "where": {"concept": "tulips"}, "compose": {}}
+    res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+    assert _confident(res) == []
+    assert res["results"][0]["path"].rsplit("/", 1)[-1] == "bed.jpg", res["results"]
+    assert any(w.get("fact") == SUN_SPACE for w in res["results"][0]["why"])
+
+
 def test_a_guess_far_below_the_best_photo_is_a_closest_match(store, settings, fake_embedder):
     """Where every signal was fused, a photo whose evidence is far below the best photo's is a closest
     match ("Near the best"): an elephant both models are sure of is confident, one both barely claim

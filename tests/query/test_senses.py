@@ -271,3 +271,17 @@ def test_a_label_that_is_the_whole_request_is_found_by_its_word_as_written(store
     assert [r["path"] for r in found][:1] == ["/pics/peak.jpg"], found
     why = [w.get("text", "") for w in found[0]["why"]]
     assert not any("≈" in text for text in why), why  # the label itself, not a route to it
+
+
+@pytest.mark.parametrize("plant", ["tulip", "tulips", "lily", "rose", "hydrangea", "jasmine"])
+def test_a_plant_that_bears_flowers_is_a_flower(plant):
+    """WordNet files tulips and lilies under bulbous plants and roses under shrubs, never under
+    "flower": a request for tulips reached no photo of flowers."""
+    assert ("flower", "hypernym") in {(r.term, r.route) for r in expand(plant)}
+
+
+@pytest.mark.parametrize("plant", ["moss", "oak", "pine", "grass", "cactus", "artichoke", "wheat"])
+def test_a_plant_whose_flowers_are_not_what_it_is_is_no_flower(plant):
+    """A flowerless plant, a tree, a grass, and a plant eaten for its flower head or grown for its
+    grain's flower spikes."""
+    assert "flower" not in {r.term for r in expand(plant)}
