@@ -1056,29 +1056,33 @@ def test_a_word_that_ends_a_class_names_modifier_is_no_kind_of_it(store, setting
     )
 
 
-def test_a_sun_attribute_ranks_a_photo_but_never_makes_it_sure(store, settings, fake_embedder):
-    """The scene model's read-out of "trees" puts the photo of trees first for "trees", as the closest
-    match: no model claims it, so it is never sure; a photo without them is no closer than before."""
+def _searched_with_sun_attributes(store, settings, fake_embedder, photos: dict, concept: str) -> dict:
+    """Search `concept` over photos of (facts, {SUN attribute: degree}), the scene model's read-out
+    written as its analysis; the attributes not named read 0.02."""
     from photosearch.models.labels import SUN_ATTRIBUTES, SUN_SPACE
 
     order = list(SUN_ATTRIBUTES)
-
-    def degrees(found: dict[str, float]) -> np.ndarray:
-        vec = np.full(len(order), 0.02, np.float32)
-        for name, degree in found.items():
-            vec[order.index(name)] = degree
-        return vec
-
-    photos = {
-        "woods.jpg": ([_fact("scene", "forest path", 0.2)], degrees({"trees": 0.9, "foliage": 0.8})),
-        "office.jpg": ([_fact("scene", "office", 0.9)], degrees({"carpet": 0.7})),
-    }
     ids = _labelled_gallery(store, fake_embedder, {name: facts for name, (facts, _d) in photos.items()})
     with store.session() as s:
-        for name, (_facts, vec) in photos.items():
+        for name, (_facts, found) in photos.items():
+            vec = np.full(len(order), 0.02, np.float32)
+            for attribute, degree in found.items():
+                vec[order.index(attribute)] = degree
             store.write_analysis(s, ids[name], "scenes", 2, AnalysisResult(embeddings={SUN_SPACE: vec}))
-    plan = {"version": 1, "where": {"concept": "trees"}, "compose": {}}
-    res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+    plan = {"version": 1, "where": {"concept": concept}, "compose": {}}
+    return search(store, settings, plan=plan, text_embedder=fake_embedder)
+
+
+def test_a_sun_attribute_ranks_a_photo_but_never_makes_it_sure(store, settings, fake_embedder):
+    """The scene model's read-out of "trees" puts the photo of trees first for "trees", as the closest
+    match: no model claims it, so it is never sure; a photo without them is no closer than before."""
+    from photosearch.models.labels import SUN_SPACE
+
+    photos = {
+        "woods.jpg": ([_fact("scene", "forest path", 0.2)], {"trees": 0.9, "foliage": 0.8}),
+        "office.jpg": ([_fact("scene", "office", 0.9)], {"carpet": 0.7}),
+    }
+    res = _searched_with_sun_attributes(store, settings, fake_embedder, photos, "trees")
     assert _confident(res) == []
     listed = [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
     assert listed[0] == "woods.jpg" and "office.jpg" not in listed[:1]
@@ -1089,26 +1093,13 @@ def test_tulips_rank_the_photo_of_flowers_first(store, settings, fake_embedder):
     """No model has a tulip class, and WordNet files the tulip under bulbous plants, never under
     "flower": the scene model's read-out of flowers now ranks the photo of flowers first for
     "tulips", as a closest match (a flower is no tulip)."""
-    from photosearch.models.labels import SUN_ATTRIBUTES, SUN_SPACE
-
-    order = list(SUN_ATTRIBUTES)
-
-    def degrees(found: dict[str, float]) -> np.ndarray:
-        vec = np.full(len(order), 0.02, np.float32)
-        for name, degree in found.items():
-            vec[order.index(name)] = degree
-        return vec
+    from photosearch.models.labels import SUN_SPACE
 
     photos = {
-        "office.jpg": ([_fact("scene", "office", 0.9)], degrees({"carpet": 0.7})),
-        "bed.jpg": ([_fact("scene", "patio", 0.3)], degrees({"flowers": 0.9, "vegetation": 0.6})),
+        "office.jpg": ([_fact("scene", "office", 0.9)], {"carpet": 0.7}),
+        "bed.jpg": ([_fact("scene", "patio", 0.3)], {"flowers": 0.9, "vegetation": 0.6}),
     }
-    ids = _labelled_gallery(store, fake_embedder, {name: facts for name, (facts, _d) in photos.items()})
-    with store.session() as s:
-        for name, (_facts, vec) in photos.items():
-            store.write_analysis(s, ids[name], "scenes", 2, AnalysisResult(embeddings={SUN_SPACE: vec}))
-    plan = {"version": 1, "where": {"concept": "tulips"}, "compose": {}}
-    res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+    res = _searched_with_sun_attributes(store, settings, fake_embedder, photos, "tulips")
     assert _confident(res) == []
     assert res["results"][0]["path"].rsplit("/", 1)[-1] == "bed.jpg", res["results"]
     assert any(w.get("fact") == SUN_SPACE for w in res["results"][0]["why"])
