@@ -456,7 +456,7 @@ def _bears_flowers(wn, off: int) -> bool:
 def _kinds_bear_flowers(wn, off: int) -> bool:
     """Do at least half of a plant's direct kinds (two or more) bear flowers, by their glosses? The
     rose's gloss speaks only of roses; its damask, tea and Cherokee roses' glosses of their blooms."""
-    kinds = list(wn.descendants(off, max_depth=1))
+    kinds = list(dict.fromkeys(wn.synset(off).hyponyms))
     return len(kinds) >= 2 and 2 * sum(_bears_flowers(wn, k) for k in kinds) >= len(kinds)
 
 

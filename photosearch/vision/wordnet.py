@@ -184,35 +184,50 @@ def find_wordnet_dir(explicit: str | Path | None = None) -> Path:
     )
 
 
-def parse_data_line(line: str) -> Synset:
-    """Parse one `data.noun` line (format: wndb(5WN))."""
+@dataclass(frozen=True)
+class DataLine:
+    """One line of a WordNet data file (`data.noun`, `data.adj`; format: wndb(5WN))."""
+
+    offset: int
+    lexfile: int
+    lemmas: tuple[str, ...]  # as in the database, without an adjective's marker ("Chinese(a)")
+    pointers: tuple[tuple[str, int, str, int, int], ...]  # (symbol, target, pos, source word, target word)
+    gloss: str
+
+
+def read_data_line(line: str) -> DataLine:
+    """Split one data line into its synset's offset, lexicographer file, lemmas, pointers and gloss."""
     head, _, gloss = line.partition(" | ")
     parts = head.split()
-    offset = int(parts[0])
     w_cnt = int(parts[3], 16)
-    lemmas = tuple(parts[4 + 2 * i] for i in range(w_cnt))
+    lemmas = tuple(parts[4 + 2 * i].split("(")[0] for i in range(w_cnt))
     i = 4 + 2 * w_cnt
-    p_cnt = int(parts[i])
-    i += 1
-    hypers: list[int] = []
-    hypos: list[int] = []
-    wholes: list[int] = []
-    has: list[int] = []
-    for _ in range(p_cnt):
-        symbol, target, pos = parts[i], parts[i + 1], parts[i + 2]
-        if symbol in ("@", "@i") and pos == "n":
-            hypers.append(int(target))
-        elif symbol in ("~", "~i") and pos == "n":
-            hypos.append(int(target))
-        elif symbol == "#p" and pos == "n":
-            wholes.append(int(target))
-        elif symbol == "%p" and pos == "n":
-            has.append(int(target))
+    pointers = []
+    for _ in range(int(parts[i])):
+        symbol, target, pos, ends = parts[i + 1 : i + 5]
+        pointers.append((symbol, int(target), pos, int(ends[:2], 16), int(ends[2:], 16)))
         i += 4
-    # Strip the adjective marker some lemmas carry, e.g. "Chinese(a)".
-    lemmas = tuple(lemma.split("(")[0] for lemma in lemmas)
+    return DataLine(int(parts[0]), int(parts[1]), lemmas, tuple(pointers), gloss.strip())
+
+
+def parse_data_line(line: str) -> Synset:
+    """Parse one `data.noun` line (format: wndb(5WN))."""
+    data = read_data_line(line)
+
+    def noun_pointers(*symbols: str) -> tuple[int, ...]:
+        return tuple(
+            target for symbol, target, pos, _s, _d in data.pointers if symbol in symbols and pos == "n"
+        )
+
     return Synset(
-        offset, lemmas, tuple(hypers), gloss.strip(), tuple(hypos), int(parts[1]), tuple(wholes), tuple(has)
+        data.offset,
+        data.lemmas,
+        noun_pointers("@", "@i"),
+        data.gloss,
+        noun_pointers("~", "~i"),
+        data.lexfile,
+        noun_pointers("#p"),
+        noun_pointers("%p"),
     )
 
 
@@ -294,7 +309,6 @@ class WordNet:
         self._verb_exc: dict[str, tuple[str, ...]] | None = None
         self._fh = open(self.dir / "data.noun", "rb")  # noqa: SIM115 - kept open for seeks
         self._adj_fh: BinaryIO | None = None  # data.adj, opened when first asked
-        self._adj_nouns: dict[str, tuple[tuple[str, int], ...]] = {}
 
     def close(self) -> None:
         with self._lock:
@@ -365,19 +379,11 @@ class WordNet:
         word of each adjective synset ("rocky" → rock, "hilly" → hill, "foggy" → fog, "urban" →
         city); () for a word that is no adjective, or where `data.adj` is missing."""
         w = word.strip().lower().replace(" ", "_")
-        with self._lock:
-            if w in self._adj_nouns:
-                return self._adj_nouns[w]
         index = self._side_index("index.adj")
         offsets = index.get(w) if index is not None else ()
-        found: list[tuple[str, int]] = []
-        if offsets and (self.dir / "data.adj").is_file():
-            for offset in offsets:
-                found += self._derived_nouns(offset, w)
-        out = tuple(dict.fromkeys(found))
-        with self._lock:
-            self._adj_nouns[w] = out
-        return out
+        if not offsets or not (self.dir / "data.adj").is_file():
+            return ()
+        return tuple(dict.fromkeys(pair for offset in offsets for pair in self._derived_nouns(offset, w)))
 
     def _derived_nouns(self, offset: int, word: str) -> list[tuple[str, int]]:
         """The (lemma, noun synset) pairs `word` of the adjective synset at `offset` points to."""
@@ -385,21 +391,18 @@ class WordNet:
             if self._adj_fh is None:
                 self._adj_fh = open(self.dir / "data.adj", "rb")  # noqa: SIM115 - kept open for seeks
             self._adj_fh.seek(offset)
-            fields = self._adj_fh.readline().decode("utf-8", "replace").partition(" | ")[0].split()
-        if not fields or not fields[0].isdigit() or int(fields[0]) != offset:
+            line = self._adj_fh.readline().decode("utf-8", "replace")
+        first = line.split(" ", 1)[0]
+        if not first.isdigit() or int(first) != offset:
             raise WordNetUnavailable(f"{self.dir / 'data.adj'} is not the WordNet 3.0 adjective database")
-        count = int(fields[3], 16)
-        lemmas = [fields[4 + 2 * i].split("(")[0].lower() for i in range(count)]
+        data = read_data_line(line)
+        lemmas = [lemma.lower() for lemma in data.lemmas]
         own = lemmas.index(word) + 1 if word in lemmas else -1
-        i = 4 + 2 * count
         out = []
-        for _ in range(int(fields[i])):
-            symbol, target, pos, ends = fields[i + 1 : i + 5]
-            i += 4
-            source, dest = int(ends[:2], 16), int(ends[2:], 16)
+        for symbol, target, pos, source, dest in data.pointers:
             if symbol in ("+", "\\") and pos == "n" and source in (0, own):
-                names = self.synset(int(target)).lemmas
-                out.append((names[dest - 1] if 0 < dest <= len(names) else names[0], int(target)))
+                names = self.synset(target).lemmas
+                out.append((names[dest - 1] if 0 < dest <= len(names) else names[0], target))
         return out
 
     def _side_index(self, name: str) -> NounIndex | None:
