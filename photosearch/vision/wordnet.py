@@ -284,6 +284,30 @@ class NounIndex:
     def __contains__(self, lemma: str) -> bool:
         return self._line(lemma) is not None
 
+    def starting_with(self, prefix: str) -> list[str]:
+        """Every lemma that starts with `prefix`, in the index's order ("mount_" -> mount_adams, ...)."""
+        key, mm = prefix.encode("utf-8"), self._map
+        lo, hi = self._start, len(mm)  # the first line whose lemma is not below the prefix
+        while lo < hi:
+            mid = (lo + hi) // 2
+            start = mm.rfind(b"\n", lo, mid) + 1 or lo
+            end = mm.find(b"\n", start, hi)
+            end = hi if end < 0 else end
+            if mm[start:end].split(b" ", 1)[0] < key:
+                lo = end + 1
+            else:
+                hi = start
+        found: list[str] = []
+        while lo < len(mm):
+            end = mm.find(b"\n", lo)
+            end = len(mm) if end < 0 else end
+            word = mm[lo:end].split(b" ", 1)[0]
+            if not word.startswith(key):
+                break
+            found.append(word.decode("utf-8", "replace"))
+            lo = end + 1
+        return found
+
     def get(self, lemma: str, default: tuple[int, ...] = ()) -> tuple[int, ...]:
         """The lemma's noun synset offsets, most frequent sense first."""
         parts = self._line(lemma)
@@ -341,6 +365,12 @@ class WordNet:
         """Noun synset offsets of a lemma ("tiger cat" or "tiger_cat"), most frequent sense first."""
         index = self._load_index()
         return index.get(lemma.strip().lower().replace(" ", "_"), ())
+
+    def names_headed_by(self, word: str) -> list[str]:
+        """WordNet's nouns of several words whose first word is `word` ("mount" -> "mount adams",
+        "mount ararat", ...)."""
+        key = word.strip().lower().replace(" ", "_")
+        return [lemma.replace("_", " ") for lemma in self._load_index().starting_with(key + "_")]
 
     def _load_index(self) -> NounIndex:
         with self._lock:

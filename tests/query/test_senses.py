@@ -285,3 +285,31 @@ def test_a_plant_whose_flowers_are_not_what_it_is_is_no_flower(plant):
     """A flowerless plant, a tree, a grass, and a plant eaten for its flower head or grown for its
     grain's flower spikes."""
     assert "flower" not in {r.term for r in expand(plant)}
+
+
+@pytest.mark.parametrize(
+    ("request_words", "camera"),
+    [
+        ("mount fuji", None),
+        ("mount olympus in the snow", None),
+        ("shot on a fuji", "Fujifilm"),
+        ("photos from my fuji", "Fujifilm"),
+    ],
+)
+def test_a_brand_inside_a_name_is_no_camera(request_words, camera):
+    """ "mount fuji" searched the photos taken with a Fujifilm camera: WordNet knows the mountain."""
+    plan, _conf, _notes = parse_request(request_words, now=date(2024, 5, 15))
+    cameras = [a["camera"] for a in atoms(plan["where"]) if "camera" in a]
+    assert cameras == ([camera] if camera else []), plan
+
+
+def test_mount_rushmore_is_a_mountain_not_a_horse(store, settings):
+    """WordNet's first "mount" is a riding horse; "Mount Rushmore" is "a mountain in the Black
+    Hills", and a photo of a horse led the closest matches."""
+    facts = {
+        "horse.jpg": [FactRecord("object", "horse", 0.95, data={"names": ["horse"]})],
+        "cliffs.jpg": [FactRecord("tag", "alp", 0.6, data={"names": ["alp"]})],
+    }
+    add_photos_with_facts(store, facts)
+    found = search(store, settings, "mount rushmore", signals=[])["results"]
+    assert [r["path"] for r in found][:1] == ["/pics/cliffs.jpg"], found

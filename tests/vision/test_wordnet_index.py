@@ -101,3 +101,17 @@ def test_an_adjective_points_to_the_nouns_it_is_made_from(wordnet_dir, tmp_path)
             damaged.adjective_nouns("rocky")
     finally:
         damaged.close()
+
+
+def test_the_names_a_word_heads_are_every_lemma_it_starts(wordnet_dir):
+    """ "mount" heads "mount adams" ... "mount wilson": the index's lemmas that start "mount_", no
+    other ("mountain" is not headed by "mount"), found by a binary search like any lemma."""
+    whole = sorted(_parse_whole(wordnet_dir / "index.noun"))
+    wn = WordNet(wordnet_dir)
+    try:
+        for word in ("mount", "lake", "a", "zygote", "genus", "zz"):
+            expected = [lemma.replace("_", " ") for lemma in whole if lemma.startswith(word + "_")]
+            assert wn.names_headed_by(word) == expected, word
+        assert "mount rushmore" in wn.names_headed_by("Mount")
+    finally:
+        wn.close()

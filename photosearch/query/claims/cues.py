@@ -232,11 +232,27 @@ class CueClaims:
                 and not any(w in fold(c) for c in st.ctx.cameras for w in AMBIGUOUS_BRANDS[brand])
             ):
                 continue  # "apple" alone is the fruit unless the catalog has such a camera
+            if not models and m.start("b") == m.start() and _names_a_thing(st.low, m):
+                continue  # "mount fuji" is a mountain, no Fujifilm
             value = " ".join([shown, *models])
             for known in st.ctx.cameras:
                 if fold(known) == fold(value):
                     value = known
             st.claim(m.start(), m.end(), "atom", {"camera": value}, slot="camera")
+
+
+def _names_a_thing(low: str, m: re.Match) -> bool:
+    """Is the brand, with the word before or after it, a noun WordNet knows ("mount fuji",
+    "mount olympus")? Then it names that thing, not a camera."""
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    before = low[: m.start("b")].split()[-1:]
+    after = low[m.end("b") :].split()[:1]
+    brand = m.group("b")
+    pairs = [f"{before[0]} {brand}"] if before else []
+    pairs += [f"{brand} {after[0]}"] if after else []
+    return wn is not None and any(wn.senses(p) for p in pairs)
 
 
 def _model_word(w: str) -> str:
