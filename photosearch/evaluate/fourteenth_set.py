@@ -38,7 +38,7 @@ shows or that would misjudge it (`tlc3-examples`' `longlife`, named for the word
 `nodes-sun-pia-03150`, the other cover of the same manual, and its `sample/common/mill`, the same
 file again; `libafterimage-dev`'s `rose512`, afterstep's again); a country's name only
 (`xepersian`'s `ireland`: what its photo shows, the word does not say); `matapli`'s `corona` (a word
-for several things), `couverture` (a cover) and `CIMPA` (a name); `featpost`'s `pifpafphoto`,
+for several things), `couverture` (a cover) and `CIMPA` (a name); `exif-parser`'s `test` and `featpost`'s `pifpafphoto`,
 `cqubeamer`'s `go` and `context`'s `luatex-co-acceptablelowres` (names that say nothing); maps and
 textures (`pysatellites`' `moon`, a map of the moon; `chinesechess`' `bg01`/`bg02`); photos under
 250 px on their short side (`ctable`'s `lion` and `penguin`, `xepersian`'s `clouds` and `rain`); a
