@@ -29,8 +29,7 @@ hashes:
 Left out before any request was written, by these rules: drawings, renders, logos and scans
 (`texlive-plain-generic`'s `present/Stern`, a render; `latex-course`'s `Ross-Siegel`, a seal;
 `context`'s `hacker` and `visualtikz`' `tiger`, drawings; `optex`'s demo `op-ring`, a render;
-`pmhanguljamo`'s `munjangganghwa`, a scanned page; the PyPI `blurhash`'s `cool_cat`, a
-drawing); a
+`pmhanguljamo`'s `munjangganghwa`, a scanned page; the PyPI `blurhash`'s `cool_cat`, a drawing); a
 handwritten word (`latex-for-undergraduates`' `whiteboard`); names that say nothing of what a photo
 shows or that would misjudge it (`tlc3-examples`' `longlife`, named for the words written in it;
 `lecturer`'s `universe`; `matapli`'s `portrait`, a word for a kind of picture, not its subject;
@@ -38,20 +37,21 @@ shows or that would misjudge it (`tlc3-examples`' `longlife`, named for the word
 `nodes-sun-pia-03150`, the other cover of the same manual, and its `sample/common/mill`, the same
 file again; `libafterimage-dev`'s `rose512`, afterstep's again); a country's name only
 (`xepersian`'s `ireland`: what its photo shows, the word does not say); `matapli`'s `corona` (a word
-for several things), `couverture` (a cover) and `CIMPA` (a name); `exif-parser`'s `test` and `featpost`'s `pifpafphoto`,
-`cqubeamer`'s `go` and `context`'s `luatex-co-acceptablelowres` (names that say nothing); maps and
-textures (`pysatellites`' `moon`, a map of the moon; `chinesechess`' `bg01`/`bg02`); photos under
-250 px on their short side (`ctable`'s `lion` and `penguin`, `xepersian`'s `clouds` and `rain`); a
-file that does not decode (`golang-go4-dev`'s `park.heic`, a truncated HEIF test file). Not used at
-all, after looking at their names or sizes: `texlive-latex-recommended-doc` (but `ctable`'s),
-`texlive-latex-base-doc`, `texlive-humanities-doc`, `texlive-fonts-recommended-doc` (no photo files:
-their documentation is PDF), `texlive-metapost-doc` (drawings, plots, book covers, a map),
-`texlive-fonts-extra-doc` (manuscript scans), `texlive-games` (cards, boards, textures),
-`texlive-pstricks-doc`, `texlive-luatex`, `texlive-bibtex-extra`, `texlive-formats-extra`,
-`texlive-music`, `texlive-lang-french`, `-german`, `-chinese`, `-japanese`, `-korean`, `-cyrillic`,
-`-czechslovak`, `-european`, `-italian`, `-polish`, `-portuguese`, `-spanish`, `-greek` and the rest
-of `-arabic` (screenshots, logos, book covers, music, numbered files such as `alpha-persian`'s `sh*`
-and `sexam`'s, camera numbers such as `dscf4684`, a first name such as `menno-a`), `libvisp-doc`
+for several things), `couverture` (a cover) and `CIMPA` (a name); `exif-parser`'s `test` and
+`featpost`'s `pifpafphoto`, `cqubeamer`'s `go` and `context`'s `luatex-co-acceptablelowres` (names
+that say nothing); maps and textures (`pysatellites`' `moon`, a map of the moon; `chinesechess`'
+`bg01`/`bg02`); photos under 250 px on their short side (`ctable`'s `lion` and `penguin`,
+`xepersian`'s `clouds` and `rain`); a file that does not decode (`golang-go4-dev`'s `park.heic`, a
+truncated HEIF test file). Not used at all, after looking at their names or sizes:
+`texlive-latex-recommended-doc` (but `ctable`'s), `texlive-latex-base-doc`,
+`texlive-humanities-doc`, `texlive-fonts-recommended-doc` (no photo files: their documentation is
+PDF), `texlive-metapost-doc` (drawings, plots, book covers, a map), `texlive-fonts-extra-doc`
+(manuscript scans), `texlive-games` (cards, boards, textures), `texlive-pstricks-doc`,
+`texlive-luatex`, `texlive-bibtex-extra`, `texlive-formats-extra`, `texlive-music`,
+`texlive-lang-french`, `-german`, `-chinese`, `-japanese`, `-korean`, `-cyrillic`, `-czechslovak`,
+`-european`, `-italian`, `-polish`, `-portuguese`, `-spanish`, `-greek` and the rest of `-arabic`
+(screenshots, logos, book covers, music, numbered files such as `alpha-persian`'s `sh*` and
+`sexam`'s, camera numbers such as `dscf4684`, a first name such as `menno-a`), `libvisp-doc`
 (screenshots; robots and boards named by product, as the thirteenth set's `freedombox-doc-en`),
 `golang-github-disintegration-gift-dev` (`src`), `golang-github-marekm4-color-extractor-dev` (a
 stock number), `propaganda-debian` (wallpapers titled for a joke), `xplanet-images` (maps),
