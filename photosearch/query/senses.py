@@ -28,6 +28,8 @@ from photosearch.models.labels import model_class_synsets
 #: WordNet 3.0's offsets of person.n.01 (a human being) and physical_entity.n.01.
 PERSON_OFFSET = 7846
 PHYSICAL_OFFSET = 1930
+#: WordNet's lexicographer file of shapes (noun.shape): how a thing looks, not a thing.
+SHAPE_LEXFILE = 25
 
 
 def _words(text: str) -> frozenset[str]:
@@ -202,8 +204,9 @@ def read_senses(
     """Order `word`'s noun senses for this request: the one its `context` points to first, else
     the dominant one. A lower-case word's proper-noun senses are dropped (unless it has no other);
     abstract senses are dropped where the word has physical ones ("table" is also a table of data,
-    "plant" a plan of action); person senses where the leading sense is not a person, which is a
-    thing the photo models label where WordNet's first sense is a person ("tiger")."""
+    "plant" a plan of action), and shapes where it names a thing ("space"); person senses where the
+    leading sense is not a person, which is a thing the photo models label where WordNet's first
+    sense is a person ("tiger"). A word inside a name takes the name's sense ("mount rushmore")."""
     word = word.lower()
     others = [w for w in context.lower().split() if w != word]
     if word in MISSING_SENSES and MISSING_SENSES[word] & set(others):
@@ -218,6 +221,7 @@ def read_senses(
     if not common:
         return Reading(word, (), "dominant")
     common = tuple(o for o in common if is_physical(wn, o)) or common  # what a photo can show
+    common = _things_not_shapes(wn, common)
     people = is_person_sense(wn, common[0])  # its person senses stay for the context to choose
     common = _a_labelled_thing_first(wn, common)
     candidates = tuple(o for i, o in enumerate(common) if i == 0 or people or not is_person_sense(wn, o))
@@ -310,6 +314,14 @@ def _gloss_head(wn, name: int) -> str:
             if len(phrase.split()) == size and wn.lookup(phrase):
                 return phrase
     return ""
+
+
+def _things_not_shapes(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
+    """A photo shows things, which have shapes: WordNet's first "space" is an empty area, whose kinds
+    reach the volcano (a crack in the earth's crust). Where the word also names a thing (outer
+    space), its shape senses are dropped, as its abstract ones are."""
+    things = tuple(o for o in senses if wn.synset(o).lexfile != SHAPE_LEXFILE and is_physical(wn, o))
+    return tuple(o for o in senses if o in things) or senses
 
 
 def _a_labelled_thing_first(wn, senses: tuple[int, ...]) -> tuple[int, ...]:

@@ -313,3 +313,19 @@ def test_mount_rushmore_is_a_mountain_not_a_horse(store, settings):
     add_photos_with_facts(store, facts)
     found = search(store, settings, "mount rushmore", signals=[])["results"]
     assert [r["path"] for r in found][:1] == ["/pics/cliffs.jpg"], found
+
+
+def test_space_is_outer_space_not_a_crack_in_the_earth(store, settings):
+    """WordNet's first "space" is an empty area (a shape), whose kinds reach the volcano through "a
+    crack in the earth's crust": a volcano led the photos for "space"."""
+    facts = {
+        "volcano.jpg": [FactRecord("tag", "volcano", 0.9, data={"names": ["volcano"]})],
+        "stars.jpg": [
+            FactRecord("scene", "sky", 0.6, data={"names": ["sky"]}),
+            FactRecord("attribute", "night", 0.9),
+            FactRecord("attribute", "dark", 0.9),
+        ],
+    }
+    add_photos_with_facts(store, facts)
+    found = search(store, settings, "space", signals=[])["results"]
+    assert [r["path"] for r in found][:1] == ["/pics/stars.jpg"], found
