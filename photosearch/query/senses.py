@@ -319,9 +319,16 @@ def _gloss_head(wn, name: int) -> str:
 def _things_not_shapes(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
     """A photo shows things, which have shapes: WordNet's first "space" is an empty area, whose kinds
     reach the volcano (a crack in the earth's crust). Where the word also names a thing (outer
-    space), its shape senses are dropped, as its abstract ones are."""
-    things = tuple(o for o in senses if wn.synset(o).lexfile != SHAPE_LEXFILE and is_physical(wn, o))
-    return tuple(o for o in senses if o in things) or senses
+    space), its shape senses are dropped and the things lead: the "dip" of a magnetic needle gives
+    way to the dip one eats, not to the pickpocket."""
+    shapes = tuple(o for o in senses if wn.synset(o).lexfile == SHAPE_LEXFILE)
+    things = [o for o in senses if o not in shapes and is_physical(wn, o) and not is_person_sense(wn, o)]
+    if not (shapes and things):
+        return senses
+    kept = tuple(o for o in senses if o not in shapes)
+    if is_person_sense(wn, kept[0]):  # a thing, not a person, takes the shape's place
+        kept = (*things, *(o for o in kept if o not in things))
+    return kept
 
 
 def _a_labelled_thing_first(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
