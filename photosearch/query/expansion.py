@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from photosearch.models.labels import model_class_synsets
 from photosearch.query.resolvers.text import naming_words
 from photosearch.query.senses import Embed, read_senses, role
 from photosearch.vision.wordnet import WordNetUnavailable
@@ -57,7 +58,7 @@ PART_OF = "part of"
 HOLONYM = 0.6
 HOLONYM_KINDS = 0.55
 #: WordNet's lexicographer files this module and the resolvers tell apart (`Synset.lexfile`).
-ANIMAL, ARTIFACT, BODY, LOCATION, PLANT = 5, 6, 8, 15, 20  # noun.animal, .artifact, .body, .location, .plant
+ANIMAL, ARTIFACT, BODY, FOOD, LOCATION, PERSON, PLANT = 5, 6, 8, 13, 15, 18, 20  # noun.animal, ...
 #: Wholes a part leads to: things (made things, animals, plants, bodies), whose photos show their
 #: parts. A place is not: a beach is part of a shore, and a lakeside shows no beach.
 WHOLE_KINDS = frozenset({ANIMAL, ARTIFACT, BODY, PLANT})
@@ -66,7 +67,7 @@ WHOLE_KINDS = frozenset({ANIMAL, ARTIFACT, BODY, PLANT})
 STUFF = frozenset({27, 7, 28})
 #: What a photo shows (noun.animal, .artifact, .food, .group, .location, .object, .plant): a plural of
 #: its own is read as itself only where it means one of these.
-SHOWN = frozenset({ANIMAL, ARTIFACT, 13, 14, LOCATION, 17, PLANT})
+SHOWN = frozenset({ANIMAL, ARTIFACT, FOOD, 14, LOCATION, 17, PLANT})
 #: A place reaches the landmarks WordNet lists as its parts, and what they are ("paris" ≈ Eiffel
 #: Tower, tower; "rome" ≈ Colosseum, amphitheatre): where the library knows no photo taken there, the
 #: photos of its sights are the closest, and never sure (a tower is not in Paris because it is a tower).
@@ -235,9 +236,9 @@ def expand(word: str, wordnet=None, *, context: str = "", embed: Embed | None = 
 @functools.lru_cache(maxsize=4096)
 def word_meant(word: str, stemmed: str) -> str:
     """The form of a request word to read senses and classes by: the plural as written where WordNet
-    has it as a noun of its own where the singular is first a stuff, a colour or a time ("woods" a
-    forest, not wood; "glasses" spectacles, not glass; "greens"; "falls" a waterfall), else the
-    stemmed token."""
+    has it as a noun of its own where the singular is first a stuff, a colour, a time or a person
+    ("woods" a forest, not wood; "glasses" spectacles, not glass; "greens"; "falls" a waterfall;
+    "pliers" the tool, not one who plies a trade), else the stemmed token."""
     wn = shared_wordnet()
     if word == stemmed or wn is None:
         return stemmed
@@ -250,14 +251,27 @@ def word_meant(word: str, stemmed: str) -> str:
     # a photo shows ("waters" is first amniotic fluid, "blues" the music)
     stuff = wn.synset(single[0]).lexfile in STUFF
     shown = wn.synset(own[0]).lexfile in SHOWN
-    return word if own[0] != single[0] and stuff and shown else stemmed
+    return (
+        word
+        if own[0] != single[0] and (stuff and shown or _a_thing_not_a_person(wn, own, single))
+        else stemmed
+    )
+
+
+def _a_thing_not_a_person(wn, plural: list[int], single: tuple[int, ...]) -> bool:
+    """Is the plural a made thing or a food where the singular is first a person and never a thing
+    the photo models label ("pliers" the tool, not pliers of a trade; "fries" not young people; but
+    "boxers" stay dogs)?"""
+    person = wn.synset(single[0]).lexfile == PERSON
+    thing = wn.synset(plural[0]).lexfile in (ARTIFACT, FOOD)
+    return person and thing and not model_class_synsets() & set(single)
 
 
 #: What an adjective that no noun is may be made from and still be read as (`noun_of_adjective`):
 #: an animal, an artifact, a food, an object, a phenomenon, a plant or a stuff ("rocky" a rock, "foggy"
 #: fog, "leafy" leaves). Not a place ("tropical": the tropic, a line of latitude; "rural": the country,
 #: first a nation), a quality ("tasty": taste), a feeling or a state.
-MADE_FROM = frozenset({ANIMAL, ARTIFACT, 13, 17, 19, PLANT, 27})
+MADE_FROM = frozenset({ANIMAL, ARTIFACT, FOOD, 17, 19, PLANT, 27})
 
 
 @functools.lru_cache(maxsize=4096)

@@ -337,9 +337,22 @@ def _a_labelled_thing_first(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
     reality, its first "toaster" one who proposes a toast; a photo of a tiger is what is asked."""
     if not senses or not is_person_sense(wn, senses[0]):
         return senses
-    labelled = model_class_synsets()
+    labelled = _labelled_and_above(wn)
     thing = next((o for o in senses if o in labelled and not is_person_sense(wn, o)), None)
     return senses if thing is None else (thing, *(o for o in senses if o != thing))
+
+
+_labelled: dict[int, frozenset[int]] = {}
+
+
+def _labelled_and_above(wn) -> frozenset[int]:
+    """The senses the photo models label and every sense above them: a "chameleon" is first a
+    changeable person, then the lizard the tagger's African chameleon is a kind of; a "calculator"
+    first one who calculates, then the machine its abacus is."""
+    if id(wn) not in _labelled:
+        classes = model_class_synsets()
+        _labelled[id(wn)] = frozenset(classes).union(*(wn.ancestors(o) for o in classes))
+    return _labelled[id(wn)]
 
 
 def _by_context(wn, senses: tuple[int, ...], context: str, embed: Embed) -> tuple[int, ...]:

@@ -185,6 +185,16 @@ def test_a_plural_that_is_a_noun_of_its_own_stays_one(request_words, concept):
     assert [a["concept"] for a in atoms(plan["where"]) if "concept" in a] == [concept]
 
 
+@pytest.mark.parametrize(
+    ("plural", "read_as"),
+    [("pliers", "pliers"), ("fries", "fries"), ("bleachers", "bleachers"), ("boxers", "boxer")],
+)
+def test_a_plural_that_is_a_thing_where_the_singular_is_a_person_stays_the_thing(plural, read_as):
+    """WordNet's "plier" is one who plies a trade and its "fry" a young person: "pliers" and "fries"
+    reached photos of people. A singular the models label ("boxer", the dog) keeps it."""
+    assert naming_words_meant(plural) == [read_as]
+
+
 def test_falls_reach_waterfalls():
     assert "waterfall" in {r.term for r in expand("falls")}
 
