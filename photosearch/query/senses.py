@@ -223,7 +223,7 @@ def read_senses(
     common = tuple(o for o in common if is_physical(wn, o)) or common  # what a photo can show
     common = _things_not_shapes(wn, common)
     people = is_person_sense(wn, common[0])  # its person senses stay for the context to choose
-    common = _a_labelled_thing_first(wn, common)
+    common = _a_labelled_thing_first(wn, word, common)
     candidates = tuple(o for i, o in enumerate(common) if i == 0 or people or not is_person_sense(wn, o))
     if others and embed is not None and len(candidates) > 1:
         chosen = _by_context(wn, candidates, " ".join(others), embed)
@@ -331,14 +331,18 @@ def _things_not_shapes(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
     return kept
 
 
-def _a_labelled_thing_first(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
+def _a_labelled_thing_first(wn, word: str, senses: tuple[int, ...]) -> tuple[int, ...]:
     """Where a word means first a kind of person but also a thing the photo models label, the thing
     leads: WordNet's first "tiger" is a fierce person, its first "ostrich" one who will not face
-    reality, its first "toaster" one who proposes a toast; a photo of a tiger is what is asked."""
+    reality, its first "toaster" one who proposes a toast; a photo of a tiger is what is asked. So
+    does any thing where WordNet's corpus has no count of the word's senses, which are then in no
+    order of use: "shrimp" is a small person only as an insult."""
     if not senses or not is_person_sense(wn, senses[0]):
         return senses
     labelled = _labelled_and_above(wn)
     thing = next((o for o in senses if o in labelled and not is_person_sense(wn, o)), None)
+    if thing is None and not any(wn.tagged_senses(b) for b in wn.base_forms(word)):
+        thing = next((o for o in senses if is_physical(wn, o) and not is_person_sense(wn, o)), None)
     return senses if thing is None else (thing, *(o for o in senses if o != thing))
 
 
