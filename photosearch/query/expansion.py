@@ -91,9 +91,11 @@ NOT_ITSELF = ("hypernym", OTHER_KIND, PART_OF, SCENE_HINT, PLACE_PART)
 WEIGHT_ROUNDING = 1e-6
 #: Lexicographer files too broad to tell one thing from another, where two senses are kin only with
 #: a common parent within `KIN_STEPS`: made things (an airplane and a carpenter's plane are both in
-#: it; a fortress and a palace, both castles, are structures), and plants (a horse chestnut tree and
-#: its seed, the tagger's "buckeye", are both in noun.plant).
-BROAD_KINDS = frozenset({ARTIFACT, PLANT})
+#: it; a fortress and a palace, both castles, are structures), plants (a horse chestnut tree and
+#: its seed, the tagger's "buckeye", are both in noun.plant) and animals (the "coney" among the
+#: fish is a grouper, the tagger's coney a rabbit; an animal's near parent may be far above the
+#: other: ImageNet's hen is a female animal, the chicken's hen a bird).
+BROAD_KINDS = frozenset({ANIMAL, ARTIFACT, PLANT})
 KIN_STEPS = 4
 
 
@@ -191,6 +193,8 @@ def _kin(a: int, b: int) -> bool:
     def near(o: int) -> set[int]:
         return {o} | {p for p, depth in wn.ancestors(o).items() if depth <= KIN_STEPS}
 
+    if lexfile(a) == ANIMAL:  # a near parent of either, however far above the other (the hen)
+        return bool(near(a) & {b, *wn.ancestors(b)} or near(b) & {a, *wn.ancestors(a)})
     return bool(near(a) & near(b))
 
 

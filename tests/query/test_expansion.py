@@ -157,6 +157,12 @@ def test_a_route_reaches_only_labels_of_the_sense_it_followed():
     assert not any(
         r.fits(("grey whale", "gray whale", "devilfish", "Eschrichtius gibbosus")) for r in octopus
     )
+    # animals are kin only through a near parent: the "coney" among the fish is a grouper, the
+    # tagger's coney a rabbit (the rabbit photos were "fish" by it), the hen still a chicken
+    rabbit = 2324045  # WordNet's rabbit, coney, cony
+    assert not _route("fish", "coney").fits(
+        ("rabbit", "coney", "cony"), {("rabbit", "coney", "cony"): rabbit}
+    )
 
 
 def test_class_space_affinity_follows_the_sense():
