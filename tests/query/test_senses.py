@@ -339,3 +339,16 @@ def test_space_is_outer_space_not_a_crack_in_the_earth(store, settings):
     add_photos_with_facts(store, facts)
     found = search(store, settings, "space", signals=[])["results"]
     assert [r["path"] for r in found][:1] == ["/pics/stars.jpg"], found
+
+
+def test_a_painting_is_no_black_and_white_photo(store, settings):
+    """WordNet's kinds of painting include the monochrome (a painting in one colour): every black
+    and white photo was a confident answer to "painting"."""
+    facts = {
+        "street.jpg": [FactRecord("attribute", "monochrome", 1.0)],
+        "oil.jpg": [FactRecord("tag", "painting", 0.7, data={"names": ["painting", "picture"]})],
+    }
+    add_photos_with_facts(store, facts)
+    found = search(store, settings, "painting", signals=[])["results"]
+    sure = [r["path"] for r in found if not r.get("below_cutoff")]
+    assert sure == ["/pics/oil.jpg"], found

@@ -26,6 +26,8 @@ from photosearch.query.expansion import (
     NOT_ITSELF,
     OTHER_KIND,
     OTHER_SENSE,
+    PART_OF,
+    PLACE_PART,
     SAME_LOOK,
     SYNONYM,
     WEIGHT_ROUNDING,
@@ -99,6 +101,9 @@ def neighbour_counts(expected: int, total: int) -> tuple[int, int]:
     return min(total, max(FIRST_NEIGHBOURS, min(expected, MAX_NEIGHBOURS))), min(total, MAX_NEIGHBOURS)
 
 
+#: WordNet's routes between kinds of things: they reach no measured attribute ("painting" ≈ a
+#: monochrome, a painting in one colour, is no black-and-white photo).
+KIND_ROUTES = frozenset({"hyponym", "hypernym", PART_OF, PLACE_PART, "compound"})
 #: Fact kinds whose labels WordNet routes are matched against (model label spaces, not free text).
 EXPANDED_KINDS = ("tag", "object", "scene", "knowledge", "attribute", "keyword", "face")
 
@@ -153,6 +158,9 @@ def _routes(
         for g in phrases.get(route.term, ()):
             if route.route == "hypernym" and g.hypernym and not route.narrow:
                 continue  # a broad class the photo was only summed into ("domestic animal" for "dog")
+            if g.kind == "attribute" and route.route in KIND_ROUTES:
+                continue  # a measure of the pixels is no kind of thing: a monochrome painting is
+                # a kind of painting, and a black-and-white photo no painting
             if not route.fits(_class_names(g), _synsets_of(g, known)):
                 continue  # the label names another sense of the word ("ostrich" the bird, not the person)
             if g.kind == "attribute" and g.label == EXPOSURE_DARK and names_night(word):
