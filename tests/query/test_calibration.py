@@ -391,6 +391,9 @@ def test_shared_words_are_told_from_what_a_class_is():
     }
     assert all(shares_only_a_word(word, names) for word, names in shared)
     assert not any(shares_only_a_word(word, names) for word, names in meant)
+    # ImageNet's bee eater, its synset known: "colorful ... bird ...; feeds on especially bees"
+    assert shares_only_a_word("bee", ("bee eater",), 1828970)
+    assert not shares_only_a_word("bird", ("bird of prey", "raptor"), 1604330)
 
 
 def test_a_clipped_name_is_no_head_unless_the_word_first_means_the_class():

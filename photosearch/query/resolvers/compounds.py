@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from photosearch.query.expansion import ARTIFACT, shared_wordnet
+from photosearch.query.expansion import ANIMAL, ARTIFACT, shared_wordnet
 from photosearch.query.resolvers.kinds import class_senses
 from photosearch.query.resolvers.text import tokens
 
@@ -75,16 +75,20 @@ def clipped(token: str, names: tuple[str, ...], offset: int | None = None) -> bo
 
 def _one_thing_for_another(token: str, names: tuple[str, ...], offset: int | None) -> bool:
     """Are the word and the class both made things ("pencil" and "pencil sharpener", "car" and "car
-    wheel")? Then the class is for the word's thing, not one: a sharpener is no pencil, though its
-    gloss speaks of pencils. Of an activity, a food or a group the gloss still decides ("tennis"
-    and "tennis racket", "beer" and "beer glass", "police" and "police van")."""
+    wheel"), or both animals the class is no kind of ("bee" and "bee eater", a bird whose gloss
+    says it feeds on bees)? Then the class is for, or of, the word's thing, not one: a sharpener is
+    no pencil, a bee eater no bee. Of an activity, a food or a group the gloss still decides
+    ("tennis" and "tennis racket", "beer" and "beer glass", "police" and "police van")."""
     wn = shared_wordnet()
     if wn is None:
         return False
     senses, classes = wn.senses(token), class_senses(names, offset)
     if not senses or not classes:
         return False
-    return wn.synset(senses[0]).lexfile == ARTIFACT and wn.synset(classes[0]).lexfile == ARTIFACT
+    kinds = wn.synset(senses[0]).lexfile, wn.synset(classes[0]).lexfile
+    if kinds == (ANIMAL, ANIMAL):
+        return senses[0] not in wn.ancestors(classes[0])
+    return kinds == (ARTIFACT, ARTIFACT)
 
 
 def shares_only_a_word(token: str, names: tuple[str, ...], offset: int | None = None) -> bool:
