@@ -225,8 +225,9 @@ def read_senses(
     people = is_person_sense(wn, common[0])  # its person senses stay for the context to choose
     common = _a_labelled_thing_first(wn, word, common)
     candidates = tuple(o for i, o in enumerate(common) if i == 0 or people or not is_person_sense(wn, o))
-    if others and embed is not None and len(candidates) > 1:
-        chosen = _by_context(wn, candidates, " ".join(others), embed)
+    contenders = _contenders(wn, candidates, people)
+    if others and embed is not None and len(contenders) > 1:
+        chosen = _by_context(wn, contenders, " ".join(others), embed)
         if chosen:
             return Reading(word, chosen, "context")
     if people and not is_person_sense(wn, common[0]):  # the labelled thing leads: no person follows
@@ -357,6 +358,18 @@ def _labelled_and_above(wn) -> frozenset[int]:
         classes = model_class_synsets()
         _labelled[id(wn)] = frozenset(classes).union(*(wn.ancestors(o) for o in classes))
     return _labelled[id(wn)]
+
+
+def _contenders(wn, senses: tuple[int, ...], people: bool) -> tuple[int, ...]:
+    """The senses the request's other words may choose among: where the leading sense is a thing the
+    photo models label (or a kind above one), only such things, and the people a word first means
+    ("coach" at the stadium). A few words of context are a weak signal: "my dog at the park" read
+    the dog as a pawl (a catch of a ratchet: "parking pawl"), "cat in a box" as a cat-o'-nine-tails;
+    "mouse" beside "keyboard" is still the computer mouse, the rodent being no class of the models."""
+    labelled = _labelled_and_above(wn)
+    if not senses or senses[0] not in labelled:
+        return senses
+    return tuple(o for o in senses if o in labelled or people and is_person_sense(wn, o))
 
 
 def _by_context(wn, senses: tuple[int, ...], context: str, embed: Embed) -> tuple[int, ...]:
