@@ -11,19 +11,24 @@
   gloss and lemmas are compared with the request's other words through the MiniLM text
   embedder; without context (or without the embedder) the dominant (most frequent) sense leads.
   A person sense is followed only when it is the word's dominant sense, or the context picks it.
-* A word that, with its neighbour, is a noun WordNet knows is read in the sense that noun is a kind
-  of or is glossed by: "mount rushmore" is a mountain, no riding horse.
+* A word inside a name takes the sense the name is (`query.named_senses`): "mount rushmore" is a
+  mountain, no riding horse.
+* A photo shows things: a shape gives way to a thing the word also names ("space"), and a thing the
+  photo models label (or a kind above one) leads a person sense ("tiger", "chameleon") and is not
+  given up for a sense a few words of context barely point to ("my dog at the park": no pawl).
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from photosearch.models.labels import model_class_synsets
+from photosearch.query.named_senses import sense_in_a_name
 
 #: WordNet 3.0's offsets of person.n.01 (a human being) and physical_entity.n.01.
 PERSON_OFFSET = 7846
@@ -211,12 +216,9 @@ def read_senses(
     others = [w for w in context.lower().split() if w != word]
     if word in MISSING_SENSES and MISSING_SENSES[word] & set(others):
         return Reading(word, (), "literal")
-    named = _sense_a_name_means(wn, word, offsets, others and context.lower().split())
+    named = sense_in_a_name(wn, word, offsets, context.lower().split() if others else [])
     if named is not None:
         return Reading(word, (named,), "context")
-    titled = _sense_before_a_name(wn, word, offsets, others and context.lower().split())
-    if titled is not None:
-        return Reading(word, (titled,), "context")
     common = tuple(o for o in offsets if not _proper(wn, word, o)) or offsets
     if not common:
         return Reading(word, (), "dominant")
@@ -233,88 +235,6 @@ def read_senses(
     if people and not is_person_sense(wn, common[0]):  # the labelled thing leads: no person follows
         candidates = tuple(o for o in candidates if not is_person_sense(wn, o))
     return Reading(word, candidates, "dominant")
-
-
-def _sense_a_name_means(wn, word: str, senses: tuple[int, ...], words: list[str]) -> int | None:
-    """The sense of `word` that a noun of two words it is part of in the request (`words`) is, is a
-    kind of, or is glossed by: "Mount Rushmore" is "a mountain in the Black Hills", so its "mount"
-    is a mountain, not WordNet's first mount, a riding horse; a "hot dog"'s dog is the frankfurter.
-    None where the word is in no such noun, or none of its senses is what the noun is."""
-    for i, w in enumerate(words):
-        if w != word and word not in wn.base_forms(w):
-            continue
-        for pair in (words[i - 1 : i + 1] if i else [], words[i : i + 2]):
-            for name in wn.senses(" ".join(pair)) if len(pair) == 2 else ():
-                sense = next((s for s in senses if _names_its_kind(wn, word, s, name)), None)
-                if sense is not None:
-                    return sense
-    return None
-
-
-#: A word is a title when it heads this many of WordNet's names, this share of them in one sense.
-TITLE_NAMES = 20
-TITLE_SHARE = 2 / 3
-#: Names looked at per word (evenly spread): WordNet has thousands of "genus ..." and "family ...".
-TITLE_SAMPLE = 60
-_titles: dict[str, int | None] = {}
-
-
-def _sense_before_a_name(wn, word: str, senses: tuple[int, ...], words: list[str]) -> int | None:
-    """The sense of a title before a name WordNet does not know: "mount rainier" is a mountain, as
-    most of WordNet's "mount ..." are, not a riding horse. None for a word before a known word, or
-    no title."""
-    for i, w in enumerate(words[:-1]):
-        after = words[i + 1]
-        unknown = after.isalpha() and not wn.base_forms(after) and not wn.adjective_tagged(after)
-        if unknown and (w == word or word in wn.base_forms(w)):
-            return _title_sense(wn, word, senses)
-    return None
-
-
-def _title_sense(wn, word: str, senses: tuple[int, ...]) -> int | None:
-    """The sense of `word` that most of WordNet's names headed by it are, if it heads enough."""
-    if word not in _titles:
-        names = wn.names_headed_by(word)
-        sample = names[:: max(1, len(names) // TITLE_SAMPLE)]
-        counts: dict[int, int] = {}
-        for name in sample:
-            sense = next((s for s in senses if _names_its_kind(wn, word, s, wn.lookup(name)[0])), None)
-            if sense is not None:
-                counts[sense] = counts.get(sense, 0) + 1
-        best = max(counts, key=counts.__getitem__, default=None)
-        enough = len(names) >= TITLE_NAMES and best is not None and counts[best] >= TITLE_SHARE * len(sample)
-        _titles[word] = best if enough else None
-    return _titles[word]
-
-
-#: Words a gloss may open with before the noun it says the thing is ("a mountain in ...").
-GLOSS_OPENERS = frozenset({"a", "an", "the", "any", "one"})
-
-
-def _names_its_kind(wn, word: str, sense: int, name: int) -> bool:
-    """Is the noun `name` this sense of `word`, a kind or a part of it ("Mount Everest" is a
-    mountain peak, a mountain's), or glossed as one of its other names ("Mount Rushmore: a mountain
-    in the Black Hills")?"""
-    kinds = {name, *wn.ancestors(name)}
-    if sense in kinds or any(sense in wn.synset(k).part_of for k in kinds):
-        return True
-    head = _gloss_head(wn, name)
-    others = (n.lower().replace("_", " ") for n in wn.synset(sense).lemmas)
-    return any(n == head for n in others if n != word)
-
-
-def _gloss_head(wn, name: int) -> str:
-    """The noun a gloss opens with, after an article and at most one more word ("a mountain in
-    the Black Hills" -> "mountain"; "the highest mountain peak" -> "mountain peak"; "measuring
-    instrument consisting of" -> "measuring instrument")."""
-    words = wn.synset(name).gloss.split(";")[0].lower().replace(",", " ").split()
-    words = words[1:] if words[:1] and words[0] in GLOSS_OPENERS else words
-    for start in range(min(2, len(words))):
-        for size in (3, 2, 1):
-            phrase = " ".join(words[start : start + size])
-            if len(phrase.split()) == size and wn.lookup(phrase):
-                return phrase
-    return ""
 
 
 def _things_not_shapes(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
@@ -347,17 +267,17 @@ def _a_labelled_thing_first(wn, word: str, senses: tuple[int, ...]) -> tuple[int
     return senses if thing is None else (thing, *(o for o in senses if o != thing))
 
 
-_labelled: dict[int, frozenset[int]] = {}
+_labelled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _labelled_and_above(wn) -> frozenset[int]:
     """The senses the photo models label and every sense above them: a "chameleon" is first a
     changeable person, then the lizard the tagger's African chameleon is a kind of; a "calculator"
     first one who calculates, then the machine its abacus is."""
-    if id(wn) not in _labelled:
+    if wn not in _labelled:
         classes = model_class_synsets()
-        _labelled[id(wn)] = frozenset(classes).union(*(wn.ancestors(o) for o in classes))
-    return _labelled[id(wn)]
+        _labelled[wn] = frozenset(classes).union(*(wn.ancestors(o) for o in classes))
+    return _labelled[wn]
 
 
 def _contenders(wn, senses: tuple[int, ...], people: bool) -> tuple[int, ...]:
