@@ -4,6 +4,7 @@ a riding horse; "mount rainier", a name WordNet lacks, is a mountain as most of 
 
 from __future__ import annotations
 
+import re
 import weakref
 
 
@@ -87,7 +88,8 @@ def _gloss_head(wn, name: int) -> str:
     """The noun a gloss opens with, after an article and at most one more word ("a mountain in
     the Black Hills" -> "mountain"; "the highest mountain peak" -> "mountain peak"; "measuring
     instrument consisting of" -> "measuring instrument")."""
-    words = wn.synset(name).gloss.split(";")[0].lower().replace(",", " ").split()
+    gloss = re.sub(r"\([^)]*\)", " ", wn.synset(name).gloss.split(";")[0])  # "(astronomy) a ..."
+    words = gloss.lower().replace(",", " ").split()
     words = words[1:] if words[:1] and words[0] in GLOSS_OPENERS else words
     for start in range(min(2, len(words))):
         for size in (3, 2, 1):

@@ -352,3 +352,17 @@ def test_a_painting_is_no_black_and_white_photo(store, settings):
     found = search(store, settings, "painting", signals=[])["results"]
     sure = [r["path"] for r in found if not r.get("below_cutoff")]
     assert sure == ["/pics/oil.jpg"], found
+
+
+def test_a_gloss_says_what_a_name_is_by_its_first_noun(wn):
+    """The noun a gloss opens with, after an article and a field in parentheses: Mount Rushmore is
+    "a mountain", a tape measure a "measuring instrument" (no act of measuring), the galaxy of
+    "(astronomy) a collection of star systems" a collection."""
+    from photosearch.query.named_senses import _gloss_head
+
+    def head(name: str, sense: int = 0) -> str:
+        return _gloss_head(wn, wn.senses(name)[sense])
+
+    assert head("mount rushmore") == "mountain"
+    assert head("tape measure") == "measuring instrument"
+    assert head("galaxy", 2) == "collection"
