@@ -8,14 +8,7 @@ import re
 import weakref
 
 
-def sense_in_a_name(wn, word: str, senses: tuple[int, ...], words: list[str]) -> int | None:
-    """The sense of `word` (one of `senses`) that a name it stands in among the request's `words`
-    means: a noun of two words WordNet knows, else a title before a name it lacks; None."""
-    named = _sense_a_name_means(wn, word, senses, words)
-    return named if named is not None else _sense_before_a_name(wn, word, senses, words)
-
-
-def _sense_a_name_means(wn, word: str, senses: tuple[int, ...], words: list[str]) -> int | None:
+def sense_a_name_means(wn, word: str, senses: tuple[int, ...], words: list[str]) -> int | None:
     """The sense of `word` that a noun of two words it is part of in the request (`words`) is, is a
     kind of, or is glossed by: "Mount Rushmore" is "a mountain in the Black Hills", so its "mount"
     is a mountain, not WordNet's first mount, a riding horse; a "hot dog"'s dog is the frankfurter.
@@ -39,7 +32,7 @@ TITLE_SAMPLE = 60
 _titles: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # WordNet -> {word: title sense}
 
 
-def _sense_before_a_name(wn, word: str, senses: tuple[int, ...], words: list[str]) -> int | None:
+def sense_before_a_name(wn, word: str, senses: tuple[int, ...], words: list[str]) -> int | None:
     """The sense of a title before a name WordNet does not know: "mount rainier" is a mountain, as
     most of WordNet's "mount ..." are, not a riding horse. None for a word before a known word, or
     no title."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from photosearch.models.labels import model_class_synsets
-from photosearch.query.named_senses import sense_in_a_name
+from photosearch.query.named_senses import sense_a_name_means, sense_before_a_name
 
 #: WordNet 3.0's offsets of person.n.01 (a human being) and physical_entity.n.01.
 PERSON_OFFSET = 7846
@@ -216,7 +216,11 @@ def read_senses(
     others = [w for w in context.lower().split() if w != word]
     if word in MISSING_SENSES and MISSING_SENSES[word] & set(others):
         return Reading(word, (), "literal")
-    named = sense_in_a_name(wn, word, offsets, context.lower().split() if others else [])
+    words = context.lower().split() if others else []
+    named = sense_a_name_means(wn, word, offsets, words)
+    if named is None:  # a title names a thing: "family bbq" is no taxonomic family
+        named = sense_before_a_name(wn, word, offsets, words)
+        named = named if named is not None and is_physical(wn, named) else None
     if named is not None:
         return Reading(word, (named,), "context")
     common = tuple(o for o in offsets if not _proper(wn, word, o)) or offsets
