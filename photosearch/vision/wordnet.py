@@ -265,29 +265,15 @@ class NounIndex:
 
     def _search(self, lemma: str) -> list[str] | None:
         """Binary search of the memory-mapped index for `lemma`'s line."""
-        key, mm = lemma.encode("utf-8"), self._map
+        key = lemma.encode("utf-8")
+        line, _end = self._line_at(self._first_line_from(key))
+        return line.decode("utf-8", "replace").split() if line and line.split(b" ", 1)[0] == key else None
+
+    def _first_line_from(self, key: bytes) -> int:
+        """Where the first line whose lemma is not below `key` starts (the map's end if none): a
+        binary search of the sorted lines (~17 probes)."""
+        mm = self._map
         lo, hi = self._start, len(mm)  # both are line starts
-        while lo < hi:
-            mid = (lo + hi) // 2
-            start = mm.rfind(b"\n", lo, mid) + 1 or lo
-            end = mm.find(b"\n", start, hi)
-            end = hi if end < 0 else end
-            word = mm[start:end].split(b" ", 1)[0]
-            if word == key:
-                return mm[start:end].decode("utf-8", "replace").split()
-            if word < key:
-                lo = end + 1
-            else:
-                hi = start
-        return None
-
-    def __contains__(self, lemma: str) -> bool:
-        return self._line(lemma) is not None
-
-    def starting_with(self, prefix: str) -> list[str]:
-        """Every lemma that starts with `prefix`, in the index's order ("mount_" -> mount_adams, ...)."""
-        key, mm = prefix.encode("utf-8"), self._map
-        lo, hi = self._start, len(mm)  # the first line whose lemma is not below the prefix
         while lo < hi:
             mid = (lo + hi) // 2
             start = mm.rfind(b"\n", lo, mid) + 1 or lo
@@ -297,15 +283,29 @@ class NounIndex:
                 lo = end + 1
             else:
                 hi = start
+        return lo
+
+    def _line_at(self, start: int) -> tuple[bytes, int]:
+        """The line that starts at `start`, without its newline, and where it ends."""
+        end = self._map.find(b"\n", start)
+        end = len(self._map) if end < 0 else end
+        return self._map[start:end], end
+
+    def __contains__(self, lemma: str) -> bool:
+        return self._line(lemma) is not None
+
+    def starting_with(self, prefix: str) -> list[str]:
+        """Every lemma that starts with `prefix`, in the index's order ("mount_" -> mount_adams, ...)."""
+        key = prefix.encode("utf-8")
         found: list[str] = []
-        while lo < len(mm):
-            end = mm.find(b"\n", lo)
-            end = len(mm) if end < 0 else end
-            word = mm[lo:end].split(b" ", 1)[0]
+        start = self._first_line_from(key)
+        while start < len(self._map):
+            line, end = self._line_at(start)
+            word = line.split(b" ", 1)[0]
             if not word.startswith(key):
                 break
             found.append(word.decode("utf-8", "replace"))
-            lo = end + 1
+            start = end + 1
         return found
 
     def get(self, lemma: str, default: tuple[int, ...] = ()) -> tuple[int, ...]:
