@@ -8,6 +8,8 @@ from pathlib import Path
 from photosearch.evaluate import eleventh_set
 from photosearch.evaluate.heldout import Photo, words_of
 
+from .rules import judged
+
 CARS = """<ul>
             <li><a href="#" class="cars" id="bmw"><img src="../_assets/img/bmw-thumb.jpg" alt="BMW"><h2>BMW</h2><p>5 series</p></a></li>
             <li><a href="#" class="cars" id="tesla"><img src="../_assets/img/tesla-thumb.jpg" alt="Tesla"><h2>Tesla</h2><p>Model S</p></a></li>
@@ -53,8 +55,7 @@ def test_descriptions_come_from_the_packages_own_words():
 
 
 def _judge(request: str, text: str) -> bool:
-    rule = next(r for q, r, _ in eleventh_set.QUERIES if q == request)
-    return rule(Photo("pictures/x.jpg", words_of(text), "test", "test"))
+    return judged(eleventh_set.QUERIES, request, words_of(text))
 
 
 def test_rules_judge_by_the_words_read_plainly():

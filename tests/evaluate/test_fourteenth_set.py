@@ -14,6 +14,8 @@ from PIL import Image
 from photosearch.evaluate import fetched, fourteenth_set
 from photosearch.evaluate.heldout import Photo, words_of
 
+from .rules import judged
+
 #: The Pexels pages Plasma's `.license` files credit (their addresses' titles).
 PEXELS = {
     "Air Balloon": "yellow-blue-and-green-hot-air-balloon-flying-near-white-clouds-68806",
@@ -91,8 +93,7 @@ def _photo(source: str, text: str) -> Photo:
 
 
 def _judge(request: str, text: str, source: str = "plasma-workspace-data") -> bool:
-    rule = next(r for q, r, _ in fourteenth_set.QUERIES if q == request)
-    return rule(_photo(source, text))
+    return judged(fourteenth_set.QUERIES, request, words_of(text), source)
 
 
 def test_rules_judge_by_the_words_read_plainly():

@@ -14,6 +14,8 @@ from PIL import Image
 from photosearch.evaluate import thirteenth_set
 from photosearch.evaluate.heldout import Photo, words_of
 
+from .rules import judged
+
 #: (source, words) of every photo the set takes.
 PHOTOS = (
     ("texlive-latex-extra-doc", "pumpkin pie soup"), ("texlive-latex-extra-doc", "hawaiian burgers"),
@@ -63,8 +65,7 @@ def _photo(source: str, text: str) -> Photo:
 
 
 def _judge(request: str, text: str, source: str = "texlive-latex-extra-doc") -> bool:
-    rule = next(r for q, r, _ in thirteenth_set.QUERIES if q == request)
-    return rule(_photo(source, text))
+    return judged(thirteenth_set.QUERIES, request, words_of(text), source)
 
 
 def test_rules_judge_by_the_words_read_plainly():

@@ -8,6 +8,8 @@ from pathlib import Path
 from photosearch.evaluate import twelfth_set
 from photosearch.evaluate.heldout import Photo, words_of
 
+from .rules import judged
+
 #: (source, words) of every photo the set takes.
 PHOTOS = (
     ("thumbor", "christophe henner june 2016"), ("thumbor", "giunchedi filippo january 2015 01"),
@@ -45,8 +47,7 @@ def _photo(source: str, text: str) -> Photo:
 
 
 def _judge(request: str, source: str, text: str) -> bool:
-    rule = next(r for q, r, _ in twelfth_set.QUERIES if q == request)
-    return rule(_photo(source, text))
+    return judged(twelfth_set.QUERIES, request, _photo(source, text).text, source)
 
 
 def test_rules_judge_by_the_words_read_plainly():
