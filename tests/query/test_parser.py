@@ -215,6 +215,9 @@ def test_places():
         ("puppies", {"concept": "puppy"}),
         ("birds of prey", {"concept": "bird of prey"}),  # a thing WordNet names with "of"
         ("lily of the valley", {"concept": "lily of the valley"}),
+        ("the great wall of china", {"concept": "great wall of china"}),  # not a great ape and a wall
+        ("hanging gardens of babylon", {"concept": "hanging gardens of babylon"}),
+        ("dogs of the world", {"concept": "dogs world"}),  # no such name: the words as they are
         ("a cup of tea", {"concept": "tea"}),  # WordNet's "cup of tea" is a liking: the cup holds tea
     ],
 )

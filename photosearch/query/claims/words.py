@@ -4,11 +4,15 @@ connectives, stop words (dropped) and content words (read later as concept phras
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.parse_state import ClaimState, sentence_start
 from photosearch.query.senses import COLOUR_WORDS
+
+if TYPE_CHECKING:
+    from photosearch.vision.wordnet import WordNet
 
 
 class NegationClaims:
@@ -191,26 +195,41 @@ _OUTING = re.compile(
 )
 
 
-#: "birds of prey", "lily of the valley": a thing WordNet names with "of" in it.
-_OF_NAME = re.compile(r"\b([a-z]+)\s+of\s+(the\s+)?([a-z]+)\b")
+#: "birds of prey", "lily of the valley", "great wall of china": a thing WordNet names with "of" in
+#: it, up to three words on either side.
+_OF_NAME = re.compile(r"\b(?=([a-z]+(?:\s+[a-z]+){0,2}\s+of\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+){0,2})\b)")
 #: WordNet's lexicographer files of things one can photograph: animal, artifact, food, object, plant.
 _THINGS = frozenset({5, 6, 13, 17, 20})
 
 
 def _things_named_with_of(st: ClaimState) -> None:
+    """The longest run of words around an "of" that WordNet names as a thing is one concept; a
+    plural head is read singular ("birds of prey")."""
     from photosearch.query.expansion import shared_wordnet
 
     wn = shared_wordnet()
     for m in _OF_NAME.finditer(st.low) if wn is not None else ():
-        if not st.free(m.start(), m.end()):
-            continue
-        the = "the_" if m.group(2) else ""
-        for head in dict.fromkeys((lx.singular(m.group(1)), m.group(1))):
-            name = f"{head}_of_{the}{m.group(3)}"
-            if any(wn.synset(off).lexfile in _THINGS for off in wn.lookup(name)):
-                phrase = name.replace("_", " ")
-                st.claim(m.start(), m.end(), "atom", {"concept": phrase}, slot="concept")
+        start = m.start(1)
+        words = m.group(1).split()
+        of = words.index("of")
+        for end in range(len(words), of + 1, -1):
+            if words[end - 1] == "the":
+                continue
+            named = _a_thing_named(wn, words[:of], words[of + 1 : end])
+            stop = start + len(" ".join(words[:end]))
+            if named and st.free(start, stop) and st.low[start:stop].split() == words[:end]:
+                st.claim(start, stop, "atom", {"concept": named}, slot="concept")
                 break
+
+
+def _a_thing_named(wn: WordNet, head: list[str], tail: list[str]) -> str | None:
+    """ "bird of prey" for head ["birds"] and tail ["prey"], where WordNet names such a thing."""
+    *before, last = head
+    for noun in dict.fromkeys((lx.singular(last), last)):
+        name = "_".join([*before, noun, "of", *tail])
+        if any(wn.synset(off).lexfile in _THINGS for off in wn.lookup(name)):
+            return name.replace("_", " ")
+    return None
 
 
 _HOLDER_OF = re.compile(r"\b([a-z]+)\s+of\s+(?=[a-z])")
