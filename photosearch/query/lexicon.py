@@ -290,7 +290,7 @@ QUANTITY_WORDS = frozenset(
     {w for w in NUMBER_WORDS if " " not in w}
     | {"several", "few", "many", "lots", "lot", "some", "multiple", "numerous", "various", "pair", "pairs"}
     | {"herd", "herds", "flock", "flocks", "pack", "packs", "swarm", "swarms", "bunch", "bunches"}
-    | {"group", "groups", "couple", "couples", "dozens", "hundreds", "plenty"}
+    | {"group", "groups", "crowd", "crowds", "couple", "couples", "dozens", "hundreds", "plenty"}
 )
 
 

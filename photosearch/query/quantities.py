@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from photosearch.query.lexicon import IRREGULAR_PLURALS, NUMBER_WORDS, QUANTITY_WORDS
 
 #: Words of quantity said "a ... of" things ("a herd of horses"), and "... of" things ("lots of").
-COLLECTIVES = frozenset({"herd", "flock", "pack", "swarm", "bunch", "group", "pair", "couple", "lot"})
+COLLECTIVES = frozenset(
+    {"herd", "flock", "pack", "swarm", "bunch", "group", "crowd", "pair", "couple", "lot"}
+)
 MASSES = frozenset({"lots", "plenty", "dozens", "hundreds"})
 #: Words of quantity that do not count: "some birds" is birds.
 NOT_COUNTS = frozenset({"some", "various"})

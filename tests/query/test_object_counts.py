@@ -97,6 +97,8 @@ def test_a_thing_no_detector_class_names_is_not_counted(dog_gallery, settings, f
         ("few cat", (2, None), "a few cats"),
         ("several windmill", (3, None), "several windmills"),
         ("pair swan", (2, 2), "a pair of swans"),
+        ("group meerkat", (3, None), "a group of meerkats"),
+        ("crowd pigeon", (3, None), "a crowd of pigeons"),
         ("lots flower", (3, None), "lots of flowers"),
         ("dozen egg", (12, 12), "dozen eggs"),
         ("some bird", None, "some bird"),

@@ -127,6 +127,10 @@ def test_places():
         ("lots of people", {"faces": {"min": 3, "max": None}}),  # how many, not a concept "lot"
         ("several people at the beach", {"and": [{"faces": {"min": 3, "max": None}}, {"concept": "beach"}]}),
         ("a few people", {"faces": {"min": 2, "max": None}}),
+        ("a group of us", {"faces": {"min": 3, "max": None}}),
+        ("crowd of people", {"faces": {"min": 6, "max": None}}),
+        ("a group of meerkats", {"concept": "group meerkat"}),  # three or more meerkats, no people
+        ("a crowd of pigeons", {"concept": "crowd pigeon"}),
         ("the sea from the plane", {"and": [{"concept": "sea"}, {"concept": "plane"}]}),  # no seaplane
         ("the view from the hotel", {"and": [{"concept": "view"}, {"concept": "hotel"}]}),
         ("photos from paris", {"place": "Paris"}),

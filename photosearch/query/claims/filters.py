@@ -106,7 +106,8 @@ class FilterClaims:
         self.counts: list[tuple[re.Pattern, Any]] = [
             (
                 re.compile(
-                    r"\bgroup(?:s)?(?:\s+(?:photos?|pictures?|pics|shots?|selfies?|portraits?|images?))?\b|\bgroups?\s+of\s+(?:people|friends)\b"
+                    rf"\bgroups?\s+(?:photos?|pictures?|pics|shots?|selfies?|portraits?|images?)\b"
+                    rf"|\bgroups?\b(?!\s+of\b)|\bgroups?\s+(?:of\s+)?{people_w}"
                 ),
                 (3, None),
             ),
@@ -118,7 +119,10 @@ class FilterClaims:
             ),
             (re.compile(r"\bportraits?\b(?!\s+(?:orientation|format|mode)\b)"), (1, 1)),
             (re.compile(r"\b(?:a\s+)?couples?\b(?!\s+of\b)"), (2, 2)),  # "a couple of dogs" is no count
-            (re.compile(r"\bcrowds?\b|\bcrowded\b"), (CROWD, None)),
+            (
+                re.compile(rf"\bcrowds?\b(?!\s+of\b)|\bcrowds?\s+(?:of\s+)?{people_w}|\bcrowded\b"),
+                (CROWD, None),
+            ),
             (
                 re.compile(
                     rf"\b(?:many|several|multiple|numerous|lots\s+of|a\s+lot\s+of|loads\s+of|plenty\s+of"
