@@ -222,6 +222,12 @@ def test_places():
         ("the great wall of china", {"concept": "great wall of china"}),  # not a great ape and a wall
         ("hanging gardens of babylon", {"concept": "hanging gardens of babylon"}),
         ("dogs of the world", {"concept": "dogs world"}),  # no such name: the words as they are
+        ("rain drops", {"concept": "raindrop"}),  # WordNet writes as one what people write apart
+        ("sea shells on the beach", {"and": [{"concept": "seashell"}, {"concept": "beach"}]}),
+        ("tooth brush", {"concept": "toothbrush"}),
+        ("blue fish", {"and": [{"color": "blue"}, {"concept": "fish"}]}),  # a fish that is blue
+        ("cars on the road", {"and": [{"concept": "car"}, {"concept": "road"}]}),  # no Rachel Carson
+        ("book club", {"concept": "book club"}),  # a club is people, not a thing to join into one word
         ("a cup of tea", {"concept": "tea"}),  # WordNet's "cup of tea" is a liking: the cup holds tea
     ],
 )

@@ -232,6 +232,32 @@ def _a_thing_named(wn: WordNet, head: list[str], tail: list[str]) -> str | None:
     return None
 
 
+#: Two words people write apart that WordNet writes as one ("rain drops", "tooth brush", "sun set").
+_TWO_WORDS = re.compile(r"\b(?=([a-z]{3,})\s+([a-z]{3,})\b)")
+#: A joined word in these lexicographer files is no thing a photo shows: "book club" (a group),
+#: "cars on" (Rachel Carson), "over view" (a summary).
+_NOT_JOINED = frozenset({9, 10, 14, 18})
+
+
+def _words_written_as_one(st: ClaimState) -> None:
+    """ "rain drops" is raindrops, where WordNet has no "rain drop" but has "raindrop" whose first
+    sense is no person, group or idea; not after a colour ("blue fish" is a fish that is blue)."""
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    for m in _TWO_WORDS.finditer(st.low) if wn is not None else ():
+        first, second = m.group(1), m.group(2)
+        if first in COLOUR_WORDS or not st.free(m.start(1), m.end(2)) or names_a_thing(first, second):
+            continue
+        if first in lx.STOP_WORDS or second in lx.STOP_WORDS:
+            continue
+        joined = next(
+            (w for w in dict.fromkeys((first + second, first + lx.singular(second))) if wn.lookup(w)), None
+        )
+        if joined and wn.synset(wn.lookup(joined)[0]).lexfile not in _NOT_JOINED:
+            st.claim(m.start(1), m.end(2), "word", text=first + second)
+
+
 _HOLDER_OF = re.compile(r"\b([a-z]+)\s+of\s+(?=[a-z])")
 
 
@@ -271,6 +297,7 @@ def claim_words(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "drop", text="")
     _things_named_with_of(st)
     _what_holders_hold(st)
+    _words_written_as_one(st)
     for m in _OUTING.finditer(st.low):
         if st.free(*m.span("w")) and m.group("w") in ("day", "days", "trip"):
             st.claim(*m.span("w"), "drop", text="")
