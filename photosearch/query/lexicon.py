@@ -37,6 +37,9 @@ FILLER_PHRASES = (
     "plenty of",
     "a bunch of",
 )
+#: Phrases that say where one thing is beside another, like a separator: "a star on top of the
+#: tree" is a star and a tree, not a thing called "top tree".
+WHERE_PHRASES = ("on top of", "on the top of", "at the top of")
 
 #: Words that separate concept phrases (prepositions etc.) but mean AND.
 SEPARATORS = _words("""

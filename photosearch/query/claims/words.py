@@ -30,6 +30,7 @@ class NegationClaims:
 
 
 _FILLERS = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.FILLER_PHRASES) + r")\b")
+_WHERE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.WHERE_PHRASES) + r")\b")
 
 
 #: "food I cooked", "the dog we adopted", "places you've visited": what someone did is not in the photo.
@@ -289,12 +290,21 @@ def _scene_adjectives(st: ClaimState) -> None:
         st.claim(*m.span(1), "atom", {"concept": word}, slot="concept")
 
 
-def claim_words(st: ClaimState) -> None:
-    """Every word left: filler phrases, stop words and what someone did (dropped), separators,
-    connectives and content words."""
+def _fillers_and_where_phrases(st: ClaimState) -> None:
+    """Filler phrases ("close up", "lots of") are dropped; where one thing is beside another ("on
+    top of") separates two things."""
     for m in _FILLERS.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
+    for m in _WHERE.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "and", text=m.group(0))
+
+
+def claim_words(st: ClaimState) -> None:
+    """Every word left: filler phrases, stop words and what someone did (dropped), separators,
+    connectives and content words."""
+    _fillers_and_where_phrases(st)
     _things_named_with_of(st)
     _what_holders_hold(st)
     _words_written_as_one(st)
