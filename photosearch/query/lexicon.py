@@ -39,7 +39,7 @@ FILLER_PHRASES = (
 )
 #: Phrases that say where one thing is beside another, like a separator: "a star on top of the
 #: tree" is a star and a tree, not a thing called "top tree".
-WHERE_PHRASES = ("on top of", "on the top of", "at the top of")
+WHERE_PHRASES = ("on top of", "on the top of", "at the top of", "top of")
 
 #: Words that separate concept phrases (prepositions etc.) but mean AND.
 SEPARATORS = _words("""
@@ -54,6 +54,7 @@ HOLDER_WORDS = _words("""
 plate plates cup cups glass glasses bowl bowls mug mugs jar jars bottle bottles can cans carton cartons
 box boxes bag bags basket baskets bucket buckets tray trays pot pots jug jugs vase vases bouquet bouquets
 slice slices piece pieces scoop scoops pile piles stack stacks heap heaps plateful bowlful spoonful
+field fields row rows
 """)
 
 AND_WORDS = frozenset({"and", "with", "plus", "&", "+", "both", "together", "also", "featuring", "including"})

@@ -138,6 +138,8 @@ def test_places():
         ("the dog's ball", {"and": [{"concept": "dog"}, {"concept": "ball"}]}),  # not "dog'"
         ("star on top of the tree", {"and": [{"concept": "star"}, {"concept": "tree"}]}),  # no "top tree"
         ("a cat at the top of the stairs", {"and": [{"concept": "cat"}, {"concept": "stairs"}]}),
+        ("the view from the top of the mountain", {"and": [{"concept": "view"}, {"concept": "mountain"}]}),
+        ("a field of sunflowers", {"concept": "sunflower"}),  # a field holds them, like a vase
         ("the biggest animal", {"concept": "animal"}),  # a size no model measures
         ("famous landmarks", {"concept": "landmark"}),  # fame is nothing a model sees
         ("food I cooked", {"concept": "food"}),  # what someone did is not in the photo
