@@ -246,10 +246,12 @@ def word_meant(word: str, stemmed: str) -> str:
     wn = shared_wordnet()
     if word == stemmed or wn is None:
         return stemmed
-    own = [o for o in wn.lookup(word) if not wn.synset(o).names[0][:1].isupper()]  # not "Ethel Waters"
     single = wn.lookup(stemmed)
-    if not own or not single:
-        return word if own else stemmed
+    if not single:  # "christmas" is no plural of a "christma"
+        return word if wn.lookup(word) else stemmed
+    own = [o for o in wn.lookup(word) if not wn.synset(o).names[0][:1].isupper()]  # not "Ethel Waters"
+    if not own:
+        return stemmed
     # the plural of a stuff, a colour or a time names something else; of anything else, mostly several
     # ("stairs", "arms", "receipts": WordNet's first receipt is the act of receiving); and only a thing
     # a photo shows ("waters" is first amniotic fluid, "blues" the music)

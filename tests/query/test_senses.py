@@ -195,6 +195,15 @@ def test_a_plural_that_is_a_thing_where_the_singular_is_a_person_stays_the_thing
     assert naming_words_meant(plural) == [read_as]
 
 
+@pytest.mark.parametrize(
+    ("word", "read_as"), [("christmas", "christmas"), ("socrates", "socrates"), ("dogs", "dog")]
+)
+def test_a_noun_ending_in_s_is_read_as_written_where_its_stem_is_no_word(word, read_as):
+    """ "christmas lights" was read as a "christma", which WordNet does not know, so the holiday's
+    sense and its routes were lost."""
+    assert naming_words_meant(word) == [read_as]
+
+
 def test_falls_reach_waterfalls():
     assert "waterfall" in {r.term for r in expand("falls")}
 
