@@ -9,19 +9,30 @@ import weakref
 
 
 def sense_a_name_means(wn, word: str, senses: tuple[int, ...], words: list[str]) -> int | None:
-    """The sense of `word` that a noun of two words it is part of in the request (`words`) is, is a
-    kind of, or is glossed by: "Mount Rushmore" is "a mountain in the Black Hills", so its "mount"
-    is a mountain, not WordNet's first mount, a riding horse; a "hot dog"'s dog is the frankfurter.
-    None where the word is in no such noun, or none of its senses is what the noun is."""
+    """The sense of `word` that a noun of two to four words it is part of in the request (`words`)
+    is, is a kind of, or is glossed by: "Mount Rushmore" is "a mountain in the Black Hills", so its
+    "mount" is a mountain, not WordNet's first mount, a riding horse; a "hot dog"'s dog is the
+    frankfurter, a "chest of drawers"' chest the furniture. None where the word is in no such noun,
+    or none of its senses is what the noun is."""
     for i, w in enumerate(words):
         if w != word and word not in wn.base_forms(w):
             continue
-        for pair in (words[i - 1 : i + 1] if i else [], words[i : i + 2]):
-            for name in wn.senses(" ".join(pair)) if len(pair) == 2 else ():
-                sense = next((s for s in senses if _names_its_kind(wn, word, s, name)), None)
-                if sense is not None:
-                    return sense
+        for size in NAME_SIZES:
+            for start in range(max(0, i - size + 1), min(i, len(words) - size) + 1):
+                for name in wn.senses(" ".join(words[start : start + size])):
+                    if size > 2 and wn.synset(name).lexfile not in THINGS:
+                        continue  # an idiom: "a snake in the grass" is a traitor, in words
+                    sense = next((s for s in senses if _names_its_kind(wn, word, s, name)), None)
+                    if sense is not None:
+                        return sense
     return None
+
+
+#: The lengths, in words, of the nouns a word may be part of ("hot dog", "chest of drawers", "lily of
+#: the valley"); a noun of more than two words only where it is a thing (`THINGS`).
+NAME_SIZES = (2, 3, 4)
+#: WordNet's lexicographer files of things one can photograph: animal, artifact, food, object, plant.
+THINGS = frozenset({5, 6, 13, 17, 20})
 
 
 #: A word is a title when it heads this many of WordNet's names, this share of them in one sense.

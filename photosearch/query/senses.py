@@ -234,11 +234,27 @@ def read_senses(
     contenders = _contenders(wn, candidates, people)
     if others and embed is not None and len(contenders) > 1:
         chosen = _by_context(wn, contenders, " ".join(others), embed)
-        if chosen:
+        if chosen and not _settled_by_use(wn, word, contenders[0], chosen[0]):
             return Reading(word, chosen, "context")
     if people and not is_person_sense(wn, common[0]):  # the labelled thing leads: no person follows
         candidates = tuple(o for o in candidates if not is_person_sense(wn, o))
     return Reading(word, candidates, "dominant")
+
+
+#: A sense WordNet's tagged corpus used at least this often stays first where the sense a request's
+#: other words point to was never used: the words are a weak signal.
+SETTLED_USES = 30
+
+
+def _settled_by_use(wn, word: str, leading: int, chosen: int) -> bool:
+    """Whether the leading sense is used so much more than the chosen one that a few words of context
+    do not overturn it: "christmas lights on the house" read the house as a theater (used 0 times
+    against the dwelling's 157). The computer mouse beside a keyboard (the rodent: 14 uses, it: 0)
+    and the chest of drawers (the thorax: 34, the box: 1) are still read by their context."""
+    if leading == chosen:
+        return False
+    uses = dict(zip(wn.lookup(word), wn.sense_uses(word), strict=True))
+    return uses.get(leading, 0) >= SETTLED_USES and uses.get(chosen, 0) == 0
 
 
 def _things_not_shapes(wn, senses: tuple[int, ...]) -> tuple[int, ...]:

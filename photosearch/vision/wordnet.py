@@ -124,6 +124,19 @@ _VERB_SUFFIXES = (
 )
 
 
+def _read_noun_uses(path: Path) -> dict[str, dict[int, int]]:
+    """cntlist.rev's nouns: lemma → {sense number: times WordNet's tagged corpus used it}; {} when
+    absent. A line is "lemma%1:lexfile:id:: sense_number count"; "%1" marks a noun."""
+    uses: dict[str, dict[int, int]] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            parts = line.split()
+            key, _, rest = parts[0].partition("%") if len(parts) == 3 else ("", "", "")
+            if rest.startswith("1:") and parts[1].isdigit() and parts[2].isdigit():
+                uses.setdefault(key, {})[int(parts[1])] = int(parts[2])
+    return uses
+
+
 def _read_exceptions(path: Path) -> dict[str, tuple[str, ...]]:
     """An exception list (noun.exc, verb.exc): irregular form → base forms; {} when absent."""
     exc: dict[str, tuple[str, ...]] = {}
@@ -328,6 +341,7 @@ class WordNet:
         self._cache: dict[int, Synset] = {}
         self._index: NounIndex | None = None
         self._exc: dict[str, tuple[str, ...]] | None = None
+        self._uses: dict[str, dict[int, int]] | None = None
         # index.adj and index.verb (the noun index's format), opened when first asked; None: absent
         self._side: dict[str, NounIndex | None] = {}
         self._verb_exc: dict[str, tuple[str, ...]] | None = None
@@ -397,6 +411,16 @@ class WordNet:
     def tagged_senses(self, lemma: str) -> int:
         """How many of a lemma's senses occur in WordNet's sense-tagged corpus (0: no frequency data)."""
         return self._load_index().tagged(lemma.strip().lower().replace(" ", "_"))
+
+    def sense_uses(self, lemma: str) -> tuple[int, ...]:
+        """How often WordNet's tagged corpus used each of a lemma's noun senses, in `lookup` order
+        (0 where it never did, or where cntlist.rev is missing)."""
+        key = lemma.strip().lower().replace(" ", "_")
+        with self._lock:
+            if self._uses is None:
+                self._uses = _read_noun_uses(self.dir / "cntlist.rev")
+            counted = self._uses.get(key, {})
+        return tuple(counted.get(n, 0) for n in range(1, len(self.lookup(key)) + 1))
 
     def adjective_tagged(self, lemma: str) -> int:
         """How many of a word's adjective senses are sense-tagged (0: no adjective, or no data)."""

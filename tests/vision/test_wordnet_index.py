@@ -115,3 +115,18 @@ def test_the_names_a_word_heads_are_every_lemma_it_starts(wordnet_dir):
         assert "mount rushmore" in wn.names_headed_by("Mount")
     finally:
         wn.close()
+
+
+def test_a_lemmas_senses_are_counted_as_the_tagged_corpus_used_them(wordnet_dir):
+    """cntlist.rev's counts by sense number, in the order `lookup` gives the senses: the dwelling is
+    the house WordNet's corpus used (157 times); the theater, never; a word it never met has none."""
+    wn = WordNet(wordnet_dir)
+    try:
+        house = wn.sense_uses("house")
+        assert len(house) == len(wn.lookup("house")) and house[0] == max(house) >= 100
+        theater = next(i for i, o in enumerate(wn.lookup("house")) if "theatrical" in wn.synset(o).gloss)
+        assert house[theater] == 0
+        assert wn.sense_uses("Chest") == wn.sense_uses("chest") and wn.sense_uses("chest")[:2] == (34, 1)
+        assert wn.sense_uses("zzzz") == ()
+    finally:
+        wn.close()

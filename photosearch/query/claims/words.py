@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
+from photosearch.query.named_senses import THINGS
 from photosearch.query.parse_state import ClaimState, sentence_start
 from photosearch.query.senses import COLOUR_WORDS
 
@@ -199,8 +200,6 @@ _OUTING = re.compile(
 #: "birds of prey", "lily of the valley", "great wall of china": a thing WordNet names with "of" in
 #: it, up to three words on either side.
 _OF_NAME = re.compile(r"\b(?=([a-z]+(?:\s+[a-z]+){0,2}\s+of\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+){0,2})\b)")
-#: WordNet's lexicographer files of things one can photograph: animal, artifact, food, object, plant.
-_THINGS = frozenset({5, 6, 13, 17, 20})
 
 
 def _things_named_with_of(st: ClaimState) -> None:
@@ -228,7 +227,7 @@ def _a_thing_named(wn: WordNet, head: list[str], tail: list[str]) -> str | None:
     *before, last = head
     for noun in dict.fromkeys((lx.singular(last), last)):
         name = "_".join([*before, noun, "of", *tail])
-        if any(wn.synset(off).lexfile in _THINGS for off in wn.lookup(name)):
+        if any(wn.synset(off).lexfile in THINGS for off in wn.lookup(name)):
             return name.replace("_", " ")
     return None
 
