@@ -242,19 +242,25 @@ def read_senses(
 
 
 #: A sense WordNet's tagged corpus used at least this often stays first where the sense a request's
-#: other words point to was never used: the words are a weak signal.
+#: other words point to was never used (`SETTLED_USES`), or was never used and is no thing the photo
+#: models label (`SETTLED_AGAINST_UNLABELLED`): a few words of context are a weak signal.
 SETTLED_USES = 30
+SETTLED_AGAINST_UNLABELLED = 10
 
 
 def _settled_by_use(wn, word: str, leading: int, chosen: int) -> bool:
     """Whether the leading sense is used so much more than the chosen one that a few words of context
-    do not overturn it: "christmas lights on the house" read the house as a theater (used 0 times
-    against the dwelling's 157). The computer mouse beside a keyboard (the rodent: 14 uses, it: 0)
-    and the chest of drawers (the thorax: 34, the box: 1) are still read by their context."""
+    do not overturn it: "houses, not wooden ones" read the house as a theater (used 0 times against
+    the dwelling's 157), "kids playing in the snow" the snow as cocaine (0 against 13). The computer
+    mouse beside a keyboard (0 uses against the rodent's 14, but a thing the models label) and the
+    chest of drawers (1 against the thorax's 34) are still read by their context."""
     if leading == chosen:
         return False
     uses = dict(zip(wn.lookup(word), wn.sense_uses(word), strict=True))
-    return uses.get(leading, 0) >= SETTLED_USES and uses.get(chosen, 0) == 0
+    most, chosen_uses = uses.get(leading, 0), uses.get(chosen, 0)
+    if chosen_uses or most < SETTLED_AGAINST_UNLABELLED:
+        return False
+    return most >= SETTLED_USES or chosen not in _labelled_and_above(wn)
 
 
 def _things_not_shapes(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
