@@ -36,6 +36,10 @@ FILLER_PHRASES = (
     "loads of",
     "plenty of",
     "a bunch of",
+    "first day of",  # "my daughter's first day of school": the school, not a day school
+    "first day at",
+    "last day of",
+    "last day at",
 )
 #: Phrases that say where one thing is beside another, like a separator: "a star on top of the
 #: tree" is a star and a tree, not a thing called "top tree".

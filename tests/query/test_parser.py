@@ -140,6 +140,9 @@ def test_places():
         ("a cat at the top of the stairs", {"and": [{"concept": "cat"}, {"concept": "stairs"}]}),
         ("the view from the top of the mountain", {"and": [{"concept": "view"}, {"concept": "mountain"}]}),
         ("a field of sunflowers", {"concept": "sunflower"}),  # a field holds them, like a vase
+        ("my daughter's first day of school", {"and": [{"concept": "daughter"}, {"concept": "school"}]}),
+        ("the first snow", {"concept": "snow"}),  # no "first gear"
+        ("first aid kit", {"concept": "first aid kit"}),  # a noun WordNet knows keeps its "first"
         ("the biggest animal", {"concept": "animal"}),  # a size no model measures
         ("famous landmarks", {"concept": "landmark"}),  # fame is nothing a model sees
         ("food I cooked", {"concept": "food"}),  # what someone did is not in the photo

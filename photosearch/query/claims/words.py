@@ -145,6 +145,7 @@ DESCRIBING_WORDS = frozenset(
     | {"massive", "enormous", "gigantic"}
     | {"nice", "good", "great", "cool", "lovely", "gorgeous", "stunning", "fantastic", "wonderful"}
     | {"wild"}  # "wild animals" are animals; "wild boar" and "wild flower" stay one noun
+    | {"first", "second", "third", "last", "final"}  # no "first gear"; "first aid" stays one noun
 )
 
 
