@@ -283,12 +283,20 @@ def _a_labelled_thing_first(wn, word: str, senses: tuple[int, ...]) -> tuple[int
     leads: WordNet's first "tiger" is a fierce person, its first "ostrich" one who will not face
     reality, its first "toaster" one who proposes a toast; a photo of a tiger is what is asked. So
     does any thing where WordNet's corpus has no count of the word's senses, which are then in no
-    order of use: "shrimp" is a small person only as an insult."""
-    if not senses or not is_person_sense(wn, senses[0]):
+    order of use: "shrimp" is a small person only as an insult. Where the senses are in no order of
+    use, a labelled thing also leads a thing no model labels: "turtle" is the reptile, not the
+    turtleneck; "dolphin" the toothed whale, not the dolphinfish."""
+    if not senses:
         return senses
     labelled = _labelled_and_above(wn)
+    uncounted = not any(wn.tagged_senses(b) for b in wn.base_forms(word))
+    if not is_person_sense(wn, senses[0]):
+        if not uncounted or senses[0] in labelled:
+            return senses
+        thing = next((o for o in senses if o in labelled and not is_person_sense(wn, o)), None)
+        return senses if thing is None else (thing, *(o for o in senses if o != thing))
     thing = next((o for o in senses if o in labelled and not is_person_sense(wn, o)), None)
-    if thing is None and not any(wn.tagged_senses(b) for b in wn.base_forms(word)):
+    if thing is None and uncounted:
         thing = next((o for o in senses if is_physical(wn, o) and not is_person_sense(wn, o)), None)
     return senses if thing is None else (thing, *(o for o in senses if o != thing))
 
