@@ -143,6 +143,10 @@ def test_places():
         ("my daughter's first day of school", {"and": [{"concept": "daughter"}, {"concept": "school"}]}),
         ("the first snow", {"concept": "snow"}),  # no "first gear"
         ("first aid kit", {"concept": "first aid kit"}),  # a noun WordNet knows keeps its "first"
+        ("woman drinking tea", {"and": [{"concept": "woman"}, {"concept": "tea"}]}),  # no 3-word concept
+        ("a dog chasing ducks", {"and": [{"concept": "dog"}, {"concept": "duck"}]}),
+        ("drinking water", {"concept": "drinking water"}),  # one noun
+        ("man fishing", {"concept": "man fishing"}),  # a sport stays
         ("the biggest animal", {"concept": "animal"}),  # a size no model measures
         ("famous landmarks", {"concept": "landmark"}),  # fame is nothing a model sees
         ("food I cooked", {"concept": "food"}),  # what someone did is not in the photo

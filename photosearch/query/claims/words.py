@@ -96,6 +96,30 @@ def _verbs_with_an_object(st: ClaimState) -> None:
             st.claim(*m.span(1), "and", text=m.group(1))
 
 
+#: "a woman drinking tea", "a dog chasing ducks": an -ing word between two words, without an article.
+_DOING_BARE = re.compile(r"\b[a-z]+\s+([a-z]+ing)\s+([a-z]+)\b")
+#: Words after an -ing word that are no thing it is done to ("dancing at the wedding").
+_NO_OBJECT = lx.STOP_WORDS | lx.SEPARATORS | lx.AND_WORDS | lx.OR_WORDS
+
+
+def _verbs_with_a_bare_object(st: ClaimState) -> None:
+    """What a thing does to another, said without an article ("a woman drinking tea"), separates
+    them like "drinking a tea" would: a woman and tea, not one concept of three words that no label
+    names. Not where the two words are one noun ("drinking water"), and a sport stays a thing of its
+    own ("man fishing": fishing)."""
+    from photosearch.query.expansion import shared_wordnet
+
+    matches = [m for m in _DOING_BARE.finditer(st.low) if st.free(*m.span(1)) and st.free(*m.span(2))]
+    wn = shared_wordnet() if matches else None
+    for m in matches:
+        verb, thing = m.group(1), m.group(2)
+        if wn is None or not wn.verb_forms(verb) or verb in lx.STOP_WORDS or thing in _NO_OBJECT:
+            continue
+        if not wn.base_forms(thing) or names_a_thing(verb, thing) or _is_a_sport(wn, verb):
+            continue
+        st.claim(*m.span(1), "and", text=verb)
+
+
 def _after_a_determiner(st: ClaimState, i: int) -> bool:
     before = st.word_before(i)
     return before is not None and before.group(0) in _NOUN_AFTER
@@ -314,6 +338,7 @@ def claim_words(st: ClaimState) -> None:
     _things_to_eat(st)
     _drop_what_someone_did(st)
     _verbs_with_an_object(st)
+    _verbs_with_a_bare_object(st)
     _participles_after_a_thing(st)
     _drop_trip_words(st)
     _drop_describing_words(st)
