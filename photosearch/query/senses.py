@@ -256,7 +256,10 @@ def _settled_by_use(wn, word: str, leading: int, chosen: int) -> bool:
     chest of drawers (1 against the thorax's 34) are still read by their context."""
     if leading == chosen:
         return False
-    uses = dict(zip(wn.lookup(word), wn.sense_uses(word), strict=True))
+    uses: dict[int, int] = {}
+    for base in wn.base_forms(word):  # "houses": the house's senses
+        for offset, used in zip(wn.lookup(base), wn.sense_uses(base), strict=True):
+            uses.setdefault(offset, used)
     most, chosen_uses = uses.get(leading, 0), uses.get(chosen, 0)
     if chosen_uses or most < SETTLED_AGAINST_UNLABELLED:
         return False

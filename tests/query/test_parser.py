@@ -147,6 +147,8 @@ def test_places():
         ("a dog chasing ducks", {"and": [{"concept": "dog"}, {"concept": "duck"}]}),
         ("drinking water", {"concept": "drinking water"}),  # one noun
         ("man fishing", {"concept": "man fishing"}),  # a sport stays
+        ("old building roof", {"concept": "old building roof"}),  # a building does nothing to a roof
+        ("church building facade", {"concept": "church building facade"}),
         ("the biggest animal", {"concept": "animal"}),  # a size no model measures
         ("famous landmarks", {"concept": "landmark"}),  # fame is nothing a model sees
         ("food I cooked", {"concept": "food"}),  # what someone did is not in the photo

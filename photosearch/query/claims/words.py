@@ -98,26 +98,32 @@ def _verbs_with_an_object(st: ClaimState) -> None:
 
 #: "a woman drinking tea", "a dog chasing ducks": an -ing word between two words, without an article.
 _DOING_BARE = re.compile(r"\b[a-z]+\s+([a-z]+ing)\s+([a-z]+)\b")
+#: Who does things: WordNet's people, animals and groups of them ("people", "a herd").
+_DOERS = frozenset({5, 14, 18})
 #: Words after an -ing word that are no thing it is done to ("dancing at the wedding").
 _NO_OBJECT = lx.STOP_WORDS | lx.SEPARATORS | lx.AND_WORDS | lx.OR_WORDS
 
 
 def _verbs_with_a_bare_object(st: ClaimState) -> None:
-    """What a thing does to another, said without an article ("a woman drinking tea"), separates
-    them like "drinking a tea" would: a woman and tea, not one concept of three words that no label
-    names. Not where the two words are one noun ("drinking water"), and a sport stays a thing of its
-    own ("man fishing": fishing)."""
+    """What a person or an animal does to a thing, said without an article ("a woman drinking tea"),
+    separates them like "drinking a tea" would: a woman and tea, not one concept of three words that
+    no label names. Only after someone who can do it ("an old building roof" keeps its building), of
+    a verb's -ing form ("a bird wing" is no verb), not where the two words are one noun ("drinking
+    water"), and a sport stays a thing of its own ("man fishing": fishing)."""
     from photosearch.query.expansion import shared_wordnet
 
     matches = [m for m in _DOING_BARE.finditer(st.low) if st.free(*m.span(1)) and st.free(*m.span(2))]
     wn = shared_wordnet() if matches else None
     for m in matches:
-        verb, thing = m.group(1), m.group(2)
-        if wn is None or not wn.verb_forms(verb) or verb in lx.STOP_WORDS or thing in _NO_OBJECT:
+        doer, verb, thing = m.group(0).split()[0], m.group(1), m.group(2)
+        if wn is None or verb in lx.STOP_WORDS or thing in _NO_OBJECT or verb in wn.verb_forms(verb):
             continue
-        if not wn.base_forms(thing) or names_a_thing(verb, thing) or _is_a_sport(wn, verb):
+        if not wn.verb_forms(verb) or not wn.base_forms(thing) or names_a_thing(verb, thing):
             continue
-        st.claim(*m.span(1), "and", text=verb)
+        first = wn.senses(doer)[:1]
+        doing = first and wn.synset(first[0]).lexfile in _DOERS and not names_a_thing(doer, verb)
+        if doing and not _is_a_sport(wn, verb):
+            st.claim(*m.span(1), "and", text=verb)
 
 
 def _after_a_determiner(st: ClaimState, i: int) -> bool:
