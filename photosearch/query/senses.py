@@ -293,13 +293,11 @@ def _a_labelled_thing_first(wn, word: str, senses: tuple[int, ...]) -> tuple[int
         return senses
     labelled = _labelled_and_above(wn)
     uncounted = not any(wn.tagged_senses(b) for b in wn.base_forms(word))
+    thing = next((o for o in senses if o in labelled and not is_person_sense(wn, o)), None)
     if not is_person_sense(wn, senses[0]):
         if not uncounted or senses[0] in labelled:
             return senses
-        thing = next((o for o in senses if o in labelled and not is_person_sense(wn, o)), None)
-        return senses if thing is None else (thing, *(o for o in senses if o != thing))
-    thing = next((o for o in senses if o in labelled and not is_person_sense(wn, o)), None)
-    if thing is None and uncounted:
+    elif thing is None and uncounted:
         thing = next((o for o in senses if is_physical(wn, o) and not is_person_sense(wn, o)), None)
     return senses if thing is None else (thing, *(o for o in senses if o != thing))
 

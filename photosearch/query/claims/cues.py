@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from photosearch.query import lexicon as lx
+from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.parse_state import ClaimState
 from photosearch.query.places import fold
 from photosearch.query.plan import ANY_PHONE
@@ -244,15 +245,12 @@ class CueClaims:
 def _names_a_thing(low: str, m: re.Match) -> bool:
     """Is the brand, with the word before or after it, a noun WordNet knows ("mount fuji",
     "mount olympus")? Then it names that thing, not a camera."""
-    from photosearch.query.expansion import shared_wordnet
-
-    wn = shared_wordnet()
     before = low[: m.start("b")].split()[-1:]
     after = low[m.end("b") :].split()[:1]
     brand = m.group("b")
-    pairs = [f"{before[0]} {brand}"] if before else []
-    pairs += [f"{brand} {after[0]}"] if after else []
-    return wn is not None and any(wn.senses(p) for p in pairs)
+    pairs = [(before[0], brand)] if before else []
+    pairs += [(brand, after[0])] if after else []
+    return any(names_a_thing(word, nxt) for word, nxt in pairs)
 
 
 def _model_word(w: str) -> str:
