@@ -146,7 +146,26 @@ def test_places():
         ("woman drinking tea", {"and": [{"concept": "woman"}, {"concept": "tea"}]}),  # no 3-word concept
         ("a dog chasing ducks", {"and": [{"concept": "dog"}, {"concept": "duck"}]}),
         ("drinking water", {"concept": "drinking water"}),  # one noun
-        ("man fishing", {"concept": "man fishing"}),  # a sport stays
+        ("man fishing", {"and": [{"concept": "man"}, {"concept": "fishing"}]}),  # the sport, beside him
+        ("kids swimming", {"and": [{"concept": "kid"}, {"concept": "swimming"}]}),  # not "kids swimming"
+        ("man skiing", {"and": [{"concept": "man"}, {"concept": "skiing"}]}),  # skiing is not dropped
+        ("people hiking", {"and": [{"faces": {"min": 1, "max": None}}, {"concept": "hiking"}]}),
+        ("woman dancing", {"and": [{"concept": "woman"}, {"concept": "dancing"}]}),
+        ("a couple dancing", {"and": [{"faces": {"min": 2, "max": 2}}, {"concept": "dancing"}]}),
+        ("woman reading a book", {"and": [{"concept": "woman"}, {"concept": "book"}]}),  # the book's
+        (
+            "a man surfing a big wave",
+            {"and": [{"concept": "man"}, {"concept": "surfing"}, {"concept": "wave"}]},
+        ),
+        ("a dog swimming", {"concept": "dog swimming"}),  # a dog's swim shows no swimming trunks
+        ("family portrait", {"faces": {"min": 2, "max": None}}),  # not one face
+        ("portrait of my family", {"faces": {"min": 2, "max": None}}),
+        ("the whole family", {"faces": {"min": 2, "max": None}}),
+        ("family dog", {"concept": "family dog"}),  # no photo words: a thing
+        ("team photo", {"faces": {"min": 3, "max": None}}),
+        ("team meeting", {"and": [{"faces": {"min": 3, "max": None}}, {"concept": "meeting"}]}),
+        ("class photo", {"faces": {"min": 3, "max": None}}),  # not a category
+        ("a team of horses", {"concept": "team horse"}),  # no people
         ("old building roof", {"concept": "old building roof"}),  # a building does nothing to a roof
         ("church building facade", {"concept": "church building facade"}),
         ("the biggest animal", {"concept": "animal"}),  # a size no model measures

@@ -103,6 +103,8 @@ class FilterClaims:
         people_w = (
             r"(?:people|persons|faces|humans|friends|kids|children|adults|of\s+us|of\s+them|folks|guys)"
         )
+        photo_w = r"(?:photos?|pictures?|pics|shots?|selfies?|portraits?|images?)"
+        owner_w = r"(?:my|our|the|his|her|their|your)"
         self.counts: list[tuple[re.Pattern, Any]] = [
             (
                 re.compile(
@@ -116,6 +118,22 @@ class FilterClaims:
                     r"\b(?:no\s+(?:people|persons|faces|humans|one|body)|nobody|no-one|without\s+(?:any\s+)?(?:people|persons|faces|humans|anyone|anybody)|empty(?:\s+scenes?)?|unpeopled|deserted|no\s+one\s+in\s+(?:it|them))\b"
                 ),
                 (0, 0),
+            ),
+            # a family is two or more people, a team or a class three or more: "family photos", "a
+            # family portrait", "portrait of my family", "the whole team", "class photo", "my team"
+            (
+                re.compile(
+                    rf"\bfamil(?:y|ies)\s+{photo_w}|\b(?:whole|entire)\s+family\b"
+                    rf"|\bportraits?\s+of\s+(?:{owner_w}\s+)?(?:whole\s+)?family\b"
+                ),
+                (2, None),
+            ),
+            (
+                re.compile(
+                    rf"\b(?:teams?|class|classes)\s+{photo_w}|\b(?:(?:whole|entire)\s+)?teams?\b(?!\s+of\b)"
+                    rf"|\b(?:whole|entire)\s+class\b|\bportraits?\s+of\s+(?:{owner_w}\s+)?(?:whole\s+)?(?:team|class)\b"
+                ),
+                (3, None),
             ),
             (re.compile(r"\bportraits?\b(?!\s+(?:orientation|format|mode)\b)"), (1, 1)),
             (re.compile(r"\b(?:a\s+)?couples?\b(?!\s+of\b)"), (2, 2)),  # "a couple of dogs" is no count

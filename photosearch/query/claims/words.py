@@ -126,6 +126,37 @@ def _verbs_with_a_bare_object(st: ClaimState) -> None:
             st.claim(*m.span(1), "and", text=verb)
 
 
+#: "kids swimming", "a man skiing": someone and an -ing word right after.
+_DOER_DOING = re.compile(r"\b([a-z]+)\s+([a-z]+ing)\b")
+
+
+def _what_someone_is_doing(st: ClaimState) -> None:
+    """An activity the models see (resources/scenes.yaml: swimming, skiing, dancing, cooking) done by
+    someone is a concept of its own beside them: "kids swimming" is kids and swimming, "a man skiing"
+    a man and skiing, where as one concept no label names both words and a dropped "skiing" would
+    make any man sure. Only after a person, or people already counted ("people hiking"): the
+    activities are people's (a bear fishing holds no reel; a church, first a group, does no
+    wedding). Only of a verb's -ing form, not where the two words are one thing, and, but for a sport
+    ("surfing a big wave"), not before what is done to ("reading a book", "reading books": the
+    book's, `_verbs_with_an_object`)."""
+    from photosearch.query.expansion import PERSON, scenes, shared_wordnet
+
+    matches = [m for m in _DOER_DOING.finditer(st.low) if m.group(2) in scenes() and st.free(*m.span(2))]
+    wn = shared_wordnet() if matches else None
+    for m in matches:
+        doer, doing = m.group(1), m.group(2)
+        if wn is None or not wn.verb_forms(doing) or names_a_thing(doer, doing):
+            continue
+        done_to = _DOING_TO.match(st.low, m.start(2)) or st.word_after(m.end(2)) not in {"", *_NO_OBJECT}
+        if done_to and not _is_a_sport(wn, doing):
+            continue
+        counted = st.token_at(m.start(1))
+        first = wn.senses(doer)[:1]
+        person = bool(first) and wn.synset(first[0]).lexfile == PERSON
+        if person or counted is not None and "faces" in (counted.node or {}):
+            st.claim(*m.span(2), "atom", {"concept": doing}, slot="concept")
+
+
 def _after_a_determiner(st: ClaimState, i: int) -> bool:
     before = st.word_before(i)
     return before is not None and before.group(0) in _NOUN_AFTER
@@ -343,6 +374,7 @@ def claim_words(st: ClaimState) -> None:
             st.claim(*m.span("w"), "drop", text="")
     _things_to_eat(st)
     _drop_what_someone_did(st)
+    _what_someone_is_doing(st)
     _verbs_with_an_object(st)
     _verbs_with_a_bare_object(st)
     _participles_after_a_thing(st)
