@@ -65,6 +65,10 @@ HOLIDAYS = {
     "new years eve": (12, 31, 1),
     "nye": (12, 31, 1),
     "new year's day": (1, 1, 1),
+    # the night it begins, either side of midnight ("new year fireworks")
+    "new year": (12, 31, 2),
+    "new years": (12, 31, 2),
+    "new year's": (12, 31, 2),
     "new years day": (1, 1, 1),
     "halloween": (10, 31, 1),
     "valentine's day": (2, 14, 1),
@@ -399,7 +403,7 @@ class DateFinder:
             (
                 "holiday",
                 re.compile(
-                    rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_HOLIDAY_RE})(?!\s+(?:{'|'.join(HOLIDAY_NOUNS)})\b)(?![\w'])"
+                    rf"\b(?<!lunar\s)(?<!chinese\s)(?P<rel>last\s+|this\s+)?(?P<h>{_HOLIDAY_RE})(?!\s+(?:eve|day|{'|'.join(HOLIDAY_NOUNS)})\b)(?![\w'])"
                 ),
             ),
             ("birthday", re.compile(r"\b(?P<who>my|[\w.-]+'s|[\w.-]+s')\s+birthdays?\b")),
@@ -452,6 +456,8 @@ class DateFinder:
                 year = int(re.findall(r"\d{4}", t)[0])
                 name = t[: t.rfind(" ")].strip()
                 month, day, n = HOLIDAYS[name]
+                if (month, day + n - 1) > (12, 31):  # "new year 2020" is the night 2020 begins
+                    year -= 1
                 lo = date(year, month, day)
                 return lo, lo + timedelta(days=n - 1)
             if g == "mhy":

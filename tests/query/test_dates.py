@@ -114,6 +114,21 @@ def test_holiday_without_year_is_a_recurring_day_of_the_year():
     assert _one("christmas 2019").node() == {"date": {"from": "2019-12-24", "to": "2019-12-26"}}
 
 
+def test_new_year_is_the_night_it_begins_either_side_of_midnight():
+    assert _one("new year").node() == {"yearly": {"from": "12-31", "to": "01-01"}}
+    assert _one("new year's day").node() == {"yearly": {"from": "01-01", "to": "01-01"}}
+    assert _one("new years eve").node() == {"yearly": {"from": "12-31", "to": "12-31"}}
+    assert _one("new year 2020").node() == {"date": {"from": "2019-12-31", "to": "2020-01-01"}}  # 2020's
+
+
+def test_another_calendar_s_new_year_is_no_date_of_this_one():
+    assert _find("chinese new year") == [] and _find("lunar new year") == []
+
+
+def test_a_holiday_is_not_read_short_of_its_longer_name():
+    assert _find("christmas eve party") == []  # a party, not "christmas" and an "eve party"
+
+
 def test_between_two_holidays_of_no_year_is_those_days_of_every_year():
     between = _one("between christmas and new year")
     assert between.node() == {"yearly": {"from": "12-24", "to": "01-01"}}  # over New Year
