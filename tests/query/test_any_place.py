@@ -26,7 +26,7 @@ NOW = date(2024, 5, 15)
         ("pictures with no GPS", {"not": {"place": "*"}}),
         ("not geotagged", {"not": {"place": "*"}}),
         ("dogs with gps data", {"and": [{"concept": "dog"}, {"place": "*"}]}),
-        ("a new location", {"concept": "new location"}),  # a word, not the photo's place
+        ("a new location", {"concept": "location"}),  # a word, not the photo's place
     ],
 )
 def test_location_words_read_any_known_place(request_text, where):

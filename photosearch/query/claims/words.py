@@ -139,7 +139,7 @@ def _what_someone_is_doing(st: ClaimState) -> None:
     wedding). Only of a verb's -ing form, not where the two words are one thing, and, but for a sport
     ("surfing a big wave"), not before what is done to ("reading a book", "reading books": the
     book's, `_verbs_with_an_object`)."""
-    from photosearch.query.expansion import PERSON, scenes, shared_wordnet
+    from photosearch.query.expansion import scenes, shared_wordnet
 
     matches = [m for m in _DOER_DOING.finditer(st.low) if m.group(2) in scenes() and st.free(*m.span(2))]
     wn = shared_wordnet() if matches else None
@@ -150,10 +150,7 @@ def _what_someone_is_doing(st: ClaimState) -> None:
         done_to = _DOING_TO.match(st.low, m.start(2)) or st.word_after(m.end(2)) not in {"", *_NO_OBJECT}
         if done_to and not _is_a_sport(wn, doing):
             continue
-        counted = st.token_at(m.start(1))
-        first = wn.senses(doer)[:1]
-        person = bool(first) and wn.synset(first[0]).lexfile == PERSON
-        if person or counted is not None and "faces" in (counted.node or {}):
+        if _someone(st, doer, m.start(1)):
             st.claim(*m.span(2), "atom", {"concept": doing}, slot="concept")
 
 
@@ -207,11 +204,29 @@ DESCRIBING_WORDS = frozenset(
     | {"nice", "good", "great", "cool", "lovely", "gorgeous", "stunning", "fantastic", "wonderful"}
     | {"wild"}  # "wild animals" are animals; "wild boar" and "wild flower" stay one noun
     | {"first", "second", "third", "last", "final"}  # no "first gear"; "first aid" stays one noun
+    # an age no model measures on a thing: "an old church" is a church, "a modern building" a
+    # building ("old photos" are the photos' look, claimed before; "modern art" stays one noun)
+    | {"old", "older", "ancient", "historic", "historical", "medieval", "modern", "new"}
 )
+#: Ages the face model reads on people: "an old guy" keeps its "old" (`face_traits`: old man).
+AGES_OF_PEOPLE = frozenset({"old", "older"})
+
+
+def _someone(st: ClaimState, word: str, start: int) -> bool:
+    """Whether the word at `start` is first a person ("guy", "kids") or was read as a count of
+    people ("people", "a couple", "friends")."""
+    from photosearch.query.expansion import PERSON, shared_wordnet
+
+    counted = st.token_at(start)
+    if counted is not None and "faces" in (counted.node or {}):
+        return True
+    wn = shared_wordnet()
+    first = wn.senses(word)[:1] if wn is not None and word else ()
+    return bool(first) and wn.synset(first[0]).lexfile == PERSON
 
 
 def _drop_describing_words(st: ClaimState) -> None:
-    """A size, a taste or "wild" before a word is dropped unless WordNet has it and the next word
+    """A size, an age, a taste or "wild" before a word is dropped unless WordNet has it and the next word
     or two as one noun ("great dane", "great white shark"), or it is capitalised inside the request
     (a name: "Nice"); so is "late" before "(at) night", which the measured night attribute answers."""
     for m in re.finditer(r"\b([a-z]+)\b(?=(?:\s+([a-z][\w'-]*))?(?:\s+([a-z][\w'-]*))?)", st.low):
@@ -219,6 +234,8 @@ def _drop_describing_words(st: ClaimState) -> None:
         if word not in DESCRIBING_WORDS or not st.free(*m.span(1)):
             continue
         if nxt and (names_a_thing(word, nxt) or (third and names_a_thing(word, f"{nxt}_{third}"))):
+            continue
+        if word in AGES_OF_PEOPLE and nxt and _someone(st, nxt, m.start(2)):
             continue
         if st.text[m.start()].isupper() and (not nxt or not sentence_start(st.text, m.start())):
             continue  # "Nice" alone or inside a sentence: a name, perhaps a place
