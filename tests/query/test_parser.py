@@ -129,6 +129,10 @@ def test_places():
         ("a few people", {"faces": {"min": 2, "max": None}}),
         ("a group of us", {"faces": {"min": 3, "max": None}}),
         ("crowd of people", {"faces": {"min": 6, "max": None}}),
+        (
+            "the audience at the concert",
+            {"and": [{"faces": {"min": 6, "max": None}}, {"concept": "concert"}]},
+        ),
         ("a group of meerkats", {"concept": "group meerkat"}),  # three or more meerkats, no people
         ("a crowd of pigeons", {"concept": "crowd pigeon"}),
         ("the sea from the plane", {"and": [{"concept": "sea"}, {"concept": "plane"}]}),  # no seaplane

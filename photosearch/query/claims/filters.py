@@ -138,7 +138,9 @@ class FilterClaims:
             (re.compile(r"\bportraits?\b(?!\s+(?:orientation|format|mode)\b)"), (1, 1)),
             (re.compile(r"\b(?:a\s+)?couples?\b(?!\s+of\b)"), (2, 2)),  # "a couple of dogs" is no count
             (
-                re.compile(rf"\bcrowds?\b(?!\s+of\b)|\bcrowds?\s+(?:of\s+)?{people_w}|\bcrowded\b"),
+                re.compile(
+                    rf"\b(?:crowds?|audiences?)\b(?!\s+of\b)|\bcrowds?\s+(?:of\s+)?{people_w}|\bcrowded\b"
+                ),
                 (CROWD, None),
             ),
             (
