@@ -91,6 +91,13 @@ NOT_PHRASES = (
     "leaving out",
     "skip",
     "hide",
+    # "cars that aren't red", "photos that don't have people": a verb's "not", with or without the
+    # apostrophe (spelling would read "arent" as "agent")
+    *(
+        f"{verb}{mark}t"
+        for verb in ("aren", "isn", "don", "doesn", "didn", "wasn", "weren", "haven", "hasn")
+        for mark in ("'", "")
+    ),
 )
 #: Prepositions before a place ("in Rome"); a word after them is not text in the photo either.
 PLACE_PREPS = ("in", "at", "near", "around", "from", "to", "visiting", "outside", "across")

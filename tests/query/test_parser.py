@@ -123,6 +123,10 @@ def test_places():
         ("similar to sunset.jpg", {"similar": "sunset.jpg"}),  # a photo to look like, not a name
         ("photos like the tiger", {"concept": "tiger"}),
         ("anything but food", {"not": {"concept": "food"}}),  # everything except food
+        ("cars that aren't red", {"and": [{"concept": "car"}, {"not": {"color": "red"}}]}),  # not red ones
+        ("cars that arent red", {"and": [{"concept": "car"}, {"not": {"color": "red"}}]}),  # no "agent"
+        ("food that isn't pizza", {"and": [{"concept": "food"}, {"not": {"concept": "pizza"}}]}),
+        ("photos that don't have people", {"not": {"faces": {"min": 1, "max": None}}}),
         ("food i ate in italy", {"and": [{"concept": "food"}, {"place": "Italy"}]}),  # no "food ate"
         ("lots of people", {"faces": {"min": 3, "max": None}}),  # how many, not a concept "lot"
         ("several people at the beach", {"and": [{"faces": {"min": 3, "max": None}}, {"concept": "beach"}]}),
