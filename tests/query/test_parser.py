@@ -99,6 +99,17 @@ def test_places():
         ("text on a sign", {"and": [{"text": "*"}, {"concept": "sign"}]}),
         ("with the word police", {"text": "police"}),  # a word named: that word
         ("sign that says exit", {"and": [{"concept": "sign"}, {"text": "exit"}]}),
+        (
+            "text that says happy birthday",
+            {"text": "happy birthday"},
+        ),  # all it says, not "happy" and a birthday
+        ("sign saying no parking", {"and": [{"concept": "sign"}, {"text": "no parking"}]}),  # "no" is said
+        (
+            "a sign that says exit at the station",  # what is said ends where the request goes on
+            {"and": [{"concept": "sign"}, {"text": "exit"}, {"concept": "station"}]},
+        ),
+        ("with the words happy new year", {"text": "happy new year"}),
+        ("with the word police in red", {"and": [{"text": "police"}, {"color": "red"}]}),  # one word
         ("a textbook", {"concept": "textbook"}),
         ("close-up of a flower", {"concept": "flower"}),  # how it was shot, not what it shows
         ("cute animals", {"concept": "animal"}),  # a taste no model measures: the animals

@@ -38,6 +38,25 @@ _BEST = re.compile(
 )
 
 
+#: Words that end what a sign says and go on with the request ("... with a car", "... or a cake").
+_AFTER_WHAT_IS_SAID = frozenset(
+    {"with", "without", "but", "that", "which", "who", "on", "of", "over", "under"}
+)
+
+
+def _ends_what_is_said(word: str, first: bool) -> bool:
+    """Whether a word after "says" goes on with the request rather than with what is said: a
+    preposition, a connective or a negation (but "says no parking" says "no")."""
+    return (
+        word in _AFTER_WHAT_IS_SAID
+        or word in lx.SEPARATORS
+        or word in lx.PLACE_PREPS
+        or word in lx.AND_WORDS
+        or word in lx.OR_WORDS
+        or (word in lx.NOT_PHRASES and not first)
+    )
+
+
 class FilterClaims:
     """Text, tag, kind and quality claims (`claim_filters`), then face-count claims (`claim_faces`)."""
 
@@ -74,9 +93,10 @@ class FilterClaims:
         ]
         self.word_text = re.compile(r"\b(?:with\s+)?(?:the\s+)?(?:word|text|writing)\s+(?P<v>[\w-]+)")
         # lower-case words count as text only after an explicit introduction
+        # ("text that says happy birthday": the text is what it says; a sign that says it is a sign too)
         self.says_text = re.compile(
-            r"\b(?:with\s+(?:the\s+)?(?:words?|text|writing)|(?:that|which)\s+(?:says?|reads?)|saying)"
-            r"\s+(?P<v>[\w-]+)"
+            r"\b(?:with\s+(?:the\s+)?(?:(?P<one>word)|words|text|writing)|(?:(?:text|writing|words)\s+)?(?:that|which)\s+(?:says?|reads?)|saying)"
+            r"\s+(?P<v>[\w-]+(?:\s+[\w-]+)*)"
         )
         # "photos with text", "with some writing", "text in it", "text on a sign", "without text" (the
         # negation is the word before's): any words read in the photo
@@ -237,18 +257,18 @@ class FilterClaims:
             if st.free(m.start(), m.end()) and m.group("v").isupper():
                 st.claim(m.start(), m.end(), "atom", {"text": m.group("v")}, slot="text")
         for m in self.says_text.finditer(st.low):
-            v = m.group("v")
-            if (
-                not st.free(m.start(), m.end())
-                or v in lx.STOP_WORDS
-                or v in lx.AND_WORDS
-                or v in lx.OR_WORDS
-                or v in lx.NOT_PHRASES
-                or v in lx.PLACE_PREPS
-                or v in ("on", "of", "over", "under", "about")
-            ):
+            said = list(re.finditer(r"[\w-]+", st.low[m.start("v") : m.end("v")]))
+            # the words said, up to a word that goes on with the request ("... in the street", "... or")
+            n = next((i for i, w in enumerate(said) if _ends_what_is_said(w.group(0), i == 0)), len(said))
+            n = min(n, 1) if m.group("one") else n  # "the word exit": one word
+            while n and said[n - 1].group(0) in lx.STOP_WORDS:  # "says hello to the": "hello"
+                n -= 1
+            if n == 0:
                 continue
-            st.claim(m.start(), m.end(), "atom", {"text": st.orig(m, "v")}, slot="text")
+            end = m.start("v") + said[n - 1].end()
+            if not st.free(m.start(), end):
+                continue
+            st.claim(m.start(), end, "atom", {"text": st.text[m.start("v") : end]}, slot="text")
         for m in self.any_text.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"text": ANY_TEXT}, slot="text")
