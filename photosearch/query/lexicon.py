@@ -40,6 +40,15 @@ FILLER_PHRASES = (
     "first day at",
     "last day of",
     "last day at",
+    # how it was shot, which no model sees: "macro shots of insects" are insects, "an aerial view of
+    # the city" the city, "drone shots of the beach" the beach
+    *(
+        f"{how} {kind}{plural} of"
+        for how in ("macro", "aerial", "drone", "bird's eye", "birds eye")
+        for kind in ("shot", "photo", "picture", "view", "image")
+        for plural in ("s", "")
+    ),
+    "macro",
 )
 #: Phrases that say where one thing is beside another, like a separator: "a star on top of the
 #: tree" is a star and a tree, not a thing called "top tree".

@@ -154,6 +154,16 @@ def test_places():
         ("the view from the hotel", {"and": [{"concept": "view"}, {"concept": "hotel"}]}),
         ("photos from paris", {"place": "Paris"}),
         ("close ups of flowers", {"concept": "flower"}),
+        ("macro shots of insects", {"concept": "insect"}),  # how it was shot: no model sees it
+        ("an aerial view of the city", {"concept": "city"}),
+        ("drone shots of the beach", {"concept": "beach"}),
+        ("a drone", {"concept": "drone"}),  # the thing itself
+        (
+            "summer holidays 2022",
+            {"and": [{"month": [6, 7, 8]}, {"date": {"from": "2022-01-01", "to": "2022-12-31"}}]},
+        ),
+        ("our holiday in spain", {"place": "Spain"}),  # a holiday is where and when it was
+        ("bank holiday", {"concept": "bank holiday"}),
         ("the dog's ball", {"and": [{"concept": "dog"}, {"concept": "ball"}]}),  # not "dog'"
         ("star on top of the tree", {"and": [{"concept": "star"}, {"concept": "tree"}]}),  # no "top tree"
         ("a cat at the top of the stairs", {"and": [{"concept": "cat"}, {"concept": "stairs"}]}),

@@ -172,6 +172,7 @@ _AFTER_PARTICIPLE = lx.SEPARATORS | lx.AND_WORDS | set(COLOUR_WORDS)  # "houses 
 #: A trip is where it went: with a place named, "our trip to Japan" is Japan.
 TRIP_WORDS = frozenset(
     {"trip", "trips", "vacation", "vacations", "journey", "travels", "tour", "visit", "getaway"}
+    | {"holiday", "holidays"}  # a British vacation
 )
 
 
@@ -246,8 +247,9 @@ def _drop_describing_words(st: ClaimState) -> None:
 
 
 def _drop_trip_words(st: ClaimState) -> None:
-    """ "pictures from our trip to Japan": the trip is Japan, when a place is named."""
-    if not any(t.slot == "place" for t in st.toks):
+    """ "pictures from our trip to Japan": the trip is Japan, when a place is named; "summer holidays
+    2022" are the summer of 2022, when a time is."""
+    if not any(t.slot in ("place", "date") for t in st.toks):
         return
     for m in re.finditer(r"\b[a-z]+\b", st.low):
         if m.group(0) not in TRIP_WORDS or not st.free(m.start(), m.end()):
