@@ -190,7 +190,7 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / np.where(n == 0, 1, n)
 
 
-def _proper(wn, word: str, offset: int) -> bool:
+def is_proper(wn, word: str, offset: int) -> bool:
     """Whether `word` names this sense only as a proper noun ("Crane" the writer, "Turkey")."""
     lemmas = [lemma for lemma in wn.synset(offset).lemmas if lemma.lower().replace("_", " ") == word]
     return bool(lemmas) and all(lemma[:1].isupper() for lemma in lemmas)
@@ -200,7 +200,7 @@ def names_one_thing(wn, word: str) -> bool:
     """Whether every sense of `word` is a proper noun: one named thing ("vesuvius", "eiffel"), of
     which its class ("volcano") is never the thing itself."""
     offsets = wn.senses(word)
-    return bool(offsets) and all(_proper(wn, word.lower(), o) for o in offsets)
+    return bool(offsets) and all(is_proper(wn, word.lower(), o) for o in offsets)
 
 
 def read_senses(
@@ -223,7 +223,7 @@ def read_senses(
         named = named if named is not None and is_physical(wn, named) else None
     if named is not None:
         return Reading(word, (named,), "context")
-    common = tuple(o for o in offsets if not _proper(wn, word, o)) or offsets
+    common = tuple(o for o in offsets if not is_proper(wn, word, o)) or offsets
     if not common:
         return Reading(word, (), "dominant")
     common = tuple(o for o in common if is_physical(wn, o)) or common  # what a photo can show
@@ -263,7 +263,7 @@ def _settled_by_use(wn, word: str, leading: int, chosen: int) -> bool:
     most, chosen_uses = uses.get(leading, 0), uses.get(chosen, 0)
     if chosen_uses or most < SETTLED_AGAINST_UNLABELLED:
         return False
-    return most >= SETTLED_USES or chosen not in _labelled_and_above(wn)
+    return most >= SETTLED_USES or chosen not in labelled_and_above(wn)
 
 
 def _things_not_shapes(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
@@ -291,7 +291,7 @@ def _a_labelled_thing_first(wn, word: str, senses: tuple[int, ...]) -> tuple[int
     turtleneck; "dolphin" the toothed whale, not the dolphinfish."""
     if not senses:
         return senses
-    labelled = _labelled_and_above(wn)
+    labelled = labelled_and_above(wn)
     uncounted = not any(wn.tagged_senses(b) for b in wn.base_forms(word))
     thing = next((o for o in senses if o in labelled and not is_person_sense(wn, o)), None)
     if not is_person_sense(wn, senses[0]):
@@ -305,7 +305,7 @@ def _a_labelled_thing_first(wn, word: str, senses: tuple[int, ...]) -> tuple[int
 _labelled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _labelled_and_above(wn) -> frozenset[int]:
+def labelled_and_above(wn) -> frozenset[int]:
     """The senses the photo models label and every sense above them: a "chameleon" is first a
     changeable person, then the lizard the tagger's African chameleon is a kind of; a "calculator"
     first one who calculates, then the machine its abacus is."""
@@ -321,7 +321,7 @@ def _contenders(wn, senses: tuple[int, ...], people: bool) -> tuple[int, ...]:
     ("coach" at the stadium). A few words of context are a weak signal: "my dog at the park" read
     the dog as a pawl (a catch of a ratchet: "parking pawl"), "cat in a box" as a cat-o'-nine-tails;
     "mouse" beside "keyboard" is still the computer mouse, the rodent being no class of the models."""
-    labelled = _labelled_and_above(wn)
+    labelled = labelled_and_above(wn)
     if not senses or senses[0] not in labelled:
         return senses
     return tuple(o for o in senses if o in labelled or people and is_person_sense(wn, o))

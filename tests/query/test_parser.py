@@ -222,6 +222,13 @@ def test_places():
         ("wide shots of the city", {"concept": "city"}),
         ("big cats", {"concept": "big cat"}),  # ...unless the two words are one thing
         ("a big red car", {"and": [{"color": "red"}, {"concept": "car"}]}),
+        # WordNet's "black cat" is a fisher, its "white horse" a whitecap: the colour of a cat, a horse
+        ("black cat", {"and": [{"color": "black"}, {"concept": "cat"}]}),
+        ("a white horse", {"and": [{"color": "white"}, {"concept": "horse"}]}),
+        ("white sheep", {"and": [{"color": "white"}, {"concept": "sheep"}]}),  # not the Dall sheep
+        ("red fox", {"concept": "red fox"}),  # a class of its own
+        ("black widow", {"concept": "black widow"}),  # the spider: a widow is nothing the models label
+        ("golden gate", {"concept": "golden gate"}),  # a name
         ("colorful birds", {"and": [{"concept": "colourful"}, {"concept": "bird"}]}),  # measured
         ("colourful photos", {"concept": "colourful"}),
         ("vibrant colors", {"concept": "colourful"}),

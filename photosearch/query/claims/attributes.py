@@ -66,7 +66,7 @@ class ColourClaims:
             word = m.group(0)
             nxt = st.word_after(m.end())
             prev = st.word_before(m.start())
-            if nxt and names_a_thing(word, nxt):
+            if nxt and names_a_thing(word, nxt) and not _colours_a_thing(word, nxt):
                 continue  # "red wine", "black swan": one thing, read as a concept
             if word in AMBIGUOUS_COLOURS and not _describes(nxt, prev.group(0) if prev else ""):
                 continue  # "an orange", "silver" alone: the thing
@@ -124,6 +124,28 @@ def _describes(nxt: str, before: str) -> bool:
     content_next = bool(nxt) and nxt not in lx.STOP_WORDS and nxt not in lx.SEPARATORS
     content_next = content_next and nxt not in lx.AND_WORDS and nxt not in lx.OR_WORDS
     return content_next or before in _DESCRIBING
+
+
+def _colours_a_thing(colour: str, noun: str) -> bool:
+    """Whether the colour describes the noun although WordNet names the two words as one thing of
+    another kind: its "black cat" is a fisher (a marten), its "white horse" a whitecap (a wave), its
+    "white sheep" a Dall sheep; a black cat is what is asked, and cats and horses are what the models
+    label. Not where the one thing is itself labelled ("red fox") or a name ("Golden Gate"), or the
+    noun is nothing the models label ("black widow" is the spider)."""
+    from photosearch.query.expansion import shared_wordnet
+    from photosearch.query.senses import is_proper, labelled_and_above
+
+    wn = shared_wordnet()
+    if wn is None:
+        return False
+    one = wn.lookup(f"{colour}_{lx.singular(noun)}") or wn.lookup(f"{colour}_{noun}")
+    head = wn.lookup(lx.singular(noun)) or wn.lookup(noun)
+    if not one or not head:
+        return False
+    labelled = labelled_and_above(wn)
+    if any(o in labelled for o in one) or is_proper(wn, f"{colour} {lx.singular(noun)}", one[0]):
+        return False
+    return head[0] in labelled and not any(h in wn.ancestors(one[0]) for h in head)
 
 
 def names_a_thing(word: str, nxt: str) -> bool:
