@@ -24,7 +24,7 @@ from pathlib import Path
 
 from photosearch.models.labels import model_class_synsets
 from photosearch.query.resolvers.text import naming_words
-from photosearch.query.senses import Embed, read_senses, role
+from photosearch.query.senses import Embed, is_offensive, read_senses, role
 from photosearch.vision.wordnet import WordNetUnavailable
 
 log = logging.getLogger(__name__)
@@ -357,8 +357,8 @@ class _BestRoutes:
         depth: int = 0,
     ) -> None:
         t = _term(term)
-        if t == self.key:
-            return
+        if t == self.key or sense_of is not None and is_offensive(self.wn, sense_of):
+            return  # a slur is no kind of person to search by, nor to show in `why`
         senses = self.wn.lookup(term)
         # Reached through the sense the term mostly means? ("cat" is also a Caterpillar vehicle.) If
         # not, the route fits only labels known to name that sense (the tagger's "hen", a bird).

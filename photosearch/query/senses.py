@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from collections.abc import Callable
@@ -196,6 +197,19 @@ def is_proper(wn, word: str, offset: int) -> bool:
     return bool(lemmas) and all(lemma[:1].isupper() for lemma in lemmas)
 
 
+#: How WordNet's glosses mark a slur ("offensive term for ...", "(ethnic slur) ...").
+_OFFENSIVE = re.compile(
+    r"ethnic slur|offensive (?:term|name|word)|(?:disparaging|derogatory|contemptuous) (?:term|name|word)"
+    r"|considered offensive|offensive and derogatory"
+)
+
+
+def is_offensive(wn, offset: int) -> bool:
+    """Whether WordNet marks the sense as a slur: never what a request means ("fairy lights" are no
+    slur for a gay man, WordNet's only physical "fairy"), never shown."""
+    return _OFFENSIVE.search(wn.synset(offset).gloss) is not None
+
+
 def names_one_thing(wn, word: str) -> bool:
     """Whether every sense of `word` is a proper noun: one named thing ("vesuvius", "eiffel"), of
     which its class ("volcano") is never the thing itself."""
@@ -223,6 +237,7 @@ def read_senses(
         named = named if named is not None and is_physical(wn, named) else None
     if named is not None:
         return Reading(word, (named,), "context")
+    offsets = tuple(o for o in offsets if not is_offensive(wn, o))  # "fairy lights": no slur
     common = tuple(o for o in offsets if not is_proper(wn, word, o)) or offsets
     if not common:
         return Reading(word, (), "dominant")

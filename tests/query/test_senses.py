@@ -97,6 +97,20 @@ def test_colour_words_never_expand_to_a_person(wn):
         assert expand(word) == (), word
 
 
+def test_a_slur_is_never_a_sense_read_nor_a_route(wn, embed):
+    """WordNet's only physical "fairy" is a slur for a gay man, which "fairy lights" read; and its
+    kinds of person include slurs, which `why` could show."""
+    from photosearch.query.senses import PERSON_OFFSET, is_offensive
+
+    fairy = read_senses(wn, "fairy", _senses(wn, "fairy"), "fairy lights", embed)
+    assert fairy.senses and not any(is_offensive(wn, o) for o in fairy.senses)
+    assert "sprite" in {r.term for r in expand("fairy")}
+    slurs = [o for o in wn.descendants(PERSON_OFFSET, max_depth=12, limit=20000) if is_offensive(wn, o)]
+    assert len(slurs) > 10  # WordNet has them, and they are kinds of person
+    routes = [r for r in expand("person") if any(is_offensive(wn, o) for o in r.synsets)]
+    assert routes == []
+
+
 def test_black_and_white_photo_finds_the_monochrome_photo_not_people(store, settings):
     """The reported case: "black and white photo" ranked photos of people first (black ≈ person)."""
     facts = {
