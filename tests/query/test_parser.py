@@ -360,3 +360,15 @@ def test_person_names_are_matched_whole_and_case_insensitively(ctx):
     assert plan["where"] == {"and": [{"person": "Anna"}, {"concept": "tommy"}]}
     plan, _, _ = parse_request("Mark with a dog", now=NOW, context=ctx)  # unique first name
     assert plan["where"] == {"and": [{"person": "Mark Smith"}, {"concept": "dog"}]}
+
+
+def test_someone_named_doing_an_activity_is_them_and_the_activity():
+    """ "Anna skiing" dropped the skiing (no noun WordNet's texts use) and searched any photo of Anna."""
+    for text, where in (
+        ("anna skiing", {"and": [{"person": "Anna"}, {"concept": "skiing"}]}),
+        (
+            "Tom surfing at the beach",
+            {"and": [{"person": "Tom"}, {"concept": "surfing"}, {"concept": "beach"}]},
+        ),
+    ):
+        assert parse_request(text, now=NOW, people=["Anna", "Tom"])[0]["where"] == where, text

@@ -214,12 +214,12 @@ AGES_OF_PEOPLE = frozenset({"old", "older"})
 
 
 def _someone(st: ClaimState, word: str, start: int) -> bool:
-    """Whether the word at `start` is first a person ("guy", "kids") or was read as a count of
-    people ("people", "a couple", "friends")."""
+    """Whether the word at `start` is first a person ("guy", "kids"), or was read as someone named
+    ("Anna") or a count of people ("people", "a couple", "friends")."""
     from photosearch.query.expansion import PERSON, shared_wordnet
 
-    counted = st.token_at(start)
-    if counted is not None and "faces" in (counted.node or {}):
+    claimed = st.token_at(start)
+    if claimed is not None and {"faces", "person"} & set(claimed.node or {}):
         return True
     wn = shared_wordnet()
     first = wn.senses(word)[:1] if wn is not None and word else ()
