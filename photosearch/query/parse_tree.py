@@ -46,6 +46,12 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
             return
         words = [_spelled(t, st) for t in run]
         _check_words([t for t, w in zip(run, words, strict=True) if w == t.text], st)
+        # a typo of a word that says nothing ("picutres of my cat"): dropped, as written right
+        kept = [(t, w) for t, w in zip(run, words, strict=True) if w == t.text or w not in lx.STOP_WORDS]
+        if not kept:
+            run.clear()
+            return
+        run[:], words = [t for t, _ in kept], [w for _, w in kept]
         head = words[-1] if _names_a_plural(words) else _singular_noun(words[-1])
         phrase = " ".join([*(w.lower() for w in words[:-1]), head.lower()]).strip(" .'-")
         phrase = re.sub(r"'s$", "", phrase)

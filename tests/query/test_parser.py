@@ -154,6 +154,7 @@ def test_places():
         ("the view from the hotel", {"and": [{"concept": "view"}, {"concept": "hotel"}]}),
         ("photos from paris", {"place": "Paris"}),
         ("close ups of flowers", {"concept": "flower"}),
+        ("fotos from paris", {"place": "Paris"}),  # photos, not a foot
         ("macro shots of insects", {"concept": "insect"}),  # how it was shot: no model sees it
         ("an aerial view of the city", {"concept": "city"}),
         ("drone shots of the beach", {"concept": "beach"}),

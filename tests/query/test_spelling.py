@@ -28,6 +28,7 @@ NOW = date(2024, 5, 15)
         ("resturant", {"concept": "restaurant"}, "resturant"),
         ("chrismas tree", {"concept": "christmas tree"}, "chrismas"),
         ("accomodation", {"concept": "accommodation"}, "accomodation"),  # a letter left out
+        ("picutres of my cat", {"concept": "cat"}, "picutres"),  # a word that says nothing, misspelt
     ],
 )
 def test_a_typo_is_read_as_the_word_meant(typed, where, said):
