@@ -71,7 +71,10 @@ slice slices piece pieces scoop scoops pile piles stack stacks heap heaps platef
 field fields row rows
 """)
 
-AND_WORDS = frozenset({"and", "with", "plus", "&", "+", "both", "together", "also", "featuring", "including"})
+AND_WORDS = frozenset(
+    {"and", "with", "plus", "&", "+", "both", "together", "also", "featuring", "including"}
+    | {"containing", "contains", "depicting", "depicts"}  # "photos containing bicycles"
+)
 OR_WORDS = frozenset({"or", "either", "/"})
 NOT_PHRASES = (
     "anything but",

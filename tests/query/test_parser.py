@@ -155,6 +155,7 @@ def test_places():
         ("photos from paris", {"place": "Paris"}),
         ("close ups of flowers", {"concept": "flower"}),
         ("fotos from paris", {"place": "Paris"}),  # photos, not a foot
+        ("photos containing bicycles", {"concept": "bicycle"}),  # no "containing bicycle"
         ("macro shots of insects", {"concept": "insect"}),  # how it was shot: no model sees it
         ("an aerial view of the city", {"concept": "city"}),
         ("drone shots of the beach", {"concept": "beach"}),
