@@ -24,8 +24,14 @@ from PySide6.QtCore import (
     QUrl,
     Signal,
 )
-from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QPixmap, QPolygonF
-from PySide6.QtWidgets import QAbstractItemView, QListView, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+)
 
 from photosearch.gui.thumbs import ThumbnailCache
 from photosearch.ingest.paths import from_db_path
@@ -290,6 +296,24 @@ class ThumbDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         return self.view.gridSize() - QSize(4, 4)
 
+    def _framed_if_selected(self, painter: QPainter, option: QStyleOptionViewItem) -> QStyleOptionViewItem:
+        """A selected photo is framed whole, thumbnail and name, in the highlight colour; the style's
+        own selection would fill only the space under a wide thumbnail with a block of colour."""
+        if not option.state & QStyle.StateFlag.State_Selected:
+            return option
+        colour = option.palette.highlight().color()
+        fill = QColor(colour)
+        fill.setAlpha(48)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(colour, 2))
+        painter.setBrush(fill)
+        painter.drawRoundedRect(QRectF(option.rect).adjusted(1, 1, -1, -1), 6, 6)
+        painter.restore()
+        plain = QStyleOptionViewItem(option)
+        plain.state &= ~QStyle.StateFlag.State_Selected
+        return plain
+
     def _icon_rect(self, option: QStyleOptionViewItem, index: _Index) -> QRectF:
         """Where the thumbnail is drawn: at the top of the cell, centred across (icon mode)."""
         pix = index.data(Qt.ItemDataRole.DecorationRole)
@@ -300,7 +324,7 @@ class ThumbDelegate(QStyledItemDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         if index.data(IdRole) != SEPARATOR_ID:
-            super().paint(painter, option, index)
+            super().paint(painter, self._framed_if_selected(painter, option), index)
             marks = index.data(MarksRole)
             if marks:
                 paint_marks(painter, self._icon_rect(option, index), marks)
