@@ -97,6 +97,7 @@ NOT_PHRASES = (
     "nor",
     "neither",
     "never",
+    "nothing",  # "nothing blurry" ("nothing but dogs" is only dogs: claims.words.NegationClaims)
     "none of",
     "w/o",
     "sans",
@@ -254,6 +255,12 @@ QUALITY_WORDS = {
     "crisp": "sharp",
     "focused": "sharp",
     "sharp ones": "sharp",
+    # the one measure of a photo's quality the models take is its sharpness
+    "good quality": "sharp",
+    "high quality": "sharp",
+    "low quality": "blurry",
+    "poor quality": "blurry",
+    "bad quality": "blurry",
 }
 FAVOURITE_WORDS = (
     "favourites",

@@ -118,6 +118,16 @@ def test_places():
         ("dogs with no text", {"and": [{"concept": "dog"}, {"not": {"text": "*"}}]}),
         ("portrait orientation", {"orientation": "portrait"}),  # the shape, not a portrait of someone
         ("portraits", {"faces": {"min": 1, "max": 1}}),
+        ("portrait photos of dogs", {"concept": "dog"}),  # a dog's portrait: no face to count
+        ("a portrait of a woman", {"and": [{"faces": {"min": 1, "max": 1}}, {"concept": "woman"}]}),
+        ("portrait of us", {"faces": {"min": 2, "max": None}}),
+        ("photos of us", {"faces": {"min": 2, "max": None}}),  # not the United States
+        ("us at the beach", {"and": [{"faces": {"min": 2, "max": None}}, {"concept": "beach"}]}),
+        ("road trip across the US", {"and": [{"concept": "road trip"}, {"place": "United States"}]}),
+        ("nothing blurry", {"not": {"quality": "blurry"}}),  # was "nothing" and blurry
+        ("nothing but dogs", {"concept": "dog"}),
+        ("good quality photos", {"quality": "sharp"}),
+        ("low quality", {"quality": "blurry"}),
         ("files named holiday*", {"file": "holiday*"}),
         ("file IMG_2041", {"file": "IMG_2041"}),
         ("heic files", {"file": "*.heic"}),  # a file type: its name ending (never "heir files")

@@ -57,6 +57,39 @@ def _ends_what_is_said(word: str, first: bool) -> bool:
     )
 
 
+#: "portrait photos of a dog": what a portrait is of.
+_PORTRAIT_OF = re.compile(
+    r"(?:\s+(?:photos?|pictures?|shots?))?\s+of\s+(?:(?:my|our|the|a|an|his|her|their|your|some)\s+)?([a-z]+)"
+)
+
+
+#: Words for someone that WordNet reads as something else ("us": the United States).
+_SOMEONE_WORDS = frozenset({"us", "me", "myself", "him", "her", "them", "you"})
+
+
+#: Words for several people after "portrait of", counted on their own ("a portrait of us": two or more).
+_SEVERAL = frozenset({"us", "friends", "everyone", "everybody"})
+
+
+def _of_a_thing(st: ClaimState, end: int) -> bool:
+    """Whether a portrait is of a thing WordNet knows that is no person ("portraits of my dog", "a
+    portrait of a cat") or of several people counted on their own ("of us"), not of someone ("of my
+    mother", "of Anna", "of me")."""
+    from photosearch.query.expansion import PERSON, shared_wordnet
+
+    m = _PORTRAIT_OF.match(st.low, end)
+    wn = shared_wordnet() if m else None
+    if wn is None:
+        return False
+    word = m.group(1)
+    if word in _SEVERAL:
+        return True
+    if word in {n.lower() for n in st.ctx.people} or word in lx.STOP_WORDS or word in _SOMEONE_WORDS:
+        return False
+    senses = wn.senses(word)
+    return bool(senses) and wn.synset(senses[0]).lexfile not in (PERSON, 14)  # 14: people, a family
+
+
 class FilterClaims:
     """Text, tag, kind and quality claims (`claim_filters`), then face-count claims (`claim_faces`)."""
 
@@ -123,6 +156,8 @@ class FilterClaims:
         people_w = (
             r"(?:people|persons|faces|humans|friends|kids|children|adults|of\s+us|of\s+them|folks|guys)"
         )
+        self.us = re.compile(r"(?<!\bthe\s)\b(?:all\s+of\s+)?us\b")
+        self.portrait = re.compile(r"\bportraits?\b(?!\s+(?:orientation|format|mode)\b)")
         photo_w = r"(?:photos?|pictures?|pics|shots?|selfies?|portraits?|images?)"
         owner_w = r"(?:my|our|the|his|her|their|your)"
         self.counts: list[tuple[re.Pattern, Any]] = [
@@ -155,7 +190,7 @@ class FilterClaims:
                 ),
                 (3, None),
             ),
-            (re.compile(r"\bportraits?\b(?!\s+(?:orientation|format|mode)\b)"), (1, 1)),
+            (self.portrait, (1, 1)),
             (re.compile(r"\b(?:a\s+)?couples?\b(?!\s+of\b)"), (2, 2)),  # "a couple of dogs" is no count
             (
                 re.compile(
@@ -223,6 +258,8 @@ class FilterClaims:
             ),
             # friends: two or more people, where no count above said how many ("three friends")
             (re.compile(r"\b(?:with\s+)?(?:my\s+|our\s+)?friends\b"), (2, None)),
+            # "photos of us", "us at the beach": the one asking and someone else ("the US" is a country)
+            (self.us, (2, None)),
         ]
 
     def claim_ratings(self, st: ClaimState) -> None:
@@ -312,6 +349,11 @@ class FilterClaims:
             for m in pat.finditer(st.low):
                 s = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
                 if not st.free(s, m.end()):
+                    continue
+                if pat is self.us and st.text[m.end() - 2 : m.end()] == "US":
+                    continue  # the country, written as its abbreviation
+                if pat is self.portrait and _of_a_thing(st, m.end()):
+                    st.claim(s, m.end(), "drop", text="")  # "portraits of my dog": the dog, not one face
                     continue
                 if isinstance(spec, tuple):
                     lo, hi = spec

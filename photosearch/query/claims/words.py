@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from photosearch.vision.wordnet import WordNet
 
 
+_NOTHING_BUT = re.compile(r"\bnothing\s+(?:but|except|other\s+than|apart\s+from)\b")
+
+
 class NegationClaims:
     """Claims "not", "without", "except"... as NOT connectives."""
 
@@ -25,6 +28,9 @@ class NegationClaims:
         )
 
     def __call__(self, st: ClaimState) -> None:
+        for m in _NOTHING_BUT.finditer(st.low):  # "nothing but dogs": only dogs
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "drop", text="")
         for m in self.not_re.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "not", text=m.group(0))
