@@ -81,9 +81,18 @@ def test_places():
         ("photos in Kyoto", "Kyoto"),
         ("snow in Bavaria", "Bavaria"),
         ("in the USA", "United States"),
+        ("scotland", "Scotland"),  # a region WordNet reads first as a place, lower-case and alone
+        ("tuscany in autumn", "Tuscany"),
     ]:
         plan, _, _ = parse_request(text, now=NOW, people=[])
         assert {"place": place} in [plan["where"], *plan["where"].get("and", [])], (text, plan)
+    # a region's name before a thing names the thing; a region that is first a thing is the thing
+    for text, where in (
+        ("california nebula", {"concept": "california nebula"}),
+        ("jersey", {"concept": "jersey"}),
+        ("champagne", {"concept": "champagne"}),
+    ):
+        assert parse_request(text, now=NOW, people=[])[0]["where"] == where, text
     # common words that are also GeoNames towns stay concepts
     plan, _, _ = parse_request("orange flowers at the beach", now=NOW, people=[])
     assert plan["where"] == {"and": [{"color": "orange"}, {"concept": "flower"}, {"concept": "beach"}]}

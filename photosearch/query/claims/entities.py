@@ -180,6 +180,14 @@ def claim_places(st: ClaimState) -> None:
                 )
             ):
                 ok = True
+            elif (
+                not common
+                and len(phrase) >= 4
+                and places[0].kind == "region"
+                and _first_a_place(phrase)
+                and not _before_a_word(st, e)
+            ):
+                ok = True  # "scotland", "tuscany in autumn": a region WordNet reads first as a place
             elif capital and (n > 1 or not common or after_prep):
                 ok = len(phrase) >= 3 and (not _looks_like_name(orig) or after_prep)
             elif (
@@ -210,6 +218,28 @@ def claim_places(st: ClaimState) -> None:
             break
         if not matched:
             i += 1
+
+
+def _before_a_word(st: ClaimState, end: int) -> bool:
+    """Whether a content word follows, which the name may describe ("california nebula", "brandenburg
+    gate": things named after the place, not photos taken there)."""
+    after = st.word_after(end)
+    return (
+        bool(after)
+        and after not in lx.STOP_WORDS
+        and after not in lx.SEPARATORS
+        and after not in lx.AND_WORDS
+    )
+
+
+def _first_a_place(phrase: str) -> bool:
+    """Whether WordNet's first sense of the phrase, as written, is a place (not "jersey" the shirt,
+    "champagne" the wine, "victoria" the queen)."""
+    from photosearch.query.expansion import LOCATION, shared_wordnet
+
+    wn = shared_wordnet()
+    senses = wn.lookup(phrase.replace(" ", "_")) if wn is not None else ()
+    return bool(senses) and wn.synset(senses[0]).lexfile == LOCATION
 
 
 def _birthday_of(name: str, ctx: PlanContext) -> date | None:
