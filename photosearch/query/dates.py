@@ -381,6 +381,9 @@ class DateFinder:
             ),
             ("simple", re.compile(rf"(?<![\w-])(?:{simple})(?![\w-])")),
             ("relseason", re.compile(rf"\b(?P<rel>last|this|past|previous|next)\s+(?P<s>{_SEASON_RE})\b")),
+            # "two winters ago", "the summer before last"
+            ("seasonago", re.compile(rf"\b(?P<n>{_NUM_RE})\s+(?P<s>{_SEASON_RE})s?\s+ago\b")),
+            ("seasonago", re.compile(rf"\b(?:the\s+)?(?P<s>{_SEASON_RE})\s+before\s+last\b")),
             (
                 "relmonth",
                 re.compile(
@@ -602,6 +605,15 @@ def _relseason(m: re.Match, q: _Ask) -> DateMatch | None:
     return DateMatch(m.start(), m.end(), [span])
 
 
+def _season_ago(m: re.Match, q: _Ask) -> DateMatch | None:
+    """The season that many back: "two winters ago" (and "the winter before last") is the one before
+    last winter."""
+    season = m.group("s")
+    back = _num(m.group("n")) if "n" in m.groupdict() and m.group("n") else 2
+    last = last_season(q.now, season)[0].year
+    return DateMatch(m.start(), m.end(), [season_range(last - (back - 1), season)])
+
+
 _SHORT_MONTHS = ("may", "mar", "jan", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "feb", "apr")
 
 
@@ -783,6 +795,7 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "since": _open_ended,
     "simple": _simple,
     "relseason": _relseason,
+    "seasonago": _season_ago,
     "relmonth": _relmonth,
     "relunit": _relunit,
     "back": _back,

@@ -125,6 +125,12 @@ def test_another_calendar_s_new_year_is_no_date_of_this_one():
     assert _find("chinese new year") == [] and _find("lunar new year") == []
 
 
+def test_seasons_ago_count_back_from_the_last_one():
+    assert _one("two winters ago").node() == {"date": {"from": "2023-12-01", "to": "2024-02-29"}}
+    assert _one("the summer before last").node() == {"date": {"from": "2023-06-01", "to": "2023-08-31"}}
+    assert _one("three summers ago").node() == {"date": {"from": "2022-06-01", "to": "2022-08-31"}}
+
+
 def test_a_holiday_is_not_read_short_of_its_longer_name():
     assert _find("christmas eve party") == []  # a party, not "christmas" and an "eve party"
 
