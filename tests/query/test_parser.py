@@ -83,6 +83,7 @@ def test_places():
         ("in the USA", "United States"),
         ("scotland", "Scotland"),  # a region WordNet reads first as a place, lower-case and alone
         ("tuscany in autumn", "Tuscany"),
+        ("beach in cornwall", "Cornwall"),  # a town in Canada to the gazetteer, first a place to WordNet
     ]:
         plan, _, _ = parse_request(text, now=NOW, people=[])
         assert {"place": place} in [plan["where"], *plan["where"].get("and", [])], (text, plan)
@@ -90,6 +91,7 @@ def test_places():
     for text, where in (
         ("california nebula", {"concept": "california nebula"}),
         ("jersey", {"concept": "jersey"}),
+        ("in bed", {"concept": "bed"}),  # a GeoNames town, first a thing
         ("champagne", {"concept": "champagne"}),
     ):
         assert parse_request(text, now=NOW, people=[])[0]["where"] == where, text

@@ -195,7 +195,7 @@ def claim_places(st: ClaimState) -> None:
                 and not common
                 and len(phrase) >= 4
                 and n >= 1
-                and places[0].kind != "city"
+                and (places[0].kind != "city" or _first_a_place(phrase))  # "in marrakech", not "in bed"
                 or after_prep
                 and phrase in FAMOUS_CITIES
             ):
