@@ -277,6 +277,7 @@ def test_places():
         ("sunny beach", {"and": [{"concept": "sunny"}, {"concept": "beach"}]}),  # a scene that describes
         ("indoor photos of the kids", {"and": [{"concept": "indoor"}, {"concept": "kid"}]}),
         ("sunny day", {"concept": "sunny day"}),  # one scene word
+        ("blue hour", {"concept": "blue hour"}),  # twilight, not the colour blue and an hour
         ("a vase of flowers", {"concept": "flower"}),
         ("a loaf of bread", {"concept": "loaf of bread"}),  # WordNet's own name stays whole
         ("a bike leaning against a wall", {"and": [{"concept": "bike"}, {"concept": "wall"}]}),  # doing
