@@ -18,7 +18,7 @@ just really very quite also too so then than as such one ones thing things stuff
 show showing shown find finding get give gimme see look looking search searching want need display list
 he she him i've we've you've they've i'd we'd you'd they'd
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
-fotos foto photoes
+fotos foto photoes most
 snapshot pix where's that's it's i'm we're by for into onto upon
 taken took captured made ate eaten went visited met sent received shared posted uploaded downloaded close-up close-ups closeup closeups like best nicest finest greatest
 biggest largest smallest tiniest tallest

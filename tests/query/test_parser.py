@@ -340,6 +340,12 @@ def test_any_words_in_the_photo(text, where):
     [
         ("the first photo I took", {"and": []}, {"limit": 1, "sort": "date_asc"}),
         ("my latest picture", {"and": []}, {"limit": 1, "sort": "date_desc"}),
+        (
+            "first photo of 2020",  # no article: still the earliest one
+            {"date": {"from": "2020-01-01", "to": "2020-12-31"}},
+            {"limit": 1, "sort": "date_asc"},
+        ),
+        ("most colourful photos", {"concept": "colourful"}, {}),  # no concept "most"
         ("the 3 oldest photos", {"and": []}, {"limit": 3, "sort": "date_asc"}),
         ("3 random photos", {"and": []}, {"limit": 3}),
         ("a random selection of cats", {"concept": "cat"}, {"diverse": True}),

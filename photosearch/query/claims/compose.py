@@ -44,16 +44,16 @@ class ComposeClaims:
                 ),
                 None,
             ),
-            # "the first photo I took", "my latest picture": one photo, by date
+            # "the first photo I took", "my latest picture", "first photo of 2020": one photo, by date
             (
                 re.compile(
-                    r"\b(?:the|my)\s+(?P<n>first|oldest|earliest)\s+(?:photo|picture|pic|image|shot|snap)\b"
+                    r"(?:\b(?:the|my)\s+|^\s*)(?P<n>first|oldest|earliest)\s+(?:photo|picture|pic|image|shot|snap)\b"
                 ),
                 "date_asc",
             ),
             (
                 re.compile(
-                    r"\b(?:the|my)\s+(?P<n>last|latest|newest|most\s+recent)\s+(?:photo|picture|pic|image|shot|snap)\b"
+                    r"(?:\b(?:the|my)\s+|^\s*)(?P<n>last|latest|newest|most\s+recent)\s+(?:photo|picture|pic|image|shot|snap)\b"
                 ),
                 "date_desc",
             ),
