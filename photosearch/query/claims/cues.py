@@ -156,8 +156,8 @@ class CueClaims:
         )
         model_words = "|".join(sorted(lx.CAMERA_MODEL_WORDS, key=len, reverse=True))
         self.camera = re.compile(
-            rf"(?:\b(?:(?:taken|shot|captured|made|photographed)\s+(?:with|on|by|using)|with|on|using|from|by)\s+)?"
-            rf"(?:(?:my|the|a|an|our|his|her)\s+(?:old\s+|new\s+)?)?\b(?P<b>{brands})\b"
+            rf"(?:\b(?P<cue>(?:taken|shot|captured|made|photographed)\s+(?:with|on|by|using)|with|on|using|from|by)\s+)?"
+            rf"(?:(?P<det>my|the|a|an|our|his|her)\s+(?:old\s+|new\s+)?)?\b(?P<b>{brands})\b"
             rf"(?P<m>(?:\s+(?:[a-z]*\d[\w]*|(?:{model_words})\b))*)"
         )
 
@@ -229,10 +229,10 @@ class CueClaims:
             if (
                 brand in AMBIGUOUS_BRANDS
                 and not models
-                and m.start("b") == m.start()
+                and not _says_a_camera(m)
                 and not any(w in fold(c) for c in st.ctx.cameras for w in AMBIGUOUS_BRANDS[brand])
             ):
-                continue  # "apple" alone is the fruit unless the catalog has such a camera
+                continue  # "apple", "an apple", "with an apple": the fruit, unless the catalog has such a camera
             if not models and m.start("b") == m.start() and _names_a_thing(st.low, m):
                 continue  # "mount fuji" is a mountain, no Fujifilm
             value = " ".join([shown, *models])
@@ -240,6 +240,14 @@ class CueClaims:
                 if fold(known) == fold(value):
                     value = known
             st.claim(m.start(), m.end(), "atom", {"camera": value}, slot="camera")
+
+
+def _says_a_camera(m: re.Match) -> bool:
+    """Whether the words before a brand that is also a thing say it took the photo: "shot on", or
+    "from"/"on"/"using" with "my" ("photos from my apple"); not an article or a bare "with" ("a girl
+    with an apple")."""
+    cue, det = m.group("cue") or "", m.group("det") or ""
+    return " " in cue or cue in ("from", "on", "using", "by") and det in ("my", "our", "his", "her")
 
 
 def _names_a_thing(low: str, m: re.Match) -> bool:
