@@ -176,6 +176,16 @@ def test_places():
         ("photos from paris", {"place": "Paris"}),
         ("close ups of flowers", {"concept": "flower"}),
         ("fotos from paris", {"place": "Paris"}),  # photos, not a foot
+        ("opening presents", {"concept": "present"}),  # what is done to things: the things
+        ("blowing out candles", {"concept": "candle"}),
+        ("carving pumpkins", {"concept": "pumpkin"}),
+        ("parking garage", {"concept": "parking garage"}),  # one thing after an -ing word: its kind
+        ("a sleeping bag", {"concept": "sleeping bag"}),  # one noun, not "sleeping" and a bag
+        ("running shoes", {"concept": "running shoe"}),
+        ("a girl eating an apple", {"and": [{"concept": "girl"}, {"concept": "apple"}]}),  # no camera
+        ("a girl with an apple", {"and": [{"concept": "girl"}, {"concept": "apple"}]}),
+        ("shot on an apple", {"camera": "Apple"}),
+        ("photos from my apple", {"camera": "Apple"}),
         ("photos containing bicycles", {"concept": "bicycle"}),  # no "containing bicycle"
         ("macro shots of insects", {"concept": "insect"}),  # how it was shot: no model sees it
         ("an aerial view of the city", {"concept": "city"}),

@@ -102,6 +102,31 @@ def _verbs_with_an_object(st: ClaimState) -> None:
             st.claim(*m.span(1), "and", text=m.group(1))
 
 
+#: "opening presents", "blowing out candles": an -ing word first, with what it is done to after it.
+_DOING_FIRST = re.compile(r"(?:^|(?<=[,;]\s))([a-z]+ing)(\s+(?:out|up|off|down))?\s+([a-z]+)\b")
+
+
+def _verbs_first_with_an_object(st: ClaimState) -> None:
+    """A request that starts with what is being done, to a thing named bare, asks for the thing
+    ("carving pumpkins" are pumpkins, "blowing out candles" candles), as with an article ("building a
+    snowman"). Only before several things or a particle: one thing after an -ing word is mostly a
+    kind of it ("a parking garage", "a mixing desk"). Not where the two words are one noun ("washing
+    machines", "swimming pools"), nor for a sport ("skiing holidays")."""
+    from photosearch.query.expansion import shared_wordnet
+
+    matches = [m for m in _DOING_FIRST.finditer(st.low) if st.free(m.start(1), m.end(0))]
+    wn = shared_wordnet() if matches else None
+    for m in matches:
+        verb, thing = m.group(1), m.group(3)
+        if wn is None or not wn.verb_forms(verb) or verb in wn.verb_forms(verb) or thing in _NO_OBJECT:
+            continue
+        if not wn.base_forms(thing) or names_a_thing(verb, thing) or _is_a_sport(wn, verb):
+            continue
+        if lx.singular(thing) == thing and not m.group(2):
+            continue  # a single thing after an -ing word is mostly its kind: "parking garage", "hiking trail"
+        st.claim(m.start(1), m.end(2) if m.group(2) else m.end(1), "drop", text="")
+
+
 #: "a woman drinking tea", "a dog chasing ducks": an -ing word between two words, without an article.
 _DOING_BARE = re.compile(r"\b[a-z]+\s+([a-z]+ing)\s+([a-z]+)\b")
 #: Who does things: WordNet's people, animals and groups of them ("people", "a herd").
@@ -401,6 +426,7 @@ def claim_words(st: ClaimState) -> None:
     _drop_what_someone_did(st)
     _what_someone_is_doing(st)
     _verbs_with_an_object(st)
+    _verbs_first_with_an_object(st)
     _verbs_with_a_bare_object(st)
     _participles_after_a_thing(st)
     _drop_trip_words(st)
@@ -419,8 +445,8 @@ def claim_words(st: ClaimState) -> None:
             st.claim(s, e, "or", text=w)
         elif w in lx.ONLY_WORDS:
             st.claim(s, e, "only", text=w)
-        elif w in lx.SEPARATORS:
-            st.claim(s, e, "and", text=w)
+        elif w in lx.SEPARATORS and not (w.endswith("ing") and names_a_thing(w, st.word_after(e))):
+            st.claim(s, e, "and", text=w)  # but "sleeping bag", "running shoes" are one thing
         elif w in lx.STOP_WORDS or w.rstrip("'s") in lx.STOP_WORDS and w.endswith("'s"):
             st.claim(s, e, "drop", text="")
         elif w.endswith(("'s", "’s")) and len(w) > 3:  # "the dog's ball": the dog and a ball
