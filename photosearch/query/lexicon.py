@@ -60,6 +60,7 @@ SEPARATORS = _words("""
 at in on near by from under over behind beside next inside outside around along across between during
 while through into onto toward towards against among above below beneath front top bottom while holding
 wearing playing eating sitting standing walking running riding lying sleeping
+after before
 """) - {"top"}
 
 #: What holds or portions a thing, said before "of" it: "a plate of pasta" is pasta, "a vase of

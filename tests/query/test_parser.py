@@ -172,6 +172,7 @@ def test_places():
         ("a group of meerkats", {"concept": "group meerkat"}),  # three or more meerkats, no people
         ("a crowd of pigeons", {"concept": "crowd pigeon"}),
         ("the sea from the plane", {"and": [{"concept": "sea"}, {"concept": "plane"}]}),  # no seaplane
+        ("a rainbow after the rain", {"and": [{"concept": "rainbow"}, {"concept": "rain"}]}),
         ("the view from the hotel", {"and": [{"concept": "view"}, {"concept": "hotel"}]}),
         ("photos from paris", {"place": "Paris"}),
         ("close ups of flowers", {"concept": "flower"}),
