@@ -276,6 +276,7 @@ FAMOUS_CITIES = {
     "munich",
     "naples",
     "new york",
+    "nyc",
     "nice",
     "oslo",
     "paris",

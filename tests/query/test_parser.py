@@ -83,6 +83,7 @@ def test_places():
         ("in the USA", "United States"),
         ("scotland", "Scotland"),  # a region WordNet reads first as a place, lower-case and alone
         ("tuscany in autumn", "Tuscany"),
+        ("NYC", "New York City"),  # the abbreviation everyone types
         ("beach in cornwall", "Cornwall"),  # a town in Canada to the gazetteer, first a place to WordNet
     ]:
         plan, _, _ = parse_request(text, now=NOW, people=[])
