@@ -63,6 +63,8 @@ _PORTRAIT_OF = re.compile(
 )
 
 
+#: WordNet's lexicographer file of groups, people's among them ("a family", "people").
+PEOPLE_GROUPS = 14
 #: Words for someone that WordNet reads as something else ("us": the United States).
 _SOMEONE_WORDS = frozenset({"us", "me", "myself", "him", "her", "them", "you"})
 
@@ -87,7 +89,7 @@ def _of_a_thing(st: ClaimState, end: int) -> bool:
     if word in {n.lower() for n in st.ctx.people} or word in lx.STOP_WORDS or word in _SOMEONE_WORDS:
         return False
     senses = wn.senses(word)
-    return bool(senses) and wn.synset(senses[0]).lexfile not in (PERSON, 14)  # 14: people, a family
+    return bool(senses) and wn.synset(senses[0]).lexfile not in (PERSON, PEOPLE_GROUPS)
 
 
 class FilterClaims:

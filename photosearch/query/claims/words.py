@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from photosearch.vision.wordnet import WordNet
 
 
+#: "nothing but dogs", "nothing except cats": only those (where "nothing blurry" is none blurry).
 _NOTHING_BUT = re.compile(r"\bnothing\s+(?:but|except|other\s+than|apart\s+from)\b")
 
 
@@ -258,9 +259,10 @@ def _someone(st: ClaimState, word: str, start: int) -> bool:
 
 
 def _drop_describing_words(st: ClaimState) -> None:
-    """A size, an age, a taste or "wild" before a word is dropped unless WordNet has it and the next word
-    or two as one noun ("great dane", "great white shark"), or it is capitalised inside the request
-    (a name: "Nice"); so is "late" before "(at) night", which the measured night attribute answers."""
+    """A size, an age, a taste or "wild" before a word is dropped unless WordNet has it and the next
+    word or two as one noun ("great dane", "great white shark"), it is an age before someone ("an
+    old woman"), or it is capitalised inside the request (a name: "Nice"); so is "late" before "(at)
+    night", which the measured night attribute answers."""
     for m in re.finditer(r"\b([a-z]+)\b(?=(?:\s+([a-z][\w'-]*))?(?:\s+([a-z][\w'-]*))?)", st.low):
         word, nxt, third = m.group(1), m.group(2) or "", m.group(3) or ""
         if word not in DESCRIBING_WORDS or not st.free(*m.span(1)):
