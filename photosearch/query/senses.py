@@ -261,6 +261,9 @@ def read_senses(
 #: models label (`SETTLED_AGAINST_UNLABELLED`): a few words of context are a weak signal.
 SETTLED_USES = 30
 SETTLED_AGAINST_UNLABELLED = 10
+#: ...and, used at least `SETTLED_AGAINST_UNLABELLED` times, against one used this many times less
+#: that no model labels.
+SETTLED_RATIO = 5
 
 
 def _settled_by_use(wn, word: str, leading: int, chosen: int) -> bool:
@@ -276,8 +279,10 @@ def _settled_by_use(wn, word: str, leading: int, chosen: int) -> bool:
         for offset, used in zip(wn.lookup(base), wn.sense_uses(base), strict=True):
             uses.setdefault(offset, used)
     most, chosen_uses = uses.get(leading, 0), uses.get(chosen, 0)
-    if chosen_uses or most < SETTLED_AGAINST_UNLABELLED:
+    if most < SETTLED_AGAINST_UNLABELLED:
         return False
+    if chosen_uses:  # used, but far less, and nothing the models label ("picnic in the park": no ballpark)
+        return most >= SETTLED_RATIO * chosen_uses and chosen not in labelled_and_above(wn)
     return most >= SETTLED_USES or chosen not in labelled_and_above(wn)
 
 
