@@ -257,6 +257,11 @@ def test_places():
         ("wide shots of the city", {"concept": "city"}),
         ("big cats", {"concept": "big cat"}),  # ...unless the two words are one thing
         ("a big red car", {"and": [{"color": "red"}, {"concept": "car"}]}),
+        # an animal's or a dress's two colours, not a photo in black and white
+        ("a black and white dog", {"and": [{"color": "black"}, {"color": "white"}, {"concept": "dog"}]}),
+        ("a black and white dress", {"and": [{"color": "black"}, {"color": "white"}, {"concept": "dress"}]}),
+        ("black and white photos of dogs", {"and": [{"color": "monochrome"}, {"concept": "dog"}]}),
+        ("black and white beach", {"and": [{"color": "monochrome"}, {"concept": "beach"}]}),
         # WordNet's "black cat" is a fisher, its "white horse" a whitecap: the colour of a cat, a horse
         ("black cat", {"and": [{"color": "black"}, {"concept": "cat"}]}),
         ("a white horse", {"and": [{"color": "white"}, {"concept": "horse"}]}),

@@ -55,7 +55,7 @@ class ColourClaims:
                 if st.free(m.start(), m.end()):
                     st.claim(m.start(), m.end(), "atom", {"orientation": value}, slot="orientation")
         for m in self.mono.finditer(st.low):
-            if st.free(m.start(), m.end()):
+            if st.free(m.start(), m.end()) and not _colours_of_a_coat(m.group(0), st.word_after(m.end())):
                 st.claim(m.start(), m.end(), "atom", {"color": MONOCHROME}, slot="color")
         for m in _OLD_LOOK.finditer(st.low):
             if st.free(m.start(), m.end()):
@@ -124,6 +124,22 @@ def _describes(nxt: str, before: str) -> bool:
     content_next = bool(nxt) and nxt not in lx.STOP_WORDS and nxt not in lx.SEPARATORS
     content_next = content_next and nxt not in lx.AND_WORDS and nxt not in lx.OR_WORDS
     return content_next or before in _DESCRIBING
+
+
+def _colours_of_a_coat(phrase: str, noun: str) -> bool:
+    """Whether "black and white" before the noun are its two colours, not a photo in black and white:
+    an animal's coat ("a black and white dog", "black and white bear": the panda) or clothes ("a
+    black and white dress"). The photo words, a street, a portrait are photos in black and white."""
+    from photosearch.query.expansion import ANIMAL, shared_wordnet
+
+    wn = shared_wordnet()
+    if wn is None or not noun or phrase.replace("&", "and").replace("-", " ") != "black and white":
+        return False
+    first = (wn.lookup(lx.singular(noun)) or wn.lookup(noun))[:1]
+    if not first:
+        return False
+    clothing = wn.lookup("clothing")[:1]
+    return wn.synset(first[0]).lexfile == ANIMAL or bool(clothing) and clothing[0] in wn.ancestors(first[0])
 
 
 def _colours_a_thing(colour: str, noun: str) -> bool:
