@@ -178,6 +178,10 @@ def test_places():
         ("photos from paris", {"place": "Paris"}),
         ("close ups of flowers", {"concept": "flower"}),
         ("fotos from paris", {"place": "Paris"}),  # photos, not a foot
+        ("a football match", {"concept": "football"}),  # the sport, not a matchstick
+        ("basketball games", {"concept": "basketball"}),
+        ("cricket match", {"concept": "cricket match"}),  # "cricket" is first the insect
+        ("board games", {"concept": "board game"}),
         ("opening presents", {"concept": "present"}),  # what is done to things: the things
         ("blowing out candles", {"concept": "candle"}),
         ("carving pumpkins", {"concept": "pumpkin"}),

@@ -128,6 +128,26 @@ def _verbs_first_with_an_object(st: ClaimState) -> None:
         st.claim(m.start(1), m.end(2) if m.group(2) else m.end(1), "drop", text="")
 
 
+#: "a football match", "tennis games": a sport and one time it is played.
+_SPORT_EVENT = re.compile(
+    r"\b([a-z]+)\s+(match|matches|game|games|tournament|tournaments|championship|final|finals)\b"
+)
+
+
+def _sport_events(st: ClaimState) -> None:
+    """One match or game of a sport is the sport in the photo: "a football match" is football (its
+    balls, fields and stadiums), where "match" alone was WordNet's first match, a matchstick, and as
+    one concept no label named both words. Only after a word that is first a sport ("cricket" is first
+    the insect)."""
+    from photosearch.query.expansion import shared_wordnet
+
+    matches = [m for m in _SPORT_EVENT.finditer(st.low) if st.free(*m.span(2))]
+    wn = shared_wordnet() if matches else None
+    for m in matches:
+        if wn is not None and _is_a_sport(wn, m.group(1)):
+            st.claim(*m.span(2), "drop", text="")
+
+
 #: "a woman drinking tea", "a dog chasing ducks": an -ing word between two words, without an article.
 _DOING_BARE = re.compile(r"\b[a-z]+\s+([a-z]+ing)\s+([a-z]+)\b")
 #: Who does things: WordNet's people, animals and groups of them ("people", "a herd").
@@ -427,6 +447,7 @@ def claim_words(st: ClaimState) -> None:
     _things_to_eat(st)
     _drop_what_someone_did(st)
     _what_someone_is_doing(st)
+    _sport_events(st)
     _verbs_with_an_object(st)
     _verbs_first_with_an_object(st)
     _verbs_with_a_bare_object(st)
