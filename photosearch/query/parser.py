@@ -26,6 +26,7 @@ from photosearch.query.claims.entities import (
 )
 from photosearch.query.claims.filters import FilterClaims
 from photosearch.query.claims.words import NegationClaims, claim_words
+from photosearch.query.emoji_words import emoji_as_words
 from photosearch.query.parse_state import ClaimState, ParseResult, PlanContext, Slot
 from photosearch.query.parse_tree import build_result
 
@@ -70,7 +71,7 @@ class RequestParser:
         )
 
     def parse(self, text: str, *, now: date, context: PlanContext | None = None) -> ParseResult:
-        st = ClaimState(text, now, context or PlanContext())
+        st = ClaimState(emoji_as_words(text), now, context or PlanContext())
         for claim in self.passes:
             claim(st)
         return build_result(st)
