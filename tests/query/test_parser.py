@@ -252,6 +252,10 @@ def test_places():
         ("small dogs", {"concept": "dog"}),  # a size no model measures
         ("tall buildings", {"concept": "building"}),
         ("an old church", {"concept": "church"}),  # an age no model measures on a thing
+        ("a happy dog", {"concept": "dog"}),  # a mood no model reads
+        ("my cat's favourite spot", {"and": [{"concept": "cat"}, {"concept": "spot"}]}),  # no marked photos
+        ("my favourite photos", {"tag": "favourite"}),
+        ("the kids' toys", {"and": [{"concept": "kid"}, {"concept": "toy"}]}),  # no "kids toy"
         ("a modern building", {"concept": "building"}),
         ("medieval castle", {"concept": "castle"}),
         ("old photos", {"concept": "vintage"}),  # the photo's own look

@@ -148,7 +148,8 @@ class FilterClaims:
             rf"\b(?:(?:with|having|has|have)\s+(?:a\s+|an\s+|any\s+)?{place_words}|geo-?tagged"
             rf"|{_AFTER_NO}{place_words})\b"
         )
-        self.favourite = re.compile(rf"\b(?:my\s+)?(?:{'|'.join(lx.FAVOURITE_WORDS)})\b")
+        # "my cat's favourite spot" is the cat's taste, not a photo the user marked
+        self.favourite = re.compile(rf"(?<!'s\s)(?<!s'\s)\b(?:my\s+)?(?:{'|'.join(lx.FAVOURITE_WORDS)})\b")
         self.kind = re.compile(
             rf"\b(?:{'|'.join(sorted((re.escape(k) for k in lx.KIND_WORDS), key=len, reverse=True))})\b"
         )

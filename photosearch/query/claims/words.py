@@ -260,6 +260,9 @@ DESCRIBING_WORDS = frozenset(
     # an age no model measures on a thing: "an old church" is a church, "a modern building" a
     # building ("old photos" are the photos' look, claimed before; "modern art" stays one noun)
     | {"old", "older", "ancient", "historic", "historical", "medieval", "modern", "new"}
+    # a mood or a taste no model reads: "a happy dog" is a dog, "my cat's favourite spot" a spot
+    | {"happy", "sad", "angry", "sleepy", "tired", "fluffy", "playful", "grumpy", "lazy", "hungry"}
+    | {"excited", "scared", "naughty", "curious", "favourite", "favorite"}
 )
 #: Ages the face model reads on people: "an old guy" keeps its "old" (`face_traits`: old man).
 AGES_OF_PEOPLE = frozenset({"old", "older"})
@@ -477,3 +480,5 @@ def claim_words(st: ClaimState) -> None:
             st.claim(e - 2, e, "and", text=w[-2:])
         else:
             st.claim(s, e, "word", text=st.text[s:e])
+            if w.endswith("s") and st.low[e : e + 1] == "'" and st.free(e, e + 1):
+                st.claim(e, e + 1, "and", text="'")  # "the kids' toys": the kids and toys
