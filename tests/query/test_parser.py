@@ -218,6 +218,7 @@ def test_places():
         ("kids swimming", {"and": [{"concept": "kid"}, {"concept": "swimming"}]}),  # not "kids swimming"
         ("man skiing", {"and": [{"concept": "man"}, {"concept": "skiing"}]}),  # skiing is not dropped
         ("people hiking", {"and": [{"faces": {"min": 1, "max": None}}, {"concept": "hiking"}]}),
+        ("grandma knitting", {"and": [{"concept": "grandma"}, {"concept": "knitting"}]}),  # scenes.yaml
         ("woman dancing", {"and": [{"concept": "woman"}, {"concept": "dancing"}]}),
         ("a couple dancing", {"and": [{"faces": {"min": 2, "max": 2}}, {"concept": "dancing"}]}),
         ("woman reading a book", {"and": [{"concept": "woman"}, {"concept": "book"}]}),  # the book's
