@@ -134,6 +134,7 @@ def test_places():
         ("a portrait of a woman", {"and": [{"faces": {"min": 1, "max": 1}}, {"concept": "woman"}]}),
         ("portrait of us", {"faces": {"min": 2, "max": None}}),
         ("photos of us", {"faces": {"min": 2, "max": None}}),  # not the United States
+        ("photos I'm in", {"faces": {"min": 1, "max": None}}),  # was every photo: "I'm" said nothing
         ("us at the beach", {"and": [{"faces": {"min": 2, "max": None}}, {"concept": "beach"}]}),
         ("road trip across the US", {"and": [{"concept": "road trip"}, {"place": "United States"}]}),
         ("nothing blurry", {"not": {"quality": "blurry"}}),  # was "nothing" and blurry

@@ -62,8 +62,9 @@ def claim_people(st: ClaimState) -> None:
 
 
 def _claim_me(st: ClaimState) -> None:
-    """ "me": the owner; else, with nobody else named, someone in the photo ("photos of me")."""
-    for m in re.finditer(r"\b(?:me|myself)\b", st.low):
+    """ "me", "photos I'm in": the owner; else, with nobody else named, someone in the photo ("photos
+    of me")."""
+    for m in re.finditer(r"\b(?:me|myself|i'm\s+in|i\s+am\s+in)\b(?!\s+(?:the|a|an|my)\b)", st.low):
         if not st.free(m.start(), m.end()):
             continue
         prev = st.word_before(m.start())
