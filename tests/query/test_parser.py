@@ -232,6 +232,7 @@ def test_places():
         ("portrait of my family", {"faces": {"min": 2, "max": None}}),
         ("the whole family", {"faces": {"min": 2, "max": None}}),
         ("family dog", {"concept": "family dog"}),  # no photo words: a thing
+        ("a family dinner", {"and": [{"faces": {"min": 2, "max": None}}, {"concept": "dinner"}]}),  # an event
         ("team photo", {"faces": {"min": 3, "max": None}}),
         ("team meeting", {"and": [{"faces": {"min": 3, "max": None}}, {"concept": "meeting"}]}),
         ("class photo", {"faces": {"min": 3, "max": None}}),  # not a category

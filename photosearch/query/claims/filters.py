@@ -163,6 +163,11 @@ class FilterClaims:
         self.portrait = re.compile(r"\bportraits?\b(?!\s+(?:orientation|format|mode)\b)")
         photo_w = r"(?:photos?|pictures?|pics|shots?|selfies?|portraits?|images?)"
         owner_w = r"(?:my|our|the|his|her|their|your)"
+        # "a family dinner", "family reunion": the family at it, and the dinner
+        family_events = (
+            r"(?:dinner|lunch|breakfast|meal|party|gathering|reunion|picnic|barbecue|bbq|celebration"
+            r"|christmas|holiday|vacation|trip|walk|day\s+out|outing)"
+        )
         self.counts: list[tuple[re.Pattern, Any]] = [
             (
                 re.compile(
@@ -182,6 +187,7 @@ class FilterClaims:
             (
                 re.compile(
                     rf"\bfamil(?:y|ies)\s+{photo_w}|\b(?:whole|entire)\s+family\b"
+                    rf"|\bfamily(?=\s+{family_events}s?\b)"
                     rf"|\bportraits?\s+of\s+(?:{owner_w}\s+)?(?:whole\s+)?family\b"
                 ),
                 (2, None),
