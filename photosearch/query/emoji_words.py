@@ -44,8 +44,6 @@ def _words(name: str) -> str:
 
 
 def _an_animal(word: str) -> bool:
-    from photosearch.query.expansion import ANIMAL, shared_wordnet
+    from photosearch.query.expansion import ANIMAL, first_lexfile
 
-    wn = shared_wordnet()
-    senses = wn.senses(word) if wn is not None else ()
-    return bool(senses) and wn.synset(senses[0]).lexfile == ANIMAL
+    return first_lexfile(word) == ANIMAL

@@ -180,6 +180,14 @@ def lexfile(offset: int) -> int:
     return wn.synset(offset).lexfile if wn is not None else 0
 
 
+def first_lexfile(word: str) -> int | None:
+    """WordNet's lexicographer file of the word's first noun sense (what it mostly names: a person,
+    an animal, a place), or None where WordNet has no noun for it."""
+    wn = shared_wordnet()
+    senses = wn.senses(word) if wn is not None and word else ()
+    return lexfile(senses[0]) if senses else None
+
+
 @functools.lru_cache(maxsize=16384)
 def _kin(a: int, b: int) -> bool:
     """Whether two senses are the same kind of thing: the same lexicographer file (animal, plant,

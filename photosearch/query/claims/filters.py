@@ -77,19 +77,17 @@ def _of_a_thing(st: ClaimState, end: int) -> bool:
     """Whether a portrait is of a thing WordNet knows that is no person ("portraits of my dog", "a
     portrait of a cat") or of several people counted on their own ("of us"), not of someone ("of my
     mother", "of Anna", "of me")."""
-    from photosearch.query.expansion import PERSON, shared_wordnet
+    from photosearch.query.expansion import PERSON, first_lexfile, shared_wordnet
 
     m = _PORTRAIT_OF.match(st.low, end)
-    wn = shared_wordnet() if m else None
-    if wn is None:
+    if m is None or shared_wordnet() is None:
         return False
     word = m.group(1)
     if word in _SEVERAL:
         return True
     if word in {n.lower() for n in st.ctx.people} or word in lx.STOP_WORDS or word in _SOMEONE_WORDS:
         return False
-    senses = wn.senses(word)
-    return bool(senses) and wn.synset(senses[0]).lexfile not in (PERSON, PEOPLE_GROUPS)
+    return first_lexfile(word) not in (None, PERSON, PEOPLE_GROUPS)
 
 
 class FilterClaims:

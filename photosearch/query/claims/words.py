@@ -162,7 +162,7 @@ def _verbs_with_a_bare_object(st: ClaimState) -> None:
     no label names. Only after someone who can do it ("an old building roof" keeps its building), of
     a verb's -ing form ("a bird wing" is no verb), not where the two words are one noun ("drinking
     water"), and a sport stays a thing of its own ("man fishing": fishing)."""
-    from photosearch.query.expansion import shared_wordnet
+    from photosearch.query.expansion import first_lexfile, shared_wordnet
 
     matches = [m for m in _DOING_BARE.finditer(st.low) if st.free(*m.span(1)) and st.free(*m.span(2))]
     wn = shared_wordnet() if matches else None
@@ -172,8 +172,7 @@ def _verbs_with_a_bare_object(st: ClaimState) -> None:
             continue
         if not wn.verb_forms(verb) or not wn.base_forms(thing) or names_a_thing(verb, thing):
             continue
-        first = wn.senses(doer)[:1]
-        doing = first and wn.synset(first[0]).lexfile in _DOERS and not names_a_thing(doer, verb)
+        doing = first_lexfile(doer) in _DOERS and not names_a_thing(doer, verb)
         if doing and not _is_a_sport(wn, verb):
             st.claim(*m.span(1), "and", text=verb)
 
@@ -271,14 +270,12 @@ AGES_OF_PEOPLE = frozenset({"old", "older"})
 def _someone(st: ClaimState, word: str, start: int) -> bool:
     """Whether the word at `start` is first a person ("guy", "kids"), or was read as someone named
     ("Anna") or a count of people ("people", "a couple", "friends")."""
-    from photosearch.query.expansion import PERSON, shared_wordnet
+    from photosearch.query.expansion import PERSON, first_lexfile
 
     claimed = st.token_at(start)
     if claimed is not None and {"faces", "person"} & set(claimed.node or {}):
         return True
-    wn = shared_wordnet()
-    first = wn.senses(word)[:1] if wn is not None and word else ()
-    return bool(first) and wn.synset(first[0]).lexfile == PERSON
+    return first_lexfile(word) == PERSON
 
 
 def _drop_describing_words(st: ClaimState) -> None:
