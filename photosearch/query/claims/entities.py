@@ -230,6 +230,7 @@ def _before_a_word(st: ClaimState, end: int) -> bool:
         and after not in lx.STOP_WORDS
         and after not in lx.SEPARATORS
         and after not in lx.AND_WORDS
+        and after not in lx.OR_WORDS
     )
 
 
