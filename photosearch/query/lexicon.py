@@ -19,7 +19,7 @@ show showing shown find finding get give gimme see look looking search searching
 he she him i've we've you've they've i'd we'd you'd they'd
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
 fotos foto photoes most
-snapshot pix where's that's it's i'm we're by for into onto upon
+snapshot pix where's that's it's i'm we're by for into onto upon going asleep awake
 taken took captured made ate eaten went visited met sent received shared posted uploaded downloaded close-up close-ups closeup closeups like best nicest finest greatest
 biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
@@ -240,6 +240,30 @@ KIND_WORDS = {
     "proper photos": "photo",
     "photographs": "photo",
 }
+#: Papers people photograph to keep ("receipts", "the boarding pass", "handwritten notes"): no photo
+#: model labels them, the page classifier sees a document. The last word or two of a thing's name;
+#: a menu, an envelope or a notebook is left out, since the tagger labels it.
+DOCUMENT_THINGS = _words("""
+receipt invoice payslip contract certificate diploma prescription ticket passport letter note recipe
+newspaper flyer leaflet brochure pamphlet homework worksheet manual page licence license warranty
+paperwork
+""") | frozenset(
+    {
+        "boarding pass",
+        "business card",
+        "report card",
+        "bank statement",
+        "tax return",
+        "tax form",
+        "id card",
+        "identity card",
+        "pay slip",
+        "sheet music",
+        "shopping list",
+        "to-do list",
+        "todo list",
+    }
+)
 QUALITY_WORDS = {
     "blurry": "blurry",
     "blurred": "blurry",

@@ -9,7 +9,7 @@ import re
 from photosearch.query import lexicon as lx
 from photosearch.query import spelling
 from photosearch.query.parse_state import ALONE, ClaimState, ParseResult, Slot, Token, sentence_start
-from photosearch.query.plan import default_compose, make_plan
+from photosearch.query.plan import default_compose, flat_node, make_plan
 
 
 def build_result(st: ClaimState) -> ParseResult:
@@ -17,7 +17,7 @@ def build_result(st: ClaimState) -> ParseResult:
     toks = sorted(st.toks, key=lambda t: t.start)
     seq = _phrases(toks, st)
     seq = _only_lists(_lists(seq))
-    where = _alone_means_exactly(_build_clauses(seq, st), seq)
+    where = flat_node(_alone_means_exactly(_build_clauses(seq, st), seq))
     if (
         st.compose["per"] == "person"
         and "and" in where
@@ -57,7 +57,10 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
         phrase = re.sub(r"'s$", "", phrase)
         if len(words) > 3:
             st.note(f"“{phrase}” was looked for as one thing", 0.2)
-        out.append(Token(run[0].start, run[-1].end, "atom", {"concept": phrase}, phrase, "concept"))
+        node: dict = {"concept": phrase}
+        if _names_a_document(phrase):  # "receipts": a document, and what it is
+            node = {"and": [{"kind": "document"}, node]}
+        out.append(Token(run[0].start, run[-1].end, "atom", node, phrase, "concept"))
         run.clear()
 
     for t in toks:
@@ -70,6 +73,12 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
             out.append(t)
     flush()
     return out
+
+
+def _names_a_document(phrase: str) -> bool:
+    """Whether a thing's name ends in a paper people photograph to keep ("train ticket")."""
+    words = phrase.split()
+    return words[-1] in lx.DOCUMENT_THINGS or " ".join(words[-2:]) in lx.DOCUMENT_THINGS
 
 
 def _singular_noun(word: str) -> str:

@@ -722,6 +722,21 @@ def dumps_plan(plan: dict, *, indent: int | None = None) -> str:
 # --------------------------------------------------------------------------- comparison
 
 
+def flat_node(node: dict) -> dict:
+    """The node with an AND inside an AND (an OR inside an OR) spliced into it, repeats dropped,
+    order kept."""
+    ((key, value),) = node.items()
+    if key == "not":
+        return {"not": flat_node(value)}
+    if key not in ("and", "or"):
+        return node
+    kids: dict[str, dict] = {}
+    for child in map(flat_node, value):
+        for kid in child[key] if next(iter(child)) == key else [child]:
+            kids.setdefault(json.dumps(kid, sort_keys=True), kid)
+    return {key: list(kids.values())}
+
+
 def canonical_node(node: dict) -> dict:
     """Order-insensitive form for comparing plans: nested same operators flattened, children sorted."""
     ((key, value),) = node.items()

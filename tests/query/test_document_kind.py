@@ -31,3 +31,24 @@ def test_a_document_needs_words_where_ocr_read_it(store, settings):
             store.write_analysis(s, photo.id, "quality", 1, AnalysisResult(facts=[kind, *facts]))
     res = search(store, settings, plan={"version": 1, "where": {"kind": "document"}, "compose": {}})
     assert sorted(_names(res, closest=False)) == ["letter.png", "unread.png"]
+
+
+def test_papers_people_keep_are_searched_among_documents(store, settings):
+    """No photo model labels a receipt or a ticket: the request finds the documents first, and says
+    that none was seen to be the receipt itself."""
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        found = {
+            "scan.png": [FactRecord("kind", "document", 0.9), FactRecord("text", "TOTAL 12.40", 0.9)],
+            "beach.jpg": [FactRecord("kind", "photo", 0.9)],
+            "shot.png": [FactRecord("kind", "screenshot", 0.9)],
+        }
+        for name, facts in found.items():
+            photo = add_photo(s, folder, name)
+            store.write_analysis(s, photo.id, "quality", 1, AnalysisResult(facts=facts))
+    for request in ("receipts", "my train tickets", "the boarding pass"):
+        res = search(store, settings, request, signals=[])
+        assert [r["path"].rsplit("/", 1)[1] for r in res["results"]][:1] == ["scan.png"], request
+        assert res["explain"]["unmet"], request  # the thing itself: no model saw it
