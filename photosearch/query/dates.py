@@ -71,6 +71,11 @@ HOLIDAYS = {
     "new year's": (12, 31, 2),
     "new years day": (1, 1, 1),
     "halloween": (10, 31, 1),
+    # the children's round of the doors on Halloween night
+    "trick or treating": (10, 31, 1),
+    "trick-or-treating": (10, 31, 1),
+    "trick or treat": (10, 31, 1),
+    "trick-or-treat": (10, 31, 1),
     "valentine's day": (2, 14, 1),
     "valentines day": (2, 14, 1),
     "valentine's": (2, 14, 1),

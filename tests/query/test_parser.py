@@ -88,6 +88,9 @@ def test_places():
     ]:
         plan, _, _ = parse_request(text, now=NOW, people=[])
         assert {"place": place} in [plan["where"], *plan["where"].get("and", [])], (text, plan)
+    # either of two regions typed in lower case is a place, as each alone is
+    plan, _, _ = parse_request("scotland or wales", now=NOW, people=[])
+    assert plan["where"] == {"or": [{"place": "Scotland"}, {"place": "Wales"}]}, plan
     # a region's name before a thing names the thing; a region that is first a thing is the thing
     for text, where in (
         ("california nebula", {"concept": "california nebula"}),
@@ -356,6 +359,31 @@ def test_places():
         ("cars on the road", {"and": [{"concept": "car"}, {"concept": "road"}]}),  # no Rachel Carson
         ("book club", {"concept": "book club"}),  # a club is people, not a thing to join into one word
         ("a cup of tea", {"concept": "tea"}),  # WordNet's "cup of tea" is a liking: the cup holds tea
+        ("a sign with letters on it", {"and": [{"concept": "sign"}, {"text": "*"}]}),  # letters are text
+        # papers people photograph to keep: documents to the page classifier, and what they are
+        ("photos of receipts", {"and": [{"kind": "document"}, {"concept": "receipt"}]}),
+        ("train tickets", {"and": [{"kind": "document"}, {"concept": "train ticket"}]}),
+        ("boarding pass", {"and": [{"kind": "document"}, {"concept": "boarding pass"}]}),
+        (
+            "receipts from 2023",  # one AND, not an AND inside an AND
+            {
+                "and": [
+                    {"kind": "document"},
+                    {"concept": "receipt"},
+                    {"date": {"from": "2023-01-01", "to": "2023-12-31"}},
+                ]
+            },
+        ),
+        ("no receipts", {"not": {"and": [{"kind": "document"}, {"concept": "receipt"}]}}),
+        ("a restaurant menu", {"concept": "restaurant menu"}),  # the tagger labels a menu itself
+        # an -ing word that is one noun with the word before does not separate them
+        ("ice skating", {"concept": "ice skating"}),
+        ("rock climbing", {"concept": "rock climbing"}),
+        ("sheep grazing in a field", {"and": [{"concept": "sheep"}, {"concept": "field"}]}),
+        ("going to the beach", {"concept": "beach"}),
+        ("kitten asleep on the sofa", {"and": [{"concept": "kitten"}, {"concept": "sofa"}]}),
+        ("trick or treating", {"yearly": {"from": "10-31", "to": "10-31"}}),  # Halloween night
+        ("a thank you card", {"concept": "thank-you card"}),  # no one "you" who cards
     ],
 )
 def test_any_words_in_the_photo(text, where):

@@ -135,7 +135,7 @@ class FilterClaims:
         # negation is the word before's): any words read in the photo
         self.any_text = re.compile(
             r"\b(?:(?:with|containing|contains|having|has|have)\s+(?:some\s+|any\s+)?"
-            r"(?:text|writing|words|lettering)|(?:text|writing|words)\s+(?:in|on)\s+(?:it|them)"
+            r"(?:text|writing|words|lettering|letters)|(?:text|writing|words|letters)\s+(?:in|on)\s+(?:it|them)"
             r"|(?:text|writing|lettering)(?=\s+(?:on|in)\s)"
             r"|(?:(?<=\bwithout\s)|(?<=\bwithout\sany\s)|(?<=\bno\s))(?:text|writing|words|lettering))\b"
         )

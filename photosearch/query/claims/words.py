@@ -45,6 +45,7 @@ _WHERE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.WHERE_PHRASES) 
 _SOMEONE_DID = re.compile(
     r"\b(?:i|we|you|they|he|she)(?:'ve|'d|\s+(?:have|had|just|once|finally|recently|also|all))?\s+([a-z]+)\b"
 )
+_THANK_YOU = re.compile(r"\bthank[\s-]you\b(?=\s+(?:cards?|notes?|letters?|gifts?)\b)")
 #: "animals that live in the sea", "a dog that swims": the verb of a relative clause, unless the word
 #: after "that" names a thing ("that dog" is a dog).
 _THAT_DOES = re.compile(
@@ -57,7 +58,10 @@ def _drop_what_someone_did(st: ClaimState) -> None:
     live") carries nothing to look for."""
     from photosearch.query.expansion import shared_wordnet
 
-    did = [m for m in _SOMEONE_DID.finditer(st.low) if st.free(*m.span(1))]
+    # the subject not claimed as part of something else ("a thank you card")
+    did = [
+        m for m in _SOMEONE_DID.finditer(st.low) if st.free(*m.span(1)) and st.free(m.start(), m.start() + 1)
+    ]
     does = [m for m in _THAT_DOES.finditer(st.low) if st.free(*m.span(2))]
     wn = shared_wordnet() if did or does else None
     if wn is None:
@@ -243,6 +247,9 @@ def _participles_after_a_thing(st: ClaimState) -> None:
         word = m.group(1)
         if wn is None or not wn.verb_forms(word) or word in lx.STOP_WORDS:
             continue
+        before = st.word_before(m.start(1))
+        if before and wn.lookup(f"{before.group(0)}_{word}"):
+            continue  # one noun with the word before: "ice skating", "rock climbing"
         if not wn.base_forms(word) or (word.endswith("ing") and wn.tagged_senses(word) == 0):
             st.claim(*m.span(1), "and", text=word)
 
@@ -438,6 +445,9 @@ def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
     _fillers_and_where_phrases(st)
+    for m in _THANK_YOU.finditer(st.low):  # "a thank you card": what the card says, one word
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "word", text="thank-you")
     _things_named_with_of(st)
     _what_holders_hold(st)
     _words_written_as_one(st)
