@@ -234,8 +234,9 @@ TRIP_WORDS = frozenset(
 def _participles_after_a_thing(st: ClaimState) -> None:
     """Such a participle separates the thing from what follows, like "sitting" or "on"; so does
     what the thing is doing ("a bike leaning against a wall", "sheep grazing in a field", "birds
-    flying"), an -ing word WordNet's texts never use as a noun (a church wedding stays a wedding)."""
-    from photosearch.query.expansion import shared_wordnet
+    flying"), an -ing word WordNet's texts never use as a noun (a church wedding stays a wedding),
+    unless with the word before it is an activity the models see ("ice skating": a rink)."""
+    from photosearch.query.expansion import scenes, shared_wordnet
 
     matches = [
         m
@@ -248,8 +249,8 @@ def _participles_after_a_thing(st: ClaimState) -> None:
         if wn is None or not wn.verb_forms(word) or word in lx.STOP_WORDS:
             continue
         before = st.word_before(m.start(1))
-        if before and wn.lookup(f"{before.group(0)}_{word}"):
-            continue  # one noun with the word before: "ice skating", "rock climbing"
+        if before and f"{before.group(0)} {word}" in scenes():
+            continue  # an activity the models see, with the word before: "ice skating"
         if not wn.base_forms(word) or (word.endswith("ing") and wn.tagged_senses(word) == 0):
             st.claim(*m.span(1), "and", text=word)
 
