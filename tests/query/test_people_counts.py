@@ -343,3 +343,11 @@ def test_two_women_counts_the_faces_read_as_a_woman(store, settings):
     assert said == ["2 women"]
     two = search(store, settings, "two people", now=NOW, signals=[])  # people: every person
     assert set(_names(two, closest=False)) == {"sisters.jpg", "couple.jpg"}
+
+
+@pytest.mark.parametrize("request_text", ["one person", "photos with just one person", "a single person"])
+def test_one_person_is_a_count(people_gallery, settings, request_text):
+    """ "one person" counts like "two people": the lone person first, not anyone at all (the word
+    "person" alone made every photo with someone in it sure)."""
+    res = search(people_gallery, settings, request_text, now=NOW, signals=[])
+    assert _names(res, closest=False) == ["single.jpg"], res["explain"]

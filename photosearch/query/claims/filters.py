@@ -251,6 +251,15 @@ class FilterClaims:
                 ),
                 "eq",
             ),
+            # one person: "photos with just one person", "a single person" (a singular word is no count
+            # of more than one)
+            (
+                re.compile(
+                    r"\b(?:exactly\s+|just\s+|only\s+)?(?:one|1|a\s+single|single)\s+(?:person|face|human|adult)\b"
+                    r"(?!\s*'s)"
+                ),
+                (1, 1),
+            ),
             (
                 re.compile(
                     r"\b(?:alone|solo|by\s+(?:him|her|my|your|them|our)sel(?:f|ves)|on\s+(?:his|her|my|their)\s+own)\b"
