@@ -66,6 +66,8 @@ ANY_TEXT = "*"
 ANY_PLACE = "*"
 #: The camera atom's value for any phone's camera ("photos from my phone"; `resolvers/phones.py`).
 ANY_PHONE = "phone"
+#: The file atom's value for a camera RAW file of any format ("raw files"; `ingest.decode.RAW_EXTENSIONS`).
+ANY_RAW = "*.raw-formats"
 
 STRING_ATOMS = (
     "concept",

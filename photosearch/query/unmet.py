@@ -8,7 +8,7 @@ itself, and a request whose parts each match some photos but never together says
 from __future__ import annotations
 
 from photosearch.query.months import months_text, yearly_text
-from photosearch.query.plan import ANY_PHONE, ANY_PLACE, ANY_TEXT
+from photosearch.query.plan import ANY_PHONE, ANY_PLACE, ANY_RAW, ANY_TEXT
 from photosearch.query.quantities import count_of, say
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
@@ -97,7 +97,7 @@ _DESCRIBE = {
     "text": lambda v: "with words in it" if v.strip() == ANY_TEXT else f"with the words “{v}”",
     "camera": lambda v: "taken with a phone" if v == ANY_PHONE else f"taken with {v}",
     "folder": lambda v: f"in a folder named {v}",
-    "file": lambda v: f"whose file name has “{v}”",
+    "file": lambda v: "in a camera RAW format" if v == ANY_RAW else f"whose file name has “{v}”",
     "album": lambda v: f"in the album {v}",
     "similar": lambda v: f"similar to {v}",
     "knowledge": lambda v: f"known as {v}",

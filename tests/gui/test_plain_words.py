@@ -236,6 +236,14 @@ def test_a_place_chip_for_any_place_says_so_in_words(qtbot):
     assert chip.editor.text() == "" and chip.editor.placeholderText() == "any known place"
 
 
+def test_a_file_chip_for_any_raw_format_says_so_in_words(qtbot):
+    """ "raw files": the file chip says camera RAW, not the plan's "*.raw-formats"."""
+    from photosearch.query.plan import ANY_RAW
+
+    _chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"file": ANY_RAW})
+    assert chip.editor.text() == "" and chip.editor.placeholderText() == "camera RAW"
+
+
 def test_a_chip_of_several_conditions_reads_them_in_words(qtbot):
     """ "best photos of Anna" and "Anna or Tom": the group chip read `tag:"favourite" OR rating>=4`."""
     from PySide6.QtWidgets import QLabel

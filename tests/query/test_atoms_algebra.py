@@ -42,6 +42,8 @@ def run(store, settings, where, emb, **compose):
         ({"camera": "canon"}, ["car.jpg", "rocket.jpg", "sign.jpg"]),
         ({"folder": "Trips"}, ["dog1.jpg", "dog2.jpg", "rocket.jpg"]),
         ({"folder": "beach"}, ["dog1.jpg", "dog2.jpg"]),
+        ({"folder": "/photos/Trips"}, ["dog1.jpg", "dog2.jpg", "rocket.jpg"]),  # a path typed out
+        ({"folder": "/PHOTOS/trips/beach"}, ["dog1.jpg", "dog2.jpg"]),  # in any case
         ({"file": "DOG"}, ["dog1.jpg", "dog2.jpg"]),  # part of the file name, any case
         ({"file": "*1.jpg"}, ["cat1.jpg", "dog1.jpg"]),  # wildcards as a shell reads them
         ({"file": "beach"}, []),  # the folder's name is not the file's
@@ -80,6 +82,12 @@ def test_similar_atom_by_id_and_path(store, settings, gallery, fake_embedder):
     assert names(res) == ["dog1.jpg"]
     with pytest.raises(PhotoSearchError, match="neither a photo id nor an existing file"):
         run(store, settings, {"similar": "nowhere.jpg"}, fake_embedder)
+
+
+def test_a_folder_typed_from_home_is_under_home(store, settings, gallery, fake_embedder, monkeypatch):
+    monkeypatch.setenv("HOME", "/photos")
+    res = run(store, settings, {"folder": "~/Trips"}, fake_embedder)
+    assert names(res) == ["dog1.jpg", "dog2.jpg", "rocket.jpg"]
 
 
 def test_concept_why_names_facts(store, settings, gallery, fake_embedder):
@@ -224,3 +232,15 @@ def test_every_atom_says_what_no_photo_meets_in_words():
         describe({"concept": "sunny"}) == "that is sunny"
         and describe({"concept": "indoor"}) == "taken indoors"
     )
+
+
+def test_raw_files_are_found_in_every_raw_format(store, settings):
+    """ "raw files": a camera RAW file of any format, said in words people read."""
+    from photosearch.query.unmet import node_words
+
+    from .gallery import add_photos_with_facts
+
+    add_photos_with_facts(store, {n: [] for n in ("a.NEF", "b.cr3", "c.dng", "d.jpg", "raw_notes.png")})
+    res = search(store, settings, "raw files", signals=[])
+    assert names(res) == ["a.NEF", "b.cr3", "c.dng"]
+    assert node_words(res["plan"]["where"]) == "in a camera RAW format"

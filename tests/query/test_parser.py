@@ -9,6 +9,7 @@ import pytest
 from photosearch.query.dates import finder, last_season
 from photosearch.query.parser import LOW_CONFIDENCE, PlanContext, parse_request
 from photosearch.query.places import lookup, resolve_place
+from photosearch.query.plan import ANY_RAW
 
 from .conftest import NOW
 
@@ -383,6 +384,13 @@ def test_places():
         ("kitten asleep on the sofa", {"and": [{"concept": "kitten"}, {"concept": "sofa"}]}),
         ("trick or treating", {"yearly": {"from": "10-31", "to": "10-31"}}),  # Halloween night
         ("a thank you card", {"concept": "thank-you card"}),  # no one "you" who cards
+        # cameras and files
+        ("photos from my canon camera", {"camera": "Canon"}),  # the camera took them; none in the photo
+        ("samsung phone pictures", {"camera": "Samsung"}),  # the brand, not any phone and a "samsung"
+        ("iphone 12 photos", {"camera": "iPhone 12"}),  # a model's number, no limit of 12 photos
+        ("photos in /home/anna/Pictures", {"folder": "/home/anna/Pictures"}),
+        ("photos in ~/Pictures/2019", {"folder": "~/Pictures/2019"}),  # not the year 2019
+        ("raw fish", {"concept": "raw fish"}),
     ],
 )
 def test_any_words_in_the_photo(text, where):
@@ -457,3 +465,8 @@ def test_someone_named_doing_an_activity_is_them_and_the_activity():
         ),
     ):
         assert parse_request(text, now=NOW, people=["Anna", "Tom"])[0]["where"] == where, text
+
+
+def test_raw_files_are_every_camera_raw_format():
+    for text in ("raw files", "raw photos", "shot in raw"):
+        assert parse_request(text, now=NOW, people=[])[0]["where"] == {"file": ANY_RAW}, text

@@ -107,7 +107,7 @@ class ComposeClaims:
                 st.claim(m.start(), m.end(), "drop", text="<nodup>")
         for pat, sort in self.limit_patterns:
             for m in pat.finditer(st.low):
-                if not st.free(m.start(), m.end()):
+                if not st.free(m.start(), m.end()) or _after_a_camera(st, m.start("n")):
                     continue
                 n = " ".join(m.group("n").split())
                 st.compose["limit"] = 1 if n in ONE_BY_DATE else lx.to_int(n.replace("a dozen", "dozen"))
@@ -134,3 +134,11 @@ def _per_value(g: str) -> str:
     if g.startswith(("person", "people")):
         return "person"
     return "place"
+
+
+def _after_a_camera(st: ClaimState, i: int) -> bool:
+    """Whether the number at `i` follows a camera's name: "iphone 12 photos" is the model, not a count."""
+    before = st.word_before(i)
+    return before is not None and (
+        before.group(0) in lx.CAMERA_BRANDS or before.group(0) in lx.CAMERA_MODEL_WORDS
+    )

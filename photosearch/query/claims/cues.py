@@ -10,7 +10,7 @@ from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.parse_state import ClaimState
 from photosearch.query.places import fold
-from photosearch.query.plan import ANY_PHONE
+from photosearch.query.plan import ANY_PHONE, ANY_RAW
 
 _QUOTE_RE = re.compile(r"(?:(?<=^)|(?<=[\s(:=,]))([\"“”'‘’])(.+?)([\"“”'‘’])(?=$|[\s),.;:!?])")
 _LEAD_IN_CHARS = 64  # longest lead-in ("in the folder called", "that says") with room for spaces
@@ -106,6 +106,12 @@ _FORMAT = re.compile(
 )
 
 
+#: Camera RAW files: "raw files", "raw photos", "shot in raw" (not "raw fish").
+_RAW = re.compile(
+    r"\braw\s+(?:files?|photos?|images?|pictures?|pics|shots)\b|\b(?:shot|taken|saved)\s+in\s+raw\b"
+)
+
+
 #: Photos a phone took: "from my phone", "taken with a phone", "shot on my mobile", "phone pictures"
 #: ("a photo of my phone" is the phone in the photo).
 _PHONE = re.compile(
@@ -139,6 +145,10 @@ class CueClaims:
             rf"|(?<![\w/.~])(?P<x>[\w*?-]+\.{_IMG_EXT})\b"
         )
         self.folder_patterns = [
+            # a path typed out: "in /home/anna/Pictures", "from ~/Pictures/2019", "in D:\\Photos"
+            re.compile(
+                r"\b(?:in|from|inside|within|under)\s+(?P<v>(?:~|\.{1,2})?/[^\s,;]+|[a-z]:\\[^\s,;]*)"
+            ),
             re.compile(
                 r"\b(?:in|from|inside|within)?\s*(?:the\s+|my\s+)?(?:folder|album|directory|dir)\s+(?:called\s+|named\s+)?(?P<v>[\w][\w-]*(?:\s+\d{4})?)"
             ),
@@ -159,6 +169,7 @@ class CueClaims:
             rf"(?:\b(?P<cue>(?:taken|shot|captured|made|photographed)\s+(?:with|on|by|using)|with|on|using|from|by)\s+)?"
             rf"(?:(?P<det>my|the|a|an|our|his|her)\s+(?:old\s+|new\s+)?)?\b(?P<b>{brands})\b"
             rf"(?P<m>(?:\s+(?:[a-z]*\d[\w]*|(?:{model_words})\b))*)"
+            r"(?:\s+(?:cameras?|phones?|dslrs?)\b)?"  # "my canon camera": the camera, not a thing in the photo
         )
 
     def claim_prefix(self, st: ClaimState) -> None:
@@ -188,6 +199,9 @@ class CueClaims:
     def claim_files(self, st: ClaimState) -> None:
         """ "file IMG_2041", "files named holiday*": part of the photo's file name; "HEIC files",
         "jpegs", "PNG images": the file type's name ending."""
+        for m in _RAW.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"file": ANY_RAW}, slot="file")
         for m in _FORMAT.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"file": FORMAT_GLOBS[m.group("f")]}, slot="file")
@@ -217,9 +231,6 @@ class CueClaims:
 
     def claim_cameras(self, st: ClaimState) -> None:
         """A camera brand and model words ("shot on a Pixel 7"); any phone ("photos from my phone")."""
-        for m in _PHONE.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"camera": ANY_PHONE}, slot="camera")
         for m in self.camera.finditer(st.low):
             if not st.free(m.start(), m.end()):
                 continue
@@ -240,6 +251,9 @@ class CueClaims:
                 if fold(known) == fold(value):
                     value = known
             st.claim(m.start(), m.end(), "atom", {"camera": value}, slot="camera")
+        for m in _PHONE.finditer(st.low):  # after the brands: "samsung phone pictures" is the Samsung
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"camera": ANY_PHONE}, slot="camera")
 
 
 def _says_a_camera(m: re.Match) -> bool:

@@ -11,7 +11,8 @@ from datetime import date, datetime
 
 import numpy as np
 
-from photosearch.query.plan import ANY_PHONE, ANY_TEXT
+from photosearch.ingest.decode import is_raw_name
+from photosearch.query.plan import ANY_PHONE, ANY_RAW, ANY_TEXT
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.boxes import boxes_of
 from photosearch.query.resolvers.phones import is_phone
@@ -264,7 +265,8 @@ def resolve_camera(atom: dict, ctx: ExecContext) -> AtomResult:
 
 
 def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
-    value = fold(str(atom["folder"])).strip("/\\")
+    """Photos in a folder whose name holds the value, or under a path typed out ("~/Pictures")."""
+    value = fold(os.path.expanduser(str(atom["folder"]))).replace("\\", "/").strip("/")
     snap = ctx.snapshot
     codes = []
     for code, folder in enumerate(snap.folders):
@@ -287,11 +289,13 @@ def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
 
 def resolve_file(atom: dict, ctx: ExecContext) -> AtomResult:
     """Photos whose file name (not its folders) holds the value, in any case and accents; `*` and
-    `?` match like a shell's ("IMG_20*.jpg")."""
+    `?` match like a shell's ("IMG_20*.jpg"); `ANY_RAW`: a camera RAW file of any format."""
     value = fold(str(atom["file"])).strip()
     snap = ctx.snapshot
     names = file_names(snap)
-    if any(c in value for c in "*?"):
+    if value == ANY_RAW:
+        hits = [i for i, name in enumerate(names) if is_raw_name(name)]
+    elif any(c in value for c in "*?"):
         pattern = re.compile(fnmatch.translate(value))
         hits = [i for i, name in enumerate(names) if pattern.match(name)]
     else:
