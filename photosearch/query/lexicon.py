@@ -19,7 +19,7 @@ show showing shown find finding get give gimme see look looking search searching
 he she him i've we've you've they've i'd we'd you'd they'd
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
 fotos foto photoes most
-snapshot pix where's that's it's i'm we're by for into onto upon going asleep awake
+snapshot pix where's that's it's i'm we're by for into onto upon going asleep awake say says said time
 taken took captured made ate eaten went visited met sent received shared posted uploaded downloaded close-up close-ups closeup closeups like best nicest finest greatest
 biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
@@ -29,6 +29,7 @@ pretty funny silly
 #: Phrases that carry no search meaning (dropped, like STOP_WORDS): how a photo was shot, how many
 #: of a thing no model counts ("lots of flowers").
 FILLER_PHRASES = (
+    "how many",  # "how many photos of the dog do I have": the dog
     "close ups",
     "close up",
     "up close",

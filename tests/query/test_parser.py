@@ -384,6 +384,11 @@ def test_places():
         ("kitten asleep on the sofa", {"and": [{"concept": "kitten"}, {"concept": "sofa"}]}),
         ("trick or treating", {"yearly": {"from": "10-31", "to": "10-31"}}),  # Halloween night
         ("a thank you card", {"concept": "thank-you card"}),  # no one "you" who cards
+        # questions as people ask them
+        ("how many photos of the dog do i have", {"concept": "dog"}),  # not "many dog"
+        ("what does the sign say", {"concept": "sign"}),  # not "sign say"
+        ("we went skiing", {"concept": "skiing"}),  # "skiing" after "went" is what was done, no separator
+        ("last time in paris", {"place": "Paris"}),  # no concept "time"
         # cameras and files
         ("photos from my canon camera", {"camera": "Canon"}),  # the camera took them; none in the photo
         ("samsung phone pictures", {"camera": "Samsung"}),  # the brand, not any phone and a "samsung"
@@ -470,3 +475,10 @@ def test_someone_named_doing_an_activity_is_them_and_the_activity():
 def test_raw_files_are_every_camera_raw_format():
     for text in ("raw files", "raw photos", "shot in raw"):
         assert parse_request(text, now=NOW, people=[])[0]["where"] == {"file": ANY_RAW}, text
+
+
+def test_the_last_or_first_time_is_the_newest_or_oldest_first():
+    plan = parse_request("when was the last time we went to the beach", now=NOW, people=[])[0]
+    assert plan["where"] == {"concept": "beach"} and plan["compose"]["sort"] == "date_desc"
+    plan = parse_request("the first time we went skiing", now=NOW, people=[])[0]
+    assert plan["where"] == {"concept": "skiing"} and plan["compose"]["sort"] == "date_asc"

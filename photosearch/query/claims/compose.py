@@ -80,12 +80,13 @@ class ComposeClaims:
         self.sort_desc = re.compile(
             r"\b(?:(?:newest|latest|most\s+recent|recent)\s+(?:ones\s+)?first|newest\s+to\s+oldest|"
             r"reverse\s+chronological(?:ly)?(?:\s+order)?|(?:sorted|ordered|sort)\s+by\s+(?:date|time)\s+(?:descending|desc)|"
-            r"(?:sorted|ordered|sort)\s+newest\s+first|most\s+recent|newest|latest|recent(?:ly)?)\b"
+            r"(?:sorted|ordered|sort)\s+newest\s+first|most\s+recent|newest|latest|recent(?:ly)?"
+            r"|(?:when\s+was\s+)?the\s+last\s+time)\b"  # "the last time we went to the beach"
         )
         self.sort_asc = re.compile(
             r"\b(?:(?:oldest|earliest)\s+(?:ones\s+)?first|oldest\s+to\s+newest|in\s+chronological\s+order|"
             r"chronological(?:ly)?(?:\s+order)?|(?:sorted|ordered|sort)\s+by\s+(?:date|time)(?:\s+ascending)?|"
-            r"in\s+date\s+order|by\s+date|in\s+order|oldest|earliest)\b"
+            r"in\s+date\s+order|by\s+date|in\s+order|oldest|earliest|(?:when\s+was\s+)?the\s+first\s+time)\b"
         )
         self.diverse = re.compile(
             r"\b(?:diverse|diversity|variety|varied|various|a\s+mix|mix\s+of|mixed|different\s+ones|assorted|"

@@ -249,8 +249,8 @@ def _participles_after_a_thing(st: ClaimState) -> None:
         if wn is None or not wn.verb_forms(word) or word in lx.STOP_WORDS:
             continue
         before = st.word_before(m.start(1))
-        if before and f"{before.group(0)} {word}" in scenes():
-            continue  # an activity the models see, with the word before: "ice skating"
+        if before and (f"{before.group(0)} {word}" in scenes() or before.group(0) in lx.STOP_WORDS):
+            continue  # an activity the models see with the word before ("ice skating"), or after no thing ("went skiing")
         if not wn.base_forms(word) or (word.endswith("ing") and wn.tagged_senses(word) == 0):
             st.claim(*m.span(1), "and", text=word)
 
