@@ -389,6 +389,11 @@ def test_places():
         ("what does the sign say", {"concept": "sign"}),  # not "sign say"
         ("we went skiing", {"concept": "skiing"}),  # "skiing" after "went" is what was done, no separator
         ("last time in paris", {"place": "Paris"}),  # no concept "time"
+        # what someone does, to a thing after a preposition
+        ("working on a laptop", {"concept": "laptop"}),  # not a concept "working"
+        ("a cat hiding under the bed", {"and": [{"concept": "cat"}, {"concept": "bed"}]}),
+        ("a girl talking on the phone", {"and": [{"concept": "girl"}, {"concept": "phone"}]}),  # a call
+        ("hiking in the alps", {"and": [{"concept": "hiking"}, {"concept": "alps"}]}),  # an activity seen
         # cameras and files
         ("photos from my canon camera", {"camera": "Canon"}),  # the camera took them; none in the photo
         ("samsung phone pictures", {"camera": "Samsung"}),  # the brand, not any phone and a "samsung"

@@ -113,9 +113,10 @@ _RAW = re.compile(
 
 
 #: Photos a phone took: "from my phone", "taken with a phone", "shot on my mobile", "phone pictures"
-#: ("a photo of my phone" is the phone in the photo).
+#: ("a photo of my phone" is the phone in the photo, "a girl on the phone" is making a call).
 _PHONE = re.compile(
-    r"\b(?:(?:taken|shot|made)\s+(?:with|on|by)|from|on|with)\s+(?:my|a|the|our|his|her|their)\s+"
+    r"\b(?:(?:(?:taken|shot|made)\s+(?:with|on|by)|from)\s+(?:my|a|the|our|his|her|their)"
+    r"|(?:on|with)\s+(?:my|our|his|her|their))\s+"  # "talking on the phone" is a call, no camera
     r"(?:smart\s*phone|phone|mobile(?:\s+phone)?|cell\s*phone|cell)\b"
     r"|\b(?:smart\s*phone|phone|mobile|cell\s*phone)\s+(?:photos?|pictures?|pics|shots|snaps)\b"
 )

@@ -76,7 +76,10 @@ def _drop_what_someone_did(st: ClaimState) -> None:
 
 
 #: "flying a kite", "reading the paper", "holding my hand": an -ing verb with its object after it.
-_DOING_TO = re.compile(r"\b([a-z]+ing)\s+(?=(a|an|the|my|our|your|his|her|their|some)\s+([a-z]+))")
+_DOING_TO = re.compile(
+    r"\b([a-z]+ing)\s+(?=(?P<prep>(?:on|at|with|in|into|onto|to|by|for|under|over|through|across|along|around)\s+)?"
+    r"(?P<det>a|an|the|my|our|your|his|her|their|some)\s+(?P<thing>[a-z]+))"
+)
 #: Words after which an -ing word is a noun ("our wedding a year ago").
 _NOUN_AFTER = frozenset({"a", "an", "the", "my", "our", "your", "his", "her", "their", "this", "that"})
 
@@ -84,25 +87,26 @@ _NOUN_AFTER = frozenset({"a", "an", "the", "my", "our", "your", "his", "her", "t
 def _verbs_with_an_object(st: ClaimState) -> None:
     """An -ing word WordNet knows as a verb, with an article or a possessive and a word after it, is
     what someone does to that thing: it separates, like "eating" or "holding" ("flying a kite" is a
-    kite, "reading a book" a book). A sport stays a thing of its own beside it ("skiing the alps":
-    skiing and the Alps). After an article the -ing word is a noun ("our wedding a year ago"), and
-    an article a date has claimed is the date's ("wedding a year ago")."""
-    from photosearch.query.expansion import shared_wordnet
+    kite, "reading a book" a book, "working on a laptop" a laptop). A sport stays a thing of its own
+    beside it ("skiing the alps": skiing and the Alps), and so does an activity the models see before
+    a preposition ("hiking in the alps"). After an article the -ing word is a noun ("our wedding a
+    year ago"), and an article a date has claimed is the date's ("wedding a year ago")."""
+    from photosearch.query.expansion import scenes, shared_wordnet
 
     matches = [
         m
         for m in _DOING_TO.finditer(st.low)
         if m.group(1) not in lx.SEPARATORS
-        and all(st.free(*m.span(g)) for g in (1, 2, 3))
+        and all(st.free(*m.span(g)) for g in (1, "det", "thing"))
         and not _after_a_determiner(st, m.start(1))
     ]
     wn = shared_wordnet() if matches else None
     for m in matches:
         if wn is None or not wn.verb_forms(m.group(1)):
             continue
-        if _is_a_sport(wn, m.group(1)):
+        if _is_a_sport(wn, m.group(1)) or (m.group("prep") and m.group(1) in scenes()):
             st.claim(*m.span(1), "word", text=st.text[m.start(1) : m.end(1)])
-            st.claim(*m.span(2), "and", text=m.group(2))
+            st.claim(*m.span("det"), "and", text=m.group("det"))
         else:
             st.claim(*m.span(1), "and", text=m.group(1))
 
@@ -202,7 +206,8 @@ def _what_someone_is_doing(st: ClaimState) -> None:
         doer, doing = m.group(1), m.group(2)
         if wn is None or not wn.verb_forms(doing) or names_a_thing(doer, doing):
             continue
-        done_to = _DOING_TO.match(st.low, m.start(2)) or st.word_after(m.end(2)) not in {"", *_NO_OBJECT}
+        to = _DOING_TO.match(st.low, m.start(2))
+        done_to = (to and not to.group("prep")) or st.word_after(m.end(2)) not in {"", *_NO_OBJECT}
         if done_to and not _is_a_sport(wn, doing):
             continue
         if _someone(st, doer, m.start(1)):
