@@ -394,6 +394,12 @@ def test_places():
         ("a cat hiding under the bed", {"and": [{"concept": "cat"}, {"concept": "bed"}]}),
         ("a girl talking on the phone", {"and": [{"concept": "girl"}, {"concept": "phone"}]}),  # a call
         ("hiking in the alps", {"and": [{"concept": "hiking"}, {"concept": "alps"}]}),  # an activity seen
+        # typed quickly
+        ("pictures of teh cat", {"concept": "cat"}),
+        ("photos form paris", {"place": "Paris"}),  # "from", mistyped
+        ("cat pics plz", {"concept": "cat"}),
+        ("dog -cat", {"and": [{"concept": "dog"}, {"not": {"concept": "cat"}}]}),  # a web search's minus
+        ("t-shirt", {"concept": "t-shirt"}),  # a hyphen inside a word is no minus
         # cameras and files
         ("photos from my canon camera", {"camera": "Canon"}),  # the camera took them; none in the photo
         ("samsung phone pictures", {"camera": "Samsung"}),  # the brand, not any phone and a "samsung"

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 #: "nothing but dogs", "nothing except cats": only those (where "nothing blurry" is none blurry).
 _NOTHING_BUT = re.compile(r"\bnothing\s+(?:but|except|other\s+than|apart\s+from)\b")
+#: "dog -cat": a minus before a word leaves it out, as in a web search.
+_MINUS = re.compile(r"(?:(?<=\s)|^)-(?=[a-z])")
 
 
 class NegationClaims:
@@ -35,6 +37,9 @@ class NegationClaims:
         for m in self.not_re.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "not", text=m.group(0))
+        for m in _MINUS.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "not", text="-")
 
 
 _FILLERS = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.FILLER_PHRASES) + r")\b")
