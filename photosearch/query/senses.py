@@ -274,10 +274,7 @@ def _settled_by_use(wn, word: str, leading: int, chosen: int) -> bool:
     chest of drawers (1 against the thorax's 34) are still read by their context."""
     if leading == chosen:
         return False
-    uses: dict[int, int] = {}
-    for base in wn.base_forms(word):  # "houses": the house's senses
-        for offset, used in zip(wn.lookup(base), wn.sense_uses(base), strict=True):
-            uses.setdefault(offset, used)
+    uses = _sense_uses(wn, word)  # "houses": the house's senses
     most, chosen_uses = uses.get(leading, 0), uses.get(chosen, 0)
     if most < SETTLED_AGAINST_UNLABELLED:
         return False
@@ -308,18 +305,45 @@ def _a_labelled_thing_first(wn, word: str, senses: tuple[int, ...]) -> tuple[int
     does any thing where WordNet's corpus has no count of the word's senses, which are then in no
     order of use: "shrimp" is a small person only as an insult. Where the senses are in no order of
     use, a labelled thing also leads a thing no model labels: "turtle" is the reptile, not the
-    turtleneck; "dolphin" the toothed whale, not the dolphinfish."""
+    turtleneck; "dolphin" the toothed whale, not the dolphinfish. So does one used exactly as often as
+    the first sense: "peacock" is the bird, not the butterfly; "alligator" the reptile, not its
+    leather; "hammer" the tool, not a gunlock's part."""
     if not senses:
         return senses
     labelled = labelled_and_above(wn)
     uncounted = not any(wn.tagged_senses(b) for b in wn.base_forms(word))
     thing = next((o for o in senses if o in labelled and not is_person_sense(wn, o)), None)
     if not is_person_sense(wn, senses[0]):
-        if not uncounted or senses[0] in labelled:
+        if senses[0] in labelled:
             return senses
+        if not uncounted:
+            thing = _labelled_as_used(wn, word, senses, labelled)
     elif thing is None and uncounted:
         thing = next((o for o in senses if is_physical(wn, o) and not is_person_sense(wn, o)), None)
     return senses if thing is None else (thing, *(o for o in senses if o != thing))
+
+
+def _labelled_as_used(wn, word: str, senses: tuple[int, ...], labelled: frozenset[int]) -> int | None:
+    """A thing the photo models label that WordNet's corpus used as often as the word's first sense."""
+    uses = _sense_uses(wn, word)
+    first = uses.get(senses[0], 0)
+    return next(
+        (
+            o
+            for o in senses[1:]
+            if first and uses.get(o, 0) == first and o in labelled and not is_person_sense(wn, o)
+        ),
+        None,
+    )
+
+
+def _sense_uses(wn, word: str) -> dict[int, int]:
+    """How often WordNet's tagged corpus used each of the word's senses (a plural's, its singular's)."""
+    uses: dict[int, int] = {}
+    for base in wn.base_forms(word):
+        for offset, used in zip(wn.lookup(base), wn.sense_uses(base), strict=True):
+            uses.setdefault(offset, used)
+    return uses
 
 
 _labelled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
