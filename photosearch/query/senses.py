@@ -117,7 +117,7 @@ def colour_of(word: str) -> str | None:
 
 def role(word: str, wn=None) -> str:
     """ "colour", "nationality", "adjective" (more often an adjective than a noun in WordNet's
-    tagged corpus, e.g. "old", "dark") or "noun"."""
+    tagged corpus, e.g. "old", "dark", and naming nothing the photo models label) or "noun"."""
     w = word.lower().strip()
     if w in COLOUR_WORDS:
         return "colour"
@@ -129,8 +129,13 @@ def role(word: str, wn=None) -> str:
 
 
 def _adjective_first(wn, word: str) -> bool:
+    """More often an adjective, and no thing the photo models label: "husky" alone is the sled dog
+    (a tagger class), "remote" the remote control, while "old" and "dark" describe."""
     adj = wn.adjective_tagged(word)
-    return adj > 0 and adj > wn.tagged_senses(word)
+    if not (adj > 0 and adj > wn.tagged_senses(word)):
+        return False
+    classes = model_class_synsets()
+    return not any(o in classes for o in wn.lookup(word))
 
 
 def is_person_sense(wn, offset: int) -> bool:

@@ -90,6 +90,15 @@ def test_each_word_takes_its_route(row, wn, embed):
     assert person_route or not _reaches_a_person(wn, routes), [r.text() for r in routes]
 
 
+@pytest.mark.parametrize("word,reaches", [("husky", "eskimo dog"), ("remote", "remote control")])
+def test_a_word_more_often_an_adjective_that_a_model_labels_alone_is_the_thing(word, reaches):
+    """ "husky" alone is the tagger's sled dog, not the voice; "old" and "huge" still describe."""
+    from photosearch.query.senses import role
+
+    assert reaches in {r.term for r in expand(word)}
+    assert role("old", wn=shared_wordnet()) == role("huge", wn=shared_wordnet()) == "adjective"
+
+
 def test_colour_words_never_expand_to_a_person(wn):
     from photosearch.query.senses import COLOUR_WORDS, NATIONALITY_WORDS
 
