@@ -44,7 +44,9 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
     def flush():
         if not run:
             return
-        words = [_spelled(t, st) for t in run]
+        # two unknown words side by side are a name, as written ("machu picchu"), not two typos
+        named = sum(_unknown_here(t.text, st) for t in run) >= 2
+        words = [t.text if named else _spelled(t, st) for t in run]
         _check_words([t for t, w in zip(run, words, strict=True) if w == t.text], st)
         # a typo of a word that says nothing ("picutres of my cat"): dropped, as written right
         kept = [(t, w) for t, w in zip(run, words, strict=True) if w == t.text or w not in lx.STOP_WORDS]
@@ -123,10 +125,7 @@ def _spelled(t: Token, st: ClaimState) -> str:
     """The word as meant: a typo WordNet and the English word list do not know is read as the noun
     one edit away ("flowrs" → "flowers"; `query/spelling.py`), and the request says so."""
     w = t.text
-    if st.spelling_tries >= spelling.MAX_TRIES or w[:1].isupper() or w in st.ctx.words:
-        return w  # a capital is a name's ("Sintra"); the library's own words are words
-    known = frozenset(n.lower() for n in (*st.ctx.people, *st.ctx.cameras, *st.ctx.folders, *st.ctx.albums))
-    if not spelling.unknown(w, known):
+    if st.spelling_tries >= spelling.MAX_TRIES or not _unknown_here(w, st):
         return w
     st.spelling_tries += 1
     word = spelling.meant(w)
@@ -134,6 +133,14 @@ def _spelled(t: Token, st: ClaimState) -> str:
         return w
     st.note(f"“{w}” was read as “{word}”", TYPO_PENALTY)
     return word
+
+
+def _unknown_here(w: str, st: ClaimState) -> bool:
+    """Whether no word list nor the library knows the word (a capital is a name's: "Sintra")."""
+    if w[:1].isupper() or w in st.ctx.words:
+        return False
+    known = frozenset(n.lower() for n in (*st.ctx.people, *st.ctx.cameras, *st.ctx.folders, *st.ctx.albums))
+    return spelling.unknown(w, known)
 
 
 #: A corrected typo lowers the reading's confidence only a little: the word it became is a known noun.

@@ -89,6 +89,18 @@ def test_places():
     ]:
         plan, _, _ = parse_request(text, now=NOW, people=[])
         assert {"place": place} in [plan["where"], *plan["where"].get("and", [])], (text, plan)
+    # a place typed in lower case before a scene seen there is the place and the scene
+    for text, place, scene in (
+        ("cornwall beaches", "Cornwall", "beach"),
+        ("devon coast", "Devon", "coast"),
+        ("the amalfi coast", "Amalfi", "coast"),  # a name WordNet does not know as anything else
+        ("tuscany sunset", "Tuscany", "sunset"),
+    ):
+        plan, _, _ = parse_request(text, now=NOW, people=[])
+        assert plan["where"] == {"and": [{"place": place}, {"concept": scene}]}, (text, plan)
+    assert parse_request("hyde park", now=NOW, people=[])[0]["where"] == {"concept": "hyde park"}
+    # two unknown words side by side are a name, not two typos
+    assert parse_request("machu picchu", now=NOW, people=[])[0]["where"] == {"concept": "machu picchu"}
     # either of two regions typed in lower case is a place, as each alone is
     plan, _, _ = parse_request("scotland or wales", now=NOW, people=[])
     assert plan["where"] == {"or": [{"place": "Scotland"}, {"place": "Wales"}]}, plan

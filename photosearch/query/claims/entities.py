@@ -184,11 +184,15 @@ def claim_places(st: ClaimState) -> None:
             elif (
                 not common
                 and len(phrase) >= 4
-                and places[0].kind == "region"
-                and _first_a_place(phrase)
+                and (
+                    places[0].kind == "region"
+                    and _first_a_place(phrase)
+                    or _before_a_scene(st, e)  # "cornwall beaches", "santorini sunset"
+                    and (_first_a_place(phrase) or _no_other_word(phrase))
+                )
                 and not _before_a_word(st, e)
             ):
-                ok = True  # "scotland", "tuscany in autumn": a region WordNet reads first as a place
+                ok = True  # "scotland", "tuscany in autumn", "cornwall beaches": WordNet reads it first as a place
             elif capital and (n > 1 or not common or after_prep):
                 ok = len(phrase) >= 3 and (not _looks_like_name(orig) or after_prep)
             elif (
@@ -223,7 +227,8 @@ def claim_places(st: ClaimState) -> None:
 
 def _before_a_word(st: ClaimState, end: int) -> bool:
     """Whether a content word follows, which the name may describe ("california nebula", "brandenburg
-    gate": things named after the place, not photos taken there)."""
+    gate": things named after the place, not photos taken there); a scene is seen there ("cornwall
+    beaches", "tuscany sunset")."""
     after = st.word_after(end)
     return (
         bool(after)
@@ -231,7 +236,29 @@ def _before_a_word(st: ClaimState, end: int) -> bool:
         and after not in lx.SEPARATORS
         and after not in lx.AND_WORDS
         and after not in lx.OR_WORDS
+        and not _before_a_scene(st, end)
     )
+
+
+def _before_a_scene(st: ClaimState, end: int) -> bool:
+    """Whether a landscape seen at a place follows ("cornwall beaches", "tuscany sunset"); not a
+    thing named after it ("california nebula") nor a street or park of that name ("hyde park")."""
+    return lx.singular(st.word_after(end)) in _LANDSCAPES
+
+
+#: Landscapes a place is photographed for, after its name.
+_LANDSCAPES = frozenset(
+    {"beach", "coast", "coastline", "shore", "sea", "ocean", "bay", "harbour", "harbor", "cliff", "island"}
+    | {"sunset", "sunrise", "mountain", "hill", "valley", "lake", "river", "waterfall", "forest"}
+    | {"countryside", "desert", "dune", "snow", "skyline", "landscape", "scenery", "vineyard"}
+)
+
+
+def _no_other_word(phrase: str) -> bool:
+    """Whether neither WordNet nor the English word list knows the name as anything ("santorini")."""
+    from photosearch.query import spelling
+
+    return " " not in phrase and spelling.unknown(phrase)
 
 
 def _first_a_place(phrase: str) -> bool:
