@@ -227,7 +227,7 @@ def test_places():
         ("a field of sunflowers", {"concept": "sunflower"}),  # a field holds them, like a vase
         ("my daughter's first day of school", {"and": [{"concept": "daughter"}, {"concept": "school"}]}),
         ("the first snow", {"concept": "snow"}),  # no "first gear"
-        ("first aid kit", {"concept": "first aid kit"}),  # a noun WordNet knows keeps its "first"
+        ("first aid kit", {"concept": "first-aid kit"}),  # a noun WordNet knows keeps its "first"
         ("woman drinking tea", {"and": [{"concept": "woman"}, {"concept": "tea"}]}),  # no 3-word concept
         ("a dog chasing ducks", {"and": [{"concept": "dog"}, {"concept": "duck"}]}),
         ("drinking water", {"concept": "drinking water"}),  # one noun
@@ -368,6 +368,10 @@ def test_places():
         ("rain drops", {"concept": "raindrop"}),  # WordNet writes as one what people write apart
         ("sea shells on the beach", {"and": [{"concept": "seashell"}, {"concept": "beach"}]}),
         ("tooth brush", {"concept": "toothbrush"}),
+        ("a hot air balloon", {"concept": "hot-air balloon"}),  # WordNet writes it with a hyphen
+        ("a man in a t shirt", {"and": [{"concept": "man"}, {"concept": "t-shirt"}]}),
+        ("a double decker bus", {"concept": "double-decker bus"}),
+        ("living room", {"concept": "living room"}),  # WordNet writes it apart too
         ("blue fish", {"and": [{"color": "blue"}, {"concept": "fish"}]}),  # a fish that is blue
         ("cars on the road", {"and": [{"concept": "car"}, {"concept": "road"}]}),  # no Rachel Carson
         ("book club", {"concept": "book club"}),  # a club is people, not a thing to join into one word

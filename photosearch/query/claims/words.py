@@ -410,6 +410,32 @@ def _words_written_as_one(st: ClaimState) -> None:
             st.claim(m.start(1), m.end(2), "word", text=first + second)
 
 
+_HYPHENED = re.compile(r"\b(?=([a-z]+)\s+([a-z]+)\b(?:\s+([a-z]+)\b)?)")
+
+
+def _words_written_with_a_hyphen(st: ClaimState) -> None:
+    """ "hot air balloon" is WordNet's hot-air balloon, "t shirt" its t-shirt, "go kart" its go-kart:
+    two words people write apart that WordNet writes with a hyphen, alone or before a third word."""
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    for m in _HYPHENED.finditer(st.low) if wn is not None else ():
+        first, second, third = m.group(1), m.group(2), m.group(3) or ""
+        if first in COLOUR_WORDS or first in lx.STOP_WORDS or not st.free(m.start(1), m.end(2)):
+            continue
+        hyphened = f"{first}-{second}"
+        if third and names_a_thing(f"{first}_{second}", third):
+            continue  # WordNet writes it apart too: "ice cream cone"
+        if (
+            third
+            and wn.lookup(f"{hyphened}_{lx.singular(third)}")
+            or (
+                wn.lookup(hyphened) and not names_a_thing(first, second)  # "living room" is apart too
+            )
+        ):
+            st.claim(m.start(1), m.end(2), "word", text=hyphened)
+
+
 _HOLDER_OF = re.compile(r"\b([a-z]+)\s+of\s+(?=[a-z])")
 
 
@@ -462,6 +488,7 @@ def claim_words(st: ClaimState) -> None:
     _things_named_with_of(st)
     _what_holders_hold(st)
     _words_written_as_one(st)
+    _words_written_with_a_hyphen(st)
     for m in _OUTING.finditer(st.low):
         if st.free(*m.span("w")) and m.group("w") in ("day", "days", "trip"):
             st.claim(*m.span("w"), "drop", text="")
