@@ -73,7 +73,7 @@ HOLDER_WORDS = _words("""
 plate plates cup cups glass glasses bowl bowls mug mugs jar jars bottle bottles can cans carton cartons
 box boxes bag bags basket baskets bucket buckets tray trays pot pots jug jugs vase vases bouquet bouquets
 slice slices piece pieces scoop scoops pile piles stack stacks heap heaps plateful bowlful spoonful
-field fields row rows
+field fields row rows line lines
 """)
 
 AND_WORDS = frozenset(

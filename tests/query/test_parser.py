@@ -376,6 +376,7 @@ def test_places():
         ("cars on the road", {"and": [{"concept": "car"}, {"concept": "road"}]}),  # no Rachel Carson
         ("book club", {"concept": "book club"}),  # a club is people, not a thing to join into one word
         ("a cup of tea", {"concept": "tea"}),  # WordNet's "cup of tea" is a liking: the cup holds tea
+        ("a line of trees", {"concept": "tree"}),  # no "line tree"
         ("a sign with letters on it", {"and": [{"concept": "sign"}, {"text": "*"}]}),  # letters are text
         # papers people photograph to keep: documents to the page classifier, and what they are
         ("photos of receipts", {"and": [{"kind": "document"}, {"concept": "receipt"}]}),
