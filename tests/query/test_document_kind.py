@@ -6,7 +6,7 @@ from photosearch.catalog.models import Folder
 from photosearch.query.search import search
 from photosearch.records import AnalysisResult, FactRecord
 
-from .gallery import add_photo
+from .gallery import add_photo, add_photos_with_facts
 
 
 def _names(res, *, closest: bool) -> list[str]:
@@ -36,18 +36,12 @@ def test_a_document_needs_words_where_ocr_read_it(store, settings):
 def test_papers_people_keep_are_searched_among_documents(store, settings):
     """No photo model labels a receipt or a ticket: the request finds the documents first, and says
     that none was seen to be the receipt itself."""
-    with store.session() as s:
-        folder = Folder(path="/pics")
-        s.add(folder)
-        s.flush()
-        found = {
-            "scan.png": [FactRecord("kind", "document", 0.9), FactRecord("text", "TOTAL 12.40", 0.9)],
-            "beach.jpg": [FactRecord("kind", "photo", 0.9)],
-            "shot.png": [FactRecord("kind", "screenshot", 0.9)],
-        }
-        for name, facts in found.items():
-            photo = add_photo(s, folder, name)
-            store.write_analysis(s, photo.id, "quality", 1, AnalysisResult(facts=facts))
+    found = {
+        "scan.png": [FactRecord("kind", "document", 0.9), FactRecord("text", "TOTAL 12.40", 0.9)],
+        "beach.jpg": [FactRecord("kind", "photo", 0.9)],
+        "shot.png": [FactRecord("kind", "screenshot", 0.9)],
+    }
+    add_photos_with_facts(store, found, analyzer="quality")
     for request in ("receipts", "my train tickets", "the boarding pass"):
         res = search(store, settings, request, signals=[])
         assert [r["path"].rsplit("/", 1)[1] for r in res["results"]][:1] == ["scan.png"], request
