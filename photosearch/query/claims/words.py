@@ -414,8 +414,9 @@ _HYPHENED = re.compile(r"\b(?=([a-z]+)\s+([a-z]+)\b(?:\s+([a-z]+)\b)?)")
 
 
 def _words_written_with_a_hyphen(st: ClaimState) -> None:
-    """ "hot air balloon" is WordNet's hot-air balloon, "t shirt" its t-shirt, "go kart" its go-kart:
-    two words people write apart that WordNet writes with a hyphen, alone or before a third word."""
+    """ "hot air balloon" is WordNet's hot-air balloon, "t shirt" its t-shirt, "double decker" its
+    double-decker: two words people write apart that WordNet writes with a hyphen, alone or before a
+    third word; not where WordNet also writes them apart ("living room", "ice cream cone")."""
     from photosearch.query.expansion import shared_wordnet
 
     wn = shared_wordnet()
@@ -425,14 +426,9 @@ def _words_written_with_a_hyphen(st: ClaimState) -> None:
             continue
         hyphened = f"{first}-{second}"
         if third and names_a_thing(f"{first}_{second}", third):
-            continue  # WordNet writes it apart too: "ice cream cone"
-        if (
-            third
-            and wn.lookup(f"{hyphened}_{lx.singular(third)}")
-            or (
-                wn.lookup(hyphened) and not names_a_thing(first, second)  # "living room" is apart too
-            )
-        ):
+            continue
+        with_third = third and wn.lookup(f"{hyphened}_{lx.singular(third)}")
+        if with_third or wn.lookup(hyphened) and not names_a_thing(first, second):
             st.claim(m.start(1), m.end(2), "word", text=hyphened)
 
 
