@@ -54,6 +54,10 @@ FILLER_PHRASES = (
         for plural in ("s", "")
     ),
     "macro",
+    "long exposure of",
+    "long exposures of",
+    "long exposure shot of",
+    "long exposure shots of",
 )
 #: Phrases that say where one thing is beside another, like a separator: "a star on top of the
 #: tree" is a star and a tree, not a thing called "top tree".
@@ -68,12 +72,14 @@ after before
 """) - {"top"}
 
 #: What holds or portions a thing, said before "of" it: "a plate of pasta" is pasta, "a vase of
-#: flowers" flowers (the holder is in the photo too, but the thing is what is asked for).
+#: flowers" flowers (the holder is in the photo too, but the thing is what is asked for); so does a
+#: way of seeing it no model reads: "a view of the sea" is the sea, "the silhouette of a tree" a tree.
 HOLDER_WORDS = _words("""
 plate plates cup cups glass glasses bowl bowls mug mugs jar jars bottle bottles can cans carton cartons
 box boxes bag bags basket baskets bucket buckets tray trays pot pots jug jugs vase vases bouquet bouquets
 slice slices piece pieces scoop scoops pile piles stack stacks heap heaps plateful bowlful spoonful
 field fields row rows line lines
+view views silhouette silhouettes reflection reflections shadow shadows
 """)
 
 AND_WORDS = frozenset(

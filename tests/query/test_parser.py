@@ -377,6 +377,10 @@ def test_places():
         ("book club", {"concept": "book club"}),  # a club is people, not a thing to join into one word
         ("a cup of tea", {"concept": "tea"}),  # WordNet's "cup of tea" is a liking: the cup holds tea
         ("a line of trees", {"concept": "tree"}),  # no "line tree"
+        ("view of the sea from the hotel", {"and": [{"concept": "sea"}, {"concept": "hotel"}]}),
+        ("silhouette of a tree at sunset", {"and": [{"concept": "tree"}, {"concept": "sunset"}]}),
+        ("long exposure of a waterfall", {"concept": "waterfall"}),  # how it was shot: no model sees it
+        ("the view from the window", {"and": [{"concept": "view"}, {"concept": "window"}]}),
         ("a sign with letters on it", {"and": [{"concept": "sign"}, {"text": "*"}]}),  # letters are text
         # papers people photograph to keep: documents to the page classifier, and what they are
         ("photos of receipts", {"and": [{"kind": "document"}, {"concept": "receipt"}]}),
