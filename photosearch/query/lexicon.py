@@ -72,14 +72,23 @@ after before
 """) - {"top"}
 
 #: What holds or portions a thing, said before "of" it: "a plate of pasta" is pasta, "a vase of
-#: flowers" flowers (the holder is in the photo too, but the thing is what is asked for); so does a
-#: way of seeing it no model reads: "a view of the sea" is the sea, "the silhouette of a tree" a tree.
+#: flowers" flowers (the holder is in the photo too, but the thing is what is asked for); so do a
+#: way of seeing it no model reads ("a view of the sea" is the sea, "the silhouette of a tree" a
+#: tree), a part or side of it ("the edge of the cliff") and how many or what kind ("a pair of shoes").
 HOLDER_WORDS = _words("""
 plate plates cup cups glass glasses bowl bowls mug mugs jar jars bottle bottles can cans carton cartons
 box boxes bag bags basket baskets bucket buckets tray trays pot pots jug jugs vase vases bouquet bouquets
 slice slices piece pieces scoop scoops pile piles stack stacks heap heaps plateful bowlful spoonful
 field fields row rows line lines
 view views silhouette silhouettes reflection reflections shadow shadows
+side sides edge edges end middle back corner rest shore shores
+pair pairs set sets collection collections kind kinds type types sort sorts game games
+""")
+#: What shows a thing, said before "of" it: "a painting of a horse" is a painting and a horse (the
+#: tagger may well see the horse in it), not one concept "painting horse".
+DEPICTION_WORDS = _words("""
+painting paintings drawing drawings sketch sketches statue statues sculpture sculptures model models
+map maps poster posters mural murals carving carvings figurine figurines
 """)
 
 AND_WORDS = frozenset(

@@ -380,6 +380,10 @@ def test_places():
         ("view of the sea from the hotel", {"and": [{"concept": "sea"}, {"concept": "hotel"}]}),
         ("silhouette of a tree at sunset", {"and": [{"concept": "tree"}, {"concept": "sunset"}]}),
         ("long exposure of a waterfall", {"concept": "waterfall"}),  # how it was shot: no model sees it
+        ("the edge of the cliff", {"concept": "cliff"}),  # a part or side of a thing is the thing
+        ("a pair of shoes", {"concept": "shoe"}),
+        ("a game of chess", {"concept": "chess"}),
+        ("a painting of a horse", {"and": [{"concept": "painting"}, {"concept": "horse"}]}),  # what shows it
         ("the view from the window", {"and": [{"concept": "view"}, {"concept": "window"}]}),
         ("a sign with letters on it", {"and": [{"concept": "sign"}, {"text": "*"}]}),  # letters are text
         # papers people photograph to keep: documents to the page classifier, and what they are

@@ -437,11 +437,13 @@ _HOLDER_OF = re.compile(r"\b([a-z]+)\s+of\s+(?=[a-z])")
 
 def _what_holders_hold(st: ClaimState) -> None:
     """ "a plate of pasta", "a glass of wine", "a vase of flowers": the holder and its "of" are
-    dropped, the thing held is what is looked for. (A thing WordNet names with "of", "loaf of
-    bread", was claimed whole before this runs.)"""
+    dropped, the thing held is what is looked for; "a painting of a horse" is a painting and a
+    horse. (A thing WordNet names with "of", "loaf of bread", was claimed whole before this runs.)"""
     for m in _HOLDER_OF.finditer(st.low):
         if m.group(1) in lx.HOLDER_WORDS and st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
+        elif m.group(1) in lx.DEPICTION_WORDS and st.free(m.end() - 3, m.end() - 1):
+            st.claim(m.end() - 3, m.end() - 1, "and", text="of")  # "a painting of a horse"
 
 
 def _scene_adjectives(st: ClaimState) -> None:
