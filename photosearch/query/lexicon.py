@@ -20,7 +20,7 @@ he she him i've we've you've they've i'd we'd you'd they'd
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
 fotos foto photoes most
 snapshot pix where's that's it's i'm we're by for into onto upon going asleep awake say says said time
-teh plz pls frm
+teh plz pls frm mostly mainly predominantly
 taken took captured made ate eaten went visited met sent received shared posted uploaded downloaded close-up close-ups closeup closeups like best nicest finest greatest
 biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
@@ -54,6 +54,8 @@ FILLER_PHRASES = (
         for plural in ("s", "")
     ),
     "macro",
+    "wide angle",  # "wide angle shots": how it was shot
+    "wide-angle",
     "long exposure of",
     "long exposures of",
     "long exposure shot of",

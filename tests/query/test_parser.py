@@ -384,6 +384,9 @@ def test_places():
         ("a pair of shoes", {"concept": "shoe"}),
         ("a game of chess", {"concept": "chess"}),
         ("a painting of a horse", {"and": [{"concept": "painting"}, {"concept": "horse"}]}),  # what shows it
+        ("light blue sky", {"concept": "blue sky"}),  # a shade before a colour's own thing is dropped
+        ("mostly blue photos", {"color": "blue"}),
+        ("wide angle shots of the city", {"concept": "city"}),  # how it was shot; no "angle"
         ("the view from the window", {"and": [{"concept": "view"}, {"concept": "window"}]}),
         ("a sign with letters on it", {"and": [{"concept": "sign"}, {"text": "*"}]}),  # letters are text
         # papers people photograph to keep: documents to the page classifier, and what they are

@@ -67,6 +67,8 @@ class ColourClaims:
             nxt = st.word_after(m.end())
             prev = st.word_before(m.start())
             if nxt and names_a_thing(word, nxt) and not _colours_a_thing(word, nxt):
+                if prev and prev.group(0) in SHADES and st.free(*prev.span()) and _adjacent(st.low, prev, m):
+                    st.claim(*prev.span(), "drop", text="")  # "light blue sky": the blue sky
                 continue  # "red wine", "black swan": one thing, read as a concept
             if word in AMBIGUOUS_COLOURS and not _describes(nxt, prev.group(0) if prev else ""):
                 continue  # "an orange", "silver" alone: the thing
