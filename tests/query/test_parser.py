@@ -386,6 +386,9 @@ def test_places():
         ("a painting of a horse", {"and": [{"concept": "painting"}, {"concept": "horse"}]}),  # what shows it
         ("light blue sky", {"concept": "blue sky"}),  # a shade before a colour's own thing is dropped
         ("mostly blue photos", {"color": "blue"}),
+        ("my favourite mug", {"concept": "mug"}),  # a taste, not the photos marked favourite
+        ("my favourite beach photos", {"and": [{"tag": "favourite"}, {"concept": "beach"}]}),
+        ("favourite sunsets", {"and": [{"tag": "favourite"}, {"concept": "sunset"}]}),
         ("wide angle shots of the city", {"concept": "city"}),  # how it was shot; no "angle"
         ("the view from the window", {"and": [{"concept": "view"}, {"concept": "window"}]}),
         ("a sign with letters on it", {"and": [{"concept": "sign"}, {"text": "*"}]}),  # letters are text

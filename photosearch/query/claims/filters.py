@@ -73,6 +73,23 @@ _SOMEONE_WORDS = frozenset({"us", "me", "myself", "him", "her", "them", "you"})
 _SEVERAL = frozenset({"us", "friends", "everyone", "everybody"})
 
 
+_PHOTO_WORD = re.compile(r"\b(?:photos?|pictures?|pics?|pix|shots?|images?|snaps?|photographs?)\b")
+
+
+def _a_taste(st: ClaimState, m: re.Match) -> bool:
+    """Whether "favourite" says which one thing, not which photos: "my favourite mug" is the mug,
+    where "my favourite beach photos" and "favourite sunsets" are photos marked favourite."""
+    word = m.group(0).split()[-1]
+    nxt = st.word_after(m.end())
+    return (
+        word in ("favourite", "favorite", "fave")
+        and bool(nxt)
+        and nxt not in lx.STOP_WORDS
+        and lx.singular(nxt) == nxt
+        and not _PHOTO_WORD.search(st.low, m.end())
+    )
+
+
 def _of_a_thing(st: ClaimState, end: int) -> bool:
     """Whether a portrait is of a thing WordNet knows that is no person ("portraits of my dog", "a
     portrait of a cat") or of several people counted on their own ("of us"), not of someone ("of my
@@ -345,7 +362,10 @@ class FilterClaims:
                 st.claim(m.start(), m.end(), "atom", {"tag": value}, slot="tag")
         for m in self.favourite.finditer(st.low):
             if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"tag": "favourite"}, slot="tag")
+                if _a_taste(st, m):
+                    st.claim(m.start(), m.end(), "drop", text="")
+                else:
+                    st.claim(m.start(), m.end(), "atom", {"tag": "favourite"}, slot="tag")
         for m in _BEST.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", copy.deepcopy(BEST), slot="tag")
