@@ -59,6 +59,7 @@ NUMBER_WORDS = {**COUNT_WORDS, "a": 1, "an": 1, "couple of": 2, "few": 3}
 HOLIDAYS = {
     "christmas eve": (12, 24, 1),
     "christmas day": (12, 25, 1),
+    "boxing day": (12, 26, 1),
     "christmas": (12, 24, 3),
     "xmas": (12, 24, 3),
     "new year's eve": (12, 31, 1),
@@ -344,6 +345,47 @@ class DateFinder:
         )
         self.simple = re.compile(rf"^(?:{simple})$")
         self.patterns: list[tuple[str, re.Pattern]] = [
+            # "on this day", "a year ago today", "this day last year": a day of the calendar
+            (
+                "thisday",
+                re.compile(
+                    rf"\b(?:(?P<n>{_NUM_RE})\s+years?\s+ago\s+today"
+                    rf"|(?:on\s+)?this\s+(?:day|date)\s+(?:(?P<last>last\s+year)|(?P<m>{_NUM_RE})\s+years?\s+ago)"
+                    r"|(?:on\s+)?this\s+day)\b"
+                ),
+            ),
+            ("timelastyear", re.compile(r"\b(?:around\s+)?this\s+time\s+last\s+year\b")),
+            (
+                "partofyear",
+                re.compile(
+                    rf"\b(?:the\s+)?(?P<w>beginning|start|end|middle)\s+of\s+(?P<y>{_YEAR}|last\s+year|this\s+year)\b"
+                ),
+            ),
+            ("weekendbeforelast", re.compile(r"\b(?:the\s+)?weekend\s+before\s+last\b")),
+            (
+                "holidayago",
+                re.compile(
+                    rf"\b(?:the\s+)?(?P<h>{_HOLIDAY_RE})\s+before\s+last\b"
+                    rf"|\b(?P<n>{_NUM_RE})\s+(?P<hs>christmases|xmases|halloweens)\s+ago\b"
+                ),
+            ),
+            (
+                "decadeword",
+                re.compile(r"\bthe\s+(?P<d>fifties|sixties|seventies|eighties|nineties|noughties)\b"),
+            ),
+            (
+                "untilnow",
+                re.compile(
+                    rf"\b(?:from\s+)?(?P<a>{_YEAR}|(?:{_MONTH_RE})\s+{_YEAR})\s+(?:until|till|to|up\s+to)\s+"
+                    r"(?:now|today|date|the\s+present)\b"
+                ),
+            ),
+            (
+                "wintersplit",
+                re.compile(
+                    rf"\b(?:the\s+)?winter\s+(?:of\s+)?(?P<y1>{_YEAR})\s*[/–-]\s*(?P<y2>\d{{2}}|{_YEAR})\b"
+                ),
+            ),
             (
                 "monthspan",
                 re.compile(
@@ -793,7 +835,104 @@ def _season(m: re.Match, q: _Ask) -> DateMatch | None:
 
 
 #: The handler of each DateFinder pattern, by the pattern's name.
+def _this_day(m: re.Match, q: _Ask) -> DateMatch | None:
+    """ "on this day": today's day of the month in any year; "a year ago today", "this day last
+    year", "this day 5 years ago": that one day."""
+    now = q.now
+    back = (
+        1 if m.group("last") else _num(m.group("n") or m.group("m")) if (m.group("n") or m.group("m")) else 0
+    )
+    if not back:
+        md = now.strftime("%m-%d")
+        return DateMatch(m.start(), m.end(), [(now, now)], recurring=True, yearly=(md, md))
+    day = _years_back(now, back)
+    return DateMatch(m.start(), m.end(), [(day, day)])
+
+
+def _years_back(d: date, n: int) -> date:
+    """The same day n years before (28 February for a 29th in a year without one)."""
+    return date(d.year - n, d.month, min(d.day, calendar.monthrange(d.year - n, d.month)[1]))
+
+
+#: "this time last year": the weeks either side of that day.
+TIME_OF_YEAR_DAYS = 14
+
+
+def _time_last_year(m: re.Match, q: _Ask) -> DateMatch | None:
+    day = _years_back(q.now, 1)
+    span = timedelta(days=TIME_OF_YEAR_DAYS)
+    return DateMatch(m.start(), m.end(), [(day - span, day + span)])
+
+
+def _part_of_year(m: re.Match, q: _Ask) -> DateMatch | None:
+    """ "the beginning of 2022", "the end of last year": early, late or mid that year."""
+    which = " ".join(m.group("y").split())
+    year = q.now.year - 1 if which == "last year" else q.now.year if which == "this year" else int(which)
+    word = {"beginning": "early", "start": "early", "end": "late", "middle": "mid"}[m.group("w")]
+    return DateMatch(m.start(), m.end(), [_modify(word, *year_range(year))])
+
+
+def _weekend_before_last(m: re.Match, q: _Ask) -> DateMatch | None:
+    sat = q.now - timedelta(days=(q.now.weekday() - 5) % 7)
+    if sat + timedelta(days=1) >= q.now:
+        sat -= timedelta(days=7)
+    sat -= timedelta(days=7)
+    return DateMatch(m.start(), m.end(), [(sat, sat + timedelta(days=1))])
+
+
+def _holiday_ago(m: re.Match, q: _Ask) -> DateMatch | None:
+    """ "the christmas before last", "two christmases ago": that many back from the last one."""
+    if m.group("h"):
+        name, back = m.group("h"), 2
+    else:
+        name, back = (
+            {"christmases": "christmas", "xmases": "xmas", "halloweens": "halloween"}[m.group("hs")],
+            _num(m.group("n")),
+        )
+    month, day, n = HOLIDAYS[name]
+    last = q.now.year if date(q.now.year, month, day) + timedelta(days=n - 1) < q.now else q.now.year - 1
+    lo = date(last - (back - 1), month, day)
+    return DateMatch(m.start(), m.end(), [(lo, lo + timedelta(days=n - 1))])
+
+
+_DECADES = {
+    "fifties": 1950,
+    "sixties": 1960,
+    "seventies": 1970,
+    "eighties": 1980,
+    "nineties": 1990,
+    "noughties": 2000,
+}
+
+
+def _decade_word(m: re.Match, q: _Ask) -> DateMatch | None:
+    start = _DECADES[m.group("d")]
+    return DateMatch(m.start(), m.end(), [(date(start, 1, 1), date(start + 9, 12, 31))])
+
+
+def _until_now(m: re.Match, q: _Ask) -> DateMatch | None:
+    """ "from 2018 until now", "march 2020 to date": from the start of it to today."""
+    r = q.finder.simple_range(m.group("a"), q.now)
+    return DateMatch(m.start(), m.end(), [(r[0], q.now)]) if r and r[0] <= q.now else None
+
+
+def _winter_split(m: re.Match, q: _Ask) -> DateMatch | None:
+    """ "winter 2020/21": December 2020 to February 2021."""
+    y1, y2 = int(m.group("y1")), m.group("y2")
+    if (int(y2) if len(y2) == 4 else y1 // 100 * 100 + int(y2)) != y1 + 1:
+        return None
+    return DateMatch(m.start(), m.end(), [season_range(y1, "winter")])
+
+
 _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
+    "thisday": _this_day,
+    "timelastyear": _time_last_year,
+    "partofyear": _part_of_year,
+    "weekendbeforelast": _weekend_before_last,
+    "holidayago": _holiday_ago,
+    "decadeword": _decade_word,
+    "untilnow": _until_now,
+    "wintersplit": _winter_split,
     "monthspan": _monthspan,
     "between": _two_ends,
     "fromto": _two_ends,

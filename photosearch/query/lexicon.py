@@ -31,6 +31,7 @@ pretty funny silly
 #: of a thing no model counts ("lots of flowers").
 FILLER_PHRASES = (
     "how many",  # "how many photos of the dog do I have": the dog
+    "back in",  # "back in 2012": the year
     # "photos form paris": "from" mistyped, after a photo word
     *(f"{photo} form" for photo in ("photos", "photo", "pictures", "picture", "pics", "pix", "images")),
     "close ups",

@@ -60,6 +60,19 @@ def _one(text: str):
         ("five years ago", "2020-01-01", "2020-12-31"),
         ("this halloween", "2025-10-31", "2025-10-31"),
         ("last christmas", "2024-12-24", "2024-12-26"),
+        # days people remember by today's date, and spans said in words
+        ("a year ago today", "2024-06-15", "2024-06-15"),
+        ("this day last year", "2024-06-15", "2024-06-15"),
+        ("on this day 3 years ago", "2022-06-15", "2022-06-15"),
+        ("this time last year", "2024-06-01", "2024-06-29"),
+        ("the beginning of 2022", "2022-01-01", "2022-04-30"),
+        ("the end of last year", "2024-09-01", "2024-12-31"),
+        ("the weekend before last", "2025-05-31", "2025-06-01"),  # today is Sunday
+        ("the christmas before last", "2023-12-24", "2023-12-26"),
+        ("two christmases ago", "2023-12-24", "2023-12-26"),
+        ("the eighties", "1980-01-01", "1989-12-31"),
+        ("from 2018 until now", "2018-01-01", "2025-06-15"),
+        ("winter 2020/21", "2020-12-01", "2021-02-28"),
     ],
 )
 def test_one_range(text, lo, hi):
@@ -204,3 +217,9 @@ def test_a_movable_holiday_without_a_year_is_its_days_in_every_year_of_the_libra
     ]  # fmt: skip
     assert _find("easter eggs") == [] and _find("thanksgiving turkey") == []  # things in the photo
     assert _one("mother's day").notes == ["“mother's day”: every year 2020–2025, on the second Sunday of May"]
+
+
+def test_on_this_day_is_today_s_date_in_any_year():
+    match = _one("photos from this day")
+    assert match.recurring and match.yearly == ("06-15", "06-15")
+    assert _one("boxing day").yearly == ("12-26", "12-26")

@@ -386,6 +386,7 @@ def test_places():
         ("a painting of a horse", {"and": [{"concept": "painting"}, {"concept": "horse"}]}),  # what shows it
         ("light blue sky", {"concept": "blue sky"}),  # a shade before a colour's own thing is dropped
         ("mostly blue photos", {"color": "blue"}),
+        ("back in 2012", {"date": {"from": "2012-01-01", "to": "2012-12-31"}}),  # no concept "back"
         ("my favourite mug", {"concept": "mug"}),  # a taste, not the photos marked favourite
         ("my favourite beach photos", {"and": [{"tag": "favourite"}, {"concept": "beach"}]}),
         ("favourite sunsets", {"and": [{"tag": "favourite"}, {"concept": "sunset"}]}),
