@@ -364,6 +364,8 @@ def _things_named_with_of(st: ClaimState) -> None:
         start = m.start(1)
         words = m.group(1).split()
         of = words.index("of")
+        if of == 0:  # "…of the two of us": this run starts at an "of", with no name before it
+            continue
         for end in range(len(words), of + 1, -1):
             if words[end - 1] == "the":
                 continue
