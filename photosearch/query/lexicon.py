@@ -20,7 +20,7 @@ he she him i've we've you've they've i'd we'd you'd they'd
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
 fotos foto photoes most
 snapshot pix where's that's it's i'm we're by for into onto upon going asleep awake say says said time
-teh plz pls frm mostly mainly predominantly
+teh plz pls frm mostly mainly predominantly each
 taken took captured made ate eaten went visited met sent received shared posted uploaded downloaded close-up close-ups closeup closeups like best nicest finest greatest
 biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
@@ -84,7 +84,7 @@ box boxes bag bags basket baskets bucket buckets tray trays pot pots jug jugs va
 slice slices piece pieces scoop scoops pile piles stack stacks heap heaps plateful bowlful spoonful
 field fields row rows line lines
 view views silhouette silhouettes reflection reflections shadow shadows
-side sides edge edges end middle back corner rest shore shores
+side sides edge edges end middle back corner rest shore shores page pages
 pair pairs set sets collection collections kind kinds type types sort sorts game games
 """)
 #: What shows a thing, said before "of" it: "a painting of a horse" is a painting and a horse (the
@@ -286,6 +286,8 @@ paperwork
         "todo list",
     }
 )
+#: Names that end like a paper but are none ("a musical note").
+NOT_DOCUMENTS = frozenset({"musical note", "music note", "bank note", "high note", "grace note"})
 QUALITY_WORDS = {
     "blurry": "blurry",
     "blurred": "blurry",

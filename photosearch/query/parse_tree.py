@@ -80,6 +80,8 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
 def _names_a_document(phrase: str) -> bool:
     """Whether a thing's name ends in a paper people photograph to keep ("train ticket")."""
     words = phrase.split()
+    if " ".join(words[-2:]) in lx.NOT_DOCUMENTS:
+        return False
     return words[-1] in lx.DOCUMENT_THINGS or " ".join(words[-2:]) in lx.DOCUMENT_THINGS
 
 

@@ -409,6 +409,8 @@ def test_places():
         ),
         ("no receipts", {"not": {"and": [{"kind": "document"}, {"concept": "receipt"}]}}),
         ("a restaurant menu", {"concept": "restaurant menu"}),  # the tagger labels a menu itself
+        ("a musical note", {"concept": "musical note"}),  # a note that is no paper
+        ("the front page of the newspaper", {"and": [{"kind": "document"}, {"concept": "newspaper"}]}),
         # an -ing word that is an activity the models see with the word before stays with it
         ("ice skating", {"concept": "ice skating"}),
         ("sheep grazing in a field", {"and": [{"concept": "sheep"}, {"concept": "field"}]}),
