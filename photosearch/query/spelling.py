@@ -30,12 +30,18 @@ _VOWEL = re.compile(r"[aeiouy]")
 _lock = threading.Lock()
 
 
+#: Words of photography the English word list lacks, which are no typos ("exif" is not "exit").
+PHOTO_WORDS = ("exif", "hdr", "bokeh", "timelapse", "lightroom", "darktable", "digikam", "heic", "heif")
+
+
 @functools.cache
 def _checker():
     from spellchecker import SpellChecker
 
     with _lock:
-        return SpellChecker(language="en", distance=1)
+        checker = SpellChecker(language="en", distance=1)
+        checker.word_frequency.load_words(PHOTO_WORDS)
+        return checker
 
 
 def unknown(word: str, known_names: frozenset[str] = frozenset()) -> bool:

@@ -387,6 +387,8 @@ def test_places():
         ("light blue sky", {"concept": "blue sky"}),  # a shade before a colour's own thing is dropped
         ("mostly blue photos", {"color": "blue"}),
         ("back in 2012", {"date": {"from": "2012-01-01", "to": "2012-12-31"}}),  # no concept "back"
+        ("photos with exif data", {"concept": "exif data"}),  # a word of photography, not "exit"
+        ("photos taken by me", {"and": []}),  # who took them is not someone in them
         ("my favourite mug", {"concept": "mug"}),  # a taste, not the photos marked favourite
         ("my favourite beach photos", {"and": [{"tag": "favourite"}, {"concept": "beach"}]}),
         ("favourite sunsets", {"and": [{"tag": "favourite"}, {"concept": "sunset"}]}),

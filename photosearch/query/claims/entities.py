@@ -70,6 +70,8 @@ def _claim_me(st: ClaimState) -> None:
         prev = st.word_before(m.start())
         if prev and prev.group(0) in _SHOW_VERBS:
             continue
+        if re.search(r"\b(?:by|(?:sent|given|shared)\s+to)\s+$", st.low[: m.start()]):
+            continue  # "photos taken by me", "sent to me": who took or got them, not who is in them
         if st.ctx.owner:
             st.claim(m.start(), m.end(), "atom", {"person": st.ctx.owner}, slot="person")
         elif any(t.slot in ("person", "faces") for t in st.toks):  # "me and Anna": Anna says who
