@@ -389,6 +389,15 @@ def test_places():
         ("back in 2012", {"date": {"from": "2012-01-01", "to": "2012-12-31"}}),  # no concept "back"
         ("photos with exif data", {"concept": "exif data"}),  # a word of photography, not "exit"
         ("photos taken by me", {"and": []}),  # who took them is not someone in them
+        # a particle after a word is no hyphened noun: no walk-in, no break-in
+        (
+            "an autumn walk in the woods",
+            {"and": [{"month": [9, 10, 11]}, {"concept": "walk"}, {"concept": "woods"}]},
+        ),
+        ("a city break in rome", {"and": [{"concept": "city break"}, {"place": "Rome"}]}),
+        ("a skiing holiday", {"concept": "skiing"}),  # the trip is the activity
+        ("a week in spain", {"place": "Spain"}),
+        ("the first snow of the year", {"concept": "snow"}),
         ("my favourite mug", {"concept": "mug"}),  # a taste, not the photos marked favourite
         ("my favourite beach photos", {"and": [{"tag": "favourite"}, {"concept": "beach"}]}),
         ("favourite sunsets", {"and": [{"tag": "favourite"}, {"concept": "sunset"}]}),

@@ -319,7 +319,14 @@ def _drop_describing_words(st: ClaimState) -> None:
 
 def _drop_trip_words(st: ClaimState) -> None:
     """ "pictures from our trip to Japan": the trip is Japan, when a place is named; "summer holidays
-    2022" are the summer of 2022, when a time is."""
+    2022" are the summer of 2022, when a time is; "a skiing holiday" is skiing, an activity the
+    models see."""
+    from photosearch.query.expansion import scenes
+
+    for m in re.finditer(r"\b(?=([a-z]+)\s+([a-z]+)\b)", st.low):
+        doing, trip = m.group(1), m.group(2)
+        if trip in TRIP_WORDS and doing in scenes() and doing.endswith("ing") and st.free(*m.span(2)):
+            st.claim(*m.span(2), "drop", text="")
     if not any(t.slot in ("place", "date") for t in st.toks):
         return
     for m in re.finditer(r"\b[a-z]+\b", st.low):
@@ -345,7 +352,7 @@ def _things_to_eat(st: ClaimState) -> None:
 #: "a day at the beach", "a nice afternoon in the park": the outing is the place it went to.
 _OUTING = re.compile(
     r"\b(?:a|an|one|the|our|my)\s+(?:(?:nice|good|great|lovely|fun|long|lazy)\s+)?"
-    r"(?P<w>day|days|afternoon|morning|evening|weekend|trip)(?=\s+(?:at|in|on|by|to)\s+(?:the\s+)?[a-z])"
+    r"(?P<w>day|days|week|weeks|fortnight|afternoon|morning|evening|weekend|trip)(?=\s+(?:at|in|on|by|to)\s+(?:the\s+)?[a-z])"
 )
 
 
@@ -412,6 +419,7 @@ def _words_written_as_one(st: ClaimState) -> None:
             st.claim(m.start(1), m.end(2), "word", text=first + second)
 
 
+_PARTICLES = frozenset({"in", "on", "off", "out", "up", "down", "by", "over", "away", "back", "to", "at"})
 _HYPHENED = re.compile(r"\b(?=([a-z]+)\s+([a-z]+)\b(?:\s+([a-z]+)\b)?)")
 
 
@@ -425,6 +433,8 @@ def _words_written_with_a_hyphen(st: ClaimState) -> None:
     for m in _HYPHENED.finditer(st.low) if wn is not None else ():
         first, second, third = m.group(1), m.group(2), m.group(3) or ""
         if first in COLOUR_WORDS or first in lx.STOP_WORDS or not st.free(m.start(1), m.end(2)):
+            continue
+        if second in _PARTICLES:  # "a walk in the woods" is no walk-in, "a city break in rome" no break-in
             continue
         hyphened = f"{first}-{second}"
         if third and names_a_thing(f"{first}_{second}", third):
@@ -490,7 +500,7 @@ def claim_words(st: ClaimState) -> None:
     _words_written_as_one(st)
     _words_written_with_a_hyphen(st)
     for m in _OUTING.finditer(st.low):
-        if st.free(*m.span("w")) and m.group("w") in ("day", "days", "trip"):
+        if st.free(*m.span("w")) and m.group("w") in ("day", "days", "week", "weeks", "fortnight", "trip"):
             st.claim(*m.span("w"), "drop", text="")
     _things_to_eat(st)
     _drop_what_someone_did(st)
