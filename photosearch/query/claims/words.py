@@ -424,9 +424,10 @@ _HYPHENED = re.compile(r"\b(?=([a-z]+)\s+([a-z]+)\b(?:\s+([a-z]+)\b)?)")
 
 
 def _words_written_with_a_hyphen(st: ClaimState) -> None:
-    """ "hot air balloon" is WordNet's hot-air balloon, "t shirt" its t-shirt, "double decker" its
-    double-decker: two words people write apart that WordNet writes with a hyphen, alone or before a
-    third word; not where WordNet also writes them apart ("living room", "ice cream cone")."""
+    """ "hot air balloon" is WordNet's hot-air balloon, "t shirt" its t-shirt, "tortoiseshell cat" its
+    tortoiseshell-cat: two words people write apart that WordNet writes with a hyphen, alone or before
+    a third word, for a kind of the last word's thing; not where WordNet also writes them apart
+    ("living room", "ice cream cone")."""
     from photosearch.query.expansion import shared_wordnet
 
     wn = shared_wordnet()
@@ -439,9 +440,16 @@ def _words_written_with_a_hyphen(st: ClaimState) -> None:
         hyphened = f"{first}-{second}"
         if third and names_a_thing(f"{first}_{second}", third):
             continue
-        with_third = third and wn.lookup(f"{hyphened}_{lx.singular(third)}")
-        if with_third or wn.lookup(hyphened) and not names_a_thing(first, second):
+        with_third = third and _a_kind_of(wn, f"{hyphened}_{lx.singular(third)}", lx.singular(third))
+        if with_third or _a_kind_of(wn, hyphened, lx.singular(second)) and not names_a_thing(first, second):
             st.claim(m.start(1), m.end(2), "word", text=hyphened)
+
+
+def _a_kind_of(wn: WordNet, name: str, head: str) -> bool:
+    """Whether WordNet's `name` is a kind of its last word's thing: the hot-air balloon is a balloon,
+    the t-shirt a shirt; its "horse-head" is a fish, no head of a horse."""
+    heads = set(wn.lookup(head))
+    return any(h in wn.ancestors(offset) for offset in wn.lookup(name) for h in heads)
 
 
 _HOLDER_OF = re.compile(r"\b([a-z]+)\s+of\s+(?=[a-z])")
