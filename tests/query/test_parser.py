@@ -396,6 +396,8 @@ def test_places():
         ),
         ("a city break in rome", {"and": [{"concept": "city break"}, {"place": "Rome"}]}),
         ("a skiing holiday", {"concept": "skiing"}),  # the trip is the activity
+        ("a school trip to the museum", {"concept": "museum"}),  # a trip to somewhere is the place
+        ("a day trip to the seaside", {"concept": "seaside"}),
         ("a week in spain", {"place": "Spain"}),
         ("the first snow of the year", {"concept": "snow"}),
         ("my favourite mug", {"concept": "mug"}),  # a taste, not the photos marked favourite

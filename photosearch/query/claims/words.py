@@ -317,12 +317,22 @@ def _drop_describing_words(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "drop", text="")
 
 
+_TRIP_TO = re.compile(
+    r"\b(?:(?P<kind>[a-z]+)\s+)?(?P<trip>trips?|visits?|outings?|excursions?|journeys?)\s+to\b"
+)
+
+
 def _drop_trip_words(st: ClaimState) -> None:
     """ "pictures from our trip to Japan": the trip is Japan, when a place is named; "summer holidays
     2022" are the summer of 2022, when a time is; "a skiing holiday" is skiing, an activity the
-    models see."""
+    models see; a trip "to" somewhere is that place ("a school trip to the museum")."""
     from photosearch.query.expansion import scenes
 
+    for m in _TRIP_TO.finditer(st.low):  # "a school trip to the museum": the museum
+        if st.free(*m.span("trip")):
+            st.claim(m.start("trip"), m.end(), "drop", text="")
+            if m.group("kind") and st.free(*m.span("kind")) and m.group("kind") not in lx.STOP_WORDS:
+                st.claim(*m.span("kind"), "drop", text="")
     for m in re.finditer(r"\b(?=([a-z]+)\s+([a-z]+)\b)", st.low):
         doing, trip = m.group(1), m.group(2)
         if trip in TRIP_WORDS and doing in scenes() and doing.endswith("ing") and st.free(*m.span(2)):
