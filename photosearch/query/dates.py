@@ -178,6 +178,18 @@ HOLIDAY_NOUNS = {
     "baskets",
     "turkey",
     "bonnet",
+    # things worn or hung all season, not only on the day: "a christmas jumper"
+    "jumper",
+    "jumpers",
+    "sweaters",
+    "hat",
+    "hats",
+    "stocking",
+    "stockings",
+    "wreath",
+    "pudding",
+    "cracker",
+    "crackers",
 }
 
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))

@@ -65,14 +65,14 @@ FILLER_PHRASES = (
 )
 #: Phrases that say where one thing is beside another, like a separator: "a star on top of the
 #: tree" is a star and a tree, not a thing called "top tree".
-WHERE_PHRASES = ("on top of", "on the top of", "at the top of", "top of")
+WHERE_PHRASES = ("on top of", "on the top of", "at the top of", "top of", "out of")
 
 #: Words that separate concept phrases (prepositions etc.) but mean AND.
 SEPARATORS = _words("""
 at in on near by from under over behind beside next inside outside around along across between during
 while through into onto toward towards against among above below beneath front top bottom while holding
 wearing playing eating sitting standing walking running riding lying sleeping
-after before
+after before when
 """) - {"top"}
 
 #: What holds or portions a thing, said before "of" it: "a plate of pasta" is pasta, "a vase of

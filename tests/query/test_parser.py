@@ -398,6 +398,9 @@ def test_places():
         ("a skiing holiday", {"concept": "skiing"}),  # the trip is the activity
         ("a school trip to the museum", {"concept": "museum"}),  # a trip to somewhere is the place
         ("a day trip to the seaside", {"concept": "seaside"}),
+        ("our cat when she was a kitten", {"and": [{"concept": "cat"}, {"concept": "kitten"}]}),
+        ("a cat looking out of the window", {"and": [{"concept": "cat"}, {"concept": "window"}]}),
+        ("a dog wearing a christmas jumper", {"and": [{"concept": "dog"}, {"concept": "christmas jumper"}]}),
         ("a week in spain", {"place": "Spain"}),
         ("the first snow of the year", {"concept": "snow"}),
         ("my favourite mug", {"concept": "mug"}),  # a taste, not the photos marked favourite
