@@ -86,6 +86,7 @@ slice slices piece pieces scoop scoops pile piles stack stacks heap heaps platef
 field fields row rows line lines
 view views silhouette silhouettes reflection reflections shadow shadows
 side sides edge edges end middle back corner rest shore shores page pages
+pint pints bar bars handful handfuls
 pair pairs set sets collection collections kind kinds type types sort sorts game games
 """)
 #: What shows a thing, said before "of" it: "a painting of a horse" is a painting and a horse (the

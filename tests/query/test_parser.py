@@ -382,6 +382,7 @@ def test_places():
         ("long exposure of a waterfall", {"concept": "waterfall"}),  # how it was shot: no model sees it
         ("the edge of the cliff", {"concept": "cliff"}),  # a part or side of a thing is the thing
         ("a pair of shoes", {"concept": "shoe"}),
+        ("a pint of beer", {"concept": "beer"}),
         ("a game of chess", {"concept": "chess"}),
         ("a painting of a horse", {"and": [{"concept": "painting"}, {"concept": "horse"}]}),  # what shows it
         ("light blue sky", {"concept": "blue sky"}),  # a shade before a colour's own thing is dropped
