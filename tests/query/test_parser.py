@@ -383,6 +383,7 @@ def test_places():
         ("the edge of the cliff", {"concept": "cliff"}),  # a part or side of a thing is the thing
         ("a pair of shoes", {"concept": "shoe"}),
         ("a pint of beer", {"concept": "beer"}),
+        ("the whole gang", {"faces": {"min": 3, "max": None}}),  # counted like "the whole team"
         ("a game of chess", {"concept": "chess"}),
         ("a painting of a horse", {"and": [{"concept": "painting"}, {"concept": "horse"}]}),  # what shows it
         ("light blue sky", {"concept": "blue sky"}),  # a shade before a colour's own thing is dropped

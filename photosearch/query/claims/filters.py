@@ -210,7 +210,8 @@ class FilterClaims:
             (
                 re.compile(
                     rf"\b(?:teams?|class|classes)\s+{photo_w}|\b(?:(?:whole|entire)\s+)?teams?\b(?!\s+of\b)"
-                    rf"|\b(?:whole|entire)\s+class\b|\bportraits?\s+of\s+(?:{owner_w}\s+)?(?:whole\s+)?(?:team|class)\b"
+                    rf"|\b(?:whole|entire)\s+(?:class|gang|crew|squad)\b"
+                    rf"|\bportraits?\s+of\s+(?:{owner_w}\s+)?(?:whole\s+)?(?:team|class)\b"
                 ),
                 (3, None),
             ),
