@@ -411,6 +411,9 @@ def test_places():
         ("wide angle shots of the city", {"concept": "city"}),  # how it was shot; no "angle"
         ("the view from the window", {"and": [{"concept": "view"}, {"concept": "window"}]}),
         ("a sign with letters on it", {"and": [{"concept": "sign"}, {"text": "*"}]}),  # letters are text
+        ("the word love", {"text": "love"}),  # "the word" introduces what is written, like "with the word"
+        ("a page of text", {"text": "*"}),
+        ("a bus with a number 12", {"and": [{"concept": "bus"}, {"text": "12"}]}),  # the number is read in it
         # papers people photograph to keep: documents to the page classifier, and what they are
         ("photos of receipts", {"and": [{"kind": "document"}, {"concept": "receipt"}]}),
         ("train tickets", {"and": [{"kind": "document"}, {"concept": "train ticket"}]}),

@@ -73,6 +73,7 @@ _SOMEONE_WORDS = frozenset({"us", "me", "myself", "him", "her", "them", "you"})
 _SEVERAL = frozenset({"us", "friends", "everyone", "everybody"})
 
 
+_NUMBER_SHOWN = re.compile(r"\b(?:with\s+)?(?:the\s+|a\s+)?number\s+(?P<v>\d+)\b")
 _PHOTO_WORD = re.compile(r"\b(?:photos?|pictures?|pics?|pix|shots?|images?|snaps?|photographs?)\b")
 
 
@@ -145,7 +146,7 @@ class FilterClaims:
         # lower-case words count as text only after an explicit introduction
         # ("text that says happy birthday": the text is what it says; a sign that says it is a sign too)
         self.says_text = re.compile(
-            r"\b(?:with\s+(?:the\s+)?(?:(?P<one>word)|words|text|writing)|(?:(?:text|writing|words)\s+)?(?:that|which)\s+(?:says?|reads?)|saying)"
+            r"\b(?:(?:with\s+(?:the\s+)?|the\s+)(?:(?P<one>word)|words|text|writing)|(?:(?:text|writing|words)\s+)?(?:that|which)\s+(?:says?|reads?)|saying)"
             r"\s+(?P<v>[\w-]+(?:\s+[\w-]+)*)"
         )
         # "photos with text", "with some writing", "text in it", "text on a sign", "without text" (the
@@ -153,7 +154,7 @@ class FilterClaims:
         self.any_text = re.compile(
             r"\b(?:(?:with|containing|contains|having|has|have)\s+(?:some\s+|any\s+)?"
             r"(?:text|writing|words|lettering|letters)|(?:text|writing|words|letters)\s+(?:in|on)\s+(?:it|them)"
-            r"|(?:text|writing|lettering)(?=\s+(?:on|in)\s)"
+            r"|(?:text|writing|lettering)(?=\s+(?:on|in)\s)|(?<=\bof\s)(?:text|writing|handwriting)"
             r"|(?:(?<=\bwithout\s)|(?<=\bwithout\sany\s)|(?<=\bno\s))(?:text|writing|words|lettering))\b"
         )
         # "photos with location", "geotagged", "without GPS" (the negation is the word before's): a
@@ -343,6 +344,9 @@ class FilterClaims:
         for m in self.any_text.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"text": ANY_TEXT}, slot="text")
+        for m in _NUMBER_SHOWN.finditer(st.low):  # "a bus with the number 12": the 12 is read in it
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"text": m.group("v")}, slot="text")
         for m in _DATED.finditer(st.low):
             if st.free(m.start(), m.end()):
                 known = {"yearly": dict(ANY_DAY)}
