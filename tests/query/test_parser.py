@@ -384,6 +384,10 @@ def test_places():
         ("a pair of shoes", {"concept": "shoe"}),
         ("a pint of beer", {"concept": "beer"}),
         ("the whole gang", {"faces": {"min": 3, "max": None}}),  # counted like "the whole team"
+        (
+            "a boat on a calm lake",
+            {"and": [{"concept": "boat"}, {"concept": "lake"}]},
+        ),  # a mood: no model reads it
         ("a game of chess", {"concept": "chess"}),
         ("a painting of a horse", {"and": [{"concept": "painting"}, {"concept": "horse"}]}),  # what shows it
         ("light blue sky", {"concept": "blue sky"}),  # a shade before a colour's own thing is dropped

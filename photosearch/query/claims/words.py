@@ -280,6 +280,7 @@ DESCRIBING_WORDS = frozenset(
     # a mood or a taste no model reads: "a happy dog" is a dog, "my cat's favourite spot" a spot
     | {"happy", "sad", "angry", "sleepy", "tired", "fluffy", "playful", "grumpy", "lazy", "hungry"}
     | {"excited", "scared", "naughty", "curious", "favourite", "favorite"}
+    | {"calm", "peaceful", "quiet", "tranquil", "serene"}  # "a boat on a calm lake" is on a lake
 )
 #: Ages the face model reads on people: "an old guy" keeps its "old" (`face_traits`: old man).
 AGES_OF_PEOPLE = frozenset({"old", "older"})
