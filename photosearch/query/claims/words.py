@@ -362,9 +362,12 @@ def _things_to_eat(st: ClaimState) -> None:
 
 #: "a day at the beach", "a nice afternoon in the park": the outing is the place it went to.
 _OUTING = re.compile(
-    r"\b(?:a|an|one|the|our|my)\s+(?:(?:nice|good|great|lovely|fun|long|lazy)\s+)?"
-    r"(?P<w>day|days|week|weeks|fortnight|afternoon|morning|evening|weekend|trip)(?=\s+(?:at|in|on|by|to)\s+(?:the\s+)?[a-z])"
+    r"\b(?:a|an|one|the|our|my)\s+(?:(?:nice|good|great|lovely|fun|long|lazy|morning|afternoon|evening|summer|winter|autumn|spring)\s+)?"
+    r"(?P<w>day|days|week|weeks|fortnight|afternoon|morning|evening|weekend|trip|walk|stroll|drive)(?P<out>\s+out)?"
+    r"(?=\s+(?:at|in|on|by|to|along|through)\s+(?:the\s+)?[a-z])"
 )
+#: What an outing is, dropped before where it went: "a day out at the zoo", "a walk on the beach".
+_OUTING_WORDS = frozenset({"day", "days", "week", "weeks", "fortnight", "trip", "walk", "stroll", "drive"})
 
 
 #: "birds of prey", "lily of the valley", "great wall of china": a thing WordNet names with "of" in
@@ -519,8 +522,8 @@ def claim_words(st: ClaimState) -> None:
     _words_written_as_one(st)
     _words_written_with_a_hyphen(st)
     for m in _OUTING.finditer(st.low):
-        if st.free(*m.span("w")) and m.group("w") in ("day", "days", "week", "weeks", "fortnight", "trip"):
-            st.claim(*m.span("w"), "drop", text="")
+        if st.free(m.start("w"), m.end()) and m.group("w") in _OUTING_WORDS:
+            st.claim(m.start("w"), m.end(), "drop", text="")
     _things_to_eat(st)
     _drop_what_someone_did(st)
     _what_someone_is_doing(st)
