@@ -725,9 +725,7 @@ def _relative_units(now: date) -> dict[str, tuple[date, date]]:
 def _relunit(m: re.Match, q: _Ask) -> DateMatch | None:
     rel, now = m.group("rel"), q.now
     if rel in ("this weekend", "last weekend"):
-        sat = now - timedelta(days=(now.weekday() - 5) % 7)
-        if rel == "last weekend" and sat + timedelta(days=1) >= now:
-            sat -= timedelta(days=7)
+        sat = _last_saturday(now) if rel == "last weekend" else now - timedelta(days=(now.weekday() - 5) % 7)
         return DateMatch(m.start(), m.end(), [(sat, sat + timedelta(days=1))])
     return DateMatch(m.start(), m.end(), [_relative_units(now)[" ".join(rel.removeprefix("the ").split())]])
 
@@ -740,18 +738,29 @@ def _ago(m: re.Match, q: _Ask) -> DateMatch | None:
     return DateMatch(m.start(), m.end(), [ago(q.now, _num(m.group("n")), m.group("u"))])
 
 
+def holiday_days(name: str, year: int) -> tuple[date, date]:
+    """A fixed-date holiday's days in a year."""
+    month, day, n = HOLIDAYS[name]
+    lo = date(year, month, day)
+    return lo, lo + timedelta(days=n - 1)
+
+
+def _year_of_last(name: str, now: date) -> int:
+    """The year of the latest such holiday that has ended before `now` ("last christmas")."""
+    return now.year if holiday_days(name, now.year)[1] < now else now.year - 1
+
+
 def _holiday(m: re.Match, q: _Ask) -> DateMatch | None:
-    month, day, n = HOLIDAYS[m.group("h")]
+    name = m.group("h")
     rel, now = (m.group("rel") or "").strip(), q.now
 
     def make(y: int) -> tuple[date, date]:
-        lo = date(y, month, day)
-        return lo, lo + timedelta(days=n - 1)
+        return holiday_days(name, y)
 
     if rel == "this":
         return DateMatch(m.start(), m.end(), [make(now.year)])
     if rel == "last":
-        return DateMatch(m.start(), m.end(), [make(now.year if make(now.year)[1] < now else now.year - 1)])
+        return DateMatch(m.start(), m.end(), [make(_year_of_last(name, now))])
     lo, hi = make(2000)  # "at Christmas": those days of every year, a recurring condition
     return DateMatch(
         m.start(),
@@ -851,9 +860,8 @@ def _this_day(m: re.Match, q: _Ask) -> DateMatch | None:
     """ "on this day": today's day of the month in any year; "a year ago today", "this day last
     year", "this day 5 years ago": that one day."""
     now = q.now
-    back = (
-        1 if m.group("last") else _num(m.group("n") or m.group("m")) if (m.group("n") or m.group("m")) else 0
-    )
+    count = m.group("n") or m.group("m")
+    back = 1 if m.group("last") else _num(count) if count else 0
     if not back:
         md = now.strftime("%m-%d")
         return DateMatch(m.start(), m.end(), [(now, now)], recurring=True, yearly=(md, md))
@@ -884,11 +892,14 @@ def _part_of_year(m: re.Match, q: _Ask) -> DateMatch | None:
     return DateMatch(m.start(), m.end(), [_modify(word, *year_range(year))])
 
 
+def _last_saturday(now: date) -> date:
+    """The Saturday of last weekend: the one before this one, on a Saturday or Sunday."""
+    sat = now - timedelta(days=(now.weekday() - 5) % 7)
+    return sat - timedelta(days=7) if sat + timedelta(days=1) >= now else sat
+
+
 def _weekend_before_last(m: re.Match, q: _Ask) -> DateMatch | None:
-    sat = q.now - timedelta(days=(q.now.weekday() - 5) % 7)
-    if sat + timedelta(days=1) >= q.now:
-        sat -= timedelta(days=7)
-    sat -= timedelta(days=7)
+    sat = _last_saturday(q.now) - timedelta(days=7)
     return DateMatch(m.start(), m.end(), [(sat, sat + timedelta(days=1))])
 
 
@@ -901,10 +912,7 @@ def _holiday_ago(m: re.Match, q: _Ask) -> DateMatch | None:
             {"christmases": "christmas", "xmases": "xmas", "halloweens": "halloween"}[m.group("hs")],
             _num(m.group("n")),
         )
-    month, day, n = HOLIDAYS[name]
-    last = q.now.year if date(q.now.year, month, day) + timedelta(days=n - 1) < q.now else q.now.year - 1
-    lo = date(last - (back - 1), month, day)
-    return DateMatch(m.start(), m.end(), [(lo, lo + timedelta(days=n - 1))])
+    return DateMatch(m.start(), m.end(), [holiday_days(name, _year_of_last(name, q.now) - (back - 1))])
 
 
 _DECADES = {

@@ -44,9 +44,10 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
     def flush():
         if not run:
             return
+        unknown = [_unknown_here(t.text, st) for t in run]
         # two unknown words side by side are a name, as written ("machu picchu"), not two typos
-        named = sum(_unknown_here(t.text, st) for t in run) >= 2
-        words = [t.text if named else _spelled(t, st) for t in run]
+        named = sum(unknown) >= 2
+        words = [_spelled(t, st) if u and not named else t.text for t, u in zip(run, unknown, strict=True)]
         _check_words([t for t, w in zip(run, words, strict=True) if w == t.text], st)
         # a typo of a word that says nothing ("picutres of my cat"): dropped, as written right
         kept = [(t, w) for t, w in zip(run, words, strict=True) if w == t.text or w not in lx.STOP_WORDS]
@@ -124,10 +125,10 @@ def _check_words(run: list[Token], st: ClaimState) -> None:
 
 
 def _spelled(t: Token, st: ClaimState) -> str:
-    """The word as meant: a typo WordNet and the English word list do not know is read as the noun
+    """The word as meant, for a word no word list knows (`_unknown_here`): a typo is read as the noun
     one edit away ("flowrs" → "flowers"; `query/spelling.py`), and the request says so."""
     w = t.text
-    if st.spelling_tries >= spelling.MAX_TRIES or not _unknown_here(w, st):
+    if st.spelling_tries >= spelling.MAX_TRIES:
         return w
     st.spelling_tries += 1
     word = spelling.meant(w)

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from typing import Any
 
@@ -732,25 +732,24 @@ def flat_node(node: dict) -> dict:
         return {"not": flat_node(value)}
     if key not in ("and", "or"):
         return node
+    return {key: list(_spliced(key, map(flat_node, value)).values())}
+
+
+def _spliced(key: str, children: Iterable[dict]) -> dict[str, dict]:
+    """The children of an AND (OR), a child of the same operator spliced in, by their JSON, repeats
+    dropped, in order."""
     kids: dict[str, dict] = {}
-    for child in map(flat_node, value):
+    for child in children:
         for kid in child[key] if next(iter(child)) == key else [child]:
             kids.setdefault(json.dumps(kid, sort_keys=True), kid)
-    return {key: list(kids.values())}
+    return kids
 
 
 def canonical_node(node: dict) -> dict:
     """Order-insensitive form for comparing plans: nested same operators flattened, children sorted."""
     ((key, value),) = node.items()
     if key in ("and", "or"):
-        kids: list[dict] = []
-        for child in value:
-            c = canonical_node(child)
-            if next(iter(c)) == key:
-                kids.extend(c[key])
-            else:
-                kids.append(c)
-        uniq = {json.dumps(k, sort_keys=True): k for k in kids}
+        uniq = _spliced(key, map(canonical_node, value))
         kids = [uniq[k] for k in sorted(uniq)]
         if len(kids) == 1:
             return kids[0]

@@ -334,7 +334,7 @@ def _drop_trip_words(st: ClaimState) -> None:
             st.claim(m.start("trip"), m.end(), "drop", text="")
             if m.group("kind") and st.free(*m.span("kind")) and m.group("kind") not in lx.STOP_WORDS:
                 st.claim(*m.span("kind"), "drop", text="")
-    for m in re.finditer(r"\b(?=([a-z]+)\s+([a-z]+)\b)", st.low):
+    for m in _TWO_WORDS.finditer(st.low):
         doing, trip = m.group(1), m.group(2)
         if trip in TRIP_WORDS and doing in scenes() and doing.endswith("ing") and st.free(*m.span(2)):
             st.claim(*m.span(2), "drop", text="")
@@ -466,7 +466,7 @@ def _a_kind_of(wn: WordNet, name: str, head: str) -> bool:
     return any(h in wn.ancestors(offset) for offset in wn.lookup(name) for h in heads)
 
 
-_HOLDER_OF = re.compile(r"\b([a-z]+)\s+of\s+(?=[a-z])")
+_HOLDER_OF = re.compile(r"\b([a-z]+)\s+(of)\s+(?=[a-z])")
 
 
 def _what_holders_hold(st: ClaimState) -> None:
@@ -476,8 +476,8 @@ def _what_holders_hold(st: ClaimState) -> None:
     for m in _HOLDER_OF.finditer(st.low):
         if m.group(1) in lx.HOLDER_WORDS and st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
-        elif m.group(1) in lx.DEPICTION_WORDS and st.free(m.end() - 3, m.end() - 1):
-            st.claim(m.end() - 3, m.end() - 1, "and", text="of")  # "a painting of a horse"
+        elif m.group(1) in lx.DEPICTION_WORDS and st.free(*m.span(2)):
+            st.claim(*m.span(2), "and", text="of")  # "a painting of a horse"
 
 
 def _scene_adjectives(st: ClaimState) -> None:
