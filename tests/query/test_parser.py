@@ -368,6 +368,10 @@ def test_places():
         ("rain drops", {"concept": "raindrop"}),  # WordNet writes as one what people write apart
         ("sea shells on the beach", {"and": [{"concept": "seashell"}, {"concept": "beach"}]}),
         ("tooth brush", {"concept": "toothbrush"}),
+        ("horse head", {"concept": "horse head"}),  # a horse's head, not WordNet's horsehead (a fish)
+        ("eye brows", {"concept": "eyebrow"}),  # a body part written as one is that part
+        ("ducks in a group", {"concept": "group duck"}),  # a group of ducks, no group of people
+        ("kids in a group", {"and": [{"concept": "kid"}, {"faces": {"min": 3, "max": None}}]}),
         ("a hot air balloon", {"concept": "hot-air balloon"}),  # WordNet writes it with a hyphen
         ("a man in a t shirt", {"and": [{"concept": "man"}, {"concept": "t-shirt"}]}),
         ("a half moon", {"concept": "half moon"}),  # WordNet's half-moon is part of a fingernail

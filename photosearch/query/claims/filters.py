@@ -91,6 +91,24 @@ def _a_taste(st: ClaimState, m: re.Match) -> bool:
     )
 
 
+#: "ducks in a group", "sheep in groups": a group of the things, not of people.
+_THINGS_IN_A_GROUP = re.compile(r"\b(?P<x>[a-z]+)\s+in\s+(?:a\s+)?groups?\b")
+
+
+def _things_in_a_group(st: ClaimState) -> None:
+    """ "ducks in a group" is a group of ducks (three or more, as "a group of ducks"), not a group of
+    people beside ducks; people in a group stay people ("kids in a group", "friends in a group")."""
+    from photosearch.query.expansion import PERSON, first_lexfile
+
+    for m in _THINGS_IN_A_GROUP.finditer(st.low):
+        word = m.group("x")
+        thing = lx.singular(word)
+        if thing == word or not st.free(m.start(), m.end()) or _PHOTO_WORD.fullmatch(word):
+            continue
+        if first_lexfile(thing) not in (None, PERSON, PEOPLE_GROUPS):
+            st.claim(m.start(), m.end(), "atom", {"concept": f"group {thing}"}, slot="concept")
+
+
 def _of_a_thing(st: ClaimState, end: int) -> bool:
     """Whether a portrait is of a thing WordNet knows that is no person ("portraits of my dog", "a
     portrait of a cat") or of several people counted on their own ("of us"), not of someone ("of my
@@ -386,6 +404,7 @@ class FilterClaims:
 
     def claim_faces(self, st: ClaimState) -> None:
         """Face counts: "group photos", "at least 3 people", "alone", "no people"."""
+        _things_in_a_group(st)
         for pat, spec in self.counts:
             for m in pat.finditer(st.low):
                 s = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))

@@ -412,6 +412,9 @@ _TWO_WORDS = re.compile(r"\b(?=([a-z]{3,})\s+([a-z]{3,})\b)")
 #: A joined word in these lexicographer files is no thing a photo shows: "book club" (a group),
 #: "cars on" (Rachel Carson), "over view" (a summary).
 _NOT_JOINED = frozenset({9, 10, 14, 18})
+#: WordNet's lexicographer file of body parts: "horse head" is a horse's head, not its horsehead (a
+#: fish), where the joined word is no body part itself ("eye brow" is the eyebrow).
+_BODY = 8
 
 
 def _words_written_as_one(st: ClaimState) -> None:
@@ -430,7 +433,15 @@ def _words_written_as_one(st: ClaimState) -> None:
             (w for w in dict.fromkeys((first + second, first + lx.singular(second))) if wn.lookup(w)), None
         )
         if joined and wn.synset(wn.lookup(joined)[0]).lexfile not in _NOT_JOINED:
+            if _lexfile(wn, lx.singular(second)) == _BODY != _lexfile(wn, joined):
+                continue
             st.claim(m.start(1), m.end(2), "word", text=first + second)
+
+
+def _lexfile(wn: WordNet, word: str) -> int | None:
+    """The lexicographer file of a word's first sense (None: no such noun)."""
+    senses = wn.lookup(word)
+    return wn.synset(senses[0]).lexfile if senses else None
 
 
 _PARTICLES = frozenset({"in", "on", "off", "out", "up", "down", "by", "over", "away", "back", "to", "at"})
