@@ -60,6 +60,7 @@ ATOM_TITLES = {
     "faces": "people",  # counted from the faces and the detector's person boxes
     "rating": "rated",
     "date": "date",
+    "added": "added",  # to the library, not taken
     "hour": "taken",
     "weekday": "taken",
     "month": "taken",
@@ -142,7 +143,12 @@ def describe(node: dict) -> str:
 
 
 #: The plan's sort orders and "one per" groupings, as people read them (label, plan value).
-SORT_CHOICES = [("Best match", "relevance"), ("Newest first", "date_desc"), ("Oldest first", "date_asc")]
+SORT_CHOICES = [
+    ("Best match", "relevance"),
+    ("Newest first", "date_desc"),
+    ("Oldest first", "date_asc"),
+    ("Recently added", "added_desc"),
+]
 PER_CHOICES = [("—", None), ("day", "day"), ("month", "month"), ("place", "place"), ("person", "person")]
 
 
@@ -220,7 +226,7 @@ class Chip(QFrame):
                     lambda: edit.text() != said and self._set_string(edit.text() or any_value)
                 )
                 self.editor = edit
-        elif key == "date":
+        elif key in ("date", "added"):
             self.date_from = QDateEdit(QDate.fromString(value["from"], "yyyy-MM-dd"), self)
             self.date_to = QDateEdit(QDate.fromString(value["to"], "yyyy-MM-dd"), self)
             for d in (self.date_from, self.date_to):
@@ -337,8 +343,8 @@ class Chip(QFrame):
         hi = self.date_to.date().toString("yyyy-MM-dd")
         if lo > hi:
             lo, hi = hi, lo
-        if {"from": lo, "to": hi} != self.inner["date"]:
-            self._emit({"date": {"from": lo, "to": hi}})
+        if {"from": lo, "to": hi} != self.inner[self.key]:
+            self._emit({self.key: {"from": lo, "to": hi}})
 
     # test helpers (also used by keyboard users through the editor widgets)
     def set_value(self, text: str) -> None:
@@ -414,6 +420,7 @@ class PlanChips(QWidget):
             "Person": {"person": "name"},
             "Place": {"place": "Paris"},
             "Date range": {"date": {"from": f"{date.today().year}-01-01", "to": today}},
+            "Added to the library": {"added": {"from": today, "to": today}},
             "Time of day": {"hour": hours_of("morning")},
             "Day of the week": {"weekday": WEEKEND},
             "Month or season": {"month": SEASON_MONTHS["summer"]},

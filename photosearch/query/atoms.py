@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from photosearch.query.resolvers.added import resolve_added
 from photosearch.query.resolvers.albums import resolve_album
 from photosearch.query.resolvers.base import AtomResult, ExecContext
 from photosearch.query.resolvers.concept import resolve_concept
@@ -35,6 +36,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "concept": resolve_concept,
     "person": resolve_person,
     "date": resolve_date,
+    "added": resolve_added,
     "month": resolve_month,
     "hour": resolve_hour,
     "weekday": resolve_weekday,

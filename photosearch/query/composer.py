@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from photosearch.query.plan import BY_DATE_SORTS
 from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot
 from photosearch.vectors.exact import top_k
 
@@ -297,19 +298,19 @@ def solve_highs(p: Problem, time_limit_s: float) -> tuple[list[int] | None, str 
 
 
 def date_key(rows: np.ndarray, sort: str, snap: Snapshot) -> np.ndarray:
-    """Per row, the key that orders it by date: ascending, or descending for date_desc; undated
-    rows last (infinity)."""
-    taken = snap.taken[rows]
-    key = taken.astype(np.float64)
-    key = -key if sort == "date_desc" else key
-    key[taken == NO_DATE] = np.inf
+    """Per row, the key that orders it by date: ascending, or descending for date_desc and for
+    added_desc (when it was added to the library); undated rows last (infinity)."""
+    when = (snap.added if sort == "added_desc" else snap.taken)[rows]
+    key = when.astype(np.float64)
+    key = key if sort == "date_asc" else -key
+    key[when == NO_DATE] = np.inf
     return key
 
 
 def sort_rows(
     rows: np.ndarray, scores: np.ndarray, sort: str, snap: Snapshot
 ) -> tuple[np.ndarray, np.ndarray]:
-    if sort in ("date_asc", "date_desc"):
+    if sort in BY_DATE_SORTS:
         order = np.lexsort((-scores, date_key(rows, sort, snap)))
     else:
         order = np.lexsort((rows, -scores))
@@ -362,7 +363,7 @@ def compose(
     info: dict = {"solver": "topk", "solve_ms": 0.0, "fallback_reason": None, "candidates": int(rows.size)}
     limit_n = min(int(limit) if limit else int(rows.size), int(page_cap or rows.size or 1))
     if not (per or diverse or dedupe) or rows.size == 0:
-        if sort in ("date_asc", "date_desc"):  # the page is the newest (oldest) matches, not the best
+        if sort in BY_DATE_SORTS:  # the page is the newest (oldest) matches, not the best
             best = first_by_date(rows, scores, limit_n, sort, snap)
         else:
             best = top_k(scores, limit_n, ties=rows)  # the page only: no sort of every candidate
@@ -371,7 +372,7 @@ def compose(
         return rows, scores, info
     if per and not limit:
         limit_n = _one_per_group(per, rows, snap, page_cap, info) or limit_n
-    by_date = sort in ("date_asc", "date_desc")
+    by_date = sort in BY_DATE_SORTS
     # candidates in the order the page prefers: "newest first, one per day" wants the latest days
     rows, scores = sort_rows(rows, scores, sort if by_date else "relevance", snap)
     cap = max(opts.max_candidates, 4 * limit_n) if limit else opts.max_candidates

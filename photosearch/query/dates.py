@@ -13,6 +13,7 @@ years). Days of the week ("weekends", "on Sundays") are the `weekday` atom (`que
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -572,7 +573,7 @@ class DateFinder:
                     continue
                 found.append(match)
                 taken.append((match.start, match.end))
-        return sorted(found, key=lambda d: d.start)
+        return sorted((_opened(d, text, now) for d in found), key=lambda d: d.start)
 
 
 # ---------------------------------------------------------------- one handler per pattern
@@ -638,17 +639,33 @@ def _open_ended(m: re.Match, q: _Ask) -> DateMatch | None:
     r = q.finder.simple_range(arg, now) or (recent_month(now, MONTHS[arg]) if arg in MONTHS else None)
     if not r:
         return None
-    op = m.group("op")
+    return DateMatch(m.start(), m.end(), [open_span(m.group("op"), r, now)])
+
+
+def open_span(op: str, r: tuple[date, date], now: date) -> tuple[date, date]:
+    """The days "since", "after", "until" or "before" a range (to `now`, or from OPEN_START)."""
     if op == "since":
-        span = (r[0], max(now, r[0]))
-    elif op == "after":
+        return r[0], max(now, r[0])
+    if op == "after":
         day_after = r[1] + timedelta(days=1)
-        span = (day_after, max(now, day_after))
-    elif op in ("until", "till"):
-        span = (OPEN_START, r[1])
-    else:  # before, prior to
-        span = (OPEN_START, r[0] - timedelta(days=1))
-    return DateMatch(m.start(), m.end(), [span])
+        return day_after, max(now, day_after)
+    if op in ("until", "till"):
+        return OPEN_START, r[1]
+    return OPEN_START, r[0] - timedelta(days=1)  # before, prior to
+
+
+#: "since", "after", "until" or "before" just before a date expression of another pattern.
+OPENED_BY = re.compile(r"\b(?P<op>since|after|until|till|before|prior\s+to)\s+$")
+
+
+def _opened(d: DateMatch, text: str, now: date) -> DateMatch:
+    """ "since last week", "after christmas 2019", "until yesterday": the expression's one range
+    opened to now (or from the start), where another pattern than "since X" read the expression."""
+    op = OPENED_BY.search(text, 0, d.start)
+    if op is None or len(d.ranges) != 1 or d.recurring or d.months or d.yearly:
+        return d
+    kind = "before" if op.group("op").startswith("prior") else op.group("op")
+    return dataclasses.replace(d, start=op.start(), ranges=[open_span(kind, d.ranges[0], now)])
 
 
 def _simple(m: re.Match, q: _Ask) -> DateMatch | None:

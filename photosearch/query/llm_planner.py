@@ -33,6 +33,7 @@ SYSTEM_PROMPT = (
     'You turn photo search requests into JSON plans. A plan is {"where": NODE, "compose": {...}}. '
     'NODE is {"and": [NODE,...]}, {"or": [NODE,...]}, {"not": NODE} or an atom: '
     '{"concept": thing}, {"person": name}, {"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}, '
+    '{"added": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}} (added to the library), '
     '{"hour": [hours of the day 0-23]}, {"weekday": [days of the week, 1 = Monday]}, {"place": name}, {"text": words in the photo}, {"camera": model}, {"folder": name}, {"file": part of a file name}, {"album": name}, '
     '{"similar": photo id}, {"knowledge": fact}, {"tag": tag}, {"faces": {"min": n, "max": n}}, '
     '{"rating": {"min": stars, "max": stars}}, {"label": colour label}, '
@@ -45,6 +46,7 @@ SYSTEM_PROMPT = (
 SLOT_TYPES = (
     "person",
     "date",
+    "added",
     "month",
     "hour",
     "weekday",

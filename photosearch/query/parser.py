@@ -18,6 +18,7 @@ from photosearch.query.claims.attributes import ColourClaims
 from photosearch.query.claims.compose import ComposeClaims
 from photosearch.query.claims.cues import CueClaims, claim_quotes
 from photosearch.query.claims.entities import (
+    claim_added,
     claim_dates,
     claim_people,
     claim_places,
@@ -64,6 +65,7 @@ class RequestParser:
             claim_dates,
             claim_weekdays,
             claim_times,
+            claim_added,
             claim_places,
             ColourClaims(),
             NegationClaims(),

@@ -5,7 +5,7 @@ share one form::
 
     {"version": 1,
      "where": NODE,
-     "compose": {"limit": int|null, "sort": "relevance"|"date_asc"|"date_desc",
+     "compose": {"limit": int|null, "sort": "relevance"|"date_asc"|"date_desc"|"added_desc",
                  "diverse": bool, "per": "day"|"month"|"place"|"person"|null,
                  "exclude_near_duplicates": bool}}
     NODE := {"and": [NODE, ...]} | {"or": [NODE, ...]} | {"not": NODE} | ATOM
@@ -20,6 +20,9 @@ Atoms (each a one-key object):
   ``{"album": "Holidays"}`` the photos of an album (a manual album's photos, a smart album's search).
 * ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
   always present (an open end is written as a far date: from ``1900-01-01`` or to ``now``).
+* ``{"added": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}``: added to the library between these
+  days, inclusive, by this computer's clock ("photos added today", "imported last week"); not when
+  they were taken.
 * ``{"month": [6, 7, 8]}``: taken in one of these months of any year (1 = January): "every July",
   "in winter", "not in December" — a recurring condition, not fixed past ranges.
 * ``{"hour": [5, 6, 7, 8, 9, 10, 11]}``: taken at one of these hours of the day, by the photo's
@@ -40,7 +43,7 @@ Atoms (each a one-key object):
 
 ``required`` (optional, omitted when empty): concept values that must be present. Concept atoms
 of the root ``and`` are otherwise *soft*: photos with only some of them follow the full matches,
-marked partial; filters (date, place, person, text, camera, folder, kind, faces) are always hard.
+marked partial; filters (date, added, place, person, text, camera, folder, kind, faces) are always hard.
 
 ``where`` may be ``{"and": []}`` — the empty conjunction, i.e. every photo (e.g. "newest 10").
 """
@@ -86,6 +89,7 @@ STRING_ATOMS = (
 ATOM_KEYS = (
     *STRING_ATOMS,
     "date",
+    "added",
     "month",
     "hour",
     "weekday",
@@ -119,7 +123,11 @@ COLORS = (
 )
 MONOCHROME = "monochrome"
 ORIENTATIONS = ("portrait", "landscape", "panorama", "square")
-SORTS = ("relevance", "date_asc", "date_desc")
+#: "added_desc": the photos added to the library last come first ("recently added").
+SORTS = ("relevance", "date_asc", "date_desc", "added_desc")
+#: The sorts that order by a date, not by how well a photo matches.
+BY_DATE_SORTS = ("date_asc", "date_desc", "added_desc")
+SORT_TEXT = {"date_asc": "oldest first", "date_desc": "newest first", "added_desc": "added last first"}
 PER_VALUES = ("day", "month", "place", "person")
 MAX_DEPTH = 32
 # Input bounds, checked before anything is parsed: a plan file's size, the nesting of its JSON
@@ -166,15 +174,18 @@ PLAN_SCHEMA: dict[str, Any] = {
         "atom": {
             "anyOf": [
                 *[_atom_schema(k, {"type": "string", "minLength": 1}) for k in STRING_ATOMS],
-                _atom_schema(
-                    "date",
-                    {
-                        "type": "object",
-                        "properties": {"from": _DATE_STR, "to": _DATE_STR},
-                        "required": ["from", "to"],
-                        "additionalProperties": False,
-                    },
-                ),
+                *[
+                    _atom_schema(
+                        key,
+                        {
+                            "type": "object",
+                            "properties": {"from": _DATE_STR, "to": _DATE_STR},
+                            "required": ["from", "to"],
+                            "additionalProperties": False,
+                        },
+                    )
+                    for key in ("date", "added")
+                ],
                 _atom_schema(
                     "month",
                     {
@@ -316,18 +327,23 @@ def _validate_string(key: str, value: Any, p: str) -> dict:
     return {key: " ".join(value.split())}
 
 
-def _validate_date(value: Any, p: str) -> dict:
-    if not isinstance(value, dict):
-        raise _err(p, 'expected {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}')
-    extra = set(value) - {"from", "to"}
-    if extra:
-        raise _err(p, f"unknown field(s) {sorted(extra)}; a date has only 'from' and 'to'")
-    if "from" not in value or "to" not in value:
-        raise _err(p, "a date needs both 'from' and 'to'")
-    lo, hi = _check_date(value["from"], p + ".from"), _check_date(value["to"], p + ".to")
-    if lo > hi:
-        raise _err(p, f"'from' {lo} is after 'to' {hi}")
-    return {"date": {"from": lo, "to": hi}}
+def _day_range(key: str) -> Callable[[Any, str], dict]:
+    """A validator of a range of days, both ends inclusive: the date taken, or the day added."""
+
+    def validate(value: Any, p: str) -> dict:
+        if not isinstance(value, dict):
+            raise _err(p, 'expected {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}')
+        extra = set(value) - {"from", "to"}
+        if extra:
+            raise _err(p, f"unknown field(s) {sorted(extra)}; a date has only 'from' and 'to'")
+        if "from" not in value or "to" not in value:
+            raise _err(p, "a date needs both 'from' and 'to'")
+        lo, hi = _check_date(value["from"], p + ".from"), _check_date(value["to"], p + ".to")
+        if lo > hi:
+            raise _err(p, f"'from' {lo} is after 'to' {hi}")
+        return {key: {"from": lo, "to": hi}}
+
+    return validate
 
 
 def _whole_numbers(key: str, what: str, lo: int, hi: int) -> Callable[[Any, str], dict]:
@@ -405,7 +421,8 @@ def _enum_validator(key: str, allowed: tuple[str, ...]) -> Callable[[Any, str], 
 
 #: The validator of each non-string atom: (value, path) → the normalised atom.
 _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
-    "date": _validate_date,
+    "date": _day_range("date"),
+    "added": _day_range("added"),
     "month": _whole_numbers("month", "months", 1, 12),
     "hour": _whole_numbers("hour", "hours", 0, 23),
     "weekday": _whole_numbers("weekday", "days of the week (1 = Monday)", 1, 7),
@@ -641,9 +658,9 @@ def filter_atoms(node: dict, keep: Callable[[dict], bool]) -> dict | None:
 
 def _atom_text(atom: dict) -> str:
     key, value = next(iter(atom.items()))
-    if key == "date":
+    if key in ("date", "added"):
         lo, hi = value["from"], value["to"]
-        return f"date {lo}" if lo == hi else f"date {lo}..{hi}"
+        return f"{key} {lo}" if lo == hi else f"{key} {lo}..{hi}"
     if key == "faces":
         lo, hi = value.get("min", 0), value.get("max")
         if hi is None:
@@ -689,7 +706,7 @@ def compose_to_text(compose: dict) -> str:
     if compose.get("limit"):
         parts.append(f"top {compose['limit']}")
     if compose.get("sort", "relevance") != "relevance":
-        parts.append({"date_asc": "oldest first", "date_desc": "newest first"}[compose["sort"]])
+        parts.append(SORT_TEXT[compose["sort"]])
     if compose.get("per"):
         parts.append(f"one per {compose['per']}")
     if compose.get("diverse"):

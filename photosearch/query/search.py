@@ -42,6 +42,7 @@ from photosearch.query.executor import SOFT_ATOMS, Execution, Executor, plan_ato
 from photosearch.query.origins import annotate_origins
 from photosearch.query.plan import filter_atoms, validate_plan
 from photosearch.query.planner import plan_request, planning_context
+from photosearch.query.resolvers.added import added_at, added_nearness
 from photosearch.query.resolvers.albums import atoms_with_albums
 from photosearch.query.resolvers.base import EmbeddingSignal, ExecContext, ScoredSet
 from photosearch.query.resolvers.filters import (
@@ -437,12 +438,13 @@ def _say_when(results: list[dict], dropped: list[dict], snap: Snapshot) -> None:
     for atom in dropped:
         key = next(iter(atom))
         inside = NEARNESS[key](atom, snap)[rows] >= 1.0
-        for entry, then in zip(results, inside.tolist(), strict=True):
-            when = entry.get("taken_at")
+        for entry, row, then in zip(results, rows.tolist(), inside.tolist(), strict=True):
+            when = added_at(snap, row) if key == "added" else entry.get("taken_at")
             if not when or not entry["below_cutoff"] or any(w.get("atom") == key for w in entry["why"]):
                 continue
-            text = taken_words(when, key) + ("" if then else ", the nearest")
-            entry["why"].append({"atom": key, "taken_at": when, "text": text})
+            said = f"added {when[:10]}" if key == "added" else taken_words(when, key)
+            field = "added_at" if key == "added" else "taken_at"
+            entry["why"].append({"atom": key, field: when, "text": said + ("" if then else ", the nearest")})
 
 
 #: What the photos shown when nothing of a request is met score at most: near nothing, for nothing of
@@ -463,9 +465,10 @@ def _newest(snap: Snapshot) -> np.ndarray:
     return (NOTHING_MET * (0.5 + 0.5 * recency)).astype(np.float32)
 
 
-#: Atoms of when a photo was taken, and how near each photo is to one (1: inside it).
+#: Atoms of when a photo was taken (or added), and how near each photo is to one (1: inside it).
 NEARNESS = {
     "date": date_nearness,
+    "added": added_nearness,
     "month": month_nearness,
     "hour": hour_nearness,
     "weekday": weekday_nearness,

@@ -90,6 +90,9 @@ _DESCRIBE = {
     "date": lambda v: (
         f"taken on {v['from']}" if v["from"] == v["to"] else f"taken between {v['from']} and {v['to']}"
     ),
+    "added": lambda v: (
+        f"added on {v['from']}" if v["from"] == v["to"] else f"added between {v['from']} and {v['to']}"
+    ),
     "month": lambda v: "taken " + months_text(v),
     "hour": lambda v: "taken " + hours_text(v),
     "weekday": lambda v: "taken " + days_text(v),

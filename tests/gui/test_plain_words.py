@@ -280,3 +280,20 @@ def test_a_people_count_chip_says_people_not_faces(qtbot):
     assert [s.value() for s in chip.findChildren(QSpinBox)] == [2, 2]
     menu = [a.text() for a in chips.add_btn.menu().actions()]
     assert "Number of people" in menu and not any("faces" in m.lower() for m in menu)
+
+
+def test_an_added_chip_edits_the_days_added_and_the_sort_reads_recently_added(qtbot):
+    from PySide6.QtCore import QDate
+    from PySide6.QtWidgets import QLabel
+
+    chips, chip = _second_chip(
+        qtbot, {"concept": "dog"}, {"added": {"from": "2024-05-13", "to": "2024-05-15"}}
+    )
+    assert "added" in [lbl.text() for lbl in chip.findChildren(QLabel)]  # not "date": when it was taken
+    with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
+        chip.date_from.setDate(QDate(2024, 5, 1))
+        chip.date_from.editingFinished.emit()
+    assert {"added": {"from": "2024-05-01", "to": "2024-05-15"}} in edited.args[0]["where"]["and"]
+    chips.set_plan({"version": 1, "where": {"and": []}, "compose": {"sort": "added_desc"}})
+    assert chips.sort.currentText() == "Recently added"
+    assert "Added to the library" in [a.text() for a in chips.add_btn.menu().actions()]

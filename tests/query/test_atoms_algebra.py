@@ -199,6 +199,7 @@ ATOM_EXAMPLES = {
     "label": "Red",
     "album": "Summer",
     "date": {"from": "2024-01-01", "to": "2024-01-31"},
+    "added": {"from": "2024-01-01", "to": "2024-01-31"},
     "month": [6, 7, 8],
     "hour": [7, 8],
     "weekday": [6, 7],

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
-from photosearch.query.dates import finder
+from photosearch.query.dates import finder, open_span, recent_month
 from photosearch.query.parse_state import ClaimState, PlanContext, sentence_start
 from photosearch.query.places import (
     AMBIGUOUS_COUNTRY_WORDS,
@@ -128,6 +128,52 @@ def claim_dates(st: ClaimState) -> None:
         st.claim(dm.start, dm.end, "atom", dm.node(), slot="date")
 
 
+#: Words that say when a photo was put in the library, not taken: "photos added today", "the photos I
+#: imported last week", "recent uploads", "added to my library".
+_ADDED = re.compile(
+    r"\b(?:added|imported|uploaded|copied(?:\s+over)?|transferred|synced|imports|uploads|additions)"
+    r"(?:\s+(?:to|into|onto)\s+(?:the\s+|my\s+|this\s+)?(?:library|catalog(?:ue)?|app|collection|computer|laptop|pc))?\b"
+)
+#: "new photos", "what's new": the photos added last, first.
+_NEW = re.compile(r"\bwhat'?s\s+new\b|\bnew(?=\s+(?:photos?|pictures?|pics|images?|shots|ones|arrivals)\b)")
+#: What may stand between the word for adding and the date it names ("added on monday").
+_ADDED_GAP = re.compile(r"\s*(?:(?:on|in|during|over)\s+)?")
+
+
+def claim_added(st: ClaimState) -> None:
+    """When photos were added to the library: the date right after a word for adding is the day they
+    were added ("photos added today", "imported since monday"); without one, and after "recently" or
+    "new", the photos added last come first ("recently added", "the photos I imported")."""
+    for m in _ADDED.finditer(st.low):
+        if not st.free(m.start(), m.end()):
+            continue
+        after = min((t for t in st.toks if t.start >= m.end()), key=lambda t: t.start, default=None)
+        gap = st.low[m.end() : after.start] if after else ""
+        days = _days_named(after.node or {}, st.now) if after and _ADDED_GAP.fullmatch(gap) else None
+        if days and st.free(m.end(), after.start):
+            after.node, after.slot = {"added": days}, "added"
+            st.claim(m.start(), after.start, "drop", text="<added>")
+            continue
+        if st.compose["sort"] in ("relevance", "date_desc"):
+            st.compose["sort"] = "added_desc"
+        st.claim(m.start(), m.end(), "drop", text="<added>")
+    for m in _NEW.finditer(st.low):
+        if st.free(m.start(), m.end()) and st.compose["sort"] == "relevance":
+            st.compose["sort"] = "added_desc"
+            st.claim(m.start(), m.end(), "drop", text="<added>")
+
+
+def _days_named(node: dict, now: date) -> dict | None:
+    """The days a date atom names, or the latest such month of a one-month atom ("added in june");
+    None for anything else (several ranges, a season of any year)."""
+    if set(node) == {"date"}:
+        return node["date"]
+    if set(node) == {"month"} and len(node["month"]) == 1:
+        lo, hi = recent_month(now, node["month"][0])
+        return {"from": lo.isoformat(), "to": min(hi, now).isoformat()}
+    return None
+
+
 def claim_weekdays(st: ClaimState) -> None:
     """Days of the week: "at weekends", "on Sundays", "weekdays" → the weekday atom, in any year;
     "last Sunday" and "this Friday" → that one day (the latest such day up to today)."""
@@ -136,6 +182,12 @@ def claim_weekdays(st: ClaimState) -> None:
             continue
         days = DAY_WORDS[m.group("d")]
         before = st.word_before(m.start())
+        if not m.group("pre") and len(days) == 1 and before and before.group(0) in ("since", "after"):
+            day = st.now - timedelta(days=(st.now.isoweekday() - days[0]) % 7)  # "since monday"
+            lo, hi = open_span(before.group(0), (day, day), st.now)
+            span = {"from": lo.isoformat(), "to": hi.isoformat()}
+            st.claim(before.start(), m.end(), "atom", {"date": span}, slot="date")
+            continue
         if not m.group("pre") and len(days) == 1 and before and before.group(0) in ("last", "this", "past"):
             back = (st.now.isoweekday() - days[0]) % 7 or (7 if before.group(0) == "last" else 0)
             day = (st.now - timedelta(days=back)).isoformat()

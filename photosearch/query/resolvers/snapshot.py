@@ -21,7 +21,7 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -77,6 +77,7 @@ class Snapshot:
     ids: np.ndarray
     paths: list[str]
     taken: np.ndarray  # int64 epoch seconds or NO_DATE
+    added: np.ndarray  # int64 epoch seconds of this computer's clock when the photo was catalogued
     day: np.ndarray  # int32 days since epoch, -1 unknown
     month: np.ndarray  # int32 year*12+month-1, -1 unknown
     camera_code: np.ndarray
@@ -172,6 +173,20 @@ def _to_epoch(value) -> int:
     return int((value - EPOCH).total_seconds())
 
 
+def _local_epoch(value) -> int:
+    """A UTC time the catalog wrote (`catalog.models.utcnow`) on this computer's clock, in the
+    seconds `_to_epoch` counts, so that "added today" means today here; NO_DATE when unknown."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return NO_DATE
+    if value is None:
+        return NO_DATE
+    utc = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return _to_epoch(utc.astimezone().replace(tzinfo=None))
+
+
 def _phash_int(value: str | None) -> int | None:
     if not value:
         return None
@@ -192,7 +207,7 @@ def load_snapshot(conn) -> Snapshot:
     t0 = time.perf_counter()
     rows = conn.execute(
         text(
-            "SELECT id, path, taken_at, camera_make, camera_model, gps_lat, gps_lon, phash "
+            "SELECT id, path, taken_at, camera_make, camera_model, gps_lat, gps_lon, phash, added_at "
             "FROM photos WHERE state = 'active' ORDER BY id"
         )
     ).all()
@@ -200,6 +215,7 @@ def load_snapshot(conn) -> Snapshot:
     ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=n)
     paths = [r[1] for r in rows]
     taken = np.fromiter((_to_epoch(r[2]) for r in rows), dtype=np.int64, count=n)
+    added = np.fromiter((_local_epoch(r[8]) for r in rows), dtype=np.int64, count=n)
     known = taken != NO_DATE
     day = np.full(n, -1, np.int32)
     day[known] = (taken[known] // 86400).astype(np.int32)
@@ -250,6 +266,7 @@ def load_snapshot(conn) -> Snapshot:
         ids=ids,
         paths=paths,
         taken=taken,
+        added=added,
         day=day,
         month=month,
         camera_code=camera_code,

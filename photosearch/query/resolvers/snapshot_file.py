@@ -23,12 +23,13 @@ from photosearch.query.resolvers.snapshot import Group, Snapshot, build_token_in
 log = logging.getLogger(__name__)
 
 #: Bump when what is saved changes.
-FORMAT = 1
+FORMAT = 2
 
 #: Per-row columns and their dtypes.
 _COLUMNS = {
     "ids": np.int64,
     "taken": np.int64,
+    "added": np.int64,
     "day": np.int32,
     "month": np.int32,
     "camera_code": np.int32,

@@ -1,0 +1,58 @@
+"""When photos were added to the library: "photos added today", "what I imported last week".
+
+The catalog writes each photo's `added_at` when it first catalogues it; the snapshot holds it on
+this computer's clock (`snapshot._local_epoch`), so days are the user's days, not UTC's.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import numpy as np
+
+from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
+from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot
+
+#: Days outside the asked range at which a photo counts half as near to it (`added_nearness`).
+NEAR_DAYS = 7.0
+
+
+def _day(value: str) -> int:
+    d = date.fromisoformat(str(value)[:10])
+    return (datetime(d.year, d.month, d.day) - EPOCH).days
+
+
+def days_added(snap: Snapshot) -> np.ndarray:
+    """Per snapshot row, the day it was added (days since EPOCH; -1 unknown), once per snapshot."""
+    got = snap.cache.get("day_added")
+    if got is None:
+        known = snap.added != NO_DATE
+        got = np.where(known, snap.added // 86400, -1).astype(np.int64)
+        snap.cache["day_added"] = got
+    return got
+
+
+def added_at(snap: Snapshot, row: int) -> str | None:
+    """When the photo of a snapshot row was added, as ISO text on this computer's clock."""
+    t = int(snap.added[row])
+    return None if t == NO_DATE else (EPOCH + np.timedelta64(t, "s").item()).isoformat()
+
+
+def resolve_added(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Added to the library between the atom's two days, inclusive."""
+    lo, hi = _day(atom["added"]["from"]), _day(atom["added"]["to"])
+    snap = ctx.snapshot
+    day = days_added(snap)
+    mask = (day >= lo) & (day <= hi) & (day >= 0)
+    return AtomResult(
+        atom, ScoredSet.from_mask(mask), lambda row: [{"atom": "added", "added_at": added_at(snap, row)}]
+    )
+
+
+def added_nearness(atom: dict, snap: Snapshot) -> np.ndarray:
+    """Per row, how near the day it was added is to the atom's days (1 inside, 1 / (1 + days away /
+    NEAR_DAYS) outside; 0 unknown): what orders the closest matches of "added today" when nothing was."""
+    lo, hi = _day(atom["added"]["from"]), _day(atom["added"]["to"])
+    day = days_added(snap)
+    away = np.maximum(np.maximum(lo - day, day - hi), 0).astype(np.float32)
+    return np.where(day >= 0, 1.0 / (1.0 + away / NEAR_DAYS), 0.0).astype(np.float32)
