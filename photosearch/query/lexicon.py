@@ -70,7 +70,8 @@ WHERE_PHRASES = ("on top of", "on the top of", "at the top of", "top of", "out o
 #: Words that separate concept phrases (prepositions etc.) but mean AND.
 SEPARATORS = _words("""
 at in on near by from under over behind beside next inside outside around along across between during
-while through into onto toward towards against among above below beneath front top bottom while holding
+while through into onto toward towards against among above below beneath underneath down nearby beyond alongside
+upon within front top bottom while holding
 wearing playing eating sitting standing walking running riding lying sleeping
 after before when
 """) - {"top"}

@@ -375,6 +375,14 @@ def test_places():
         ("horse head", {"concept": "horse head"}),  # a horse's head, not WordNet's horsehead (a fish)
         ("eye brows", {"concept": "eyebrow"}),  # a body part written as one is that part
         ("ducks in a group", {"concept": "group duck"}),  # a group of ducks, no group of people
+        ("presents underneath the tree", {"and": [{"concept": "present"}, {"concept": "tree"}]}),
+        ("a cat hiding underneath the car", {"and": [{"concept": "cat"}, {"concept": "car"}]}),
+        ("walking down the street", {"concept": "street"}),  # no "down street"
+        ("a plane taking off", {"concept": "plane"}),  # a phrasal verb goes with its particle
+        ("birds flying away", {"concept": "bird"}),
+        ("a driver's license", {"and": [{"kind": "document"}, {"concept": "driver's license"}]}),
+        ("a farmer's market", {"concept": "farmer's market"}),  # WordNet writes it with the possessive
+        ("a cat's eyes", {"and": [{"concept": "cat"}, {"concept": "eye"}]}),  # no cat's-eye gem
         ("kids in a group", {"and": [{"concept": "kid"}, {"faces": {"min": 3, "max": None}}]}),
         ("a hot air balloon", {"concept": "hot-air balloon"}),  # WordNet writes it with a hyphen
         ("a man in a t shirt", {"and": [{"concept": "man"}, {"concept": "t-shirt"}]}),

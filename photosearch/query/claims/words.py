@@ -82,7 +82,8 @@ def _drop_what_someone_did(st: ClaimState) -> None:
 
 #: "flying a kite", "reading the paper", "holding my hand": an -ing verb with its object after it.
 _DOING_TO = re.compile(
-    r"\b([a-z]+ing)\s+(?=(?P<prep>(?:on|at|with|in|into|onto|to|by|for|under|over|through|across|along|around)\s+)?"
+    r"\b([a-z]+ing)\s+(?=(?P<prep>(?:on|at|with|in|into|onto|to|by|for|under|underneath|beneath|below|behind"
+    r"|beside|near|over|through|across|along|around|down|up|off|out\s+of|inside)\s+)?"
     r"(?P<det>a|an|the|my|our|your|his|her|their|some)\s+(?P<thing>[a-z]+))"
 )
 #: Words after which an -ing word is a noun ("our wedding a year ago").
@@ -233,7 +234,11 @@ def _is_a_sport(wn, word: str) -> bool:
 #: "a car parked on the street", "a table covered in snow": a past participle after a thing, before a
 #: preposition or the end, says what happened to it, not what else is there.
 _PARTICIPLE = re.compile(r"\b[a-z]+\s+([a-z]+(?:ed|en|ing))\b(?=\s+([a-z]+)|\s*$)")
-_AFTER_PARTICIPLE = lx.SEPARATORS | lx.AND_WORDS | set(COLOUR_WORDS)  # "houses painted blue"
+#: Particles of a phrasal verb, dropped with it: "birds flying away", "a plane taking off".
+_PARTICLES_AFTER = frozenset({"away", "off", "up", "out", "back"})
+_AFTER_PARTICIPLE = (
+    lx.SEPARATORS | lx.AND_WORDS | set(COLOUR_WORDS) | _PARTICLES_AFTER
+)  # "houses painted blue"
 #: A trip is where it went: with a place named, "our trip to Japan" is Japan.
 TRIP_WORDS = frozenset(
     {"trip", "trips", "vacation", "vacations", "journey", "travels", "tour", "visit", "getaway"}
@@ -263,6 +268,41 @@ def _participles_after_a_thing(st: ClaimState) -> None:
             continue  # an activity the models see with the word before ("ice skating"), or after no thing ("went skiing")
         if not wn.base_forms(word) or (word.endswith("ing") and wn.tagged_senses(word) == 0):
             st.claim(*m.span(1), "and", text=word)
+            if m.group(2) in _PARTICLES_AFTER and st.free(*m.span(2)):
+                st.claim(*m.span(2), "drop", text="")
+
+
+_POSSESSIVE_NOUN = re.compile(r"\b([a-z]+)['’]s\s+([a-z]+)\b")
+#: A possessive noun of these lexicographer files is no thing a photo shows: groups, people, times.
+_NOT_POSSESSIVE_THINGS = frozenset({14, 18, 28})
+
+
+def _possessive_nouns(st: ClaimState) -> None:
+    """A noun WordNet writes with a possessive is one thing where it is a kind of the last word's
+    thing: "a driver's license", "a farmer's market", "shepherd's pie"; other possessives are the
+    owner and the thing ("the dog's ball": a dog and a ball; "a cat's eyes" no cat's-eye gem)."""
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    for m in _POSSESSIVE_NOUN.finditer(st.low) if wn is not None else ():
+        owner, thing = m.group(1), m.group(2)
+        if not st.free(m.start(), m.end()) or owner in lx.STOP_WORDS:
+            continue
+        name = next(
+            (
+                f"{owner}'s {t}"
+                for t in dict.fromkeys((thing, lx.singular(thing)))
+                if wn.lookup(f"{owner}'s_{t}")
+            ),
+            None,
+        )
+        key = name.replace(" ", "_") if name else ""
+        if (
+            name
+            and _lexfile(wn, key) not in _NOT_POSSESSIVE_THINGS
+            and _a_kind_of(wn, key, lx.singular(thing))
+        ):
+            st.claim(m.start(), m.end(), "word", text=name)
 
 
 #: Sizes and tastes no model measures: "small dogs" are dogs, "nice photos" are photos, unless the
@@ -546,6 +586,7 @@ def claim_words(st: ClaimState) -> None:
     _drop_trip_words(st)
     _drop_describing_words(st)
     _scene_adjectives(st)
+    _possessive_nouns(st)
     for m in re.finditer(r"[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
         s, e = m.start(), m.end()
         if not st.free(s, e):
