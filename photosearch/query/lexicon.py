@@ -63,9 +63,18 @@ FILLER_PHRASES = (
     "long exposure shot of",
     "long exposure shots of",
 )
-#: Phrases that say where one thing is beside another, like a separator: "a star on top of the
-#: tree" is a star and a tree, not a thing called "top tree".
-WHERE_PHRASES = ("on top of", "on the top of", "at the top of", "top of", "out of")
+#: Phrases that say where one thing is beside or in another, like a separator: "a star on top of the
+#: tree" is a star and a tree, not a thing called "top tree"; "a basket full of apples" a basket and apples.
+WHERE_PHRASES = (
+    "on top of",
+    "on the top of",
+    "at the top of",
+    "top of",
+    "out of",
+    "full of",
+    "made of",
+    "made from",
+)
 
 #: Words that separate concept phrases (prepositions etc.) but mean AND.
 SEPARATORS = _words("""

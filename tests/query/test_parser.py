@@ -383,6 +383,9 @@ def test_places():
         ("a driver's license", {"and": [{"kind": "document"}, {"concept": "driver's license"}]}),
         ("a farmer's market", {"concept": "farmer's market"}),  # WordNet writes it with the possessive
         ("a cat's eyes", {"and": [{"concept": "cat"}, {"concept": "eye"}]}),  # no cat's-eye gem
+        ("a bookshelf full of books", {"and": [{"concept": "bookshelf"}, {"concept": "book"}]}),
+        ("a house made of wood", {"and": [{"concept": "house"}, {"concept": "wood"}]}),
+        ("a cosy cabin", {"concept": "cabin"}),  # a taste no model measures
         ("kids in a group", {"and": [{"concept": "kid"}, {"faces": {"min": 3, "max": None}}]}),
         ("a hot air balloon", {"concept": "hot-air balloon"}),  # WordNet writes it with a hyphen
         ("a man in a t shirt", {"and": [{"concept": "man"}, {"concept": "t-shirt"}]}),

@@ -321,6 +321,7 @@ DESCRIBING_WORDS = frozenset(
     | {"happy", "sad", "angry", "sleepy", "tired", "fluffy", "playful", "grumpy", "lazy", "hungry"}
     | {"excited", "scared", "naughty", "curious", "favourite", "favorite"}
     | {"calm", "peaceful", "quiet", "tranquil", "serene"}  # "a boat on a calm lake" is on a lake
+    | {"perfect", "cosy", "cozy", "comfy"}  # a taste: "a cosy cabin" is a cabin
 )
 #: Ages the face model reads on people: "an old guy" keeps its "old" (`face_traits`: old man).
 AGES_OF_PEOPLE = frozenset({"old", "older"})
