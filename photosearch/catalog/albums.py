@@ -219,3 +219,9 @@ def album_photo_ids(store, name: str) -> list[int]:
                 .order_by(Photo.taken_at.asc().nullslast(), Photo.id)
             )
         )
+
+
+def photos_in_any_album(store) -> list[int]:
+    """The photos someone put in any manual album ("photos not in any album" are the rest)."""
+    with store.session() as s:
+        return list(s.scalars(select(AlbumPhoto.photo_id).distinct()))

@@ -17,7 +17,8 @@ Atoms (each a one-key object):
   ``{"text": "EXIT"}`` words in the photo (``{"text": "*"}``: any); ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
   ``{"file": "IMG_2041"}`` part of the file's name;
   ``{"similar": "42"}`` photo id or path; ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``;
-  ``{"album": "Holidays"}`` the photos of an album (a manual album's photos, a smart album's search).
+  ``{"album": "Holidays"}`` the photos of an album (a manual album's photos, a smart album's search;
+  ``"*"``: in any manual album).
 * ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
   always present (an open end is written as a far date: from ``1900-01-01`` or to ``now``).
 * ``{"added": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}``: added to the library between these
@@ -69,6 +70,8 @@ ANY_TEXT = "*"
 ANY_PLACE = "*"
 #: The camera atom's value for any phone's camera ("photos from my phone"; `resolvers/phones.py`).
 ANY_PHONE = "phone"
+#: The album atom's value for any manual album ("photos not in any album" is its negation).
+ANY_ALBUM = "*"
 #: The file atom's value for a camera RAW file of any format ("raw files"; `ingest.decode.RAW_EXTENSIONS`).
 ANY_RAW = "*.raw-formats"
 

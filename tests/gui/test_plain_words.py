@@ -14,7 +14,7 @@ def test_the_sort_menu_speaks_plainly_and_keeps_the_plan_values(qtbot, make_wind
     w = make_window(core)
     search(qtbot, w, "cat")
     labels = [w.chips.sort.itemText(i) for i in range(w.chips.sort.count())]
-    assert labels == ["Best match", "Newest first", "Oldest first"]
+    assert labels == ["Best match", "Newest first", "Oldest first", "Recently added"]
     with qtbot.waitSignal(w.chips.plan_edited, timeout=5000) as blocker:
         w.chips.sort.setCurrentIndex(1)
         w.chips.sort.activated.emit(1)
@@ -242,6 +242,13 @@ def test_a_file_chip_for_any_raw_format_says_so_in_words(qtbot):
 
     _chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"file": ANY_RAW})
     assert chip.editor.text() == "" and chip.editor.placeholderText() == "camera RAW"
+
+
+def test_an_album_chip_for_any_album_says_so_in_words(qtbot):
+    """ "dogs not in any album": the album chip says any album, excluded, never a bare "*"."""
+    _chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"not": {"album": "*"}})
+    assert chip.editor.text() == "" and chip.editor.placeholderText() == "any album"
+    assert chip.toggle.text() == "✗"
 
 
 def test_a_chip_of_several_conditions_reads_them_in_words(qtbot):

@@ -12,6 +12,7 @@ from photosearch.query.parser import PlanContext, parse_request
 from photosearch.query.plan import plan_to_text
 from photosearch.query.planner import planning_context
 from photosearch.query.search import search
+from photosearch.query.unmet import describe
 
 from .test_atoms_algebra import names, run
 
@@ -94,3 +95,30 @@ def test_requests_name_albums_the_catalog_has(store, settings, gallery, fake_emb
 def test_favourite_and_star_requests(request_text, where):
     plan, confidence, _ = parse_request(request_text, now=date(2024, 5, 15))
     assert plan["where"] == where and confidence >= 0.7, plan_to_text(plan)
+
+
+def test_photos_in_no_album_are_the_ones_nobody_put_in_one(store, settings, gallery, fake_embedder):
+    albums.create_album(store, "Holidays")
+    albums.create_album(store, "Cats")
+    albums.add_photos(store, "Holidays", [gallery["dog1.jpg"], gallery["cat1.jpg"]])
+    albums.add_photos(store, "Cats", [gallery["cat1.jpg"], gallery["cat2.jpg"]])
+    albums.create_album(
+        store, "Italy", plan={"where": {"place": "Italy"}}
+    )  # a search: puts no photo anywhere
+    everything = names(run(store, settings, {"and": []}, fake_embedder))
+    now = date(2024, 5, 15)
+    for request, where in [
+        ("photos not in any album", {"not": {"album": "*"}}),
+        ("pictures that aren't in an album", {"not": {"album": "*"}}),
+        ("photos without an album", {"not": {"album": "*"}}),
+        ("photos in an album", {"album": "*"}),
+    ]:
+        assert parse_request(request, now=now)[0]["where"] == where, request
+    res = search(store, settings, "photos in an album", text_embedder=fake_embedder, now=now)
+    assert names(res) == ["cat1.jpg", "cat2.jpg", "dog1.jpg"]
+    assert res["results"][0]["why"] == [{"atom": "album", "album": "an album"}]
+    res = search(store, settings, "photos not in any album", text_embedder=fake_embedder, now=now)
+    assert names(res) == sorted(set(everything) - {"cat1.jpg", "cat2.jpg", "dog1.jpg"})
+    assert parse_request("an album cover", now=now)[0]["where"] != {"album": "*"}  # a record's sleeve
+    assert plan_to_text({"version": 1, "where": {"not": {"album": "*"}}}).startswith("NOT album")
+    assert describe({"album": "*"}) == "in an album"  # never a bare "*" in the "no photo …" line

@@ -10,7 +10,7 @@ from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.parse_state import ClaimState
 from photosearch.query.places import fold
-from photosearch.query.plan import ANY_PHONE, ANY_RAW
+from photosearch.query.plan import ANY_ALBUM, ANY_PHONE, ANY_RAW
 
 _QUOTE_RE = re.compile(r"(?:(?<=^)|(?<=[\s(:=,]))([\"“”'‘’])(.+?)([\"“”'‘’])(?=$|[\s),.;:!?])")
 _LEAD_IN_CHARS = 64  # longest lead-in ("in the folder called", "that says") with room for spaces
@@ -103,6 +103,14 @@ _FORMAT = re.compile(
     r"(?<![\w.*])(?P<f>"
     + "|".join(FORMAT_GLOBS)
     + r")s?\b(?:\s+(?:files?|photos?|images?|pictures?|pics|shots))?"
+)
+
+
+#: Any album: "photos in an album", "not in any album", "photos without an album".
+_ANY_ALBUM = re.compile(
+    r"\b(?P<no>without\s+)?(?:(?:in|inside|within|to|into|from)\s+)?(?:an?|any|some)\s+albums?\b"
+    r"(?!\s+(?:covers?|art|artwork|sleeves?)\b)"
+    r"|\b(?:in|inside|within)\s+albums\b"
 )
 
 
@@ -212,7 +220,12 @@ class CueClaims:
                 st.claim(m.start(), m.end(), "atom", {"file": st.orig(m, group)}, slot="file")
 
     def claim_folders(self, st: ClaimState) -> None:
-        """ "in the Trips folder", "album Summer 2020" (named as the catalog spells it)."""
+        """ "in the Trips folder", "album Summer 2020" (named as the catalog spells it); "in an
+        album", "without an album": any manual album (`plan.ANY_ALBUM`)."""
+        for m in _ANY_ALBUM.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                node = {"album": ANY_ALBUM}
+                st.claim(m.start(), m.end(), "atom", {"not": node} if m.group("no") else node, slot="album")
         for pat in self.folder_patterns:
             for m in pat.finditer(st.low):
                 s = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))

@@ -9,13 +9,18 @@ from __future__ import annotations
 import numpy as np
 
 from photosearch.errors import PhotoSearchError
+from photosearch.query.plan import ANY_ALBUM
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 
 
 def resolve_album(atom: dict, ctx: ExecContext) -> AtomResult:
-    from photosearch.catalog.albums import album_photo_ids, get_album
+    from photosearch.catalog.albums import album_photo_ids, get_album, photos_in_any_album
 
     name = str(atom["album"])
+    if name == ANY_ALBUM:  # in any manual album (a smart album is a search, not a place photos are put)
+        rows = ctx.snapshot.rows_of(np.asarray(photos_in_any_album(ctx.store), np.int64))
+        explain = lambda row: [{"atom": "album", "album": "an album"}]  # noqa: E731
+        return AtomResult(atom, ScoredSet.from_rows(np.unique(rows)), explain, {"album": ANY_ALBUM})
     info = get_album(ctx.store, name)
     if info.name.casefold() in ctx.albums_open:
         raise PhotoSearchError(f"the smart album {info.name!r} includes itself through its search")
@@ -55,7 +60,7 @@ def atoms_with_albums(store, where: dict) -> list[dict]:
         out += found
         for atom in found:
             name = str(atom.get("album", "")).casefold()
-            if not name or name in seen:
+            if not name or name == ANY_ALBUM or name in seen:
                 continue
             seen.add(name)
             try:
