@@ -555,9 +555,9 @@ def scene_routes(key: str) -> tuple[Route, ...]:
     found, also, looks = table.get(entry) or {}, _also.get(entry) or {}, _looks.get(entry) or frozenset()
 
     def name(term: str, weight: float) -> str:
-        if term in looks:
-            return SAME_LOOK
-        return "scene" if weight >= SCENE_SURE_FROM else SCENE_HINT
+        if weight < SCENE_SURE_FROM:  # "grandma" ≈ an old woman: a hint that ranks, never sure
+            return SCENE_HINT
+        return SAME_LOOK if term in looks else "scene"
 
     return tuple(
         Route(key, term, name(term, weight), weight, also=also.get(term, ""))

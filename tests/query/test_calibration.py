@@ -1296,3 +1296,11 @@ def test_everyday_words_for_a_look_are_as_sure_as_the_face_model_s_own(store, se
     confident, why = _found(store, settings, fake_embedder, "ladies")
     assert confident == ["anna.jpg"]
     assert any("lady ≈ woman (same look)" in str(w.get("text", "")) for w in why["anna.jpg"]), why
+    # a word for a relation names someone, not a look: never sure, but the people who look it come
+    # first among the closest matches ("grandpa" before the hen and the other people)
+    for relation, first in (("grandpa", "grandpa.jpg"), ("mum", "anna.jpg"), ("dad", "tom.jpg")):
+        plan = {"version": 1, "where": {"concept": relation}, "compose": {}}
+        res = search(store, settings, plan=plan, text_embedder=fake_embedder)
+        listed = [r["path"].rsplit("/", 1)[-1] for r in res["results"]]
+        people_and_hen = [name for name in listed if not name.startswith("filler")]  # fillers: fake text
+        assert _confident(res) == [] and people_and_hen[0] == first, (relation, listed)
