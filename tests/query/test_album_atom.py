@@ -116,7 +116,7 @@ def test_photos_in_no_album_are_the_ones_nobody_put_in_one(store, settings, gall
         assert parse_request(request, now=now)[0]["where"] == where, request
     res = search(store, settings, "photos in an album", text_embedder=fake_embedder, now=now)
     assert names(res) == ["cat1.jpg", "cat2.jpg", "dog1.jpg"]
-    assert res["results"][0]["why"] == [{"atom": "album", "album": "an album"}]
+    assert res["results"][0]["why"] == [{"atom": "album", "album": "*", "text": "in an album"}]
     res = search(store, settings, "photos not in any album", text_embedder=fake_embedder, now=now)
     assert names(res) == sorted(set(everything) - {"cat1.jpg", "cat2.jpg", "dog1.jpg"})
     assert parse_request("an album cover", now=now)[0]["where"] != {"album": "*"}  # a record's sleeve

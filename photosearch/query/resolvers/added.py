@@ -44,9 +44,12 @@ def resolve_added(atom: dict, ctx: ExecContext) -> AtomResult:
     snap = ctx.snapshot
     day = days_added(snap)
     mask = (day >= lo) & (day <= hi) & (day >= 0)
-    return AtomResult(
-        atom, ScoredSet.from_mask(mask), lambda row: [{"atom": "added", "added_at": added_at(snap, row)}]
-    )
+    return AtomResult(atom, ScoredSet.from_mask(mask), lambda row: [_added_why(snap, row)])
+
+
+def _added_why(snap: Snapshot, row: int) -> dict:
+    when = added_at(snap, row) or ""
+    return {"atom": "added", "added_at": when, "text": f"added {when[:10]}"}
 
 
 def added_nearness(atom: dict, snap: Snapshot) -> np.ndarray:

@@ -19,7 +19,7 @@ def resolve_album(atom: dict, ctx: ExecContext) -> AtomResult:
     name = str(atom["album"])
     if name == ANY_ALBUM:  # in any manual album (a smart album is a search, not a place photos are put)
         rows = ctx.snapshot.rows_of(np.asarray(photos_in_any_album(ctx.store), np.int64))
-        explain = lambda row: [{"atom": "album", "album": "an album"}]  # noqa: E731
+        explain = lambda row: [{"atom": "album", "album": ANY_ALBUM, "text": "in an album"}]  # noqa: E731
         return AtomResult(atom, ScoredSet.from_rows(np.unique(rows)), explain, {"album": ANY_ALBUM})
     info = get_album(ctx.store, name)
     if info.name.casefold() in ctx.albums_open:
