@@ -20,7 +20,7 @@ he she him i've we've you've they've i'd we'd you'd they'd
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
 fotos foto photoes most
 snapshot pix where's that's it's i'm we're by for into onto upon going asleep awake say says said time
-teh plz pls frm mostly mainly predominantly each away
+teh plz pls frm mostly mainly predominantly each away vid vids
 taken took captured made ate eaten went visited met sent received shared posted uploaded downloaded close-up close-ups closeup closeups like best nicest finest greatest
 biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
@@ -107,7 +107,7 @@ map maps poster posters mural murals carving carvings figurine figurines
 """)
 
 AND_WORDS = frozenset(
-    {"and", "with", "plus", "&", "+", "both", "together", "also", "featuring", "including"}
+    {"and", "with", "plus", "&", "+", "both", "together", "also", "featuring", "including", "n", "w/"}
     | {"containing", "contains", "depicting", "depicts"}  # "photos containing bicycles"
 )
 OR_WORDS = frozenset({"or", "either", "/"})

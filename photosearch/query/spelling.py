@@ -58,9 +58,17 @@ def unknown(word: str, known_names: frozenset[str] = frozenset()) -> bool:
     return w not in _checker()  # an English word WordNet lacks ("selfie", "lego") is a word
 
 
+#: Short forms people type that no word list has: "bday party" is a birthday party, not a "day party".
+SHORTHAND = {"bday": "birthday", "bdays": "birthdays", "b-day": "birthday", "b-days": "birthdays"}
+
+
 def meant(word: str) -> str | None:
-    """The most frequent common noun one edit away from an unknown word, or None."""
+    """The word a short form stands for, else the most frequent common noun one edit away from an
+    unknown word, or None."""
     from photosearch.query.expansion import shared_wordnet
+
+    if word in SHORTHAND:
+        return SHORTHAND[word]
 
     wn, checker = shared_wordnet(), _checker()
     nouns = [

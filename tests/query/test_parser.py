@@ -386,6 +386,13 @@ def test_places():
         ("a bookshelf full of books", {"and": [{"concept": "bookshelf"}, {"concept": "book"}]}),
         ("a house made of wood", {"and": [{"concept": "house"}, {"concept": "wood"}]}),
         ("a cosy cabin", {"concept": "cabin"}),  # a taste no model measures
+        ("bday party", {"concept": "birthday party"}),  # a short form, no "day party"
+        ("dogs n cats", {"and": [{"concept": "dog"}, {"concept": "cat"}]}),
+        ("vid of the fireworks", {"concept": "fireworks"}),
+        ("holiday in the us", {"place": "United States"}),  # "us" alone is people
+        ("trip to the states", {"place": "United States"}),
+        ("la trip", {"place": "Los Angeles"}),  # the short form before a trip word
+        ("la playa", {"concept": "la playa"}),  # no place without one
         ("kids in a group", {"and": [{"concept": "kid"}, {"faces": {"min": 3, "max": None}}]}),
         ("a hot air balloon", {"concept": "hot-air balloon"}),  # WordNet writes it with a hyphen
         ("a man in a t shirt", {"and": [{"concept": "man"}, {"concept": "t-shirt"}]}),
@@ -573,3 +580,10 @@ def test_the_last_or_first_time_is_the_newest_or_oldest_first():
     assert plan["where"] == {"concept": "beach"} and plan["compose"]["sort"] == "date_desc"
     plan = parse_request("the first time we went skiing", now=NOW, people=[])[0]
     assert plan["where"] == {"concept": "skiing"} and plan["compose"]["sort"] == "date_asc"
+
+
+def test_w_slash_is_with_and_w_slash_o_without():
+    plan, _, _ = parse_request("selfie w/ anna", now=NOW, people=["Anna"])
+    assert plan["where"] == {"and": [{"concept": "selfie"}, {"person": "Anna"}]}  # no "or" of a "/"
+    plan, _, _ = parse_request("photos w/o anna", now=NOW, people=["Anna"])
+    assert plan["where"] == {"not": {"person": "Anna"}}

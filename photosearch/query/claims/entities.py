@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
+from photosearch.query.claims.words import TRIP_WORDS
 from photosearch.query.dates import finder, open_span, recent_month
 from photosearch.query.parse_state import ClaimState, PlanContext, sentence_start
 from photosearch.query.places import (
@@ -196,9 +197,21 @@ def claim_weekdays(st: ClaimState) -> None:
         st.claim(m.start(), m.end(), "atom", {"weekday": list(days)}, slot="weekday")
 
 
+#: Cities people name by a short form that is also a word ("la", "sf"): a place when written in
+#: capitals, after "in", "to" or "from", or before a trip word or a year ("la trip", "sf 2019").
+CITY_SHORT_FORMS = frozenset({"la", "sf"})
+_YEAR_NEXT = re.compile(r"\s+(?:19|20)\d\d\b")
+#: "in the us", "to the states": the country, where "us" alone is people.
+_IN_THE = re.compile(r"\b(?:in|to|from|across|around|through|visiting)\s+the\s+$")
+_THE_STATES = re.compile(r"\b(?:in|to|from|across|around|through|visiting)\s+the\s+(?P<s>states)\b")
+
+
 def claim_places(st: ClaimState) -> None:
     """Gazetteer places in n-grams of up to four words, where the wording makes a place likely."""
     gaz = gazetteer()
+    for m in _THE_STATES.finditer(st.low):
+        if st.free(*m.span("s")):
+            st.claim(*m.span("s"), "atom", {"place": "United States"}, slot="place")
     words = [(m.start(), m.end()) for m in re.finditer(r"[\w][\w'’.-]*", st.low)]
     i = 0
     while i < len(words):
@@ -213,53 +226,7 @@ def claim_places(st: ClaimState) -> None:
             if not places:
                 continue
             orig = st.text[s:e]
-            prev = st.low[:s].split()[-1:] or [""]
-            after_prep = prev[0] in lx.PLACE_PREPS
-            capital = orig[:1].isupper() and not sentence_start(st.text, s)
-            is_country = places[0].kind == "country"
-            common = phrase in lx.COMMON_WORDS or phrase in lx.SEPARATORS or phrase in lx.AND_WORDS
-            ok = False
-            if is_country and any(fold(alias) == phrase for alias in COUNTRIES.get(places[0].cc, ())):
-                ok = phrase not in AMBIGUOUS_COUNTRY_WORDS or capital or after_prep
-                if phrase == "us" and not orig.isupper():
-                    ok = False
-            elif (
-                phrase in FAMOUS_CITIES
-                and not common
-                or (
-                    orig[:1].isupper()
-                    and sentence_start(st.text, s)
-                    and places[0].kind in ("region", "country")
-                    and not common
-                    and len(phrase) >= 4
-                )
-            ):
-                ok = True
-            elif (
-                not common
-                and len(phrase) >= 4
-                and (
-                    places[0].kind == "region"
-                    and _first_a_place(phrase)
-                    or _before_a_scene(st, e)  # "cornwall beaches", "santorini sunset"
-                    and (_first_a_place(phrase) or _no_other_word(phrase))
-                )
-                and not _before_a_word(st, e)
-            ):
-                ok = True  # "scotland", "tuscany in autumn", "cornwall beaches": WordNet reads it first as a place
-            elif capital and (n > 1 or not common or after_prep):
-                ok = len(phrase) >= 3 and (not _looks_like_name(orig) or after_prep)
-            elif (
-                after_prep
-                and not common
-                and len(phrase) >= 4
-                and n >= 1
-                and (places[0].kind != "city" or _first_a_place(phrase))  # "in marrakech", not "in bed"
-                or after_prep
-                and phrase in FAMOUS_CITIES
-            ):
-                ok = True
-            if not ok:
+            if not _reads_as_a_place(st, places, phrase, orig, (s, e), n):
                 continue
             qualifier = ""
             rest = st.low[e:]
@@ -313,6 +280,63 @@ def _no_other_word(phrase: str) -> bool:
     from photosearch.query import spelling
 
     return " " not in phrase and spelling.unknown(phrase)
+
+
+def _reads_as_a_place(
+    st: ClaimState, places: list, phrase: str, orig: str, span: tuple[int, int], n: int
+) -> bool:
+    """Whether the wording makes a gazetteer match a place: a country by its name, a famous city, a
+    region WordNet reads first as a place, a capitalised name, a name after "in"... (`claim_places`)."""
+    s, e = span
+    prev = st.low[:s].split()[-1:] or [""]
+    after_prep = prev[0] in lx.PLACE_PREPS
+    capital = orig[:1].isupper() and not sentence_start(st.text, s)
+    is_country = places[0].kind == "country"
+    common = phrase in lx.COMMON_WORDS or phrase in lx.SEPARATORS or phrase in lx.AND_WORDS
+    ok = False
+    if is_country and any(fold(alias) == phrase for alias in COUNTRIES.get(places[0].cc, ())):
+        ok = phrase not in AMBIGUOUS_COUNTRY_WORDS or capital or after_prep
+        if phrase == "us" and not orig.isupper():  # "us" is people, "in the us" the country
+            ok = bool(_IN_THE.search(st.low, 0, s))
+    elif (
+        phrase in FAMOUS_CITIES
+        and not common
+        or (
+            orig[:1].isupper()
+            and sentence_start(st.text, s)
+            and places[0].kind in ("region", "country")
+            and not common
+            and len(phrase) >= 4
+        )
+    ):
+        ok = True
+    elif (
+        not common
+        and len(phrase) >= 4
+        and (
+            places[0].kind == "region"
+            and _first_a_place(phrase)
+            or _before_a_scene(st, e)  # "cornwall beaches", "santorini sunset"
+            and (_first_a_place(phrase) or _no_other_word(phrase))
+        )
+        and not _before_a_word(st, e)
+    ):
+        ok = True  # "scotland", "tuscany in autumn", "cornwall beaches": WordNet reads it first as a place
+    elif capital and (n > 1 or not common or after_prep):
+        ok = len(phrase) >= 3 and (not _looks_like_name(orig) or after_prep)
+    elif (
+        after_prep
+        and not common
+        and len(phrase) >= 4
+        and n >= 1
+        and (places[0].kind != "city" or _first_a_place(phrase))  # "in marrakech", not "in bed"
+        or after_prep
+        and phrase in FAMOUS_CITIES
+    ):
+        ok = True
+    elif phrase in CITY_SHORT_FORMS:  # "LA", "la trip", "in sf": the city's short form
+        ok = orig.isupper() or after_prep or st.word_after(e) in TRIP_WORDS or _YEAR_NEXT.match(st.low, e)
+    return bool(ok)
 
 
 def _first_a_place(phrase: str) -> bool:

@@ -588,7 +588,7 @@ def claim_words(st: ClaimState) -> None:
     _drop_describing_words(st)
     _scene_adjectives(st)
     _possessive_nouns(st)
-    for m in re.finditer(r"[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
+    for m in re.finditer(r"\bw/(?!o\b)|[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
         s, e = m.start(), m.end()
         if not st.free(s, e):
             continue
