@@ -84,6 +84,19 @@ HOLIDAYS = {
     "independence day": (7, 4, 1),
     "fourth of july": (7, 4, 1),
     "4th of july": (7, 4, 1),
+    **{
+        f"{saint} {patrick} day": (3, 17, 1)
+        for saint in ("st", "st.", "saint")
+        for patrick in ("patrick's", "patricks")
+    },
+    "paddy's day": (3, 17, 1),
+    "bonfire night": (11, 5, 1),
+    "guy fawkes night": (11, 5, 1),
+    "canada day": (7, 1, 1),
+    "bastille day": (7, 14, 1),
+    "australia day": (1, 26, 1),
+    "cinco de mayo": (5, 5, 1),
+    "may day": (5, 1, 1),
 }
 
 
@@ -109,6 +122,18 @@ def _nth_sunday(month: int, n: int) -> Callable[[int], date]:
     return day_of
 
 
+def _first_monday_of_september(year: int) -> date:
+    """The US and Canada's Labor Day."""
+    first = date(year, 9, 1)
+    return first + timedelta(days=(7 - first.weekday()) % 7)
+
+
+def _last_monday_of_may(year: int) -> date:
+    """The US Memorial Day."""
+    last = date(year, 5, 31)
+    return last - timedelta(days=last.weekday())
+
+
 def _mothering_sunday(year: int) -> date:
     """The UK's and Ireland's Mothering Sunday: the fourth Sunday of Lent, three weeks before Easter."""
     return _easter(year) - timedelta(days=21)
@@ -132,6 +157,16 @@ MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date], int, int]] = {
     # the third Sunday of June (the US, the UK, Canada, France, Japan...)
     "father's day": (_nth_sunday(6, 3), 0, 1),
     "fathers day": (_nth_sunday(6, 3), 0, 1),
+    # the long weekends of the US: Saturday to Monday
+    **{
+        f"{name}{weekend}": (day, -2, 3)
+        for name, day in (
+            ("labor day", _first_monday_of_september),
+            ("labour day", _first_monday_of_september),
+            ("memorial day", _last_monday_of_may),
+        )
+        for weekend in ("", " weekend")
+    },
 }
 #: How a holiday kept on different days in different countries is read, said with its dates.
 HOLIDAY_CONVENTIONS = {

@@ -127,6 +127,14 @@ def test_holiday_without_year_is_a_recurring_day_of_the_year():
     assert _one("christmas 2019").node() == {"date": {"from": "2019-12-24", "to": "2019-12-26"}}
 
 
+def test_more_fixed_holidays_are_their_days_of_any_year():
+    assert _one("st patricks day").node() == {"yearly": {"from": "03-17", "to": "03-17"}}
+    assert _one("st. patrick's day 2023").node() == {"date": {"from": "2023-03-17", "to": "2023-03-17"}}
+    assert _one("bonfire night").node() == {"yearly": {"from": "11-05", "to": "11-05"}}
+    assert _one("may day").node() == {"yearly": {"from": "05-01", "to": "05-01"}}
+    assert _one("canada day").node() == {"yearly": {"from": "07-01", "to": "07-01"}}
+
+
 def test_new_year_is_the_night_it_begins_either_side_of_midnight():
     assert _one("new year").node() == {"yearly": {"from": "12-31", "to": "01-01"}}
     assert _one("new year's day").node() == {"yearly": {"from": "01-01", "to": "01-01"}}
@@ -202,6 +210,8 @@ def test_the_day_before_yesterday_is_two_days_ago():
         ("mothering sunday 2024", "2024-03-10", "2024-03-10"),  # three weeks before Easter
         ("father's day 2023", "2023-06-18", "2023-06-18"),  # the third Sunday of June
         ("last father's day", "2024-06-16", "2024-06-16"),  # today is this year's
+        ("labor day 2024", "2024-08-31", "2024-09-02"),  # the weekend up to the first Monday of September
+        ("memorial day weekend 2023", "2023-05-27", "2023-05-29"),  # to the last Monday of May
     ],
 )
 def test_a_movable_holiday_is_its_days_that_year(text, lo, hi):
