@@ -32,7 +32,15 @@ from photosearch.gui.theme import resources_dir
 from photosearch.metadata.analyzer import COLOR_LABELS
 from photosearch.query.months import CHOICES as MONTH_CHOICES
 from photosearch.query.months import SEASON_MONTHS, months_text
-from photosearch.query.plan import ANY_ALBUM, ANY_PLACE, ANY_RAW, ANY_TEXT, STRING_ATOMS, dumps_plan
+from photosearch.query.plan import (
+    ANY_ALBUM,
+    ANY_PLACE,
+    ANY_RAW,
+    ANY_SIMILAR,
+    ANY_TEXT,
+    STRING_ATOMS,
+    dumps_plan,
+)
 from photosearch.query.quantities import say as say_counted
 from photosearch.query.times_of_day import CHOICES as TIME_CHOICES
 from photosearch.query.times_of_day import hours_of, hours_text
@@ -82,6 +90,7 @@ ANY_VALUES = {
     "place": (ANY_PLACE, "any known place"),
     "file": (ANY_RAW, "camera RAW"),  # "raw files": any RAW format, said so
     "album": (ANY_ALBUM, "any album"),  # "photos not in any album"
+    "similar": (ANY_SIMILAR, "a near-duplicate"),  # "duplicates": of any photo
 }
 #: Conditions shown with a bundled icon (SVG: no emoji font needed); the title is its tooltip.
 ATOM_ICONS = {key: f"{key}.svg" for key in ("person", "place", "camera", "folder", "date")}

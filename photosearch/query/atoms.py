@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from photosearch.query.plan import ANY_SIMILAR
 from photosearch.query.resolvers.added import resolve_added
 from photosearch.query.resolvers.albums import resolve_album
 from photosearch.query.resolvers.base import AtomResult, ExecContext
 from photosearch.query.resolvers.concept import resolve_concept
+from photosearch.query.resolvers.duplicates import resolve_any_duplicate
 from photosearch.query.resolvers.filters import (
     resolve_camera,
     resolve_color,
@@ -46,7 +48,9 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "camera": resolve_camera,
     "folder": resolve_folder,
     "file": resolve_file,
-    "similar": resolve_similar,
+    "similar": lambda atom, ctx: (
+        resolve_any_duplicate(atom, ctx) if atom["similar"] == ANY_SIMILAR else resolve_similar(atom, ctx)
+    ),
     "knowledge": resolve_knowledge,
     "tag": resolve_tag,
     "faces": resolve_faces,

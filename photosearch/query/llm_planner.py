@@ -35,7 +35,7 @@ SYSTEM_PROMPT = (
     '{"concept": thing}, {"person": name}, {"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}, '
     '{"added": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}} (added to the library), '
     '{"hour": [hours of the day 0-23]}, {"weekday": [days of the week, 1 = Monday]}, {"place": name}, {"text": words in the photo}, {"camera": model}, {"folder": name}, {"file": part of a file name}, {"album": name}, '
-    '{"similar": photo id}, {"knowledge": fact}, {"tag": tag}, {"faces": {"min": n, "max": n}}, '
+    '{"similar": photo id, "*" for near-duplicates}, {"knowledge": fact}, {"tag": tag}, {"faces": {"min": n, "max": n}}, '
     '{"rating": {"min": stars, "max": stars}}, {"label": colour label}, '
     '{"kind": "photo|screenshot|document"}, {"quality": "sharp|blurry"}, '
     '{"color": "red|...|monochrome"} (colour words are colours, never things), '

@@ -16,7 +16,7 @@ Atoms (each a one-key object):
   known place, "photos with location");
   ``{"text": "EXIT"}`` words in the photo (``{"text": "*"}``: any); ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
   ``{"file": "IMG_2041"}`` part of the file's name;
-  ``{"similar": "42"}`` photo id or path; ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``;
+  ``{"similar": "42"}`` photo id or path (``"*"``: a near-duplicate of any photo, "duplicates"); ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``;
   ``{"album": "Holidays"}`` the photos of an album (a manual album's photos, a smart album's search;
   ``"*"``: in any manual album).
 * ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
@@ -70,6 +70,8 @@ ANY_TEXT = "*"
 ANY_PLACE = "*"
 #: The camera atom's value for any phone's camera ("photos from my phone"; `resolvers/phones.py`).
 ANY_PHONE = "phone"
+#: The similar atom's value for a near-duplicate of any photo ("duplicates": `resolvers/duplicates.py`).
+ANY_SIMILAR = "*"
 #: The album atom's value for any manual album ("photos not in any album" is its negation).
 ANY_ALBUM = "*"
 #: The file atom's value for a camera RAW file of any format ("raw files"; `ingest.decode.RAW_EXTENSIONS`).

@@ -8,7 +8,7 @@ itself, and a request whose parts each match some photos but never together says
 from __future__ import annotations
 
 from photosearch.query.months import months_text, yearly_text
-from photosearch.query.plan import ANY_ALBUM, ANY_PHONE, ANY_PLACE, ANY_RAW, ANY_TEXT
+from photosearch.query.plan import ANY_ALBUM, ANY_PHONE, ANY_PLACE, ANY_RAW, ANY_SIMILAR, ANY_TEXT
 from photosearch.query.quantities import count_of, say
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
@@ -102,7 +102,7 @@ _DESCRIBE = {
     "folder": lambda v: f"in a folder named {v}",
     "file": lambda v: "in a camera RAW format" if v == ANY_RAW else f"whose file name has “{v}”",
     "album": lambda v: "in an album" if v == ANY_ALBUM else f"in the album {v}",
-    "similar": lambda v: f"similar to {v}",
+    "similar": lambda v: "with a near-duplicate" if v == ANY_SIMILAR else f"similar to {v}",
     "knowledge": lambda v: f"known as {v}",
     "tag": lambda v: f"tagged {v}",
     "kind": lambda v: f"that is a {v}",

@@ -244,6 +244,12 @@ def test_a_file_chip_for_any_raw_format_says_so_in_words(qtbot):
     assert chip.editor.text() == "" and chip.editor.placeholderText() == "camera RAW"
 
 
+def test_a_similar_chip_for_any_near_duplicate_says_so_in_words(qtbot):
+    """ "duplicates": the similar chip says a near-duplicate, never a bare "*"."""
+    _chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"similar": "*"})
+    assert chip.editor.text() == "" and chip.editor.placeholderText() == "a near-duplicate"
+
+
 def test_an_album_chip_for_any_album_says_so_in_words(qtbot):
     """ "dogs not in any album": the album chip says any album, excluded, never a bare "*"."""
     _chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"not": {"album": "*"}})

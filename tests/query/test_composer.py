@@ -183,3 +183,29 @@ def test_a_date_sorted_page_holds_the_newest_matches_not_the_best_scored():
     assert got.tolist() == [1, 5]
     got, _, _ = compose(rows, scores, {"limit": 6, "sort": "date_desc"}, snap)
     assert got.tolist()[-1] == 2  # undated last
+
+
+def test_duplicates_as_a_request_lists_each_group_side_by_side(store, settings):
+    """ "duplicates" is every photo with a near-duplicate (the similar atom's "*"), each group's photos
+    next to each other and saying which they repeat; a photo with none is not among them."""
+    rows = _burst_gallery(store)
+    with store.session() as s:
+        f = s.query(Folder).one()
+        add_photo(s, f, "alone.jpg", taken=datetime(2024, 5, 9, 10), phash="123456789abcdef0")
+    res = search(store, settings, "duplicates", signals=[])
+    assert res["plan"]["where"] == {"similar": "*"}
+    names = [r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"]]
+    assert sorted(names) == sorted(f"b{i}.jpg" for i in range(12))  # not alone.jpg
+    pairs = [sorted(names[i : i + 2]) for i in range(0, 12, 2)]
+    assert all(int(a[1:-4]) // 2 == int(b[1:-4]) // 2 for a, b in pairs), names  # each burst together
+    first = res["results"][0]
+    partner = next(n for n in pairs[0] if n != first["path"].rsplit("/", 1)[-1])
+    assert first["why"] == [{"atom": "similar", "to": "*", "text": f"a near-duplicate of {partner}"}]
+    assert len(rows) == 12
+    # beside what else is asked, and never a chip or a line that shows a bare "*"
+    assert search(store, settings, "duplicate photos of the beach", signals=[])["plan"]["where"] == {
+        "and": [{"similar": "*"}, {"concept": "beach"}]
+    }
+    from photosearch.query.unmet import describe
+
+    assert describe({"similar": "*"}) == "with a near-duplicate"

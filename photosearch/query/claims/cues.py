@@ -10,7 +10,7 @@ from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.parse_state import ClaimState
 from photosearch.query.places import fold
-from photosearch.query.plan import ANY_ALBUM, ANY_PHONE, ANY_RAW
+from photosearch.query.plan import ANY_ALBUM, ANY_PHONE, ANY_RAW, ANY_SIMILAR
 
 _QUOTE_RE = re.compile(r"(?:(?<=^)|(?<=[\s(:=,]))([\"“”'‘’])(.+?)([\"“”'‘’])(?=$|[\s),.;:!?])")
 _LEAD_IN_CHARS = 64  # longest lead-in ("in the folder called", "that says") with room for spaces
@@ -106,6 +106,10 @@ _FORMAT = re.compile(
 )
 
 
+#: Near-duplicates of any photo: "duplicates", "near-duplicate photos", "dupes".
+_DUPLICATES = re.compile(
+    r"\b(?:near[- ]?)?(?:duplicat(?:e|es|ed)|dupes?)\b(?:\s+(?:photos?|pictures?|pics|shots?|images?|ones))?"
+)
 #: Any album: "photos in an album", "not in any album", "photos without an album".
 _ANY_ALBUM = re.compile(
     r"\b(?P<no>without\s+)?(?:(?:in|inside|within|to|into|from)\s+)?(?:an?|any|some)\s+albums?\b"
@@ -200,7 +204,11 @@ class CueClaims:
             st.claim(m.start(), m.end(), "atom", {key: value}, slot=key)
 
     def claim_similar(self, st: ClaimState) -> None:
-        """ "similar to 42", "like ~/a.jpg": a photo id or path."""
+        """ "similar to 42", "like ~/a.jpg": a photo id or path; "duplicates", "near-duplicate
+        photos": a near-duplicate of any photo (`plan.ANY_SIMILAR`; "no duplicates" is compose's)."""
+        for m in _DUPLICATES.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"similar": ANY_SIMILAR}, slot="similar")
         for m in self.similar.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"similar": st.orig(m, "v")}, slot="similar")
