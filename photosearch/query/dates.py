@@ -388,7 +388,7 @@ class DateFinder:
             rf"|(?P<hy>(?:{_HOLIDAY_RE})\s+{_YEAR})"
             rf"|(?P<mhy>(?:{_MOVABLE_RE})\s+{_YEAR})"
             rf"|(?P<mod>(?:early|late|mid|mid-)\s*{_YEAR})"
-            rf"|(?P<decade>(?:the\s+)?(?:19|20)?\d0'?s)"
+            rf"|(?P<decade>(?:the\s+)?(?:(?:early|late|mid)-?\s*)?(?:19|20)?\d0'?s)"
             rf"|(?P<year>{_YEAR})"
         )
         self.simple = re.compile(rf"^(?:{simple})$")
@@ -403,13 +403,17 @@ class DateFinder:
                 ),
             ),
             ("timelastyear", re.compile(r"\b(?:around\s+)?this\s+time\s+last\s+year\b")),
+            ("otherday", re.compile(r"\b(?:on\s+)?the\s+other\s+day\b")),
             (
                 "partofyear",
                 re.compile(
                     rf"\b(?:the\s+)?(?P<w>beginning|start|end|middle)\s+of\s+(?P<y>{_YEAR}|last\s+year|this\s+year)\b"
                 ),
             ),
-            ("weekendbeforelast", re.compile(r"\b(?:the\s+)?weekend\s+before\s+last\b")),
+            (
+                "weekendbeforelast",
+                re.compile(rf"\b(?:the\s+)?weekend\s+before\s+last\b|\b(?P<n>{_NUM_RE})\s+weekends\s+ago\b"),
+            ),
             (
                 "holidayago",
                 re.compile(
@@ -570,7 +574,7 @@ class DateFinder:
                     if len(digits) == 4
                     else (1900 + int(digits) if int(digits) >= 30 else 2000 + int(digits))
                 )
-                return date(start, 1, 1), date(start + 9, 12, 31)
+                return _modify(t, date(start, 1, 1), date(start + 9, 12, 31))  # "the early 2000s"
             if g == "year":
                 return year_range(int(t))
         except (ValueError, StopIteration, IndexError):
@@ -950,8 +954,18 @@ def _last_saturday(now: date) -> date:
     return sat - timedelta(days=7) if sat + timedelta(days=1) >= now else sat
 
 
+#: "the other day": a day of the last two weeks.
+OTHER_DAY_BACK = 14
+
+
+def _other_day(m: re.Match, q: _Ask) -> DateMatch | None:
+    return DateMatch(m.start(), m.end(), [(q.now - timedelta(days=OTHER_DAY_BACK), q.now)])
+
+
 def _weekend_before_last(m: re.Match, q: _Ask) -> DateMatch | None:
-    sat = _last_saturday(q.now) - timedelta(days=7)
+    """ "the weekend before last", "three weekends ago": that many weekends back from the last one."""
+    back = NUMBER_WORDS[m.group("n")] if m.group("n") in NUMBER_WORDS else int(m.group("n") or 2)
+    sat = _last_saturday(q.now) - timedelta(days=7 * (back - 1))
     return DateMatch(m.start(), m.end(), [(sat, sat + timedelta(days=1))])
 
 
@@ -1001,6 +1015,7 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "timelastyear": _time_last_year,
     "partofyear": _part_of_year,
     "weekendbeforelast": _weekend_before_last,
+    "otherday": _other_day,
     "holidayago": _holiday_ago,
     "decadeword": _decade_word,
     "untilnow": _until_now,

@@ -20,7 +20,7 @@ he she him i've we've you've they've i'd we'd you'd they'd
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
 fotos foto photoes most
 snapshot pix where's that's it's i'm we're by for into onto upon going asleep awake say says said time
-teh plz pls frm mostly mainly predominantly each away vid vids
+teh plz pls frm mostly mainly predominantly each away vid vids earlier
 taken took captured made ate eaten went visited met sent received shared posted uploaded downloaded close-up close-ups closeup closeups like best nicest finest greatest
 biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
@@ -31,6 +31,11 @@ pretty funny silly
 #: of a thing no model counts ("lots of flowers").
 FILLER_PHRASES = (
     "how many",  # "how many photos of the dog do I have": the dog
+    # a time too vague to search: "that dog photo from ages ago" is the dog
+    "a while ago",
+    "a while back",
+    "long ago",
+    "ages ago",
     "back in",  # "back in 2012": the year
     "of the year",  # "the first snow of the year": the snow
     # "photos form paris": "from" mistyped, after a photo word

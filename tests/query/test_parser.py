@@ -36,6 +36,11 @@ def _dates(text, now):
         ("after christmas 2019", NOW, [("2019-12-27", "2024-05-15")]),
         ("until yesterday", NOW, [("1900-01-01", "2024-05-14")]),
         ("before last summer", NOW, [("1900-01-01", "2023-05-31")]),
+        ("the early 2000s", NOW, [("2000-01-01", "2003-04-30")]),  # a decade's first third
+        ("the late 90s", NOW, [("1996-09-01", "1999-12-31")]),
+        ("two weekends ago", date(2024, 5, 15), [("2024-05-04", "2024-05-05")]),  # the one before last
+        ("three weekends ago", date(2024, 5, 15), [("2024-04-27", "2024-04-28")]),
+        ("the other day", NOW, [("2024-05-01", "2024-05-15")]),  # a day of the last two weeks
         ("the 90s", NOW, [("1990-01-01", "1999-12-31")]),
         ("last christmas", date(2024, 12, 30), [("2024-12-24", "2024-12-26")]),
     ],
@@ -387,6 +392,8 @@ def test_places():
         ("a house made of wood", {"and": [{"concept": "house"}, {"concept": "wood"}]}),
         ("a cosy cabin", {"concept": "cabin"}),  # a taste no model measures
         ("bday party", {"concept": "birthday party"}),  # a short form, no "day party"
+        ("earlier this year", {"date": {"from": "2024-01-01", "to": "2024-05-15"}}),  # no "earlier"
+        ("that dog photo from ages ago", {"concept": "dog"}),  # too vague a time to search
         ("dogs n cats", {"and": [{"concept": "dog"}, {"concept": "cat"}]}),
         ("vid of the fireworks", {"concept": "fireworks"}),
         ("holiday in the us", {"place": "United States"}),  # "us" alone is people
