@@ -11,7 +11,7 @@ import logging
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -330,6 +330,10 @@ class Core:
             if p.width and p.height:
                 exif["Size"] = f"{p.width} × {p.height}"
             exif["File"] = f"{p.format or ''} {(p.size or 0) / 1e6:.1f} MB".strip()
+            if p.added_at:  # written in UTC, said on this computer's clock ("photos added today")
+                exif["Added"] = browse.date_words(
+                    p.added_at.replace(tzinfo=UTC).astimezone().replace(tzinfo=None)
+                )
             facts: dict[str, list[dict]] = {}
             for f in s.scalars(select(Fact).where(Fact.photo_id == photo_id).order_by(Fact.score.desc())):
                 facts.setdefault(f.kind, []).append(

@@ -13,6 +13,8 @@ from PIL import Image
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMenu
 
+from photosearch.browse import date_words
+
 LISBON = (38.7139, -9.1394)
 SINTRA = (38.7877, -9.3906)
 #: (folder, name, taken, gps): across days, months and years, two without a date.
@@ -266,6 +268,7 @@ def test_tooltips_and_details_name_the_place_and_date(qtbot, make_window, dated)
     d = core.details(ids["palace"])
     assert d.place == "Sintra, Lisbon, Portugal" and "GPS" not in d.exif
     assert d.exif["Taken"] == "Sun 7 March 2021, 09:00"  # in words, as the timeline says it
+    assert d.exif["Added"].split(",")[0] == date_words(datetime.now(), time=False)  # catalogued today, here
     html = details_html(d)
     assert "Sintra, Lisbon, Portugal <small" in html and "38.78770" in html  # coordinates after, smaller
     assert html.index(">Taken<") < html.index(">Place<") < html.index(">Size<")  # when, then where
