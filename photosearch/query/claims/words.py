@@ -236,9 +236,8 @@ def _is_a_sport(wn, word: str) -> bool:
 _PARTICIPLE = re.compile(r"\b[a-z]+\s+([a-z]+(?:ed|en|ing))\b(?=\s+([a-z]+)|\s*$)")
 #: Particles of a phrasal verb, dropped with it: "birds flying away", "a plane taking off".
 _PARTICLES_AFTER = frozenset({"away", "off", "up", "out", "back"})
-_AFTER_PARTICIPLE = (
-    lx.SEPARATORS | lx.AND_WORDS | set(COLOUR_WORDS) | _PARTICLES_AFTER
-)  # "houses painted blue"
+#: What may follow such a participle: a separator, a colour ("houses painted blue"), a particle.
+_AFTER_PARTICIPLE = lx.SEPARATORS | lx.AND_WORDS | set(COLOUR_WORDS) | _PARTICLES_AFTER
 #: A trip is where it went: with a place named, "our trip to Japan" is Japan.
 TRIP_WORDS = frozenset(
     {"trip", "trips", "vacation", "vacations", "journey", "travels", "tour", "visit", "getaway"}
@@ -281,7 +280,7 @@ def _possessive_nouns(st: ClaimState) -> None:
     """A noun WordNet writes with a possessive is one thing where it is a kind of the last word's
     thing: "a driver's license", "a farmer's market", "shepherd's pie"; other possessives are the
     owner and the thing ("the dog's ball": a dog and a ball; "a cat's eyes" no cat's-eye gem)."""
-    from photosearch.query.expansion import shared_wordnet
+    from photosearch.query.expansion import first_lexfile, shared_wordnet
 
     wn = shared_wordnet()
     for m in _POSSESSIVE_NOUN.finditer(st.low) if wn is not None else ():
@@ -299,7 +298,7 @@ def _possessive_nouns(st: ClaimState) -> None:
         key = name.replace(" ", "_") if name else ""
         if (
             name
-            and _lexfile(wn, key) not in _NOT_POSSESSIVE_THINGS
+            and first_lexfile(key) not in _NOT_POSSESSIVE_THINGS
             and _a_kind_of(wn, key, lx.singular(thing))
         ):
             st.claim(m.start(), m.end(), "word", text=name)
@@ -461,7 +460,7 @@ _BODY = 8
 def _words_written_as_one(st: ClaimState) -> None:
     """ "rain drops" is raindrops, where WordNet has no "rain drop" but has "raindrop" whose first
     sense is no person, group or idea; not after a colour ("blue fish" is a fish that is blue)."""
-    from photosearch.query.expansion import shared_wordnet
+    from photosearch.query.expansion import first_lexfile, shared_wordnet
 
     wn = shared_wordnet()
     for m in _TWO_WORDS.finditer(st.low) if wn is not None else ():
@@ -474,15 +473,9 @@ def _words_written_as_one(st: ClaimState) -> None:
             (w for w in dict.fromkeys((first + second, first + lx.singular(second))) if wn.lookup(w)), None
         )
         if joined and wn.synset(wn.lookup(joined)[0]).lexfile not in _NOT_JOINED:
-            if _lexfile(wn, lx.singular(second)) == _BODY != _lexfile(wn, joined):
+            if first_lexfile(second) == _BODY != first_lexfile(joined):
                 continue
             st.claim(m.start(1), m.end(2), "word", text=first + second)
-
-
-def _lexfile(wn: WordNet, word: str) -> int | None:
-    """The lexicographer file of a word's first sense (None: no such noun)."""
-    senses = wn.lookup(word)
-    return wn.synset(senses[0]).lexfile if senses else None
 
 
 _PARTICLES = frozenset({"in", "on", "off", "out", "up", "down", "by", "over", "away", "back", "to", "at"})
