@@ -81,6 +81,13 @@ WHERE_PHRASES = (
     "made from",
 )
 
+#: Words for a relation: they name someone, not a look (resources/scenes.yaml reads them as a hint of
+#: the face model's look until someone is named so in People).
+RELATION_WORDS = _words("""
+mum mom mummy mommy mother wife sister aunt auntie dad daddy father husband brother uncle
+grandma granny grandmother nan nana grandpa grandad granddad grandfather grandparent son daughter
+""")
+
 #: Words that separate concept phrases (prepositions etc.) but mean AND.
 SEPARATORS = _words("""
 at in on near by from under over behind beside next inside outside around along across between during

@@ -60,6 +60,8 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
         phrase = re.sub(r"'s$", "", phrase)
         if len(words) > 3:
             st.note(f"“{phrase}” was looked for as one thing", 0.2)
+        if phrase in lx.RELATION_WORDS:  # "my dad": no one is named so in People (a name is a person)
+            st.note(f"no one is named “{phrase}” in People: name them there to find their photos", 0.0)
         node: dict = {"concept": phrase}
         if _names_a_document(phrase):  # "receipts": a document, and what it is
             node = {"and": [{"kind": "document"}, node]}

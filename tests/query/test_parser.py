@@ -594,3 +594,18 @@ def test_w_slash_is_with_and_w_slash_o_without():
     assert plan["where"] == {"and": [{"concept": "selfie"}, {"person": "Anna"}]}  # no "or" of a "/"
     plan, _, _ = parse_request("photos w/o anna", now=NOW, people=["Anna"])
     assert plan["where"] == {"not": {"person": "Anna"}}
+
+
+def test_a_relation_says_to_name_someone_in_people():
+    """ "my dad" names someone, not a look: the request says how to find them, and every such word
+    is a hint of the face model's look, never sure (resources/scenes.yaml)."""
+    from photosearch.query import lexicon as lx
+    from photosearch.query.expansion import SCENE_HINT, scene_routes
+
+    _, _, notes = parse_request("my dad at the beach", now=NOW, people=[])
+    assert "no one is named “dad” in People: name them there to find their photos" in notes
+    plan, _, notes = parse_request("my dad", now=NOW, people=["Dad"])
+    assert plan["where"] == {"person": "Dad"} and not any("People" in n for n in notes)
+    for word in lx.RELATION_WORDS:
+        routes = scene_routes(word)
+        assert routes and all(r.route == SCENE_HINT for r in routes), word
