@@ -964,7 +964,7 @@ def _other_day(m: re.Match, q: _Ask) -> DateMatch | None:
 
 def _weekend_before_last(m: re.Match, q: _Ask) -> DateMatch | None:
     """ "the weekend before last", "three weekends ago": that many weekends back from the last one."""
-    back = NUMBER_WORDS[m.group("n")] if m.group("n") in NUMBER_WORDS else int(m.group("n") or 2)
+    back = _num(m.group("n")) if m.group("n") else 2
     sat = _last_saturday(q.now) - timedelta(days=7 * (back - 1))
     return DateMatch(m.start(), m.end(), [(sat, sat + timedelta(days=1))])
 

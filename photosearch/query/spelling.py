@@ -59,7 +59,7 @@ def unknown(word: str, known_names: frozenset[str] = frozenset()) -> bool:
 
 
 #: Short forms people type that no word list has: "bday party" is a birthday party, not a "day party".
-SHORTHAND = {"bday": "birthday", "bdays": "birthdays", "b-day": "birthday", "b-days": "birthdays"}
+SHORTHAND = {"bday": "birthday", "bdays": "birthdays"}
 
 
 def meant(word: str) -> str | None:

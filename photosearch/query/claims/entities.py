@@ -177,22 +177,20 @@ def _days_named(node: dict, now: date) -> dict | None:
 
 def claim_weekdays(st: ClaimState) -> None:
     """Days of the week: "at weekends", "on Sundays", "weekdays" → the weekday atom, in any year;
-    "last Sunday" and "this Friday" → that one day (the latest such day up to today)."""
+    "last Sunday" and "this Friday" → that one day (the latest such day up to today); "since Monday"
+    → from it to today."""
     for m in DAYS_RE.finditer(st.low):
         if not st.free(m.start(), m.end()):
             continue
         days = DAY_WORDS[m.group("d")]
         before = st.word_before(m.start())
-        if not m.group("pre") and len(days) == 1 and before and before.group(0) in ("since", "after"):
-            day = st.now - timedelta(days=(st.now.isoweekday() - days[0]) % 7)  # "since monday"
-            lo, hi = open_span(before.group(0), (day, day), st.now)
-            span = {"from": lo.isoformat(), "to": hi.isoformat()}
+        word = before.group(0) if before and not m.group("pre") and len(days) == 1 else ""
+        if word in ("last", "this", "past", "since", "after"):
+            back = (st.now.isoweekday() - days[0]) % 7 or (7 if word == "last" else 0)
+            day = st.now - timedelta(days=back)  # the latest such day up to today, or the one before
+            lo, hi = open_span(word, (day, day), st.now) if word in ("since", "after") else (day, day)
+            span = {"from": lo.isoformat(), "to": hi.isoformat()}  # "since monday": to today
             st.claim(before.start(), m.end(), "atom", {"date": span}, slot="date")
-            continue
-        if not m.group("pre") and len(days) == 1 and before and before.group(0) in ("last", "this", "past"):
-            back = (st.now.isoweekday() - days[0]) % 7 or (7 if before.group(0) == "last" else 0)
-            day = (st.now - timedelta(days=back)).isoformat()
-            st.claim(before.start(), m.end(), "atom", {"date": {"from": day, "to": day}}, slot="date")
             continue
         st.claim(m.start(), m.end(), "atom", {"weekday": list(days)}, slot="weekday")
 

@@ -6,20 +6,14 @@ this computer's clock (`snapshot._local_epoch`), so days are the user's days, no
 
 from __future__ import annotations
 
-from datetime import date, datetime
-
 import numpy as np
 
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
-from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Snapshot
+from photosearch.query.resolvers.filters import day_range, days_nearness
+from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot, seconds_text
 
 #: Days outside the asked range at which a photo counts half as near to it (`added_nearness`).
 NEAR_DAYS = 7.0
-
-
-def _day(value: str) -> int:
-    d = date.fromisoformat(str(value)[:10])
-    return (datetime(d.year, d.month, d.day) - EPOCH).days
 
 
 def days_added(snap: Snapshot) -> np.ndarray:
@@ -34,13 +28,12 @@ def days_added(snap: Snapshot) -> np.ndarray:
 
 def added_at(snap: Snapshot, row: int) -> str | None:
     """When the photo of a snapshot row was added, as ISO text on this computer's clock."""
-    t = int(snap.added[row])
-    return None if t == NO_DATE else (EPOCH + np.timedelta64(t, "s").item()).isoformat()
+    return seconds_text(snap.added[row])
 
 
 def resolve_added(atom: dict, ctx: ExecContext) -> AtomResult:
     """Added to the library between the atom's two days, inclusive."""
-    lo, hi = _day(atom["added"]["from"]), _day(atom["added"]["to"])
+    lo, hi = day_range(atom, "added")
     snap = ctx.snapshot
     day = days_added(snap)
     mask = (day >= lo) & (day <= hi) & (day >= 0)
@@ -55,7 +48,5 @@ def _added_why(snap: Snapshot, row: int) -> dict:
 def added_nearness(atom: dict, snap: Snapshot) -> np.ndarray:
     """Per row, how near the day it was added is to the atom's days (1 inside, 1 / (1 + days away /
     NEAR_DAYS) outside; 0 unknown): what orders the closest matches of "added today" when nothing was."""
-    lo, hi = _day(atom["added"]["from"]), _day(atom["added"]["to"])
     day = days_added(snap)
-    away = np.maximum(np.maximum(lo - day, day - hi), 0).astype(np.float32)
-    return np.where(day >= 0, 1.0 / (1.0 + away / NEAR_DAYS), 0.0).astype(np.float32)
+    return days_nearness(day, day >= 0, *day_range(atom, "added"), NEAR_DAYS)

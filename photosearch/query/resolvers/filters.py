@@ -80,10 +80,17 @@ def _day(value: str | date | None, default: int) -> int:
     return (datetime(d.year, d.month, d.day) - EPOCH).days
 
 
-def _day_range(atom: dict) -> tuple[int, int]:
-    """A date atom's first and last day (days since EPOCH; open ends far away)."""
-    spec = atom["date"] or {}
+def day_range(atom: dict, key: str = "date") -> tuple[int, int]:
+    """A date (or added) atom's first and last day (days since EPOCH; open ends far away)."""
+    spec = atom[key] or {}
     return _day(spec.get("from"), -(10**7)), _day(spec.get("to"), 10**7)
+
+
+def days_nearness(days: np.ndarray, known: np.ndarray, lo: int, hi: int, near_days: float) -> np.ndarray:
+    """Per row, how near its day is to lo..hi: 1 inside, 1 / (1 + days away / `near_days`) outside,
+    0 where the day is unknown (after every known one)."""
+    away = np.maximum(np.maximum(lo - days, days - hi), 0).astype(np.float32)
+    return np.where(known, 1.0 / (1.0 + away / near_days), 0.0).astype(np.float32)
 
 
 def _dated(snap) -> np.ndarray:
@@ -97,7 +104,7 @@ def _when_taken(key: str, snap) -> Callable[[int], list[dict]]:
 
 
 def resolve_date(atom: dict, ctx: ExecContext) -> AtomResult:
-    lo, hi = _day_range(atom)
+    lo, hi = day_range(atom)
     snap = ctx.snapshot
     mask = (snap.day >= lo) & (snap.day <= hi) & _dated(snap)
 
@@ -111,10 +118,7 @@ NEAR_DAYS = 30.0
 def date_nearness(atom: dict, snap) -> np.ndarray:
     """Per row, how near its date is to the atom's range (1 inside, 1 / (1 + days away / NEAR_DAYS)
     outside): what orders the closest matches of "yesterday" when no photo was taken then."""
-    lo, hi = _day_range(atom)
-    away = np.maximum(np.maximum(lo - snap.day, snap.day - hi), 0).astype(np.float32)
-    near = 1.0 / (1.0 + away / NEAR_DAYS)
-    return np.where(_dated(snap), near, 0.0).astype(np.float32)  # undated: after every dated photo
+    return days_nearness(snap.day, _dated(snap), *day_range(atom), NEAR_DAYS)
 
 
 def months_taken(snap) -> np.ndarray:

@@ -156,7 +156,13 @@ class Snapshot:
 
 def taken_at(snap: Snapshot, row: int) -> str | None:
     """When the photo of a snapshot row was taken, as ISO text (None: no date)."""
-    t = int(snap.taken[row])
+    return seconds_text(snap.taken[row])
+
+
+def seconds_text(seconds) -> str | None:
+    """A time column's value (seconds from EPOCH, on the photo's or this computer's clock) as ISO
+    text; None for NO_DATE."""
+    t = int(seconds)
     return None if t == NO_DATE else (EPOCH + timedelta(seconds=t)).isoformat()
 
 
