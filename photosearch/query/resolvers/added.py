@@ -1,7 +1,7 @@
 """When photos were added to the library: "photos added today", "what I imported last week".
 
 The catalog writes each photo's `added_at` when it first catalogues it; the snapshot holds it on
-this computer's clock (`snapshot._local_epoch`), so days are the user's days, not UTC's.
+this computer's clock (`snapshot._on_this_clock`), so days are the user's days, not UTC's.
 """
 
 from __future__ import annotations
