@@ -24,6 +24,8 @@ from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
 from photosearch.health import check_models, format_report, missing_analyzers
+from photosearch.metadata.exposure import from_facts as exposure_from_facts
+from photosearch.metadata.exposure import summary as exposure_summary
 from photosearch.organize import Organizer
 from photosearch.query.golden import add_user_example, user_file
 from photosearch.query.places import FAMOUS_CITIES
@@ -322,7 +324,7 @@ class Core:
             exif = {}
             if p.taken_at:
                 exif["Taken"] = browse.date_words(p.taken_at)  # "Wed 1 March 2023, 10:30"
-            camera = " ".join(x for x in (p.camera_make, p.camera_model) if x)
+            camera = camera_name(p.camera_make, p.camera_model)
             if camera:
                 exif["Camera"] = camera
             if p.lens:
@@ -360,6 +362,7 @@ class Core:
                     .order_by(Face.id)
                 )
             ]
+            exif = _with_settings(exif, exposure_summary(exposure_from_facts(facts)))
             rel = s.scalar(select(Thumbnail.rel_path).where(Thumbnail.content_hash == p.content_hash))
             d = PhotoDetails(p.id, p.path, p.content_hash, p.width, p.height, exif, facts, faces)
             if p.gps_lat is not None and p.gps_lon is not None:
@@ -375,6 +378,28 @@ class Core:
             return None
         where = {"and": [{"person": n} for n in names]} if len(names) > 1 else {"person": names[0]}
         return {"version": 1, "where": where, "compose": {}}
+
+
+def camera_name(make: str | None, model: str | None) -> str:
+    """Make and model as people say them: "Canon EOS R6", not "Canon Canon EOS R6" (many cameras
+    write the maker into the model too; Nikon's make is "NIKON CORPORATION", its model "NIKON D500")."""
+    make, model = (make or "").strip(), (model or "").strip()
+    if make and model and model.casefold().startswith(make.split()[0].casefold()):
+        return model
+    return " ".join(x for x in (make, model) if x)
+
+
+def _with_settings(exif: dict[str, str], settings: str) -> dict[str, str]:
+    """The details with "Settings" ("f/1.8 · 1/250 s · ISO 400 · 50 mm") after the camera and lens."""
+    if not settings:
+        return exif
+    out: dict[str, str] = {}
+    for key, value in exif.items():
+        if key in ("Size", "File") and "Settings" not in out:
+            out["Settings"] = settings
+        out[key] = value
+    out.setdefault("Settings", settings)
+    return out
 
 
 def _ms(t0: float) -> float:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from photosearch.gui.flow import FlowLayout
 from photosearch.gui.theme import resources_dir
 from photosearch.metadata.analyzer import COLOR_LABELS
+from photosearch.query.camera_settings import read_setting, setting_text
 from photosearch.query.months import CHOICES as MONTH_CHOICES
 from photosearch.query.months import SEASON_MONTHS, months_text
 from photosearch.query.plan import (
@@ -67,6 +68,7 @@ ATOM_TITLES = {
     "orientation": "shape",
     "faces": "people",  # counted from the faces and the detector's person boxes
     "rating": "rated",
+    "setting": "setting",  # a camera setting: "setting f/1.8", "setting ISO 1600 or more"
     "date": "date",
     "added": "added",  # to the library, not taken
     "hour": "taken",
@@ -280,6 +282,15 @@ class Chip(QFrame):
                 )
             )
             self.editor = box
+        elif key == "setting":  # edited in words, read back as a request's words are ("ISO 800 or more")
+            said = setting_text(value)
+            edit = QLineEdit(said, self)
+            edit.setToolTip(
+                "A camera setting: f/2.8 or wider, 1/1000 s or faster, ISO 800 to 3200, 50 mm, flash fired"
+            )
+            edit.setFixedWidth(max(60, edit.fontMetrics().horizontalAdvance(said) + 18))
+            edit.editingFinished.connect(lambda: self._set_setting(edit))
+            self.editor = edit
         elif key == "faces":
             spin_lo, spin_hi = QSpinBox(self), QSpinBox(self)
             spin_lo.setRange(0, 99)
@@ -342,6 +353,14 @@ class Chip(QFrame):
             self.changed.emit(self.index, None)
         elif text != self.inner.get(self.key):
             self._emit({self.key: text})
+
+    def _set_setting(self, edit: QLineEdit) -> None:
+        """A setting typed in words; words that say none put the chip's own words back."""
+        read = read_setting(edit.text())
+        if read is None:
+            edit.setText(setting_text(self.inner["setting"]))
+        elif read != {"setting": self.inner["setting"]}:
+            self._emit(read)
 
     def _pick_named(self, text: str) -> None:
         choices, _say = NAMED_CHOICES[self.key]
@@ -440,6 +459,7 @@ class PlanChips(QWidget):
             "File name": {"file": "IMG_"},
             "Colour label": {"label": "Red"},
             "Star rating": {"rating": {"min": 4, "max": None}},
+            "Camera setting": {"setting": {"of": "aperture", "min": None, "max": 2.8}},
             "Kind: screenshot": {"kind": "screenshot"},
             "Exclude blurry": {"not": {"quality": "blurry"}},
             "Number of people": {"faces": {"min": 1, "max": None}},

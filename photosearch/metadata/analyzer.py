@@ -8,6 +8,8 @@ Fact kinds it writes (analyzer "embedded"; `data["source"]` is "the file" or the
 * ``rating`` ("-1" rejected, "0".."5") and ``color_label`` ("Red", …): filters;
 * ``place`` (city, region, country, sub-location) when the file names one: it joins the place index
   (GPS, when the photo has it, stays the photo's place);
+* ``aperture``, ``shutter``, ``iso``, ``focal_length``, ``focal_length_35mm`` and ``flash``: the
+  camera settings (`exposure.py`), each labelled with its value ("1.8", "0.004", "3200", "fired");
 * ``sidecar`` the signature of the sidecars read (the scanner re-reads a photo whose sidecar changed);
 * ``metadata_issue`` what was skipped and why (malformed XMP, a sidecar that is not XML, ...).
 
@@ -20,6 +22,7 @@ Embedded words are the file's claims, not what the models see: they are kept as 
 
 from __future__ import annotations
 
+from photosearch.metadata.exposure import exposure_facts
 from photosearch.metadata.model import EmbeddedMetadata
 from photosearch.metadata.reader import read_metadata
 from photosearch.records import AnalysisResult, FaceRecord, FactRecord, PhotoImage
@@ -47,6 +50,8 @@ def to_result(meta: EmbeddedMetadata) -> AnalysisResult:
     place = meta.place
     if not place.empty():
         facts.append(FactRecord("place", place_label(place), 1.0, None, place_data(place)))
+    for kind, label in exposure_facts(meta.exposure):
+        facts.append(FactRecord(kind, label, 1.0))
     if meta.sidecar_signature:
         facts.append(FactRecord("sidecar", meta.sidecar_signature, 1.0, None, {"files": meta.sidecars}))
     for issue in meta.issues:
@@ -85,7 +90,7 @@ class EmbeddedMetadataAnalyzer:
     """Reads the photo's file and sidecars (not its pixels); cheap, so it runs first."""
 
     name = NAME
-    version = 1
+    version = 2  # 2: camera settings
 
     def __init__(self, settings=None):
         self.settings = settings

@@ -1,11 +1,13 @@
 """exiv2's flattened blocks (key -> value) into what a photo says: keywords (flat and hierarchical),
-titles and captions, authorship, rating, colour label, place names and named regions."""
+titles and captions, authorship, rating, colour label, place names, camera settings and named
+regions."""
 
 from __future__ import annotations
 
 import re
 
 from photosearch.metadata import regions as region_parse
+from photosearch.metadata.exposure import read_exposure
 from photosearch.metadata.model import Block, EmbeddedMetadata, Keyword, PlaceNames, Region, Text
 
 #: Text values longer than this are cut (the catalog's label column holds 512 characters).
@@ -133,6 +135,8 @@ def collect(block: Block, out: EmbeddedMetadata, orientation: int) -> None:
     )
     if not place.empty():
         out.place = place
+    # camera settings (aperture, shutter, ISO, focal length, flash)
+    out.exposure.update(read_exposure(block))
     # named face regions
     for name, box, scheme in region_parse.named_regions(xm, orientation):
         out.regions.append(Region(clean(name), box, src, scheme))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 #: `source` of what was read from the photo file itself (a sidecar's is its file name).
 SOURCE_FILE = "the file"
@@ -44,6 +44,31 @@ class PlaceNames:
 
 
 @dataclass
+class Exposure:
+    """The settings one photo was taken with; None where the file does not say."""
+
+    aperture: float | None = None
+    shutter: float | None = None  # seconds
+    iso: float | None = None
+    focal: float | None = None  # mm, as the lens says
+    focal35: float | None = None  # mm, the 35 mm film equivalent
+    flash: bool | None = None  # fired
+
+    def update(self, other: Exposure) -> None:
+        """Take every setting `other` says (a sidecar read after the file wins)."""
+        for f in fields(self):
+            value = getattr(other, f.name)
+            if value is not None:
+                setattr(self, f.name, value)
+
+    def numbers(self) -> dict[str, float]:
+        """The known numeric settings by name (all but the flash)."""
+        return {
+            f.name: v for f in fields(self) if f.name != "flash" and (v := getattr(self, f.name)) is not None
+        }
+
+
+@dataclass
 class EmbeddedMetadata:
     """Everything read for one photo; `issues` says what was skipped and why."""
 
@@ -55,6 +80,7 @@ class EmbeddedMetadata:
     label_source: str = ""
     place: PlaceNames = field(default_factory=PlaceNames)
     regions: list[Region] = field(default_factory=list)
+    exposure: Exposure = field(default_factory=Exposure)
     sidecars: list[str] = field(default_factory=list)
     sidecar_signature: str | None = None
     issues: list[str] = field(default_factory=list)

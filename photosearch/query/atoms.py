@@ -32,6 +32,7 @@ from photosearch.query.resolvers.filters import (
     resolve_yearly,
 )
 from photosearch.query.resolvers.places import resolve_place
+from photosearch.query.resolvers.settings import resolve_setting
 from photosearch.query.resolvers.similar import resolve_similar
 
 RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
@@ -55,6 +56,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "tag": resolve_tag,
     "faces": resolve_faces,
     "rating": resolve_rating,
+    "setting": resolve_setting,
     "label": resolve_label,
     "kind": resolve_kind,
     "quality": resolve_quality,

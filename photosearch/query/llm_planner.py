@@ -37,6 +37,8 @@ SYSTEM_PROMPT = (
     '{"hour": [hours of the day 0-23]}, {"weekday": [days of the week, 1 = Monday]}, {"place": name}, {"text": words in the photo}, {"camera": model}, {"folder": name}, {"file": part of a file name}, {"album": name}, '
     '{"similar": photo id, "*" for near-duplicates}, {"knowledge": fact}, {"tag": tag}, {"faces": {"min": n, "max": n}}, '
     '{"rating": {"min": stars, "max": stars}}, {"label": colour label}, '
+    '{"setting": {"of": "aperture|shutter|iso|focal|focal35|flash", "min": n, "max": n}} (camera settings: '
+    "f-number, seconds, ISO, mm), "
     '{"kind": "photo|screenshot|document"}, {"quality": "sharp|blurry"}, '
     '{"color": "red|...|monochrome"} (colour words are colours, never things), '
     '{"orientation": "portrait|landscape|panorama|square"}. Answer with JSON only.'
@@ -65,6 +67,7 @@ SLOT_TYPES = (
     "orientation",
     "faces",
     "rating",
+    "setting",
     "label",
     "knowledge",
 )

@@ -1,9 +1,8 @@
 """Deterministic request parser: natural language → plan, with a confidence and notes.
 
 The parser claims spans of the request in a fixed order (quotes and `key:value` syntax, compose
-words, similar/folder/camera, kinds/quality/tags, face counts, people, dates, times of day, places,
-colours,
-connectives)
+words, similar/folder/camera, camera settings, kinds/quality/tags, face counts, people, dates, times
+of day, places, colours, connectives)
 and reads what is left as concept phrases; the claim passes live in `query.claims`. Then
 `query.parse_tree` builds the boolean tree: OR binds tighter than AND; NOT takes the following
 OR-chain (and following same-type operands joined by "and").
@@ -26,6 +25,7 @@ from photosearch.query.claims.entities import (
     claim_weekdays,
 )
 from photosearch.query.claims.filters import FilterClaims
+from photosearch.query.claims.settings import claim_settings
 from photosearch.query.claims.words import NegationClaims, claim_words
 from photosearch.query.emoji_words import emoji_as_words
 from photosearch.query.parse_state import ClaimState, ParseResult, PlanContext, Slot
@@ -58,6 +58,7 @@ class RequestParser:
             cues.claim_files,
             cues.claim_folders,
             cues.claim_cameras,
+            claim_settings,
             filters.claim_ratings,
             filters.claim_filters,
             filters.claim_faces,

@@ -41,6 +41,11 @@ Atoms (each a one-key object):
   and ``monochrome`` for black-and-white / greyscale photos); a colour word of the request.
 * ``{"rating": {"min": int, "max": int|null}}``: the star rating written in the file or its sidecar
   (xmp:Rating; -1 rejected, 0..5); ``{"label": "Red"}``: its colour label (xmp:Label).
+* ``{"setting": {"of": NAME, "min": number|null, "max": number|null}}``: a camera setting the photo
+  was taken with, as its EXIF says (``SETTINGS``): ``aperture`` (f-number), ``shutter`` (seconds),
+  ``iso``, ``focal`` (mm as people name a lens: the 35 mm equivalent for phones and compacts, whose
+  lenses are shorter than 12 mm), ``focal35`` (mm in 35 mm terms: "telephoto", "wide angle"); both
+  ends inclusive, at least one given. ``{"setting": {"of": "flash"}}``: the flash fired.
 
 ``required`` (optional, omitted when empty): concept values that must be present. Concept atoms
 of the root ``and`` are otherwise *soft*: photos with only some of them follow the full matches,
@@ -58,6 +63,7 @@ from datetime import date
 from typing import Any
 
 from photosearch.errors import PhotoSearchError
+from photosearch.query.camera_settings import setting_said
 from photosearch.query.months import months_text, yearly_text
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
@@ -101,6 +107,7 @@ ATOM_KEYS = (
     "yearly",
     "faces",
     "rating",
+    "setting",
     "kind",
     "quality",
     "color",
@@ -128,6 +135,8 @@ COLORS = (
 )
 MONOCHROME = "monochrome"
 ORIENTATIONS = ("portrait", "landscape", "panorama", "square")
+#: Camera settings the setting atom compares (`query/camera_settings.py` says them in words).
+SETTINGS = ("aperture", "shutter", "iso", "focal", "focal35", "flash")
 #: "added_desc": the photos added to the library last come first ("recently added").
 SORTS = ("relevance", "date_asc", "date_desc", "added_desc")
 #: The sorts that order by a date, not by how well a photo matches.
@@ -251,6 +260,19 @@ PLAN_SCHEMA: dict[str, Any] = {
                                 "maximum": RATING_RANGE[1],
                             },
                         },
+                        "additionalProperties": False,
+                    },
+                ),
+                _atom_schema(
+                    "setting",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "of": {"type": "string", "enum": list(SETTINGS)},
+                            "min": {"type": ["number", "null"], "exclusiveMinimum": 0},
+                            "max": {"type": ["number", "null"], "exclusiveMinimum": 0},
+                        },
+                        "required": ["of"],
                         "additionalProperties": False,
                     },
                 ),
@@ -415,6 +437,30 @@ def _validate_rating(value: Any, p: str) -> dict:
     return {"rating": {"min": lo, "max": hi}}
 
 
+def _validate_setting(value: Any, p: str) -> dict:
+    if not isinstance(value, dict) or set(value) - {"of", "min", "max"} or value.get("of") not in SETTINGS:
+        raise _err(p, f'expected {{"of": one of {list(SETTINGS)}, "min": number|null, "max": number|null}}')
+    of = value["of"]
+    bounds = [value.get("min"), value.get("max")]
+    for name, bound in zip(("min", "max"), bounds, strict=True):
+        if bound is not None and (
+            isinstance(bound, bool) or not isinstance(bound, (int, float)) or not 0 < bound < float("inf")
+        ):
+            raise _err(f"{p}.{name}", f"expected a positive number or null, got {bound!r}")
+    if of == "flash":
+        if bounds != [None, None]:
+            raise _err(p, "the flash has no min or max: it fired or it did not")
+        return {"setting": {"of": of}}
+    lo, hi = (
+        None if x is None else int(x) if float(x).is_integer() else float(x) for x in bounds
+    )  # 50.0 is 50
+    if lo is None and hi is None:
+        raise _err(p, f"{of} needs 'min' and/or 'max'")
+    if lo is not None and hi is not None and lo > hi:
+        raise _err(p, f"min {lo} is greater than max {hi}")
+    return {"setting": {"of": of, "min": lo, "max": hi}}
+
+
 def _enum_validator(key: str, allowed: tuple[str, ...]) -> Callable[[Any, str], dict]:
     def validate(value: Any, p: str) -> dict:
         if value not in allowed:
@@ -434,6 +480,7 @@ _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
     "yearly": _validate_yearly,
     "faces": _validate_faces,
     "rating": _validate_rating,
+    "setting": _validate_setting,
     "kind": _enum_validator("kind", KINDS),
     "quality": _enum_validator("quality", QUALITIES),
     "color": _enum_validator("color", (*COLORS, MONOCHROME)),
@@ -676,6 +723,8 @@ def _atom_text(atom: dict) -> str:
         if hi is None:
             return f"rating>={lo}"
         return f"rating={lo}" if lo == hi else f"rating {lo}..{hi}"
+    if key == "setting":
+        return setting_said(value)
     if key == "month":
         return "taken " + months_text(value)
     if key == "hour":

@@ -53,6 +53,7 @@ from photosearch.query.resolvers.filters import (
     weekday_nearness,
 )
 from photosearch.query.resolvers.places import ensure_place_facts
+from photosearch.query.resolvers.settings import said_setting, setting_nearness
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
 from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot, get_snapshot, taken_at
 from photosearch.query.resolvers.snapshot_file import snapshot_dir
@@ -431,8 +432,9 @@ def _unmet_atoms(execution: Execution, total: int) -> list[dict]:
 
 
 def _say_when(results: list[dict], dropped: list[dict], snap: Snapshot) -> None:
-    """A closest match shown for being near a date or time left out says when it was taken, and
-    that it is the nearest unless it was taken then ("dogs in autumn": a dog of February is)."""
+    """A closest match shown for being near a date, time or camera setting left out says its own
+    (when it was taken, its ISO), and that it is the nearest unless it meets it ("dogs in autumn": a
+    dog of February is)."""
     if not results or not dropped:
         return
     rows = snap.rows_of(np.asarray([e["id"] for e in results], np.int64))
@@ -440,12 +442,24 @@ def _say_when(results: list[dict], dropped: list[dict], snap: Snapshot) -> None:
         key = next(iter(atom))
         inside = NEARNESS[key](atom, snap)[rows] >= 1.0
         for entry, row, then in zip(results, rows.tolist(), inside.tolist(), strict=True):
-            when = added_at(snap, row) if key == "added" else entry.get("taken_at")
-            if not when or not entry["below_cutoff"] or any(w.get("atom") == key for w in entry["why"]):
+            if not entry["below_cutoff"] or any(w.get("atom") == key for w in entry["why"]):
                 continue
-            said = f"added {when[:10]}" if key == "added" else taken_words(when, key)
-            field = "added_at" if key == "added" else "taken_at"
-            entry["why"].append({"atom": key, field: when, "text": said + ("" if then else ", the nearest")})
+            why = _own_value(key, atom, entry, snap, row)
+            if why is not None:
+                why["text"] += "" if then else ", the nearest"
+                entry["why"].append(why)
+
+
+def _own_value(key: str, atom: dict, entry: dict, snap: Snapshot, row: int) -> dict | None:
+    """A photo's own value of a dropped condition as a `why` entry ("added 2026-11-01", "ISO 2500")."""
+    if key == "setting":
+        said = said_setting(atom["setting"], snap, row)
+        return None if said is None else {"atom": key, "text": said}
+    when = added_at(snap, row) if key == "added" else entry.get("taken_at")
+    if not when:
+        return None
+    said = f"added {when[:10]}" if key == "added" else taken_words(when, key)
+    return {"atom": key, "added_at" if key == "added" else "taken_at": when, "text": said}
 
 
 #: What the photos shown when nothing of a request is met score at most: near nothing, for nothing of
@@ -466,13 +480,15 @@ def _newest(snap: Snapshot) -> np.ndarray:
     return (NOTHING_MET * (0.5 + 0.5 * recency)).astype(np.float32)
 
 
-#: Atoms of when a photo was taken (or added), and how near each photo is to one (1: inside it).
+#: Atoms of when a photo was taken (or added) and of its camera settings, and how near each photo
+#: is to one (1: inside it).
 NEARNESS = {
     "date": date_nearness,
     "added": added_nearness,
     "month": month_nearness,
     "hour": hour_nearness,
     "weekday": weekday_nearness,
+    "setting": setting_nearness,
 }
 
 

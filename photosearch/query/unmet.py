@@ -7,6 +7,7 @@ itself, and a request whose parts each match some photos but never together says
 
 from __future__ import annotations
 
+from photosearch.query.camera_settings import setting_said
 from photosearch.query.months import months_text, yearly_text
 from photosearch.query.plan import ANY_ALBUM, ANY_PHONE, ANY_PLACE, ANY_RAW, ANY_SIMILAR, ANY_TEXT
 from photosearch.query.quantities import count_of, say
@@ -110,6 +111,7 @@ _DESCRIBE = {
     "orientation": lambda v: "that is a panorama" if v == "panorama" else f"in {v} orientation",
     "rating": lambda v: _rating(int(v.get("min") or 0), v.get("max")),
     "label": lambda v: f"with the {v} label",
+    "setting": setting_said,
 }
 
 

@@ -310,3 +310,25 @@ def test_an_added_chip_edits_the_days_added_and_the_sort_reads_recently_added(qt
     chips.set_plan({"version": 1, "where": {"and": []}, "compose": {"sort": "added_desc"}})
     assert chips.sort.currentText() == "Recently added"
     assert "Added to the library" in [a.text() for a in chips.add_btn.menu().actions()]
+
+
+def test_a_camera_setting_chip_reads_the_setting_in_words_and_a_typed_one_edits_it(qtbot):
+    """ "dogs at iso 1600 or higher": the chip reads "setting [ISO 1600 or more]"; typing "f/2.8 or
+    wider" makes it that setting, and words that say none put the chip's words back."""
+    from PySide6.QtWidgets import QLabel, QLineEdit
+
+    iso = {"setting": {"of": "iso", "min": 1600, "max": None}}
+    chips, chip = _second_chip(qtbot, {"concept": "dog"}, iso)
+    assert isinstance(chip.editor, QLineEdit) and chip.editor.text() == "ISO 1600 or more"
+    labels = [lbl.text() for lbl in chip.findChildren(QLabel)]
+    assert "setting" in labels and not any("iso" in text or "min" in text for text in labels)
+    with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
+        chip.editor.setText("f/2.8 or wider")
+        chip.editor.editingFinished.emit()
+    assert {"setting": {"of": "aperture", "min": None, "max": 2.8}} in edited.args[0]["where"]["and"]
+    chips2, chip2 = _second_chip(qtbot, {"concept": "dog"}, iso)
+    with qtbot.assertNotEmitted(chips2.plan_edited):
+        chip2.editor.setText("a dog")
+        chip2.editor.editingFinished.emit()
+    assert chip2.editor.text() == "ISO 1600 or more"
+    assert "Camera setting" in [a.text() for a in chips.add_btn.menu().actions()]

@@ -184,3 +184,28 @@ def test_iptc_place_names_alone_are_read(tmp_path, real_photos, suffix):
     facts = {f.kind: f for f in to_result(got).facts}
     assert facts["place"].label == "Belém, Lisboa, Lisboa, Portugal"
     assert facts["place"].data["cc"] == "PT" and facts["place"].data["city"] == "Lisboa"
+
+
+#: Camera settings as a camera writes them (EXIF), read back in every format.
+SETTINGS = (
+    "-EXIF:FNumber=2.8",
+    "-EXIF:ExposureTime=1/125",
+    "-EXIF:ISO=640",
+    "-EXIF:FocalLength=35",
+    "-EXIF:Flash#=1",
+)
+
+
+@pytest.mark.parametrize("suffix", FORMATS)
+def test_camera_settings_are_read_in_every_format(tmp_path, real_photos, suffix):
+    path = _photo(tmp_path, suffix, real_photos["chelsea"])
+    exiftool.write(path, *SETTINGS)
+    got = read_metadata(str(path)).exposure
+    ref = exiftool.read(path, "-FNumber", "-ExposureTime", "-ISO", "-FocalLength", "-Flash")
+    assert (got.aperture, got.iso, got.focal, got.flash) == (
+        ref["FNumber"],
+        ref["ISO"],
+        ref["FocalLength"],
+        True,
+    )
+    assert got.shutter == pytest.approx(ref["ExposureTime"])

@@ -206,6 +206,7 @@ ATOM_EXAMPLES = {
     "yearly": {"from": "12-24", "to": "12-26"},
     "faces": {"min": 2, "max": 2},
     "rating": {"min": 4, "max": None},
+    "setting": {"of": "aperture", "min": None, "max": 2.8},
     "kind": "screenshot",
     "quality": "sharp",
     "color": "red",

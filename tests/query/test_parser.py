@@ -412,7 +412,10 @@ def test_places():
         ("a line of trees", {"concept": "tree"}),  # no "line tree"
         ("view of the sea from the hotel", {"and": [{"concept": "sea"}, {"concept": "hotel"}]}),
         ("silhouette of a tree at sunset", {"and": [{"concept": "tree"}, {"concept": "sunset"}]}),
-        ("long exposure of a waterfall", {"concept": "waterfall"}),  # how it was shot: no model sees it
+        (  # how it was shot: the shutter time the camera wrote, not a look
+            "long exposure of a waterfall",
+            {"and": [{"setting": {"of": "shutter", "min": 1, "max": None}}, {"concept": "waterfall"}]},
+        ),
         ("the edge of the cliff", {"concept": "cliff"}),  # a part or side of a thing is the thing
         ("a pair of shoes", {"concept": "shoe"}),
         ("a pint of beer", {"concept": "beer"}),
@@ -447,7 +450,10 @@ def test_places():
         ("my favourite mug", {"concept": "mug"}),  # a taste, not the photos marked favourite
         ("my favourite beach photos", {"and": [{"tag": "favourite"}, {"concept": "beach"}]}),
         ("favourite sunsets", {"and": [{"tag": "favourite"}, {"concept": "sunset"}]}),
-        ("wide angle shots of the city", {"concept": "city"}),  # how it was shot; no "angle"
+        (  # how it was shot (the focal length in 35 mm terms); no "angle"
+            "wide angle shots of the city",
+            {"and": [{"setting": {"of": "focal35", "min": None, "max": 35}}, {"concept": "city"}]},
+        ),
         ("the view from the window", {"and": [{"concept": "view"}, {"concept": "window"}]}),
         ("a sign with letters on it", {"and": [{"concept": "sign"}, {"text": "*"}]}),  # letters are text
         ("the word love", {"text": "love"}),  # "the word" introduces what is written, like "with the word"
