@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from photosearch.query.festivals import FESTIVALS, festival_day
 from photosearch.query.lexicon import NUMBER_WORDS as COUNT_WORDS
 
 OPEN_START = date(1900, 1, 1)
@@ -134,19 +135,32 @@ def _last_monday_of_may(year: int) -> date:
     return last - timedelta(days=last.weekday())
 
 
+def _orthodox_easter(year: int) -> date:
+    from dateutil.easter import EASTER_ORTHODOX, easter
+
+    return easter(year, EASTER_ORTHODOX)
+
+
 def _mothering_sunday(year: int) -> date:
     """The UK's and Ireland's Mothering Sunday: the fourth Sunday of Lent, three weeks before Easter."""
     return _easter(year) - timedelta(days=21)
 
 
-#: Holidays whose day moves from year to year: (the holiday's day in a year, days before it the
-#: span starts, days long). Easter is Good Friday to Easter Monday; Thanksgiving Thursday to Sunday.
-MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date], int, int]] = {
+#: Holidays whose day moves from year to year: (the holiday's day in a year, None where its calendar
+#: does not reach the year; days before it the span starts; days long). Easter is Good Friday to
+#: Easter Monday; Thanksgiving Thursday to Sunday. Festivals of other calendars: `festivals.py`.
+MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date | None], int, int]] = {
     "easter": (_easter, -2, 4),
     "easter weekend": (_easter, -2, 4),
     "easter sunday": (_easter, 0, 1),
     "easter monday": (_easter, 1, 1),
     "good friday": (_easter, -2, 1),
+    "palm sunday": (_easter, -7, 1),
+    **dict.fromkeys(("mardi gras", "shrove tuesday", "pancake day"), (_easter, -47, 1)),
+    "ash wednesday": (_easter, -46, 1),
+    "ascension day": (_easter, 39, 1),
+    **dict.fromkeys(("pentecost", "whitsun", "whit sunday"), (_easter, 49, 1)),
+    **dict.fromkeys(("orthodox easter", "greek easter"), (_orthodox_easter, -2, 4)),
     "thanksgiving": (thanksgiving, 0, 4),
     "thanksgiving weekend": (thanksgiving, 0, 4),
     # the second Sunday of May (the US, Canada, Germany, Italy, Australia, Japan...); the UK's is
@@ -167,6 +181,7 @@ MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date], int, int]] = {
         )
         for weekend in ("", " weekend")
     },
+    **{name: (festival_day(name), before, days) for name, (_day, before, days) in FESTIVALS.items()},
 }
 #: How a holiday kept on different days in different countries is read, said with its dates.
 HOLIDAY_CONVENTIONS = {
@@ -177,10 +192,14 @@ HOLIDAY_CONVENTIONS = {
 }
 
 
-def movable_range(name: str, year: int) -> tuple[date, date]:
-    """A movable holiday's days in a year ("easter", 2023 → Good Friday to Easter Monday)."""
+def movable_range(name: str, year: int) -> tuple[date, date] | None:
+    """A movable holiday's days in a year ("easter", 2023 → Good Friday to Easter Monday); None when
+    its calendar does not reach the year."""
     day_of, before, days = MOVABLE_HOLIDAYS[name]
-    lo = day_of(year) + timedelta(days=before)
+    day = day_of(year)
+    if day is None:
+        return None
+    lo = day + timedelta(days=before)
     return lo, lo + timedelta(days=days - 1)
 
 
@@ -254,6 +273,9 @@ class DateMatch:
     #: What a photo of the season shows, for photos taken in another month or on no known day
     #: ("winter": snow, SEASON_LOOKS)
     looks: str = ""
+    #: What to look for when no day is known (`ranges` empty): "birthday" for an unknown birthday, the
+    #: festival's name for a year its calendar does not reach.
+    instead: str = "birthday"
 
     def node(self) -> dict:
         if self.months and self.looks:
@@ -368,7 +390,10 @@ def _recurring(now: date, years: tuple[int, int] | None, make) -> tuple[list[tup
     last = min(last, now.year)
     out = []
     for y in range(first, last + 1):
-        lo, hi = make(y)
+        days = make(y)
+        if days is None:  # a festival its calendar does not reach that year
+            continue
+        lo, hi = days
         if lo <= now:
             out.append((lo, min(hi, now) if hi > now else hi))
     return out, f"{first}–{last}"
@@ -833,15 +858,23 @@ def _movable(m: re.Match, q: _Ask) -> DateMatch | None:
     year of the library (the catalog's years, else the last ten)."""
     name, rel, now = m.group("h"), (m.group("rel") or "").strip(), q.now
 
-    def make(y: int) -> tuple[date, date]:
+    def make(y: int) -> tuple[date, date] | None:
         return movable_range(name, y)
 
+    def one(days: tuple[date, date] | None, year: int) -> DateMatch:
+        if days is None:
+            note = f"no date of {name} is known for {year}: photos that look like it"
+            return DateMatch(m.start(), m.end(), [], notes=[note], instead=name)
+        return DateMatch(m.start(), m.end(), [days])
+
     if m.group("y"):
-        return DateMatch(m.start(), m.end(), [make(int(m.group("y")))])
+        return one(make(int(m.group("y"))), int(m.group("y")))
     if rel == "this":
-        return DateMatch(m.start(), m.end(), [make(now.year)])
+        return one(make(now.year), now.year)
     if rel == "last":
-        return DateMatch(m.start(), m.end(), [make(now.year if make(now.year)[1] < now else now.year - 1)])
+        this_year = make(now.year)
+        year = now.year if this_year is not None and this_year[1] < now else now.year - 1
+        return one(make(year), year)
     ranges, span = _recurring(now, q.years, make)
     note = f"“{name}”: every year {span}"
     if name in HOLIDAY_CONVENTIONS:

@@ -142,8 +142,10 @@ def test_new_year_is_the_night_it_begins_either_side_of_midnight():
     assert _one("new year 2020").node() == {"date": {"from": "2019-12-31", "to": "2020-01-01"}}  # 2020's
 
 
-def test_another_calendar_s_new_year_is_no_date_of_this_one():
-    assert _find("chinese new year") == [] and _find("lunar new year") == []
+def test_another_calendar_s_new_year_is_its_own_days_not_the_first_of_january():
+    """It was no date at all (and "lunar new year 2023" New Year's Eve of 2022); now its own days."""
+    assert _one("chinese new year 2024").node() == {"date": {"from": "2024-02-09", "to": "2024-02-12"}}
+    assert _one("lunar new year 2023").node() == {"date": {"from": "2023-01-21", "to": "2023-01-24"}}
 
 
 def test_seasons_ago_count_back_from_the_last_one():

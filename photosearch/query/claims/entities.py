@@ -124,7 +124,7 @@ def claim_dates(st: ClaimState) -> None:
         for note in dm.notes:
             st.note(note, 0.35 if "no birthday" in note else 0.0)
         if not dm.ranges:
-            st.claim(dm.start, dm.end, "atom", {"concept": "birthday"}, slot="concept")
+            st.claim(dm.start, dm.end, "atom", {"concept": dm.instead}, slot="concept")
             continue
         st.claim(dm.start, dm.end, "atom", dm.node(), slot="date")
 
