@@ -33,11 +33,13 @@ from photosearch.metadata.analyzer import COLOR_LABELS
 from photosearch.query.camera_settings import read_setting, setting_text
 from photosearch.query.months import CHOICES as MONTH_CHOICES
 from photosearch.query.months import SEASON_MONTHS, months_text
+from photosearch.query.photo_sizes import read_size, size_text
 from photosearch.query.plan import (
     ANY_ALBUM,
     ANY_PLACE,
     ANY_RAW,
     ANY_SIMILAR,
+    ANY_TAG,
     ANY_TEXT,
     STRING_ATOMS,
     dumps_plan,
@@ -45,7 +47,7 @@ from photosearch.query.plan import (
 from photosearch.query.quantities import say as say_counted
 from photosearch.query.times_of_day import CHOICES as TIME_CHOICES
 from photosearch.query.times_of_day import hours_of, hours_text
-from photosearch.query.unmet import RATING_CHOICES, rating_text
+from photosearch.query.unmet import PERSON_WORDS, RATING_CHOICES, rating_text
 from photosearch.query.weekdays import CHOICES as WEEKDAY_CHOICES
 from photosearch.query.weekdays import WEEKEND, days_text
 
@@ -68,7 +70,8 @@ ATOM_TITLES = {
     "orientation": "shape",
     "faces": "people",  # counted from the faces and the detector's person boxes
     "rating": "rated",
-    "setting": "setting",  # a camera setting: "setting f/1.8", "setting ISO 1600 or more"
+    "setting": "setting",
+    "size": "size",  # "size 12 megapixels or more", "size 10 MB or more"  # a camera setting: "setting f/1.8", "setting ISO 1600 or more"
     "date": "date",
     "added": "added",  # to the library, not taken
     "hour": "taken",
@@ -84,6 +87,19 @@ NAMED_CHOICES = {
     "weekday": (WEEKDAY_CHOICES, days_text),
     "month": (MONTH_CHOICES, months_text),
 }
+#: Atoms whose chip is edited in words: (the value in words, the words read back, the tooltip).
+WORDS_EDITED = {
+    "setting": (
+        setting_text,
+        read_setting,
+        "A camera setting: f/2.8 or wider, 1/1000 s or faster, ISO 800 to 3200, 50 mm, flash fired",
+    ),
+    "size": (
+        size_text,
+        read_size,
+        "The photo's size: 12 megapixels or more, 1 megapixel or less, 10 MB or more",
+    ),
+}
 #: What an empty "text in photo" chip says it matches: any words read in the photo (`ANY_TEXT`).
 ANY_WORDS = "any words"
 #: Atoms whose empty chip matches anything: (the plan's value for it, what the chip says).
@@ -93,6 +109,7 @@ ANY_VALUES = {
     "file": (ANY_RAW, "camera RAW"),  # "raw files": any RAW format, said so
     "album": (ANY_ALBUM, "any album"),  # "photos not in any album"
     "similar": (ANY_SIMILAR, "a near-duplicate"),  # "duplicates": of any photo
+    "tag": (ANY_TAG, "any tag"),  # "untagged" is its negation
 }
 #: Conditions shown with a bundled icon (SVG: no emoji font needed); the title is its tooltip.
 ATOM_ICONS = {key: f"{key}.svg" for key in ("person", "place", "camera", "folder", "date")}
@@ -213,12 +230,20 @@ class Chip(QFrame):
         self.editor: QWidget | None = None
         value = inner.get(key)
         if key in STRING_ATOMS:  # edited as text (a person or a colour label picked from a list too)
-            choices = people if key == "person" else COLOR_LABELS if key == "label" else ()
+            choices = (
+                [*PERSON_WORDS.values(), *people]
+                if key == "person"
+                else COLOR_LABELS
+                if key == "label"
+                else ()
+            )
             if choices:  # the known ones to pick from; another can still be typed
                 box = QComboBox(self)
                 box.setEditable(True)
                 box.addItems(list(choices))
-                box.setCurrentText(str(value))
+                box.setCurrentText(
+                    PERSON_WORDS.get(str(value), str(value)) if key == "person" else str(value)
+                )
                 box.lineEdit().editingFinished.connect(lambda: self._set_string(box.currentText()))
                 box.activated.connect(lambda _i: self._set_string(box.currentText()))
                 self.editor = box
@@ -282,14 +307,13 @@ class Chip(QFrame):
                 )
             )
             self.editor = box
-        elif key == "setting":  # edited in words, read back as a request's words are ("ISO 800 or more")
-            said = setting_text(value)
+        elif key in WORDS_EDITED:  # edited in words, read back as a request's words are ("ISO 800 or more")
+            say, _read, tip = WORDS_EDITED[key]
+            said = say(value)
             edit = QLineEdit(said, self)
-            edit.setToolTip(
-                "A camera setting: f/2.8 or wider, 1/1000 s or faster, ISO 800 to 3200, 50 mm, flash fired"
-            )
+            edit.setToolTip(tip)
             edit.setFixedWidth(max(60, edit.fontMetrics().horizontalAdvance(said) + 18))
-            edit.editingFinished.connect(lambda: self._set_setting(edit))
+            edit.editingFinished.connect(lambda: self._set_in_words(edit))
             self.editor = edit
         elif key == "faces":
             spin_lo, spin_hi = QSpinBox(self), QSpinBox(self)
@@ -349,17 +373,20 @@ class Chip(QFrame):
 
     def _set_string(self, text: str) -> None:
         text = " ".join(text.split())
+        if self.key == "person":  # "someone you named" is the plan's "*"
+            text = next((v for v, words in PERSON_WORDS.items() if words == text), text)
         if not text:
             self.changed.emit(self.index, None)
         elif text != self.inner.get(self.key):
             self._emit({self.key: text})
 
-    def _set_setting(self, edit: QLineEdit) -> None:
-        """A setting typed in words; words that say none put the chip's own words back."""
-        read = read_setting(edit.text())
-        if read is None:
-            edit.setText(setting_text(self.inner["setting"]))
-        elif read != {"setting": self.inner["setting"]}:
+    def _set_in_words(self, edit: QLineEdit) -> None:
+        """A setting or size typed in words; words that say none (or another kind) put the chip's back."""
+        say, read_words, _tip = WORDS_EDITED[self.key]
+        read = read_words(edit.text())
+        if read is None or self.key not in read:
+            edit.setText(say(self.inner[self.key]))
+        elif read != {self.key: self.inner[self.key]}:
             self._emit(read)
 
     def _pick_named(self, text: str) -> None:
@@ -460,6 +487,7 @@ class PlanChips(QWidget):
             "Colour label": {"label": "Red"},
             "Star rating": {"rating": {"min": 4, "max": None}},
             "Camera setting": {"setting": {"of": "aperture", "min": None, "max": 2.8}},
+            "Size": {"size": {"of": "megapixels", "min": 12, "max": None}},
             "Kind: screenshot": {"kind": "screenshot"},
             "Exclude blurry": {"not": {"quality": "blurry"}},
             "Number of people": {"faces": {"min": 1, "max": None}},

@@ -34,6 +34,7 @@ from photosearch.query.resolvers.filters import (
 from photosearch.query.resolvers.places import resolve_place
 from photosearch.query.resolvers.settings import resolve_setting
 from photosearch.query.resolvers.similar import resolve_similar
+from photosearch.query.resolvers.sizes import resolve_size
 
 RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "concept": resolve_concept,
@@ -57,6 +58,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "faces": resolve_faces,
     "rating": resolve_rating,
     "setting": resolve_setting,
+    "size": resolve_size,
     "label": resolve_label,
     "kind": resolve_kind,
     "quality": resolve_quality,

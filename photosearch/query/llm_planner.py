@@ -32,13 +32,14 @@ LLM_SCHEMA: dict[str, Any] = {
 SYSTEM_PROMPT = (
     'You turn photo search requests into JSON plans. A plan is {"where": NODE, "compose": {...}}. '
     'NODE is {"and": [NODE,...]}, {"or": [NODE,...]}, {"not": NODE} or an atom: '
-    '{"concept": thing}, {"person": name}, {"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}, '
+    '{"concept": thing}, {"person": name, "*" anyone named, "?" a face not named yet}, {"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}, '
     '{"added": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}} (added to the library), '
     '{"hour": [hours of the day 0-23]}, {"weekday": [days of the week, 1 = Monday]}, {"place": name}, {"text": words in the photo}, {"camera": model}, {"folder": name}, {"file": part of a file name}, {"album": name}, '
-    '{"similar": photo id, "*" for near-duplicates}, {"knowledge": fact}, {"tag": tag}, {"faces": {"min": n, "max": n}}, '
+    '{"similar": photo id, "*" for near-duplicates}, {"knowledge": fact}, {"tag": tag, "*" any tag}, {"faces": {"min": n, "max": n}}, '
     '{"rating": {"min": stars, "max": stars}}, {"label": colour label}, '
     '{"setting": {"of": "aperture|shutter|iso|focal|focal35|flash", "min": n, "max": n}} (camera settings: '
     "f-number, seconds, ISO, mm), "
+    '{"size": {"of": "megapixels|megabytes", "min": n, "max": n}}, '
     '{"kind": "photo|screenshot|document"}, {"quality": "sharp|blurry"}, '
     '{"color": "red|...|monochrome"} (colour words are colours, never things), '
     '{"orientation": "portrait|landscape|panorama|square"}. Answer with JSON only.'
@@ -68,6 +69,7 @@ SLOT_TYPES = (
     "faces",
     "rating",
     "setting",
+    "size",
     "label",
     "knowledge",
 )

@@ -12,11 +12,13 @@ share one form::
 
 Atoms (each a one-key object):
 
-* ``{"concept": "dog"}`` semantic; ``{"person": "Anna"}``; ``{"place": "Italy"}`` (``"*"``: any
+* ``{"concept": "dog"}`` semantic; ``{"person": "Anna"}`` (``"*"``: anyone named in People, ``"?"``:
+  a face nobody named yet); ``{"place": "Italy"}`` (``"*"``: any
   known place, "photos with location");
   ``{"text": "EXIT"}`` words in the photo (``{"text": "*"}``: any); ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
   ``{"file": "IMG_2041"}`` part of the file's name;
-  ``{"similar": "42"}`` photo id or path (``"*"``: a near-duplicate of any photo, "duplicates"); ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}``;
+  ``{"similar": "42"}`` photo id or path (``"*"``: a near-duplicate of any photo, "duplicates"); ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}`` (``"*"``: any tag of yours or keyword of the file,
+  the heart aside: "untagged" is its negation);
   ``{"album": "Holidays"}`` the photos of an album (a manual album's photos, a smart album's search;
   ``"*"``: in any manual album).
 * ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
@@ -41,6 +43,9 @@ Atoms (each a one-key object):
   and ``monochrome`` for black-and-white / greyscale photos); a colour word of the request.
 * ``{"rating": {"min": int, "max": int|null}}``: the star rating written in the file or its sidecar
   (xmp:Rating; -1 rejected, 0..5); ``{"label": "Red"}``: its colour label (xmp:Label).
+* ``{"size": {"of": "megapixels"|"megabytes", "min": number|null, "max": number|null}}``: the photo's
+  pixels or its file's size ("high resolution", "4k", "large files", "bigger than 10mb"); min equal
+  to max is about that many (`resolvers/sizes.ABOUT`).
 * ``{"setting": {"of": NAME, "min": number|null, "max": number|null}}``: a camera setting the photo
   was taken with, as its EXIF says (``SETTINGS``): ``aperture`` (f-number), ``shutter`` (seconds),
   ``iso``, ``focal`` (mm as people name a lens: the 35 mm equivalent for phones and compacts, whose
@@ -65,6 +70,7 @@ from typing import Any
 from photosearch.errors import PhotoSearchError
 from photosearch.query.camera_settings import setting_said
 from photosearch.query.months import months_text, yearly_text
+from photosearch.query.photo_sizes import size_text
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
 
@@ -78,6 +84,12 @@ ANY_PLACE = "*"
 ANY_PHONE = "phone"
 #: The similar atom's value for a near-duplicate of any photo ("duplicates": `resolvers/duplicates.py`).
 ANY_SIMILAR = "*"
+#: The person atom's value for anyone named in People ("named people"), and for a face nobody has
+#: named yet ("unnamed faces", "people I haven't named").
+ANY_PERSON = "*"
+UNNAMED_PERSON = "?"
+#: The tag atom's value for any tag of the user's or keyword of the file, the heart aside ("untagged").
+ANY_TAG = "*"
 #: The album atom's value for any manual album ("photos not in any album" is its negation).
 ANY_ALBUM = "*"
 #: The file atom's value for a camera RAW file of any format ("raw files"; `ingest.decode.RAW_EXTENSIONS`).
@@ -108,6 +120,7 @@ ATOM_KEYS = (
     "faces",
     "rating",
     "setting",
+    "size",
     "kind",
     "quality",
     "color",
@@ -137,6 +150,8 @@ MONOCHROME = "monochrome"
 ORIENTATIONS = ("portrait", "landscape", "panorama", "square")
 #: Camera settings the setting atom compares (`query/camera_settings.py` says them in words).
 SETTINGS = ("aperture", "shutter", "iso", "focal", "focal35", "flash")
+#: What the size atom measures (`query/photo_sizes.py` says it in words).
+SIZES = ("megapixels", "megabytes")
 #: "added_desc": the photos added to the library last come first ("recently added").
 SORTS = ("relevance", "date_asc", "date_desc", "added_desc")
 #: The sorts that order by a date, not by how well a photo matches.
@@ -269,6 +284,19 @@ PLAN_SCHEMA: dict[str, Any] = {
                         "type": "object",
                         "properties": {
                             "of": {"type": "string", "enum": list(SETTINGS)},
+                            "min": {"type": ["number", "null"], "exclusiveMinimum": 0},
+                            "max": {"type": ["number", "null"], "exclusiveMinimum": 0},
+                        },
+                        "required": ["of"],
+                        "additionalProperties": False,
+                    },
+                ),
+                _atom_schema(
+                    "size",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "of": {"type": "string", "enum": list(SIZES)},
                             "min": {"type": ["number", "null"], "exclusiveMinimum": 0},
                             "max": {"type": ["number", "null"], "exclusiveMinimum": 0},
                         },
@@ -437,9 +465,16 @@ def _validate_rating(value: Any, p: str) -> dict:
     return {"rating": {"min": lo, "max": hi}}
 
 
-def _validate_setting(value: Any, p: str) -> dict:
-    if not isinstance(value, dict) or set(value) - {"of", "min", "max"} or value.get("of") not in SETTINGS:
-        raise _err(p, f'expected {{"of": one of {list(SETTINGS)}, "min": number|null, "max": number|null}}')
+def _validate_size(value: Any, p: str) -> dict:
+    if isinstance(value, dict) and value.get("of") == "flash":
+        raise _err(p + ".of", f"expected one of {list(SIZES)}")
+    return {"size": _validate_setting(value, p, SIZES)["setting"]}
+
+
+def _validate_setting(value: Any, p: str, names: tuple[str, ...] = SETTINGS) -> dict:
+    """A setting (or, with `names`, a size): what it measures and its bounds, at least one."""
+    if not isinstance(value, dict) or set(value) - {"of", "min", "max"} or value.get("of") not in names:
+        raise _err(p, f'expected {{"of": one of {list(names)}, "min": number|null, "max": number|null}}')
     of = value["of"]
     bounds = [value.get("min"), value.get("max")]
     for name, bound in zip(("min", "max"), bounds, strict=True):
@@ -481,6 +516,7 @@ _ATOM_VALIDATORS: dict[str, Callable[[Any, str], dict]] = {
     "faces": _validate_faces,
     "rating": _validate_rating,
     "setting": _validate_setting,
+    "size": _validate_size,
     "kind": _enum_validator("kind", KINDS),
     "quality": _enum_validator("quality", QUALITIES),
     "color": _enum_validator("color", (*COLORS, MONOCHROME)),
@@ -725,6 +761,8 @@ def _atom_text(atom: dict) -> str:
         return f"rating={lo}" if lo == hi else f"rating {lo}..{hi}"
     if key == "setting":
         return setting_said(value)
+    if key == "size":
+        return "size " + size_text(value)
     if key == "month":
         return "taken " + months_text(value)
     if key == "hour":

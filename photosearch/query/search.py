@@ -55,6 +55,7 @@ from photosearch.query.resolvers.filters import (
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.settings import said_setting, setting_nearness
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
+from photosearch.query.resolvers.sizes import said_size, size_nearness
 from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot, get_snapshot, taken_at
 from photosearch.query.resolvers.snapshot_file import snapshot_dir
 from photosearch.query.times_of_day import taken_words
@@ -452,8 +453,8 @@ def _say_when(results: list[dict], dropped: list[dict], snap: Snapshot) -> None:
 
 def _own_value(key: str, atom: dict, entry: dict, snap: Snapshot, row: int) -> dict | None:
     """A photo's own value of a dropped condition as a `why` entry ("added 2026-11-01", "ISO 2500")."""
-    if key == "setting":
-        said = said_setting(atom["setting"], snap, row)
+    if key in ("setting", "size"):
+        said = said_setting(atom[key], snap, row) if key == "setting" else said_size(atom[key], snap, row)
         return None if said is None else {"atom": key, "text": said}
     when = added_at(snap, row) if key == "added" else entry.get("taken_at")
     if not when:
@@ -480,8 +481,8 @@ def _newest(snap: Snapshot) -> np.ndarray:
     return (NOTHING_MET * (0.5 + 0.5 * recency)).astype(np.float32)
 
 
-#: Atoms of when a photo was taken (or added) and of its camera settings, and how near each photo
-#: is to one (1: inside it).
+#: Atoms of when a photo was taken (or added), of its camera settings and of its size, and how near
+#: each photo is to one (1: inside it).
 NEARNESS = {
     "date": date_nearness,
     "added": added_nearness,
@@ -489,6 +490,7 @@ NEARNESS = {
     "hour": hour_nearness,
     "weekday": weekday_nearness,
     "setting": setting_nearness,
+    "size": size_nearness,
 }
 
 

@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from photosearch.query.camera_settings import setting_said
 from photosearch.query.months import months_text, yearly_text
-from photosearch.query.plan import ANY_ALBUM, ANY_PHONE, ANY_PLACE, ANY_RAW, ANY_SIMILAR, ANY_TEXT
+from photosearch.query.photo_sizes import size_text
+from photosearch.query.plan import (
+    ANY_ALBUM,
+    ANY_PERSON,
+    ANY_PHONE,
+    ANY_PLACE,
+    ANY_RAW,
+    ANY_SIMILAR,
+    ANY_TAG,
+    ANY_TEXT,
+    UNNAMED_PERSON,
+)
 from photosearch.query.quantities import count_of, say
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
@@ -80,13 +91,17 @@ MEASURED_WORDS = {
 }
 
 
+#: The person atom's "anyone named" and "a face not named yet", in words (the app's person chip too).
+PERSON_WORDS = {ANY_PERSON: "someone you named", UNNAMED_PERSON: "someone not named yet"}
+
+
 _DESCRIBE = {
     "faces": lambda v: _people(int(v.get("min") or 0), v.get("max")),
     "concept": lambda v: (
         MEASURED_WORDS.get(v) or (f"with {say(v)}" if count_of(v) else f"that looks like “{v}”")
     ),
     "color": lambda v: "in black and white" if v == "monochrome" else f"that is mostly {v}",
-    "person": lambda v: f"of {v}",
+    "person": lambda v: f"of {PERSON_WORDS.get(v, v)}",
     "place": lambda v: "with a known place" if v.strip() == ANY_PLACE else f"taken in {v}",
     "date": lambda v: (
         f"taken on {v['from']}" if v["from"] == v["to"] else f"taken between {v['from']} and {v['to']}"
@@ -105,13 +120,14 @@ _DESCRIBE = {
     "album": lambda v: "in an album" if v == ANY_ALBUM else f"in the album {v}",
     "similar": lambda v: "with a near-duplicate" if v == ANY_SIMILAR else f"similar to {v}",
     "knowledge": lambda v: f"known as {v}",
-    "tag": lambda v: f"tagged {v}",
+    "tag": lambda v: "with a tag" if v == ANY_TAG else f"tagged {v}",
     "kind": lambda v: f"that is a {v}",
     "quality": lambda v: f"that is {v}",
     "orientation": lambda v: "that is a panorama" if v == "panorama" else f"in {v} orientation",
     "rating": lambda v: _rating(int(v.get("min") or 0), v.get("max")),
     "label": lambda v: f"with the {v} label",
     "setting": setting_said,
+    "size": lambda v: f"of {size_text(v)}",
 }
 
 

@@ -332,3 +332,47 @@ def test_a_camera_setting_chip_reads_the_setting_in_words_and_a_typed_one_edits_
         chip2.editor.editingFinished.emit()
     assert chip2.editor.text() == "ISO 1600 or more"
     assert "Camera setting" in [a.text() for a in chips.add_btn.menu().actions()]
+
+
+def test_a_person_chip_for_anyone_named_or_a_face_not_named_says_so_and_picks_a_person(qtbot):
+    """ "unnamed faces": the chip reads "someone not named yet", never a bare "?"; picking a name
+    makes it that person, and picking the words back makes it "?" again."""
+    from PySide6.QtWidgets import QComboBox
+
+    chips, chip = _second_chip(qtbot, {"concept": "beach"}, {"person": "?"})
+    chips.set_people(["Anna"])
+    chips.set_plan({"version": 1, "where": {"and": [{"concept": "beach"}, {"person": "?"}]}})
+    chip = chips.chips[1]
+    assert isinstance(chip.editor, QComboBox) and chip.editor.currentText() == "someone not named yet"
+    items = [chip.editor.itemText(i) for i in range(chip.editor.count())]
+    assert items == ["someone you named", "someone not named yet", "Anna"]
+    assert {"person": "Anna"} in _pick(qtbot, chips, chip, "Anna")["where"]["and"]
+    chip = chips.chips[1]
+    assert {"person": "*"} in _pick(qtbot, chips, chip, "someone you named")["where"]["and"]
+
+
+def test_a_tag_chip_for_any_tag_says_so_in_words(qtbot):
+    """ "untagged photos": an excluded tag chip that reads "any tag", never a bare "*"."""
+    _chips, chip = _second_chip(qtbot, {"concept": "dog"}, {"not": {"tag": "*"}})
+    assert chip.editor.text() == "" and chip.editor.placeholderText() == "any tag"
+    assert chip.excluded
+
+
+def test_a_size_chip_reads_the_size_in_words_and_a_typed_one_edits_it(qtbot):
+    """ "high resolution": the chip reads "size [12 megapixels or more]"; typing "10 MB or more" makes
+    it a file size, and a camera setting typed there is not a size: the chip's words come back."""
+    from PySide6.QtWidgets import QLineEdit
+
+    high = {"size": {"of": "megapixels", "min": 12, "max": None}}
+    chips, chip = _second_chip(qtbot, {"concept": "dog"}, high)
+    assert isinstance(chip.editor, QLineEdit) and chip.editor.text() == "12 megapixels or more"
+    with qtbot.waitSignal(chips.plan_edited, timeout=2000) as edited:
+        chip.editor.setText("10 MB or more")
+        chip.editor.editingFinished.emit()
+    assert {"size": {"of": "megabytes", "min": 10.0, "max": None}} in edited.args[0]["where"]["and"]
+    chips2, chip2 = _second_chip(qtbot, {"concept": "dog"}, high)
+    with qtbot.assertNotEmitted(chips2.plan_edited):
+        chip2.editor.setText("f/1.8")
+        chip2.editor.editingFinished.emit()
+    assert chip2.editor.text() == "12 megapixels or more"
+    assert "Size" in [a.text() for a in chips.add_btn.menu().actions()]

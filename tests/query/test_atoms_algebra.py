@@ -207,6 +207,7 @@ ATOM_EXAMPLES = {
     "faces": {"min": 2, "max": 2},
     "rating": {"min": 4, "max": None},
     "setting": {"of": "aperture", "min": None, "max": 2.8},
+    "size": {"of": "megapixels", "min": 12, "max": None},
     "kind": "screenshot",
     "quality": "sharp",
     "color": "red",

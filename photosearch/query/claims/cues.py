@@ -129,6 +129,7 @@ _RAW = re.compile(
 _PHONE = re.compile(
     r"\b(?:(?:(?:taken|shot|made)\s+(?:with|on|by)|from)\s+(?:my|a|the|our|his|her|their)"
     r"|(?:on|with)\s+(?:my|our|his|her|their))\s+"  # "talking on the phone" is a call, no camera
+    r"(?:(?:old|new|previous|last|other|work|first|current|spare)\s+)?"  # "from my old phone"
     r"(?:smart\s*phone|phone|mobile(?:\s+phone)?|cell\s*phone|cell)\b"
     r"|\b(?:smart\s*phone|phone|mobile|cell\s*phone)\s+(?:photos?|pictures?|pics|shots|snaps)\b"
 )

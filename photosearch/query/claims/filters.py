@@ -10,7 +10,7 @@ from typing import Any
 from photosearch.query import lexicon as lx
 from photosearch.query.months import ANY_DAY
 from photosearch.query.parse_state import ALONE, ClaimState
-from photosearch.query.plan import ANY_PLACE, ANY_TEXT
+from photosearch.query.plan import ANY_PERSON, ANY_PLACE, ANY_TAG, ANY_TEXT, UNNAMED_PERSON
 
 #: "a crowd": at least this many people.
 CROWD = 6
@@ -24,6 +24,30 @@ _DATED = re.compile(
     r"\b(?P<un>undated)\b|\bdated(?=\s+(?:photos?|pictures?|pics|images?))"
     rf"|(?:{_AFTER_NO}|(?<=\bwith\sa\s))(?:date|dates|date\s+taken|capture\s+date)\b"
 )
+_PHOTOS = r"(?:photos?|pictures?|pics|images?|shots)"
+#: "untagged", "photos I haven't tagged", "not tagged yet": no tag of the user's nor keyword of the file.
+_UNTAGGED = re.compile(
+    r"\buntagged\b|\b(?:that\s+)?(?:i|we)\s*(?:have\s*n[o']?t|haven't|havent|didn't|did\s+not|never)\s+tagged(?:\s+yet)?\b"
+    r"|\bnot\s+(?:been\s+|yet\s+)?tagged(?:\s+yet)?\b(?!\s+(?:as|with)\b)(?=\s*$|\s+(?:yet|from|in|of|since|before|after|taken)\b)"
+)
+#: "tagged photos", "photos with tags", "without tags" (the negation is the word before's).
+_ANY_TAGS = re.compile(
+    rf"\btagged(?=\s+{_PHOTOS}\b)|{_AFTER_NO}tags\b|\b(?:with|having|has)\s+(?:any\s+)?tags\b"
+)
+#: "unnamed faces", "people I haven't named", "faces without a name": a face nobody named yet.
+_UNNAMED = re.compile(
+    r"\b(?:unnamed|unknown|unidentified|untagged)\s+(?:faces?|people|persons?)\b"
+    r"|\b(?:faces?|people|persons?)\s+(?:(?:that|who|whom)\s+)?(?:i|we)\s*(?:have\s*n[o']?t|haven't|havent|didn't|did\s+not|never)"
+    r"\s+(?:named|tagged|identified)(?:\s+yet)?\b"
+    r"|\b(?:faces?|people|persons?)\s+(?:without|with\s+no)\s+(?:a\s+)?names?\b"
+)
+#: "named people", "people I named", "faces with names".
+_NAMED = re.compile(
+    r"\bnamed\s+(?:faces?|people|persons?)\b|\b(?:faces?|people|persons?)\s+(?:(?:that|who|whom)\s+)?(?:i|we)\s*(?:'ve|have)?\s*named\b"
+    r"|\b(?:faces?|people|persons?)\s+with\s+names?\b"
+)
+
+
 #: "best photos", "top rated", "my finest shots": no model judges a photo's merit; the photos the
 #: user marked do (a heart, or four stars or more in the file).
 BEST = {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}
@@ -93,6 +117,14 @@ def _a_taste(st: ClaimState, m: re.Match) -> bool:
 
 #: "ducks in a group", "sheep in groups": a group of the things, not of people.
 _THINGS_IN_A_GROUP = re.compile(r"\b(?P<x>[a-z]+)\s+in\s+(?:a\s+)?groups?\b")
+
+
+def _claim_any_tags(st: ClaimState) -> None:
+    """ "untagged", "photos I haven't tagged": no tag; "tagged photos", "with tags": any tag."""
+    for pattern, node in ((_UNTAGGED, {"not": {"tag": ANY_TAG}}), (_ANY_TAGS, {"tag": ANY_TAG})):
+        for m in pattern.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", copy.deepcopy(node), slot="tag")
 
 
 def _things_in_a_group(st: ClaimState) -> None:
@@ -377,6 +409,7 @@ class FilterClaims:
 
     def _claim_marks(self, st: ClaimState) -> None:
         """Tags and favourites, kinds and quality words."""
+        _claim_any_tags(st)
         for m in self.tagged.finditer(st.low):
             if st.free(m.start(), m.end()):
                 value = m.group("v") or m.group("h")
@@ -403,7 +436,12 @@ class FilterClaims:
                 )
 
     def claim_faces(self, st: ClaimState) -> None:
-        """Face counts: "group photos", "at least 3 people", "alone", "no people"."""
+        """Face counts: "group photos", "at least 3 people", "alone", "no people"; whether someone
+        in the photo is named ("unnamed faces", "named people")."""
+        for pattern, who in ((_UNNAMED, UNNAMED_PERSON), (_NAMED, ANY_PERSON)):
+            for m in pattern.finditer(st.low):
+                if st.free(m.start(), m.end()):
+                    st.claim(m.start(), m.end(), "atom", {"person": who}, slot="person")
         _things_in_a_group(st)
         for pat, spec in self.counts:
             for m in pat.finditer(st.low):

@@ -12,11 +12,19 @@ from datetime import date, datetime
 import numpy as np
 
 from photosearch.ingest.decode import is_raw_name
-from photosearch.query.plan import ANY_PHONE, ANY_RAW, ANY_TEXT
+from photosearch.query.plan import ANY_PERSON, ANY_PHONE, ANY_RAW, ANY_TAG, ANY_TEXT, UNNAMED_PERSON
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.boxes import boxes_of
 from photosearch.query.resolvers.phones import is_phone
-from photosearch.query.resolvers.snapshot import EPOCH, NO_DATE, Group, file_names, rows_with, taken_at
+from photosearch.query.resolvers.snapshot import (
+    EPOCH,
+    NO_DATE,
+    Group,
+    Snapshot,
+    file_names,
+    rows_with,
+    taken_at,
+)
 from photosearch.query.resolvers.text import content_tokens, fold, fuzzy_budget, tokens, within_edits
 
 TAG_ALIASES = {
@@ -60,6 +68,8 @@ def _group_explainer(groups: list[Group], atom_name: str, value: str, **extra):
 
 def resolve_person(atom: dict, ctx: ExecContext) -> AtomResult:
     name = str(atom["person"])
+    if name in (ANY_PERSON, UNNAMED_PERSON):
+        return _named_or_not(atom, ctx.snapshot, name == ANY_PERSON)
     key = fold(name)
     snap = ctx.snapshot
     rows = snap.people.get(key)
@@ -71,6 +81,22 @@ def resolve_person(atom: dict, ctx: ExecContext) -> AtomResult:
     return AtomResult(
         atom, ScoredSet.from_rows(rows), lambda row: [{"atom": "person", "person": display}], info
     )
+
+
+def _named_or_not(atom: dict, snap: Snapshot, named: bool) -> AtomResult:
+    """Photos with someone named in People, or with a face nobody named yet (more faces than names:
+    two faces of one person are rare enough to count as two names)."""
+    names = np.zeros(snap.n, np.int16)
+    for row, people in snap.person_of_row.items():
+        names[row] = len(people)
+    mask = names > 0 if named else snap.face_count > names
+    said = "someone you named" if named else "a face not named yet"
+
+    def why(row: int) -> list[dict]:
+        shown = [snap.person_names[k] for k in snap.person_of_row.get(row, [])]
+        return [{"atom": "person", "person": ", ".join(shown) if named and shown else said}]
+
+    return AtomResult(atom, ScoredSet.from_mask(mask), why)
 
 
 def _day(value: str | date | None, default: int) -> int:
@@ -579,6 +605,20 @@ def resolve_quality(atom: dict, ctx: ExecContext) -> AtomResult:
 
 def resolve_tag(atom: dict, ctx: ExecContext) -> AtomResult:
     value = fold(str(atom["tag"]))
+    if value == ANY_TAG:  # any tag of the user's or keyword of the file; the heart is no tag here
+        snap = ctx.snapshot
+        found = [
+            g
+            for k in ("user_tag", "keyword")
+            for label, g in snap.groups.get(k, {}).items()
+            if label != "favourite"
+        ]
+        res = _groups_rows(found)
+        return AtomResult(
+            atom,
+            ScoredSet(res.rows, np.ones(res.rows.size, np.float32)),
+            _group_explainer(found, "tag", "any tag"),
+        )
     canon = TAG_ALIASES.get(value, value)
     labels = {value, canon} | {k for k, v in TAG_ALIASES.items() if v == canon}
     labels |= {lab + "s" for lab in list(labels)} | {lab[:-1] for lab in list(labels) if lab.endswith("s")}

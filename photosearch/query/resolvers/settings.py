@@ -58,7 +58,7 @@ def _columns(values: dict[str, np.ndarray], of: str) -> list[np.ndarray]:
     return [values["focal"], values["focal_named"]] if of == "focal" else [values[of]]
 
 
-def _bounds(spec: dict) -> tuple[float, float]:
+def bounds(spec: dict) -> tuple[float, float]:
     lo, hi = spec.get("min"), spec.get("max")
     return (
         -math.inf if lo is None else float(lo) * (1 - TOLERANCE),
@@ -75,7 +75,7 @@ def resolve_setting(atom: dict, ctx: ExecContext) -> AtomResult:
         mask = setting_values(snap)["flash"] == 1.0
     else:
         mask = np.zeros(snap.n, bool)
-        lo, hi = _bounds(spec)
+        lo, hi = bounds(spec)
         for column in _columns(setting_values(snap), spec["of"]):
             mask |= (column >= lo) & (column <= hi)  # NaN (not said) compares false
     return AtomResult(atom, ScoredSet.from_mask(mask), lambda row: [_why(spec, snap, row)])
@@ -90,8 +90,8 @@ def said_setting(spec: dict, snap: Snapshot, row: int) -> str | None:
         return None
     if of == "flash":
         return words(of, bool(known[0]))
-    lo, hi = _bounds(spec)
-    return words(of, min(known, key=lambda v: _stops_outside(np.array([v]), lo, hi)[0]))
+    lo, hi = bounds(spec)
+    return words(of, min(known, key=lambda v: stops_outside(np.array([v]), lo, hi)[0]))
 
 
 def _why(spec: dict, snap: Snapshot, row: int) -> dict:
@@ -110,16 +110,16 @@ def setting_nearness(atom: dict, snap: Snapshot) -> np.ndarray:
     values = setting_values(snap)
     if spec["of"] == "flash":
         return np.where(values["flash"] == 1.0, 1.0, 0.0).astype(np.float32)
-    lo, hi = _bounds(spec)
+    lo, hi = bounds(spec)
     near = np.zeros(snap.n, np.float32)
     for column in _columns(values, spec["of"]):
         known = ~np.isnan(column) & (column > 0)
-        stops = _stops_outside(np.where(known, column, 1.0), lo, hi)
+        stops = stops_outside(np.where(known, column, 1.0), lo, hi)
         near = np.maximum(near, np.where(known, 1.0 / (1.0 + stops / HALF_NEAR_STOPS), 0.0))
     return near.astype(np.float32)
 
 
-def _stops_outside(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
+def stops_outside(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
     """How many stops (doublings) each positive value lies outside [lo, hi]; 0 inside."""
     below = np.log2(lo / values) if lo > 0 else np.zeros(values.size)
     above = np.log2(values / hi) if math.isfinite(hi) else np.zeros(values.size)

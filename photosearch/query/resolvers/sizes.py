@@ -1,0 +1,85 @@
+"""A photo's size: its pixels ("high resolution", "4k", "12 megapixels") or its file's bytes
+("large files", "bigger than 10mb"), read from the catalog once per snapshot (NaN: not known)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sqlalchemy import text
+
+from photosearch.query.photo_sizes import size_text
+from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
+from photosearch.query.resolvers.settings import HALF_NEAR_STOPS, bounds, stops_outside
+from photosearch.query.resolvers.snapshot import Snapshot
+
+#: "12 megapixels" alone is about that many: a bound equal on both sides allows this share either way.
+ABOUT = 0.1
+_CACHE = "photo_sizes"
+
+
+def photo_sizes(ctx: ExecContext) -> dict[str, np.ndarray]:
+    """Per snapshot row, megapixels and megabytes (NaN unknown), read once per snapshot."""
+    snap = ctx.snapshot
+    got = snap.cache.get(_CACHE)
+    if got is None:
+        mp, mb = np.full(snap.n, np.nan), np.full(snap.n, np.nan)
+        with ctx.store.engine.connect() as conn:
+            found = conn.execute(
+                text("SELECT id, width, height, size FROM photos WHERE state = 'active'")
+            ).all()
+        if found:
+            rows, ok = snap.locate(np.array([r[0] for r in found], np.int64))
+            pixels = np.array([(r[1] or 0) * (r[2] or 0) for r in found], np.float64)
+            size = np.array([r[3] or 0 for r in found], np.float64)
+            mp[rows[ok]] = np.where(pixels > 0, pixels / 1e6, np.nan)[ok]
+            mb[rows[ok]] = np.where(size > 0, size / 1e6, np.nan)[ok]
+        got = snap.cache[_CACHE] = {"megapixels": mp, "megabytes": mb}
+    return got
+
+
+def _about(spec: dict) -> tuple[float, float]:
+    lo, hi = bounds(spec)
+    if spec.get("min") is not None and spec.get("min") == spec.get("max"):
+        n = float(spec["min"])
+        return n * (1 - ABOUT), n * (1 + ABOUT)
+    return lo, hi
+
+
+def resolve_size(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Photos whose pixels (or file) are within the atom's bounds; one whose size is not known never
+    matches."""
+    spec = atom["size"]
+    column = photo_sizes(ctx)[spec["of"]]
+    lo, hi = _about(spec)
+    mask = (column >= lo) & (column <= hi)  # NaN compares false
+    return AtomResult(atom, ScoredSet.from_mask(mask), lambda row: [_why(spec, column, row)])
+
+
+def _why(spec: dict, column: np.ndarray, row: int) -> dict:
+    return {"atom": "size", "query": size_text(spec), "text": _value_text(spec["of"], float(column[row]))}
+
+
+def said_size(spec: dict, snap: Snapshot, row: int) -> str | None:
+    """The photo's own size in words ("8.3 megapixels"), or None when not known (or not read yet)."""
+    column = snap.cache.get(_CACHE, {}).get(spec["of"])
+    if column is None or np.isnan(column[row]):
+        return None
+    return _value_text(spec["of"], float(column[row]))
+
+
+def _value_text(of: str, value: float) -> str:
+    """One photo's size in words: "8.3 megapixels", "2.4 MB", "35 KB"."""
+    value = round(value, 3 if of == "megabytes" and value < 1 else 1)
+    return size_text({"of": of, "min": value, "max": value})
+
+
+def size_nearness(atom: dict, snap: Snapshot) -> np.ndarray:
+    """Per row, how near its size is to the atom's (1 inside; a halving or doubling away counts
+    `HALF_NEAR_STOPS`); 0 unknown. Read after the atom resolved (its columns are in the snapshot's
+    cache then)."""
+    spec = atom["size"]
+    column = snap.cache.get(_CACHE, {}).get(spec["of"])
+    if column is None:
+        return np.zeros(snap.n, np.float32)
+    known = ~np.isnan(column) & (column > 0)
+    stops = stops_outside(np.where(known, column, 1.0), *_about(spec))
+    return np.where(known, 1.0 / (1.0 + stops / HALF_NEAR_STOPS), 0.0).astype(np.float32)
