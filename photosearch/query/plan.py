@@ -94,6 +94,8 @@ ANY_TAG = "*"
 ANY_ALBUM = "*"
 #: The file atom's value for a camera RAW file of any format ("raw files"; `ingest.decode.RAW_EXTENSIONS`).
 ANY_RAW = "*.raw-formats"
+#: The file atom's value for WhatsApp's names of the photos it saves ("IMG-20230101-WA0001.jpg").
+WHATSAPP_NAMES = "*-wa[0-9][0-9][0-9][0-9]*"
 
 STRING_ATOMS = (
     "concept",

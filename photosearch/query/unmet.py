@@ -20,6 +20,7 @@ from photosearch.query.plan import (
     ANY_TAG,
     ANY_TEXT,
     UNNAMED_PERSON,
+    WHATSAPP_NAMES,
 )
 from photosearch.query.quantities import count_of, say
 from photosearch.query.times_of_day import hours_text
@@ -116,7 +117,13 @@ _DESCRIBE = {
     "text": lambda v: "with words in it" if v.strip() == ANY_TEXT else f"with the words “{v}”",
     "camera": lambda v: "taken with a phone" if v == ANY_PHONE else f"taken with {v}",
     "folder": lambda v: f"in a folder named {v}",
-    "file": lambda v: "in a camera RAW format" if v == ANY_RAW else f"whose file name has “{v}”",
+    "file": lambda v: (
+        "in a camera RAW format"
+        if v == ANY_RAW
+        else "named as WhatsApp names photos"
+        if v == WHATSAPP_NAMES
+        else f"whose file name has “{v}”"
+    ),
     "album": lambda v: "in an album" if v == ANY_ALBUM else f"in the album {v}",
     "similar": lambda v: "with a near-duplicate" if v == ANY_SIMILAR else f"similar to {v}",
     "knowledge": lambda v: f"known as {v}",

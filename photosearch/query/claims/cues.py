@@ -4,13 +4,14 @@ brands and models."""
 
 from __future__ import annotations
 
+import copy
 import re
 
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.parse_state import ClaimState
 from photosearch.query.places import fold
-from photosearch.query.plan import ANY_ALBUM, ANY_PHONE, ANY_RAW, ANY_SIMILAR
+from photosearch.query.plan import ANY_ALBUM, ANY_PHONE, ANY_RAW, ANY_SIMILAR, WHATSAPP_NAMES
 
 _QUOTE_RE = re.compile(r"(?:(?<=^)|(?<=[\s(:=,]))([\"“”'‘’])(.+?)([\"“”'‘’])(?=$|[\s),.;:!?])")
 _LEAD_IN_CHARS = 64  # longest lead-in ("in the folder called", "that says") with room for spaces
@@ -135,6 +136,34 @@ _PHONE = re.compile(
 )
 
 
+#: Where a messaging or social app saves the photos it received: the names it gives them
+#: (WhatsApp's "IMG-20230101-WA0001.jpg") or the folder it keeps them in (Android's Pictures/Telegram,
+#: WeChat's "WeiXin").
+APP_SOURCES = {
+    "whatsapp": {"or": [{"file": WHATSAPP_NAMES}, {"folder": "WhatsApp"}]},
+    "telegram": {"folder": "Telegram"},
+    "signal": {"folder": "Signal"},
+    "instagram": {"folder": "Instagram"},
+    "snapchat": {"folder": "Snapchat"},
+    "messenger": {"folder": "Messenger"},
+    "facebook": {"folder": "Facebook"},
+    "wechat": {"or": [{"folder": "WeChat"}, {"folder": "WeiXin"}]},
+    "viber": {"folder": "Viber"},
+}
+_APP = "|".join(APP_SOURCES)
+_PHOTO_WORDS = r"(?:photos?|pictures?|pics|images?|videos?)"
+#: "photos from whatsapp", "sent on telegram", "instagram pictures"; "downloaded images".
+_FROM_APP = re.compile(
+    r"\b(?:(?:sent|received|shared|saved|got|forwarded)\s+)?(?:from|via|on|through|over|in)\s+(?:my\s+|the\s+)?"
+    rf"(?P<app>{_APP})\b(?!\s+(?:chats?|messages?|groups?|calls?|posts?|stories|story|reels?|feed|app|logo|icon)\b)"
+    rf"|\b(?P<app2>{_APP})\s+(?={_PHOTO_WORDS}\b)"
+)
+_DOWNLOADED = re.compile(
+    rf"\bdownloaded\s+(?={_PHOTO_WORDS}\b)|\b(?:i|we)\s+downloaded\b"
+    r"|\b(?:from|in)\s+(?:my\s+|the\s+)?downloads(?:\s+folder)?\b"
+)
+
+
 class CueClaims:
     """The cue passes that need compiled patterns: prefix syntax, similar, folders, cameras."""
 
@@ -231,6 +260,7 @@ class CueClaims:
     def claim_folders(self, st: ClaimState) -> None:
         """ "in the Trips folder", "album Summer 2020" (named as the catalog spells it); "in an
         album", "without an album": any manual album (`plan.ANY_ALBUM`)."""
+        _claim_sources(st)
         for m in _ANY_ALBUM.finditer(st.low):
             if st.free(m.start(), m.end()):
                 node = {"album": ANY_ALBUM}
@@ -277,6 +307,19 @@ class CueClaims:
         for m in _PHONE.finditer(st.low):  # after the brands: "samsung phone pictures" is the Samsung
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"camera": ANY_PHONE}, slot="camera")
+
+
+def _claim_sources(st: ClaimState) -> None:
+    """Photos an app saved ("photos from whatsapp": its file names or folder) or that were downloaded
+    (a Downloads folder), said in a note so the reading can be checked."""
+    for m in _FROM_APP.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            app = m.group("app") or m.group("app2")
+            st.claim(m.start(), m.end(), "atom", copy.deepcopy(APP_SOURCES[app]), slot="folder")
+            st.note(f"“{app}” was read as where {app.title()} saves photos: its folder or file names", 0.0)
+    for m in _DOWNLOADED.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "atom", {"folder": "Download"}, slot="folder")
 
 
 def _says_a_camera(m: re.Match) -> bool:

@@ -1,0 +1,60 @@
+"""Photos an app saved, as requests: "photos from whatsapp" (WhatsApp's file names, or a WhatsApp
+folder), "sent on telegram", "instagram pictures" (the app's folder), "downloaded images" (a Downloads
+folder). Before, each was a concept ("whatsapp") no model sees, and "downloaded images" every photo."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from photosearch.catalog.models import Folder
+from photosearch.query.parser import parse_request
+from photosearch.query.plan import WHATSAPP_NAMES
+from photosearch.query.search import search
+from photosearch.query.unmet import node_words
+
+from .gallery import add_photo, sure_names
+
+NOW = date(2024, 5, 15)
+WHATSAPP = {"or": [{"file": WHATSAPP_NAMES}, {"folder": "WhatsApp"}]}
+
+
+@pytest.mark.parametrize(
+    "request_text,where",
+    [
+        ("photos from whatsapp", WHATSAPP),
+        ("whatsapp pictures", WHATSAPP),
+        ("pictures sent on telegram", {"folder": "Telegram"}),
+        ("photos from wechat", {"or": [{"folder": "WeChat"}, {"folder": "WeiXin"}]}),
+        ("downloaded images", {"folder": "Download"}),
+        ("memes i downloaded", {"and": [{"concept": "meme"}, {"folder": "Download"}]}),
+        # the app seen in the photo, not where the photo came from
+        ("screenshot of a whatsapp chat", {"and": [{"kind": "screenshot"}, {"concept": "whatsapp chat"}]}),
+        ("the facebook logo", {"concept": "facebook logo"}),
+        ("traffic signal", {"concept": "traffic signal"}),
+    ],
+)
+def test_which_words_say_an_app_saved_the_photo(request_text, where):
+    plan, _conf, _notes = parse_request(request_text, now=NOW)
+    assert plan["where"] == where
+
+
+def test_whatsapps_photos_are_found_by_their_names_or_folder_and_said_in_words(store, settings):
+    with store.session() as s:
+        for path, names in {
+            "/phone/DCIM/Camera": ["IMG_20230101_101010.jpg"],
+            "/phone/WhatsApp/Media/WhatsApp Images": ["IMG-20230102-WA0003.jpg"],
+            "/backup/2023": ["IMG-20230105-WA0012.jpg", "IMG-20230105.jpg"],
+        }.items():
+            folder = Folder(path=path)
+            s.add(folder)
+            s.flush()
+            for name in names:
+                add_photo(s, folder, name)
+        s.commit()
+    assert sure_names(search(store, settings, "photos from whatsapp", signals=[])) == [
+        "IMG-20230102-WA0003.jpg",
+        "IMG-20230105-WA0012.jpg",
+    ]
+    assert node_words(WHATSAPP) == "named as WhatsApp names photos or in a folder named WhatsApp"
