@@ -420,7 +420,8 @@ RELAXABLE = ("concept", "faces", "place")
 def unmet_sentences(execution: Execution, total: int) -> list[str]:
     """What the request asked that no photo meets (see `query.unmet`), for the page's header."""
     hits = [(h.result.atom, len(h.result.set), h.negated) for h in execution.atoms]
-    return sentences(hits, len(execution.result), total)
+    either = [h.path[: h.path.rfind(".or[")] if ".or[" in h.path else "" for h in execution.atoms]
+    return sentences(hits, len(execution.result), total, either)
 
 
 def _unmet_atoms(execution: Execution, total: int) -> list[dict]:

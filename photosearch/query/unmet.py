@@ -156,13 +156,32 @@ def node_words(node: dict) -> str:
     return f"“{say(value)}”" if key == "concept" else describe(node)
 
 
-def sentences(atom_hits: list[tuple[dict, int, bool]], matched: int, total: int) -> list[str]:
+def sentences(
+    atom_hits: list[tuple[dict, int, bool]], matched: int, total: int, either: list[str] | None = None
+) -> list[str]:
     """The unmet parts of a request: (atom, photos it found, negated) per atom, how many photos met
-    the whole request, and how many the library holds. A filter that leaves nothing names itself."""
+    the whole request, and how many the library holds. A filter that leaves nothing names itself.
+
+    `either` names, per atom, the "or" it is one choice of ("" for none): a choice no photo meets is
+    no unmet part when another of its "or" is met ("chinese new year": one year's days are enough),
+    and an "or" none of whose choices is met is said once ("no photo from WhatsApp ...")."""
+    either = either or [""] * len(atom_hits)
+    met = {
+        group
+        for group, (_a, hits, negated) in zip(either, atom_hits, strict=True)
+        if group and hits and not negated
+    }
+    said_groups: set[str] = set()
     out = []
-    for atom, hits, negated in atom_hits:
+    for group, (atom, hits, negated) in zip(either, atom_hits, strict=True):
         line = ""
-        if hits == 0 and not negated:
+        if group and not negated:
+            if group in met or group in said_groups:
+                continue
+            said_groups.add(group)
+            choices = [a for g, (a, _h, n) in zip(either, atom_hits, strict=True) if g == group and not n]
+            line = f"no photo {_alternatives(choices)}"
+        elif hits == 0 and not negated:
             line = f"no photo {describe(atom)}"
         elif negated and total and hits >= total:
             line = f"every photo is one {describe(atom)}"
@@ -175,6 +194,19 @@ def sentences(atom_hits: list[tuple[dict, int, bool]], matched: int, total: int)
 
 #: The most parts a sentence names together ("no photo that looks like “dog” taken in June").
 TOGETHER_MAX = 3
+
+
+def _alternatives(choices: list[dict]) -> str:
+    """Choices of an "or" in words: "named as WhatsApp names photos or in a folder named WhatsApp";
+    beyond `TOGETHER_MAX`, the first and how many more ("taken between … or on 9 other days asked")."""
+    parts = list(dict.fromkeys(describe(a) for a in choices))
+    if len(parts) <= TOGETHER_MAX:
+        return " or ".join(parts)
+    return (
+        f"{parts[0]} or on {len(parts) - 1} other days asked"
+        if all("date" in a for a in choices)
+        else (f"{parts[0]} or {len(parts) - 1} other things asked")
+    )
 
 
 def _together(positive: list[dict], atom_hits: list) -> str:

@@ -58,3 +58,23 @@ def test_whatsapps_photos_are_found_by_their_names_or_folder_and_said_in_words(s
         "IMG-20230105-WA0012.jpg",
     ]
     assert node_words(WHATSAPP) == "named as WhatsApp names photos or in a folder named WhatsApp"
+
+
+def test_an_or_is_unmet_only_when_none_of_its_choices_is_met_and_is_said_once(store, settings):
+    """ "photos from whatsapp" in a library without any: one sentence for both choices; "chinese new
+    year" with photos of one year's: no sentence for the years without any (it listed each)."""
+    from datetime import datetime
+
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        add_photo(s, folder, "new_year.jpg", taken=datetime(2023, 1, 22, 20))
+        s.commit()
+    res = search(store, settings, "photos from whatsapp", signals=[])
+    assert res["explain"]["unmet"] == [
+        "no photo named as WhatsApp names photos or in a folder named WhatsApp"
+    ]
+    assert any("where WhatsApp saves photos" in n for n in res["planner"]["notes"])
+    res = search(store, settings, "chinese new year", signals=[], now=date(2024, 5, 15))
+    assert sure_names(res) == ["new_year.jpg"] and not res["explain"].get("unmet")

@@ -150,6 +150,7 @@ APP_SOURCES = {
     "wechat": {"or": [{"folder": "WeChat"}, {"folder": "WeiXin"}]},
     "viber": {"folder": "Viber"},
 }
+_APP_NAMES = {"whatsapp": "WhatsApp", "wechat": "WeChat"}
 _APP = "|".join(APP_SOURCES)
 _PHOTO_WORDS = r"(?:photos?|pictures?|pics|images?|videos?)"
 #: "photos from whatsapp", "sent on telegram", "instagram pictures"; "downloaded images".
@@ -316,7 +317,8 @@ def _claim_sources(st: ClaimState) -> None:
         if st.free(m.start(), m.end()):
             app = m.group("app") or m.group("app2")
             st.claim(m.start(), m.end(), "atom", copy.deepcopy(APP_SOURCES[app]), slot="folder")
-            st.note(f"“{app}” was read as where {app.title()} saves photos: its folder or file names", 0.0)
+            name = _APP_NAMES.get(app, app.title())
+            st.note(f"“{app}” was read as where {name} saves photos: its folder or file names", 0.0)
     for m in _DOWNLOADED.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "atom", {"folder": "Download"}, slot="folder")
