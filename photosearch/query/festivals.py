@@ -14,16 +14,17 @@ import warnings
 from collections.abc import Callable
 from datetime import date
 
-#: The festival's day in a year: (country, the calendar's name of the day).
+#: The festival's day in a year: (country, the calendar's name of the day, and any other name it has
+#: had in another version of the package).
 _CHINESE_NEW_YEAR = ("China", "Chinese New Year (Spring Festival)")
 _MID_AUTUMN = ("SouthKorea", "Chuseok")  # the 15th of the 8th lunar month, in a calendar of 1950-2070
-_DIWALI = ("Singapore", "Diwali")
+_DIWALI = ("Singapore", "Diwali", "Deepavali")
 _EID_AL_FITR = ("Turkey", "Eid al-Fitr")
 _EID_AL_ADHA = ("Turkey", "Eid al-Adha")
 
 #: Request words -> (the day, days before it the span starts, days long): a span holds the eve
 #: people celebrate ("chinese new year": the eve to the third day; "hanukkah": eight nights).
-FESTIVALS: dict[str, tuple[tuple[str, str], int, int]] = {
+FESTIVALS: dict[str, tuple[tuple[str, ...], int, int]] = {
     **dict.fromkeys(("chinese new year", "lunar new year", "spring festival"), (_CHINESE_NEW_YEAR, -1, 4)),
     "seollal": (("SouthKorea", "Korean New Year"), -1, 3),
     **dict.fromkeys(
@@ -63,15 +64,15 @@ def festival_day(name: str) -> Callable[[int], date | None]:
     """The day a festival of the request's words falls on in a year (None: its calendar does not
     reach that year). A festival that began in the year before and goes on into January is that
     year's (Hanukkah 2024 ends on 2 January 2025); the year's own is the one that begins in it."""
-    (country, day_name), _before, _days = FESTIVALS[name]
+    (country, *day_names), _before, _days = FESTIVALS[name]
+
+    def named(year: int) -> list[date]:
+        found = _days_named(country, year)
+        return next((found[n] for n in day_names if n in found), [])
 
     def day_of(year: int) -> date | None:
-        days = _days_named(country, year).get(day_name, [])
-        if (
-            days
-            and days[0] == date(year, 1, 1)
-            and date(year - 1, 12, 31) in _days_named(country, year - 1).get(day_name, [])
-        ):
+        days = named(year)
+        if days and days[0] == date(year, 1, 1) and date(year - 1, 12, 31) in named(year - 1):
             days = [d for d, before in zip(days[1:], days, strict=False) if (d - before).days > 1]
         return days[0] if days else None
 
