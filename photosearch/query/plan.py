@@ -180,7 +180,22 @@ def _atom_schema(key: str, value: dict) -> dict:
 _DATE_STR = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 _MONTH_DAY_STR = {"type": "string", "pattern": "^[0-9]{2}-[0-9]{2}$"}
 
+
 #: JSON schema of a plan (draft 2020-12 subset that llama.cpp's json-schema-to-grammar accepts).
+def _measure_schema(names: tuple[str, ...]) -> dict:
+    """The schema of a measure (a camera setting, a size): what it measures and its bounds."""
+    return {
+        "type": "object",
+        "properties": {
+            "of": {"type": "string", "enum": list(names)},
+            "min": {"type": ["number", "null"], "exclusiveMinimum": 0},
+            "max": {"type": ["number", "null"], "exclusiveMinimum": 0},
+        },
+        "required": ["of"],
+        "additionalProperties": False,
+    }
+
+
 PLAN_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "PhotoSearch query plan",
@@ -280,32 +295,8 @@ PLAN_SCHEMA: dict[str, Any] = {
                         "additionalProperties": False,
                     },
                 ),
-                _atom_schema(
-                    "setting",
-                    {
-                        "type": "object",
-                        "properties": {
-                            "of": {"type": "string", "enum": list(SETTINGS)},
-                            "min": {"type": ["number", "null"], "exclusiveMinimum": 0},
-                            "max": {"type": ["number", "null"], "exclusiveMinimum": 0},
-                        },
-                        "required": ["of"],
-                        "additionalProperties": False,
-                    },
-                ),
-                _atom_schema(
-                    "size",
-                    {
-                        "type": "object",
-                        "properties": {
-                            "of": {"type": "string", "enum": list(SIZES)},
-                            "min": {"type": ["number", "null"], "exclusiveMinimum": 0},
-                            "max": {"type": ["number", "null"], "exclusiveMinimum": 0},
-                        },
-                        "required": ["of"],
-                        "additionalProperties": False,
-                    },
-                ),
+                _atom_schema("setting", _measure_schema(SETTINGS)),
+                _atom_schema("size", _measure_schema(SIZES)),
                 _atom_schema("kind", {"type": "string", "enum": list(KINDS)}),
                 _atom_schema("quality", {"type": "string", "enum": list(QUALITIES)}),
                 _atom_schema("color", {"type": "string", "enum": [*COLORS, MONOCHROME]}),

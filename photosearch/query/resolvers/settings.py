@@ -59,6 +59,7 @@ def _columns(values: dict[str, np.ndarray], of: str) -> list[np.ndarray]:
 
 
 def bounds(spec: dict) -> tuple[float, float]:
+    """A measure atom's (min, max) with `TOLERANCE` of slack; an open end is infinite."""
     lo, hi = spec.get("min"), spec.get("max")
     return (
         -math.inf if lo is None else float(lo) * (1 - TOLERANCE),
