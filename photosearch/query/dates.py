@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta
 
 from photosearch.query.festivals import FESTIVALS, festival_day
 from photosearch.query.lexicon import NUMBER_WORDS as COUNT_WORDS
+from photosearch.query.lexicon import RELATION_WORDS
 
 OPEN_START = date(1900, 1, 1)
 
@@ -252,6 +253,10 @@ _FULL_MONTHS = {name for name in MONTHS if len(name) > 4 or name in ("may", "jun
 _FULL_MONTH_RE = "|".join(sorted(_FULL_MONTHS, key=len, reverse=True))
 _SEASON_RE = "|".join(SEASONS)
 _HOLIDAY_RE = "|".join(re.escape(h) for h in sorted(HOLIDAYS, key=len, reverse=True))
+#: Fixed holidays named like a day of a month ("4th of july"): found before dates of a month are.
+_DAY_LIKE_HOLIDAY_RE = "|".join(
+    re.escape(h) for h in HOLIDAYS if re.search(r"\d|first|second|third|fourth", h)
+)
 _MOVABLE_RE = "|".join(re.escape(h) for h in sorted(MOVABLE_HOLIDAYS, key=len, reverse=True))
 _NUM_RE = (
     r"\d+|a couple of|couple of|a few|few|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
@@ -501,6 +506,14 @@ class DateFinder:
                 re.compile(
                     rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_MOVABLE_RE})(?:\s+(?P<y>{_YEAR}))?"
                     rf"(?!\s+(?:{'|'.join(HOLIDAY_NOUNS)})\b)(?![\w'])"
+                ),
+            ),
+            # a holiday named like a day of a month, of any year ("fireworks on the 4th of july"), not
+            # the latest 4 July (the day-month pattern) nor "fourth" beside July
+            (
+                "holiday",
+                re.compile(
+                    rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_DAY_LIKE_HOLIDAY_RE})(?!,?\s+{_YEAR})(?![\w'])"
                 ),
             ),
             ("simple", re.compile(rf"(?<![\w-])(?:{simple})(?![\w-])")),
@@ -889,9 +902,10 @@ def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
         key = who[:-2]
     bday = q.birthdays.get(key.lower())
     if bday is None:
-        return DateMatch(
-            m.start(), m.end(), [], notes=[f"no birthday is known for {'you' if who == 'my' else key}"]
-        )
+        note = f"no birthday is known for {'you' if who == 'my' else key}"
+        if key.lower() in PETS_AND_KIN:  # "the dog's birthday": the dog stays to look for
+            return DateMatch(m.start() + len(who) + 1, m.end(), [], notes=[note])
+        return DateMatch(m.start(), m.end(), [], notes=[note])
     first = max(bday.year, years[0] if years else now.year - 9)
 
     def make(y: int) -> tuple[date, date]:
@@ -904,6 +918,12 @@ def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
     ranges, span = _recurring(now, (first, years[1] if years else now.year), make)
     return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"birthdays: every year {span}"])
 
+
+#: Whose birthday is a look to keep when no birthday is known: a pet or a relative ("the dog's
+#: birthday" is the dog and a birthday; "Anna's", a name nobody has in People, only a birthday).
+PETS_AND_KIN = frozenset(
+    {"dog", "cat", "puppy", "kitten", "pup", "kitty", "horse", "pony", "bunny", "rabbit"}
+) | (RELATION_WORDS)
 
 _WEEK_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 

@@ -135,6 +135,14 @@ def test_more_fixed_holidays_are_their_days_of_any_year():
     assert _one("canada day").node() == {"yearly": {"from": "07-01", "to": "07-01"}}
 
 
+def test_a_holiday_named_like_a_day_of_a_month_is_that_day_of_any_year():
+    """ "the 4th of july" was the latest 4 July, and "fourth of july" a concept "fourth" in July."""
+    assert _one("4th of july").node() == {"yearly": {"from": "07-04", "to": "07-04"}}
+    assert _one("fourth of july").node() == {"yearly": {"from": "07-04", "to": "07-04"}}
+    assert _one("4th of july 2020").node() == {"date": {"from": "2020-07-04", "to": "2020-07-04"}}
+    assert _one("july 4th").node()["date"]["from"].endswith("-07-04")  # a date, the latest one
+
+
 def test_new_year_is_the_night_it_begins_either_side_of_midnight():
     assert _one("new year").node() == {"yearly": {"from": "12-31", "to": "01-01"}}
     assert _one("new year's day").node() == {"yearly": {"from": "01-01", "to": "01-01"}}

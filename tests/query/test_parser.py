@@ -507,6 +507,10 @@ def test_places():
         ("photos in /home/anna/Pictures", {"folder": "/home/anna/Pictures"}),
         ("photos in ~/Pictures/2019", {"folder": "~/Pictures/2019"}),  # not the year 2019
         ("raw fish", {"concept": "raw fish"}),
+        # a pet's or a relative's birthday, none known: whose it is stays to look for
+        ("the dog's birthday", {"and": [{"concept": "dog"}, {"concept": "birthday"}]}),
+        ("grandma's birthday", {"and": [{"concept": "grandma"}, {"concept": "birthday"}]}),
+        ("zed's birthday", {"concept": "birthday"}),  # a name nobody has in People
     ],
 )
 def test_any_words_in_the_photo(text, where):
