@@ -516,6 +516,15 @@ class DateFinder:
                     rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_DAY_LIKE_HOLIDAY_RE})(?!,?\s+{_YEAR})(?![\w'])"
                 ),
             ),
+            (  # "in June and July", "from June, July or August": those months of any year
+                "monthlist",
+                re.compile(
+                    rf"\b(?:in|during|from|every|each)\s+(?P<ms>(?:{_FULL_MONTH_RE})"
+                    rf"(?:(?:\s*,\s*|\s*,?\s+(?:and|or|&)\s+)(?:{_FULL_MONTH_RE}))+)\b"
+                    rf"(?:,?\s+(?:of\s+)?(?P<y>{_YEAR}))?(?!\s*\d)"  # "in June and July 2019": of that year
+                    rf"(?![\s,]*(?:and|or|&)?\s*(?:{_FULL_MONTH_RE})\b)"  # the whole list, or none of it
+                ),
+            ),
             ("simple", re.compile(rf"(?<![\w-])(?:{simple})(?![\w-])")),
             ("relseason", re.compile(rf"\b(?P<rel>last|this|past|previous|next)\s+(?P<s>{_SEASON_RE})\b")),
             # "two winters ago", "the summer before last"
@@ -786,6 +795,16 @@ def _relmonth(m: re.Match, q: _Ask) -> DateMatch | None:
         return DateMatch(m.start(), m.end(), [(lo, hi)])
     # "in July", "every July": July of any year
     return DateMatch(m.start(), m.end(), [recent_month(now, month)], recurring=True, months=(month,))
+
+
+def _month_list(m: re.Match, q: _Ask) -> DateMatch | None:
+    """ "in June and July": each month of any year (one month atom); "in June and July 2019": those
+    months of that year."""
+    months = tuple(dict.fromkeys(MONTHS[w] for w in re.findall(r"[a-z]+", m.group("ms")) if w in MONTHS))
+    if m.group("y"):
+        return DateMatch(m.start(), m.end(), [month_range(int(m.group("y")), month) for month in months])
+    ranges = [recent_month(q.now, month) for month in months]
+    return DateMatch(m.start(), m.end(), ranges, recurring=True, months=months)
 
 
 def _relative_units(now: date) -> dict[str, tuple[date, date]]:
@@ -1081,6 +1100,7 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "relseason": _relseason,
     "seasonago": _season_ago,
     "relmonth": _relmonth,
+    "monthlist": _month_list,
     "relunit": _relunit,
     "back": _back,
     "ago": _ago,

@@ -48,6 +48,30 @@ FILLER_PHRASES = (
     "loads of",
     "plenty of",
     "a bunch of",
+    # what the photos are wanted for, which no photo shows: "blurry photos to delete" are blurry
+    # photos, "duplicates to clean up" the duplicates
+    *(
+        f"to {what}"
+        for what in (
+            "delete",
+            "clean up",
+            "clean out",
+            "remove",
+            "get rid of",
+            "throw away",
+            "print",
+            "share",
+            "post",
+            "send",
+            "edit",
+            "sort",
+            "sort out",
+            "organize",
+            "organise",
+            "back up",
+            "frame",
+        )
+    ),
     "first day of",  # "my daughter's first day of school": the school, not a day school
     "first day at",
     "last day of",

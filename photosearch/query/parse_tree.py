@@ -16,7 +16,7 @@ def build_result(st: ClaimState) -> ParseResult:
     """The plan, confidence, notes, slots and skeleton of a request whose spans are all claimed."""
     toks = sorted(st.toks, key=lambda t: t.start)
     seq = _phrases(toks, st)
-    seq = _only_lists(_lists(seq))
+    seq = _only_lists(_lists(_one_value_each(seq)))
     where = flat_node(_alone_means_exactly(_build_clauses(seq, st), seq))
     if (
         st.compose["per"] == "person"
@@ -162,6 +162,50 @@ def _unknown_word(word: str) -> bool:
     forms = {b.lower() for b in wn.base_forms(word.lower())} | {word.lower()}
     lemmas = (lemma for off in wn.senses(word.lower()) for lemma in wn.synset(off).lemmas)
     return not any(lemma in forms for lemma in lemmas)  # a common noun's lemma is lower case
+
+
+#: Atoms a photo has one value of: when it was taken, where, with what camera, in what folder, of
+#: what kind or shape. "photos from 2019 and 2020", "in paris and london", "on saturdays and
+#: sundays" ask for either: both at once no photo can be.
+ONE_VALUE_EACH = (
+    "date",
+    "added",
+    "month",
+    "yearly",
+    "weekday",
+    "hour",
+    "place",
+    "camera",
+    "folder",
+    "kind",
+    "orientation",
+)
+
+
+def _atom_key(t: Token | None) -> str | None:
+    """The atom key of a positive atom token ("date"), else None."""
+    if t is None or t.kind != "atom" or not t.node or len(t.node) != 1:
+        return None
+    key = next(iter(t.node))
+    return key if key in ONE_VALUE_EACH else None
+
+
+def _one_value_each(seq: list[Token]) -> list[Token]:
+    """ "2019 and 2020", "June, July and August": an 'and' (and the commas of its list) between atoms
+    of one key a photo has one value of becomes 'or'."""
+    out = list(seq)
+    for i, t in enumerate(out):
+        if t.kind != "and" or t.text not in ("and", "&") or i == 0 or i + 1 >= len(out):
+            continue
+        key = _atom_key(out[i - 1])
+        if key is None or _atom_key(out[i + 1]) != key:
+            continue
+        out[i] = Token(t.start, t.end, "or", text=t.text)
+        k = i - 1
+        while k - 2 >= 0 and out[k - 1].kind == "sep" and _atom_key(out[k - 2]) == key:
+            out[k - 1] = Token(out[k - 1].start, out[k - 1].end, "or", text=",")
+            k -= 2
+    return out
 
 
 def _lists(seq: list[Token]) -> list[Token]:

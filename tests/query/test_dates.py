@@ -143,6 +143,16 @@ def test_a_holiday_named_like_a_day_of_a_month_is_that_day_of_any_year():
     assert _one("july 4th").node()["date"]["from"].endswith("-07-04")  # a date, the latest one
 
 
+def test_a_list_of_months_is_each_of_them():
+    assert _one("in june, july and august").node() == {"month": [6, 7, 8]}
+    june_to_august_2019 = _one("in june, july and august 2019").node()
+    assert [d["date"]["from"] for d in june_to_august_2019["or"]] == [
+        "2019-06-01",
+        "2019-07-01",
+        "2019-08-01",
+    ]
+
+
 def test_new_year_is_the_night_it_begins_either_side_of_midnight():
     assert _one("new year").node() == {"yearly": {"from": "12-31", "to": "01-01"}}
     assert _one("new year's day").node() == {"yearly": {"from": "01-01", "to": "01-01"}}

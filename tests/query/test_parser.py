@@ -511,6 +511,29 @@ def test_places():
         ("the dog's birthday", {"and": [{"concept": "dog"}, {"concept": "birthday"}]}),
         ("grandma's birthday", {"and": [{"concept": "grandma"}, {"concept": "birthday"}]}),
         ("zed's birthday", {"concept": "birthday"}),  # a name nobody has in People
+        # one value a photo has: "and" between two asks for either (both at once, none could be)
+        (
+            "photos from 2019 and 2020",
+            {
+                "or": [
+                    {"date": {"from": "2019-01-01", "to": "2019-12-31"}},
+                    {"date": {"from": "2020-01-01", "to": "2020-12-31"}},
+                ]
+            },
+        ),
+        ("in paris and london", {"or": [{"place": "Paris"}, {"place": "London"}]}),
+        ("canon and nikon photos", {"or": [{"camera": "Canon"}, {"camera": "Nikon"}]}),
+        ("on saturdays and sundays", {"or": [{"weekday": [6]}, {"weekday": [7]}]}),
+        ("screenshots and documents", {"or": [{"kind": "screenshot"}, {"kind": "document"}]}),
+        ("dogs and cats", {"and": [{"concept": "dog"}, {"concept": "cat"}]}),  # both can be in one
+        ("lisbon, portugal", {"and": [{"place": "Lisbon"}, {"place": "Portugal"}]}),  # a city of a country
+        ("photos from june and july", {"month": [6, 7]}),  # "july" was a concept
+        ("beach in july or august", {"and": [{"concept": "beach"}, {"month": [7, 8]}]}),
+        # what the photos are wanted for, which no photo shows
+        ("blurry photos to delete", {"quality": "blurry"}),
+        ("duplicate photos to clean up", {"similar": "*"}),
+        ("photos to delete", {"or": [{"quality": "blurry"}, {"similar": "*"}]}),  # what people clear first
+        ("pictures i should get rid of", {"or": [{"quality": "blurry"}, {"similar": "*"}]}),
     ],
 )
 def test_any_words_in_the_photo(text, where):

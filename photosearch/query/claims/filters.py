@@ -10,7 +10,7 @@ from typing import Any
 from photosearch.query import lexicon as lx
 from photosearch.query.months import ANY_DAY
 from photosearch.query.parse_state import ALONE, ClaimState
-from photosearch.query.plan import ANY_PERSON, ANY_PLACE, ANY_TAG, ANY_TEXT, UNNAMED_PERSON
+from photosearch.query.plan import ANY_PERSON, ANY_PLACE, ANY_SIMILAR, ANY_TAG, ANY_TEXT, UNNAMED_PERSON
 
 #: "a crowd": at least this many people.
 CROWD = 6
@@ -117,6 +117,24 @@ def _a_taste(st: ClaimState, m: re.Match) -> bool:
 
 #: "ducks in a group", "sheep in groups": a group of the things, not of people.
 _THINGS_IN_A_GROUP = re.compile(r"\b(?P<x>[a-z]+)\s+in\s+(?:a\s+)?groups?\b")
+
+
+#: "photos to delete", "what can I clean up": nothing else asked, the photos people clear out first.
+CLEANUP = {"or": [{"quality": "blurry"}, {"similar": ANY_SIMILAR}]}
+CLEANUP_WORDS = "blurry photos and near-duplicates"
+_CLEANUP = re.compile(
+    r"^\s*(?:show\s+me\s+|find\s+)?(?:the\s+|my\s+)?(?:photos?|pictures?|pics|images?)\s+"
+    r"(?:to|i\s+(?:can|could|should)|worth\s+(?:deleting|removing))"
+    r"(?:\s+(?:delete|clean\s+up|clean\s+out|get\s+rid\s+of|remove|throw\s+away))?\s*\??\s*$"
+)
+
+
+def _claim_cleanup(st: ClaimState) -> None:
+    """ "photos to delete", "pictures I should get rid of": blurry photos and near-duplicates."""
+    m = _CLEANUP.match(st.low)
+    if m and re.search(r"delet|clean|rid|remov|throw", m.group(0)) and st.free(m.start(), m.end()):
+        st.claim(m.start(), m.end(), "atom", copy.deepcopy(CLEANUP), slot="quality")
+        st.note(f"“{m.group(0).strip()}” was read as {CLEANUP_WORDS}", 0.0)
 
 
 def _claim_any_tags(st: ClaimState) -> None:
@@ -409,6 +427,7 @@ class FilterClaims:
 
     def _claim_marks(self, st: ClaimState) -> None:
         """Tags and favourites, kinds and quality words."""
+        _claim_cleanup(st)
         _claim_any_tags(st)
         for m in self.tagged.finditer(st.low):
             if st.free(m.start(), m.end()):
