@@ -36,14 +36,28 @@ _FILM = r"(?!\s*(?:film|films|camera|cameras|movie|movies|footage|negatives?|sli
 _NOT_FLASH = r"(?![\s-]*(?:drives?|sticks?|cards?|floods?|mobs?|memory|sales?|fiction|games?|point)\b)"
 
 
+def one_side(value: float, more: bool, less: bool) -> tuple[float | None, float | None]:
+    """(min, max) of one value said with "or more" (the top open), "or less" (the bottom open), or
+    alone (that value; `photo_sizes` reads it as about that value)."""
+    if more:
+        return value, None
+    if less:
+        return None, value
+    return value, value
+
+
+def longest(found: Iterator[tuple[int, int, dict]]) -> dict | None:
+    """The node of the longest span found (a chip's text is one condition), or None."""
+    spans = sorted(found, key=lambda f: f[0] - f[1])
+    return spans[0][2] if spans else None
+
+
 def _side(m: re.Match, value: float) -> tuple[float | None, float | None]:
     """(min, max) of one value and the words around it: "above"/"or more" open the top, "below"/
     "or less" the bottom."""
-    if m.group("above") or m.group("more"):
-        return value, None
-    if m.group("below") or m.group("less"):
-        return None, value
-    return value, value
+    return one_side(
+        value, bool(m.group("above") or m.group("more")), bool(m.group("below") or m.group("less"))
+    )
 
 
 def _ordered(lo: float, hi: float) -> tuple[float, float]:
@@ -137,17 +151,11 @@ def _flash(low: str) -> Iterator[tuple[int, int, dict]]:
 
 def _iso(low: str) -> Iterator[tuple[int, int, dict]]:
     for m in _ISO.finditer(low):
-        above, below = m.group("above") or m.group("above2"), m.group("below") or m.group("below2")
         n = float(m.group("n"))
-        if m.group("to"):
-            lo, hi = _ordered(n, float(m.group("to")))
-        elif above or m.group("more"):
-            lo, hi = n, None
-        elif below or m.group("less"):
-            lo, hi = None, n
-        else:
-            lo, hi = n, n
-        yield m.start(), m.end(), setting("iso", lo, hi)
+        more = bool(m.group("above") or m.group("above2") or m.group("more"))
+        less = bool(m.group("below") or m.group("below2") or m.group("less"))
+        bounds = _ordered(n, float(m.group("to"))) if m.group("to") else one_side(n, more, less)
+        yield m.start(), m.end(), setting("iso", *bounds)
     for m in _ISO_WORD.finditer(low):
         high = m.group("how").startswith("high")
         yield m.start(), m.end(), setting("iso", HIGH_ISO, None) if high else setting("iso", None, LOW_ISO)
@@ -196,14 +204,9 @@ def read_setting(text: str) -> dict | None:
     """The setting atom a chip's text says ("ISO 1600 or more", "f/1.8"), or None when the words
     say none."""
     low = " ".join(text.lower().split())
-    for said in (low, f"shutter {low}"):  # "1 s or slower": a time is a shutter time here
-        found = next(iter(sorted(find_settings(said), key=lambda f: f[0] - f[1])), None)
-        if found is not None:
-            break
-    else:
-        return None
-    node = found[2]
-    return node.get("not", node)
+    # "1 s or slower": a time is a shutter time here
+    node = longest(find_settings(low)) or longest(find_settings(f"shutter {low}"))
+    return None if node is None else node.get("not", node)
 
 
 def setting_text(value: dict) -> str:

@@ -5,6 +5,7 @@ the following OR-chain (and following same-type operands joined by "and")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from photosearch.query import lexicon as lx
 from photosearch.query import spelling
@@ -201,11 +202,17 @@ def _one_value_each(seq: list[Token]) -> list[Token]:
         if key is None or _atom_key(out[i + 1]) != key:
             continue
         out[i] = Token(t.start, t.end, "or", text=t.text)
-        k = i - 1
-        while k - 2 >= 0 and out[k - 1].kind == "sep" and _atom_key(out[k - 2]) == key:
-            out[k - 1] = Token(out[k - 1].start, out[k - 1].end, "or", text=",")
-            k -= 2
+        _commas_to_or(out, i - 1, lambda x, key=key: _atom_key(x) == key)
     return out
+
+
+def _commas_to_or(out: list[Token], last: int, same: Callable[[Token], bool]) -> None:
+    """The commas of the list that ends with the atom at `last` ("Anna, Tom or Lisa"), back to its
+    first atom of the same kind, become 'or' (in place)."""
+    k = last
+    while k - 2 >= 0 and out[k - 1].kind == "sep" and same(out[k - 2]):
+        out[k - 1] = Token(out[k - 1].start, out[k - 1].end, "or", text=",")
+        k -= 2
 
 
 def _lists(seq: list[Token]) -> list[Token]:
@@ -221,12 +228,7 @@ def _lists(seq: list[Token]) -> list[Token]:
             i += 1
             continue
         typ = out[j].slot
-        k = j
-        while (
-            k - 2 >= 0 and out[k - 1].kind == "sep" and out[k - 2].kind == "atom" and out[k - 2].slot == typ
-        ):
-            out[k - 1] = Token(out[k - 1].start, out[k - 1].end, "or", text=",")
-            k -= 2
+        _commas_to_or(out, j, lambda x, typ=typ: x.kind == "atom" and x.slot == typ)
         if i - 1 >= 0 and out[i - 1].kind == "sep":
             out.pop(i - 1)
             i -= 1

@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from photosearch.query.camera_settings import longest, one_side
+
 #: What people mean by the words, in megapixels and megabytes.
 LOW_RES_MP, HIGH_RES_MP = 1.0, 12.0
 UHD_4K_MP, UHD_8K_MP = 8.0, 33.0
 SMALL_IMAGE_MP = 1.0
 LARGE_FILE_MB, SMALL_FILE_MB = 10.0, 0.5
-#: "12 megapixels" alone is about that many: the resolver allows this share either way.
-ABOUT = 0.1
 
 _NUM = r"\d+(?:\.\d+)?"
 _MORE = r"(?:bigger|larger|more|greater|higher|heavier)\s+than|over|above|at\s+least|>=?"
@@ -54,14 +54,6 @@ def size(of: str, lo: float | None, hi: float | None) -> dict:
     return {"size": {"of": of, "min": lo, "max": hi}}
 
 
-def _bounds(n: float, more: bool, less: bool) -> tuple[float | None, float | None]:
-    if more:
-        return n, None
-    if less:
-        return None, n
-    return n, n  # about that many (`ABOUT`)
-
-
 def find_sizes(low: str) -> Iterator[tuple[int, int, dict]]:
     """(start, end, node) of each size said in a lower-case request."""
     for m in _BYTES.finditer(low):
@@ -77,7 +69,7 @@ def find_sizes(low: str) -> Iterator[tuple[int, int, dict]]:
             * _UNITS[m.group("u") or m.group("u2") or m.group("u3")]
         )
         more, less = bool(m.group("more") or m.group("more2")), bool(m.group("less") or m.group("less2"))
-        yield m.start(), m.end(), size("megabytes", *_bounds(n, more, less))
+        yield m.start(), m.end(), size("megabytes", *one_side(n, more, less))
     for m in _BYTES_WORD.finditer(low):
         large = m.group("how") in ("large", "big", "huge", "heavy")
         yield (
@@ -91,7 +83,7 @@ def find_sizes(low: str) -> Iterator[tuple[int, int, dict]]:
         bounds = (
             (min(n, float(m.group("to"))), max(n, float(m.group("to"))))
             if m.group("to")
-            else _bounds(n, more, less)
+            else one_side(n, more, less)
         )
         yield m.start(), m.end(), size("megapixels", *bounds)
     for m in _PIXELS_WORD.finditer(low):
@@ -123,6 +115,4 @@ def size_text(value: dict) -> str:
 
 def read_size(text: str) -> dict | None:
     """The size atom a chip's text says, or None when the words say none."""
-    low = " ".join(text.lower().split())
-    found = sorted(find_sizes(low), key=lambda f: f[0] - f[1])
-    return found[0][2] if found else None
+    return longest(find_sizes(" ".join(text.lower().split())))

@@ -459,8 +459,6 @@ def _validate_rating(value: Any, p: str) -> dict:
 
 
 def _validate_size(value: Any, p: str) -> dict:
-    if isinstance(value, dict) and value.get("of") == "flash":
-        raise _err(p + ".of", f"expected one of {list(SIZES)}")
     return {"size": _validate_setting(value, p, SIZES)["setting"]}
 
 

@@ -16,6 +16,7 @@ from photosearch.query.plan import ANY_PERSON, ANY_PHONE, ANY_RAW, ANY_TAG, ANY_
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.boxes import boxes_of
 from photosearch.query.resolvers.phones import is_phone
+from photosearch.query.resolvers.sizes import photo_sizes
 from photosearch.query.resolvers.snapshot import (
     EPOCH,
     NO_DATE,
@@ -551,32 +552,11 @@ PANORAMA_ASPECT = 2.0
 SQUARE_TOLERANCE = 0.05
 
 
-def _sizes(ctx: ExecContext) -> tuple[np.ndarray, np.ndarray]:
-    """(width, height) per snapshot row, 0 where unknown (once per snapshot)."""
-    snap = ctx.snapshot
-    key = ("sizes",)
-    if key not in snap.cache:
-        from sqlalchemy import text
-
-        width, height = np.zeros(snap.n, np.float32), np.zeros(snap.n, np.float32)
-        with ctx.store.engine.connect() as conn:
-            found = conn.execute(
-                text(
-                    "SELECT id, width, height FROM photos WHERE width > 0 AND height > 0 AND state = 'active'"
-                )
-            ).all()
-        if found:
-            rows, ok = snap.locate(np.array([r[0] for r in found], np.int64))
-            width[rows[ok]] = np.array([r[1] for r in found], np.float32)[ok]
-            height[rows[ok]] = np.array([r[2] for r in found], np.float32)[ok]
-        snap.cache[key] = (width, height)
-    return snap.cache[key]
-
-
 def resolve_orientation(atom: dict, ctx: ExecContext) -> AtomResult:
     """The photo's shape from its size (EXIF orientation applied at indexing)."""
     name = str(atom["orientation"])
-    width, height = _sizes(ctx)
+    sizes = photo_sizes(ctx)
+    width, height = sizes["width"], sizes["height"]
     known = (width > 0) & (height > 0)
     ratio = np.where(known, width / np.maximum(height, 1), 1.0)
     masks = {

@@ -17,22 +17,26 @@ _CACHE = "photo_sizes"
 
 
 def photo_sizes(ctx: ExecContext) -> dict[str, np.ndarray]:
-    """Per snapshot row, megapixels and megabytes (NaN unknown), read once per snapshot."""
+    """Per snapshot row, read once per snapshot for the size and orientation atoms: "width" and
+    "height" in pixels (0 unknown), "megapixels" and "megabytes" (NaN unknown)."""
     snap = ctx.snapshot
     got = snap.cache.get(_CACHE)
     if got is None:
-        mp, mb = np.full(snap.n, np.nan), np.full(snap.n, np.nan)
+        width, height = np.zeros(snap.n, np.float32), np.zeros(snap.n, np.float32)
+        mb = np.full(snap.n, np.nan)
         with ctx.store.engine.connect() as conn:
             found = conn.execute(
                 text("SELECT id, width, height, size FROM photos WHERE state = 'active'")
             ).all()
         if found:
             rows, ok = snap.locate(np.array([r[0] for r in found], np.int64))
-            pixels = np.array([(r[1] or 0) * (r[2] or 0) for r in found], np.float64)
+            width[rows[ok]] = np.array([max(r[1] or 0, 0) for r in found], np.float32)[ok]
+            height[rows[ok]] = np.array([max(r[2] or 0, 0) for r in found], np.float32)[ok]
             size = np.array([r[3] or 0 for r in found], np.float64)
-            mp[rows[ok]] = np.where(pixels > 0, pixels / 1e6, np.nan)[ok]
             mb[rows[ok]] = np.where(size > 0, size / 1e6, np.nan)[ok]
-        got = snap.cache[_CACHE] = {"megapixels": mp, "megabytes": mb}
+        known = (width > 0) & (height > 0)
+        mp = np.where(known, width.astype(np.float64) * height / 1e6, np.nan)
+        got = snap.cache[_CACHE] = {"width": width, "height": height, "megapixels": mp, "megabytes": mb}
     return got
 
 
