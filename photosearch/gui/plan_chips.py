@@ -177,6 +177,10 @@ SORT_CHOICES = [
     ("Newest first", "date_desc"),
     ("Oldest first", "date_asc"),
     ("Recently added", "added_desc"),
+    ("Largest files first", "size_desc"),
+    ("Smallest files first", "size_asc"),
+    ("Highest resolution first", "pixels_desc"),
+    ("Lowest resolution first", "pixels_asc"),
 ]
 PER_CHOICES = [("—", None), ("day", "day"), ("month", "month"), ("place", "place"), ("person", "person")]
 

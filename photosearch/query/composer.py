@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from photosearch.query.plan import BY_DATE_SORTS
+from photosearch.query.plan import BY_DATE_SORTS, ORDERED_SORTS
 from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot
 from photosearch.vectors.exact import top_k
 
@@ -297,32 +297,41 @@ def solve_highs(p: Problem, time_limit_s: float) -> tuple[list[int] | None, str 
 # ------------------------------------------------------------------------------------ compose
 
 
-def date_key(rows: np.ndarray, sort: str, snap: Snapshot) -> np.ndarray:
-    """Per row, the key that orders it by date: ascending, or descending for date_desc and for
-    added_desc (when it was added to the library); undated rows last (infinity)."""
-    when = (snap.added if sort == "added_desc" else snap.taken)[rows]
-    key = when.astype(np.float64)
-    key = key if sort == "date_asc" else -key
-    key[when == NO_DATE] = np.inf
+def order_key(rows: np.ndarray, sort: str, snap: Snapshot) -> np.ndarray:
+    """Per row, the key an ordered sort puts first when smallest: the date taken (ascending for
+    date_asc), when it was added (added_desc), the file's bytes or the pixels (size_*, pixels_*);
+    rows without the value last (infinity)."""
+    if sort in BY_DATE_SORTS:
+        value = (snap.added if sort == "added_desc" else snap.taken)[rows]
+        unknown = value == NO_DATE
+    else:
+        value = (snap.file_bytes if sort.startswith("size") else snap.width.astype(np.int64) * snap.height)[
+            rows
+        ]
+        unknown = value <= 0
+    key = value.astype(np.float64)
+    key = key if sort.endswith("_asc") else -key
+    key[unknown] = np.inf
     return key
 
 
 def sort_rows(
     rows: np.ndarray, scores: np.ndarray, sort: str, snap: Snapshot
 ) -> tuple[np.ndarray, np.ndarray]:
-    if sort in BY_DATE_SORTS:
-        order = np.lexsort((-scores, date_key(rows, sort, snap)))
+    if sort in ORDERED_SORTS:
+        order = np.lexsort((-scores, order_key(rows, sort, snap)))
     else:
         order = np.lexsort((rows, -scores))
     return rows[order], scores[order]
 
 
-def first_by_date(rows: np.ndarray, scores: np.ndarray, k: int, sort: str, snap: Snapshot) -> np.ndarray:
-    """Indices of the `k` newest (date_desc) or oldest matches, undated ones last, ties by score:
-    a partition on the date first, so a page of a million matches sorts only its own rows."""
+def first_in_order(rows: np.ndarray, scores: np.ndarray, k: int, sort: str, snap: Snapshot) -> np.ndarray:
+    """Indices of the `k` first matches in an ordered sort (the newest, the largest...), those without
+    the value last, ties by score: a partition on the key first, so a page of a million matches
+    sorts only its own rows."""
     if k >= rows.size:
         return np.arange(rows.size)
-    key = date_key(rows, sort, snap)
+    key = order_key(rows, sort, snap)
     kth = np.partition(key, k - 1)[k - 1]
     cand = np.flatnonzero(key <= kth)  # every row tied with the k-th too
     order = np.lexsort((rows[cand], -scores[cand], key[cand]))
@@ -363,8 +372,8 @@ def compose(
     info: dict = {"solver": "topk", "solve_ms": 0.0, "fallback_reason": None, "candidates": int(rows.size)}
     limit_n = min(int(limit) if limit else int(rows.size), int(page_cap or rows.size or 1))
     if not (per or diverse or dedupe) or rows.size == 0:
-        if sort in BY_DATE_SORTS:  # the page is the newest (oldest) matches, not the best
-            best = first_by_date(rows, scores, limit_n, sort, snap)
+        if sort in ORDERED_SORTS:  # the page is the newest (largest...) matches, not the best
+            best = first_in_order(rows, scores, limit_n, sort, snap)
         else:
             best = top_k(scores, limit_n, ties=rows)  # the page only: no sort of every candidate
         rows, scores = sort_rows(rows[best], scores[best], sort, snap)
@@ -372,9 +381,9 @@ def compose(
         return rows, scores, info
     if per and not limit:
         limit_n = _one_per_group(per, rows, snap, page_cap, info) or limit_n
-    by_date = sort in BY_DATE_SORTS
+    ordered = sort in ORDERED_SORTS
     # candidates in the order the page prefers: "newest first, one per day" wants the latest days
-    rows, scores = sort_rows(rows, scores, sort if by_date else "relevance", snap)
+    rows, scores = sort_rows(rows, scores, sort if ordered else "relevance", snap)
     cap = max(opts.max_candidates, 4 * limit_n) if limit else opts.max_candidates
     if rows.size > cap:
         keep = np.arange(cap)
@@ -400,8 +409,8 @@ def compose(
             cap_n = max(1, math.ceil(limit_n / len(dgroups)))
             caps = [(m, cap_n) for m in dgroups.values() if len(m) > cap_n]
             info["max_per_group"] = cap_n
-    # by date, the selection weighs each candidate by its place in date order (newest worth most)
-    weights = np.linspace(1.0, 0.5, rows.size) if by_date else np.asarray(scores, np.float64)
+    # an ordered sort weighs each candidate by its place in that order (newest, largest worth most)
+    weights = np.linspace(1.0, 0.5, rows.size) if ordered else np.asarray(scores, np.float64)
     problem = Problem(weights, limit_n, pairs, cover, caps)
     info["duplicate_pairs"] = len(pairs)
     picked: list[int] | None = None

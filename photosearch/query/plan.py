@@ -5,7 +5,7 @@ share one form::
 
     {"version": 1,
      "where": NODE,
-     "compose": {"limit": int|null, "sort": "relevance"|"date_asc"|"date_desc"|"added_desc",
+     "compose": {"limit": int|null, "sort": "relevance"|"date_asc"|"date_desc"|"added_desc"|"size_desc"|...,
                  "diverse": bool, "per": "day"|"month"|"place"|"person"|null,
                  "exclude_near_duplicates": bool}}
     NODE := {"and": [NODE, ...]} | {"or": [NODE, ...]} | {"not": NODE} | ATOM
@@ -154,11 +154,31 @@ ORIENTATIONS = ("portrait", "landscape", "panorama", "square")
 SETTINGS = ("aperture", "shutter", "iso", "focal", "focal35", "flash")
 #: What the size atom measures (`query/photo_sizes.py` says it in words).
 SIZES = ("megapixels", "megabytes")
-#: "added_desc": the photos added to the library last come first ("recently added").
-SORTS = ("relevance", "date_asc", "date_desc", "added_desc")
+#: "added_desc": the photos added to the library last come first ("recently added"); "size_desc":
+#: the largest files first ("what takes up space"), "pixels_desc" the most megapixels first.
+SORTS = (
+    "relevance",
+    "date_asc",
+    "date_desc",
+    "added_desc",
+    "size_desc",
+    "size_asc",
+    "pixels_desc",
+    "pixels_asc",
+)
 #: The sorts that order by a date, not by how well a photo matches.
 BY_DATE_SORTS = ("date_asc", "date_desc", "added_desc")
-SORT_TEXT = {"date_asc": "oldest first", "date_desc": "newest first", "added_desc": "added last first"}
+#: The sorts that order by a photo's own value (a date or a size), not by how well it matches.
+ORDERED_SORTS = SORTS[1:]
+SORT_TEXT = {
+    "date_asc": "oldest first",
+    "date_desc": "newest first",
+    "added_desc": "added last first",
+    "size_desc": "largest files first",
+    "size_asc": "smallest files first",
+    "pixels_desc": "highest resolution first",
+    "pixels_asc": "lowest resolution first",
+}
 PER_VALUES = ("day", "month", "place", "person")
 MAX_DEPTH = 32
 # Input bounds, checked before anything is parsed: a plan file's size, the nesting of its JSON

@@ -378,6 +378,7 @@ def search(
     t4 = time.perf_counter()
     results = _result_entries(pages, snap)
     _say_when(results, times_dropped, snap)
+    _say_size(results, block.get("sort"), snap)
     annotate_origins(store, results)
     timing["why"] = (time.perf_counter() - t4) * 1000
     timing["total"] = (time.perf_counter() - t0) * 1000
@@ -450,6 +451,18 @@ def _say_when(results: list[dict], dropped: list[dict], snap: Snapshot) -> None:
             if why is not None:
                 why["text"] += "" if then else ", the nearest"
                 entry["why"].append(why)
+
+
+def _say_size(results: list[dict], sort: str | None, snap: Snapshot) -> None:
+    """Photos in size order ("largest files first") each say their size, as the order's reason."""
+    of = {"size": "megabytes", "pixels": "megapixels"}.get((sort or "").split("_")[0])
+    if of is None or not results:
+        return
+    rows = snap.rows_of(np.asarray([e["id"] for e in results], np.int64))
+    for entry, row in zip(results, rows.tolist(), strict=True):
+        said = said_size({"of": of}, snap, row)
+        if said is not None and not any(w.get("atom") == "size" for w in entry["why"]):
+            entry["why"].append({"atom": "size", "text": said})
 
 
 def _own_value(key: str, atom: dict, entry: dict, snap: Snapshot, row: int) -> dict | None:

@@ -14,13 +14,24 @@ def test_the_sort_menu_speaks_plainly_and_keeps_the_plan_values(qtbot, make_wind
     w = make_window(core)
     search(qtbot, w, "cat")
     labels = [w.chips.sort.itemText(i) for i in range(w.chips.sort.count())]
-    assert labels == ["Best match", "Newest first", "Oldest first", "Recently added"]
+    assert labels == [
+        "Best match",
+        "Newest first",
+        "Oldest first",
+        "Recently added",
+        "Largest files first",
+        "Smallest files first",
+        "Highest resolution first",
+        "Lowest resolution first",
+    ]
     with qtbot.waitSignal(w.chips.plan_edited, timeout=5000) as blocker:
         w.chips.sort.setCurrentIndex(1)
         w.chips.sort.activated.emit(1)
     assert blocker.args[0]["compose"]["sort"] == "date_desc"  # the plan keeps its own value
     w.chips.set_plan({**blocker.args[0]})
     assert w.chips.sort.currentText() == "Newest first"
+    search(qtbot, w, "the biggest photos")  # a size order read from words shows in the menu
+    assert w.chips.sort.currentText() == "Largest files first"
 
 
 def test_escape_clears_the_search_its_results_and_its_chips(qtbot, make_window, indexed):

@@ -124,3 +124,57 @@ def test_sizes_find_the_photos_and_the_nearest_when_none(sized, settings):
     first = res["results"][0]
     assert first["below_cutoff"] and first["path"].endswith("big.dng")  # 24 MP: the nearest
     assert any(w.get("text") == "24 megapixels, the nearest" for w in first["why"])
+
+
+@pytest.mark.parametrize(
+    "request_text,where,compose",
+    [
+        ("the biggest photos", {"and": []}, {"sort": "size_desc"}),
+        ("largest files", {"and": []}, {"sort": "size_desc"}),
+        ("what takes up the most space", {"and": []}, {"sort": "size_desc"}),
+        ("sorted by file size", {"and": []}, {"sort": "size_desc"}),
+        ("largest to smallest", {"and": []}, {"sort": "size_desc"}),
+        ("the 10 largest files", {"and": []}, {"sort": "size_desc", "limit": 10}),
+        ("the biggest photo", {"and": []}, {"sort": "size_desc", "limit": 1}),
+        ("smallest files first", {"and": []}, {"sort": "size_asc"}),
+        ("largest photos of dogs", {"concept": "dog"}, {"sort": "size_desc"}),
+        ("highest resolution photos", {"and": []}, {"sort": "pixels_desc"}),
+        ("the highest-res pictures", {"and": []}, {"sort": "pixels_desc"}),
+        ("most megapixels", {"and": []}, {"sort": "pixels_desc"}),
+        ("lowest resolution images", {"and": []}, {"sort": "pixels_asc"}),
+        # a superlative of a thing is not an order of the photos
+        ("the biggest dog", {"concept": "dog"}, {"sort": "relevance"}),
+        ("the smallest cat", {"concept": "cat"}, {"sort": "relevance"}),
+        ("high resolution photos", _mp(12), {"sort": "relevance"}),
+    ],
+)
+def test_size_orders_are_sorts(request_text, where, compose):
+    """Before, "the biggest photos" and "smallest photos" were every photo in no order, and
+    "largest files" a concept "file"."""
+    plan, _conf, _notes = parse_request(request_text, now=NOW)
+    assert plan["where"] == where
+    assert {k: plan["compose"][k] for k in compose} == compose
+    assert validate_plan(plan)["compose"]["sort"] == compose["sort"]
+
+
+def test_size_sorts_order_the_photos_by_bytes_or_pixels_unknown_last(sized, settings):
+    with sized.session() as s:
+        add_photo(s, s.query(Folder).one(), "unknown.jpg").size = 0  # not read
+        s.commit()
+    res = search(sized, settings, "largest files first", signals=[])
+    assert [r["path"].split("/")[-1] for r in res["results"]] == [
+        "big.dng",
+        "frame.png",
+        "phone.jpg",
+        "web.jpg",
+        "unknown.jpg",
+    ]
+    assert res["results"][0]["why"] == [{"atom": "size", "text": "25 MB"}]
+    smallest = search(sized, settings, "the 2 smallest files", signals=[])["results"]
+    assert [r["path"].split("/")[-1] for r in smallest] == ["web.jpg", "phone.jpg"]
+    res = search(sized, settings, "the highest resolution photo", signals=[])
+    assert [r["path"].split("/")[-1] for r in res["results"]] == ["big.dng"]
+    assert res["results"][0]["why"] == [{"atom": "size", "text": "24 megapixels"}]
+    lowest = search(sized, settings, "lowest resolution first", signals=[])["results"]
+    assert [r["path"].split("/")[-1] for r in lowest][:2] == ["web.jpg", "frame.png"]
+    assert plan_to_text(res["plan"]).endswith("highest resolution first")

@@ -88,6 +88,49 @@ class ComposeClaims:
             r"chronological(?:ly)?(?:\s+order)?|(?:sorted|ordered|sort)\s+by\s+(?:date|time)(?:\s+ascending)?|"
             r"in\s+date\s+order|by\s+date|in\s+order|oldest|earliest|(?:when\s+was\s+)?the\s+first\s+time)\b"
         )
+        # "the biggest photos", "the 10 largest files", "highest resolution first", "sorted by size"
+        what = r"(?:files?|photos?|pictures?|pics|images?|videos?|shots?|ones)"
+        self.size_sorts = [
+            (
+                re.compile(
+                    rf"\b(?:the\s+)?(?:(?P<n>{n})\s+)?(?P<sup>{sup})\s+(?P<what>{what}|first)\b"
+                    rf"|\b(?P<sup2>{sup})\s+to\s+(?:smallest|biggest|largest|tiniest|highest|lowest)\b"
+                ),
+                sort,
+            )
+            for sup, sort in (
+                (r"biggest|largest|heaviest", "size_desc"),
+                (r"smallest|tiniest|lightest", "size_asc"),
+                (r"(?:highest|best|biggest|largest)[\s-]+res(?:olution)?|most\s+megapixels", "pixels_desc"),
+                (r"(?:lowest|worst|smallest)[\s-]+res(?:olution)?|fewest\s+megapixels", "pixels_asc"),
+            )
+        ]
+        self.size_sorts.append(
+            (
+                re.compile(
+                    r"\b(?:sorted|ordered|sort|order)\s+by\s+(?:file\s+)?size\b(?:\s+desc(?:ending)?)?"
+                ),
+                "size_desc",
+            )
+        )
+        self.size_sorts.append(
+            (
+                re.compile(
+                    r"\b(?:tak(?:e|es|ing)|us(?:e|es|ing)|eat(?:s|ing)?|hog(?:s|ging)?)\s+(?:up\s+)?"
+                    r"(?:the\s+)?most\s+(?:disk\s+|storage\s+)?(?:space|storage|room)\b"
+                ),
+                "size_desc",
+            )
+        )
+        self.size_sorts.append(
+            (
+                re.compile(
+                    r"\b(?:sorted|ordered|sort|order)\s+by\s+(?:resolution|megapixels|pixels)\b"
+                    r"|\b(?:with\s+)?(?:the\s+)?most\s+(?:megapixels|pixels)\b"
+                ),
+                "pixels_desc",
+            )
+        )
         self.diverse = re.compile(
             r"\b(?:diverse|diversity|variety|varied|various|a\s+mix|mix\s+of|mixed|different\s+ones|assorted|"
             r"a\s+range\s+of|all\s+different|random(?:ly)?|a\s+random\s+selection(?:\s+of)?)\b"
@@ -115,15 +158,40 @@ class ComposeClaims:
                 if sort and sort != "relevance":
                     st.compose["sort"] = sort
                 st.claim(m.start(), m.end(), "drop", text="<limit>" + (f"<{sort}>" if sort else ""))
+        self._claim_sorts(st)
+        for m in self.diverse.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.compose["diverse"] = True
+                st.claim(m.start(), m.end(), "drop", text="<diverse>")
+
+    def _claim_sorts(self, st: ClaimState) -> None:
+        """Size orders ("the biggest photos"), then date orders ("newest first")."""
+        for pat, sort in self.size_sorts:
+            for m in pat.finditer(st.low):
+                if st.free(m.start(), m.end()):
+                    _sort_by_size(st, m, sort)
         for pat, sort in ((self.sort_asc, "date_asc"), (self.sort_desc, "date_desc")):
             for m in pat.finditer(st.low):
                 if st.free(m.start(), m.end()):
                     st.compose["sort"] = sort
                     st.claim(m.start(), m.end(), "drop", text=f"<{sort}>")
-        for m in self.diverse.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.compose["diverse"] = True
-                st.claim(m.start(), m.end(), "drop", text="<diverse>")
+
+
+#: "the biggest photo": one photo.
+SINGULAR = ("file", "photo", "picture", "pic", "image", "video", "shot")
+
+
+def _sort_by_size(st: ClaimState, m: re.Match, sort: str) -> None:
+    """A size sort; "the 10 largest files" pages 10 of them, "the biggest photo" one. "videos" stays
+    for the kind claims to read."""
+    st.compose["sort"] = sort
+    groups = m.groupdict()
+    if groups.get("n"):
+        st.compose["limit"] = lx.to_int(" ".join(m.group("n").split()).replace("a dozen", "dozen"))
+    elif m.group(0).startswith("the") and groups.get("what") in SINGULAR:
+        st.compose["limit"] = 1
+    end = m.start("what") if (groups.get("what") or "").startswith("video") else m.end()
+    st.claim(m.start(), end, "drop", text=f"<{sort}>")
 
 
 def _per_value(g: str) -> str:

@@ -555,7 +555,7 @@ SQUARE_TOLERANCE = 0.05
 def resolve_orientation(atom: dict, ctx: ExecContext) -> AtomResult:
     """The photo's shape from its size (EXIF orientation applied at indexing)."""
     name = str(atom["orientation"])
-    sizes = photo_sizes(ctx)
+    sizes = photo_sizes(ctx.snapshot)
     width, height = sizes["width"], sizes["height"]
     known = (width > 0) & (height > 0)
     ratio = np.where(known, width / np.maximum(height, 1), 1.0)

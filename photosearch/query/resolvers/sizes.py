@@ -1,10 +1,9 @@
 """A photo's size: its pixels ("high resolution", "4k", "12 megapixels") or its file's bytes
-("large files", "bigger than 10mb"), read from the catalog once per snapshot (NaN: not known)."""
+("large files", "bigger than 10mb"), from the snapshot's columns (NaN: not known)."""
 
 from __future__ import annotations
 
 import numpy as np
-from sqlalchemy import text
 
 from photosearch.query.photo_sizes import size_text
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
@@ -16,26 +15,15 @@ ABOUT = 0.1
 _CACHE = "photo_sizes"
 
 
-def photo_sizes(ctx: ExecContext) -> dict[str, np.ndarray]:
-    """Per snapshot row, read once per snapshot for the size and orientation atoms: "width" and
-    "height" in pixels (0 unknown), "megapixels" and "megabytes" (NaN unknown)."""
-    snap = ctx.snapshot
+def photo_sizes(snap: Snapshot) -> dict[str, np.ndarray]:
+    """Per snapshot row, for the size and orientation atoms and the size sorts (computed once per
+    snapshot): "width" and "height" in pixels (0 unknown), "megapixels" and "megabytes" (NaN unknown)."""
     got = snap.cache.get(_CACHE)
     if got is None:
-        width, height = np.zeros(snap.n, np.float32), np.zeros(snap.n, np.float32)
-        mb = np.full(snap.n, np.nan)
-        with ctx.store.engine.connect() as conn:
-            found = conn.execute(
-                text("SELECT id, width, height, size FROM photos WHERE state = 'active'")
-            ).all()
-        if found:
-            rows, ok = snap.locate(np.array([r[0] for r in found], np.int64))
-            width[rows[ok]] = np.array([max(r[1] or 0, 0) for r in found], np.float32)[ok]
-            height[rows[ok]] = np.array([max(r[2] or 0, 0) for r in found], np.float32)[ok]
-            size = np.array([r[3] or 0 for r in found], np.float64)
-            mb[rows[ok]] = np.where(size > 0, size / 1e6, np.nan)[ok]
+        width, height = snap.width.astype(np.float32), snap.height.astype(np.float32)
         known = (width > 0) & (height > 0)
         mp = np.where(known, width.astype(np.float64) * height / 1e6, np.nan)
+        mb = np.where(snap.file_bytes > 0, snap.file_bytes / 1e6, np.nan)
         got = snap.cache[_CACHE] = {"width": width, "height": height, "megapixels": mp, "megabytes": mb}
     return got
 
@@ -52,7 +40,7 @@ def resolve_size(atom: dict, ctx: ExecContext) -> AtomResult:
     """Photos whose pixels (or file) are within the atom's bounds; one whose size is not known never
     matches."""
     spec = atom["size"]
-    column = photo_sizes(ctx)[spec["of"]]
+    column = photo_sizes(ctx.snapshot)[spec["of"]]
     lo, hi = _about(spec)
     mask = (column >= lo) & (column <= hi)  # NaN compares false
     return AtomResult(atom, ScoredSet.from_mask(mask), lambda row: [_why(spec, column, row)])
@@ -63,9 +51,9 @@ def _why(spec: dict, column: np.ndarray, row: int) -> dict:
 
 
 def said_size(spec: dict, snap: Snapshot, row: int) -> str | None:
-    """The photo's own size in words ("8.3 megapixels"), or None when not known (or not read yet)."""
-    column = snap.cache.get(_CACHE, {}).get(spec["of"])
-    if column is None or np.isnan(column[row]):
+    """The photo's own size in words ("8.3 megapixels"), or None when not known."""
+    column = photo_sizes(snap)[spec["of"]]
+    if np.isnan(column[row]):
         return None
     return _value_text(spec["of"], float(column[row]))
 
@@ -78,12 +66,9 @@ def _value_text(of: str, value: float) -> str:
 
 def size_nearness(atom: dict, snap: Snapshot) -> np.ndarray:
     """Per row, how near its size is to the atom's (1 inside; a halving or doubling away counts
-    `HALF_NEAR_STOPS`); 0 unknown. Read after the atom resolved (its columns are in the snapshot's
-    cache then)."""
+    `HALF_NEAR_STOPS`); 0 unknown."""
     spec = atom["size"]
-    column = snap.cache.get(_CACHE, {}).get(spec["of"])
-    if column is None:
-        return np.zeros(snap.n, np.float32)
+    column = photo_sizes(snap)[spec["of"]]
     known = ~np.isnan(column) & (column > 0)
     stops = stops_outside(np.where(known, column, 1.0), *_about(spec))
     return np.where(known, 1.0 / (1.0 + stops / HALF_NEAR_STOPS), 0.0).astype(np.float32)

@@ -89,6 +89,9 @@ class Snapshot:
     phash: np.ndarray  # uint64
     has_phash: np.ndarray  # bool
     face_count: np.ndarray  # int16
+    width: np.ndarray  # int32 pixels (EXIF orientation applied), 0 unknown
+    height: np.ndarray  # int32 pixels, 0 unknown
+    file_bytes: np.ndarray  # int64 size of the file, 0 unknown
     people: dict[str, np.ndarray]  # folded name -> rows
     person_names: dict[str, str]  # folded -> display name
     person_of_row: dict[int, list[str]]  # row -> folded names
@@ -224,8 +227,8 @@ def load_snapshot(conn) -> Snapshot:
     t0 = time.perf_counter()
     rows = conn.execute(
         text(
-            "SELECT id, path, taken_at, camera_make, camera_model, gps_lat, gps_lon, phash, added_at "
-            "FROM photos WHERE state = 'active' ORDER BY id"
+            "SELECT id, path, taken_at, camera_make, camera_model, gps_lat, gps_lon, phash, added_at, "
+            "width, height, size FROM photos WHERE state = 'active' ORDER BY id"
         )
     ).all()
     n = len(rows)
@@ -249,6 +252,9 @@ def load_snapshot(conn) -> Snapshot:
     hashes = [_phash_int(r[7]) for r in rows]
     has_phash = np.array([h is not None for h in hashes], dtype=bool)
     phash = np.array([h or 0 for h in hashes], dtype=np.uint64)
+    width = np.fromiter((max(r[9] or 0, 0) for r in rows), dtype=np.int32, count=n)
+    height = np.fromiter((max(r[10] or 0, 0) for r in rows), dtype=np.int32, count=n)
+    file_bytes = np.fromiter((max(r[11] or 0, 0) for r in rows), dtype=np.int64, count=n)
 
     def rows_for(photo_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         pos = np.clip(np.searchsorted(ids, photo_ids), 0, max(n - 1, 0))
@@ -295,6 +301,9 @@ def load_snapshot(conn) -> Snapshot:
         phash=phash,
         has_phash=has_phash,
         face_count=face_count,
+        width=width,
+        height=height,
+        file_bytes=file_bytes,
         people=people_arr,
         person_names=person_names,
         person_of_row=person_of_row,

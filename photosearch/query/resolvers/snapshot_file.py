@@ -23,7 +23,7 @@ from photosearch.query.resolvers.snapshot import Group, Snapshot, build_token_in
 log = logging.getLogger(__name__)
 
 #: Bump when what is saved changes.
-FORMAT = 2
+FORMAT = 3
 
 #: Per-row columns and their dtypes.
 _COLUMNS = {
@@ -39,6 +39,9 @@ _COLUMNS = {
     "phash": np.uint64,
     "has_phash": np.bool_,
     "face_count": np.int16,
+    "width": np.int32,
+    "height": np.int32,
+    "file_bytes": np.int64,
     "place_code": np.int32,
 }
 
