@@ -193,6 +193,23 @@ HOLIDAY_CONVENTIONS = {
 }
 
 
+#: Fixed holidays whose span starts before their own day (Christmas Eve): (days from the start, days).
+_OWN_DAYS = {"christmas": (1, 1), "xmas": (1, 1)}
+
+
+def own_days(name: str) -> tuple[int, int] | None:
+    """Where a holiday's own day(s) lie in its span, when the span is wider (`DateMatch.own`): the
+    day itself, a festival's days without its eve."""
+    if name in _OWN_DAYS:
+        return _OWN_DAYS[name]
+    if name not in MOVABLE_HOLIDAYS:
+        return None
+    _day_of, before, days = MOVABLE_HOLIDAYS[name]
+    if before > 0 or (before == 0 and days == 1):
+        return None
+    return (-before, days + before) if name in FESTIVALS else (-before, 1)
+
+
 def movable_range(name: str, year: int) -> tuple[date, date] | None:
     """A movable holiday's days in a year ("easter", 2023 → Good Friday to Easter Monday); None when
     its calendar does not reach the year."""
@@ -251,6 +268,9 @@ HOLIDAY_NOUNS = {
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _FULL_MONTHS = {name for name in MONTHS if len(name) > 4 or name in ("may", "june", "july")}
 _FULL_MONTH_RE = "|".join(sorted(_FULL_MONTHS, key=len, reverse=True))
+#: Month names that are a month alone, without "in" or a year: "may" and "march" are more often a
+#: verb or a thing ("the march", "may be").
+_BARE_MONTH_RE = "|".join(sorted(_FULL_MONTHS - {"may", "march"}, key=len, reverse=True))
 _SEASON_RE = "|".join(SEASONS)
 _HOLIDAY_RE = "|".join(re.escape(h) for h in sorted(HOLIDAYS, key=len, reverse=True))
 #: Fixed holidays named like a day of a month ("4th of july"): found before dates of a month are.
@@ -281,6 +301,10 @@ class DateMatch:
     #: What to look for when no day is known (`ranges` empty): "birthday" for an unknown birthday, the
     #: festival's name for a year its calendar does not reach.
     instead: str = "birthday"
+    #: Where the holiday's own day(s) lie in each span, (days from its start, days long), when the
+    #: span is wider: Christmas Day within Christmas Eve to Boxing Day, Thanksgiving Thursday within
+    #: its weekend ("the day after thanksgiving" is the Friday).
+    own: tuple[int, int] | None = None
 
     def node(self) -> dict:
         if self.months and self.looks:
@@ -444,6 +468,8 @@ class DateFinder:
                 "weekendbeforelast",
                 re.compile(rf"\b(?:the\s+)?weekend\s+before\s+last\b|\b(?P<n>{_NUM_RE})\s+weekends\s+ago\b"),
             ),
+            # "the week before last": two weeks ago ("the new year before last" is a holiday's)
+            ("ago", re.compile(r"\b(?<!new\s)(?:the\s+)?(?P<u>week|month|year)\s+before\s+last\b")),
             (
                 "holidayago",
                 re.compile(
@@ -495,6 +521,13 @@ class DateFinder:
                 ),
             ),
             (
+                "weekendofmonth",
+                re.compile(
+                    rf"\b(?:the\s+|on\s+the\s+)?(?P<n>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+weekend\s+"
+                    rf"(?:of|in)\s+(?P<m>{_FULL_MONTH_RE})(?:,?\s+(?P<y>{_YEAR}))?(?![\w-])"
+                ),
+            ),
+            (
                 "weekofmonth",
                 re.compile(
                     rf"\b(?:the\s+|in\s+the\s+)?(?P<n>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+week\s+"
@@ -519,7 +552,7 @@ class DateFinder:
             (  # "in June and July", "from June, July or August": those months of any year
                 "monthlist",
                 re.compile(
-                    rf"\b(?:in|during|from|every|each)\s+(?P<ms>(?:{_FULL_MONTH_RE})"
+                    rf"(?:\b(?:in|during|from|every|each)\s+|(?<![\w-]))(?P<ms>(?:{_FULL_MONTH_RE})"
                     rf"(?:(?:\s*,\s*|\s*,?\s+(?:and|or|&)\s+)(?:{_FULL_MONTH_RE}))+)\b"
                     rf"(?:,?\s+(?:of\s+)?(?P<y>{_YEAR}))?(?!\s*\d)"  # "in June and July 2019": of that year
                     rf"(?![\s,]*(?:and|or|&)?\s*(?:{_FULL_MONTH_RE})\b)"  # the whole list, or none of it
@@ -535,6 +568,11 @@ class DateFinder:
                 re.compile(
                     rf"\b(?P<rel>last|this|past|previous|in|during|of|from|every|each)\s+(?P<m>{_MONTH_RE})\b(?!\s+\d)"
                 ),
+            ),
+            # a month's name alone, of any year ("july photos", "december snow"); not "may" or "march"
+            (
+                "relmonth",
+                re.compile(rf"(?<![\w'-])(?P<rel>)(?P<m>{_BARE_MONTH_RE})(?![\w'-])(?!\s+(?:\d|bugs?\b))"),
             ),
             (
                 "relunit",
@@ -659,7 +697,7 @@ class DateFinder:
                     continue
                 found.append(match)
                 taken.append((match.start, match.end))
-        return sorted((_opened(d, text, now) for d in found), key=lambda d: d.start)
+        return sorted((_opened(_beside(d, text), text, now) for d in found), key=lambda d: d.start)
 
 
 # ---------------------------------------------------------------- one handler per pattern
@@ -725,6 +763,10 @@ def _open_ended(m: re.Match, q: _Ask) -> DateMatch | None:
     r = q.finder.simple_range(arg, now) or (recent_month(now, MONTHS[arg]) if arg in MONTHS else None)
     if not r:
         return None
+    unit = BESIDE_UNIT.search(m.string, 0, m.start())  # "the week before easter 2023"
+    if unit is not None:
+        own = own_days(re.sub(rf"\s+{_YEAR}$", "", arg))
+        return _beside(DateMatch(m.end() - len(arg), m.end(), [r], own=own), m.string, unit)
     return DateMatch(m.start(), m.end(), [open_span(m.group("op"), r, now)])
 
 
@@ -752,6 +794,64 @@ def _opened(d: DateMatch, text: str, now: date) -> DateMatch:
         return d
     kind = "before" if op.group("op").startswith("prior") else op.group("op")
     return dataclasses.replace(d, start=op.start(), ranges=[open_span(kind, d.ranges[0], now)])
+
+
+#: "the week", "two days", "the weekend" just before "before X", "after X": the days beside X.
+BESIDE_UNIT = re.compile(
+    r"\b(?:the\s+|a\s+)?(?P<n>day|week|weekend|fortnight|month|few\s+days|couple\s+(?:of\s+)?days|"
+    r"(?:two|2|three|3)\s+(?:days|weeks))\s+$"
+)
+#: The same words and the side, just before a date expression ("the week before christmas").
+BESIDE = re.compile(
+    BESIDE_UNIT.pattern.removesuffix(r"\s+$")
+    + r"\s+(?:before|after|leading\s+up\s+to|prior\s+to|following)\s+$"
+)
+_BESIDE_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "few days": 3, "couple days": 2}
+_SIDE = re.compile(r"\b(?P<side>before|after|leading\s+up\s+to|prior\s+to|following)\s+$")
+
+
+def _beside(d: DateMatch, text: str, unit: re.Match | None = None) -> DateMatch:
+    """ "the week before christmas", "the day after thanksgiving", "the weekend before easter 2023":
+    the days just before (after) each of the expression's spans, of any year when it is of any year.
+    `unit`: the unit's words, found before "before X" by the caller."""
+    m = unit or BESIDE.search(text, 0, d.start)
+    if m is None or d.months or not (d.ranges or d.yearly):
+        return d
+    words = " ".join(m.group("n").replace(" of ", " ").split())
+    count = {"two": 2, "2": 2, "three": 3, "3": 3}.get(words.split()[0])
+    days = count * (7 if words.endswith("weeks") else 1) if count else _BESIDE_DAYS.get(words)
+    side = _SIDE.search(text, m.start(), d.start)
+    before = side is None or side.group("side") not in ("after", "following")
+
+    def shift(lo: date, hi: date) -> tuple[date, date]:
+        if d.own is not None:  # beside the holiday's own day, not its eve or its weekend
+            lo, hi = lo + timedelta(days=d.own[0]), lo + timedelta(days=d.own[0] + d.own[1] - 1)
+        if days is None:  # a weekend: the Saturday and Sunday before lo (after hi)
+            sunday = lo - timedelta(days=(lo.weekday() + 1) % 7 or 7)
+            saturday = hi + timedelta(days=(5 - hi.weekday()) % 7 or 7)
+            return (
+                (sunday - timedelta(days=1), sunday) if before else (saturday, saturday + timedelta(days=1))
+            )
+        if before:
+            return lo - timedelta(days=days), lo - timedelta(days=1)
+        return hi + timedelta(days=1), hi + timedelta(days=days)
+
+    if not d.yearly:
+        return dataclasses.replace(d, start=m.start(), ranges=[shift(*r) for r in d.ranges])
+    if days is None:  # a weekend falls on other days each year
+        return d
+    (m1, d1), (m2, d2) = (map(int, md.split("-")) for md in d.yearly)
+    lo = date(2001, m1, d1)
+    lo, hi = shift(lo, date(2001 if (m2, d2) >= (m1, d1) else 2002, m2, d2))
+    said = " ".join(text[m.start() : d.end].split())
+    return dataclasses.replace(
+        d,
+        start=m.start(),
+        yearly=(lo.strftime("%m-%d"), hi.strftime("%m-%d")),
+        ranges=[shift(*r) for r in d.ranges],
+        notes=[f"“{said}” of any year"],
+        own=None,
+    )
 
 
 def _simple(m: re.Match, q: _Ask) -> DateMatch | None:
@@ -848,7 +948,8 @@ def _back(m: re.Match, q: _Ask) -> DateMatch | None:
 
 
 def _ago(m: re.Match, q: _Ask) -> DateMatch | None:
-    return DateMatch(m.start(), m.end(), [ago(q.now, _num(m.group("n")), m.group("u"))])
+    n = _num(m.group("n")) if m.groupdict().get("n") else 2  # "the week before last"
+    return DateMatch(m.start(), m.end(), [ago(q.now, n, m.group("u"))])
 
 
 def holiday_days(name: str, year: int) -> tuple[date, date]:
@@ -870,10 +971,11 @@ def _holiday(m: re.Match, q: _Ask) -> DateMatch | None:
     def make(y: int) -> tuple[date, date]:
         return holiday_days(name, y)
 
+    own = own_days(name)
     if rel == "this":
-        return DateMatch(m.start(), m.end(), [make(now.year)])
+        return DateMatch(m.start(), m.end(), [make(now.year)], own=own)
     if rel == "last":
-        return DateMatch(m.start(), m.end(), [make(_year_of_last(name, now))])
+        return DateMatch(m.start(), m.end(), [make(_year_of_last(name, now))], own=own)
     lo, hi = make(2000)  # "at Christmas": those days of every year, a recurring condition
     return DateMatch(
         m.start(),
@@ -882,6 +984,7 @@ def _holiday(m: re.Match, q: _Ask) -> DateMatch | None:
         recurring=True,
         yearly=(lo.strftime("%m-%d"), hi.strftime("%m-%d")),
         notes=[f"“{m.group('h')}” means {m.group('h')} of any year"],
+        own=own,
     )
 
 
@@ -897,7 +1000,7 @@ def _movable(m: re.Match, q: _Ask) -> DateMatch | None:
         if days is None:
             note = f"no date of {name} is known for {year}: photos that look like it"
             return DateMatch(m.start(), m.end(), [], notes=[note], instead=name)
-        return DateMatch(m.start(), m.end(), [days])
+        return DateMatch(m.start(), m.end(), [days], own=own_days(name))
 
     if m.group("y"):
         return one(make(int(m.group("y"))), int(m.group("y")))
@@ -911,7 +1014,7 @@ def _movable(m: re.Match, q: _Ask) -> DateMatch | None:
     note = f"“{name}”: every year {span}"
     if name in HOLIDAY_CONVENTIONS:
         note += f", on {HOLIDAY_CONVENTIONS[name]}"
-    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[note])
+    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[note], own=own_days(name))
 
 
 def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
@@ -945,6 +1048,26 @@ PETS_AND_KIN = frozenset(
 ) | (RELATION_WORDS)
 
 _WEEK_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+
+
+def _weekend_of_month(m: re.Match, q: _Ask) -> DateMatch | None:
+    """ "the last weekend of June": its Saturday and Sunday (the Sunday may be in the next month), in
+    the year named, else in every year of the library (other days each year, as Easter)."""
+    month, n = MONTHS[m.group("m")], _WEEK_ORDINALS.get(m.group("n"))
+
+    def make(y: int) -> tuple[date, date] | None:
+        length = calendar.monthrange(y, month)[1]
+        saturdays = [d for d in range(1, length + 1) if date(y, month, d).weekday() == 5]
+        if n is not None and n > len(saturdays):
+            return None
+        saturday = date(y, month, saturdays[-1 if n is None else n - 1])
+        return saturday, saturday + timedelta(days=1)
+
+    if m.group("y"):
+        return DateMatch(m.start(), m.end(), [make(int(m.group("y")))])
+    ranges, span = _recurring(q.now, q.years, make)
+    words = re.sub(r"^(?:on\s+)?the\s+", "", " ".join(m.group(0).split()))
+    return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"“{words}”: every year {span}"])
 
 
 def _week_of_month(m: re.Match, q: _Ask) -> DateMatch | None:
@@ -1107,6 +1230,7 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "holiday": _holiday,
     "movable": _movable,
     "weekofmonth": _week_of_month,
+    "weekendofmonth": _weekend_of_month,
     "birthday": _birthday,
     "season": _season,
 }

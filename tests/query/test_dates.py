@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 
 from photosearch.query.dates import OPEN_START, finder
+from photosearch.query.parser import parse_request
 
 NOW = date(2025, 6, 15)  # a Sunday
 YEARS = (2020, 2025)
@@ -253,3 +254,59 @@ def test_on_this_day_is_today_s_date_in_any_year():
     match = _one("photos from this day")
     assert match.recurring and match.yearly == ("06-15", "06-15")
     assert _one("boxing day").yearly == ("12-26", "12-26")
+
+
+def test_days_beside_a_holiday_are_before_or_after_its_own_day():
+    """ "the week before christmas" was Christmas beside a concept "week"; "the day after
+    thanksgiving" was Thanksgiving (Thursday to Sunday) beside a concept "day"."""
+    before = _one("the week before christmas")
+    assert before.node() == {"yearly": {"from": "12-18", "to": "12-24"}}  # up to Christmas Eve
+    assert before.notes == ["“the week before christmas” of any year"] and before.start == 0
+    assert _one("the day after christmas").node() == {"yearly": {"from": "12-26", "to": "12-26"}}
+    assert _one("a few days after christmas").node() == {"yearly": {"from": "12-26", "to": "12-28"}}
+    assert _one("the month before halloween").node() == {"yearly": {"from": "10-01", "to": "10-30"}}
+    black_friday = _one("the day after thanksgiving")
+    assert (date(2024, 11, 29), date(2024, 11, 29)) in black_friday.ranges  # Thanksgiving: 28 Nov
+    assert (date(2020, 11, 27), date(2020, 11, 27)) in black_friday.ranges
+    assert (date(2024, 4, 1), date(2024, 4, 7)) in _one("the week after easter").ranges  # Easter: 31 Mar
+    assert _one("the weekend before easter 2023").ranges == [(date(2023, 4, 1), date(2023, 4, 2))]
+    assert _one("the weekend after easter 2023").ranges == [(date(2023, 4, 15), date(2023, 4, 16))]
+    assert _one("the two weeks before christmas 2022").ranges == [(date(2022, 12, 11), date(2022, 12, 24))]
+    assert _one("the week before last").ranges == [(date(2025, 5, 26), date(2025, 6, 1))]
+    assert _one("the new year before last").ranges == [(date(2023, 12, 31), date(2024, 1, 1))]
+    # "before X" alone is still everything up to X; a unit beside no date is no date
+    assert _one("before christmas 2022").ranges == [(OPEN_START, date(2022, 12, 23))]
+    assert _find("the week after the wedding") == [] and _find("a day at the beach") == []
+
+
+def test_a_month_s_name_alone_is_that_month_of_any_year():
+    """ "july photos" and "december snow" were concepts "july" and "december"; "may and june" a
+    concept "june"."""
+    assert _one("july photos").months == (7,) and _one("july photos").recurring
+    assert [m.months for m in _find("december snow")] == [(12,)]
+    assert _one("may and june").months == (5, 6)
+    assert _one("june and july").months == (6, 7)
+    assert _one("march and april 2021").ranges == [
+        (date(2021, 3, 1), date(2021, 3, 31)),
+        (date(2021, 4, 1), date(2021, 4, 30)),
+    ]
+    # "may" and "march" alone are more often a verb or a thing; a june bug is a beetle
+    assert _find("may") == [] and _find("the march") == [] and _find("a june bug") == []
+    assert _one("july 4th").ranges == [(date(2024, 7, 4), date(2024, 7, 4))]  # the latest
+
+
+def test_a_person_named_like_a_month_stays_that_person():
+    plan, _conf, _notes = parse_request("june at the beach", now=NOW, people=["June"])
+    assert plan["where"] == {"and": [{"person": "June"}, {"concept": "beach"}]}
+    plan, _conf, _notes = parse_request("june at the beach", now=NOW)
+    assert plan["where"] == {"and": [{"month": [6]}, {"concept": "beach"}]}
+
+
+def test_a_weekend_of_a_month_is_its_saturday_and_sunday():
+    """ "the last weekend of june" was last weekend (13-14 June) and any June."""
+    last = _one("the last weekend of june")
+    assert (date(2024, 6, 29), date(2024, 6, 30)) in last.ranges
+    assert (date(2023, 6, 24), date(2023, 6, 25)) in last.ranges
+    assert last.notes == ["“last weekend of june”: every year 2020–2025"]
+    assert _one("the first weekend of may 2024").ranges == [(date(2024, 5, 4), date(2024, 5, 5))]
+    assert _one("the last weekend of september 2018").ranges == [(date(2018, 9, 29), date(2018, 9, 30))]
