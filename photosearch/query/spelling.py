@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
+from pathlib import Path
 
 #: Shorter words are too often something else one letter away ("cst": cat, cut, cost...).
 MIN_LEN = 4
@@ -30,8 +31,15 @@ _VOWEL = re.compile(r"[aeiouy]")
 _lock = threading.Lock()
 
 
-#: Words of photography the English word list lacks, which are no typos ("exif" is not "exit").
-PHOTO_WORDS = ("exif", "hdr", "bokeh", "timelapse", "lightroom", "darktable", "digikam", "heic", "heif")
+#: Words of photography, food, breeds and brands the English word list lacks, which are no typos
+#: ("exif" is not "exit", "macaron" not "macaroni", "chai" not "chair").
+EVERYDAY_WORDS_FILE = Path(__file__).resolve().parents[2] / "resources" / "everyday_words.txt"
+
+
+def everyday_words() -> list[str]:
+    """The words of `EVERYDAY_WORDS_FILE` (comments and blank lines aside)."""
+    lines = EVERYDAY_WORDS_FILE.read_text(encoding="utf-8").splitlines()
+    return [w.strip().lower() for w in lines if w.strip() and not w.startswith("#")]
 
 
 @functools.cache
@@ -40,7 +48,7 @@ def _checker():
 
     with _lock:
         checker = SpellChecker(language="en", distance=1)
-        checker.word_frequency.load_words(PHOTO_WORDS)
+        checker.word_frequency.load_words(everyday_words())
         return checker
 
 

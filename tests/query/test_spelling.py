@@ -52,6 +52,14 @@ def test_a_typo_is_read_as_the_word_meant(typed, where, said):
         "bycicle",  # two edits from "bicycle": two would guess wrong too often ("airpods", "airport")
         "cst",  # too short to guess
         "bbqs",  # an abbreviation: no vowel
+        # foods, breeds and brands one edit from another word (resources/everyday_words.txt)
+        "macarons",  # was "macaroni"
+        "boba",  # was "bob"
+        "chai",  # was "chair"
+        "matcha",  # was "match"
+        "poutine",  # was "routine"
+        "cockapoo",  # was "cockatoo"
+        "xbox",  # was "box"
     ],
 )
 def test_words_and_unguessable_words_stay_as_typed(typed):
