@@ -76,6 +76,9 @@ FILLER_PHRASES = (
     "first day at",
     "last day of",
     "last day at",
+    "first day home",  # "the puppy's first day home": the puppy at home, no "day home"
+    "first night home",
+    "first week home",
     # how it was shot, which no model sees: "macro shots of insects" are insects, "an aerial view of
     # the city" the city, "drone shots of the beach" the beach
     *(
@@ -118,6 +121,7 @@ at in on near by from under over behind beside next inside outside around along 
 while through into onto toward towards against among above below beneath underneath down nearby beyond alongside
 upon within front top bottom while holding
 wearing playing eating sitting standing walking running riding lying sleeping
+going heading coming looking having
 after before when
 """) - {"top"}
 

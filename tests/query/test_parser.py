@@ -236,6 +236,10 @@ def test_places():
         ("a field of sunflowers", {"concept": "sunflower"}),  # a field holds them, like a vase
         ("my daughter's first day of school", {"and": [{"concept": "daughter"}, {"concept": "school"}]}),
         ("the first snow", {"concept": "snow"}),  # no "first gear"
+        ("puppy's first day home", {"concept": "puppy"}),  # was a puppy and a concept "day home"
+        ("a girl going to school", {"and": [{"concept": "girl"}, {"concept": "school"}]}),  # "girl school"
+        ("kids having fun", {"and": [{"concept": "kid"}, {"concept": "fun"}]}),  # was "kids fun"
+        ("a boat heading out to sea", {"and": [{"concept": "boat"}, {"concept": "sea"}]}),
         ("first aid kit", {"concept": "first-aid kit"}),  # a noun WordNet knows keeps its "first"
         ("woman drinking tea", {"and": [{"concept": "woman"}, {"concept": "tea"}]}),  # no 3-word concept
         ("a dog chasing ducks", {"and": [{"concept": "dog"}, {"concept": "duck"}]}),
