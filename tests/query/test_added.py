@@ -63,6 +63,11 @@ def _where(request: str) -> dict:
         ("photos added since monday", {"added": {"from": "2024-05-13", "to": "2024-05-15"}}),
         ("added to my library in april", {"added": {"from": "2024-04-01", "to": "2024-04-30"}}),
         ("photos added on 2024-05-02", {"added": {"from": "2024-05-02", "to": "2024-05-02"}}),
+        # a season or a run of months: the latest one, up to today (were the months taken)
+        ("photos added in winter", {"added": {"from": "2023-12-01", "to": "2024-02-29"}}),
+        ("photos i imported in the spring", {"added": {"from": "2024-03-01", "to": "2024-05-15"}}),
+        ("added in february and march", {"added": {"from": "2024-02-01", "to": "2024-03-31"}}),
+        ("added in summer", {"added": {"from": "2023-06-01", "to": "2023-08-31"}}),
         # the date taken stays the date taken
         ("photos from today", {"date": {"from": "2024-05-15", "to": "2024-05-15"}}),
         ("photos since monday", {"date": {"from": "2024-05-13", "to": "2024-05-15"}}),

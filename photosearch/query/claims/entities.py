@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.claims.words import TRIP_WORDS
-from photosearch.query.dates import finder, open_span, recent_month
+from photosearch.query.dates import finder, month_range, open_span, recent_month
 from photosearch.query.parse_state import ClaimState, PlanContext, sentence_start
 from photosearch.query.places import (
     AMBIGUOUS_COUNTRY_WORDS,
@@ -165,14 +165,23 @@ def claim_added(st: ClaimState) -> None:
 
 
 def _days_named(node: dict, now: date) -> dict | None:
-    """The days a date atom names, or the latest such month of a one-month atom ("added in june");
-    None for anything else (several ranges, a season of any year)."""
+    """The days a date atom names, or the latest run of a month atom's months up to today ("added
+    in june", "added in summer": from the latest 1 June); None for anything else (several ranges,
+    months apart: "added in march or june")."""
     if set(node) == {"date"}:
         return node["date"]
-    if set(node) == {"month"} and len(node["month"]) == 1:
-        lo, hi = recent_month(now, node["month"][0])
-        return {"from": lo.isoformat(), "to": min(hi, now).isoformat()}
-    return None
+    months = node.get("month") or next((n["month"] for n in node.get("or", ()) if "month" in n), None)
+    if not months or ("or" in node and len(node["or"]) != 2):  # only a season and its look
+        return None
+    first = next(
+        (f for f in months if {(f + i - 1) % 12 + 1 for i in range(len(months))} == set(months)), None
+    )
+    if first is None:
+        return None
+    lo, _ = recent_month(now, first)
+    year, month = divmod(lo.year * 12 + lo.month - 1 + len(months) - 1, 12)  # the run's last month
+    _, hi = month_range(year, month + 1)
+    return {"from": lo.isoformat(), "to": min(hi, now).isoformat()}
 
 
 def claim_weekdays(st: ClaimState) -> None:
