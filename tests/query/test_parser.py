@@ -291,6 +291,13 @@ def test_places():
         ("a modern building", {"concept": "building"}),
         ("medieval castle", {"concept": "castle"}),
         ("old photos", {"concept": "vintage"}),  # the photo's own look
+        (
+            "old family photos",
+            {"and": [{"concept": "vintage"}, {"faces": {"min": 2, "max": None}}]},
+        ),  # was "old"
+        ("scanned photos", {"concept": "vintage"}),  # was a concept "scanned"
+        ("film photos of the beach", {"and": [{"concept": "vintage"}, {"concept": "beach"}]}),  # was "film"
+        ("a film poster", {"concept": "film poster"}),
         ("an old woman", {"concept": "old woman"}),  # the face model reads this age
         ("an old guy", {"concept": "old guy"}),
         ("old school", {"concept": "old school"}),  # one noun

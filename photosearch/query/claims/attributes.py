@@ -112,10 +112,12 @@ _COLOURFUL = re.compile(
     r"\b(?:(?:colou?rful|vibrant|vivid|multi-?colou?red|rainbow-colou?red)(?:\s+colou?rs?)?"
     r"|(?:bright|lots\s+of|full\s+of|many|all\s+the)\s+colou?rs?|colou?rs)\b"
 )
-#: "old photos", "vintage pictures": the adjective describes the photo itself (not "an old car").
+#: "old photos", "vintage pictures", "old family photos", "scanned photos", "film photos": the word
+#: describes the photo itself (not "an old car", "a film poster").
 _OLD_LOOK = re.compile(
-    r"\b(?:old|older|vintage|retro|antique|old-fashioned)(?=\s+(?:photo|photos|photograph|photographs|"
-    r"picture|pictures|pic|pics|image|images|print|prints|snapshots?|shots)\b)"
+    r"\b(?<!mm\s)(?:old|older|vintage|retro|antique|old-fashioned|scanned|film|analog|analogue)"
+    r"(?=\s+(?:(?:family|childhood|baby|school|wedding|holiday|vacation)\s+)?(?:photo|photos|photograph|"
+    r"photographs|picture|pictures|pic|pics|image|images|print|prints|snapshots?|shots)\b)"
 )
 #: What an old photo is to the models: the scene word "vintage" (resources/scenes.yaml), black and
 #: white or sepia.
