@@ -24,6 +24,7 @@ from photosearch.catalog.store import Store
 from photosearch.config import Settings
 from photosearch.errors import PhotoSearchError
 from photosearch.health import check_models, format_report, missing_analyzers
+from photosearch.metadata.editing import EDITED_COPY
 from photosearch.metadata.exposure import from_facts as exposure_from_facts
 from photosearch.metadata.exposure import summary as exposure_summary
 from photosearch.organize import Organizer
@@ -363,6 +364,11 @@ class Core:
                 )
             ]
             exif = _with_settings(exif, exposure_summary(exposure_from_facts(facts)))
+            if facts.get("editor"):  # "Edited: Lightroom, Photoshop"
+                exif["Edited"] = ", ".join(
+                    "yes, by its file name" if f["label"] == EDITED_COPY else f["label"]
+                    for f in facts["editor"]
+                )
             rel = s.scalar(select(Thumbnail.rel_path).where(Thumbnail.content_hash == p.content_hash))
             d = PhotoDetails(p.id, p.path, p.content_hash, p.width, p.height, exif, facts, faces)
             if p.gps_lat is not None and p.gps_lon is not None:

@@ -36,6 +36,7 @@ from photosearch.query.months import SEASON_MONTHS, months_text
 from photosearch.query.photo_sizes import read_size, size_text
 from photosearch.query.plan import (
     ANY_ALBUM,
+    ANY_EDITOR,
     ANY_PLACE,
     ANY_RAW,
     ANY_SIMILAR,
@@ -60,6 +61,7 @@ ATOM_TITLES = {
     "folder": "folder",
     "file": "file",
     "album": "album",
+    "editor": "edited in",
     "label": "label",
     "similar": "≈ photo",
     "knowledge": "knowledge",
@@ -108,6 +110,7 @@ ANY_VALUES = {
     "place": (ANY_PLACE, "any known place"),
     "file": (ANY_RAW, "camera RAW"),  # "raw files": any RAW format, said so
     "album": (ANY_ALBUM, "any album"),  # "photos not in any album"
+    "editor": (ANY_EDITOR, "any photo editor"),  # "edited photos"; "unedited" is its negation
     "similar": (ANY_SIMILAR, "a near-duplicate"),  # "duplicates": of any photo
     "tag": (ANY_TAG, "any tag"),  # "untagged" is its negation
 }
@@ -492,6 +495,7 @@ class PlanChips(QWidget):
             "Star rating": {"rating": {"min": 4, "max": None}},
             "Camera setting": {"setting": {"of": "aperture", "min": None, "max": 2.8}},
             "Size": {"size": {"of": "megapixels", "min": 12, "max": None}},
+            "Edited in": {"editor": ANY_EDITOR},
             "Kind: screenshot": {"kind": "screenshot"},
             "Exclude blurry": {"not": {"quality": "blurry"}},
             "Number of people": {"faces": {"min": 1, "max": None}},

@@ -10,6 +10,8 @@ Fact kinds it writes (analyzer "embedded"; `data["source"]` is "the file" or the
   (GPS, when the photo has it, stays the photo's place);
 * ``aperture``, ``shutter``, ``iso``, ``focal_length``, ``focal_length_35mm`` and ``flash``: the
   camera settings (`exposure.py`), each labelled with its value ("1.8", "0.004", "3200", "fired");
+* ``editor`` one per photo editor that worked on it ("Lightroom", "Snapseed"; `editing.py`), or
+  "an edited copy" when only its file name says so ("IMG_1234-edited.jpg");
 * ``sidecar`` the signature of the sidecars read (the scanner re-reads a photo whose sidecar changed);
 * ``metadata_issue`` what was skipped and why (malformed XMP, a sidecar that is not XML, ...).
 
@@ -22,6 +24,7 @@ Embedded words are the file's claims, not what the models see: they are kept as 
 
 from __future__ import annotations
 
+from photosearch.metadata.editing import EDITED_COPY, edited_by_name
 from photosearch.metadata.exposure import exposure_facts
 from photosearch.metadata.model import EmbeddedMetadata
 from photosearch.metadata.reader import read_metadata
@@ -52,6 +55,8 @@ def to_result(meta: EmbeddedMetadata) -> AnalysisResult:
         facts.append(FactRecord("place", place_label(place), 1.0, None, place_data(place)))
     for kind, label in exposure_facts(meta.exposure):
         facts.append(FactRecord(kind, label, 1.0))
+    for name in meta.editors:
+        facts.append(FactRecord("editor", name, 1.0))
     if meta.sidecar_signature:
         facts.append(FactRecord("sidecar", meta.sidecar_signature, 1.0, None, {"files": meta.sidecars}))
     for issue in meta.issues:
@@ -90,7 +95,7 @@ class EmbeddedMetadataAnalyzer:
     """Reads the photo's file and sidecars (not its pixels); cheap, so it runs first."""
 
     name = NAME
-    version = 2  # 2: camera settings
+    version = 3  # 2: camera settings; 3: photo editors
 
     def __init__(self, settings=None):
         self.settings = settings
@@ -103,4 +108,7 @@ class EmbeddedMetadataAnalyzer:
         return True
 
     def analyze(self, image: PhotoImage) -> AnalysisResult:
-        return to_result(read_metadata(image.path))
+        meta = read_metadata(image.path)
+        if not meta.editors and edited_by_name(image.path):
+            meta.editors.append(EDITED_COPY)
+        return to_result(meta)

@@ -1,12 +1,13 @@
 """exiv2's flattened blocks (key -> value) into what a photo says: keywords (flat and hierarchical),
-titles and captions, authorship, rating, colour label, place names, camera settings and named
-regions."""
+titles and captions, authorship, rating, colour label, place names, camera settings, the photo
+editors that worked on it and named regions."""
 
 from __future__ import annotations
 
 import re
 
 from photosearch.metadata import regions as region_parse
+from photosearch.metadata.editing import read_editors
 from photosearch.metadata.exposure import read_exposure
 from photosearch.metadata.model import Block, EmbeddedMetadata, Keyword, PlaceNames, Region, Text
 
@@ -137,6 +138,8 @@ def collect(block: Block, out: EmbeddedMetadata, orientation: int) -> None:
         out.place = place
     # camera settings (aperture, shutter, ISO, focal length, flash)
     out.exposure.update(read_exposure(block))
+    # the photo editors that worked on it
+    out.editors.extend(e for e in read_editors(block) if e not in out.editors)
     # named face regions
     for name, box, scheme in region_parse.named_regions(xm, orientation):
         out.regions.append(Region(clean(name), box, src, scheme))

@@ -81,6 +81,7 @@ class EmbeddedMetadata:
     place: PlaceNames = field(default_factory=PlaceNames)
     regions: list[Region] = field(default_factory=list)
     exposure: Exposure = field(default_factory=Exposure)
+    editors: list[str] = field(default_factory=list)  # photo editors that worked on it (editing.py)
     sidecars: list[str] = field(default_factory=list)
     sidecar_signature: str | None = None
     issues: list[str] = field(default_factory=list)

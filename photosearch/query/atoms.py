@@ -14,6 +14,7 @@ from photosearch.query.resolvers.filters import (
     resolve_camera,
     resolve_color,
     resolve_date,
+    resolve_editor,
     resolve_faces,
     resolve_file,
     resolve_folder,
@@ -65,6 +66,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "color": resolve_color,
     "orientation": resolve_orientation,
     "album": resolve_album,
+    "editor": resolve_editor,
 }
 
 #: Atoms whose scores carry relevance (the others are filters that score 1).

@@ -16,6 +16,7 @@ from datetime import date
 from photosearch.query.claims.attributes import ColourClaims
 from photosearch.query.claims.compose import ComposeClaims
 from photosearch.query.claims.cues import CueClaims, claim_quotes
+from photosearch.query.claims.editors import claim_editors
 from photosearch.query.claims.entities import (
     claim_added,
     claim_dates,
@@ -58,6 +59,7 @@ class RequestParser:
             cues.claim_files,
             cues.claim_folders,
             cues.claim_cameras,
+            claim_editors,
             claim_settings,
             filters.claim_ratings,
             filters.claim_filters,

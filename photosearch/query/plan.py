@@ -20,7 +20,8 @@ Atoms (each a one-key object):
   ``{"similar": "42"}`` photo id or path (``"*"``: a near-duplicate of any photo, "duplicates"); ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}`` (``"*"``: any tag of yours or keyword of the file,
   the heart aside: "untagged" is its negation);
   ``{"album": "Holidays"}`` the photos of an album (a manual album's photos, a smart album's search;
-  ``"*"``: in any manual album).
+  ``"*"``: in any manual album); ``{"editor": "Lightroom"}`` a photo editor worked on it, as the file
+  or its sidecar says (``"*"``: any editor, or a copy named "-edited": "edited photos").
 * ``{"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}`` inclusive on both ends; both are
   always present (an open end is written as a far date: from ``1900-01-01`` or to ``now``).
 * ``{"added": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}``: added to the library between these
@@ -94,6 +95,8 @@ ANY_TAG = "*"
 ANY_ALBUM = "*"
 #: The file atom's value for a camera RAW file of any format ("raw files"; `ingest.decode.RAW_EXTENSIONS`).
 ANY_RAW = "*.raw-formats"
+#: The editor atom's value for a photo any photo editor worked on ("edited photos").
+ANY_EDITOR = "*"
 #: The file atom's value for WhatsApp's names of the photos it saves ("IMG-20230101-WA0001.jpg").
 WHATSAPP_NAMES = "*-wa[0-9][0-9][0-9][0-9]*"
 
@@ -110,6 +113,7 @@ STRING_ATOMS = (
     "tag",
     "label",
     "album",
+    "editor",
 )
 ATOM_KEYS = (
     *STRING_ATOMS,

@@ -12,6 +12,7 @@ from photosearch.query.months import months_text, yearly_text
 from photosearch.query.photo_sizes import size_text
 from photosearch.query.plan import (
     ANY_ALBUM,
+    ANY_EDITOR,
     ANY_PERSON,
     ANY_PHONE,
     ANY_PLACE,
@@ -125,6 +126,7 @@ _DESCRIBE = {
         else f"whose file name has “{v}”"
     ),
     "album": lambda v: "in an album" if v == ANY_ALBUM else f"in the album {v}",
+    "editor": lambda v: "edited in a photo editor" if v == ANY_EDITOR else f"edited in {v}",
     "similar": lambda v: "with a near-duplicate" if v == ANY_SIMILAR else f"similar to {v}",
     "knowledge": lambda v: f"known as {v}",
     "tag": lambda v: "with a tag" if v == ANY_TAG else f"tagged {v}",

@@ -198,6 +198,7 @@ ATOM_EXAMPLES = {
     "tag": "favourite",
     "label": "Red",
     "album": "Summer",
+    "editor": "Lightroom",
     "date": {"from": "2024-01-01", "to": "2024-01-31"},
     "added": {"from": "2024-01-01", "to": "2024-01-31"},
     "month": [6, 7, 8],

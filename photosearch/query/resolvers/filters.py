@@ -12,7 +12,15 @@ from datetime import date, datetime
 import numpy as np
 
 from photosearch.ingest.decode import is_raw_name
-from photosearch.query.plan import ANY_PERSON, ANY_PHONE, ANY_RAW, ANY_TAG, ANY_TEXT, UNNAMED_PERSON
+from photosearch.query.plan import (
+    ANY_EDITOR,
+    ANY_PERSON,
+    ANY_PHONE,
+    ANY_RAW,
+    ANY_TAG,
+    ANY_TEXT,
+    UNNAMED_PERSON,
+)
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
 from photosearch.query.resolvers.boxes import boxes_of
 from photosearch.query.resolvers.phones import is_phone
@@ -604,6 +612,23 @@ def resolve_tag(atom: dict, ctx: ExecContext) -> AtomResult:
     labels |= {lab + "s" for lab in list(labels)} | {lab[:-1] for lab in list(labels) if lab.endswith("s")}
     # a keyword written in the file (Lightroom, digiKam, ...) is a tag too
     return _label_atom(atom, ctx, "tag", ("user_tag", "keyword"), sorted(labels))
+
+
+def resolve_editor(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Photos a photo editor worked on, as the file or its sidecar says ("photoshop" finds
+    Photoshop; `ANY_EDITOR`: any editor, or a copy named as edited)."""
+    value = fold(str(atom["editor"]))
+    found = [
+        g
+        for label, g in ctx.snapshot.groups.get("editor", {}).items()
+        if value == ANY_EDITOR or value in label
+    ]
+    res = _groups_rows(found)
+    return AtomResult(
+        atom,
+        ScoredSet(res.rows, np.ones(res.rows.size, np.float32)),
+        _group_explainer(found, "editor", value),
+    )
 
 
 def resolve_label(atom: dict, ctx: ExecContext) -> AtomResult:
