@@ -76,6 +76,7 @@ FILLER_PHRASES = (
     "first day at",
     "last day of",
     "last day at",
+    "of the day",  # "outfit of the day", "photo of the day"
     "first day home",  # "the puppy's first day home": the puppy at home, no "day home"
     "first night home",
     "first week home",
@@ -106,6 +107,10 @@ WHERE_PHRASES = (
     "full of",
     "made of",
     "made from",
+    "dressed up as",  # "a kid dressed as a pirate": a kid and a pirate
+    "dressed as",
+    "as a",  # "the dog as a puppy": the dog and a puppy, no "dog puppy"
+    "as an",
 )
 
 #: Words for a relation: they name someone, not a look (resources/scenes.yaml reads them as a hint of
@@ -121,7 +126,7 @@ at in on near by from under over behind beside next inside outside around along 
 while through into onto toward towards against among above below beneath underneath down nearby beyond alongside
 upon within front top bottom while holding
 wearing playing eating sitting standing walking running riding lying sleeping
-going heading coming looking having
+going heading coming looking having growing
 after before when
 """) - {"top"}
 

@@ -237,6 +237,14 @@ def test_places():
         ("my daughter's first day of school", {"and": [{"concept": "daughter"}, {"concept": "school"}]}),
         ("the first snow", {"concept": "snow"}),  # no "first gear"
         ("puppy's first day home", {"concept": "puppy"}),  # was a puppy and a concept "day home"
+        ("photos from the day we got married", {"concept": "wedding"}),  # was "day married"
+        ("getting married in italy", {"and": [{"concept": "wedding"}, {"place": "Italy"}]}),
+        ("new year's eve party", {"concept": "new year's eve party"}),  # was "new year" and "eve party"
+        ("valentine's day dinner", {"concept": "valentine's day dinner"}),  # as "christmas dinner"
+        ("the kids growing up", {"concept": "kid"}),  # was "kids growing"
+        ("dog as a puppy", {"and": [{"concept": "dog"}, {"concept": "puppy"}]}),  # was "dog puppy"
+        ("dog dressed as a pumpkin", {"and": [{"concept": "dog"}, {"concept": "pumpkin"}]}),
+        ("outfit of the day", {"concept": "outfit"}),  # was "outfit day"
         ("a girl going to school", {"and": [{"concept": "girl"}, {"concept": "school"}]}),  # "girl school"
         ("kids having fun", {"and": [{"concept": "kid"}, {"concept": "fun"}]}),  # was "kids fun"
         ("a boat heading out to sea", {"and": [{"concept": "boat"}, {"concept": "sea"}]}),

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
+from photosearch.query.dates import HOLIDAY_NOUNS
 from photosearch.query.named_senses import THINGS
 from photosearch.query.parse_state import ClaimState, sentence_start
 from photosearch.query.senses import COLOUR_WORDS
@@ -51,6 +52,17 @@ _SOMEONE_DID = re.compile(
     r"\b(?:i|we|you|they|he|she)(?:'ve|'d|\s+(?:have|had|just|once|finally|recently|also|all))?\s+([a-z]+)\b"
 )
 _THANK_YOU = re.compile(r"\bthank[\s-]you\b(?=\s+(?:cards?|notes?|letters?|gifts?)\b)")
+#: "the day we got married", "when they got married": a wedding.
+_MARRIED = re.compile(
+    r"\b(?:(?:the\s+)?day\s+)?(?:(?:when|that)\s+)?(?:(?:we|i|they|you|he|she)\s+)?"
+    r"(?:got|get|getting|were\s+getting|was\s+getting)\s+married\b"
+)
+#: A holiday written with a possessive, before a thing of it: "a new year's eve party" is one thing,
+#: as "a christmas party" is, no "new year" beside an "eve party".
+_HOLIDAY_THING = re.compile(
+    r"\b(?:new\s+year|valentine|mother|father|st\.?\s+patrick|saint\s+patrick)['’]s(?:\s+(?:eve|day))?"
+    rf"\s+(?:{'|'.join(sorted(HOLIDAY_NOUNS, key=len, reverse=True))})\b"
+)
 #: "animals that live in the sea", "a dog that swims": the verb of a relative clause, unless the word
 #: after "that" names a thing ("that dog" is a dog).
 _THAT_DOES = re.compile(
@@ -555,13 +567,25 @@ def _fillers_and_where_phrases(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "and", text=m.group(0))
 
 
+def _phrases_read_as_one(st: ClaimState) -> None:
+    """ "a thank you card" (what the card says), "the day we got married" (a wedding), "a new year's
+    eve party" (one thing, as "a christmas party" is)."""
+    for m in _THANK_YOU.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "word", text="thank-you")
+    for m in _MARRIED.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "word", text="wedding")
+    for m in _HOLIDAY_THING.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "word", text=" ".join(st.text[m.start() : m.end()].split()))
+
+
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
     _fillers_and_where_phrases(st)
-    for m in _THANK_YOU.finditer(st.low):  # "a thank you card": what the card says, one word
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "word", text="thank-you")
+    _phrases_read_as_one(st)
     _things_named_with_of(st)
     _what_holders_hold(st)
     _words_written_as_one(st)
