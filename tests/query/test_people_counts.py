@@ -351,3 +351,14 @@ def test_one_person_is_a_count(people_gallery, settings, request_text):
     "person" alone made every photo with someone in it sure)."""
     res = search(people_gallery, settings, request_text, now=NOW, signals=[])
     assert _names(res, closest=False) == ["single.jpg"], res["explain"]
+
+
+@pytest.mark.parametrize(
+    "request_text", ["photos of Tom with other people", "Tom with someone else", "tom with others"]
+)
+def test_someone_with_other_people_is_them_and_one_more_at_least(request_text):
+    """ "with other people" was a concept "other" beside any face."""
+    from photosearch.query.parser import parse_request
+
+    plan, _conf, _notes = parse_request(request_text, now=NOW, people=["Tom"])
+    assert plan["where"] == {"and": [{"person": "Tom"}, {"faces": {"min": 2, "max": None}}]}

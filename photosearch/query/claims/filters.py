@@ -285,6 +285,14 @@ class FilterClaims:
                 (3, None),
             ),
             (self.portrait, (1, 1)),
+            # "tom with other people", "anna with someone else": more than the one named
+            (
+                re.compile(
+                    rf"\bwith\s+(?:other|more|different)\s+{people_w}|\bwith\s+(?:others|someone\s+else"
+                    r"|somebody\s+else|other\s+ones)\b"
+                ),
+                (2, None),
+            ),
             (re.compile(r"\b(?:a\s+)?couples?\b(?!\s+of\b)"), (2, 2)),  # "a couple of dogs" is no count
             (
                 re.compile(
