@@ -245,6 +245,9 @@ def test_places():
         ("dog as a puppy", {"and": [{"concept": "dog"}, {"concept": "puppy"}]}),  # was "dog puppy"
         ("dog dressed as a pumpkin", {"and": [{"concept": "dog"}, {"concept": "pumpkin"}]}),
         ("outfit of the day", {"concept": "outfit"}),  # was "outfit day"
+        ("spring break", {"month": [3, 4, 5]}),  # was spring and a concept "break"
+        ("christmas break", {"yearly": {"from": "12-24", "to": "12-26"}}),
+        ("coffee break in paris", {"and": [{"concept": "coffee break"}, {"place": "Paris"}]}),
         ("a girl going to school", {"and": [{"concept": "girl"}, {"concept": "school"}]}),  # "girl school"
         ("kids having fun", {"and": [{"concept": "kid"}, {"concept": "fun"}]}),  # was "kids fun"
         ("a boat heading out to sea", {"and": [{"concept": "boat"}, {"concept": "sea"}]}),

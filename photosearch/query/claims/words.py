@@ -254,6 +254,7 @@ _AFTER_PARTICIPLE = lx.SEPARATORS | lx.AND_WORDS | set(COLOUR_WORDS) | _PARTICLE
 TRIP_WORDS = frozenset(
     {"trip", "trips", "vacation", "vacations", "journey", "travels", "tour", "visit", "getaway"}
     | {"holiday", "holidays"}  # a British vacation
+    | {"break", "breaks"}  # "spring break 2022": that spring
 )
 
 
