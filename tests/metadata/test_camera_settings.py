@@ -6,19 +6,17 @@ were read gets them at its next index."""
 from __future__ import annotations
 
 import pytest
-from PIL import Image
 from sqlalchemy import delete, update
 
-from photosearch.catalog import Store
 from photosearch.catalog.models import Analysis, Fact, Photo
 from photosearch.cli.search import _why_text
-from photosearch.config import Settings
 from photosearch.core import Core
 from photosearch.ingest.indexer import Indexer
 from photosearch.metadata.analyzer import EmbeddedMetadataAnalyzer
 from photosearch.metadata.exposure import KINDS
 from photosearch.query.search import search
 from tests.metadata import exiftool
+from tests.metadata.galleries import embedded_gallery
 
 #: name -> (photo, exiftool arguments): a prime at f/1.8, a landscape at f/8, a phone, a sidecar's
 #: long exposure, and a photo that says nothing of how it was taken.
@@ -50,21 +48,7 @@ SIDECAR = (
 
 @pytest.fixture
 def catalog(tmp_path, real_photos):
-    gallery = tmp_path / "gallery"
-    gallery.mkdir()
-    for name, (photo, tags) in PHOTOS.items():
-        Image.fromarray(real_photos[photo]).save(gallery / name)
-        if tags:
-            exiftool.write(gallery / name, *tags)
-    exiftool.make_sidecar(gallery / "night.png.xmp", *SIDECAR)
-    settings = Settings(data_dir=tmp_path / "data")
-    settings.ensure_dirs()
-    store = Store(settings.database_url)
-    store.add_folder(gallery)
-    indexer = Indexer(store, settings, [EmbeddedMetadataAnalyzer(settings)])
-    report = indexer.run()
-    assert report.failed == 0 and report.analysed == len(PHOTOS)
-    return store, settings, gallery, indexer
+    return embedded_gallery(tmp_path, real_photos, PHOTOS, {"night.png.xmp": SIDECAR})
 
 
 def _found(store, settings, request: str) -> list[str]:

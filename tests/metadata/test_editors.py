@@ -7,19 +7,16 @@ photos" find them. A phone's system version and a metadata tool are no edit; a c
 from __future__ import annotations
 
 import pytest
-from PIL import Image
 from sqlalchemy import delete, update
 
-from photosearch.catalog import Store
 from photosearch.catalog.models import Analysis, Fact, Photo
-from photosearch.config import Settings
 from photosearch.core import Core
 from photosearch.ingest.indexer import Indexer
 from photosearch.metadata.analyzer import EmbeddedMetadataAnalyzer
 from photosearch.metadata.editing import edited_by_name, editor_name, read_editors
 from photosearch.metadata.model import Block
 from photosearch.query.search import search
-from tests.metadata import exiftool
+from tests.metadata.galleries import embedded_gallery
 
 #: name -> (photo, exiftool arguments)
 PHOTOS = {
@@ -38,21 +35,8 @@ PHOTOS = {
 
 @pytest.fixture
 def catalog(tmp_path, real_photos):
-    gallery = tmp_path / "gallery"
-    gallery.mkdir()
-    for name, (photo, tags) in PHOTOS.items():
-        Image.fromarray(real_photos[photo]).save(gallery / name)
-        if tags:
-            exiftool.write(gallery / name, *tags)
-    exiftool.make_sidecar(
-        gallery / "develop.png.xmp", "-XMP-crs:HasSettings=True", "-XMP-crs:Exposure2012=+0.50"
-    )
-    settings = Settings(data_dir=tmp_path / "data")
-    settings.ensure_dirs()
-    store = Store(settings.database_url)
-    store.add_folder(gallery)
-    report = Indexer(store, settings, [EmbeddedMetadataAnalyzer(settings)]).run()
-    assert report.failed == 0 and report.analysed == len(PHOTOS)
+    sidecar = {"develop.png.xmp": ("-XMP-crs:HasSettings=True", "-XMP-crs:Exposure2012=+0.50")}
+    store, settings, _gallery, _indexer = embedded_gallery(tmp_path, real_photos, PHOTOS, sidecar)
     return store, settings
 
 

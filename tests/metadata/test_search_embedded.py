@@ -17,37 +17,34 @@ from photosearch.ingest.indexer import Indexer
 from photosearch.metadata.analyzer import EmbeddedMetadataAnalyzer
 from photosearch.query.search import search
 from tests.metadata import exiftool
+from tests.metadata.galleries import embedded_gallery
+
+#: name -> (photo, exiftool arguments): a cat with Lightroom's place keywords (the models would never
+#: say "Lisbon"), a coffee with IPTC place names, a photo that says nothing, one with a sidecar.
+PHOTOS = {
+    "lisbon.jpg": (
+        "chelsea",
+        (
+            "-XMP-lr:HierarchicalSubject=Places|Portugal|Lisbon",
+            "-XMP-dc:Title=Grandma’s 80th",
+            "-XMP-xmp:Rating=4",
+            "-XMP-xmp:Label=Red",
+        ),
+    ),
+    "porto.png": (
+        "coffee",
+        ("-XMP-photoshop:City=Porto", "-XMP-photoshop:Country=Portugal", "-XMP-xmp:Rating=2")
+        + ("-XMP-xmp:Label=Green", "-EXIF:ImageDescription=Espresso by the river"),
+    ),
+    "plain.jpg": ("rocket", ()),
+    "sintra.jpg": ("flower", ()),
+}
 
 
 @pytest.fixture
 def catalog(tmp_path, real_photos):
-    gallery = tmp_path / "gallery"
-    gallery.mkdir()
-    lisbon = gallery / "lisbon.jpg"
-    Image.fromarray(real_photos["chelsea"]).save(lisbon)  # a cat: the models would never say "Lisbon"
-    exiftool.write(
-        lisbon,
-        "-XMP-lr:HierarchicalSubject=Places|Portugal|Lisbon",
-        "-XMP-dc:Title=Grandma’s 80th",
-        "-XMP-xmp:Rating=4",
-        "-XMP-xmp:Label=Red",
-    )
-    porto = gallery / "porto.png"
-    Image.fromarray(real_photos["coffee"]).save(porto)
-    exiftool.write(porto, "-XMP-photoshop:City=Porto", "-XMP-photoshop:Country=Portugal", "-XMP-xmp:Rating=2")
-    exiftool.write(porto, "-XMP-xmp:Label=Green", "-EXIF:ImageDescription=Espresso by the river")
-    Image.fromarray(real_photos["rocket"]).save(gallery / "plain.jpg")
-    side = gallery / "sintra.jpg"
-    Image.fromarray(real_photos["flower"]).save(side)
-    exiftool.make_sidecar(gallery / "sintra.jpg.xmp", "-XMP-dc:Subject=Sintra", "-XMP-xmp:Rating=5")
-    settings = Settings(data_dir=tmp_path / "data")
-    settings.ensure_dirs()
-    store = Store(settings.database_url)
-    store.add_folder(gallery)
-    indexer = Indexer(store, settings, [EmbeddedMetadataAnalyzer(settings)])
-    report = indexer.run()
-    assert report.failed == 0 and report.analysed == 4
-    return store, settings, gallery, indexer
+    sidecar = {"sintra.jpg.xmp": ("-XMP-dc:Subject=Sintra", "-XMP-xmp:Rating=5")}
+    return embedded_gallery(tmp_path, real_photos, PHOTOS, sidecar)
 
 
 def _names(res) -> list[str]:
