@@ -68,3 +68,48 @@ def test_the_hour_atom_is_validated_and_read_back():
     with pytest.raises(PlanError):
         validate_plan({"version": 1, "where": {"hour": [24]}})
     assert hours_text([22, 23, 0, 1]) == "at 22:00–01:59"  # over midnight
+
+
+@pytest.mark.parametrize(
+    ("request_text", "hours"),
+    [
+        ("photos at 5pm", [17]),
+        ("at 3 am", [3]),
+        ("5:45 pm", [17]),
+        ("17:30", [17]),
+        ("around 8 pm", [19, 20, 21]),
+        ("after 10pm", [22, 23]),
+        ("before 7am", [0, 1, 2, 3, 4, 5, 6]),
+        ("until 4:30pm", list(range(17))),
+        ("between 2pm and 4pm", [14, 15]),
+        ("between 2 and 4pm", [14, 15]),
+        ("2-4pm", [14, 15]),
+        ("from 10 pm to 2 am", [0, 1, 22, 23]),
+        ("6 in the morning", [6]),
+        ("8 in the evening", [20]),
+        ("at noon", [11, 12, 13]),  # a time of day's word, as before
+    ],
+)
+def test_a_clock_time_is_its_hours(request_text, hours):
+    """ "photos at 5pm" was a concept "5pm", "after 10pm" a concept "10pm"."""
+    from photosearch.query.parser import parse_request
+
+    plan, _conf, _notes = parse_request(request_text, now=NOW)
+    assert sorted(plan["where"]["hour"]) == hours
+
+
+@pytest.mark.parametrize("request_text", ["route 66", "3 dogs", "1/250s", "24-70mm", "before 2020", "at 5"])
+def test_a_number_without_am_pm_or_a_colon_is_no_time(request_text):
+    from photosearch.query.parser import parse_request
+
+    plan, _conf, _notes = parse_request(request_text, now=NOW)
+    assert "hour" not in str(plan["where"])
+
+
+def test_a_clock_time_finds_the_photos_taken_then(catalog, settings):
+    assert names(search(catalog, settings, "photos taken after 7pm", now=NOW, signals=[])) == ["dinner.jpg"]
+    assert names(search(catalog, settings, "between 8am and 1pm", now=NOW, signals=[])) == [
+        "breakfast.jpg",
+        "lunch.jpg",
+    ]
+    assert names(search(catalog, settings, "at 5am", now=NOW, signals=[])) == ["early.jpg"]

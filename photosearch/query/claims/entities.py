@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.claims.words import TRIP_WORDS
+from photosearch.query.clock_times import find_clock_times
 from photosearch.query.dates import finder, month_range, open_span, recent_month
 from photosearch.query.parse_state import ClaimState, PlanContext, sentence_start
 from photosearch.query.places import (
@@ -96,7 +97,10 @@ _TIMES = re.compile(
 def claim_times(st: ClaimState) -> None:
     """Times of day ("in the morning", "at lunchtime", "this evening": today too) → the hour atom.
     A time word that names a thing with the next word stays a concept ("morning glory", "evening
-    gown")."""
+    gown"). Clock times first: "at 5pm", "after 10pm", "6 in the morning" (`query/clock_times.py`)."""
+    for t in find_clock_times(st.low):
+        if st.free(t.start, t.end):
+            st.claim(t.start, t.end, "atom", {"hour": t.hours}, slot="hour")
     for m in _TIMES.finditer(st.low):
         if not st.free(m.start(), m.end()):
             continue
