@@ -40,6 +40,13 @@ FILLER_PHRASES = (
     "of the year",  # "the first snow of the year": the snow
     # "photos form paris": "from" mistyped, after a photo word
     *(f"{photo} form" for photo in ("photos", "photo", "pictures", "picture", "pics", "pix", "images")),
+    # who sees it: "photos where you can read the word coffee" are photos with the word coffee
+    *(
+        f"{where}{who} can {see}"
+        for where in ("where ", "")
+        for who in ("you", "i", "we")
+        for see in ("read", "see")
+    ),
     "close ups",
     "close up",
     "up close",

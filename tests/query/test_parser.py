@@ -246,6 +246,8 @@ def test_places():
         ("dog dressed as a pumpkin", {"and": [{"concept": "dog"}, {"concept": "pumpkin"}]}),
         ("outfit of the day", {"concept": "outfit"}),  # was "outfit day"
         ("spring break", {"month": [3, 4, 5]}),  # was spring and a concept "break"
+        ("photos where you can read the word coffee", {"text": "coffee"}),  # was also a concept "read"
+        ("the ones where i can see the sea", {"concept": "sea"}),
         ("christmas break", {"yearly": {"from": "12-24", "to": "12-26"}}),
         ("coffee break in paris", {"and": [{"concept": "coffee break"}, {"place": "Paris"}]}),
         ("a girl going to school", {"and": [{"concept": "girl"}, {"concept": "school"}]}),  # "girl school"
