@@ -80,6 +80,8 @@ class ClaimState:
         self.notes: list[str] = []
         self.penalty = 0.0
         self.spelling_tries = 0  # unknown words looked up for a typo (query/spelling.py)
+        #: Typos read as the word meant: (start, end, as typed, the word), to read the request again
+        self.corrections: list[tuple[int, int, str, str]] = []
 
     def free(self, s: int, e: int) -> bool:
         return s < e and not any(self.mask[s:e])

@@ -137,8 +137,13 @@ def _spelled(t: Token, st: ClaimState) -> str:
     word = spelling.meant(w)
     if word is None:
         return w
-    st.note(f"“{w}” was read as “{word}”", TYPO_PENALTY)
+    st.note(typo_note(w, word), TYPO_PENALTY)
+    st.corrections.append((t.start, t.end, w, word))
     return word
+
+
+def typo_note(typed: str, word: str) -> str:
+    return f"“{typed}” was read as “{word}”"
 
 
 def _unknown_here(w: str, st: ClaimState) -> bool:

@@ -30,7 +30,7 @@ from photosearch.query.claims.settings import claim_settings
 from photosearch.query.claims.words import NegationClaims, claim_words
 from photosearch.query.emoji_words import emoji_as_words
 from photosearch.query.parse_state import ClaimState, ParseResult, PlanContext, Slot
-from photosearch.query.parse_tree import build_result
+from photosearch.query.parse_tree import TYPO_PENALTY, build_result, typo_note
 
 __all__ = [
     "LOW_CONFIDENCE",
@@ -76,10 +76,26 @@ class RequestParser:
         )
 
     def parse(self, text: str, *, now: date, context: PlanContext | None = None) -> ParseResult:
-        st = ClaimState(emoji_as_words(text), now, context or PlanContext())
+        ctx = context or PlanContext()
+        st = self._claimed(ClaimState(emoji_as_words(text), now, ctx))
+        result = build_result(st)
+        if not st.corrections:
+            return result
+        # a typo read as the word meant is read again with the others: "barcelonna" is then the
+        # place Barcelona, "chirstmas" the holiday, not a concept spelled right
+        fixed = st.text
+        for start, end, _typed, word in sorted(st.corrections, reverse=True):
+            fixed = fixed[:start] + word + fixed[end:]
+        again = ClaimState(fixed, now, ctx)
+        again.spelling_tries = st.spelling_tries  # the words left unread stay so: no new look-ups
+        for _start, _end, typed, word in st.corrections:
+            again.note(typo_note(typed, word), TYPO_PENALTY)
+        return build_result(self._claimed(again))
+
+    def _claimed(self, st: ClaimState) -> ClaimState:
         for claim in self.passes:
             claim(st)
-        return build_result(st)
+        return st
 
 
 _PARSER: RequestParser | None = None

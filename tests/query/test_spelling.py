@@ -29,6 +29,11 @@ NOW = date(2024, 5, 15)
         ("chrismas tree", {"concept": "christmas tree"}, "chrismas"),
         ("accomodation", {"concept": "accommodation"}, "accomodation"),  # a letter left out
         ("picutres of my cat", {"concept": "cat"}, "picutres"),  # a word that says nothing, misspelt
+        # read again as meant: a place, a holiday (were concepts "barcelona", "italy", "christmas")
+        ("beach in barcelonna", {"and": [{"concept": "beach"}, {"place": "Barcelona"}]}, "barcelonna"),
+        ("wedding in itlay", {"and": [{"concept": "wedding"}, {"place": "Italy"}]}, "itlay"),
+        ("photos from londn", {"place": "London"}, "londn"),
+        ("chirstmas", {"yearly": {"from": "12-24", "to": "12-26"}}, "chirstmas"),
     ],
 )
 def test_a_typo_is_read_as_the_word_meant(typed, where, said):
@@ -36,6 +41,7 @@ def test_a_typo_is_read_as_the_word_meant(typed, where, said):
     assert plan["where"] == where
     assert any(n.startswith(f"“{said}” was read as “") for n in notes), notes
     assert not any("not a person or place" in n for n in notes)
+    assert _conf < 1.0  # a typo lowers the reading's confidence a little
 
 
 @pytest.mark.parametrize(
