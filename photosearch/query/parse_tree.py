@@ -64,7 +64,8 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
         if phrase in lx.RELATION_WORDS:  # "my dad": no one is named so in People (a name is a person)
             st.note(f"no one is named “{phrase}” in People: name them there to find their photos", 0.0)
         node: dict = {"concept": phrase}
-        if _names_a_document(phrase):  # "receipts": a document, and what it is
+        # "receipts": a document, and what it is; "grandpa reading the newspaper" is a scene
+        if _names_a_document(phrase) and not _someone_before(toks, run[0].start, st):
             node = {"and": [{"kind": "document"}, node]}
         out.append(Token(run[0].start, run[-1].end, "atom", node, phrase, "concept"))
         run.clear()
@@ -79,6 +80,25 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
             out.append(t)
     flush()
     return out
+
+
+def _someone_before(toks: list[Token], start: int, st: ClaimState) -> bool:
+    """Whether someone is named before `start`, doing something ("grandpa reading the newspaper",
+    "a man holding a ticket"): a person, a count of people or a word WordNet reads first as a
+    person; not an owner ("anna's passport") nor who it came from ("a letter from grandma" names
+    grandma after it)."""
+    from photosearch.query.expansion import PERSON, first_lexfile
+
+    for t in toks:
+        if t.end > start:
+            continue
+        if "'s" in st.low[t.end - 2 : t.end + 2] or st.low[t.end - 1 : t.end + 1] == "s'":  # an owner
+            continue
+        if {"faces", "person"} & set(t.node or {}) or (
+            t.kind == "word" and first_lexfile(_singular_noun(t.text.lower())) == PERSON
+        ):
+            return True
+    return False
 
 
 def _names_a_document(phrase: str) -> bool:

@@ -247,6 +247,14 @@ def test_places():
         ("outfit of the day", {"concept": "outfit"}),  # was "outfit day"
         ("spring break", {"month": [3, 4, 5]}),  # was spring and a concept "break"
         ("photos where you can read the word coffee", {"text": "coffee"}),  # was also a concept "read"
+        # someone doing something with a paper is a scene, not the paper kept as a document
+        ("grandpa reading the newspaper", {"and": [{"concept": "grandpa"}, {"concept": "newspaper"}]}),
+        ("a man holding a ticket", {"and": [{"concept": "man"}, {"concept": "ticket"}]}),
+        (
+            "a letter from grandma",
+            {"and": [{"kind": "document"}, {"concept": "letter"}, {"concept": "grandma"}]},
+        ),
+        ("my drivers licence", {"and": [{"kind": "document"}, {"concept": "drivers licence"}]}),
         ("the ones where i can see the sea", {"concept": "sea"}),
         ("christmas break", {"yearly": {"from": "12-24", "to": "12-26"}}),
         ("coffee break in paris", {"and": [{"concept": "coffee break"}, {"place": "Paris"}]}),
