@@ -246,6 +246,8 @@ def test_places():
         ("dog dressed as a pumpkin", {"and": [{"concept": "dog"}, {"concept": "pumpkin"}]}),
         ("outfit of the day", {"concept": "outfit"}),  # was "outfit day"
         ("spring break", {"month": [3, 4, 5]}),  # was spring and a concept "break"
+        ("blowing out the candles", {"concept": "candle"}),  # was "blowing candle"
+        ("setting up the tent", {"concept": "tent"}),
         ("photos where you can read the word coffee", {"text": "coffee"}),  # was also a concept "read"
         # someone doing something with a paper is a scene, not the paper kept as a document
         ("grandpa reading the newspaper", {"and": [{"concept": "grandpa"}, {"concept": "newspaper"}]}),

@@ -130,7 +130,9 @@ def _verbs_with_an_object(st: ClaimState) -> None:
 
 
 #: "opening presents", "blowing out candles": an -ing word first, with what it is done to after it.
-_DOING_FIRST = re.compile(r"(?:^|(?<=[,;]\s))([a-z]+ing)(\s+(?:out|up|off|down))?\s+([a-z]+)\b")
+_DOING_FIRST = re.compile(
+    r"(?:^|(?<=[,;]\s))([a-z]+ing)(\s+(?:out|up|off|down)(?:\s+(?:the|a|an|my|our|his|her|their))?)?\s+([a-z]+)\b"
+)
 
 
 def _verbs_first_with_an_object(st: ClaimState) -> None:
