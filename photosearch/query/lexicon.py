@@ -368,6 +368,11 @@ QUALITY_WORDS = {
     "crisp": "sharp",
     "focused": "sharp",
     "sharp ones": "sharp",
+    "sharpest": "sharp",  # "the sharpest photo of anna": a sharp one, the best match first
+    "clearest": "sharp",
+    "crispest": "sharp",
+    "most in focus": "sharp",
+    "blurriest": "blurry",
     # the one measure of a photo's quality the models take is its sharpness
     "good quality": "sharp",
     "high quality": "sharp",

@@ -587,7 +587,9 @@ def test_any_words_in_the_photo(text, where):
         ),
         ("most colourful photos", {"concept": "colourful"}, {}),  # no concept "most"
         ("the 3 oldest photos", {"and": []}, {"limit": 3, "sort": "date_asc"}),
-        ("3 random photos", {"and": []}, {"limit": 3}),
+        ("3 random photos", {"and": []}, {"limit": 3, "diverse": True}),  # a spread, not the 3 best
+        ("a random photo", {"and": []}, {"limit": 1, "diverse": True}),  # was every photo
+        ("the sharpest photo of the moon", {"and": [{"quality": "sharp"}, {"concept": "moon"}]}, {}),
         ("a random selection of cats", {"concept": "cat"}, {"diverse": True}),
         ("best photo of each month", {"and": []}, {"per": "month"}),
         (

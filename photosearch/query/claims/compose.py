@@ -58,6 +58,7 @@ class ComposeClaims:
                 "date_desc",
             ),
             (re.compile(r"\blimit\s*(?:to\s*)?(?P<n>\d+)\b"), None),
+            (re.compile(r"\b(?P<n>a|one)\s+random\s+(?:photo|picture|pic|image|shot|one)\b"), None),
         ]
         group = r"(?P<g>days?|months?|places?|locations?|cit(?:y|ies)|countr(?:y|ies)|persons?|people|spots?)"
         self.per_patterns = [
@@ -154,7 +155,10 @@ class ComposeClaims:
                 if not st.free(m.start(), m.end()) or _after_a_camera(st, m.start("n")):
                     continue
                 n = " ".join(m.group("n").split())
-                st.compose["limit"] = 1 if n in ONE_BY_DATE else lx.to_int(n.replace("a dozen", "dozen"))
+                one = n in ONE_BY_DATE or n == "a"
+                st.compose["limit"] = 1 if one else lx.to_int(n.replace("a dozen", "dozen"))
+                if "random" in m.group(0):  # "20 random photos": a spread, not the 20 best
+                    st.compose["diverse"] = True
                 if sort and sort != "relevance":
                     st.compose["sort"] = sort
                 st.claim(m.start(), m.end(), "drop", text="<limit>" + (f"<{sort}>" if sort else ""))
