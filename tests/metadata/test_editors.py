@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import delete, update
 
 from photosearch.catalog.models import Analysis, Fact, Photo
+from photosearch.cli.search import _why_text
 from photosearch.core import Core
 from photosearch.ingest.indexer import Indexer
 from photosearch.metadata.analyzer import EmbeddedMetadataAnalyzer
@@ -66,6 +67,14 @@ def test_edits_are_found_by_the_editor_or_by_any(catalog, request_text, expected
     """Before, "edited photos" was a concept "edited", "lightroom edits" a concept "lightroom edit"."""
     store, settings = catalog
     assert _found(store, settings, request_text) == expected
+
+
+def test_each_photo_says_what_edited_it(catalog):
+    store, settings = catalog
+    res = search(store, settings, "edited photos", signals=[])
+    said = {r["path"].rsplit("/", 1)[-1]: _why_text(r["why"]) for r in res["results"]}
+    assert said["lightroom.jpg"] == "edited in Lightroom"
+    assert said["IMG_0042-edited.jpg"] == "an edited copy, by its file name"
 
 
 def test_an_editor_nobody_used_is_said(catalog):

@@ -12,6 +12,7 @@ from datetime import date, datetime
 import numpy as np
 
 from photosearch.ingest.decode import is_raw_name
+from photosearch.metadata.editing import EDITED_COPY
 from photosearch.query.plan import (
     ANY_EDITOR,
     ANY_PERSON,
@@ -624,11 +625,19 @@ def resolve_editor(atom: dict, ctx: ExecContext) -> AtomResult:
         if value == ANY_EDITOR or value in label
     ]
     res = _groups_rows(found)
-    return AtomResult(
-        atom,
-        ScoredSet(res.rows, np.ones(res.rows.size, np.float32)),
-        _group_explainer(found, "editor", value),
-    )
+
+    def explain(row: int) -> list[dict]:  # "edited in Lightroom", "an edited copy, by its file name"
+        return [
+            {"atom": "editor", "query": value, "editor": g.label, "text": _edited_words(g.label)}
+            for g in found
+            if position(g.rows, row) < g.rows.size and g.rows[position(g.rows, row)] == row
+        ]
+
+    return AtomResult(atom, ScoredSet(res.rows, np.ones(res.rows.size, np.float32)), explain)
+
+
+def _edited_words(editor: str) -> str:
+    return "an edited copy, by its file name" if editor == EDITED_COPY else f"edited in {editor}"
 
 
 def resolve_label(atom: dict, ctx: ExecContext) -> AtomResult:
