@@ -218,6 +218,8 @@ def test_places():
         ("a girl with an apple", {"and": [{"concept": "girl"}, {"concept": "apple"}]}),
         ("shot on an apple", {"camera": "Apple"}),
         ("photos from my apple", {"camera": "Apple"}),
+        ("pictures from the pixel", {"camera": "Pixel"}),  # was a concept "pixel"
+        ("pixel art", {"concept": "pixel art"}),
         ("photos containing bicycles", {"concept": "bicycle"}),  # no "containing bicycle"
         ("macro shots of insects", {"concept": "insect"}),  # how it was shot: no model sees it
         ("an aerial view of the city", {"concept": "city"}),

@@ -326,10 +326,11 @@ def _claim_sources(st: ClaimState) -> None:
 
 def _says_a_camera(m: re.Match) -> bool:
     """Whether the words before a brand that is also a thing say it took the photo: "shot on", or
-    "from"/"on"/"using" with "my" ("photos from my apple"); not an article or a bare "with" ("a girl
-    with an apple")."""
+    "from"/"on"/"using" with "my" ("photos from my apple"), or with "the" for a phone no thing is
+    called ("pictures from the pixel"); not an article or a bare "with" ("a girl with an apple")."""
     cue, det = m.group("cue") or "", m.group("det") or ""
-    return " " in cue or cue in ("from", "on", "using", "by") and det in ("my", "our", "his", "her")
+    owned = det in ("my", "our", "his", "her") or (det == "the" and m.group("b") == "pixel")
+    return " " in cue or cue in ("from", "on", "using", "by") and owned
 
 
 def _names_a_thing(low: str, m: re.Match) -> bool:
