@@ -344,6 +344,8 @@ def test_places():
         ("colorful birds", {"and": [{"concept": "colourful"}, {"concept": "bird"}]}),  # measured
         ("colourful photos", {"concept": "colourful"}),
         ("vibrant colors", {"concept": "colourful"}),
+        ("pastel colours", {"concept": "pastel colours"}),  # few, soft colours: was "colourful" too
+        ("muted colors", {"concept": "muted colors"}),
         ("fall colors", {"and": [{"month": [9, 10, 11]}, {"concept": "colourful"}]}),
         ("the colours of the market", {"and": [{"concept": "colourful"}, {"concept": "market"}]}),
         ("red colours", {"color": "red"}),  # the colour said, not many of them (nor a flag)

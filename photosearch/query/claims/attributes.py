@@ -88,10 +88,16 @@ def _claim_colourful(st: ClaimState) -> None:
         prev = st.word_before(m.start())
         if m.group(0).startswith("colo") and prev and prev.group(0) in COLOUR_WORDS:
             st.claim(m.start(), m.end(), "drop", text="<colours>")
+        elif m.group(0).startswith("colo") and prev and prev.group(0) in _FEW_COLOURS:
+            continue  # "pastel colours", "muted colors": a look of its own, not many vivid colours
         else:
             st.claim(m.start(), m.end(), "atom", {"concept": COLOURFUL}, slot="concept")
 
 
+#: Words before "colours" that say they are few or soft: "pastel colours" are not colourful.
+_FEW_COLOURS = frozenset(
+    {"pastel", "muted", "soft", "neutral", "dull", "faded", "earthy", "subdued", "washed"}
+)
 #: Words for a colour's shade: "dark blue" is blue (the photo need not be dark), "vivid red" is red.
 SHADES = frozenset(
     {"dark", "light", "bright", "pale", "deep", "pastel", "vivid", "vibrant", "neon", "hot", "soft", "muted"}
