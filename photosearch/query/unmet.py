@@ -8,6 +8,7 @@ itself, and a request whose parts each match some photos but never together says
 from __future__ import annotations
 
 from photosearch.query.camera_settings import setting_said
+from photosearch.query.landmarks import landmark
 from photosearch.query.months import months_text, yearly_text
 from photosearch.query.photo_sizes import size_text
 from photosearch.query.plan import (
@@ -104,7 +105,13 @@ _DESCRIBE = {
     ),
     "color": lambda v: "in black and white" if v == "monochrome" else f"that is mostly {v}",
     "person": lambda v: f"of {PERSON_WORDS.get(v, v)}",
-    "place": lambda v: "with a known place" if v.strip() == ANY_PLACE else f"taken in {v}",
+    "place": lambda v: (
+        "with a known place"
+        if v.strip() == ANY_PLACE
+        else f"taken at {sight.said}"
+        if (sight := landmark(v))
+        else f"taken in {v}"
+    ),
     "date": lambda v: (
         f"taken on {v['from']}" if v["from"] == v["to"] else f"taken between {v['from']} and {v['to']}"
     ),

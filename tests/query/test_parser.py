@@ -109,7 +109,7 @@ def test_places():
         assert plan["where"] == {"and": [{"place": place}, {"concept": scene}]}, (text, plan)
     assert parse_request("hyde park", now=NOW, people=[])[0]["where"] == {"concept": "hyde park"}
     # two unknown words side by side are a name, not two typos
-    assert parse_request("machu picchu", now=NOW, people=[])[0]["where"] == {"concept": "machu picchu"}
+    assert parse_request("chichen itza", now=NOW, people=[])[0]["where"] == {"concept": "chichen itza"}
     # either of two regions typed in lower case is a place, as each alone is
     plan, _, _ = parse_request("scotland or wales", now=NOW, people=[])
     assert plan["where"] == {"or": [{"place": "Scotland"}, {"place": "Wales"}]}, plan
@@ -340,7 +340,7 @@ def test_places():
         ("white sheep", {"and": [{"color": "white"}, {"concept": "sheep"}]}),  # not the Dall sheep
         ("red fox", {"concept": "red fox"}),  # a class of its own
         ("black widow", {"concept": "black widow"}),  # the spider: a widow is nothing the models label
-        ("golden gate", {"concept": "golden gate"}),  # a name
+        ("golden gate", {"or": [{"place": "Golden Gate Bridge"}, {"concept": "golden gate"}]}),  # a sight
         ("colorful birds", {"and": [{"concept": "colourful"}, {"concept": "bird"}]}),  # measured
         ("colourful photos", {"concept": "colourful"}),
         ("vibrant colors", {"concept": "colourful"}),

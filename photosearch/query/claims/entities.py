@@ -11,6 +11,7 @@ from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.claims.words import TRIP_WORDS
 from photosearch.query.clock_times import find_clock_times
 from photosearch.query.dates import finder, month_range, open_span, recent_month
+from photosearch.query.landmarks import find_landmarks
 from photosearch.query.parse_state import ClaimState, PlanContext, sentence_start
 from photosearch.query.places import (
     AMBIGUOUS_COUNTRY_WORDS,
@@ -218,7 +219,13 @@ _THE_STATES = re.compile(r"\b(?:in|to|from|across|around|through|visiting)\s+the
 
 
 def claim_places(st: ClaimState) -> None:
-    """Gazetteer places in n-grams of up to four words, where the wording makes a place likely."""
+    """Famous sights ("the eiffel tower": where it is, and what it looks like), then gazetteer
+    places in n-grams of up to four words, where the wording makes a place likely."""
+    for start, end, sight in find_landmarks(st.fold):
+        if st.free(start, end):
+            looks = sight.looks or re.sub(r"^the\s+", "", " ".join(st.low[start:end].split()))
+            node = {"or": [{"place": sight.name}, {"concept": looks}]}
+            st.claim(start, end, "atom", node, slot="place")
     gaz = gazetteer()
     for m in _THE_STATES.finditer(st.low):
         if st.free(*m.span("s")):

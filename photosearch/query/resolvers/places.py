@@ -16,6 +16,7 @@ import threading
 import numpy as np
 from sqlalchemy import text
 
+from photosearch.query.landmarks import landmark
 from photosearch.query.plan import ANY_PLACE
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 from photosearch.query.resolvers.snapshot import current_snapshot
@@ -120,17 +121,17 @@ def _haversine_km(lat, lon, lat0, lon0):
     return 6371.0 * 2 * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
 
 
-def near_mask(snap, lat: float, lon: float) -> np.ndarray:
-    """Photos within `CITY_RADIUS_KM` of a point (cached per snapshot: the next search is free)."""
-    key = ("near", lat, lon)
+def near_mask(snap, lat: float, lon: float, km: float = CITY_RADIUS_KM) -> np.ndarray:
+    """Photos within `km` of a point (cached per snapshot: the next search is free)."""
+    key = ("near", lat, lon, km)
     if key not in snap.cache:
         has = np.flatnonzero(~np.isnan(snap.lat))
         # a bounding box first (cheap), then the great-circle distance of what is inside it
-        dlat = CITY_RADIUS_KM / 111.0
+        dlat = km / 111.0
         dlon = dlat / max(np.cos(np.radians(lat)), 1e-6)
         box = has[(np.abs(snap.lat[has] - lat) <= dlat) & (np.abs(snap.lon[has] - lon) <= dlon)]
         near = np.zeros(snap.n, bool)
-        near[box] = _haversine_km(snap.lat[box], snap.lon[box], lat, lon) <= CITY_RADIUS_KM
+        near[box] = _haversine_km(snap.lat[box], snap.lon[box], lat, lon) <= km
         snap.cache[key] = near
     return snap.cache[key]
 
@@ -152,13 +153,18 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
     head, _, qual = value.partition(",")
     head, qual = fold(head), fold(qual)
     snap = ctx.snapshot
-    codes = np.array([i for i, p in enumerate(snap.places) if _matches(p, head, qual)], dtype=np.int32)
-    mask = np.isin(snap.place_code, codes) if codes.size else np.zeros(snap.n, bool)
+    sight = landmark(value)
+    if sight is not None:  # a famous sight: the photos taken within its reach
+        codes = np.zeros(0, np.int32)
+        mask = near_mask(snap, sight.lat, sight.lon, sight.km).copy()
+    else:
+        codes = np.array([i for i, p in enumerate(snap.places) if _matches(p, head, qual)], dtype=np.int32)
+        mask = np.isin(snap.place_code, codes) if codes.size else np.zeros(snap.n, bool)
     info: dict = {"places": [snap.places[i]["label"] for i in codes[:10]]}
     # a typed city also covers nearby towns the geocoder named instead
     from photosearch.query.places import resolve_place as lookup
 
-    known = lookup(value)
+    known = [] if sight is not None else lookup(value)
     if known and known[0].kind in ("country", "region"):
         known = []  # a country or region is matched by name above, not by distance
     cities = [p for p in known if p.kind == "city" and p.lat is not None]
@@ -189,7 +195,10 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
     def _place_why(row: int) -> list[dict]:
         code = snap.place_code[row]
         label = snap.places[code]["label"] if code >= 0 else f"{snap.lat[row]:.4f},{snap.lon[row]:.4f}"
+        near = sight is not None and mask[row]
         why = {"atom": "place", "query": value, "place": label}
+        if near:  # "taken near the Eiffel Tower (Vanves, Ile-de-France, FR)"
+            why["text"] = f"taken near {sight.said} ({label})"
         if code >= 0:  # search.annotate_origins says "in the file" where the file named the place
             why |= {"origin_kind": "place", "origin_label": label}
         return [why]
