@@ -317,6 +317,37 @@ class DateMatch:
         return atoms[0] if len(atoms) == 1 else {"or": atoms}
 
 
+#: "summer '19", "in '98", "the '90s": a year written short.
+_SHORT_YEAR = re.compile(r"(?<![\w'’])['’](\d{2})(s?)(?![\w'’])")
+#: "2021/05/01": a day written year first with slashes; "15.03.2020": day first with dots.
+_YMD_SLASH = re.compile(r"(?<![\w/.])((?:19|20)\d{2})/(\d{1,2})/(\d{1,2})(?![\w/.])")
+_DMY_DOT = re.compile(r"(?<![\w/.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d{2})(?![\w/.])")
+#: "since the start of the year": of this year.
+_OF_THE_YEAR = re.compile(r"\b(beginning|start|end|middle)\s+of\s+the\s+year\b", re.IGNORECASE)
+
+
+def written_out(text: str, now: date) -> str:
+    """The request with dates written as the patterns read them, before anything is claimed: a short
+    year in full ("summer '19" → "summer 2019", the century that puts it at most a year ahead),
+    "2021/05/01" and "15.03.2020" as ISO days, "the start of the year" as this year's."""
+
+    def full_year(m: re.Match) -> str:
+        short = int(m.group(1))
+        century = 2000 if short <= now.year % 100 + 1 else 1900
+        return f"{century + short}{m.group(2)}"
+
+    def iso(year: str, month: str, day: str, written: str) -> str:
+        try:
+            return date(int(year), int(month), int(day)).isoformat()
+        except ValueError:  # no such day: left as written
+            return written
+
+    text = _SHORT_YEAR.sub(full_year, text)
+    text = _YMD_SLASH.sub(lambda m: iso(m[1], m[2], m[3], m[0]), text)
+    text = _DMY_DOT.sub(lambda m: iso(m[3], m[2], m[1], m[0]), text)
+    return _OF_THE_YEAR.sub(lambda m: f"{m[1]} of this year", text)
+
+
 def month_range(year: int, month: int) -> tuple[date, date]:
     return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
 

@@ -38,6 +38,7 @@ FILLER_PHRASES = (
     "ages ago",
     "back in",  # "back in 2012": the year
     "of the year",  # "the first snow of the year": the snow
+    "so far",  # "so far this year": this year
     # "photos form paris": "from" mistyped, after a photo word
     *(f"{photo} form" for photo in ("photos", "photo", "pictures", "picture", "pics", "pix", "images")),
     # who sees it: "photos where you can read the word coffee" are photos with the word coffee

@@ -28,6 +28,7 @@ from photosearch.query.claims.entities import (
 from photosearch.query.claims.filters import FilterClaims
 from photosearch.query.claims.settings import claim_settings
 from photosearch.query.claims.words import NegationClaims, claim_words
+from photosearch.query.dates import written_out
 from photosearch.query.emoji_words import emoji_as_words
 from photosearch.query.parse_state import ClaimState, ParseResult, PlanContext, Slot
 from photosearch.query.parse_tree import TYPO_PENALTY, build_result, typo_note
@@ -77,7 +78,7 @@ class RequestParser:
 
     def parse(self, text: str, *, now: date, context: PlanContext | None = None) -> ParseResult:
         ctx = context or PlanContext()
-        st = self._claimed(ClaimState(emoji_as_words(text), now, ctx))
+        st = self._claimed(ClaimState(written_out(emoji_as_words(text), now), now, ctx))
         result = build_result(st)
         if not st.corrections:
             return result

@@ -310,3 +310,22 @@ def test_a_weekend_of_a_month_is_its_saturday_and_sunday():
     assert last.notes == ["“last weekend of june”: every year 2020–2025"]
     assert _one("the first weekend of may 2024").ranges == [(date(2024, 5, 4), date(2024, 5, 5))]
     assert _one("the last weekend of september 2018").ranges == [(date(2018, 9, 29), date(2018, 9, 30))]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "where"),
+    [
+        ("summer '19", {"date": {"from": "2019-06-01", "to": "2019-08-31"}}),  # was summer and a "19"
+        ("in '98", {"date": {"from": "1998-01-01", "to": "1998-12-31"}}),
+        ("march ’21", {"date": {"from": "2021-03-01", "to": "2021-03-31"}}),
+        ("the '90s", {"date": {"from": "1990-01-01", "to": "1999-12-31"}}),
+        ("2021/05/01", {"date": {"from": "2021-05-01", "to": "2021-05-01"}}),  # was 2021 or "05" or "01"
+        ("15.03.2020", {"date": {"from": "2020-03-15", "to": "2020-03-15"}}),  # was all of 2020
+        ("since the start of the year", {"date": {"from": "2025-01-01", "to": "2025-06-15"}}),
+        ("so far this year", {"date": {"from": "2025-01-01", "to": "2025-06-15"}}),  # no concept "far"
+        ("version 2.0.1", {"concept": "version 2.0.1"}),  # no date
+    ],
+)
+def test_dates_written_short_or_as_other_countries_write_them(request_text, where):
+    plan, _conf, _notes = parse_request(request_text, now=NOW)
+    assert plan["where"] == where
