@@ -93,6 +93,7 @@ _FOCAL = re.compile(
     rf"(?P<equiv>\s+(?:equivalent|equiv|in\s+35\s*mm\s+terms|full[\s-]frame\s+equivalent))?"
     rf"(?:\s*(?P<more>{_OR_MORE}|(?:or|and)\s+longer)|\s+(?P<less>{_OR_LESS}|(?:or|and)\s+(?:shorter|wider)))?"
     rf"(?P<equiv2>\s+(?:equivalent|equiv|in\s+35\s*mm\s+terms))?"
+    r"(?:\s+(?:prime\s+|zoom\s+)?lens(?:es)?\b)?"  # "taken with my 50mm lens": the lens is the setting's
 )
 _LENS_WORD = re.compile(
     r"\b(?P<how>super[\s-]?telephoto|telephoto|ultra[\s-]?wide(?:[\s-]?angle)?|wide[\s-]?angle)"
@@ -183,13 +184,20 @@ def _shutter(low: str) -> Iterator[tuple[int, int, dict]]:
         yield m.start(), m.end(), setting("shutter", lo, hi)
 
 
+#: "shot on a 24-70mm lens", "using an 85mm": the lens took the photo.
+_SHOT_ON_A = re.compile(
+    r"\b(?:(?:shot|taken|captured|photographed)\s+(?:on|with|using|through)|using)\s+(?:a|an)\s+$"
+)
+
+
 def _focal(low: str) -> Iterator[tuple[int, int, dict]]:
     for m in _FOCAL.finditer(low):
         n = float(m.group("n"))
-        if not 1 <= n <= 2000 or re.search(r"\b(?:a|an)\s+$", low[: m.start()]):
+        cue = _SHOT_ON_A.search(low[: m.start()])
+        if not 1 <= n <= 2000 or (re.search(r"\b(?:a|an)\s+$", low[: m.start()]) and cue is None):
             continue  # "a 50 mm lens on the table", "an 8mm bolt": a thing of that size
         of = "focal35" if m.group("equiv") or m.group("equiv2") else "focal"
-        yield m.start(), m.end(), setting(of, *_range_or_side(m, n))
+        yield (cue.start() if cue else m.start()), m.end(), setting(of, *_range_or_side(m, n))
     for m in _LENS_WORD.finditer(low):
         how = re.sub(r"[\s-]", "", m.group("how"))
         lo, hi = {

@@ -175,6 +175,11 @@ def test_places():
             {"and": [{"file": "*.png"}, {"date": {"from": "2023-01-01", "to": "2023-12-31"}}]},
         ),
         ("IMG_2041.jpg", {"file": "IMG_2041.jpg"}),  # the ending of a named file stays in its name
+        ("img_4523", {"file": "img_4523"}),  # a camera's file name typed bare: was a concept
+        ("DSC_0042", {"file": "DSC_0042"}),
+        ("photos taken with my 50mm lens", {"setting": {"of": "focal", "min": 50, "max": 50}}),  # no "lens"
+        ("shot on a 24-70mm zoom lens", {"setting": {"of": "focal", "min": 24, "max": 70}}),  # was a thing
+        ("a 50 mm lens on the table", {"and": [{"concept": "50 mm lens"}, {"concept": "table"}]}),
         ("chelsea_blurry.jpg", {"file": "chelsea_blurry.jpg"}),
         ("file:exit", {"file": "exit"}),
         ("filename contains 2019", {"file": "2019"}),

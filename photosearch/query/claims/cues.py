@@ -187,6 +187,8 @@ class CueClaims:
             r"\b(?:file\s*names?|files?)\s+(?:(?:called|named|like|containing|contains|with|matching)\s+"
             r"(?P<v>[\w*?][\w.*?-]*)|(?P<w>[\w*?]*[\d_*?.][\w.*?-]*))"
             rf"|(?<![\w/.~])(?P<x>[\w*?-]+\.{_IMG_EXT})\b"
+            # a camera's or a phone's own file name typed bare: "img_4523", "DSC_0042", "PXL_20230101"
+            r"|(?<![\w/.~-])(?P<y>(?:img|dsc|dscf|dscn|pxl|mvimg|gopr|dji|sam|wp)[_-]\d{3,}[\w-]*)\b"
         )
         self.folder_patterns = [
             # a path typed out: "in /home/anna/Pictures", "from ~/Pictures/2019", "in D:\\Photos"
@@ -254,7 +256,7 @@ class CueClaims:
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"file": FORMAT_GLOBS[m.group("f")]}, slot="file")
         for m in self.file_name.finditer(st.low):
-            group = next(g for g in ("v", "w", "x") if m.group(g))
+            group = next(g for g in ("v", "w", "x", "y") if m.group(g))
             if st.free(m.start(), m.end()) and m.group(group) not in lx.STOP_WORDS:
                 st.claim(m.start(), m.end(), "atom", {"file": st.orig(m, group)}, slot="file")
 
