@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from photosearch.query.plan import BY_DATE_SORTS, ORDERED_SORTS
+from photosearch.query.resolvers.sizes import SORTED_BY, photo_sizes
 from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot
 from photosearch.vectors.exact import top_k
 
@@ -305,10 +306,8 @@ def order_key(rows: np.ndarray, sort: str, snap: Snapshot) -> np.ndarray:
         value = (snap.added if sort == "added_desc" else snap.taken)[rows]
         unknown = value == NO_DATE
     else:
-        value = (snap.file_bytes if sort.startswith("size") else snap.width.astype(np.int64) * snap.height)[
-            rows
-        ]
-        unknown = value <= 0
+        value = photo_sizes(snap)[SORTED_BY[sort]][rows]
+        unknown = np.isnan(value)
     key = value.astype(np.float64)
     key = key if sort.endswith("_asc") else -key
     key[unknown] = np.inf

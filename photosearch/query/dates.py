@@ -832,13 +832,11 @@ BESIDE_UNIT = re.compile(
     r"\b(?:the\s+|a\s+)?(?P<n>day|week|weekend|fortnight|month|few\s+days|couple\s+(?:of\s+)?days|"
     r"(?:two|2|three|3)\s+(?:days|weeks))\s+$"
 )
+_SIDE_WORDS = r"before|after|leading\s+up\s+to|prior\s+to|following"
 #: The same words and the side, just before a date expression ("the week before christmas").
-BESIDE = re.compile(
-    BESIDE_UNIT.pattern.removesuffix(r"\s+$")
-    + r"\s+(?:before|after|leading\s+up\s+to|prior\s+to|following)\s+$"
-)
+BESIDE = re.compile(BESIDE_UNIT.pattern.removesuffix(r"\s+$") + rf"\s+(?:{_SIDE_WORDS})\s+$")
 _BESIDE_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "few days": 3, "couple days": 2}
-_SIDE = re.compile(r"\b(?P<side>before|after|leading\s+up\s+to|prior\s+to|following)\s+$")
+_SIDE = re.compile(rf"\b(?P<side>{_SIDE_WORDS})\s+$")
 
 
 def _beside(d: DateMatch, text: str, unit: re.Match | None = None) -> DateMatch:

@@ -55,7 +55,7 @@ from photosearch.query.resolvers.filters import (
 from photosearch.query.resolvers.places import ensure_place_facts
 from photosearch.query.resolvers.settings import said_setting, setting_nearness
 from photosearch.query.resolvers.similar import IMAGE_SPACE, neighbours, query_vector
-from photosearch.query.resolvers.sizes import said_size, size_nearness
+from photosearch.query.resolvers.sizes import SORTED_BY, said_size, size_nearness
 from photosearch.query.resolvers.snapshot import NO_DATE, Snapshot, get_snapshot, taken_at
 from photosearch.query.resolvers.snapshot_file import snapshot_dir
 from photosearch.query.times_of_day import taken_words
@@ -455,7 +455,7 @@ def _say_when(results: list[dict], dropped: list[dict], snap: Snapshot) -> None:
 
 def _say_size(results: list[dict], sort: str | None, snap: Snapshot) -> None:
     """Photos in size order ("largest files first") each say their size, as the order's reason."""
-    of = {"size": "megabytes", "pixels": "megapixels"}.get((sort or "").split("_")[0])
+    of = SORTED_BY.get(sort or "")
     if of is None or not results:
         return
     rows = snap.rows_of(np.asarray([e["id"] for e in results], np.int64))

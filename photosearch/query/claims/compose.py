@@ -155,8 +155,7 @@ class ComposeClaims:
                 if not st.free(m.start(), m.end()) or _after_a_camera(st, m.start("n")):
                     continue
                 n = " ".join(m.group("n").split())
-                one = n in ONE_BY_DATE or n == "a"
-                st.compose["limit"] = 1 if one else lx.to_int(n.replace("a dozen", "dozen"))
+                st.compose["limit"] = 1 if n in ONE_BY_DATE or n == "a" else _count(n)
                 if "random" in m.group(0):  # "20 random photos": a spread, not the 20 best
                     st.compose["diverse"] = True
                 if sort and sort != "relevance":
@@ -181,6 +180,11 @@ class ComposeClaims:
                     st.claim(m.start(), m.end(), "drop", text=f"<{sort}>")
 
 
+def _count(n: str) -> int:
+    """A number in words or digits, "a dozen" too."""
+    return lx.to_int(n.replace("a dozen", "dozen"))
+
+
 #: "the biggest photo": one photo.
 SINGULAR = ("file", "photo", "picture", "pic", "image", "video", "shot")
 
@@ -191,7 +195,7 @@ def _sort_by_size(st: ClaimState, m: re.Match, sort: str) -> None:
     st.compose["sort"] = sort
     groups = m.groupdict()
     if groups.get("n"):
-        st.compose["limit"] = lx.to_int(" ".join(m.group("n").split()).replace("a dozen", "dozen"))
+        st.compose["limit"] = _count(" ".join(m.group("n").split()))
     elif m.group(0).startswith("the") and groups.get("what") in SINGULAR:
         st.compose["limit"] = 1
     end = m.start("what") if (groups.get("what") or "").startswith("video") else m.end()

@@ -85,6 +85,12 @@ def position(sorted_rows: np.ndarray, row: int) -> int:
     return int(np.searchsorted(sorted_rows, sorted_rows.dtype.type(row)))
 
 
+def contains(sorted_rows: np.ndarray, row: int) -> bool:
+    """Whether `row` is in a sorted row array (`position`'s search)."""
+    i = position(sorted_rows, row)
+    return i < sorted_rows.size and int(sorted_rows[i]) == row
+
+
 @dataclass
 class AtomResult:
     """One atom's scored set, how it was cut off, and how to explain a hit."""

@@ -22,7 +22,7 @@ from photosearch.query.plan import (
     ANY_TEXT,
     UNNAMED_PERSON,
 )
-from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, position
+from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, contains, position
 from photosearch.query.resolvers.boxes import boxes_of
 from photosearch.query.resolvers.phones import is_phone
 from photosearch.query.resolvers.sizes import photo_sizes
@@ -630,7 +630,7 @@ def resolve_editor(atom: dict, ctx: ExecContext) -> AtomResult:
         return [
             {"atom": "editor", "query": value, "editor": g.label, "text": _edited_words(g.label)}
             for g in found
-            if position(g.rows, row) < g.rows.size and g.rows[position(g.rows, row)] == row
+            if contains(g.rows, row)
         ]
 
     return AtomResult(atom, ScoredSet(res.rows, np.ones(res.rows.size, np.float32)), explain)

@@ -18,7 +18,7 @@ from sqlalchemy import text
 
 from photosearch.query.landmarks import landmark
 from photosearch.query.plan import ANY_PLACE
-from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
+from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, contains
 from photosearch.query.resolvers.snapshot import current_snapshot
 from photosearch.query.resolvers.text import fold
 from photosearch.records import AnalysisResult, FactRecord
@@ -110,11 +110,6 @@ def ensure_place_facts(store) -> int:
     return len(todo)
 
 
-def _has(rows: np.ndarray, row: int) -> bool:
-    i = int(np.searchsorted(rows, row))
-    return i < rows.size and int(rows[i]) == row
-
-
 def _haversine_km(lat, lon, lat0, lon0):
     lat, lon, lat0, lon0 = map(np.radians, (lat, lon, lat0, lon0))
     a = np.sin((lat - lat0) / 2) ** 2 + np.cos(lat) * np.cos(lat0) * np.sin((lon - lon0) / 2) ** 2
@@ -185,7 +180,7 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
         out = [
             {"atom": "place", "query": value, "fact": "keyword", "label": g.label}
             for g in keyword_groups
-            if _has(g.rows, row)
+            if contains(g.rows, row)
         ]
         code = snap.place_code[row]
         if out and code < 0 and np.isnan(snap.lat[row]):

@@ -13,6 +13,13 @@ from photosearch.query.resolvers.snapshot import Snapshot
 #: "12 megapixels" alone is about that many: a bound equal on both sides allows this share either way.
 ABOUT = 0.1
 _CACHE = "photo_sizes"
+#: The size sorts (`plan.SORTS`) and the `photo_sizes` column each orders by.
+SORTED_BY = {
+    "size_desc": "megabytes",
+    "size_asc": "megabytes",
+    "pixels_desc": "megapixels",
+    "pixels_asc": "megapixels",
+}
 
 
 def photo_sizes(snap: Snapshot) -> dict[str, np.ndarray]:
