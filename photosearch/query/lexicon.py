@@ -254,7 +254,6 @@ CAMERA_BRANDS = {
     "ricoh": "Ricoh",
     "hasselblad": "Hasselblad",
     "oppo": "OPPO",
-    "mavic": "Mavic",
     "insta360": "Insta360",
     "apple": "Apple",
     "google": "Google",

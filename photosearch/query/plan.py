@@ -81,8 +81,16 @@ PLAN_VERSION = 1
 ANY_TEXT = "*"
 #: The place atom's value for any known place: GPS or a place written in the file ("with location").
 ANY_PLACE = "*"
-#: The camera atom's value for any phone's camera ("photos from my phone"; `resolvers/phones.py`).
-ANY_PHONE = "phone"
+#: The camera atom's values for a kind of camera, not a make or model ("photos from my phone", "drone
+#: shots", "dslr photos"; `resolvers/camera_kinds.py`), and how each is said.
+ANY_PHONE, ANY_DRONE, ANY_ACTION_CAMERA = "phone", "drone", "action camera"
+ANY_DEDICATED_CAMERA = "dedicated camera"
+CAMERA_KINDS = {
+    ANY_PHONE: "a phone",
+    ANY_DRONE: "a drone",
+    ANY_ACTION_CAMERA: "an action camera",
+    ANY_DEDICATED_CAMERA: "a camera, not a phone",
+}
 #: The similar atom's value for a near-duplicate of any photo ("duplicates": `resolvers/duplicates.py`).
 ANY_SIMILAR = "*"
 #: The person atom's value for anyone named in People ("named people"), and for a face nobody has

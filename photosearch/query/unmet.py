@@ -15,12 +15,12 @@ from photosearch.query.plan import (
     ANY_ALBUM,
     ANY_EDITOR,
     ANY_PERSON,
-    ANY_PHONE,
     ANY_PLACE,
     ANY_RAW,
     ANY_SIMILAR,
     ANY_TAG,
     ANY_TEXT,
+    CAMERA_KINDS,
     UNNAMED_PERSON,
     WHATSAPP_NAMES,
 )
@@ -123,7 +123,7 @@ _DESCRIBE = {
     "weekday": lambda v: "taken " + days_text(v),
     "yearly": lambda v: "taken " + yearly_text(v),
     "text": lambda v: "with words in it" if v.strip() == ANY_TEXT else f"with the words “{v}”",
-    "camera": lambda v: "taken with a phone" if v == ANY_PHONE else f"taken with {v}",
+    "camera": lambda v: f"taken with {CAMERA_KINDS.get(v, v)}",
     "folder": lambda v: f"in a folder named {v}",
     "file": lambda v: (
         "in a camera RAW format"

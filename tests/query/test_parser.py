@@ -228,7 +228,8 @@ def test_places():
         ("photos containing bicycles", {"concept": "bicycle"}),  # no "containing bicycle"
         ("macro shots of insects", {"concept": "insect"}),  # how it was shot: no model sees it
         ("an aerial view of the city", {"concept": "city"}),
-        ("drone shots of the beach", {"concept": "beach"}),
+        # a drone's own camera says it in its EXIF (was the beach alone)
+        ("drone shots of the beach", {"and": [{"camera": "drone"}, {"concept": "beach"}]}),
         ("a drone", {"concept": "drone"}),  # the thing itself
         (
             "summer holidays 2022",

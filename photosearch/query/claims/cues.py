@@ -11,7 +11,16 @@ from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.parse_state import ClaimState
 from photosearch.query.places import fold
-from photosearch.query.plan import ANY_ALBUM, ANY_PHONE, ANY_RAW, ANY_SIMILAR, WHATSAPP_NAMES
+from photosearch.query.plan import (
+    ANY_ACTION_CAMERA,
+    ANY_ALBUM,
+    ANY_DEDICATED_CAMERA,
+    ANY_DRONE,
+    ANY_PHONE,
+    ANY_RAW,
+    ANY_SIMILAR,
+    WHATSAPP_NAMES,
+)
 
 _QUOTE_RE = re.compile(r"(?:(?<=^)|(?<=[\s(:=,]))([\"“”'‘’])(.+?)([\"“”'‘’])(?=$|[\s),.;:!?])")
 _LEAD_IN_CHARS = 64  # longest lead-in ("in the folder called", "that says") with room for spaces
@@ -131,8 +140,49 @@ _PHONE = re.compile(
     r"\b(?:(?:(?:taken|shot|made)\s+(?:with|on|by)|from)\s+(?:my|a|the|our|his|her|their)"
     r"|(?:on|with)\s+(?:my|our|his|her|their))\s+"  # "talking on the phone" is a call, no camera
     r"(?:(?:old|new|previous|last|other|work|first|current|spare)\s+)?"  # "from my old phone"
-    r"(?:smart\s*phone|phone|mobile(?:\s+phone)?|cell\s*phone|cell)\b"
+    r"(?:smart\s*phone|(?:camera\s+)?phone|mobile(?:\s+phone)?|cell\s*phone|cell)\b"
     r"|\b(?:smart\s*phone|phone|mobile|cell\s*phone)\s+(?:photos?|pictures?|pics|shots|snaps)\b"
+)
+
+#: A camera's things that are not the camera: "taken by a camera trap", "from my camera bag".
+_CAMERA_THINGS = (
+    r"(?:traps?|rolls?|bags?|straps?|shops?|stores?|lens(?:es)?|batter(?:y|ies)|cases?|phones?)\b"
+)
+
+
+def _kind_of_camera(nouns: str, bare: str) -> re.Pattern:
+    """A kind of camera that took the photo: its noun after a cue ("shot on a drone", "from my dslr",
+    "taken by drone"), or a noun the photos are named by ("drone shots", "dslr photos"); "a photo of a
+    drone" and "me with my camera" are the thing in the photo."""
+    return re.compile(
+        r"\b(?:(?:taken|shot|made|filmed|captured|photographed)\s+(?:with|on|by|from|using)"
+        r"(?:\s+(?:my|a|an|the|our|his|her|their))?|(?:from|on|using)\s+(?:my|the|our|his|her|their))\s+"
+        rf"(?:(?:old|new|first|other|spare|little)\s+)?(?:{nouns})\b(?!\s+{_CAMERA_THINGS})"
+        rf"|\bby\s+(?:{bare})\b(?!\s+(?:of|the|a|an|and|with|in|on)\b)"
+        rf"|\b(?:{bare})\s+(?:photos?|pictures?|pics|shots?|images?|footage|photography|views?|snaps|selfies?)\b"
+    )
+
+
+#: Kinds of camera by the words people call them (a brand first: "gopro footage" is GoPro's): a
+#: drone's, an action camera's, and a dedicated camera's, "dslr photos", "taken with my camera"
+#: (not a phone's; `resolvers/camera_kinds.py`).
+_CAMERA_KINDS = (
+    (ANY_DRONE, _kind_of_camera(r"drones?|quadcopters?|mavic", r"drones?|quadcopters?|mavic")),
+    (ANY_ACTION_CAMERA, _kind_of_camera(r"action\s+cam(?:era)?s?", r"action\s+cam(?:era)?s?|helmet\s+cam")),
+    (
+        ANY_DEDICATED_CAMERA,
+        _kind_of_camera(
+            r"(?:(?:digital|compact|real|proper|big|system|mirrorless|film)\s+)?cameras?|d?slrs?|mirrorless",
+            r"d?slrs?|mirrorless(?:\s+cameras?)?|(?:digital|compact|system)\s+cameras?"
+            r"|point[\s-]and[\s-]shoots?(?:\s+cameras?)?",
+        ),
+    ),
+)
+#: The whole library said as a place: "in my library", "from my camera roll", "my entire collection"
+#: ("added to my library" is when they were added).
+_WHOLE_LIBRARY = re.compile(
+    r"(?<!to )\b(?:(?:in|from|on|across|of|through)\s+)?(?:my|our)\s+(?:(?:whole|entire|photo|picture)\s+)*"
+    r"(?:library|collection|camera\s+roll|gallery|photos\s+app|photo\s+archive)\b"
 )
 
 
@@ -262,8 +312,12 @@ class CueClaims:
 
     def claim_folders(self, st: ClaimState) -> None:
         """ "in the Trips folder", "album Summer 2020" (named as the catalog spells it); "in an
-        album", "without an album": any manual album (`plan.ANY_ALBUM`)."""
+        album", "without an album": any manual album (`plan.ANY_ALBUM`); "in my library" is every
+        photo."""
         _claim_sources(st)
+        for m in _WHOLE_LIBRARY.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "drop", text="")
         for m in _ANY_ALBUM.finditer(st.low):
             if st.free(m.start(), m.end()):
                 node = {"album": ANY_ALBUM}
@@ -306,10 +360,16 @@ class CueClaims:
             for known in st.ctx.cameras:
                 if fold(known) == fold(value):
                     value = known
+            if shown == "DJI" and models and value not in st.ctx.cameras:
+                value = ANY_DRONE  # "dji mini 3": a drone's EXIF model is its camera's, "FC3582"
             st.claim(m.start(), m.end(), "atom", {"camera": value}, slot="camera")
         for m in _PHONE.finditer(st.low):  # after the brands: "samsung phone pictures" is the Samsung
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"camera": ANY_PHONE}, slot="camera")
+        for kind, pat in _CAMERA_KINDS:
+            for m in pat.finditer(st.low):
+                if st.free(m.start(), m.end()):
+                    st.claim(m.start(), m.end(), "atom", {"camera": kind}, slot="camera")
 
 
 def _claim_sources(st: ClaimState) -> None:

@@ -16,15 +16,15 @@ from photosearch.metadata.editing import EDITED_COPY
 from photosearch.query.plan import (
     ANY_EDITOR,
     ANY_PERSON,
-    ANY_PHONE,
     ANY_RAW,
     ANY_TAG,
     ANY_TEXT,
+    CAMERA_KINDS,
     UNNAMED_PERSON,
 )
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, contains, position
 from photosearch.query.resolvers.boxes import boxes_of
-from photosearch.query.resolvers.phones import is_phone
+from photosearch.query.resolvers.camera_kinds import camera_kind
 from photosearch.query.resolvers.sizes import photo_sizes
 from photosearch.query.resolvers.snapshot import (
     EPOCH,
@@ -289,11 +289,14 @@ def _contains_codes(values: list[str], needle: str) -> np.ndarray:
 
 
 def resolve_camera(atom: dict, ctx: ExecContext) -> AtomResult:
-    """Photos taken with a camera whose make and model hold the value; "phone": any phone's."""
+    """Photos taken with a camera whose make and model hold the value, or of a kind ("phone": any
+    phone's, "drone", "action camera", "dedicated camera": `plan.CAMERA_KINDS`)."""
     value = str(atom["camera"])
     snap = ctx.snapshot
-    if fold(value) == ANY_PHONE:
-        codes = np.array([c for c, cam in enumerate(snap.cameras) if is_phone(cam)], np.int32)
+    if fold(value) in CAMERA_KINDS:
+        codes = np.array(
+            [c for c, cam in enumerate(snap.cameras) if camera_kind(cam) == fold(value)], np.int32
+        )
     else:
         codes = _contains_codes(snap.cameras, value)
     mask = np.isin(snap.camera_code, codes)
