@@ -7,6 +7,8 @@ itself, and a request whose parts each match some photos but never together says
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from photosearch.query.camera_settings import setting_said
 from photosearch.query.landmarks import landmark
 from photosearch.query.months import months_text, yearly_text
@@ -158,6 +160,8 @@ def node_words(node: dict) -> str:
     """A condition of several parts in words, as a chip shows it: "tagged favourite or rated four
     stars or more", "“dog” and not “puppy”"."""
     key, value = next(iter(node.items()))
+    if key == "or" and value:
+        return " or ".join(_choice_words(value, node_words))
     if key in ("and", "or"):
         return f" {key} ".join(node_words(child) for child in value) if value else "anything"
     if key == "not":
@@ -208,7 +212,7 @@ TOGETHER_MAX = 3
 def _alternatives(choices: list[dict]) -> str:
     """Choices of an "or" in words: "named as WhatsApp names photos or in a folder named WhatsApp";
     beyond `TOGETHER_MAX`, the first and how many more ("taken between … or on 9 other days asked")."""
-    parts = list(dict.fromkeys(describe(a) for a in choices))
+    parts = _choice_words(choices, describe)
     if len(parts) <= TOGETHER_MAX:
         return " or ".join(parts)
     return (
@@ -216,6 +220,19 @@ def _alternatives(choices: list[dict]) -> str:
         if all("date" in a for a in choices)
         else (f"{parts[0]} or {len(parts) - 1} other things asked")
     )
+
+
+def _choice_words(choices: list[dict], words: Callable[[dict], str]) -> list[str]:
+    """Each choice of an "or" in words, once; folders together: "in a folder named WhatsApp,
+    Telegram or Download" (where photos others sent are saved)."""
+    parts = [words(c) for c in choices]
+    folders = [i for i, c in enumerate(choices) if "folder" in c]
+    if len(folders) > 1:
+        names = [str(choices[i]["folder"]) for i in folders]
+        parts[folders[0]] = "in a folder named " + ", ".join(names[:-1]) + f" or {names[-1]}"
+        for i in folders[1:]:
+            parts[i] = ""
+    return list(dict.fromkeys(p for p in parts if p))
 
 
 def _together(positive: list[dict], atom_hits: list) -> str:

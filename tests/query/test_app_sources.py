@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 
 from photosearch.catalog.models import Folder
+from photosearch.query.claims.cues import received_photos
 from photosearch.query.parser import parse_request
 from photosearch.query.plan import WHATSAPP_NAMES
 from photosearch.query.search import search
@@ -33,6 +34,11 @@ WHATSAPP = {"or": [{"file": WHATSAPP_NAMES}, {"folder": "WhatsApp"}]}
         ("screenshot of a whatsapp chat", {"and": [{"kind": "screenshot"}, {"concept": "whatsapp chat"}]}),
         ("the facebook logo", {"concept": "facebook logo"}),
         ("traffic signal", {"concept": "traffic signal"}),
+        # photos others sent: where any messaging app saves them, or downloads (no face, no "other")
+        ("photos other people sent me", received_photos()),
+        ("photos shared with me", received_photos()),
+        ("received photos", received_photos()),
+        ("beach photos friends shared with me", {"and": [{"concept": "beach"}, received_photos()]}),
     ],
 )
 def test_which_words_say_an_app_saved_the_photo(request_text, where):
@@ -58,6 +64,28 @@ def test_whatsapps_photos_are_found_by_their_names_or_folder_and_said_in_words(s
         "IMG-20230105-WA0012.jpg",
     ]
     assert node_words(WHATSAPP) == "named as WhatsApp names photos or in a folder named WhatsApp"
+
+
+def test_photos_others_sent_are_where_apps_save_them_said_in_one_line(store, settings):
+    with store.session() as s:
+        for path, names in {
+            "/phone/DCIM/Camera": ["IMG_20230101_101010.jpg"],
+            "/phone/Pictures/Telegram": ["photo_2023-01-02.jpg"],
+            "/home/me/Downloads": ["flyer.png"],
+            "/backup": ["IMG-20230105-WA0012.jpg"],
+        }.items():
+            folder = Folder(path=path)
+            s.add(folder)
+            s.flush()
+            for name in names:
+                add_photo(s, folder, name)
+        s.commit()
+    res = search(store, settings, "photos people sent me", signals=[])
+    assert sure_names(res) == ["IMG-20230105-WA0012.jpg", "flyer.png", "photo_2023-01-02.jpg"]
+    assert any("messaging apps saved" in n for n in res["planner"]["notes"])
+    assert node_words({"or": [{"folder": "Telegram"}, {"folder": "Signal"}, {"folder": "Download"}]}) == (
+        "in a folder named Telegram, Signal or Download"
+    )
 
 
 def test_an_or_is_unmet_only_when_none_of_its_choices_is_met_and_is_said_once(store, settings):

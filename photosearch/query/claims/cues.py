@@ -214,6 +214,23 @@ _DOWNLOADED = re.compile(
     r"|\b(?:from|in)\s+(?:my\s+|the\s+)?downloads(?:\s+folder)?\b"
 )
 
+#: Photos someone else sent: "photos people sent me", "pictures shared with me", "received photos" (who
+#: sent them is no one in the photo: "people" is dropped with it).
+_RECEIVED = re.compile(
+    r"\b(?:(?:(?:other\s+)?people|someone|somebody|others|friends|everyone|they)\s+(?=sent|shared|forwarded|texted))?"
+    r"(?:(?:sent|shared|forwarded|texted)\s+(?:to|with)\s+(?:me|us)"
+    r"|(?:sent|forwarded|texted)\s+(?:me|us)|(?:i|we)\s+(?:received|got\s+sent)"
+    rf"|received\s+(?={_PHOTO_WORDS}\b))\b"
+)
+
+
+def received_photos() -> dict:
+    """Where photos others sent are saved: each messaging app's files or folder, and downloads."""
+    sources: list[dict] = []
+    for node in APP_SOURCES.values():
+        sources.extend(node.get("or", [node]))
+    return {"or": [*copy.deepcopy(sources), {"folder": "Download"}]}
+
 
 class CueClaims:
     """The cue passes that need compiled patterns: prefix syntax, similar, folders, cameras."""
@@ -373,8 +390,9 @@ class CueClaims:
 
 
 def _claim_sources(st: ClaimState) -> None:
-    """Photos an app saved ("photos from whatsapp": its file names or folder) or that were downloaded
-    (a Downloads folder), said in a note so the reading can be checked."""
+    """Photos an app saved ("photos from whatsapp": its file names or folder), that were downloaded
+    (a Downloads folder) or sent by someone ("photos people sent me": any of them), said in a note so
+    the reading can be checked."""
     for m in _FROM_APP.finditer(st.low):
         if st.free(m.start(), m.end()):
             app = m.group("app") or m.group("app2")
@@ -384,6 +402,10 @@ def _claim_sources(st: ClaimState) -> None:
     for m in _DOWNLOADED.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "atom", {"folder": "Download"}, slot="folder")
+    for m in _RECEIVED.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "atom", received_photos(), slot="folder")
+            st.note(f"“{m.group(0)}” was read as photos messaging apps saved, or downloaded", 0.0)
 
 
 def _says_a_camera(m: re.Match) -> bool:
