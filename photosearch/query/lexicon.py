@@ -25,6 +25,7 @@ taken took captured made ate eaten went visited met sent received shared posted 
 biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
 pretty funny silly
+everywhere anywhere somewhere
 """)
 
 #: Phrases that carry no search meaning (dropped, like STOP_WORDS): how a photo was shot, how many
@@ -141,14 +142,16 @@ after before when
 #: What holds or portions a thing, said before "of" it: "a plate of pasta" is pasta, "a vase of
 #: flowers" flowers (the holder is in the photo too, but the thing is what is asked for); so do a
 #: way of seeing it no model reads ("a view of the sea" is the sea, "the silhouette of a tree" a
-#: tree), a part or side of it ("the edge of the cliff") and how many or what kind ("a pair of shoes").
+#: tree), a part or side of it ("the edge of the cliff"), what is asked of it ("the name of that restaurant"
+#: is its sign) and how many or what kind ("a pair of shoes").
 HOLDER_WORDS = _words("""
 plate plates cup cups glass glasses bowl bowls mug mugs jar jars bottle bottles can cans carton cartons
 box boxes bag bags basket baskets bucket buckets tray trays pot pots jug jugs vase vases bouquet bouquets
 slice slices piece pieces scoop scoops pile piles stack stacks heap heaps plateful bowlful spoonful
 field fields row rows line lines
 view views silhouette silhouettes reflection reflections shadow shadows
-side sides edge edges end middle back corner rest shore shores page pages
+side sides edge edges end middle back front corner rest shore shores page pages
+name names colour colours color colors
 pint pints bar bars handful handfuls
 pair pairs set sets collection collections kind kinds type types sort sorts game games
 """)

@@ -25,6 +25,9 @@ NOW = date(2024, 5, 15)
         ("photos without location", {"not": {"place": "*"}}),
         ("pictures with no GPS", {"not": {"place": "*"}}),
         ("not geotagged", {"not": {"place": "*"}}),
+        ("photos missing location", {"not": {"place": "*"}}),  # was a concept "missing location"
+        ("pictures lacking gps data", {"not": {"place": "*"}}),
+        ("ungeotagged photos", {"not": {"place": "*"}}),
         ("dogs with gps data", {"and": [{"concept": "dog"}, {"place": "*"}]}),
         ("a new location", {"concept": "location"}),  # a word, not the photo's place
     ],

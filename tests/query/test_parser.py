@@ -461,6 +461,17 @@ def test_places():
             {"and": [{"setting": {"of": "shutter", "min": 1, "max": None}}, {"concept": "waterfall"}]},
         ),
         ("the edge of the cliff", {"concept": "cliff"}),  # a part or side of a thing is the thing
+        ("what was the name of that restaurant", {"concept": "restaurant"}),  # its sign; no "name restaurant"
+        ("the colour of the car", {"concept": "car"}),
+        ("the front of the house", {"concept": "house"}),
+        ("boxes everywhere", {"concept": "box"}),  # no "boxes everywhere"
+        ("it was somewhere in france", {"place": "France"}),
+        # a selfie is measured from faces and the lens: "airport selfie" is an airport and a selfie
+        ("airport selfie", {"and": [{"concept": "airport"}, {"concept": "selfie"}]}),
+        ("gym selfies", {"and": [{"concept": "gym"}, {"concept": "selfie"}]}),
+        ("mirror selfie", {"concept": "mirror selfie"}),  # its own kind, taken with the back camera
+        ("selfie stick", {"concept": "selfie stick"}),
+        ("my selfies", {"concept": "selfie"}),
         ("a pair of shoes", {"concept": "shoe"}),
         ("a pint of beer", {"concept": "beer"}),
         ("the whole gang", {"faces": {"min": 3, "max": None}}),  # counted like "the whole team"

@@ -232,6 +232,10 @@ class FilterClaims:
             rf"\b(?:(?:with|having|has|have)\s+(?:a\s+|an\s+|any\s+)?{place_words}|geo-?tagged"
             rf"|{_AFTER_NO}{place_words})\b"
         )
+        # "photos missing location", "lacking gps", "ungeotagged": no known place
+        self.no_place = re.compile(
+            rf"\b(?:(?:missing|lacking|with\s+missing)\s+(?:a\s+|any\s+|the\s+)?{place_words}|un-?geo-?tagged)\b"
+        )
         # "my cat's favourite spot" is the cat's taste, not a photo the user marked
         self.favourite = re.compile(rf"(?<!'s\s)(?<!s'\s)\b(?:my\s+)?(?:{'|'.join(lx.FAVOURITE_WORDS)})\b")
         self.kind = re.compile(
@@ -395,8 +399,9 @@ class FilterClaims:
                     st.claim(m.start(), m.end(), "atom", {"label": value}, slot="label")
 
     def claim_filters(self, st: ClaimState) -> None:
-        """Text in the photo, tags and favourites, kinds and quality words."""
+        """Text in the photo, a date or place known at all, tags and favourites, kinds and quality words."""
         self._claim_text(st)
+        self._claim_known(st)
         self._claim_marks(st)
 
     def _claim_text(self, st: ClaimState) -> None:
@@ -423,6 +428,9 @@ class FilterClaims:
         for m in _NUMBER_SHOWN.finditer(st.low):  # "a bus with the number 12": the 12 is read in it
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"text": m.group("v")}, slot="text")
+
+    def _claim_known(self, st: ClaimState) -> None:
+        """Whether the photo has a date or a place at all: "undated photos", "photos missing location"."""
         for m in _DATED.finditer(st.low):
             if st.free(m.start(), m.end()):
                 known = {"yearly": dict(ANY_DAY)}
@@ -432,6 +440,9 @@ class FilterClaims:
         for m in self.any_place.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"place": ANY_PLACE}, slot="place")
+        for m in self.no_place.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"not": {"place": ANY_PLACE}}, slot="place")
 
     def _claim_marks(self, st: ClaimState) -> None:
         """Tags and favourites, kinds and quality words."""

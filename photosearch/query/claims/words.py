@@ -584,6 +584,19 @@ def _phrases_read_as_one(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "word", text=" ".join(st.text[m.start() : m.end()].split()))
 
 
+#: A selfie after the word for where or with what it was taken: "an airport selfie" is an airport and a
+#: selfie (a selfie is measured from the faces and the lens, `resolvers/selfies.py`, no compound of
+#: it is); a "mirror selfie" is its own kind (taken with the back camera), a "selfie stick" a thing.
+_SELFIE_AFTER = re.compile(r"(?<=[a-z]\s)(?<!\bmirror\s)(?:selfies?)\b(?!\s+sticks?\b)")
+
+
+def _selfies_after_a_word(st: ClaimState) -> None:
+    for m in _SELFIE_AFTER.finditer(st.low):
+        before = st.word_before(m.start())
+        if st.free(*m.span()) and before and before.group(0) not in lx.STOP_WORDS and st.free(*before.span()):
+            st.claim(*m.span(), "atom", {"concept": "selfie"}, slot="concept")
+
+
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
@@ -608,6 +621,7 @@ def claim_words(st: ClaimState) -> None:
     _drop_describing_words(st)
     _scene_adjectives(st)
     _possessive_nouns(st)
+    _selfies_after_a_word(st)
     for m in re.finditer(r"\bw/(?!o\b)|[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
         s, e = m.start(), m.end()
         if not st.free(s, e):
