@@ -108,6 +108,8 @@ FILLER_PHRASES = (
 #: Phrases that say where one thing is beside or in another, like a separator: "a star on top of the
 #: tree" is a star and a tree, not a thing called "top tree"; "a basket full of apples" a basket and apples.
 WHERE_PHRASES = (
+    "fresh out of",  # "cookies fresh out of the oven": cookies and an oven, no "cookies fresh"
+    "fresh from",
     "on top of",
     "on the top of",
     "at the top of",
@@ -447,6 +449,7 @@ QUANTITY_WORDS = frozenset(
     | {"several", "few", "many", "lots", "lot", "some", "multiple", "numerous", "various", "pair", "pairs"}
     | {"herd", "herds", "flock", "flocks", "pack", "packs", "swarm", "swarms", "bunch", "bunches"}
     | {"group", "groups", "crowd", "crowds", "couple", "couples", "dozens", "hundreds", "plenty"}
+    | {"least", "most"}  # the bounds of a count: "least two dog" (`quantities.BOUNDS`)
 )
 
 

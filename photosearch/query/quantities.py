@@ -3,8 +3,9 @@
 The parser keeps such words in the concept ("two jaguar", "herd horse"), `naming_tokens` leaves
 them out of what is looked for, and `count_of` reads them: a number word is an exact count ("one"
 to "a hundred"), a pair or a couple two, "a few" two or more, and the other words of quantity
-("several", "many", "a herd of", "a flock of") three or more. Digits are not counts: they may be
-written in the photo ("route 66"). `say` puts a counted concept back into words for people.
+("several", "many", "a herd of", "a flock of") three or more; "at least two" and "up to three" bound
+the count. Digits are not counts: they may be written in the photo ("route 66"), unless a bound says
+they count ("at least 2 cats" is kept as "least two cat"). `say` puts a counted concept back into words for people.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ COLLECTIVES = frozenset(
     {"herd", "flock", "pack", "swarm", "bunch", "group", "crowd", "pair", "couple", "lot"}
 )
 MASSES = frozenset({"lots", "plenty", "dozens", "hundreds"})
+#: Words that bound a count the parser keeps before its number ("at least two dogs" is "least two dog",
+#: "up to three cats" "most three cat"; `claims/words.py`).
+BOUNDS = frozenset({"least", "most"})
 #: Words of quantity that do not count: "some birds" is birds.
 NOT_COUNTS = frozenset({"some", "various"})
 _PLURALS = {singular: plural for plural, singular in IRREGULAR_PLURALS.items() if singular != plural}
@@ -41,13 +45,18 @@ class Count:
 
 
 def count_of(value: str) -> Count | None:
-    """The count a concept asks for, from its first word of quantity; None when it asks for none."""
+    """The count a concept asks for, from its first word of quantity; None when it asks for none. A
+    number after "least" is a least count ("least two dog"), after "most" a most ("most three cat")."""
+    bound = ""
     for tok in value.lower().split():
+        if tok in BOUNDS:
+            bound = tok
+            continue
         if tok.isdigit() or tok in NOT_COUNTS:
             continue
         if tok in NUMBER_WORDS:
             n = NUMBER_WORDS[tok]
-            return Count(n, n, tok)
+            return Count(n, None if bound == "least" else n, tok) if bound != "most" else Count(1, n, tok)
         if tok in ("pair", "pairs", "couple", "couples"):
             return Count(2, 2, tok)
         if tok == "few":
@@ -85,12 +94,15 @@ def say(value: str) -> str:
     if count.word in MASSES:
         return f"{count.word} of {' '.join(thing)}"
     lead = "a few" if count.word == "few" else count.word
-    return f"{lead} {' '.join(thing)}"
+    bound = next((w for w in words[: words.index(count.word)] if w in BOUNDS), "")
+    return f"{f'at {bound} ' if bound else ''}{lead} {' '.join(thing)}"
 
 
 def _thing(value: str, n: int) -> list[str]:
     """The words of a counted concept that name the thing, its last one in the plural unless n is 1."""
-    thing = [w for w in value.split() if w not in QUANTITY_WORDS and w not in NUMBER_WORDS]
+    thing = [
+        w for w in value.split() if w not in QUANTITY_WORDS and w not in NUMBER_WORDS and w not in BOUNDS
+    ]
     if thing and n != 1:
         thing[-1] = plural(thing[-1])
     return thing

@@ -4,9 +4,12 @@ could not meet, and a thing no detector class names is not counted."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from photosearch.catalog.models import Folder
+from photosearch.query.parser import parse_request
 from photosearch.query.quantities import count_of, count_words, plural, say
 from photosearch.query.search import search
 from photosearch.records import AnalysisResult, FactRecord
@@ -82,6 +85,36 @@ def test_a_count_no_photo_meets_says_so_and_shows_the_closest(dog_gallery, setti
     assert "no photo with three dogs" in res["explain"]["unmet"]
 
 
+def test_a_bounded_count_meets_every_count_within_it(dog_gallery, settings, fake_embedder):
+    """ "at least two dogs" (kept as "least two dog") is two dogs or a pack; "up to two dogs" one or two."""
+    res = _run(dog_gallery, settings, fake_embedder, "least two dog")
+    assert sorted(_names(res, closest=False)) == ["pack.jpg", "two_dogs.jpg"]
+    res = _run(dog_gallery, settings, fake_embedder, "most two dog")
+    assert sorted(_names(res, closest=False)) == ["one_dog.jpg", "two_dogs.jpg"]
+
+
+@pytest.mark.parametrize(
+    "request_text,where",
+    [
+        ("at least two dogs", {"concept": "least two dog"}),  # was exactly two ("least two dog")
+        ("two or more dogs", {"concept": "least two dog"}),  # was "two" or "more dog"
+        ("2+ dogs", {"concept": "least two dog"}),  # was "2" and "dog"
+        ("more than one dog", {"concept": "least two dog"}),
+        ("at least 2 cats", {"concept": "least two cat"}),  # a bound says a digit counts
+        ("up to 3 cats", {"concept": "most three cat"}),
+        ("fewer than 3 horses", {"concept": "most two horse"}),
+        ("two dogs", {"concept": "two dog"}),
+        ("3 dogs", {"concept": "3 dog"}),  # a digit alone may be written in the photo
+        ("more than 5 people", {"faces": {"min": 6, "max": None}}),  # people are counted as before
+        ("photos with at least one face", {"faces": {"min": 1, "max": None}}),  # was a concept "least"
+        ("rated at least 3 stars", {"rating": {"min": 3, "max": None}}),
+    ],
+)
+def test_bounded_counts_are_read(request_text, where):
+    plan, _conf, _notes = parse_request(request_text, now=date(2024, 5, 15))
+    assert plan["where"] == where
+
+
 def test_a_thing_no_detector_class_names_is_not_counted(dog_gallery, settings, fake_embedder):
     res = _run(dog_gallery, settings, fake_embedder, "two jaguar")
     # the jaguar is there, but whether there are two is unknown: a closest match, never a sure one
@@ -101,6 +134,8 @@ def test_a_thing_no_detector_class_names_is_not_counted(dog_gallery, settings, f
         ("crowd pigeon", (3, None), "a crowd of pigeons"),
         ("lots flower", (3, None), "lots of flowers"),
         ("dozen egg", (12, 12), "dozen eggs"),
+        ("least two dog", (2, None), "at least two dogs"),
+        ("most three cat", (1, 3), "at most three cats"),
         ("some bird", None, "some bird"),
         ("route 66", None, "route 66"),
         ("dog", None, "dog"),

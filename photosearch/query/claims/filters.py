@@ -245,7 +245,7 @@ class FilterClaims:
             rf"\b(?:{'|'.join(sorted((re.escape(k) for k in lx.QUALITY_WORDS), key=len, reverse=True))})(?![\w-])"
         )
         people_w = (
-            r"(?:people|persons|faces|humans|friends|kids|children|adults|of\s+us|of\s+them|folks|guys)"
+            r"(?:people|persons?|faces?|humans|friends|kids|children|adults|of\s+us|of\s+them|folks|guys)"
         )
         self.us = re.compile(r"(?<!\bthe\s)\b(?:all\s+of\s+)?us\b")
         self.portrait = re.compile(r"\bportraits?\b(?!\s+(?:orientation|format|mode)\b)")

@@ -584,6 +584,36 @@ def _phrases_read_as_one(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "word", text=" ".join(st.text[m.start() : m.end()].split()))
 
 
+#: Number words by their value, to say a bounded count in words ("at least 2 cats": "least two").
+_NUMBER_WORD = {n: w for w, n in lx.NUMBER_WORDS.items() if " " not in w and w != "dozen"}
+_N = r"\d{1,2}|" + "|".join(w for w in lx.NUMBER_WORDS if " " not in w)
+#: A count of things with a bound: "at least two dogs", "2+ cats", "more than one horse", "up to 3 kids".
+_BOUNDED_COUNT = re.compile(
+    r"\b(?:(?P<least>at\s+least|no\s+fewer\s+than|not\s+less\s+than|a\s+minimum\s+of)|(?P<more>more\s+than)"
+    r"|(?P<most>at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of)"
+    rf"|(?P<fewer>fewer\s+than|less\s+than))\s+(?P<n>{_N})\s+(?=[a-z])"
+    rf"|\b(?P<n2>{_N})(?:\s*\+|\s+or\s+more)\s+(?=[a-z])"
+)
+
+
+def _counts_with_a_bound(st: ClaimState) -> None:
+    """A count of things with a bound is kept as the concept's first words, "least two" or "most
+    three" (`quantities.count_of` reads them): "at least two dogs", "2+ cats", "more than one horse"
+    (at least two); were a concept "least two dog" counted as exactly two, or "two" or "more dog"."""
+    for m in _BOUNDED_COUNT.finditer(st.low):
+        if not st.free(m.start(), m.end()):
+            continue
+        said = m.group("n") or m.group("n2")
+        n = (
+            (int(said) if said.isdigit() else lx.NUMBER_WORDS[said])
+            + bool(m.group("more"))
+            - bool(m.group("fewer"))
+        )
+        if n in _NUMBER_WORD:
+            bound = "most" if m.group("most") or m.group("fewer") else "least"
+            st.claim(m.start(), m.end(), "word", text=f"{bound} {_NUMBER_WORD[n]}")
+
+
 #: A selfie after the word for where or with what it was taken: "an airport selfie" is an airport and a
 #: selfie (a selfie is measured from the faces and the lens, `resolvers/selfies.py`, no compound of
 #: it is); a "mirror selfie" is its own kind (taken with the back camera), a "selfie stick" a thing.
@@ -622,6 +652,7 @@ def claim_words(st: ClaimState) -> None:
     _scene_adjectives(st)
     _possessive_nouns(st)
     _selfies_after_a_word(st)
+    _counts_with_a_bound(st)
     for m in re.finditer(r"\bw/(?!o\b)|[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
         s, e = m.start(), m.end()
         if not st.free(s, e):
