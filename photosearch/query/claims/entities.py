@@ -7,6 +7,7 @@ import re
 from datetime import date, timedelta
 
 from photosearch.query import lexicon as lx
+from photosearch.query.areas import area, find_areas
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.claims.words import TRIP_WORDS
 from photosearch.query.clock_times import find_clock_times
@@ -227,6 +228,18 @@ def claim_places(st: ClaimState) -> None:
             node = {"or": [{"place": sight.name}, {"concept": looks}]}
             st.claim(start, end, "atom", node, slot="place")
     gaz = gazetteer()
+    for start, end, found in find_areas(st.fold):  # "europe", "the middle east", "new england"
+        before = st.word_before(start)
+        if before and before.end() + 1 == start and gaz.lookup(st.low[before.start() : end]):
+            continue  # "south africa", "central african republic": a country of its own
+        if st.free(start, end):
+            node = (
+                {"or": [{"place": found.name}, {"concept": found.looks}]}
+                if found.looks
+                else {"place": found.name}
+            )
+            st.claim(start, end, "atom", node, slot="place")
+    _drop_a_direction(st, gaz)
     for m in _THE_STATES.finditer(st.low):
         if st.free(*m.span("s")):
             st.claim(*m.span("s"), "atom", {"place": "United States"}, slot="place")
@@ -262,6 +275,33 @@ def claim_places(st: ClaimState) -> None:
             break
         if not matched:
             i += 1
+
+
+#: A part of a place by its direction: "the south of france", "northern italy", "eastern europe".
+_DIRECTION = re.compile(
+    r"\b(?:(?:the\s+)?(?:north|south|east|west)(?:-?(?:east|west))?\s+of|(?:north|south|east|west)(?:-?(?:east|west))?ern"
+    r"|central)\s+(?P<rest>[a-z]+(?:\s+[a-z]+){0,2})"
+)
+
+
+def _drop_a_direction(st: ClaimState, gaz) -> None:
+    """A direction before a country, region or area is the whole of it ("the south of france" is
+    France, was a place "South"), said in a note; not where the words name a place themselves
+    ("western australia", "south africa", "north carolina")."""
+    for m in _DIRECTION.finditer(st.low):
+        said = m.group(0)[: m.start("rest") - m.start()].strip()
+        if not st.free(m.start(), m.start("rest")) or gaz.lookup(st.low[m.start() : m.end()]):
+            continue
+        rest = m.group("rest").split()
+        for n in range(len(rest), 0, -1):
+            phrase = " ".join(rest[:n])
+            if gaz.lookup(f"{said} {phrase}"):
+                break  # "south africa", "north carolina": a place of its own
+            places = gaz.lookup(phrase)
+            if area(phrase) is not None or places and places[0].kind in ("country", "region"):
+                st.claim(m.start(), m.start("rest"), "drop", text="")
+                st.note(f"“{said} {phrase}” was read as all of {phrase.title()}", 0.0)
+                break
 
 
 def _before_a_word(st: ClaimState, end: int) -> bool:

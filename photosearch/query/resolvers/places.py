@@ -16,6 +16,7 @@ import threading
 import numpy as np
 from sqlalchemy import text
 
+from photosearch.query.areas import area
 from photosearch.query.landmarks import landmark
 from photosearch.query.plan import ANY_PLACE
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, contains
@@ -141,6 +142,19 @@ def _matches(place: dict, head: str, qualifier: str) -> bool:
     return head in names or head in countries
 
 
+def _taken_there(snap, head: str, qual: str, sight, region) -> tuple[np.ndarray, np.ndarray]:
+    """(place codes, photos) a place names: within a famous sight's reach, in an area's countries or
+    regions ("europe", "new england"), or at a place of that name."""
+    if sight is not None:
+        return np.zeros(0, np.int32), near_mask(snap, sight.lat, sight.lon, sight.km).copy()
+    if region is not None:
+        found = [i for i, p in enumerate(snap.places) if region.holds(p.get("cc", ""), p.get("admin1") or "")]
+    else:
+        found = [i for i, p in enumerate(snap.places) if _matches(p, head, qual)]
+    codes = np.array(found, dtype=np.int32)
+    return codes, np.isin(snap.place_code, codes) if codes.size else np.zeros(snap.n, bool)
+
+
 def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
     value = str(atom["place"])
     if value.strip() == ANY_PLACE:
@@ -149,17 +163,13 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
     head, qual = fold(head), fold(qual)
     snap = ctx.snapshot
     sight = landmark(value)
-    if sight is not None:  # a famous sight: the photos taken within its reach
-        codes = np.zeros(0, np.int32)
-        mask = near_mask(snap, sight.lat, sight.lon, sight.km).copy()
-    else:
-        codes = np.array([i for i, p in enumerate(snap.places) if _matches(p, head, qual)], dtype=np.int32)
-        mask = np.isin(snap.place_code, codes) if codes.size else np.zeros(snap.n, bool)
+    region = area(value)
+    codes, mask = _taken_there(snap, head, qual, sight, region)
     info: dict = {"places": [snap.places[i]["label"] for i in codes[:10]]}
     # a typed city also covers nearby towns the geocoder named instead
     from photosearch.query.places import resolve_place as lookup
 
-    known = [] if sight is not None else lookup(value)
+    known = [] if sight is not None or region is not None else lookup(value)
     if known and known[0].kind in ("country", "region"):
         known = []  # a country or region is matched by name above, not by distance
     cities = [p for p in known if p.kind == "city" and p.lat is not None]
@@ -194,6 +204,8 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
         why = {"atom": "place", "query": value, "place": label}
         if near:  # "taken near the Eiffel Tower (Vanves, Ile-de-France, FR)"
             why["text"] = f"taken near {sight.said} ({label})"
+        elif region is not None and mask[row]:  # "taken in Europe (Lisbon, Lisbon, PT)"
+            why["text"] = f"taken in {region.name} ({label})"
         if code >= 0:  # search.annotate_origins says "in the file" where the file named the place
             why |= {"origin_kind": "place", "origin_label": label}
         return [why]

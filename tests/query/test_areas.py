@@ -1,0 +1,116 @@
+"""Areas larger than a country, or a country's part by its regions: "photos in europe", "our trip to
+south america", "new england in the fall" find the photos whose place lies there (were a concept
+"europe", or a place "New" beside England). A direction before a country is the whole country ("the
+south of france" was a place "South"). The areas' countries and regions are checked against the
+offline geocoder's."""
+
+from __future__ import annotations
+
+import csv
+from datetime import date
+
+import pytest
+import yaml
+
+from photosearch.catalog.models import Folder
+from photosearch.cli.search import _why_text
+from photosearch.query.areas import AREAS_FILE, area, find_areas
+from photosearch.query.parser import parse_request
+from photosearch.query.places import _default_csv, fold
+from photosearch.query.search import search
+
+from .gallery import add_photo, sure_names
+
+NOW = date(2024, 5, 15)
+ENTRIES = yaml.safe_load(AREAS_FILE.read_text(encoding="utf-8"))
+CONTINENTS = ("Europe", "Asia", "Africa", "North America", "South America", "Oceania", "Antarctica")
+
+
+def _geocoder_places() -> tuple[set[str], set[tuple[str, str]]]:
+    with _default_csv().open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return {r["cc"] for r in rows}, {(r["cc"], r["admin1"]) for r in rows}
+
+
+def test_every_country_the_geocoder_knows_is_in_one_continent_and_every_area_is_known():
+    countries, regions = _geocoder_places()
+    continents = [e for e in ENTRIES if e["name"] in CONTINENTS]
+    assert len(continents) == len(CONTINENTS)
+    placed = [cc for e in continents for cc in e["countries"]]
+    assert sorted(set(placed)) == sorted(countries) and len(placed) == len(set(placed))
+    for e in ENTRIES:
+        assert set(e.get("countries", ())) <= countries, e["name"]  # "NO" stays Norway, not false
+        for cc, names in (e.get("regions") or {}).items():
+            assert {(cc, n) for n in names} <= regions, e["name"]
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e["name"])
+def test_every_name_of_an_area_is_read_as_it(entry):
+    for name in (entry["name"], *entry.get("also", ())):
+        (hit,) = find_areas(fold(f"photos from {name} last summer"))
+        assert hit[2].name == entry["name"], name
+        assert area(name) is hit[2]
+
+
+@pytest.mark.parametrize(
+    "request_text,where",
+    [
+        ("photos in europe", {"place": "Europe"}),  # was a concept "europe"
+        ("our trip to south america", {"place": "South America"}),
+        ("africa safari", {"and": [{"place": "Africa"}, {"concept": "safari"}]}),
+        ("new england in the fall", {"and": [{"place": "New England"}, {"month": [9, 10, 11]}]}),
+        ("the middle east", {"place": "the Middle East"}),
+        ("south africa", {"place": "South Africa"}),  # a country of its own, not Africa and "south"
+        ("central america", {"place": "Central America"}),
+        # a direction before a country or an area is all of it (was a place "South", a concept "northern")
+        ("the south of france", {"place": "France"}),
+        ("northern italy", {"place": "Italy"}),
+        ("eastern europe", {"place": "Europe"}),
+        # where the words name a place themselves, they stay it
+        ("western australia", {"place": "Western Australia"}),
+        ("north carolina", {"place": "North Carolina"}),
+        ("northern ireland", {"place": "Northern Ireland"}),
+        ("central station", {"concept": "central station"}),
+        # an area a photo shows is also its look, as a famous sight's is
+        (
+            "penguin in antarctica",
+            {"and": [{"concept": "penguin"}, {"or": [{"place": "Antarctica"}, {"concept": "antarctica"}]}]},
+        ),
+        ("notre dame", {"concept": "notre dame"}),  # no typo for "note dame"
+        ("cinque terre", {"concept": "cinque terre"}),  # nor "cinque terry"
+    ],
+)
+def test_areas_and_directions_are_read(request_text, where):
+    plan, _conf, _notes = parse_request(request_text, now=NOW)
+    assert plan["where"] == where
+
+
+@pytest.fixture
+def travels(store):
+    with store.session() as s:
+        folder = Folder(path="/travels")
+        s.add(folder)
+        s.flush()
+        add_photo(s, folder, "lisbon.jpg", gps=(38.7223, -9.1393))
+        add_photo(s, folder, "kyoto.jpg", gps=(35.0116, 135.7681))
+        add_photo(s, folder, "boston.jpg", gps=(42.3601, -71.0589))  # Massachusetts: New England
+        add_photo(s, folder, "austin.jpg", gps=(30.2672, -97.7431))  # Texas: not New England
+        add_photo(s, folder, "cusco.jpg", gps=(-13.5320, -71.9675))
+        add_photo(s, folder, "scan.jpg")
+    return store
+
+
+def test_an_area_finds_the_photos_whose_country_or_region_lies_in_it(travels, settings):
+    res = search(travels, settings, "photos in europe", now=NOW, signals=[])
+    assert sure_names(res) == ["lisbon.jpg"]
+    assert _why_text(res["results"][0]["why"]).startswith("taken in Europe (")
+    assert sure_names(search(travels, settings, "new england", now=NOW, signals=[])) == ["boston.jpg"]
+    assert sure_names(search(travels, settings, "north america", now=NOW, signals=[])) == [
+        "austin.jpg",
+        "boston.jpg",
+    ]
+    assert sure_names(search(travels, settings, "our trip to south america", now=NOW, signals=[])) == [
+        "cusco.jpg"
+    ]
+    res = search(travels, settings, "photos from africa", now=NOW, signals=[])
+    assert sure_names(res) == [] and "no photo taken in Africa" in " ".join(res["explain"]["unmet"])
