@@ -32,6 +32,15 @@ everywhere anywhere somewhere
 #: of a thing no model counts ("lots of flowers").
 FILLER_PHRASES = (
     "how many",  # "how many photos of the dog do I have": the dog
+    # how the photo was taken, which no model reads: "anna smiling at the camera" is Anna
+    "at the camera",
+    "into the camera",
+    # how long ago someone was seen: "people I haven't seen in years" are people
+    "years ago",  # "photos from years ago" (a date claims "3 years ago" first)
+    "in years",
+    "for years",
+    "in ages",
+    "for ages",
     # a time too vague to search: "that dog photo from ages ago" is the dog
     "a while ago",
     "a while back",

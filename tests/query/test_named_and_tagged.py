@@ -35,6 +35,7 @@ UNTAGGED = {"not": {"tag": "*"}}
         ("unnamed faces", {"person": "?"}),
         ("people i haven't named", {"person": "?"}),
         ("faces without a name", {"person": "?"}),
+        ("faces to name", {"person": "?"}),  # was a face and a concept "name"
         ("named people", {"person": "*"}),
         ("photos with no named people", {"not": {"person": "*"}}),
         ("photos from my old phone", {"camera": "phone"}),  # not a concept "phone"

@@ -613,6 +613,13 @@ def test_any_words_in_the_photo(text, where):
         ("the sharpest photo of the moon", {"and": [{"quality": "sharp"}, {"concept": "moon"}]}, {}),
         ("a random selection of cats", {"concept": "cat"}, {"diverse": True}),
         ("best photo of each month", {"and": []}, {"per": "month"}),
+        # when someone was little: the oldest photos first (were a concept "younger", or no order)
+        ("anna when she was younger", {"person": "Anna"}, {"sort": "date_asc"}),
+        ("when the kids were little", {"concept": "kid"}, {"sort": "date_asc"}),
+        # how a photo was taken, and how long ago someone was seen, are no things in it
+        ("anna smiling at the camera", {"and": [{"person": "Anna"}, {"concept": "smiling"}]}, {}),
+        ("people i haven't seen in years", {"faces": {"min": 1, "max": None}}, {}),  # was "not year"
+        ("photos from years ago", {"and": []}, {}),
         (
             "the last 3 weeks",
             {"date": {"from": "2024-04-25", "to": "2024-05-15"}},
@@ -621,7 +628,7 @@ def test_any_words_in_the_photo(text, where):
     ],
 )
 def test_how_many_and_in_which_order(text, where, compose):
-    plan, _, _ = parse_request(text, now=NOW, people=[])
+    plan, _, _ = parse_request(text, now=NOW, people=["Anna"])
     assert plan["where"] == where
     assert {k: plan["compose"][k] for k in compose} == compose
 

@@ -87,7 +87,10 @@ class ComposeClaims:
         self.sort_asc = re.compile(
             r"\b(?:(?:oldest|earliest)\s+(?:ones\s+)?first|oldest\s+to\s+newest|in\s+chronological\s+order|"
             r"chronological(?:ly)?(?:\s+order)?|(?:sorted|ordered|sort)\s+by\s+(?:date|time)(?:\s+ascending)?|"
-            r"in\s+date\s+order|by\s+date|in\s+order|oldest|earliest|(?:when\s+was\s+)?the\s+first\s+time)\b"
+            r"in\s+date\s+order|by\s+date|in\s+order|oldest|earliest|(?:when\s+was\s+)?the\s+first\s+time"
+            # "anna when she was little": her oldest photos first
+            r"|(?:(?:back\s+)?when\s+(?:she|he|they|i|we|you)\s+|(?<=kids\s)|(?<=children\s)|(?<=boys\s)|(?<=girls\s))"
+            r"(?:was|were)\s+(?:younger|little|small|young))\b"
         )
         # "the biggest photos", "the 10 largest files", "highest resolution first", "sorted by size"
         what = r"(?:files?|photos?|pictures?|pics|images?|videos?|shots?|ones)"

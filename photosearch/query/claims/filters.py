@@ -34,12 +34,14 @@ _UNTAGGED = re.compile(
 _ANY_TAGS = re.compile(
     rf"\btagged(?=\s+{_PHOTOS}\b)|{_AFTER_NO}tags\b|\b(?:with|having|has)\s+(?:any\s+)?tags\b"
 )
-#: "unnamed faces", "people I haven't named", "faces without a name": a face nobody named yet.
+#: "unnamed faces", "people I haven't named", "faces without a name", "faces to name": a face nobody
+#: named yet.
 _UNNAMED = re.compile(
     r"\b(?:unnamed|unknown|unidentified|untagged)\s+(?:faces?|people|persons?)\b"
     r"|\b(?:faces?|people|persons?)\s+(?:(?:that|who|whom)\s+)?(?:i|we)\s*(?:have\s*n[o']?t|haven't|havent|didn't|did\s+not|never)"
     r"\s+(?:named|tagged|identified)(?:\s+yet)?\b"
     r"|\b(?:faces?|people|persons?)\s+(?:without|with\s+no)\s+(?:a\s+)?names?\b"
+    r"|\b(?:faces?|people|persons?)\s+(?:left\s+)?to\s+(?:name|tag|identify)\b"  # "faces to name"
 )
 #: "named people", "people I named", "faces with names".
 _NAMED = re.compile(
