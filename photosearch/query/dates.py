@@ -98,6 +98,7 @@ HOLIDAYS = {
     "bastille day": (7, 14, 1),
     "australia day": (1, 26, 1),
     "cinco de mayo": (5, 5, 1),
+    **dict.fromkeys(("april fools", "april fools' day", "april fool's day", "april fools day"), (4, 1, 1)),
     "may day": (5, 1, 1),
 }
 
@@ -164,6 +165,8 @@ MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date | None], int, int]] = {
     **dict.fromkeys(("orthodox easter", "greek easter"), (_orthodox_easter, -2, 4)),
     "thanksgiving": (thanksgiving, 0, 4),
     "thanksgiving weekend": (thanksgiving, 0, 4),
+    "black friday": (thanksgiving, 1, 1),
+    "cyber monday": (thanksgiving, 4, 1),
     # the second Sunday of May (the US, Canada, Germany, Italy, Australia, Japan...); the UK's is
     # "mothering sunday"
     "mother's day": (_nth_sunday(5, 2), 0, 1),
@@ -325,11 +328,48 @@ _DMY_DOT = re.compile(r"(?<![\w/.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d{2})(?![\w/
 #: "since the start of the year": of this year.
 _OF_THE_YEAR = re.compile(r"\b(beginning|start|end|middle)\s+of\s+the\s+year\b", re.IGNORECASE)
 
+#: Times everyone lived through, said by name: (the words, from, to), as months the date finder reads.
+ERAS = (
+    (r"covid(?:-?19)?|corona(?:virus)?|(?:the\s+)?pandemic", "march 2020", "december 2022"),
+    (r"(?:the\s+)?(?:lockdowns?|quarantine)", "march 2020", "june 2021"),
+)
+_ERA_SUFFIX = r"(?:times|era|days|years|period)"
+_ERA_RES = [
+    (
+        re.compile(
+            rf"\b(?:(?P<p>during|in|through(?:out)?|before|pre|after|post|since)[\s-]+(?:{words})"
+            rf"(?:\s+{_ERA_SUFFIX})?|(?:{words})\s+{_ERA_SUFFIX})\b",
+            re.IGNORECASE,
+        ),
+        start,
+        end,
+    )
+    for words, start, end in ERAS
+]
+
+
+def _eras_written_out(text: str) -> str:
+    """ "during covid" → "from march 2020 to december 2022", "before the pandemic" → "before march
+    2020", "post-lockdown" → "after june 2021"; "covid times" is during; a "covid test" stays one."""
+    for pattern, start, end in _ERA_RES:
+
+        def said(m: re.Match, start: str = start, end: str = end) -> str:
+            prep = (m.group("p") or "during").lower()
+            if prep in ("before", "pre"):
+                return f"before {start}"
+            if prep in ("after", "post", "since"):
+                return f"after {end}"
+            return f"from {start} to {end}"
+
+        text = pattern.sub(said, text)
+    return text
+
 
 def written_out(text: str, now: date) -> str:
     """The request with dates written as the patterns read them, before anything is claimed: a short
     year in full ("summer '19" → "summer 2019", the century that puts it at most a year ahead),
-    "2021/05/01" and "15.03.2020" as ISO days, "the start of the year" as this year's."""
+    "2021/05/01" and "15.03.2020" as ISO days, "during covid" as its months (`ERAS`), "the start of
+    the year" as this year's."""
 
     def full_year(m: re.Match) -> str:
         short = int(m.group(1))
@@ -345,6 +385,7 @@ def written_out(text: str, now: date) -> str:
     text = _SHORT_YEAR.sub(full_year, text)
     text = _YMD_SLASH.sub(lambda m: iso(m[1], m[2], m[3], m[0]), text)
     text = _DMY_DOT.sub(lambda m: iso(m[3], m[2], m[1], m[0]), text)
+    text = _eras_written_out(text)
     return _OF_THE_YEAR.sub(lambda m: f"{m[1]} of this year", text)
 
 
@@ -600,10 +641,13 @@ class DateFinder:
                     rf"\b(?P<rel>last|this|past|previous|in|during|of|from|every|each)\s+(?P<m>{_MONTH_RE})\b(?!\s+\d)"
                 ),
             ),
-            # a month's name alone, of any year ("july photos", "december snow"); not "may" or "march"
+            # a month's name alone, of any year ("july photos", "december snow"); not "may" or "march",
+            # nor April before its fools (a holiday)
             (
                 "relmonth",
-                re.compile(rf"(?<![\w'-])(?P<rel>)(?P<m>{_BARE_MONTH_RE})(?![\w'-])(?!\s+(?:\d|bugs?\b))"),
+                re.compile(
+                    rf"(?<![\w'-])(?P<rel>)(?P<m>{_BARE_MONTH_RE})(?![\w'-])(?!\s+(?:\d|bugs?\b|fool))"
+                ),
             ),
             (
                 "relunit",

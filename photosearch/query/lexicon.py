@@ -32,6 +32,15 @@ everywhere anywhere somewhere
 #: of a thing no model counts ("lots of flowers").
 FILLER_PHRASES = (
     "how many",  # "how many photos of the dog do I have": the dog
+    # a few photos, a slideshow of them: the photos of what follows ("a few good ones from the wedding")
+    "a few good ones",
+    "a few nice ones",
+    "a few photos of",
+    "a few pictures of",
+    "a few shots of",
+    "a few pics of",
+    "a slideshow of",
+    "slideshow of",
     # how the photo was taken, which no model reads: "anna smiling at the camera" is Anna
     "at the camera",
     "into the camera",
@@ -391,6 +400,12 @@ QUALITY_WORDS = {
     "good quality": "sharp",
     "high quality": "sharp",
     "low quality": "blurry",
+    # bad photos: the one measure of a bad photo here is that it is not sharp
+    **{
+        f"{bad} {what}": "blurry"
+        for bad in ("bad", "worst", "terrible", "awful", "failed")
+        for what in ("photos", "pictures", "shots", "ones")
+    },
     "poor quality": "blurry",
     "bad quality": "blurry",
 }

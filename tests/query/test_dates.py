@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from photosearch.query.dates import OPEN_START, finder
+from photosearch.query.dates import OPEN_START, finder, written_out
 from photosearch.query.parser import parse_request
 
 NOW = date(2025, 6, 15)  # a Sunday
@@ -233,6 +233,8 @@ def test_the_day_before_yesterday_is_two_days_ago():
         ("last father's day", "2024-06-16", "2024-06-16"),  # today is this year's
         ("labor day 2024", "2024-08-31", "2024-09-02"),  # the weekend up to the first Monday of September
         ("memorial day weekend 2023", "2023-05-27", "2023-05-29"),  # to the last Monday of May
+        ("black friday 2023", "2023-11-24", "2023-11-24"),  # the day after Thanksgiving (was "black")
+        ("cyber monday 2023", "2023-11-27", "2023-11-27"),
     ],
 )
 def test_a_movable_holiday_is_its_days_that_year(text, lo, hi):
@@ -254,6 +256,28 @@ def test_on_this_day_is_today_s_date_in_any_year():
     match = _one("photos from this day")
     assert match.recurring and match.yearly == ("06-15", "06-15")
     assert _one("boxing day").yearly == ("12-26", "12-26")
+    assert _one("photos on april fools").yearly == ("04-01", "04-01")  # was April and a concept "fool"
+
+
+@pytest.mark.parametrize(
+    ("text", "lo", "hi"),
+    [
+        ("during covid", "2020-03-01", "2022-12-31"),  # was a concept "covid"
+        ("covid times", "2020-03-01", "2022-12-31"),
+        ("before the pandemic", None, "2020-02-29"),
+        ("pre-covid", None, "2020-02-29"),
+        ("in lockdown", "2020-03-01", "2021-06-30"),
+        ("post-lockdown", "2021-07-01", "2025-06-15"),
+    ],
+)
+def test_times_everyone_lived_through_are_their_months(text, lo, hi):
+    (match,) = _find(written_out(text, NOW))
+    ((a, b),) = match.ranges
+    assert (lo is None or a.isoformat() == lo) and b.isoformat() == hi
+
+
+def test_a_thing_of_those_times_stays_a_thing():
+    assert written_out("a covid test", NOW) == "a covid test" and written_out("pandemic", NOW) == "pandemic"
 
 
 def test_days_beside_a_holiday_are_before_or_after_its_own_day():

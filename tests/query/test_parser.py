@@ -613,6 +613,15 @@ def test_any_words_in_the_photo(text, where):
         ("the sharpest photo of the moon", {"and": [{"quality": "sharp"}, {"concept": "moon"}]}, {}),
         ("a random selection of cats", {"concept": "cat"}, {"diverse": True}),
         ("best photo of each month", {"and": []}, {"per": "month"}),
+        # how many photos, with words between ("favourite" is the tag); a number after a word is a name's
+        ("my 5 favourite beach photos", {"and": [{"tag": "favourite"}, {"concept": "beach"}]}, {"limit": 5}),
+        ("10 beach photos", {"concept": "beach"}, {"limit": 10}),  # was a concept "10 beach"
+        ("route 66 photos", {"concept": "route 66"}, {}),  # was 66 photos of a route
+        ("5 star photos", {"rating": {"min": 5, "max": 5}}, {}),
+        ("a few photos of the beach", {"concept": "beach"}, {}),  # was a counted "few beach"
+        ("a slideshow of the kids", {"concept": "kid"}, {}),  # was a typo's "sideshow kid"
+        ("bad photos", {"quality": "blurry"}, {}),  # the one measure of a bad photo here
+        ("dinner time", {"hour": [18, 19, 20, 21]}, {}),
         # when someone was little: the oldest photos first (were a concept "younger", or no order)
         ("anna when she was younger", {"person": "Anna"}, {"sort": "date_asc"}),
         ("when the kids were little", {"concept": "kid"}, {"sort": "date_asc"}),

@@ -39,7 +39,7 @@ class ComposeClaims:
             (
                 re.compile(
                     rf"\b(?P<n>\d+|{'|'.join(k for k in lx.NUMBER_WORDS if k != 'one')})\s+"
-                    r"(?:(?:random|different|nice|good|great|favourite|favorite)\s+)?"
+                    r"(?:(?:random|different|nice|good|great)\s+)?"
                     r"(?:photos|pictures|pics|images|shots|snaps|photographs|results)\b"
                 ),
                 None,
@@ -58,6 +58,15 @@ class ComposeClaims:
                 "date_desc",
             ),
             (re.compile(r"\blimit\s*(?:to\s*)?(?P<n>\d+)\b"), None),
+            # "my 5 favourite beach photos", "10 beach photos": how many, the words between them kept
+            # ("favourite" is the tag); not a number after a content word ("route 66 photos")
+            (
+                re.compile(
+                    r"\b(?P<n>\d+)(?:\s+(?:random|different|nice|good|great))?(?=\s+(?:favou?rite\s+)?"
+                    rf"(?:(?!{_MEASURE_UNITS}\b)[a-z]+\s+)?(?:photos|pictures|pics|images|shots|snaps|photographs)\b)"
+                ),
+                None,
+            ),
             (re.compile(r"\b(?P<n>a|one)\s+random\s+(?:photo|picture|pic|image|shot|one)\b"), None),
         ]
         group = r"(?P<g>days?|months?|places?|locations?|cit(?:y|ies)|countr(?:y|ies)|persons?|people|spots?)"
@@ -157,6 +166,8 @@ class ComposeClaims:
             for m in pat.finditer(st.low):
                 if not st.free(m.start(), m.end()) or _after_a_camera(st, m.start("n")):
                     continue
+                if m.start("n") == m.start() and _a_names_number(st, m.start()):
+                    continue  # "route 66 photos", "apollo 11 pictures": the number is a name's
                 n = " ".join(m.group("n").split())
                 st.compose["limit"] = 1 if n in ONE_BY_DATE or n == "a" else _count(n)
                 if "random" in m.group(0):  # "20 random photos": a spread, not the 20 best
@@ -214,6 +225,25 @@ def _per_value(g: str) -> str:
     if g.startswith(("person", "people")):
         return "person"
     return "place"
+
+
+#: Words after a number that make it a measure, not how many photos: "5 star photos", "12 mp photos".
+_MEASURE_UNITS = (
+    r"(?:stars?|mp|mb|gb|kb|megapixels?|mm|k|seconds?|minutes?|hours?|days?|weeks?|months?|years?)"
+)
+#: Words a count of photos follows: "my favourite 5 photos", "the best 3".
+_BEFORE_A_COUNT = frozenset({"favourite", "favorite", "best", "top", "nicest", "greatest", "finest", "first"})
+
+
+def _a_names_number(st: ClaimState, i: int) -> bool:
+    """Whether the number at `i` is part of a name, after a content word ("route 66 photos", "apollo 11
+    pictures"); not after a stop word, a possessive ("anna's 5 best") or a word a count follows."""
+    before = st.word_before(i)
+    if before is None or not st.low[i].isdigit():
+        return False
+    word = before.group(0)
+    possessive = word == "s" and st.low[before.start() - 1 : before.start()] in ("'", "’")
+    return not possessive and word not in lx.STOP_WORDS and word not in _BEFORE_A_COUNT
 
 
 def _after_a_camera(st: ClaimState, i: int) -> bool:
