@@ -156,7 +156,7 @@ while through into onto toward towards against among above below beneath underne
 upon within front top bottom while holding
 wearing playing eating sitting standing walking running riding lying sleeping
 going heading coming looking having growing
-after before when
+after before when for
 """) - {"top"}
 
 #: What holds or portions a thing, said before "of" it: "a plate of pasta" is pasta, "a vase of

@@ -462,6 +462,14 @@ def test_places():
         ),
         ("the edge of the cliff", {"concept": "cliff"}),  # a part or side of a thing is the thing
         ("what was the name of that restaurant", {"concept": "restaurant"}),  # its sign; no "name restaurant"
+        # what a photo is wanted for shows in no photo; "for" between two things separates them
+        ("i need a picture of a sunset for a card", {"concept": "sunset"}),  # was "sunset card"
+        ("photos for a calendar", {"and": []}),
+        ("presents for the kids", {"and": [{"concept": "present"}, {"concept": "kid"}]}),
+        # a list on paper, where "list" is no command (was "shopping", or every photo)
+        ("a shopping list", {"and": [{"kind": "document"}, {"concept": "shopping list"}]}),
+        ("a to do list", {"and": [{"kind": "document"}, {"concept": "to-do list"}]}),
+        ("list photos of dogs", {"concept": "dog"}),
         ("the colour of the car", {"concept": "car"}),
         ("the front of the house", {"concept": "house"}),
         ("boxes everywhere", {"concept": "box"}),  # no "boxes everywhere"

@@ -63,6 +63,12 @@ _HOLIDAY_THING = re.compile(
     r"\b(?:new\s+year|valentine|mother|father|st\.?\s+patrick|saint\s+patrick)['’]s(?:\s+(?:eve|day))?"
     rf"\s+(?:{'|'.join(sorted(HOLIDAY_NOUNS, key=len, reverse=True))})\b"
 )
+#: A list on paper or a screen, where "list" is no command ("list photos of..."): "a shopping list",
+#: "the to do list", "a packing list".
+_A_LIST = re.compile(
+    r"\b(?:(?P<todo>to[\s-]?do)|shopping|grocery|groceries|packing|guest|wish|check|bucket|reading|play"
+    r"|christmas|gift|price|wine|waiting)\s+lists?\b"
+)
 #: "animals that live in the sea", "a dog that swims": the verb of a relative clause, unless the word
 #: after "that" names a thing ("that dog" is a dog).
 _THAT_DOES = re.compile(
@@ -559,9 +565,20 @@ def _scene_adjectives(st: ClaimState) -> None:
         st.claim(*m.span(1), "atom", {"concept": word}, slot="concept")
 
 
+#: What a photo is wanted for, which no photo shows: "a sunset for a card", "photos for my linkedin".
+_FOR_A_USE = re.compile(
+    r"\bfor\s+(?:(?:a|an|the|my|our|his|her|their)\s+)?(?:(?:christmas|birthday|greeting|thank[\s-]you)\s+)?"
+    r"(?:cards?|calendars?|print(?:ing)?|profile(?:\s+(?:pic(?:ture)?|photo))?|wallpapers?|backgrounds?|instagram"
+    r"|linkedin|facebook|twitter|presentations?|(?:photo\s+)?albums?|frames?|slideshows?|collages?|posts?)\b"
+)
+
+
 def _fillers_and_where_phrases(st: ClaimState) -> None:
-    """Filler phrases ("close up", "lots of") are dropped; where one thing is beside another ("on
-    top of") separates two things."""
+    """Filler phrases ("close up", "lots of") and what a photo is wanted for ("for a card") are
+    dropped; where one thing is beside another ("on top of") separates two things."""
+    for m in _FOR_A_USE.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "drop", text="")
     for m in _FILLERS.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
@@ -572,7 +589,7 @@ def _fillers_and_where_phrases(st: ClaimState) -> None:
 
 def _phrases_read_as_one(st: ClaimState) -> None:
     """ "a thank you card" (what the card says), "the day we got married" (a wedding), "a new year's
-    eve party" (one thing, as "a christmas party" is)."""
+    eve party" (one thing, as "a christmas party" is), "a shopping list" (no command "list")."""
     for m in _THANK_YOU.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "word", text="thank-you")
@@ -582,6 +599,9 @@ def _phrases_read_as_one(st: ClaimState) -> None:
     for m in _HOLIDAY_THING.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "word", text=" ".join(st.text[m.start() : m.end()].split()))
+    for m in _A_LIST.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "word", text="to-do list" if m.group("todo") else m.group(0))
 
 
 #: Number words by their value, to say a bounded count in words ("at least 2 cats": "least two").
