@@ -185,7 +185,14 @@ SORT_CHOICES = [
     ("Highest resolution first", "pixels_desc"),
     ("Lowest resolution first", "pixels_asc"),
 ]
-PER_CHOICES = [("—", None), ("day", "day"), ("month", "month"), ("place", "place"), ("person", "person")]
+PER_CHOICES = [
+    ("—", None),
+    ("day", "day"),
+    ("month", "month"),
+    ("year", "year"),
+    ("place", "place"),
+    ("person", "person"),
+]
 
 
 def _labelled(text: str, widget: QWidget, parent: QWidget) -> QWidget:

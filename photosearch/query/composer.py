@@ -125,6 +125,8 @@ def group_keys(per: str, rows: np.ndarray, snap: Snapshot) -> list[list]:
             out.append([int(snap.day[r])] if snap.day[r] >= 0 else [])
         elif per == "month":
             out.append([int(snap.month[r])] if snap.month[r] >= 0 else [])
+        elif per == "year":
+            out.append([int(snap.month[r]) // 12] if snap.month[r] >= 0 else [])
         elif per == "place":
             code = int(snap.place_code[r])
             if code >= 0:
@@ -143,10 +145,10 @@ def group_keys(per: str, rows: np.ndarray, snap: Snapshot) -> list[list]:
 def group_best(per: str, rows: np.ndarray, snap: Snapshot) -> np.ndarray:
     """Index (into `rows`, in the order the page prefers) of each `per` group's first candidate, sorted.
 
-    Day and month keys go through `np.unique` (fast on 100k rows); place and person keys are built
+    Day, month and year keys go through `np.unique` (fast on 100k rows); place and person keys are built
     per row."""
-    if per in ("day", "month"):
-        keys = (snap.day if per == "day" else snap.month)[rows]
+    if per in ("day", "month", "year"):
+        keys = _time_keys(per, rows, snap)
         known = np.flatnonzero(keys >= 0)
         _, first = np.unique(keys[known], return_index=True)
         return np.sort(known[first])
@@ -159,10 +161,18 @@ def group_best(per: str, rows: np.ndarray, snap: Snapshot) -> np.ndarray:
 
 def count_groups(per: str, rows: np.ndarray, snap: Snapshot) -> int:
     """How many `per` groups the rows fall into."""
-    if per in ("day", "month"):
-        keys = (snap.day if per == "day" else snap.month)[rows]
+    if per in ("day", "month", "year"):
+        keys = _time_keys(per, rows, snap)
         return int(np.unique(keys[keys >= 0]).size)
     return len(_groups(group_keys(per, rows, snap)))
+
+
+def _time_keys(per: str, rows: np.ndarray, snap: Snapshot) -> np.ndarray:
+    """Each row's day, month (year*12+month-1) or year; -1 where the photo has no date."""
+    if per == "day":
+        return snap.day[rows]
+    months = snap.month[rows]
+    return np.where(months >= 0, months // 12, -1) if per == "year" else months
 
 
 def _groups(keys: list[list]) -> dict:

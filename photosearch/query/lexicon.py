@@ -46,6 +46,8 @@ FILLER_PHRASES = (
     "into the camera",
     # how long ago someone was seen: "people I haven't seen in years" are people
     "years ago",  # "photos from years ago" (a date claims "3 years ago" first)
+    "every year",  # "christmas every year": any year's ("photos from every year" is one per year)
+    "each year",
     "in years",
     "for years",
     "in ages",

@@ -6,7 +6,7 @@ share one form::
     {"version": 1,
      "where": NODE,
      "compose": {"limit": int|null, "sort": "relevance"|"date_asc"|"date_desc"|"added_desc"|"size_desc"|...,
-                 "diverse": bool, "per": "day"|"month"|"place"|"person"|null,
+                 "diverse": bool, "per": "day"|"month"|"year"|"place"|"person"|null,
                  "exclude_near_duplicates": bool}}
     NODE := {"and": [NODE, ...]} | {"or": [NODE, ...]} | {"not": NODE} | ATOM
 
@@ -191,7 +191,7 @@ SORT_TEXT = {
     "pixels_desc": "highest resolution first",
     "pixels_asc": "lowest resolution first",
 }
-PER_VALUES = ("day", "month", "place", "person")
+PER_VALUES = ("day", "month", "year", "place", "person")
 MAX_DEPTH = 32
 # Input bounds, checked before anything is parsed: a plan file's size, the nesting of its JSON
 # (each plan level is an object and a list), and one atom's text.

@@ -81,6 +81,19 @@ def test_per_month_and_person_without_limit():
     assert len(out) == 2 and {people[int(r)][0] for r in out} == {"Anna", "Tom"}
 
 
+def test_per_year_covers_every_year_with_its_best():
+    """ "anna from every year": one photo of each year (a month key is year*12+month-1)."""
+    rows, scores, day = _skewed()
+    day = day * 400  # days 0..3600 → months 0..120 → years 0..9
+    snap = _snap(day)
+    years = snap.month // 12
+    out, _, info = compose(rows, scores, {"per": "year"}, snap)
+    assert sorted(years[out].tolist()) == sorted(set(years.tolist())) and info["covered_groups"] == len(out)
+    for r in out.tolist():
+        assert scores[r] == scores[rows[years == years[r]]].max()
+    assert group_best("year", rows[:3], snap).tolist() == [0, 1, 2]  # days 0, 400, 800: three years
+
+
 def test_undated_candidates_keep_the_old_behaviour():
     rows = np.arange(50, dtype=np.int32)
     out, _, info = compose(rows, np.ones(50, np.float32), {"per": "day"}, _snap(-np.ones(50, np.int32)))

@@ -621,6 +621,9 @@ def test_any_words_in_the_photo(text, where):
         ("the sharpest photo of the moon", {"and": [{"quality": "sharp"}, {"concept": "moon"}]}, {}),
         ("a random selection of cats", {"concept": "cat"}, {"diverse": True}),
         ("best photo of each month", {"and": []}, {"per": "month"}),
+        ("photos of anna from every year", {"person": "Anna"}, {"per": "year"}),  # was a concept "year"
+        ("one photo from each year", {"and": []}, {"per": "year"}),
+        ("christmas every year", {"yearly": {"from": "12-24", "to": "12-26"}}, {}),  # any year's
         # how many photos, with words between ("favourite" is the tag); a number after a word is a name's
         ("my 5 favourite beach photos", {"and": [{"tag": "favourite"}, {"concept": "beach"}]}, {"limit": 5}),
         ("10 beach photos", {"concept": "beach"}, {"limit": 10}),  # was a concept "10 beach"
