@@ -208,6 +208,23 @@ ONE_VALUE_EACH = (
 )
 
 
+#: Negations that list what is left out: each thing joined by "and" after them is left out too,
+#: whatever its kind ("everything except screenshots and memes"); after "no" or "without" only things
+#: of the first one's kind are ("no people and a dog" keeps the dog).
+EXCEPTIONS = frozenset(
+    {
+        "except",
+        "except for",
+        "excluding",
+        "other than",
+        "apart from",
+        "aside from",
+        "anything but",
+        "everything but",
+    }
+)
+
+
 def _atom_key(t: Token | None) -> str | None:
     """The atom key of a positive atom token ("date"), else None."""
     if t is None or t.kind != "atom" or not t.node or len(t.node) != 1:
@@ -445,6 +462,7 @@ class _TreeBuilder:
                 self.st.note(f"nothing follows “{t.text}” to leave out, so it was ignored", 0.3)
                 return
             first_slot = self.peek().slot
+            listed = " ".join(t.text.split()) in EXCEPTIONS  # "except screenshots and memes": both
             terms.append({"not": self._or_chain(nor=True)})
             while (
                 self.peek() is not None
@@ -452,7 +470,7 @@ class _TreeBuilder:
                 and self.peek().text in ("and", "or", "nor")
                 and self.peek(1) is not None
                 and self.peek(1).kind == "atom"
-                and self.peek(1).slot == first_slot
+                and (listed or self.peek(1).slot == first_slot)
             ):
                 self.i += 1
                 terms.append({"not": self._or_chain(nor=True)})

@@ -466,6 +466,26 @@ def test_places():
         ("i need a picture of a sunset for a card", {"concept": "sunset"}),  # was "sunset card"
         ("photos for a calendar", {"and": []}),
         ("presents for the kids", {"and": [{"concept": "present"}, {"concept": "kid"}]}),
+        # what "except" lists is all left out, whatever its kind; after "no" only things of one kind
+        (
+            "everything except screenshots and memes",  # the memes were kept
+            {"and": [{"not": {"kind": "screenshot"}}, {"not": {"concept": "meme"}}]},
+        ),
+        ("no people and a dog", {"and": [{"faces": {"min": 0, "max": 0}}, {"concept": "dog"}]}),
+        # people beside someone named count with them (was a counted "least three other")
+        (
+            "the groom and at least 3 other people",
+            {"and": [{"concept": "groom"}, {"faces": {"min": 4, "max": None}}]},
+        ),
+        ("the bride and 3 other people", {"and": [{"concept": "bride"}, {"faces": {"min": 4, "max": 4}}]}),
+        (
+            "downloads from this month",
+            {"and": [{"folder": "Download"}, {"date": {"from": "2024-05-01", "to": "2024-05-15"}}]},
+        ),
+        (
+            "from my camera, not my phone",
+            {"and": [{"camera": "dedicated camera"}, {"not": {"camera": "phone"}}]},
+        ),
         # a list on paper, where "list" is no command (was "shopping", or every photo)
         ("a shopping list", {"and": [{"kind": "document"}, {"concept": "shopping list"}]}),
         ("a to do list", {"and": [{"kind": "document"}, {"concept": "to-do list"}]}),

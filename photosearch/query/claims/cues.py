@@ -142,6 +142,7 @@ _PHONE = re.compile(
     r"(?:(?:old|new|previous|last|other|work|first|current|spare)\s+)?"  # "from my old phone"
     r"(?:smart\s*phone|(?:camera\s+)?phone|mobile(?:\s+phone)?|cell\s*phone|cell)\b"
     r"|\b(?:smart\s*phone|phone|mobile|cell\s*phone)\s+(?:photos?|pictures?|pics|shots|snaps)\b"
+    r"|(?<=\bnot\s)(?:my|our)\s+(?:smart\s*phone|phone|mobile)\b"  # "from my camera, not my phone"
 )
 
 #: A camera's things that are not the camera: "taken by a camera trap", "from my camera bag".
@@ -212,6 +213,7 @@ _FROM_APP = re.compile(
 _DOWNLOADED = re.compile(
     rf"\bdownloaded\s+(?={_PHOTO_WORDS}\b)|\b(?:i|we)\s+downloaded\b"
     r"|\b(?:from|in)\s+(?:my\s+|the\s+)?downloads(?:\s+folder)?\b"
+    r"|^\s*(?:my\s+|the\s+)?downloads\b(?!\s+(?:page|button|icon|bar|speed|sign))"  # "downloads from this month"
 )
 
 #: Photos someone else sent: "photos people sent me", "pictures shared with me", "received photos" (who

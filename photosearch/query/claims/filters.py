@@ -34,6 +34,10 @@ _UNTAGGED = re.compile(
 _ANY_TAGS = re.compile(
     rf"\btagged(?=\s+{_PHOTOS}\b)|{_AFTER_NO}tags\b|\b(?:with|having|has)\s+(?:any\s+)?tags\b"
 )
+#: "3 other people", "2 more people": beside someone the request named ("3 or more people" are three).
+_OTHERS = re.compile(
+    r"\b(?:other|(?<!\bor\s)more)\s+(?:people|persons?|faces?|humans|friends|kids|children|adults|folks|guys)\b"
+)
 #: "unnamed faces", "people I haven't named", "faces without a name", "faces to name": a face nobody
 #: named yet.
 _UNNAMED = re.compile(
@@ -247,6 +251,7 @@ class FilterClaims:
             rf"\b(?:{'|'.join(sorted((re.escape(k) for k in lx.QUALITY_WORDS), key=len, reverse=True))})(?![\w-])"
         )
         people_w = (
+            r"(?:(?:other|more)\s+)?"  # "anna and at least 3 other people": four with her
             r"(?:people|persons?|faces?|humans|friends|kids|children|adults|of\s+us|of\s+them|folks|guys)"
         )
         self.us = re.compile(r"(?<!\bthe\s)\b(?:all\s+of\s+)?us\b")
@@ -348,7 +353,8 @@ class FilterClaims:
             (re.compile(r"\bboth\s+of\s+(?:us|them)\b"), (2, 2)),
             (
                 re.compile(
-                    rf"\b(?:exactly\s+|just\s+|only\s+)?(?P<n>{n})\s+(?:people|persons|faces|humans|friends|kids|children|adults|folks)\b"
+                    rf"\b(?:exactly\s+|just\s+|only\s+)?(?P<n>{n})\s+(?:(?:other|more)\s+)?"
+                    r"(?:people|persons|faces|humans|friends|kids|children|adults|folks)\b"
                 ),
                 "eq",
             ),
@@ -504,5 +510,7 @@ class FilterClaims:
                         "lt": (0, max(k - 1, 0)),
                         "eq": (k, k),
                     }[spec]
+                    if _OTHERS.search(m.group(0)):  # "3 other people": and the one named before them
+                        lo, hi = lo + 1, hi if hi is None else hi + 1
                 text = ALONE if spec == (0, 1) else ""  # "Anna and Tom alone": the tree counts them
                 st.claim(s, m.end(), "atom", {"faces": {"min": lo, "max": hi}}, text=text, slot="faces")
