@@ -493,6 +493,8 @@ def test_places():
         ("the colour of the car", {"concept": "car"}),
         ("the front of the house", {"concept": "house"}),
         ("boxes everywhere", {"concept": "box"}),  # no "boxes everywhere"
+        ("the day we got the puppy", {"concept": "puppy"}),  # no "day puppy"
+        ("the day i adopted my cat", {"concept": "cat"}),
         ("it was somewhere in france", {"place": "France"}),
         # a selfie is measured from faces and the lens: "airport selfie" is an airport and a selfie
         ("airport selfie", {"and": [{"concept": "airport"}, {"concept": "selfie"}]}),

@@ -69,6 +69,8 @@ _A_LIST = re.compile(
     r"\b(?:(?P<todo>to[\s-]?do)|shopping|grocery|groceries|packing|guest|wish|check|bucket|reading|play"
     r"|christmas|gift|price|wine|waiting)\s+lists?\b"
 )
+#: The day someone did something, just before its subject: "the day we got the puppy".
+_THE_DAY_BEFORE = re.compile(r"\b(?:the\s+)?(?:day|week|weekend|time)(?:\s+(?:that|when))?\s+$")
 #: "animals that live in the sea", "a dog that swims": the verb of a relative clause, unless the word
 #: after "that" names a thing ("that dog" is a dog).
 _THAT_DOES = re.compile(
@@ -92,6 +94,9 @@ def _drop_what_someone_did(st: ClaimState) -> None:
     for m in did:
         if wn.verb_forms(m.group(1)):
             st.claim(*m.span(1), "drop", text="")
+            day = _THE_DAY_BEFORE.search(st.low[: m.start()])
+            if day and st.free(*day.span()):  # "the day we got the puppy": the puppy, no "day puppy"
+                st.claim(*day.span(), "drop", text="")
     for m in does:  # a verb after a modal ("can swim"), no noun ("live"), or inflected ("swims", "fell")
         word, verbs = m.group(2), wn.verb_forms(m.group(2))
         if verbs and (m.group(1) or not wn.base_forms(word) or any(v != word for v in verbs)):
