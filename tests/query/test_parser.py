@@ -493,6 +493,9 @@ def test_places():
         ("the colour of the car", {"concept": "car"}),
         ("the front of the house", {"concept": "house"}),
         ("boxes everywhere", {"concept": "box"}),  # no "boxes everywhere"
+        # a length no model measures: "a long empty road" is an empty road (was a concept "long" too)
+        ("a long empty road", {"and": [{"faces": {"min": 0, "max": 0}}, {"concept": "road"}]}),
+        ("the long jump", {"concept": "long jump"}),
         ("the day we got the puppy", {"concept": "puppy"}),  # no "day puppy"
         ("the day i adopted my cat", {"concept": "cat"}),
         ("it was somewhere in france", {"place": "France"}),

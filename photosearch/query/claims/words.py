@@ -335,7 +335,7 @@ def _possessive_nouns(st: ClaimState) -> None:
 #: measured: claims/attributes.py; "Nice" the city is claimed as a place before this runs.)
 DESCRIBING_WORDS = frozenset(
     {"big", "bigger", "large", "small", "smaller", "little", "tiny", "huge", "giant", "tall", "wide"}
-    | {"massive", "enormous", "gigantic"}
+    | {"massive", "enormous", "gigantic", "long", "short", "narrow"}  # "a long empty road" is a road
     | {"nice", "good", "great", "cool", "lovely", "gorgeous", "stunning", "fantastic", "wonderful"}
     | {"wild"}  # "wild animals" are animals; "wild boar" and "wild flower" stay one noun
     | {"first", "second", "third", "last", "final"}  # no "first gear"; "first aid" stays one noun
