@@ -328,6 +328,68 @@ _DMY_DOT = re.compile(r"(?<![\w/.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d{2})(?![\w/
 #: "since the start of the year": of this year.
 _OF_THE_YEAR = re.compile(r"\b(beginning|start|end|middle)\s+of\s+the\s+year\b", re.IGNORECASE)
 
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+                "october", "november", "december")  # fmt: skip
+_MONTH_WORD = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")"
+#: "jan-mar 2021", "june–august": a run of months written with a dash.
+_MONTH_DASH = re.compile(rf"\b(?P<a>{_MONTH_WORD})\.?\s*[-–]\s*(?P<b>{_MONTH_WORD})\b\.?", re.IGNORECASE)
+#: "q1 2022", "h2 2021", "the first half of 2021": quarters and halves of a year.
+_QUARTER = re.compile(r"\b(?:q(?P<q>[1-4])|h(?P<h>[12]))(?:\s+of)?(?=\s+(?:19|20)\d{2}\b)", re.IGNORECASE)
+_HALF = re.compile(
+    r"\b(?:the\s+)?(?P<which>first|second|1st|2nd)\s+half\s+of\s+(?:(?=(?:19|20)\d{2}\b)|(?P<year>the\s+year\b))",
+    re.IGNORECASE,
+)
+#: "2020-05": a year and a month, ISO style.
+_ISO_MONTH = re.compile(r"(?<![\w-])((?:19|20)\d{2})-(0[1-9]|1[0-2])(?![\w-])")
+#: "autumn 22": a season and a year written short.
+_SEASON_SHORT_YEAR = re.compile(r"\b(spring|summer|autumn|fall|winter)\s+(\d{2})(?![\w'’:.])", re.IGNORECASE)
+#: "early summer", "late autumn" without a year: that season's first, middle or last month.
+_PART_OF_SEASON = re.compile(
+    r"\b(?P<part>early|mid|late)[\s-]+(?P<season>spring|summer|autumn|fall|winter)\b"
+    r"(?!\s*(?:of\s+)?['’]?\d|[\s-]+(?:festival|moon))",  # "the mid-autumn festival" is a festival
+    re.IGNORECASE,
+)
+_SEASON_MONTHS = {
+    "spring": (3, 4, 5),
+    "summer": (6, 7, 8),
+    "autumn": (9, 10, 11),
+    "fall": (9, 10, 11),
+    "winter": (12, 1, 2),
+}
+
+
+def _months_written_out(text: str, now: date) -> str:
+    """Runs of months written short, as the date finder reads them: "jan-mar 2021" → "january to
+    march 2021", "q1 2022" → "january to march 2022", "the second half of 2021" → "july to december
+    2021", "2020-05" → "may 2020", "autumn 22" → "autumn 2022", "late summer" → "august"."""
+
+    def dash(m: re.Match) -> str:
+        return f"{_MONTH_NAMES[MONTHS[m['a'].lower()] - 1]} to {_MONTH_NAMES[MONTHS[m['b'].lower()] - 1]}"
+
+    def quarter(m: re.Match) -> str:
+        first, span = (3 * (int(m["q"]) - 1), 3) if m["q"] else (6 * (int(m["h"]) - 1), 6)
+        return f"{_MONTH_NAMES[first]} to {_MONTH_NAMES[first + span - 1]}"
+
+    def half(m: re.Match) -> str:
+        months = "january to june" if m["which"].lower() in ("first", "1st") else "july to december"
+        return months if m["year"] else f"{months} "
+
+    def short_year(m: re.Match) -> str:
+        short = int(m[2])
+        return f"{m[1]} {(2000 if short <= now.year % 100 + 1 else 1900) + short}"
+
+    def part(m: re.Match) -> str:
+        months = _SEASON_MONTHS[m["season"].lower()]
+        return _MONTH_NAMES[months[("early", "mid", "late").index(m["part"].lower())] - 1]
+
+    text = _MONTH_DASH.sub(dash, text)
+    text = _QUARTER.sub(quarter, text)
+    text = _HALF.sub(half, text)
+    text = _ISO_MONTH.sub(lambda m: f"{_MONTH_NAMES[int(m[2]) - 1]} {m[1]}", text)
+    text = _SEASON_SHORT_YEAR.sub(short_year, text)
+    return _PART_OF_SEASON.sub(part, text)
+
+
 #: Times everyone lived through, said by name: (the words, from, to), as months the date finder reads.
 ERAS = (
     (r"covid(?:-?19)?|corona(?:virus)?|(?:the\s+)?pandemic", "march 2020", "december 2022"),
@@ -368,8 +430,8 @@ def _eras_written_out(text: str) -> str:
 def written_out(text: str, now: date) -> str:
     """The request with dates written as the patterns read them, before anything is claimed: a short
     year in full ("summer '19" → "summer 2019", the century that puts it at most a year ahead),
-    "2021/05/01" and "15.03.2020" as ISO days, "during covid" as its months (`ERAS`), "the start of
-    the year" as this year's."""
+    "2021/05/01" and "15.03.2020" as ISO days, "during covid" as its months (`ERAS`), "q1 2022" and
+    "jan-mar" as runs of months, "the start of the year" as this year's."""
 
     def full_year(m: re.Match) -> str:
         short = int(m.group(1))
@@ -386,6 +448,7 @@ def written_out(text: str, now: date) -> str:
     text = _YMD_SLASH.sub(lambda m: iso(m[1], m[2], m[3], m[0]), text)
     text = _DMY_DOT.sub(lambda m: iso(m[3], m[2], m[1], m[0]), text)
     text = _eras_written_out(text)
+    text = _months_written_out(text, now)
     return _OF_THE_YEAR.sub(lambda m: f"{m[1]} of this year", text)
 
 

@@ -188,7 +188,7 @@ AND_WORDS = frozenset(
     {"and", "with", "plus", "&", "+", "both", "together", "also", "featuring", "including", "n", "w/"}
     | {"containing", "contains", "depicting", "depicts"}  # "photos containing bicycles"
 )
-OR_WORDS = frozenset({"or", "either", "/"})
+OR_WORDS = frozenset({"or", "either", "/", "vs", "versus"})  # "dog vs cat": photos of either
 NOT_PHRASES = (
     "anything but",
     "everything but",

@@ -167,7 +167,10 @@ def typo_note(typed: str, word: str) -> str:
 
 
 def _unknown_here(w: str, st: ClaimState) -> bool:
-    """Whether no word list nor the library knows the word (a capital is a name's: "Sintra")."""
+    """Whether no word list nor the library knows the word (a capital is a name's: "Sintra"), or it
+    is a short form people type ("bday", "hols": `spelling.SHORTHAND`)."""
+    if w in spelling.SHORTHAND:
+        return True
     if w[:1].isupper() or w in st.ctx.words:
         return False
     known = frozenset(n.lower() for n in (*st.ctx.people, *st.ctx.cameras, *st.ctx.folders, *st.ctx.albums))

@@ -66,8 +66,15 @@ def unknown(word: str, known_names: frozenset[str] = frozenset()) -> bool:
     return w not in _checker()  # an English word WordNet lacks ("selfie", "lego") is a word
 
 
-#: Short forms people type that no word list has: "bday party" is a birthday party, not a "day party".
-SHORTHAND = {"bday": "birthday", "bdays": "birthdays"}
+#: Short forms people type, which no word list has or has as something else: "bday party" is a birthday
+#: party, not a "day party"; "hols" are holidays.
+SHORTHAND = {
+    "bday": "birthday",
+    "bdays": "birthdays",
+    "hols": "holidays",  # "hols in spain": a holiday, no "hol"
+    "fam": "family",
+    "vacay": "vacation",
+}
 
 
 def meant(word: str) -> str | None:

@@ -276,6 +276,32 @@ def test_times_everyone_lived_through_are_their_months(text, lo, hi):
     assert (lo is None or a.isoformat() == lo) and b.isoformat() == hi
 
 
+@pytest.mark.parametrize(
+    ("text", "lo", "hi"),
+    [
+        ("jan-mar 2021", "2021-01-01", "2021-03-31"),  # was a concept "jan-mar" and all of 2021
+        ("q1 2022", "2022-01-01", "2022-03-31"),  # was a concept "q1"
+        ("Q3 of 2023", "2023-07-01", "2023-09-30"),
+        ("h2 2021", "2021-07-01", "2021-12-31"),
+        ("the first half of 2021", "2021-01-01", "2021-06-30"),  # was a concept "first half"
+        ("2020-05", "2020-05-01", "2020-05-31"),  # was a concept "2020-05"
+        ("autumn 22", "2022-09-01", "2022-11-30"),  # was autumn of any year and a concept "22"
+    ],
+)
+def test_runs_of_months_written_short(text, lo, hi):
+    (match,) = _find(written_out(text, NOW))
+    assert [(a.isoformat(), b.isoformat()) for a, b in match.ranges] == [(lo, hi)]
+
+
+def test_part_of_a_season_without_a_year_is_its_month_and_quarters_need_a_year():
+    assert written_out("early summer", NOW) == "june" and written_out("late autumn", NOW) == "november"
+    assert written_out("late summer 2020", NOW) == "late summer 2020"  # the finder reads it: August 2020
+    assert (
+        written_out("route q1", NOW) == "route q1"
+        and written_out("a mar-a-lago photo", NOW) == "a mar-a-lago photo"
+    )
+
+
 def test_a_thing_of_those_times_stays_a_thing():
     assert written_out("a covid test", NOW) == "a covid test" and written_out("pandemic", NOW) == "pandemic"
 

@@ -497,6 +497,9 @@ def test_places():
         ("a long empty road", {"and": [{"faces": {"min": 0, "max": 0}}, {"concept": "road"}]}),
         ("the long jump", {"concept": "long jump"}),
         ("the day we got the puppy", {"concept": "puppy"}),  # no "day puppy"
+        ("hols in spain", {"place": "Spain"}),  # short forms: holidays (was a concept "hol")
+        ("dog vs cat", {"or": [{"concept": "dog"}, {"concept": "cat"}]}),  # was "dog vs cat"
+        ("photos tagged #beach", {"tag": "beach"}),  # was a concept "tagged" beside the tag
         ("the day i adopted my cat", {"concept": "cat"}),
         ("it was somewhere in france", {"place": "France"}),
         # a selfie is measured from faces and the lens: "airport selfie" is an airport and a selfie

@@ -188,7 +188,8 @@ class FilterClaims:
     def __init__(self):
         n = lx.NUMBER_RE
         self.tagged = re.compile(
-            r"(?:\b(?:tagged(?:\s+as|\s+with)?|with\s+(?:the\s+)?tag|labell?ed(?:\s+as)?|tag)\s+(?P<v>[\w][\w-]*)|(?<![\w&])#(?P<h>[a-z][\w-]*))"
+            r"(?:\b(?:tagged(?:\s+as|\s+with)?|with\s+(?:the\s+)?tag|labell?ed(?:\s+as)?|tag)\s+(?P<v>[\w][\w-]*)"
+            r"|(?:\btagged\s+(?:as\s+|with\s+)?)?(?<![\w&])#(?P<h>[a-z][\w-]*))"  # "#beach", "tagged #beach"
         )
         stars = r"(?:\s*-?\s*stars?)"
         more = r"(?:\+|or\s+(?:more|higher|better|above)|and\s+(?:up|above|higher|better|over|more))"
