@@ -128,6 +128,8 @@ FILLER_PHRASES = (
 #: Phrases that say where one thing is beside or in another, like a separator: "a star on top of the
 #: tree" is a star and a tree, not a thing called "top tree"; "a basket full of apples" a basket and apples.
 WHERE_PHRASES = (
+    "close to",  # "close to the beach": near it, no "close beach"
+    "right next to",
     "fresh out of",  # "cookies fresh out of the oven": cookies and an oven, no "cookies fresh"
     "fresh from",
     "on top of",
@@ -195,6 +197,7 @@ NOT_PHRASES = (
     "but not",
     "and not",
     "other than",
+    "away from",  # "photos away from home": not at home
     "apart from",
     "aside from",
     "except for",

@@ -28,6 +28,9 @@ NOW = date(2024, 5, 15)
         ("photos missing location", {"not": {"place": "*"}}),  # was a concept "missing location"
         ("pictures lacking gps data", {"not": {"place": "*"}}),
         ("ungeotagged photos", {"not": {"place": "*"}}),
+        ("photos on the map", {"place": "*"}),  # was a concept "map"
+        ("the photos not on the map", {"not": {"place": "*"}}),
+        ("a map of the trail", {"and": [{"concept": "map"}, {"concept": "trail"}]}),
         ("dogs with gps data", {"and": [{"concept": "dog"}, {"place": "*"}]}),
         ("a new location", {"concept": "location"}),  # a word, not the photo's place
     ],

@@ -498,6 +498,12 @@ def test_places():
         ("the long jump", {"concept": "long jump"}),
         ("the day we got the puppy", {"concept": "puppy"}),  # no "day puppy"
         ("hols in spain", {"place": "Spain"}),  # short forms: holidays (was a concept "hol")
+        ("photos within 10 km of paris", {"place": "Paris"}),  # was a concept "10 km" too
+        (
+            "a house close to the beach",
+            {"and": [{"concept": "house"}, {"concept": "beach"}]},
+        ),  # no "close beach"
+        ("photos away from home", {"not": {"concept": "home"}}),  # was home
         ("dog vs cat", {"or": [{"concept": "dog"}, {"concept": "cat"}]}),  # was "dog vs cat"
         ("photos tagged #beach", {"tag": "beach"}),  # was a concept "tagged" beside the tag
         ("the day i adopted my cat", {"concept": "cat"}),

@@ -227,6 +227,10 @@ def claim_places(st: ClaimState) -> None:
             looks = sight.looks or re.sub(r"^the\s+", "", " ".join(st.low[start:end].split()))
             node = {"or": [{"place": sight.name}, {"concept": looks}]}
             st.claim(start, end, "atom", node, slot="place")
+    for m in _WITHIN.finditer(st.low):  # "within 10 km of paris": the place, which reaches its towns
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "drop", text="")
+            st.note(f"“{m.group(0).strip()}” was read as in or near the place", 0.0)
     gaz = gazetteer()
     for start, end, found in find_areas(st.fold):  # "europe", "the middle east", "new england"
         before = st.word_before(start)
@@ -277,6 +281,10 @@ def claim_places(st: ClaimState) -> None:
             i += 1
 
 
+#: A distance from a place: "within 10 km of paris", "less than 5 miles from the hotel".
+_WITHIN = re.compile(
+    r"\b(?:within|less\s+than|under|up\s+to)\s+(?:a\s+)?\d*\.?\d+\s*(?:km|kms|kilomet(?:er|re)s?|mi|miles?)\s+(?:of|from)\s+"
+)
 #: A part of a place by its direction: "the south of france", "northern italy", "eastern europe".
 _DIRECTION = re.compile(
     r"\b(?:(?:the\s+)?(?:north|south|east|west)(?:-?(?:east|west))?\s+of|(?:north|south|east|west)(?:-?(?:east|west))?ern"

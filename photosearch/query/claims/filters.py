@@ -236,7 +236,7 @@ class FilterClaims:
         # known place, any
         place_words = r"(?:locations?|gps\s+data|gps|coordinates|geo-?tags?|place\s+info)"
         self.any_place = re.compile(
-            rf"\b(?:(?:with|having|has|have)\s+(?:a\s+|an\s+|any\s+)?{place_words}|geo-?tagged"
+            rf"\b(?:(?:with|having|has|have)\s+(?:a\s+|an\s+|any\s+)?{place_words}|geo-?tagged|on\s+the\s+map"
             rf"|{_AFTER_NO}{place_words})\b"
         )
         # "photos missing location", "lacking gps", "ungeotagged": no known place
