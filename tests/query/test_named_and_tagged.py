@@ -36,6 +36,15 @@ UNTAGGED = {"not": {"tag": "*"}}
         ("people i haven't named", {"person": "?"}),
         ("faces without a name", {"person": "?"}),
         ("faces to name", {"person": "?"}),  # was a face and a concept "name"
+        ("photos with keywords", {"tag": "*"}),  # a keyword of the file is a tag (was a concept)
+        ("unrated photos", {"not": {"rating": {"min": 1, "max": None}}}),  # was a concept "unrated"
+        ("rated photos", {"rating": {"min": 1, "max": None}}),
+        ("photos with a rating", {"rating": {"min": 1, "max": None}}),
+        ("photos with stars", {"concept": "star"}),  # the night sky's
+        ("photos taken with the front camera", {"concept": "selfie"}),  # its lens says so (was "camera")
+        ("files ending in .png", {"file": "*.png"}),  # was "files ending" and "png"
+        (".png files", {"file": "*.png"}),
+        ("img_001.png", {"file": "img_001.png"}),
         ("named people", {"person": "*"}),
         ("photos with no named people", {"not": {"person": "*"}}),
         ("photos from my old phone", {"camera": "phone"}),  # not a concept "phone"

@@ -93,7 +93,8 @@ def album_or_folder(st: ClaimState, value: str) -> dict:
     return {"folder": value}
 
 
-#: A file type as people name it → the file names it matches ("jpeg" photos end in .jpg or .jpeg).
+#: A file type as people name it → the file names it matches ("jpeg" photos end in .jpg or .jpeg;
+#: "files ending in .png", ".png files").
 FORMAT_GLOBS = {
     "jpg": "*.jp*g",
     "jpeg": "*.jp*g",
@@ -110,7 +111,8 @@ FORMAT_GLOBS = {
     "dng": "*.dng",
 }
 _FORMAT = re.compile(
-    r"(?<![\w.*])(?P<f>"
+    r"(?:\b(?:(?:files?|photos?|images?|pictures?)\s+)?(?:ending|that\s+end|with\s+the\s+extension)\s+(?:in\s+|with\s+)?)?"
+    r"(?<![\w.*])\.?(?P<f>"
     + "|".join(FORMAT_GLOBS)
     + r")s?\b(?:\s+(?:files?|photos?|images?|pictures?|pics|shots))?"
 )
@@ -164,6 +166,10 @@ def _kind_of_camera(nouns: str, bare: str) -> re.Pattern:
     )
 
 
+#: The phone's front camera: "taken with the front camera", "selfie cam" (a selfie, as its lens says).
+_FRONT_CAMERA = re.compile(
+    r"\b(?:(?:taken|shot)\s+(?:with|on|using)\s+)?(?:(?:the|my|a)\s+)?(?:front(?:[\s-]facing)?|selfie)\s+(?:camera|cam)\b"
+)
 #: Kinds of camera by the words people call them (a brand first: "gopro footage" is GoPro's): a
 #: drone's, an action camera's, and a dedicated camera's, "dslr photos", "taken with my camera"
 #: (not a phone's; `resolvers/camera_kinds.py`).
@@ -385,6 +391,9 @@ class CueClaims:
         for m in _PHONE.finditer(st.low):  # after the brands: "samsung phone pictures" is the Samsung
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"camera": ANY_PHONE}, slot="camera")
+        for m in _FRONT_CAMERA.finditer(st.low):  # the selfie camera: a selfie (`resolvers/selfies.py`)
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"concept": "selfie"}, slot="concept")
         for kind, pat in _CAMERA_KINDS:
             for m in pat.finditer(st.low):
                 if st.free(m.start(), m.end()):

@@ -220,29 +220,10 @@ _THE_STATES = re.compile(r"\b(?:in|to|from|across|around|through|visiting)\s+the
 
 
 def claim_places(st: ClaimState) -> None:
-    """Famous sights ("the eiffel tower": where it is, and what it looks like), then gazetteer
-    places in n-grams of up to four words, where the wording makes a place likely."""
-    for start, end, sight in find_landmarks(st.fold):
-        if st.free(start, end):
-            looks = sight.looks or re.sub(r"^the\s+", "", " ".join(st.low[start:end].split()))
-            node = {"or": [{"place": sight.name}, {"concept": looks}]}
-            st.claim(start, end, "atom", node, slot="place")
-    for m in _WITHIN.finditer(st.low):  # "within 10 km of paris": the place, which reaches its towns
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "drop", text="")
-            st.note(f"“{m.group(0).strip()}” was read as in or near the place", 0.0)
+    """Famous sights ("the eiffel tower": where it is, and what it looks like) and areas ("europe"),
+    then gazetteer places in n-grams of up to four words, where the wording makes a place likely."""
     gaz = gazetteer()
-    for start, end, found in find_areas(st.fold):  # "europe", "the middle east", "new england"
-        before = st.word_before(start)
-        if before and before.end() + 1 == start and gaz.lookup(st.low[before.start() : end]):
-            continue  # "south africa", "central african republic": a country of its own
-        if st.free(start, end):
-            node = (
-                {"or": [{"place": found.name}, {"concept": found.looks}]}
-                if found.looks
-                else {"place": found.name}
-            )
-            st.claim(start, end, "atom", node, slot="place")
+    _claim_sights_and_areas(st, gaz)
     _drop_a_direction(st, gaz)
     for m in _THE_STATES.finditer(st.low):
         if st.free(*m.span("s")):
@@ -279,6 +260,32 @@ def claim_places(st: ClaimState) -> None:
             break
         if not matched:
             i += 1
+
+
+def _claim_sights_and_areas(st: ClaimState, gaz) -> None:
+    """Famous sights (a place or their look), a distance from a place (dropped: the place reaches its
+    towns), and areas ("europe", "the middle east", "new england"; with their look, if any)."""
+    for start, end, sight in find_landmarks(st.fold):
+        if st.free(start, end):
+            looks = sight.looks or re.sub(r"^the\s+", "", " ".join(st.low[start:end].split()))
+            st.claim(start, end, "atom", {"or": [{"place": sight.name}, {"concept": looks}]}, slot="place")
+    for m in _WITHIN.finditer(st.low):  # "within 10 km of paris"
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "drop", text="")
+            st.note(f"“{m.group(0).strip()}” was read as in or near the place", 0.0)
+    for start, end, found in find_areas(st.fold):
+        before = st.word_before(start)
+        if before and before.end() + 1 == start and gaz.lookup(st.low[before.start() : end]):
+            continue  # "south africa", "central african republic": a country of its own
+        if st.free(start, end):
+            node = {"place": found.name}
+            st.claim(
+                start,
+                end,
+                "atom",
+                {"or": [node, {"concept": found.looks}]} if found.looks else node,
+                slot="place",
+            )
 
 
 #: A distance from a place: "within 10 km of paris", "less than 5 miles from the hotel".

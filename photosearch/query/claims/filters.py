@@ -30,9 +30,14 @@ _UNTAGGED = re.compile(
     r"\buntagged\b|\b(?:that\s+)?(?:i|we)\s*(?:have\s*n[o']?t|haven't|havent|didn't|did\s+not|never)\s+tagged(?:\s+yet)?\b"
     r"|\bnot\s+(?:been\s+|yet\s+)?tagged(?:\s+yet)?\b(?!\s+(?:as|with)\b)(?=\s*$|\s+(?:yet|from|in|of|since|before|after|taken)\b)"
 )
-#: "tagged photos", "photos with tags", "without tags" (the negation is the word before's).
+#: "tagged photos", "photos with tags" or keywords, "without tags" (the negation is the word before's).
 _ANY_TAGS = re.compile(
-    rf"\btagged(?=\s+{_PHOTOS}\b)|{_AFTER_NO}tags\b|\b(?:with|having|has)\s+(?:any\s+)?tags\b"
+    rf"\btagged(?=\s+{_PHOTOS}\b)|{_AFTER_NO}(?:tags|keywords)\b|\b(?:with|having|has)\s+(?:any\s+)?(?:tags|keywords)\b"
+)
+#: "rated photos", "with a rating"; "unrated", "not rated", "without a rating": whether a tool rated it.
+_RATED = re.compile(
+    r"\b(?P<un>unrated|not\s+(?:yet\s+)?rated|(?:without|with\s+no)\s+(?:a\s+|any\s+)?(?:star\s+)?ratings?)\b"
+    rf"|\b(?<!top\s)(?<!best\s)(?<!highest\s)rated(?=\s+{_PHOTOS}\b)|\b(?:with|having|has)\s+(?:a\s+|any\s+)?(?:star\s+)?ratings?\b"
 )
 #: "3 other people", "2 more people": beside someone the request named ("3 or more people" are three).
 _OTHERS = re.compile(
@@ -388,7 +393,7 @@ class FilterClaims:
 
     def claim_ratings(self, st: ClaimState) -> None:
         """Star ratings and colour labels written by photo tools: "rated 4 or more", "5 stars",
-        "at least 3 stars", "rejected", "red label", "labelled green"."""
+        "at least 3 stars", "rejected", "unrated", "red label", "labelled green"."""
         for pattern, how in self.ratings:
             for m in pattern.finditer(st.low):
                 if not st.free(m.start(), m.end()):
@@ -401,6 +406,12 @@ class FilterClaims:
                         continue
                     lo, hi = {"min": (k, None), "eq": (k, k), "max": (1, k)}[how]
                 st.claim(m.start(), m.end(), "atom", {"rating": {"min": lo, "max": hi}}, slot="rating")
+        for m in _RATED.finditer(st.low):
+            if st.free(m.start(), m.end()):
+                rated = {"rating": {"min": 1, "max": None}}
+                st.claim(
+                    m.start(), m.end(), "atom", {"not": rated} if m.group("un") else rated, slot="rating"
+                )
         for pattern in self.labels:
             for m in pattern.finditer(st.low):
                 if st.free(m.start(), m.end()):
