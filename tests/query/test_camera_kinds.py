@@ -96,6 +96,7 @@ def test_a_camera_is_a_phone_by_its_make_and_model(camera, phone):
         ("fujifilm x100v", "dedicated camera"),
         ("nikon super coolscan 5000 ed", None),  # a film scanner took no photo
         ("epson perfection v600", None),
+        ("hp photosmart r967", "dedicated camera"),  # a maker of scanners made cameras too
         ("", None),
     ],
 )

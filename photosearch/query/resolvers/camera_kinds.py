@@ -53,7 +53,7 @@ _ACTION = re.compile(
     r"^(?:gopro|insta360|arashi vision|akaso|sjcam|garmin virb)\b|^dji\b.*\b(?:osmo|pocket|action)"
 )
 #: Film and flatbed scanners: they took no photo ("NIKON SUPER COOLSCAN 5000", "EPSON Perfection V600").
-_SCANNER = re.compile(r"scan|perfection|^(?:epson|plustek|fujitsu|brother|hp|pacific image|reflecta)\b")
+_SCANNER = re.compile(r"scan|perfection|fastfoto|expression \d|^(?:plustek|pacific image|reflecta)\b")
 
 
 def camera_kind(camera: str) -> str | None:
