@@ -358,6 +358,11 @@ _SEASON_MONTHS = {
 }
 
 
+def _in_full(short: int, now: date) -> int:
+    """A year written with two digits, in the century that puts it at most a year ahead ("'19": 2019)."""
+    return (2000 if short <= now.year % 100 + 1 else 1900) + short
+
+
 def _months_written_out(text: str, now: date) -> str:
     """Runs of months written short, as the date finder reads them: "jan-mar 2021" → "january to
     march 2021", "q1 2022" → "january to march 2022", "the second half of 2021" → "july to december
@@ -375,8 +380,7 @@ def _months_written_out(text: str, now: date) -> str:
         return months if m["year"] else f"{months} "
 
     def short_year(m: re.Match) -> str:
-        short = int(m[2])
-        return f"{m[1]} {(2000 if short <= now.year % 100 + 1 else 1900) + short}"
+        return f"{m[1]} {_in_full(int(m[2]), now)}"
 
     def part(m: re.Match) -> str:
         months = _SEASON_MONTHS[m["season"].lower()]
@@ -434,9 +438,7 @@ def written_out(text: str, now: date) -> str:
     "jan-mar" as runs of months, "the start of the year" as this year's."""
 
     def full_year(m: re.Match) -> str:
-        short = int(m.group(1))
-        century = 2000 if short <= now.year % 100 + 1 else 1900
-        return f"{century + short}{m.group(2)}"
+        return f"{_in_full(int(m.group(1)), now)}{m.group(2)}"
 
     def iso(year: str, month: str, day: str, written: str) -> str:
         try:
