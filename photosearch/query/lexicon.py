@@ -25,7 +25,7 @@ taken took captured made ate eaten went visited met sent received shared posted 
 biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
 pretty funny silly
-everywhere anywhere somewhere
+everywhere anywhere somewhere remember remembered recall later
 """)
 
 #: Phrases that carry no search meaning (dropped, like STOP_WORDS): how a photo was shot, how many
@@ -46,6 +46,7 @@ FILLER_PHRASES = (
     "into the camera",
     # how long ago someone was seen: "people I haven't seen in years" are people
     "years ago",  # "photos from years ago" (a date claims "3 years ago" first)
+    "that day",  # "the photos from that day at the zoo": the zoo
     "every year",  # "christmas every year": any year's ("photos from every year" is one per year)
     "each year",
     "in years",

@@ -499,6 +499,8 @@ def test_places():
         ("the day we got the puppy", {"concept": "puppy"}),  # no "day puppy"
         ("hols in spain", {"place": "Spain"}),  # short forms: holidays (was a concept "hol")
         ("photos within 10 km of paris", {"place": "Paris"}),  # was a concept "10 km" too
+        ("remember that hike? show me those", {"concept": "hike"}),  # was "remember hike"
+        ("the photos from that day at the zoo", {"concept": "zoo"}),  # was "day" and the zoo
         (
             "a house close to the beach",
             {"and": [{"concept": "house"}, {"concept": "beach"}]},
