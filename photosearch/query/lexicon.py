@@ -209,6 +209,7 @@ NOT_PHRASES = (
     "excluding",
     "exclude",
     "minus",
+    "non",  # "non-blurry photos", "non screenshots"
     "not",
     "no",
     "nor",

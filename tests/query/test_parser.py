@@ -472,6 +472,14 @@ def test_places():
             {"and": [{"not": {"kind": "screenshot"}}, {"not": {"concept": "meme"}}]},
         ),
         ("no people and a dog", {"and": [{"faces": {"min": 0, "max": 0}}, {"concept": "dog"}]}),
+        ("non-blurry photos", {"not": {"quality": "blurry"}}),  # was the blurry ones
+        ("non screenshots", {"not": {"kind": "screenshot"}}),  # was a concept "non" and the screenshots
+        ("photos that do not contain text", {"not": {"text": "*"}}),  # was a concept "contain text"
+        (
+            "photos with anyone but tom",  # was Tom and anyone
+            {"and": [{"faces": {"min": 1, "max": None}}, {"not": {"concept": "tom"}}]},
+        ),
+        ("a beach with no one", {"and": [{"concept": "beach"}, {"faces": {"min": 0, "max": 0}}]}),
         # people beside someone named count with them (was a counted "least three other")
         (
             "the groom and at least 3 other people",

@@ -362,3 +362,12 @@ def test_someone_with_other_people_is_them_and_one_more_at_least(request_text):
 
     plan, _conf, _notes = parse_request(request_text, now=NOW, people=["Tom"])
     assert plan["where"] == {"and": [{"person": "Tom"}, {"faces": {"min": 2, "max": None}}]}
+
+
+@pytest.mark.parametrize("request_text", ["Tom and nobody else", "tom and no one else", "Tom alone"])
+def test_someone_and_nobody_else_is_them_alone(request_text):
+    """ "and nobody else" was no one at all (no face) beside a concept "else"."""
+    from photosearch.query.parser import parse_request
+
+    plan, _conf, _notes = parse_request(request_text, now=NOW, people=["Tom"])
+    assert plan["where"] == {"and": [{"person": "Tom"}, {"faces": {"min": 0, "max": 1}}]}

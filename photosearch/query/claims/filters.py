@@ -232,7 +232,7 @@ class FilterClaims:
         # "photos with text", "with some writing", "text in it", "text on a sign", "without text" (the
         # negation is the word before's): any words read in the photo
         self.any_text = re.compile(
-            r"\b(?:(?:with|containing|contains|having|has|have)\s+(?:some\s+|any\s+)?"
+            r"\b(?:(?:with|containing|contains?|having|has|have)\s+(?:some\s+|any\s+)?"
             r"(?:text|writing|words|lettering|letters)|(?:text|writing|words|letters)\s+(?:in|on)\s+(?:it|them)"
             r"|(?:text|writing|lettering)(?=\s+(?:on|in)\s)|(?<=\bof\s)(?:text|writing|handwriting)"
             r"|(?:(?<=\bwithout\s)|(?<=\bwithout\sany\s)|(?<=\bno\s))(?:text|writing|words|lettering))\b"
@@ -279,7 +279,7 @@ class FilterClaims:
             ),
             (
                 re.compile(
-                    r"\b(?:no\s+(?:people|persons|faces|humans|one|body)|nobody|no-one|without\s+(?:any\s+)?(?:people|persons|faces|humans|anyone|anybody)|empty(?:\s+scenes?)?|unpeopled|deserted|no\s+one\s+in\s+(?:it|them))\b"
+                    r"\b(?!(?:nobody|no\s*one|no-one)\s+else\b)(?:no\s+(?:people|persons|faces|humans|one|body)|nobody|no-one|without\s+(?:any\s+)?(?:people|persons|faces|humans|anyone|anybody)|empty(?:\s+scenes?)?|unpeopled|deserted|no\s+one\s+in\s+(?:it|them))\b"
                 ),
                 (0, 0),
             ),
@@ -375,7 +375,8 @@ class FilterClaims:
             ),
             (
                 re.compile(
-                    r"\b(?:alone|solo|by\s+(?:him|her|my|your|them|our)sel(?:f|ves)|on\s+(?:his|her|my|their)\s+own)\b"
+                    r"\b(?:alone|solo|by\s+(?:him|her|my|your|them|our)sel(?:f|ves)|on\s+(?:his|her|my|their)\s+own"
+                    r"|(?:and\s+)?(?:nobody|no\s*one|noone)\s+else)\b"  # "anna and nobody else": her alone
                 ),
                 (0, 1),
             ),

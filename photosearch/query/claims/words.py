@@ -19,6 +19,12 @@ if TYPE_CHECKING:
 
 #: "nothing but dogs", "nothing except cats": only those (where "nothing blurry" is none blurry).
 _NOTHING_BUT = re.compile(r"\bnothing\s+(?:but|except|other\s+than|apart\s+from)\b")
+#: "anyone but tom", "everybody but me": the "but" leaves out who follows ("anyone" is counted before).
+_ANYONE_BUT = re.compile(
+    "(?:"
+    + "|".join(rf"(?<=\b{w}\s)" for w in ("anyone", "anybody", "everyone", "everybody", "someone"))
+    + r")but\b(?!\s+(?:me|us|myself)\b)"  # "everyone but me": whom "me" is may not be known
+)
 #: "dog -cat": a minus before a word leaves it out, as in a web search.
 _MINUS = re.compile(r"(?:(?<=\s)|^)-(?=[a-z])")
 
@@ -41,6 +47,9 @@ class NegationClaims:
         for m in _MINUS.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "not", text="-")
+        for m in _ANYONE_BUT.finditer(st.low):  # "anyone but tom": someone, not Tom
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "not", text=m.group(0))
 
 
 _FILLERS = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.FILLER_PHRASES) + r")\b")
