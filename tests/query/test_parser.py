@@ -218,6 +218,8 @@ def test_places():
         ("carving pumpkins", {"concept": "pumpkin"}),
         ("parking garage", {"concept": "parking garage"}),  # one thing after an -ing word: its kind
         ("a sleeping bag", {"concept": "sleeping bag"}),  # one noun, not "sleeping" and a bag
+        ("a leather jacket", {"concept": "leather jacket"}),  # no leatherjacket, a fish
+        ("butter fly", {"concept": "butterfly"}),  # written apart, one word
         ("running shoes", {"concept": "running shoe"}),
         ("a girl eating an apple", {"and": [{"concept": "girl"}, {"concept": "apple"}]}),  # no camera
         ("a girl with an apple", {"and": [{"concept": "girl"}, {"concept": "apple"}]}),

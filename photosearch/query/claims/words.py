@@ -487,6 +487,9 @@ _TWO_WORDS = re.compile(r"\b(?=([a-z]{3,})\s+([a-z]{3,})\b)")
 #: A joined word in these lexicographer files is no thing a photo shows: "book club" (a group),
 #: "cars on" (Rachel Carson), "over view" (a summary).
 _NOT_JOINED = frozenset({9, 10, 14, 18})
+#: WordNet's lexicographer file of animals: two words joined are an animal only where the second can
+#: be one ("horse fly", "sea shell"; a "leather jacket" is no leatherjacket, a fish).
+_ANIMAL = 5
 #: WordNet's lexicographer file of body parts: "horse head" is a horse's head, not its horsehead (a
 #: fish), where the joined word is no body part itself ("eye brow" is the eyebrow).
 _BODY = 8
@@ -510,6 +513,9 @@ def _words_written_as_one(st: ClaimState) -> None:
         if joined and wn.synset(wn.lookup(joined)[0]).lexfile not in _NOT_JOINED:
             if first_lexfile(second) == _BODY != first_lexfile(joined):
                 continue
+            senses = {wn.synset(o).lexfile for w in {second, lx.singular(second)} for o in wn.lookup(w)}
+            if first_lexfile(joined) == _ANIMAL and _ANIMAL not in senses:
+                continue  # "leather jacket" is a jacket, no leatherjacket (a fish); a sea shell is a seashell
             st.claim(m.start(1), m.end(2), "word", text=first + second)
 
 
