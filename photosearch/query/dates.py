@@ -358,6 +358,12 @@ _SEASON_MONTHS = {
 }
 
 
+#: "the same week last year", "the same day last year": as the date finder says them.
+_SAME_TIME_LAST_YEAR = re.compile(
+    r"\bthe\s+same\s+(?P<unit>day|date|week|time|month)\s+last\s+year\b", re.IGNORECASE
+)
+
+
 def _in_full(short: int, now: date) -> int:
     """A year written with two digits, in the century that puts it at most a year ahead ("'19": 2019)."""
     return (2000 if short <= now.year % 100 + 1 else 1900) + short
@@ -391,6 +397,9 @@ def _months_written_out(text: str, now: date) -> str:
     text = _HALF.sub(half, text)
     text = _ISO_MONTH.sub(lambda m: f"{_MONTH_NAMES[int(m[2]) - 1]} {m[1]}", text)
     text = _SEASON_SHORT_YEAR.sub(short_year, text)
+    text = _SAME_TIME_LAST_YEAR.sub(
+        lambda m: "a year ago today" if m["unit"].lower() in ("day", "date") else "this time last year", text
+    )
     return _PART_OF_SEASON.sub(part, text)
 
 

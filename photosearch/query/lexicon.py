@@ -25,7 +25,7 @@ taken took captured made ate eaten went visited met sent received shared posted 
 biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
 pretty funny silly
-everywhere anywhere somewhere remember remembered recall later
+everywhere anywhere somewhere remember remembered recall later exactly
 """)
 
 #: Phrases that carry no search meaning (dropped, like STOP_WORDS): how a photo was shot, how many
@@ -47,6 +47,9 @@ FILLER_PHRASES = (
     # how long ago someone was seen: "people I haven't seen in years" are people
     "years ago",  # "photos from years ago" (a date claims "3 years ago" first)
     "that day",  # "the photos from that day at the zoo": the zoo
+    "a long time ago",  # too vague to search, like "ages ago"
+    "way back when",
+    "way back",
     "every year",  # "christmas every year": any year's ("photos from every year" is one per year)
     "each year",
     "in years",

@@ -668,6 +668,12 @@ def test_any_words_in_the_photo(text, where):
         ("a random selection of cats", {"concept": "cat"}, {"diverse": True}),
         ("best photo of each month", {"and": []}, {"per": "month"}),
         ("photos of anna from every year", {"person": "Anna"}, {"per": "year"}),  # was a concept "year"
+        ("first photos of 2024", {"date": {"from": "2024-01-01", "to": "2024-12-31"}}, {"sort": "date_asc"}),
+        ("photos from the same week last year", {"date": {"from": "2023-05-01", "to": "2023-05-29"}}, {}),
+        ("photos from exactly one year ago", {"date": {"from": "2023-01-01", "to": "2023-12-31"}}, {}),
+        ("from a long time ago", {"and": []}, {}),  # was a concept "long ago"
+        ("ancient photos", {"concept": "vintage"}, {}),  # the look of old photos, as "old photos"
+        ("university days", {"concept": "university"}, {}),  # was "university day"
         ("one photo from each year", {"and": []}, {"per": "year"}),
         ("christmas every year", {"yearly": {"from": "12-24", "to": "12-26"}}, {}),  # any year's
         # how many photos, with words between ("favourite" is the tag); a number after a word is a name's

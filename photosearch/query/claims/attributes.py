@@ -121,7 +121,7 @@ _COLOURFUL = re.compile(
 #: "old photos", "vintage pictures", "old family photos", "scanned photos", "film photos": the word
 #: describes the photo itself (not "an old car", "a film poster").
 _OLD_LOOK = re.compile(
-    r"\b(?<!mm\s)(?:old|older|vintage|retro|antique|old-fashioned|scanned|film|analog|analogue)"
+    r"\b(?<!mm\s)(?:old|older|ancient|vintage|retro|antique|old-fashioned|scanned|film|analog|analogue)"
     r"(?=\s+(?:(?:family|childhood|baby|school|wedding|holiday|vacation)\s+)?(?:photo|photos|photograph|"
     r"photographs|picture|pictures|pic|pics|image|images|print|prints|snapshots?|shots)\b)"
 )

@@ -97,6 +97,7 @@ class ComposeClaims:
             r"\b(?:(?:oldest|earliest)\s+(?:ones\s+)?first|oldest\s+to\s+newest|in\s+chronological\s+order|"
             r"chronological(?:ly)?(?:\s+order)?|(?:sorted|ordered|sort)\s+by\s+(?:date|time)(?:\s+ascending)?|"
             r"in\s+date\s+order|by\s+date|in\s+order|oldest|earliest|(?:when\s+was\s+)?the\s+first\s+time"
+            r"|first\s+(?:photos|pictures|pics|shots)"  # "first photos of 2024": the earliest first
             # "anna when she was little": her oldest photos first
             r"|(?:(?:back\s+)?when\s+(?:she|he|they|i|we|you)\s+|(?<=kids\s)|(?<=children\s)|(?<=boys\s)|(?<=girls\s))"
             r"(?:was|were)\s+(?:younger|little|small|young))\b"

@@ -72,6 +72,14 @@ _HOLIDAY_THING = re.compile(
     r"\b(?:new\s+year|valentine|mother|father|st\.?\s+patrick|saint\s+patrick)['’]s(?:\s+(?:eve|day))?"
     rf"\s+(?:{'|'.join(sorted(HOLIDAY_NOUNS, key=len, reverse=True))})\b"
 )
+#: Days of a time of life: "university days", "school days" are that time (no "university day").
+_DAYS_OF = re.compile(
+    "(?:"
+    + "|".join(
+        rf"(?<=\b{w}\s)" for w in ("school", "college", "university", "uni", "student", "army", "childhood")
+    )
+    + r")days\b"
+)
 #: A list on paper or a screen, where "list" is no command ("list photos of..."): "a shopping list",
 #: "the to do list", "a packing list".
 _A_LIST = re.compile(
@@ -619,6 +627,9 @@ def _phrases_read_as_one(st: ClaimState) -> None:
     for m in _HOLIDAY_THING.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "word", text=" ".join(st.text[m.start() : m.end()].split()))
+    for m in _DAYS_OF.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(m.start(), m.end(), "drop", text="")
     for m in _A_LIST.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "word", text="to-do list" if m.group("todo") else m.group(0))
