@@ -18,7 +18,7 @@ def build_result(st: ClaimState) -> ParseResult:
     toks = sorted(st.toks, key=lambda t: t.start)
     seq = _phrases(toks, st)
     seq = _only_lists(_lists(_one_value_each(seq)))
-    where = flat_node(_alone_means_exactly(_build_clauses(seq, st), seq))
+    where = _parallel_clauses(flat_node(_alone_means_exactly(_build_clauses(seq, st), seq)))
     if (
         st.compose["per"] == "person"
         and "and" in where
@@ -226,6 +226,18 @@ EXCEPTIONS = frozenset(
         "everything but",
     }
 )
+
+
+def _parallel_clauses(where: dict) -> dict:
+    """ "dogs in paris and cats in london", "anna in 2019 and tom in 2020": a photo has one place and
+    one date, so two clauses that each end in one are either clause (were all four parts at once)."""
+    parts = where.get("and") if isinstance(where, dict) else None
+    for key in ONE_VALUE_EACH if parts else ():
+        at = [i for i, part in enumerate(parts) if set(part) == {key}]
+        if len(at) == 2 and at[0] >= 1 and at[1] > at[0] + 1:
+            first, second = parts[: at[0] + 1], parts[at[0] + 1 :]
+            return {"or": [flat_node({"and": first}), flat_node({"and": second})]}
+    return where
 
 
 def _atom_key(t: Token | None) -> str | None:

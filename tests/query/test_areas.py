@@ -114,3 +114,39 @@ def test_an_area_finds_the_photos_whose_country_or_region_lies_in_it(travels, se
     ]
     res = search(travels, settings, "photos from africa", now=NOW, signals=[])
     assert sure_names(res) == [] and "no photo taken in Africa" in " ".join(res["explain"]["unmet"])
+
+
+@pytest.mark.parametrize(
+    "request_text,where",
+    [
+        (
+            "dogs in paris and cats in london",  # were dogs, cats, Paris and London at once: no photo
+            {
+                "or": [
+                    {"and": [{"concept": "dog"}, {"place": "Paris"}]},
+                    {"and": [{"concept": "cat"}, {"place": "London"}]},
+                ]
+            },
+        ),
+        ("photos in paris and london", {"or": [{"place": "Paris"}, {"place": "London"}]}),
+        ("dogs and cats in paris", {"and": [{"concept": "dog"}, {"concept": "cat"}, {"place": "Paris"}]}),
+    ],
+)
+def test_clauses_that_each_name_a_place_are_either(request_text, where):
+    plan, _conf, _notes = parse_request(request_text, now=NOW)
+    assert plan["where"] == where
+
+
+def test_two_trips_in_one_request_find_each(store, settings):
+    from datetime import datetime
+
+    with store.session() as s:
+        folder = Folder(path="/trips")
+        s.add(folder)
+        s.flush()
+        add_photo(s, folder, "lisbon_2019.jpg", gps=(38.7223, -9.1393), taken=datetime(2019, 5, 1, 12))
+        add_photo(s, folder, "lisbon_2020.jpg", gps=(38.7223, -9.1393), taken=datetime(2020, 5, 1, 12))
+        add_photo(s, folder, "kyoto_2020.jpg", gps=(35.0116, 135.7681), taken=datetime(2020, 6, 1, 12))
+        add_photo(s, folder, "kyoto_2019.jpg", gps=(35.0116, 135.7681), taken=datetime(2019, 6, 1, 12))
+    res = search(store, settings, "lisbon in 2019 and kyoto in 2020", now=NOW, signals=[])
+    assert sure_names(res) == ["kyoto_2020.jpg", "lisbon_2019.jpg"]  # was none: both places at once
