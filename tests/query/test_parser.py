@@ -219,6 +219,7 @@ def test_places():
         ("parking garage", {"concept": "parking garage"}),  # one thing after an -ing word: its kind
         ("a sleeping bag", {"concept": "sleeping bag"}),  # one noun, not "sleeping" and a bag
         ("a leather jacket", {"concept": "leather jacket"}),  # no leatherjacket, a fish
+        ("rock climbing", {"concept": "rock climbing"}),  # a sport WordNet names (was the rock alone)
         ("butter fly", {"concept": "butterfly"}),  # written apart, one word
         ("running shoes", {"concept": "running shoe"}),
         ("a girl eating an apple", {"and": [{"concept": "girl"}, {"concept": "apple"}]}),  # no camera

@@ -308,6 +308,8 @@ def _participles_after_a_thing(st: ClaimState) -> None:
         before = st.word_before(m.start(1))
         if before and (f"{before.group(0)} {word}" in scenes() or before.group(0) in lx.STOP_WORDS):
             continue  # an activity the models see with the word before ("ice skating"), or after no thing ("went skiing")
+        if before and names_a_thing(before.group(0), word):
+            continue  # one noun with the word before: "rock climbing", "wine tasting"
         if not wn.base_forms(word) or (word.endswith("ing") and wn.tagged_senses(word) == 0):
             st.claim(*m.span(1), "and", text=word)
             if m.group(2) in _PARTICLES_AFTER and st.free(*m.span(2)):
