@@ -220,6 +220,10 @@ def test_places():
         ("a sleeping bag", {"concept": "sleeping bag"}),  # one noun, not "sleeping" and a bag
         ("a leather jacket", {"concept": "leather jacket"}),  # no leatherjacket, a fish
         ("rock climbing", {"concept": "rock climbing"}),  # a sport WordNet names (was the rock alone)
+        (
+            "golden light on the mountains",
+            {"and": [{"concept": "golden hour"}, {"concept": "mountain"}]},
+        ),  # no yellow
         ("butter fly", {"concept": "butterfly"}),  # written apart, one word
         ("running shoes", {"concept": "running shoe"}),
         ("a girl eating an apple", {"and": [{"concept": "girl"}, {"concept": "apple"}]}),  # no camera

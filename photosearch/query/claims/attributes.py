@@ -54,12 +54,23 @@ class ColourClaims:
             for m in pat.finditer(st.low):
                 if st.free(m.start(), m.end()):
                     st.claim(m.start(), m.end(), "atom", {"orientation": value}, slot="orientation")
+        self._claim_looks(st)
+        self._claim_colours(st)
+
+    def _claim_looks(self, st: ClaimState) -> None:
+        """Black and white, the old photos' look, the golden hour's light."""
         for m in self.mono.finditer(st.low):
             if st.free(m.start(), m.end()) and not _colours_of_a_coat(m.group(0), st.word_after(m.end())):
                 st.claim(m.start(), m.end(), "atom", {"color": MONOCHROME}, slot="color")
         for m in _OLD_LOOK.finditer(st.low):
             if st.free(m.start(), m.end()):
                 st.claim(m.start(), m.end(), "atom", {"concept": OLD_PHOTO}, slot="concept")
+        for m in _GOLDEN_LIGHT.finditer(st.low):  # the warm light of the golden hour, no yellow thing
+            if st.free(m.start(), m.end()):
+                st.claim(m.start(), m.end(), "atom", {"concept": "golden hour"}, slot="concept")
+
+    def _claim_colours(self, st: ClaimState) -> None:
+        """Colour words, of the frame or of the thing they are said of."""
         for m in self.colour.finditer(st.low):
             if not st.free(m.start(), m.end()):
                 continue
@@ -125,6 +136,8 @@ _OLD_LOOK = re.compile(
     r"(?=\s+(?:(?:family|childhood|baby|school|wedding|holiday|vacation)\s+)?(?:photo|photos|photograph|"
     r"photographs|picture|pictures|pic|pics|image|images|print|prints|snapshots?|shots)\b)"
 )
+#: "golden light", "a golden glow": the golden hour's light (a scene word), not a yellow light.
+_GOLDEN_LIGHT = re.compile(r"\bgolden\s+(?:light|glow|sunlight|sunshine|rays?)\b")
 #: What an old photo is to the models: the scene word "vintage" (resources/scenes.yaml), black and
 #: white or sepia.
 OLD_PHOTO = "vintage"
