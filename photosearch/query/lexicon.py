@@ -47,6 +47,12 @@ FILLER_PHRASES = (
     # how long ago someone was seen: "people I haven't seen in years" are people
     "years ago",  # "photos from years ago" (a date claims "3 years ago" first)
     "that day",  # "the photos from that day at the zoo": the zoo
+    # what a photo looks like, said before the thing: "looks like a postcard" is a postcard
+    "that looks like",
+    "looks like",
+    "look like",
+    "resembling",
+    "in the style of",
     "a long time ago",  # too vague to search, like "ages ago"
     "way back when",
     "way back",

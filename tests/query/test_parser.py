@@ -221,6 +221,12 @@ def test_places():
         ("a leather jacket", {"concept": "leather jacket"}),  # no leatherjacket, a fish
         ("rock climbing", {"concept": "rock climbing"}),  # a sport WordNet names (was the rock alone)
         (
+            "a dark photo of the street",
+            {"and": [{"concept": "dark"}, {"concept": "street"}]},
+        ),  # no "dark street"
+        ("looks like a postcard", {"concept": "postcard"}),  # was "looks postcard"
+        ("in the style of monet", {"concept": "monet"}),
+        (
             "golden light on the mountains",
             {"and": [{"concept": "golden hour"}, {"concept": "mountain"}]},
         ),  # no yellow

@@ -72,6 +72,11 @@ _HOLIDAY_THING = re.compile(
     r"\b(?:new\s+year|valentine|mother|father|st\.?\s+patrick|saint\s+patrick)['’]s(?:\s+(?:eve|day))?"
     rf"\s+(?:{'|'.join(sorted(HOLIDAY_NOUNS, key=len, reverse=True))})\b"
 )
+#: A look measured from the pixels, said of the photo before what it shows: "a dark photo of the
+#: street" is dark and a street (no "dark street"), "a sunny photo of the beach" sunny and a beach.
+_A_LOOK_OF = re.compile(
+    r"\b(?P<w>dark|bright|sunny|overexposed|underexposed)\s+(?P<of>(?:photos?|pictures?|pics?|shots?|images?)\s+of)\b"
+)
 #: Days of a time of life: "university days", "school days" are that time (no "university day").
 _DAYS_OF = re.compile(
     "(?:"
@@ -629,6 +634,10 @@ def _phrases_read_as_one(st: ClaimState) -> None:
     for m in _HOLIDAY_THING.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "word", text=" ".join(st.text[m.start() : m.end()].split()))
+    for m in _A_LOOK_OF.finditer(st.low):
+        if st.free(m.start(), m.end()):
+            st.claim(*m.span("w"), "atom", {"concept": m.group("w")}, slot="concept")
+            st.claim(*m.span("of"), "and", text="of")
     for m in _DAYS_OF.finditer(st.low):
         if st.free(m.start(), m.end()):
             st.claim(m.start(), m.end(), "drop", text="")
