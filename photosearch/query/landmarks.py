@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from photosearch.query.places import fold
+from photosearch.query.places import fold, names_pattern
 
 LANDMARKS_FILE = Path(__file__).resolve().parents[2] / "resources" / "landmarks.yaml"
 
@@ -52,10 +52,7 @@ def _table() -> dict[str, Landmark]:
 
 @functools.cache
 def _pattern() -> re.Pattern:
-    names = sorted(_table(), key=len, reverse=True)
-    return re.compile(
-        r"(?<![\w'-])(?:the\s+)?(?P<name>" + "|".join(re.escape(n) for n in names) + r")(?![\w'-])"
-    )
+    return names_pattern(_table())
 
 
 def landmark(name: str) -> Landmark | None:

@@ -13,10 +13,11 @@ import hashlib
 import importlib.util
 import logging
 import os
+import re
 import sqlite3
 import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -355,6 +356,15 @@ class Place:
     admin1: str = ""
     lat: float | None = None
     lon: float | None = None
+
+
+def names_pattern(names: Iterable[str]) -> re.Pattern:
+    """Any of these folded names as whole words, "the" allowed before them, the longest first (its
+    group "name"): the sights' and the areas' names in a folded request."""
+    ordered = sorted(names, key=len, reverse=True)
+    return re.compile(
+        r"(?<![\w'-])(?:the\s+)?(?P<name>" + "|".join(re.escape(n) for n in ordered) + r")(?![\w'-])"
+    )
 
 
 def fold(text: str) -> str:

@@ -46,19 +46,27 @@ def test_which_words_say_an_app_saved_the_photo(request_text, where):
     assert plan["where"] == where
 
 
-def test_whatsapps_photos_are_found_by_their_names_or_folder_and_said_in_words(store, settings):
+def _folders(store, tree: dict[str, list[str]]) -> None:
+    """A photo of each name in each folder of the tree."""
     with store.session() as s:
-        for path, names in {
-            "/phone/DCIM/Camera": ["IMG_20230101_101010.jpg"],
-            "/phone/WhatsApp/Media/WhatsApp Images": ["IMG-20230102-WA0003.jpg"],
-            "/backup/2023": ["IMG-20230105-WA0012.jpg", "IMG-20230105.jpg"],
-        }.items():
+        for path, names in tree.items():
             folder = Folder(path=path)
             s.add(folder)
             s.flush()
             for name in names:
                 add_photo(s, folder, name)
         s.commit()
+
+
+def test_whatsapps_photos_are_found_by_their_names_or_folder_and_said_in_words(store, settings):
+    _folders(
+        store,
+        {
+            "/phone/DCIM/Camera": ["IMG_20230101_101010.jpg"],
+            "/phone/WhatsApp/Media/WhatsApp Images": ["IMG-20230102-WA0003.jpg"],
+            "/backup/2023": ["IMG-20230105-WA0012.jpg", "IMG-20230105.jpg"],
+        },
+    )
     assert sure_names(search(store, settings, "photos from whatsapp", signals=[])) == [
         "IMG-20230102-WA0003.jpg",
         "IMG-20230105-WA0012.jpg",
@@ -67,19 +75,15 @@ def test_whatsapps_photos_are_found_by_their_names_or_folder_and_said_in_words(s
 
 
 def test_photos_others_sent_are_where_apps_save_them_said_in_one_line(store, settings):
-    with store.session() as s:
-        for path, names in {
+    _folders(
+        store,
+        {
             "/phone/DCIM/Camera": ["IMG_20230101_101010.jpg"],
             "/phone/Pictures/Telegram": ["photo_2023-01-02.jpg"],
             "/home/me/Downloads": ["flyer.png"],
             "/backup": ["IMG-20230105-WA0012.jpg"],
-        }.items():
-            folder = Folder(path=path)
-            s.add(folder)
-            s.flush()
-            for name in names:
-                add_photo(s, folder, name)
-        s.commit()
+        },
+    )
     res = search(store, settings, "photos people sent me", signals=[])
     assert sure_names(res) == ["IMG-20230105-WA0012.jpg", "flyer.png", "photo_2023-01-02.jpg"]
     assert any("messaging apps saved" in n for n in res["planner"]["notes"])

@@ -104,18 +104,29 @@ def test_the_kind_of_camera_by_its_make_and_model(camera, kind):
     assert camera_kind(camera) == kind
 
 
-def test_photos_by_the_kind_of_camera(store, settings):
+def _cameras(store, cameras: dict[str, tuple[str, str]]) -> None:
+    """One photo per name, taken with that make and model ("" for none)."""
     with store.session() as s:
         folder = Folder(path="/pics")
         s.add(folder)
         s.flush()
-        add_photo(s, folder, "mini.jpg", camera=("DJI", "FC3582"))
-        add_photo(s, folder, "mavic.jpg", camera=("Hasselblad", "L1D-20c"))
-        add_photo(s, folder, "hero.jpg", camera=("GoPro", "HERO9 Black"))
-        add_photo(s, folder, "eos.jpg", camera=("Canon", "Canon EOS 80D"))
-        add_photo(s, folder, "iphone.jpg", camera=("Apple", "iPhone 13"))
-        add_photo(s, folder, "film.jpg", camera=("Nikon", "Nikon SUPER COOLSCAN 5000 ED"))
-        add_photo(s, folder, "unknown.jpg")
+        for name, camera in cameras.items():
+            add_photo(s, folder, name, camera=camera)
+
+
+def test_photos_by_the_kind_of_camera(store, settings):
+    _cameras(
+        store,
+        {
+            "mini.jpg": ("DJI", "FC3582"),
+            "mavic.jpg": ("Hasselblad", "L1D-20c"),
+            "hero.jpg": ("GoPro", "HERO9 Black"),
+            "eos.jpg": ("Canon", "Canon EOS 80D"),
+            "iphone.jpg": ("Apple", "iPhone 13"),
+            "film.jpg": ("Nikon", "Nikon SUPER COOLSCAN 5000 ED"),
+            "unknown.jpg": ("", ""),
+        },
+    )
     assert sure_names(search(store, settings, "drone shots", signals=[])) == ["mavic.jpg", "mini.jpg"]
     assert sure_names(search(store, settings, "action cam footage", signals=[])) == ["hero.jpg"]
     assert sure_names(search(store, settings, "pictures from my dslr", signals=[])) == ["eos.jpg"]
@@ -124,14 +135,15 @@ def test_photos_by_the_kind_of_camera(store, settings):
 
 
 def test_photos_from_a_phone_and_the_others(store, settings):
-    with store.session() as s:
-        folder = Folder(path="/pics")
-        s.add(folder)
-        s.flush()
-        add_photo(s, folder, "iphone.jpg", camera=("Apple", "iPhone 13"))
-        add_photo(s, folder, "galaxy.jpg", camera=("samsung", "SM-G991B"))
-        add_photo(s, folder, "alpha.jpg", camera=("SONY", "ILCE-7M3"))
-        add_photo(s, folder, "scan.jpg")
+    _cameras(
+        store,
+        {
+            "iphone.jpg": ("Apple", "iPhone 13"),
+            "galaxy.jpg": ("samsung", "SM-G991B"),
+            "alpha.jpg": ("SONY", "ILCE-7M3"),
+            "scan.jpg": ("", ""),
+        },
+    )
     assert sure_names(search(store, settings, "photos from my phone", signals=[])) == [
         "galaxy.jpg",
         "iphone.jpg",
