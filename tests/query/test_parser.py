@@ -231,6 +231,8 @@ def test_places():
             {"and": [{"concept": "golden hour"}, {"concept": "mountain"}]},
         ),  # no yellow
         ("butter fly", {"concept": "butterfly"}),  # written apart, one word
+        ("a dark room", {"concept": "dark room"}),  # a room that is dark, no darkroom
+        ("light house", {"concept": "lighthouse"}),
         ("running shoes", {"concept": "running shoe"}),
         ("a girl eating an apple", {"and": [{"concept": "girl"}, {"concept": "apple"}]}),  # no camera
         ("a girl with an apple", {"and": [{"concept": "girl"}, {"concept": "apple"}]}),

@@ -502,6 +502,8 @@ _TWO_WORDS = re.compile(r"\b(?=([a-z]{3,})\s+([a-z]{3,})\b)")
 #: A joined word in these lexicographer files is no thing a photo shows: "book club" (a group),
 #: "cars on" (Rachel Carson), "over view" (a summary).
 _NOT_JOINED = frozenset({9, 10, 14, 18})
+#: Looks measured from the pixels, said before a thing: "a dark room" is a room that is dark (no darkroom).
+_LOOKS = frozenset({"dark", "bright"})
 #: WordNet's lexicographer file of animals: two words joined are an animal only where the second can
 #: be one ("horse fly", "sea shell"; a "leather jacket" is no leatherjacket, a fish).
 _ANIMAL = 5
@@ -518,7 +520,12 @@ def _words_written_as_one(st: ClaimState) -> None:
     wn = shared_wordnet()
     for m in _TWO_WORDS.finditer(st.low) if wn is not None else ():
         first, second = m.group(1), m.group(2)
-        if first in COLOUR_WORDS or not st.free(m.start(1), m.end(2)) or names_a_thing(first, second):
+        if (
+            first in COLOUR_WORDS
+            or first in _LOOKS
+            or not st.free(m.start(1), m.end(2))
+            or names_a_thing(first, second)
+        ):
             continue
         if first in lx.STOP_WORDS or second in lx.STOP_WORDS:
             continue
