@@ -4,6 +4,7 @@ notes with their confidence penalties, the compose block being filled in; and th
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -92,6 +93,11 @@ class ClaimState:
         for i in range(s, e):
             self.mask[i] = 1
         self.toks.append(Token(s, e, kind, node, text, slot))
+
+    def unclaimed(self, pattern: re.Pattern) -> Iterator[re.Match]:
+        """The pattern's matches in the lower-case request whose whole span is still free when reached
+        (a claim made for one match is seen by the next)."""
+        return (m for m in pattern.finditer(self.low) if self.free(m.start(), m.end()))
 
     def orig(self, m: re.Match, group: str) -> str:
         return self.text[m.start(group) : m.end(group)].strip()

@@ -51,9 +51,8 @@ class ColourClaims:
 
     def __call__(self, st: ClaimState) -> None:
         for pat, value in self.shapes:
-            for m in pat.finditer(st.low):
-                if st.free(m.start(), m.end()):
-                    st.claim(m.start(), m.end(), "atom", {"orientation": value}, slot="orientation")
+            for m in st.unclaimed(pat):
+                st.claim(m.start(), m.end(), "atom", {"orientation": value}, slot="orientation")
         self._claim_looks(st)
         self._claim_colours(st)
 
@@ -62,12 +61,10 @@ class ColourClaims:
         for m in self.mono.finditer(st.low):
             if st.free(m.start(), m.end()) and not _colours_of_a_coat(m.group(0), st.word_after(m.end())):
                 st.claim(m.start(), m.end(), "atom", {"color": MONOCHROME}, slot="color")
-        for m in _OLD_LOOK.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"concept": OLD_PHOTO}, slot="concept")
-        for m in _GOLDEN_LIGHT.finditer(st.low):  # the warm light of the golden hour, no yellow thing
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"concept": "golden hour"}, slot="concept")
+        for m in st.unclaimed(_OLD_LOOK):
+            st.claim(m.start(), m.end(), "atom", {"concept": OLD_PHOTO}, slot="concept")
+        for m in st.unclaimed(_GOLDEN_LIGHT):  # the warm light of the golden hour, no yellow thing
+            st.claim(m.start(), m.end(), "atom", {"concept": "golden hour"}, slot="concept")
 
     def _claim_colours(self, st: ClaimState) -> None:
         """Colour words, of the frame or of the thing they are said of."""

@@ -159,10 +159,9 @@ class ComposeClaims:
                 per = {"daily": "day", "monthly": "month", "yearly": "year"}.get(g) or _per_value(g)
                 st.compose["per"] = per
                 st.claim(m.start(), m.end(), "drop", text=f"<per:{per}>")
-        for m in self.dedupe.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.compose["exclude_near_duplicates"] = True
-                st.claim(m.start(), m.end(), "drop", text="<nodup>")
+        for m in st.unclaimed(self.dedupe):
+            st.compose["exclude_near_duplicates"] = True
+            st.claim(m.start(), m.end(), "drop", text="<nodup>")
         for pat, sort in self.limit_patterns:
             for m in pat.finditer(st.low):
                 if not st.free(m.start(), m.end()) or _after_a_camera(st, m.start("n")):
@@ -177,22 +176,19 @@ class ComposeClaims:
                     st.compose["sort"] = sort
                 st.claim(m.start(), m.end(), "drop", text="<limit>" + (f"<{sort}>" if sort else ""))
         self._claim_sorts(st)
-        for m in self.diverse.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.compose["diverse"] = True
-                st.claim(m.start(), m.end(), "drop", text="<diverse>")
+        for m in st.unclaimed(self.diverse):
+            st.compose["diverse"] = True
+            st.claim(m.start(), m.end(), "drop", text="<diverse>")
 
     def _claim_sorts(self, st: ClaimState) -> None:
         """Size orders ("the biggest photos"), then date orders ("newest first")."""
         for pat, sort in self.size_sorts:
-            for m in pat.finditer(st.low):
-                if st.free(m.start(), m.end()):
-                    _sort_by_size(st, m, sort)
+            for m in st.unclaimed(pat):
+                _sort_by_size(st, m, sort)
         for pat, sort in ((self.sort_asc, "date_asc"), (self.sort_desc, "date_desc")):
-            for m in pat.finditer(st.low):
-                if st.free(m.start(), m.end()):
-                    st.compose["sort"] = sort
-                    st.claim(m.start(), m.end(), "drop", text=f"<{sort}>")
+            for m in st.unclaimed(pat):
+                st.compose["sort"] = sort
+                st.claim(m.start(), m.end(), "drop", text=f"<{sort}>")
 
 
 def _count(n: str) -> int:

@@ -295,9 +295,8 @@ class CueClaims:
 
     def claim_prefix(self, st: ClaimState) -> None:
         """ "learned: X" and `key:value` syntax."""
-        for m in self.knowledge.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"knowledge": st.orig(m, "v")}, slot="knowledge")
+        for m in st.unclaimed(self.knowledge):
+            st.claim(m.start(), m.end(), "atom", {"knowledge": st.orig(m, "v")}, slot="knowledge")
         for m in self.prefix.finditer(st.low):
             if not st.free(m.start(), m.end()):
                 continue
@@ -314,22 +313,18 @@ class CueClaims:
     def claim_similar(self, st: ClaimState) -> None:
         """ "similar to 42", "like ~/a.jpg": a photo id or path; "duplicates", "near-duplicate
         photos": a near-duplicate of any photo (`plan.ANY_SIMILAR`; "no duplicates" is compose's)."""
-        for m in _DUPLICATES.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"similar": ANY_SIMILAR}, slot="similar")
-        for m in self.similar.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"similar": st.orig(m, "v")}, slot="similar")
+        for m in st.unclaimed(_DUPLICATES):
+            st.claim(m.start(), m.end(), "atom", {"similar": ANY_SIMILAR}, slot="similar")
+        for m in st.unclaimed(self.similar):
+            st.claim(m.start(), m.end(), "atom", {"similar": st.orig(m, "v")}, slot="similar")
 
     def claim_files(self, st: ClaimState) -> None:
         """ "file IMG_2041", "files named holiday*": part of the photo's file name; "HEIC files",
         "jpegs", "PNG images": the file type's name ending."""
-        for m in _RAW.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"file": ANY_RAW}, slot="file")
-        for m in _FORMAT.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"file": FORMAT_GLOBS[m.group("f")]}, slot="file")
+        for m in st.unclaimed(_RAW):
+            st.claim(m.start(), m.end(), "atom", {"file": ANY_RAW}, slot="file")
+        for m in st.unclaimed(_FORMAT):
+            st.claim(m.start(), m.end(), "atom", {"file": FORMAT_GLOBS[m.group("f")]}, slot="file")
         for m in self.file_name.finditer(st.low):
             group = next(g for g in ("v", "w", "x", "y") if m.group(g))
             if st.free(m.start(), m.end()) and m.group(group) not in lx.STOP_WORDS:
@@ -340,13 +335,11 @@ class CueClaims:
         album", "without an album": any manual album (`plan.ANY_ALBUM`); "in my library" is every
         photo."""
         _claim_sources(st)
-        for m in _WHOLE_LIBRARY.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "drop", text="")
-        for m in _ANY_ALBUM.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                node = {"album": ANY_ALBUM}
-                st.claim(m.start(), m.end(), "atom", {"not": node} if m.group("no") else node, slot="album")
+        for m in st.unclaimed(_WHOLE_LIBRARY):
+            st.claim(m.start(), m.end(), "drop", text="")
+        for m in st.unclaimed(_ANY_ALBUM):
+            node = {"album": ANY_ALBUM}
+            st.claim(m.start(), m.end(), "atom", {"not": node} if m.group("no") else node, slot="album")
         for pat in self.folder_patterns:
             for m in pat.finditer(st.low):
                 s = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
@@ -388,35 +381,29 @@ class CueClaims:
             if shown == "DJI" and models and value not in st.ctx.cameras:
                 value = ANY_DRONE  # "dji mini 3": a drone's EXIF model is its camera's, "FC3582"
             st.claim(m.start(), m.end(), "atom", {"camera": value}, slot="camera")
-        for m in _PHONE.finditer(st.low):  # after the brands: "samsung phone pictures" is the Samsung
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"camera": ANY_PHONE}, slot="camera")
-        for m in _FRONT_CAMERA.finditer(st.low):  # the selfie camera: a selfie (`resolvers/selfies.py`)
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"concept": "selfie"}, slot="concept")
+        for m in st.unclaimed(_PHONE):  # after the brands: "samsung phone pictures" is the Samsung
+            st.claim(m.start(), m.end(), "atom", {"camera": ANY_PHONE}, slot="camera")
+        for m in st.unclaimed(_FRONT_CAMERA):  # the selfie camera: a selfie (`resolvers/selfies.py`)
+            st.claim(m.start(), m.end(), "atom", {"concept": "selfie"}, slot="concept")
         for kind, pat in _CAMERA_KINDS:
-            for m in pat.finditer(st.low):
-                if st.free(m.start(), m.end()):
-                    st.claim(m.start(), m.end(), "atom", {"camera": kind}, slot="camera")
+            for m in st.unclaimed(pat):
+                st.claim(m.start(), m.end(), "atom", {"camera": kind}, slot="camera")
 
 
 def _claim_sources(st: ClaimState) -> None:
     """Photos an app saved ("photos from whatsapp": its file names or folder), that were downloaded
     (a Downloads folder) or sent by someone ("photos people sent me": any of them), said in a note so
     the reading can be checked."""
-    for m in _FROM_APP.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            app = m.group("app") or m.group("app2")
-            st.claim(m.start(), m.end(), "atom", copy.deepcopy(APP_SOURCES[app]), slot="folder")
-            name = _APP_NAMES.get(app, app.title())
-            st.note(f"“{app}” was read as where {name} saves photos: its folder or file names", 0.0)
-    for m in _DOWNLOADED.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "atom", {"folder": "Download"}, slot="folder")
-    for m in _RECEIVED.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "atom", received_photos(), slot="folder")
-            st.note(f"“{m.group(0)}” was read as photos messaging apps saved, or downloaded", 0.0)
+    for m in st.unclaimed(_FROM_APP):
+        app = m.group("app") or m.group("app2")
+        st.claim(m.start(), m.end(), "atom", copy.deepcopy(APP_SOURCES[app]), slot="folder")
+        name = _APP_NAMES.get(app, app.title())
+        st.note(f"“{app}” was read as where {name} saves photos: its folder or file names", 0.0)
+    for m in st.unclaimed(_DOWNLOADED):
+        st.claim(m.start(), m.end(), "atom", {"folder": "Download"}, slot="folder")
+    for m in st.unclaimed(_RECEIVED):
+        st.claim(m.start(), m.end(), "atom", received_photos(), slot="folder")
+        st.note(f"“{m.group(0)}” was read as photos messaging apps saved, or downloaded", 0.0)
 
 
 def _says_a_camera(m: re.Match) -> bool:

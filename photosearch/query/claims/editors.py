@@ -34,11 +34,9 @@ _EDITED = re.compile(
 
 def claim_editors(st: ClaimState) -> None:
     """A named editor ("edited in lightroom", "snapseed edits"), then any edit or none."""
-    for m in _EDITED_IN.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            word = " ".join((m.group("app") or m.group("app2")).split())
-            st.claim(m.start(), m.end(), "atom", {"editor": _NAMES[word]}, slot="editor")
-    for m in _EDITED.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            node = {"editor": ANY_EDITOR}
-            st.claim(m.start(), m.end(), "atom", {"not": node} if m.group("no") else node, slot="editor")
+    for m in st.unclaimed(_EDITED_IN):
+        word = " ".join((m.group("app") or m.group("app2")).split())
+        st.claim(m.start(), m.end(), "atom", {"editor": _NAMES[word]}, slot="editor")
+    for m in st.unclaimed(_EDITED):
+        node = {"editor": ANY_EDITOR}
+        st.claim(m.start(), m.end(), "atom", {"not": node} if m.group("no") else node, slot="editor")

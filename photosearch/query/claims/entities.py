@@ -269,10 +269,9 @@ def _claim_sights_and_areas(st: ClaimState, gaz) -> None:
         if st.free(start, end):
             looks = sight.looks or re.sub(r"^the\s+", "", " ".join(st.low[start:end].split()))
             st.claim(start, end, "atom", {"or": [{"place": sight.name}, {"concept": looks}]}, slot="place")
-    for m in _WITHIN.finditer(st.low):  # "within 10 km of paris"
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "drop", text="")
-            st.note(f"“{m.group(0).strip()}” was read as in or near the place", 0.0)
+    for m in st.unclaimed(_WITHIN):  # "within 10 km of paris"
+        st.claim(m.start(), m.end(), "drop", text="")
+        st.note(f"“{m.group(0).strip()}” was read as in or near the place", 0.0)
     for start, end, found in find_areas(st.fold):
         before = st.word_before(start)
         if before and before.end() + 1 == start and gaz.lookup(st.low[before.start() : end]):

@@ -151,9 +151,8 @@ def _claim_cleanup(st: ClaimState) -> None:
 def _claim_any_tags(st: ClaimState) -> None:
     """ "untagged", "photos I haven't tagged": no tag; "tagged photos", "with tags": any tag."""
     for pattern, node in ((_UNTAGGED, {"not": {"tag": ANY_TAG}}), (_ANY_TAGS, {"tag": ANY_TAG})):
-        for m in pattern.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", copy.deepcopy(node), slot="tag")
+        for m in st.unclaimed(pattern):
+            st.claim(m.start(), m.end(), "atom", copy.deepcopy(node), slot="tag")
 
 
 def _things_in_a_group(st: ClaimState) -> None:
@@ -407,17 +406,13 @@ class FilterClaims:
                         continue
                     lo, hi = {"min": (k, None), "eq": (k, k), "max": (1, k)}[how]
                 st.claim(m.start(), m.end(), "atom", {"rating": {"min": lo, "max": hi}}, slot="rating")
-        for m in _RATED.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                rated = {"rating": {"min": 1, "max": None}}
-                st.claim(
-                    m.start(), m.end(), "atom", {"not": rated} if m.group("un") else rated, slot="rating"
-                )
+        for m in st.unclaimed(_RATED):
+            rated = {"rating": {"min": 1, "max": None}}
+            st.claim(m.start(), m.end(), "atom", {"not": rated} if m.group("un") else rated, slot="rating")
         for pattern in self.labels:
-            for m in pattern.finditer(st.low):
-                if st.free(m.start(), m.end()):
-                    value = lx.COLOR_LABEL_WORDS[m.group("c")]
-                    st.claim(m.start(), m.end(), "atom", {"label": value}, slot="label")
+            for m in st.unclaimed(pattern):
+                value = lx.COLOR_LABEL_WORDS[m.group("c")]
+                st.claim(m.start(), m.end(), "atom", {"label": value}, slot="label")
 
     def claim_filters(self, st: ClaimState) -> None:
         """Text in the photo, a date or place known at all, tags and favourites, kinds and quality words."""
@@ -443,64 +438,49 @@ class FilterClaims:
             if not st.free(m.start(), end):
                 continue
             st.claim(m.start(), end, "atom", {"text": st.text[m.start("v") : end]}, slot="text")
-        for m in self.any_text.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"text": ANY_TEXT}, slot="text")
-        for m in _NUMBER_SHOWN.finditer(st.low):  # "a bus with the number 12": the 12 is read in it
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"text": m.group("v")}, slot="text")
+        for m in st.unclaimed(self.any_text):
+            st.claim(m.start(), m.end(), "atom", {"text": ANY_TEXT}, slot="text")
+        for m in st.unclaimed(_NUMBER_SHOWN):  # "a bus with the number 12": the 12 is read in it
+            st.claim(m.start(), m.end(), "atom", {"text": m.group("v")}, slot="text")
 
     def _claim_known(self, st: ClaimState) -> None:
         """Whether the photo has a date or a place at all: "undated photos", "photos missing location"."""
-        for m in _DATED.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                known = {"yearly": dict(ANY_DAY)}
-                st.claim(
-                    m.start(), m.end(), "atom", {"not": known} if m.group("un") else known, slot="yearly"
-                )
-        for m in self.any_place.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"place": ANY_PLACE}, slot="place")
-        for m in self.no_place.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"not": {"place": ANY_PLACE}}, slot="place")
+        for m in st.unclaimed(_DATED):
+            known = {"yearly": dict(ANY_DAY)}
+            st.claim(m.start(), m.end(), "atom", {"not": known} if m.group("un") else known, slot="yearly")
+        for m in st.unclaimed(self.any_place):
+            st.claim(m.start(), m.end(), "atom", {"place": ANY_PLACE}, slot="place")
+        for m in st.unclaimed(self.no_place):
+            st.claim(m.start(), m.end(), "atom", {"not": {"place": ANY_PLACE}}, slot="place")
 
     def _claim_marks(self, st: ClaimState) -> None:
         """Tags and favourites, kinds and quality words."""
         _claim_cleanup(st)
         _claim_any_tags(st)
-        for m in self.tagged.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                value = m.group("v") or m.group("h")
-                if value in ("favourite", "favorite", "favourites", "favorites"):
-                    value = "favourite"
-                st.claim(m.start(), m.end(), "atom", {"tag": value}, slot="tag")
-        for m in self.favourite.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                if _a_taste(st, m):
-                    st.claim(m.start(), m.end(), "drop", text="")
-                else:
-                    st.claim(m.start(), m.end(), "atom", {"tag": "favourite"}, slot="tag")
-        for m in _BEST.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", copy.deepcopy(BEST), slot="tag")
-                st.note(f"“{m.group('a') or m.group('b')}” was read as {BEST_WORDS}", 0.0)
-        for m in self.kind.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "atom", {"kind": lx.KIND_WORDS[m.group(0)]}, slot="kind")
-        for m in self.quality.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(
-                    m.start(), m.end(), "atom", {"quality": lx.QUALITY_WORDS[m.group(0)]}, slot="quality"
-                )
+        for m in st.unclaimed(self.tagged):
+            value = m.group("v") or m.group("h")
+            if value in ("favourite", "favorite", "favourites", "favorites"):
+                value = "favourite"
+            st.claim(m.start(), m.end(), "atom", {"tag": value}, slot="tag")
+        for m in st.unclaimed(self.favourite):
+            if _a_taste(st, m):
+                st.claim(m.start(), m.end(), "drop", text="")
+            else:
+                st.claim(m.start(), m.end(), "atom", {"tag": "favourite"}, slot="tag")
+        for m in st.unclaimed(_BEST):
+            st.claim(m.start(), m.end(), "atom", copy.deepcopy(BEST), slot="tag")
+            st.note(f"“{m.group('a') or m.group('b')}” was read as {BEST_WORDS}", 0.0)
+        for m in st.unclaimed(self.kind):
+            st.claim(m.start(), m.end(), "atom", {"kind": lx.KIND_WORDS[m.group(0)]}, slot="kind")
+        for m in st.unclaimed(self.quality):
+            st.claim(m.start(), m.end(), "atom", {"quality": lx.QUALITY_WORDS[m.group(0)]}, slot="quality")
 
     def claim_faces(self, st: ClaimState) -> None:
         """Face counts: "group photos", "at least 3 people", "alone", "no people"; whether someone
         in the photo is named ("unnamed faces", "named people")."""
         for pattern, who in ((_UNNAMED, UNNAMED_PERSON), (_NAMED, ANY_PERSON)):
-            for m in pattern.finditer(st.low):
-                if st.free(m.start(), m.end()):
-                    st.claim(m.start(), m.end(), "atom", {"person": who}, slot="person")
+            for m in st.unclaimed(pattern):
+                st.claim(m.start(), m.end(), "atom", {"person": who}, slot="person")
         _things_in_a_group(st)
         for pat, spec in self.counts:
             for m in pat.finditer(st.low):

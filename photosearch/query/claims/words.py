@@ -38,18 +38,14 @@ class NegationClaims:
         )
 
     def __call__(self, st: ClaimState) -> None:
-        for m in _NOTHING_BUT.finditer(st.low):  # "nothing but dogs": only dogs
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "drop", text="")
-        for m in self.not_re.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "not", text=m.group(0))
-        for m in _MINUS.finditer(st.low):
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "not", text="-")
-        for m in _ANYONE_BUT.finditer(st.low):  # "anyone but tom": someone, not Tom
-            if st.free(m.start(), m.end()):
-                st.claim(m.start(), m.end(), "not", text=m.group(0))
+        for m in st.unclaimed(_NOTHING_BUT):  # "nothing but dogs": only dogs
+            st.claim(m.start(), m.end(), "drop", text="")
+        for m in st.unclaimed(self.not_re):
+            st.claim(m.start(), m.end(), "not", text=m.group(0))
+        for m in st.unclaimed(_MINUS):
+            st.claim(m.start(), m.end(), "not", text="-")
+        for m in st.unclaimed(_ANYONE_BUT):  # "anyone but tom": someone, not Tom
+            st.claim(m.start(), m.end(), "not", text=m.group(0))
 
 
 _FILLERS = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.FILLER_PHRASES) + r")\b")
@@ -445,9 +441,8 @@ _EATEN = {"eat": "food", "drink": "drink"}
 
 
 def _things_to_eat(st: ClaimState) -> None:
-    for m in _TO_EAT.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "atom", {"concept": _EATEN[m.group(1)]}, slot="concept")
+    for m in st.unclaimed(_TO_EAT):
+        st.claim(m.start(), m.end(), "atom", {"concept": _EATEN[m.group(1)]}, slot="concept")
 
 
 #: "a day at the beach", "a nice afternoon in the park": the outing is the place it went to.
@@ -618,39 +613,30 @@ _FOR_A_USE = re.compile(
 def _fillers_and_where_phrases(st: ClaimState) -> None:
     """Filler phrases ("close up", "lots of") and what a photo is wanted for ("for a card") are
     dropped; where one thing is beside another ("on top of") separates two things."""
-    for m in _FOR_A_USE.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "drop", text="")
-    for m in _FILLERS.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "drop", text="")
-    for m in _WHERE.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "and", text=m.group(0))
+    for m in st.unclaimed(_FOR_A_USE):
+        st.claim(m.start(), m.end(), "drop", text="")
+    for m in st.unclaimed(_FILLERS):
+        st.claim(m.start(), m.end(), "drop", text="")
+    for m in st.unclaimed(_WHERE):
+        st.claim(m.start(), m.end(), "and", text=m.group(0))
 
 
 def _phrases_read_as_one(st: ClaimState) -> None:
     """ "a thank you card" (what the card says), "the day we got married" (a wedding), "a new year's
     eve party" (one thing, as "a christmas party" is), "a shopping list" (no command "list")."""
-    for m in _THANK_YOU.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "word", text="thank-you")
-    for m in _MARRIED.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "word", text="wedding")
-    for m in _HOLIDAY_THING.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "word", text=" ".join(st.text[m.start() : m.end()].split()))
-    for m in _A_LOOK_OF.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(*m.span("w"), "atom", {"concept": m.group("w")}, slot="concept")
-            st.claim(*m.span("of"), "and", text="of")
-    for m in _DAYS_OF.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "drop", text="")
-    for m in _A_LIST.finditer(st.low):
-        if st.free(m.start(), m.end()):
-            st.claim(m.start(), m.end(), "word", text="to-do list" if m.group("todo") else m.group(0))
+    for m in st.unclaimed(_THANK_YOU):
+        st.claim(m.start(), m.end(), "word", text="thank-you")
+    for m in st.unclaimed(_MARRIED):
+        st.claim(m.start(), m.end(), "word", text="wedding")
+    for m in st.unclaimed(_HOLIDAY_THING):
+        st.claim(m.start(), m.end(), "word", text=" ".join(st.text[m.start() : m.end()].split()))
+    for m in st.unclaimed(_A_LOOK_OF):
+        st.claim(*m.span("w"), "atom", {"concept": m.group("w")}, slot="concept")
+        st.claim(*m.span("of"), "and", text="of")
+    for m in st.unclaimed(_DAYS_OF):
+        st.claim(m.start(), m.end(), "drop", text="")
+    for m in st.unclaimed(_A_LIST):
+        st.claim(m.start(), m.end(), "word", text="to-do list" if m.group("todo") else m.group(0))
 
 
 #: Number words by their value, to say a bounded count in words ("at least 2 cats": "least two").
