@@ -328,8 +328,7 @@ _DMY_DOT = re.compile(r"(?<![\w/.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d{2})(?![\w/
 #: "since the start of the year": of this year.
 _OF_THE_YEAR = re.compile(r"\b(beginning|start|end|middle)\s+of\s+the\s+year\b", re.IGNORECASE)
 
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-                "october", "november", "december")  # fmt: skip
+_MONTH_NAMES = tuple(max((k for k, v in MONTHS.items() if v == n), key=len) for n in range(1, 13))  # in full
 _MONTH_WORD = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")"
 #: "jan-mar 2021", "june–august": a run of months written with a dash.
 _MONTH_DASH = re.compile(rf"\b(?P<a>{_MONTH_WORD})\.?\s*[-–]\s*(?P<b>{_MONTH_WORD})\b\.?", re.IGNORECASE)

@@ -484,12 +484,15 @@ NUMBER_WORDS = {
 NUMBER_RE = r"\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 #: Words that say how many, not what: a concept's other words name the thing ("two jaguars",
 #: "a herd of horses", "several windmills").
+#: Words the parser keeps before a count's number to bound it: "at least two dogs" is "least two dog",
+#: "up to three cats" "most three cat" (`quantities.count_of` reads them).
+COUNT_BOUNDS = frozenset({"least", "most"})
 QUANTITY_WORDS = frozenset(
     {w for w in NUMBER_WORDS if " " not in w}
     | {"several", "few", "many", "lots", "lot", "some", "multiple", "numerous", "various", "pair", "pairs"}
     | {"herd", "herds", "flock", "flocks", "pack", "packs", "swarm", "swarms", "bunch", "bunches"}
     | {"group", "groups", "crowd", "crowds", "couple", "couples", "dozens", "hundreds", "plenty"}
-    | {"least", "most"}  # the bounds of a count: "least two dog" (`quantities.BOUNDS`)
+    | COUNT_BOUNDS
 )
 
 

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from photosearch.query.lexicon import IRREGULAR_PLURALS, NUMBER_WORDS, QUANTITY_WORDS
+from photosearch.query.lexicon import COUNT_BOUNDS, IRREGULAR_PLURALS, NUMBER_WORDS, QUANTITY_WORDS
 
 #: Words of quantity said "a ... of" things ("a herd of horses"), and "... of" things ("lots of").
 COLLECTIVES = frozenset(
     {"herd", "flock", "pack", "swarm", "bunch", "group", "crowd", "pair", "couple", "lot"}
 )
 MASSES = frozenset({"lots", "plenty", "dozens", "hundreds"})
-#: Words that bound a count the parser keeps before its number ("at least two dogs" is "least two dog",
-#: "up to three cats" "most three cat"; `claims/words.py`).
-BOUNDS = frozenset({"least", "most"})
 #: Words of quantity that do not count: "some birds" is birds.
 NOT_COUNTS = frozenset({"some", "various"})
 _PLURALS = {singular: plural for plural, singular in IRREGULAR_PLURALS.items() if singular != plural}
@@ -49,7 +46,7 @@ def count_of(value: str) -> Count | None:
     number after "least" is a least count ("least two dog"), after "most" a most ("most three cat")."""
     bound = ""
     for tok in value.lower().split():
-        if tok in BOUNDS:
+        if tok in COUNT_BOUNDS:
             bound = tok
             continue
         if tok.isdigit() or tok in NOT_COUNTS:
@@ -94,15 +91,13 @@ def say(value: str) -> str:
     if count.word in MASSES:
         return f"{count.word} of {' '.join(thing)}"
     lead = "a few" if count.word == "few" else count.word
-    bound = next((w for w in words[: words.index(count.word)] if w in BOUNDS), "")
+    bound = next((w for w in words[: words.index(count.word)] if w in COUNT_BOUNDS), "")
     return f"{f'at {bound} ' if bound else ''}{lead} {' '.join(thing)}"
 
 
 def _thing(value: str, n: int) -> list[str]:
     """The words of a counted concept that name the thing, its last one in the plural unless n is 1."""
-    thing = [
-        w for w in value.split() if w not in QUANTITY_WORDS and w not in NUMBER_WORDS and w not in BOUNDS
-    ]
+    thing = [w for w in value.split() if w not in QUANTITY_WORDS and w not in NUMBER_WORDS]
     if thing and n != 1:
         thing[-1] = plural(thing[-1])
     return thing
