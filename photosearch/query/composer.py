@@ -117,17 +117,17 @@ def duplicate_pairs(
 # ------------------------------------------------------------------------------------ groups
 
 
+#: The `per` groups a photo's date makes: one key each, from the snapshot's day and month columns.
+TIME_GROUPS = ("day", "month", "year")
+
+
 def group_keys(per: str, rows: np.ndarray, snap: Snapshot) -> list[list]:
     """For each candidate, the keys of its `per` groups (empty when unknown)."""
+    if per in TIME_GROUPS:
+        return [[int(k)] if k >= 0 else [] for k in _time_keys(per, rows, snap).tolist()]
     out: list[list] = []
     for r in rows.tolist():
-        if per == "day":
-            out.append([int(snap.day[r])] if snap.day[r] >= 0 else [])
-        elif per == "month":
-            out.append([int(snap.month[r])] if snap.month[r] >= 0 else [])
-        elif per == "year":
-            out.append([int(snap.month[r]) // 12] if snap.month[r] >= 0 else [])
-        elif per == "place":
+        if per == "place":
             code = int(snap.place_code[r])
             if code >= 0:
                 out.append([snap.places[code].get("label")])
@@ -147,7 +147,7 @@ def group_best(per: str, rows: np.ndarray, snap: Snapshot) -> np.ndarray:
 
     Day, month and year keys go through `np.unique` (fast on 100k rows); place and person keys are built
     per row."""
-    if per in ("day", "month", "year"):
+    if per in TIME_GROUPS:
         keys = _time_keys(per, rows, snap)
         known = np.flatnonzero(keys >= 0)
         _, first = np.unique(keys[known], return_index=True)
@@ -161,7 +161,7 @@ def group_best(per: str, rows: np.ndarray, snap: Snapshot) -> np.ndarray:
 
 def count_groups(per: str, rows: np.ndarray, snap: Snapshot) -> int:
     """How many `per` groups the rows fall into."""
-    if per in ("day", "month", "year"):
+    if per in TIME_GROUPS:
         keys = _time_keys(per, rows, snap)
         return int(np.unique(keys[keys >= 0]).size)
     return len(_groups(group_keys(per, rows, snap)))

@@ -293,10 +293,9 @@ def resolve_camera(atom: dict, ctx: ExecContext) -> AtomResult:
     phone's, "drone", "action camera", "dedicated camera": `plan.CAMERA_KINDS`)."""
     value = str(atom["camera"])
     snap = ctx.snapshot
-    if fold(value) in CAMERA_KINDS:
-        codes = np.array(
-            [c for c, cam in enumerate(snap.cameras) if camera_kind(cam) == fold(value)], np.int32
-        )
+    kind = fold(value)
+    if kind in CAMERA_KINDS:
+        codes = np.array([c for c, cam in enumerate(snap.cameras) if camera_kind(cam) == kind], np.int32)
     else:
         codes = _contains_codes(snap.cameras, value)
     mask = np.isin(snap.camera_code, codes)
