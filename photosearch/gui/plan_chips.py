@@ -80,6 +80,7 @@ ATOM_TITLES = {
     "weekday": "taken",
     "month": "taken",
     "yearly": "",
+    "days_of": "",  # says itself: "taken the day after a photo that looks like “party”"
     "or": "",  # a group of conditions says itself in words ("of Anna or of Tom")
     "and": "",
 }

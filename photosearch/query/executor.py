@@ -16,6 +16,8 @@
 * relaxed mode (closest matches): concept atoms also admit their best candidates below the
   calibrated cut-off (`AtomResult.near`), a people count the photos one person off; other filters
   stay hard.
+* days_of: its own `where` is run first, strictly, and the days its photos were taken tell which
+  photos the atom holds ("the day after the party").
 
 Only active photos exist for the executor (the snapshot holds nothing else).
 """
@@ -34,6 +36,7 @@ from photosearch.query.atoms import resolve_atom
 from photosearch.query.plan import atoms
 from photosearch.query.quantities import say
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
+from photosearch.query.resolvers.same_days import resolve_days_of
 
 OPERATORS = ("and", "or", "not")
 
@@ -317,7 +320,7 @@ class Executor:
         key = json.dumps(node, sort_keys=True)
         result = self.ctx.atom_cache.get(key)
         if result is None:
-            result = self.ctx.atom_cache[key] = resolve_atom(node, self.ctx)
+            result = self.ctx.atom_cache[key] = self._resolve(node, path)
         used = result.set
         near = result.closest() if self.relaxed and not negated else None
         if near is not None and len(near):
@@ -327,6 +330,21 @@ class Executor:
             used = ScoredSet.best_of([result.set, result.likely], graded=True)
         ex.atoms.append(AtomHit(path, negated, result, (time.perf_counter() - t0) * 1000, used))
         return used
+
+    def _resolve(self, atom: dict, path: str) -> AtomResult:
+        """An atom's result; a days_of atom's `where` is run first, on its own and strictly (no
+        closest matches, no soft parts: only photos that surely match tell a day), and again with
+        its closest matches only when asked (what orders the closest matches where none is sure)."""
+        if "days_of" not in atom:
+            return resolve_atom(atom, self.ctx)
+        where, inner_path = atom["days_of"]["where"], path + ".days_of"
+
+        def run(relaxed: bool) -> ScoredSet:
+            return Executor(self.ctx, relaxed=relaxed)._node(
+                where, inner_path, False, Execution(ScoredSet.empty())
+            )
+
+        return resolve_days_of(atom, self.ctx, run(False), lambda: run(True))
 
 
 def left_nothing_out(concept: str) -> str:

@@ -1,7 +1,7 @@
 """Deterministic request parser: natural language → plan, with a confidence and notes.
 
-The parser claims spans of the request in a fixed order (quotes and `key:value` syntax, compose
-words, similar/folder/camera, camera settings, kinds/quality/tags, face counts, people, dates, times
+The parser claims spans of the request in a fixed order (quotes and `key:value` syntax, days told
+by other photos ("the day after the party", read as a request of its own), compose words, similar/folder/camera, camera settings, kinds/quality/tags, face counts, people, dates, times
 of day, places, colours, connectives)
 and reads what is left as concept phrases; the claim passes live in `query.claims`. Then
 `query.parse_tree` builds the boolean tree: OR binds tighter than AND; NOT takes the following
@@ -26,6 +26,7 @@ from photosearch.query.claims.entities import (
     claim_weekdays,
 )
 from photosearch.query.claims.filters import FilterClaims
+from photosearch.query.claims.same_days import SameDayClaims
 from photosearch.query.claims.settings import claim_settings
 from photosearch.query.claims.words import NegationClaims, claim_words
 from photosearch.query.dates import written_out
@@ -52,9 +53,11 @@ class RequestParser:
 
     def __init__(self):
         cues, filters = CueClaims(), FilterClaims()
+        same_days = SameDayClaims(self._told_by)
         self.passes: tuple[Callable[[ClaimState], None], ...] = (
             claim_quotes,
             cues.claim_prefix,
+            same_days,
             ComposeClaims(),
             cues.claim_similar,
             cues.claim_files,
@@ -76,9 +79,20 @@ class RequestParser:
             claim_words,
         )
 
+        #: What tells the days of "the day after the party" is read by the others ("the party")
+        self.told_by_passes = tuple(p for p in self.passes if p is not same_days)
+
     def parse(self, text: str, *, now: date, context: PlanContext | None = None) -> ParseResult:
-        ctx = context or PlanContext()
-        st = self._claimed(ClaimState(written_out(emoji_as_words(text), now), now, ctx))
+        return self._parse(text, now, context or PlanContext(), self.passes)
+
+    def _told_by(self, text: str, st: ClaimState) -> ParseResult:
+        """What tells the days of a request's days_of, read as a request of its own."""
+        return self._parse(text, st.now, st.ctx, self.told_by_passes)
+
+    def _parse(
+        self, text: str, now: date, ctx: PlanContext, passes: tuple[Callable[[ClaimState], None], ...]
+    ) -> ParseResult:
+        st = self._claimed(ClaimState(written_out(emoji_as_words(text), now), now, ctx), passes)
         result = build_result(st)
         if not st.corrections:
             return result
@@ -91,10 +105,11 @@ class RequestParser:
         again.spelling_tries = st.spelling_tries  # the words left unread stay so: no new look-ups
         for _start, _end, typed, word in st.corrections:
             again.note(typo_note(typed, word), TYPO_PENALTY)
-        return build_result(self._claimed(again))
+        return build_result(self._claimed(again, passes))
 
-    def _claimed(self, st: ClaimState) -> ClaimState:
-        for claim in self.passes:
+    @staticmethod
+    def _claimed(st: ClaimState, passes: tuple[Callable[[ClaimState], None], ...]) -> ClaimState:
+        for claim in passes:
             claim(st)
         return st
 

@@ -35,6 +35,10 @@ Atoms (each a one-key object):
   any year: "at weekends", "on Sundays", "weekdays".
 * ``{"yearly": {"from": "MM-DD", "to": "MM-DD"}}``: taken between these days of any year, inclusive
   (``to`` before ``from`` wraps over New Year): "at Christmas" is ``12-24..12-26`` every year.
+* ``{"days_of": {"where": NODE, "from": int, "to": int}}``: taken on a day from ``from`` to ``to``
+  days after a day on which a photo matching ``where`` was taken (``0, 0``: the same day; ``1, 1``
+  the day after; ``-7, -1`` the week before): "the same day as the wedding", "the day after the
+  party". ``where`` is run on its own, strictly (its closest matches give no day).
 * ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
   present; ``min`` defaults to 0 and ``max`` null means "no upper bound".
 * ``{"kind": "photo"|"screenshot"|"document"}``, ``{"quality": "sharp"|"blurry"}``.
@@ -131,6 +135,7 @@ ATOM_KEYS = (
     "hour",
     "weekday",
     "yearly",
+    "days_of",
     "faces",
     "rating",
     "setting",
@@ -192,6 +197,8 @@ SORT_TEXT = {
     "pixels_asc": "lowest resolution first",
 }
 PER_VALUES = ("day", "month", "year", "place", "person")
+#: How many days before or after another photo's day a days_of atom reaches at most.
+MAX_DAYS_AWAY = 366
 MAX_DEPTH = 32
 # Input bounds, checked before anything is parsed: a plan file's size, the nesting of its JSON
 # (each plan level is an object and a list), and one atom's text.
@@ -294,6 +301,19 @@ PLAN_SCHEMA: dict[str, Any] = {
                         "type": "object",
                         "properties": {"from": _MONTH_DAY_STR, "to": _MONTH_DAY_STR},
                         "required": ["from", "to"],
+                        "additionalProperties": False,
+                    },
+                ),
+                _atom_schema(
+                    "days_of",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "where": {"$ref": "#/$defs/node"},
+                            "from": {"type": "integer", "minimum": -MAX_DAYS_AWAY, "maximum": MAX_DAYS_AWAY},
+                            "to": {"type": "integer", "minimum": -MAX_DAYS_AWAY, "maximum": MAX_DAYS_AWAY},
+                        },
+                        "required": ["where", "from", "to"],
                         "additionalProperties": False,
                     },
                 ),
@@ -576,9 +596,25 @@ def _validate_node(node: Any, path: str, depth: int) -> dict:
         return {key: children}
     if key == "not":
         return {"not": _validate_node(value, f"{path}.not", depth + 1)}
+    if key == "days_of":
+        return _validate_days_of(value, f"{path}.days_of", depth + 1)
     if key in ATOM_KEYS:
         return _validate_atom(key, value, path)
     raise _err(path, f"unknown key {key!r}; expected one of {list(OPERATORS) + list(ATOM_KEYS)}")
+
+
+def _validate_days_of(value: Any, p: str, depth: int) -> dict:
+    """The days around the days a node's photos were taken: the node, and the days away."""
+    if not isinstance(value, dict) or set(value) != {"where", "from", "to"}:
+        raise _err(p, 'expected {"where": NODE, "from": days, "to": days}')
+    lo, hi = (
+        _check_int(value[k], f"{p}.{k}", nullable=False, minimum=-MAX_DAYS_AWAY) for k in ("from", "to")
+    )
+    if max(lo, hi) > MAX_DAYS_AWAY:
+        raise _err(p, f"at most {MAX_DAYS_AWAY} days away")
+    if lo > hi:
+        raise _err(p, f"'from' {lo} is after 'to' {hi}")
+    return {"days_of": {"where": _validate_node(value["where"], f"{p}.where", depth), "from": lo, "to": hi}}
 
 
 def validate_compose(compose: Any) -> dict[str, Any]:
@@ -701,7 +737,8 @@ def is_atom(node: dict) -> bool:
 
 
 def walk(node: dict) -> Iterator[dict]:
-    """Yield every node (operators and atoms), depth first, parents before children."""
+    """Yield every node (operators and atoms), depth first, parents before children; a days_of
+    atom's own `where` follows it."""
     yield node
     ((key, value),) = node.items()
     if key in ("and", "or"):
@@ -709,10 +746,13 @@ def walk(node: dict) -> Iterator[dict]:
             yield from walk(child)
     elif key == "not":
         yield from walk(value)
+    elif key == "days_of":
+        yield from walk(value["where"])
 
 
 def atoms(plan: dict) -> list[dict]:
-    """All atoms of a plan (or of a node) in reading order."""
+    """All atoms of a plan (or of a node) in reading order, with those of a days_of's `where` after
+    it: what a search must load or encode."""
     return [n for n in walk(_root(plan)) if is_atom(n)]
 
 
@@ -772,6 +812,9 @@ def _atom_text(atom: dict) -> str:
     if key in ("date", "added"):
         lo, hi = value["from"], value["to"]
         return f"{key} {lo}" if lo == hi else f"{key} {lo}..{hi}"
+    if key == "days_of":
+        lo, hi = value["from"], value["to"]
+        return f"days_of({node_to_text(value['where'])}) " + (f"{lo:+d}" if lo == hi else f"{lo:+d}..{hi:+d}")
     if key == "faces":
         lo, hi = value.get("min", 0), value.get("max")
         if hi is None:
@@ -888,6 +931,8 @@ def canonical_node(node: dict) -> dict:
         return {key: kids}
     if key == "not":
         return {"not": canonical_node(value)}
+    if key == "days_of":
+        return {"days_of": {**value, "where": canonical_node(value["where"])}}
     return copy.deepcopy(node)
 
 

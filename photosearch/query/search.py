@@ -23,6 +23,7 @@ twin links it as `raw`.
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import os
 import time
@@ -311,7 +312,7 @@ class _Page:
         when = _when_parts(where)
         if not execution.result.rows.size and when:  # "dogs in autumn", none then: the dogs, nearest first
             without = filter_atoms(where, lambda atom: atom not in when)
-            self.closest(without, _nearness(when, snap), met_first=True)
+            self.closest(without, _nearness(when, self.ctx), met_first=True)
             if self.shown.size:
                 dropped_times = when
         if self.shown.size < self.size and any(set(a) & set(RELAXABLE) for a in plan_atoms(where)):
@@ -324,12 +325,12 @@ class _Page:
             attempts = [filters] if 0 < len(filters) < len(unmet) else []
             for dropped in [*attempts, unmet] if unmet else []:
                 reduced = filter_atoms(where, lambda atom, d=dropped: atom not in d) or {"and": []}
-                nearness = _nearness(dropped, snap)
+                nearness = _nearness(dropped, self.ctx)
                 if nearness is None and reduced == {"and": []}:  # nothing of it anywhere
                     nearness = _newest(snap)
                 self.closest(reduced, nearness, met_first=True)
                 if self.shown.size:
-                    return [a for a in dropped if set(a) & set(NEARNESS)]
+                    return [a for a in dropped if set(a) & set(NEAR_IN_TIME)]
         return dropped_times
 
 
@@ -377,7 +378,7 @@ def search(
     timing["compose"] = (time.perf_counter() - t3) * 1000
     t4 = time.perf_counter()
     results = _result_entries(pages, snap)
-    _say_when(results, times_dropped, snap)
+    _say_when(results, times_dropped, ctx)
     _say_size(results, block.get("sort"), snap)
     annotate_origins(store, results)
     timing["why"] = (time.perf_counter() - t4) * 1000
@@ -434,16 +435,17 @@ def _unmet_atoms(execution: Execution, total: int) -> list[dict]:
     ]
 
 
-def _say_when(results: list[dict], dropped: list[dict], snap: Snapshot) -> None:
+def _say_when(results: list[dict], dropped: list[dict], ctx: ExecContext) -> None:
     """A closest match shown for being near a date, time or camera setting left out says its own
     (when it was taken, its ISO), and that it is the nearest unless it meets it ("dogs in autumn": a
     dog of February is)."""
     if not results or not dropped:
         return
+    snap = ctx.snapshot
     rows = snap.rows_of(np.asarray([e["id"] for e in results], np.int64))
     for atom in dropped:
         key = next(iter(atom))
-        inside = NEARNESS[key](atom, snap)[rows] >= 1.0
+        inside = nearness_of(atom, ctx)[rows] >= 1.0
         for entry, row, then in zip(results, rows.tolist(), inside.tolist(), strict=True):
             if not entry["below_cutoff"] or any(w.get("atom") == key for w in entry["why"]):
                 continue
@@ -506,6 +508,8 @@ NEARNESS = {
     "setting": setting_nearness,
     "size": size_nearness,
 }
+#: The atoms a photo can be near to, not only in: those of `NEARNESS`, and days told by other photos.
+NEAR_IN_TIME = (*NEARNESS, "days_of")
 
 
 def _when_parts(where: dict) -> list[dict]:
@@ -514,21 +518,33 @@ def _when_parts(where: dict) -> list[dict]:
     parts = where.get("and") if len(where) == 1 else None
     if not isinstance(parts, list):
         return []
-    when = [p for p in parts if isinstance(p, dict) and len(p) == 1 and next(iter(p)) in NEARNESS]
+    when = [p for p in parts if isinstance(p, dict) and len(p) == 1 and next(iter(p)) in NEAR_IN_TIME]
     return when if len(when) < len(parts) else []
 
 
-def _nearness(unmet: list[dict], snap: Snapshot) -> np.ndarray | None:
+def nearness_of(atom: dict, ctx: ExecContext) -> np.ndarray:
+    """Per row, how near a photo is to an atom of `NEAR_IN_TIME` (1: inside it); a days_of's days
+    are its result's, resolved in this search."""
+    key = next(iter(atom))
+    if key in NEARNESS:
+        return NEARNESS[key](atom, ctx.snapshot)
+    result = ctx.atom_cache.get(json.dumps(atom, sort_keys=True))
+    if result is None or result.near_in_time is None:
+        return np.zeros(ctx.snapshot.n, np.float32)
+    return result.near_in_time()
+
+
+def _nearness(unmet: list[dict], ctx: ExecContext) -> np.ndarray | None:
     """A weight per photo for how near it is to the dropped dates and times of day: "yesterday" with
     nothing taken then lists the latest photos first, "in the late evening" the photos taken nearest
     to it. It at most halves a score, so what the request still asks ranks first ("dogs from last
     week": the dogs, the nearest in time first)."""
-    times = [(key, atom) for atom in unmet for key in atom if key in NEARNESS]
+    times = [atom for atom in unmet if set(atom) & set(NEAR_IN_TIME)]
     if not times:
         return None
-    near = np.ones(snap.n, np.float32)
-    for key, atom in times:
-        near *= NEARNESS[key](atom, snap)
+    near = np.ones(ctx.snapshot.n, np.float32)
+    for atom in times:
+        near *= nearness_of(atom, ctx)
     return 0.5 + 0.5 * near
 
 

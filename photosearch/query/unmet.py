@@ -27,6 +27,7 @@ from photosearch.query.plan import (
     WHATSAPP_NAMES,
 )
 from photosearch.query.quantities import count_of, say
+from photosearch.query.same_days import days_away_text
 from photosearch.query.times_of_day import hours_text
 from photosearch.query.weekdays import days_text
 
@@ -146,6 +147,7 @@ _DESCRIBE = {
     "label": lambda v: f"with the {v} label",
     "setting": setting_said,
     "size": lambda v: f"of {size_text(v)}",
+    "days_of": lambda v: f"taken {days_away_text(v['from'], v['to'])} {told_by(v['where'])}",
 }
 
 
@@ -167,6 +169,17 @@ def node_words(node: dict) -> str:
     if key == "not":
         return "not " + node_words(value)
     return f"“{say(value)}”" if key == "concept" else describe(node)
+
+
+def told_by(where: dict) -> str:
+    """The photos whose days a days_of atom goes by, in words: "a photo that looks like “wedding”",
+    "a photo of Anna and that looks like “party”"."""
+    key, value = next(iter(where.items()))
+    if key == "and" and value and all(next(iter(c)) not in ("and", "or", "not") for c in value):
+        return "a photo " + " and ".join(describe(c) for c in value)
+    return (
+        f"a photo {describe(where)}" if key not in ("and", "or", "not") else f"a photo of {node_words(where)}"
+    )
 
 
 def sentences(

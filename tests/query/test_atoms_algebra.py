@@ -205,6 +205,7 @@ ATOM_EXAMPLES = {
     "hour": [7, 8],
     "weekday": [6, 7],
     "yearly": {"from": "12-24", "to": "12-26"},
+    "days_of": {"where": {"concept": "wedding"}, "from": 1, "to": 1},
     "faces": {"min": 2, "max": 2},
     "rating": {"min": 4, "max": None},
     "setting": {"of": "aperture", "min": None, "max": 2.8},

@@ -247,6 +247,7 @@ def test_a_thing_never_photographed_at_that_time_shows_the_thing_nearest_in_time
 
 
 def test_a_closest_match_taken_then_is_not_called_the_nearest(dogs_and_trees):
+    from photosearch.query.resolvers.base import ExecContext
     from photosearch.query.resolvers.snapshot import get_snapshot, taken_at
     from photosearch.query.search import _say_when
 
@@ -256,7 +257,7 @@ def test_a_closest_match_taken_then_is_not_called_the_nearest(dogs_and_trees):
         for row, path in enumerate(snap.paths)
         if path.endswith(("older_tree.jpg", "recent_tree.jpg"))
     ]
-    _say_when(entries, [{"month": [7]}], snap)
+    _say_when(entries, [{"month": [7]}], ExecContext(snap, dogs_and_trees, None, None))
     said = {e["taken_at"][:10]: e["why"][0]["text"] for e in entries}
     assert said == {
         "2022-07-01": "taken 2022-07-01",  # in July

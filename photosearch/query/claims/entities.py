@@ -11,7 +11,7 @@ from photosearch.query.areas import area, find_areas
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.claims.words import TRIP_WORDS
 from photosearch.query.clock_times import find_clock_times
-from photosearch.query.dates import finder, month_range, open_span, recent_month
+from photosearch.query.dates import DateMatch, finder, month_range, open_span, recent_month
 from photosearch.query.landmarks import find_landmarks
 from photosearch.query.parse_state import ClaimState, PlanContext, sentence_start
 from photosearch.query.places import (
@@ -117,14 +117,18 @@ def claim_times(st: ClaimState) -> None:
         st.claim(start, m.end(), "atom", {"hour": hours_of(m.group("t"))}, slot="hour")
 
 
-def claim_dates(st: ClaimState) -> None:
-    """Date expressions, with birthdays (`query.dates`)."""
+def dates_found(st: ClaimState) -> list[DateMatch]:
+    """The date expressions of the request, with birthdays (`query.dates`)."""
     owner = st.ctx.owner
     bdays = dict(st.ctx.birthdays)
     if owner and owner in bdays:
         bdays.setdefault("me", bdays[owner])
-    found = finder().find(st.low, st.now, years=st.ctx.years, birthdays=bdays, owner=owner or "me")
-    for dm in found:
+    return finder().find(st.low, st.now, years=st.ctx.years, birthdays=bdays, owner=owner or "me")
+
+
+def claim_dates(st: ClaimState) -> None:
+    """Date expressions, with birthdays (`query.dates`)."""
+    for dm in dates_found(st):
         if not st.free(dm.start, dm.end):
             continue
         for note in dm.notes:

@@ -108,6 +108,9 @@ class AtomResult:
     #: Finds `near` when a plan first asks for it, where that is work a negated atom never needs (what
     #: a place no photo was taken at looks like).
     find_near: Callable[[], ScoredSet | None] | None = field(default=None, repr=False)
+    #: Per row, how near the photo was taken to the days the atom asks for (1 on one), where those
+    #: days come from the search itself (a days_of's): what orders the closest matches without it.
+    near_in_time: Callable[[], np.ndarray] | None = field(default=None, repr=False)
 
     def closest(self) -> ScoredSet | None:
         """`near`, found now if it was left for later."""

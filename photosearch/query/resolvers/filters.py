@@ -129,7 +129,7 @@ def days_nearness(days: np.ndarray, known: np.ndarray, lo: int, hi: int, near_da
     return np.where(known, 1.0 / (1.0 + away / near_days), 0.0).astype(np.float32)
 
 
-def _dated(snap) -> np.ndarray:
+def dated(snap) -> np.ndarray:
     """Per row, whether the photo has a date taken."""
     return (snap.day >= -(10**6)) & (snap.taken != NO_DATE)
 
@@ -142,7 +142,7 @@ def _when_taken(key: str, snap) -> Callable[[int], list[dict]]:
 def resolve_date(atom: dict, ctx: ExecContext) -> AtomResult:
     lo, hi = day_range(atom)
     snap = ctx.snapshot
-    mask = (snap.day >= lo) & (snap.day <= hi) & _dated(snap)
+    mask = (snap.day >= lo) & (snap.day <= hi) & dated(snap)
 
     return AtomResult(atom, ScoredSet.from_mask(mask), _when_taken("date", snap))
 
@@ -154,7 +154,7 @@ NEAR_DAYS = 30.0
 def date_nearness(atom: dict, snap) -> np.ndarray:
     """Per row, how near its date is to the atom's range (1 inside, 1 / (1 + days away / NEAR_DAYS)
     outside): what orders the closest matches of "yesterday" when no photo was taken then."""
-    return days_nearness(snap.day, _dated(snap), *day_range(atom), NEAR_DAYS)
+    return days_nearness(snap.day, dated(snap), *day_range(atom), NEAR_DAYS)
 
 
 def months_taken(snap) -> np.ndarray:
@@ -230,7 +230,7 @@ def weekdays_taken(snap) -> np.ndarray:
     got = snap.cache.get("weekday_taken")
     if got is None:
         weekday = ((snap.day.astype(np.int64) + 3) % 7 + 1).astype(np.int32)
-        got = snap.cache["weekday_taken"] = np.where(_dated(snap), weekday, 0).astype(np.int32)
+        got = snap.cache["weekday_taken"] = np.where(dated(snap), weekday, 0).astype(np.int32)
     return got
 
 

@@ -1,0 +1,54 @@
+"""Days told by other photos: "the same day as the wedding", "the day after the party", "dogs in the
+week before the move". What follows the relation is read as a request of its own; the days its
+photos were taken on are the days asked for (a days_of atom)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from photosearch.query.claims.entities import dates_found
+from photosearch.query.parse_state import ClaimState, ParseResult
+from photosearch.query.plan import MAX_DAYS_AWAY, atoms
+from photosearch.query.same_days import INNER_END, RELATION, relation_days
+
+#: Atoms that say only when a photo was taken: "the day after christmas" is the date finder's, and a
+#: day after a date is no day a photo tells.
+_TIME_ONLY = frozenset({"date", "month", "yearly", "weekday", "hour", "added"})
+#: The relation that needs "on" or "from" before it: "on the day of the wedding", not "the day of the
+#: week".
+_NEEDS_PREPOSITION = {"day of": ("on", "from")}
+
+
+class SameDayClaims:
+    """The claim pass; `read` reads what tells the days as a request of its own."""
+
+    def __init__(self, read: Callable[[str, ClaimState], ParseResult]):
+        self.read = read
+
+    def __call__(self, st: ClaimState) -> None:
+        for m in st.unclaimed(RELATION):
+            words = " ".join(m.group("rel").split())
+            if words in _NEEDS_PREPOSITION and m.group("pre") not in _NEEDS_PREPOSITION[words]:
+                continue
+            stop = INNER_END.search(st.low, m.end())
+            end = stop.start() if stop else len(st.low)
+            if not st.free(m.start(), end) or _a_date(st, m.start("rel"), m.end("rel")):
+                continue
+            told = self.read(st.text[m.end() : end], st)
+            found = atoms(told.plan["where"])
+            if not found or all(next(iter(a)) in _TIME_ONLY for a in found):
+                continue
+            lo, hi = relation_days(m)
+            if max(-lo, hi) > MAX_DAYS_AWAY:
+                continue
+            for note in told.notes:
+                st.note(note, 0.0)
+            st.penalty += 1.0 - told.confidence
+            node = {"days_of": {"where": told.plan["where"], "from": lo, "to": hi}}
+            st.claim(m.start(), end, "atom", node, slot="days_of")
+
+
+def _a_date(st: ClaimState, start: int, end: int) -> bool:
+    """Whether the date finder reads the relation's words as part of a date ("the day after
+    thanksgiving", "the day before yesterday", "the week after my birthday")."""
+    return any(d.start < end and start < d.end for d in dates_found(st))

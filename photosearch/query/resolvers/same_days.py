@@ -1,0 +1,83 @@
+"""The days_of atom: photos taken on the days other photos tell ("the day after the party")."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import timedelta
+
+import numpy as np
+
+from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
+from photosearch.query.resolvers.filters import NEAR_DAYS, dated
+from photosearch.query.resolvers.snapshot import EPOCH, taken_at
+from photosearch.query.unmet import told_by as told_by_words
+
+#: How many of the days found a result's `info` lists.
+DAYS_LISTED = 20
+#: Where no photo surely tells a day, how many of the closest matches of what would tell it order the
+#: closest matches by their days.
+CLOSEST_TELLING = 3
+
+
+def resolve_days_of(
+    atom: dict, ctx: ExecContext, found: ScoredSet, closest: Callable[[], ScoredSet]
+) -> AtomResult:
+    """The photos taken `from`..`to` days after a day on which one of `found` (the photos matching the
+    atom's `where`, run strictly) was taken; undated photos never match and tell no day. Where none
+    does, the page says so, and the best of `closest` (the `where`'s closest matches) tell the days
+    the closest matches are near to."""
+    spec = atom["days_of"]
+    snap = ctx.snapshot
+    known = dated(snap)
+    rows = found.rows[known[found.rows]]
+    days = np.unique(snap.day[rows].astype(np.int64))
+    if not len(found):
+        ctx.remarks.append(f"there is no day to go by: {told_by_words(spec['where'])} was not found")
+    taken = snap.day.astype(np.int64)
+    lo, hi = int(spec["from"]), int(spec["to"])
+    # a photo of day x matches when some day d has lo <= x - d <= hi, i.e. x - hi <= d <= x - lo
+    first = np.searchsorted(days, taken - hi, side="left")
+    inside = first < days.size
+    inside[inside] &= days[first[inside]] <= taken[inside] - lo
+    result = ScoredSet.from_mask(inside & known)
+    told_by = {int(d): int(r) for d, r in zip(snap.day[rows].tolist(), rows.tolist(), strict=True)}
+
+    def explain(row: int) -> list[dict]:
+        day = int(taken[row])
+        by = [told_by[d] for d in range(day - hi, day - lo + 1) if d in told_by]
+        why = {"atom": "days_of", "taken_at": taken_at(snap, row)}
+        if by:  # the photo that tells the day: when it was taken, and its file
+            why["day_of"] = taken_at(snap, by[0])
+            why["photo"] = os.path.basename(snap.paths[by[0]])
+        return [why]
+
+    info = {
+        "days": [(EPOCH + timedelta(days=int(d))).date().isoformat() for d in days[:DAYS_LISTED]],
+        "day_count": int(days.size),
+        "found": len(found),
+    }
+
+    def near_in_time() -> np.ndarray:
+        """1 on a day asked for, 1 / (1 + days away / NEAR_DAYS) off them; 0 undated or no day. With
+        no day told, the days the best closest matches of the `where` tell."""
+        told = days if days.size else _closest_days(closest(), snap)
+        if not told.size:
+            return np.zeros(snap.n, np.float32)
+        wanted = np.unique((told[:, None] + np.arange(lo, hi + 1)[None, :]).ravel())
+        at = np.clip(np.searchsorted(wanted, taken), 1, wanted.size - 1) if wanted.size > 1 else None
+        if at is None:
+            away = np.abs(taken - wanted[0])
+        else:
+            away = np.minimum(np.abs(taken - wanted[at - 1]), np.abs(taken - wanted[at]))
+        return np.where(known, 1.0 / (1.0 + away / NEAR_DAYS), 0.0).astype(np.float32)
+
+    return AtomResult(atom, result, explain, info, near_in_time=near_in_time)
+
+
+def _closest_days(near: ScoredSet, snap) -> np.ndarray:
+    """The days the best `CLOSEST_TELLING` dated photos of `near` were taken."""
+    rows = near.rows[dated(snap)[near.rows]]
+    scores = near.scores[dated(snap)[near.rows]]
+    best = rows[np.argsort(-scores, kind="stable")[:CLOSEST_TELLING]]
+    return np.unique(snap.day[best].astype(np.int64))
