@@ -378,6 +378,18 @@ class Core:
         d.online = Path(d.path).is_file()
         return d
 
+    def same_day_request(self, photo_id: int) -> str | None:
+        """The request for the photos taken the day this one was, by its clock, oldest first ("photos
+        from 1 March 2023, oldest first"); None for a photo with no date."""
+        with self.store.session() as s:
+            photo = s.get(Photo, photo_id)
+            if photo is None:
+                raise PhotoSearchError(f"photo #{photo_id} is no longer in the catalog")
+            taken = photo.taken_at
+        if taken is None:
+            return None
+        return f"photos from {taken.day} {browse.MONTH_NAMES[taken.month - 1]} {taken.year}, oldest first"
+
     def same_people_plan(self, photo_id: int) -> dict | None:
         names = sorted({f["name"] for f in self.details(photo_id).faces if f["name"]})
         if not names:

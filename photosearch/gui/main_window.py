@@ -133,6 +133,7 @@ class MainWindow(QMainWindow):
         self.photo_view.navigate.connect(self.navigate)
         self.photo_view.find_similar.connect(self.find_similar)
         self.photo_view.find_same_people.connect(self.find_same_people)
+        self.photo_view.find_same_day.connect(self.find_same_day)
         self.photo_view.ask_requested.connect(self.ask_about)
         self.photo_view.act_slideshow.triggered.connect(lambda _on: self.toggle_slideshow())
         self.photo_view.act_full_screen.triggered.connect(self.toggle_full_screen)
@@ -621,6 +622,23 @@ class MainWindow(QMainWindow):
         )
         return self.search_task
 
+    def find_same_day(self, photo_id: int) -> None:
+        """The photos taken the day this one was, oldest first, as a request in the search bar."""
+        core = self.core
+
+        def done(request: str | None) -> None:
+            if request is None:
+                self.search_info.setText("This photo has no date")
+                return
+            self.run_search(request)
+
+        self.runner.submit(
+            lambda _p, _c: core.same_day_request(photo_id),
+            name="Same day",
+            on_result=done,
+            on_error=self.show_error,
+        )
+
     def find_same_people(self, photo_id: int) -> None:
         core = self.core
 
@@ -891,6 +909,7 @@ class MainWindow(QMainWindow):
         menu.addSeparator()
         menu.addAction("Find similar", lambda: self.find_similar(pid))
         menu.addAction("Find with the same people", lambda: self.find_same_people(pid))
+        menu.addAction("Photos from the same day", lambda: self.find_same_day(pid))
         menu.addAction(
             "Ask about this photo…",
             lambda: (self.ask_panel.set_photo(pid, Path(path).name), self.ask_dock.show()),

@@ -364,6 +364,7 @@ class PhotoView(QWidget):
     navigate = Signal(int)  # -1 / +1
     find_similar = Signal(int)
     find_same_people = Signal(int)
+    find_same_day = Signal(int)
     ask_requested = Signal(int)
 
     def __init__(self, parent=None):
@@ -412,6 +413,8 @@ class PhotoView(QWidget):
         self.act_copy = tb.addAction("Copy path", self.copy_path)
         self.act_similar = tb.addAction("Find similar", lambda: self._emit(self.find_similar))
         self.act_people = tb.addAction("Same people", lambda: self._emit(self.find_same_people))
+        self.act_same_day = tb.addAction("Same day", lambda: self._emit(self.find_same_day))
+        self.act_same_day.setToolTip("The photos taken the day this one was")
         self.act_ask = tb.addAction("Ask…", lambda: self._emit(self.ask_requested))
         lay.addWidget(tb)
         split = QSplitter(Qt.Orientation.Horizontal, self)
@@ -460,6 +463,7 @@ class PhotoView(QWidget):
         self.canvas.boxes = boxes
         self.info.setHtml(details_html(d))
         self.act_people.setEnabled(any(f["name"] for f in d.faces))
+        self.act_same_day.setEnabled("Taken" in d.exif)
         self.canvas.update()
 
     def set_image(self, image: QImage | None, message: str = "") -> None:

@@ -441,3 +441,27 @@ def test_a_heart_and_stars_set_at_once_both_stay(qtbot, make_window, dated, monk
     w.organize.set_favourite([pid], True)
     qtbot.waitUntil(lambda: not w.runner.tasks, timeout=10000)
     assert w.model.marks[pid] == {"favourite": True, "rating": 4}
+
+
+def test_photos_from_the_same_day_from_the_menu_and_the_viewer(qtbot, make_window, dated):
+    """A photo's "Photos from the same day" is a request in the search bar: that day's photos, oldest
+    first; a photo with no date says it has none, and the viewer's button is off for it."""
+    core, ids, _root = dated
+    w = make_window(core)
+    qtbot.waitUntil(lambda: w.model.rowCount() == len(PHOTOS))
+    menu = w.grid_menu(ids["tiles"], "tiles.jpg")
+    actions = {a.text(): a for a in menu.actions()}
+    actions["Photos from the same day"].trigger()
+    qtbot.waitUntil(lambda: w.search_bar.text() == "photos from 20 March 2021, oldest first", timeout=20000)
+    qtbot.waitUntil(lambda: w.model.ids == [ids["tram"], ids["tiles"]], timeout=20000)
+    w.open_photo(ids["scan1"])
+    qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == ids["scan1"])
+    assert not w.photo_view.act_same_day.isEnabled()
+    w.find_same_day(ids["scan1"])
+    qtbot.waitUntil(lambda: w.search_info.text() == "This photo has no date", timeout=20000)
+    w.open_photo(ids["palace"])
+    qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == ids["palace"])
+    assert w.photo_view.act_same_day.isEnabled()
+    w.photo_view.act_same_day.trigger()
+    qtbot.waitUntil(lambda: w.search_bar.text() == "photos from 7 March 2021, oldest first", timeout=20000)
+    qtbot.waitUntil(lambda: w.model.ids == [ids["palace"]], timeout=20000)
