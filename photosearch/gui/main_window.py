@@ -908,7 +908,7 @@ class MainWindow(QMainWindow):
         menu.addAction("Copy path", lambda: QApplication.clipboard().setText(path))
         menu.addSeparator()
         menu.addAction("Find similar", lambda: self.find_similar(pid))
-        menu.addAction("Find with the same people", lambda: self.find_same_people(pid))
+        menu.addAction("Photos with the same people", lambda: self.find_same_people(pid))
         menu.addAction("Photos from the same day", lambda: self.find_same_day(pid))
         menu.addAction(
             "Ask about this photo…",

@@ -6,14 +6,26 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QImage,
+    QKeySequence,
+    QPainter,
+    QPen,
+    QPixmap,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QSplitter,
     QTextBrowser,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -411,10 +423,7 @@ class PhotoView(QWidget):
         self.act_open.setToolTip("Open the photo in this computer's default application for it")
         self.act_folder = tb.addAction("Show in folder", self.open_folder)
         self.act_copy = tb.addAction("Copy path", self.copy_path)
-        self.act_similar = tb.addAction("Find similar", lambda: self._emit(self.find_similar))
-        self.act_people = tb.addAction("Same people", lambda: self._emit(self.find_same_people))
-        self.act_same_day = tb.addAction("Same day", lambda: self._emit(self.find_same_day))
-        self.act_same_day.setToolTip("The photos taken the day this one was")
+        tb.addWidget(self._find_button())
         self.act_ask = tb.addAction("Ask…", lambda: self._emit(self.ask_requested))
         lay.addWidget(tb)
         split = QSplitter(Qt.Orientation.Horizontal, self)
@@ -441,6 +450,27 @@ class PhotoView(QWidget):
         body = QHBoxLayout()
         body.addWidget(split)
         lay.addLayout(body, 1)
+
+    def _find_button(self) -> QToolButton:
+        """ "Find similar", with the other photos like this one under its arrow: with the same people,
+        from the same day."""
+        self.act_similar = QAction("Find similar", self)
+        self.act_similar.triggered.connect(lambda: self._emit(self.find_similar))
+        self.act_people = QAction("Photos with the same people", self)
+        self.act_people.triggered.connect(lambda: self._emit(self.find_same_people))
+        self.act_same_day = QAction("Photos from the same day", self)
+        self.act_same_day.triggered.connect(lambda: self._emit(self.find_same_day))
+        button = QToolButton(self)
+        button.setDefaultAction(self.act_similar)
+        menu = QMenu(button)
+        menu.addActions([self.act_similar, self.act_people, self.act_same_day])
+        button.setMenu(menu)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        button.setToolTip(
+            "Find similar photos; the arrow finds those with the same people or from the same day"
+        )
+        self.find_button = button
+        return button
 
     def canvas_actual_size(self) -> None:
         self.canvas.actual_size()
