@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from photosearch.gui.birthday_dialog import BirthdayDialog, birthday_words
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.flow import FlowLayout
 from photosearch.gui.thumbs import load_image
@@ -77,6 +78,8 @@ class PeopleView(QWidget):
         self.btn_split = QPushButton("Split selected faces", self)
         self.btn_find = QPushButton("Show photos", self)
         self.btn_me = QPushButton(THIS_IS_ME, self)
+        self.btn_birthday = QPushButton("Birthday…", self)
+        self.btn_birthday.setToolTip("When the selected person was born: “Anna at 3”, “my twenties” use it")
         self.btn_me.setToolTip("Requests that say “me” or “my” mean this person")
         self.btn_name.setToolTip("Name the selected person (F2)")
         self.btn_merge.setToolTip("Merge the selected people into the first one")
@@ -85,6 +88,7 @@ class PeopleView(QWidget):
             self.show_hidden,
             self.btn_find,
             self.btn_me,
+            self.btn_birthday,
             self.btn_name,
             self.btn_merge,
             self.btn_hide,
@@ -125,6 +129,7 @@ class PeopleView(QWidget):
         self.btn_split.clicked.connect(self.split_selected)
         self.btn_find.clicked.connect(self._find)
         self.btn_me.clicked.connect(self.toggle_me)
+        self.btn_birthday.clicked.connect(self.edit_birthday)
         self._selection_changed()
 
     # ---- loading ----
@@ -180,6 +185,8 @@ class PeopleView(QWidget):
             item.setData(PersonRole, p.id)
             if not p.name:
                 item.setToolTip("No name yet: select and choose Name… to name this person")
+            elif p.birthday:
+                item.setToolTip(f"{p.name}, {birthday_words(p.birthday)}")
             item.setTextAlignment(Qt.AlignmentFlag.AlignHCenter)
             if p.hidden:
                 item.setForeground(self.palette().placeholderText())
@@ -202,6 +209,7 @@ class PeopleView(QWidget):
         named = len(ids) == 1 and bool(self.person(ids[0]) and self.person(ids[0]).name)
         self.btn_find.setEnabled(named)
         self.btn_me.setEnabled(named)
+        self.btn_birthday.setEnabled(named)
         is_me = named and self.person(ids[0]).name == self.core.owner
         self.btn_me.setText(NOT_ME if is_me else THIS_IS_ME)
         self.btn_merge.setEnabled(len(ids) >= 2)
@@ -292,6 +300,20 @@ class PeopleView(QWidget):
         name = None if p.name == self.core.owner else p.name
         self._do("Saying who you are", lambda: self.core.set_owner(name))
 
+    def edit_birthday(self) -> None:
+        """Set or clear the selected named person's birthday."""
+        ids = self.selected_ids()
+        p = self.person(ids[0]) if len(ids) == 1 else None
+        if not (p and p.name):
+            return
+        from photosearch.people import set_birthday
+
+        def chosen(iso: str | None) -> None:
+            self._do("Setting a birthday", lambda: set_birthday(self.core.store, p.id, iso))
+
+        self._dialog = BirthdayDialog(p.name, p.birthday, chosen, self)
+        self._dialog.open()
+
     def rename(self) -> None:
         ids = self.selected_ids()
         if len(ids) != 1:
@@ -350,6 +372,7 @@ class PeopleView(QWidget):
         menu.addAction("Name…", self.rename).setEnabled(len(self.selected_ids()) == 1)
         menu.addAction("Show photos", self._find).setEnabled(self.btn_find.isEnabled())
         menu.addAction(self.btn_me.text(), self.toggle_me).setEnabled(self.btn_me.isEnabled())
+        menu.addAction("Birthday…", self.edit_birthday).setEnabled(self.btn_birthday.isEnabled())
         menu.addAction("Merge", self.merge_selected).setEnabled(len(self.selected_ids()) >= 2)
         menu.addAction(self.btn_hide.text(), self.toggle_hidden)
         menu.exec(self.list.viewport().mapToGlobal(pos))

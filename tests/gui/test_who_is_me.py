@@ -75,3 +75,45 @@ def test_photos_of_me_says_how_it_was_read_until_you_say_who_you_are(qtbot, make
     assert view.btn_me.text() == NOT_ME
     view.btn_me.click()
     qtbot.waitUntil(lambda: core.owner is None, timeout=20000)
+
+
+def test_a_birthday_set_in_people_tells_ages(qtbot, make_window, indexed):
+    """People → Birthday…: the day is kept, shown in the person's tooltip, and "ada at 3" is then the
+    year after her third birthday; "No birthday" clears it, and the request says none is known."""
+    from PySide6.QtCore import QDate
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from photosearch.gui.birthday_dialog import BirthdayDialog
+    from photosearch.people import list_people
+
+    core, _ids = indexed
+    _name_the_face(core, "Ada")
+    w = make_window(core)
+    w.show_people()
+    view = w.people_view
+    qtbot.waitUntil(lambda: view.list.count() == 1, timeout=20000)
+    view.list.setCurrentRow(0)
+    assert view.btn_birthday.isEnabled()
+    view.btn_birthday.click()
+    dialog = view._dialog
+    assert isinstance(dialog, BirthdayDialog) and not dialog.clear.isEnabled()
+    dialog.date.setDate(QDate(1990, 6, 1))
+    dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Save).click()
+    qtbot.waitUntil(lambda: list_people(core.store)[0].birthday == "1990-06-01", timeout=20000)
+    qtbot.waitUntil(lambda: view.list.count() == 1 and view.list.item(0).toolTip() == "Ada, born 1 June 1990")
+
+    _search(qtbot, w, "ada at 3")
+    assert w.chips.plan["where"] == {
+        "and": [{"person": "Ada"}, {"date": {"from": "1993-06-01", "to": "1994-05-31"}}]
+    }
+
+    w.show_people()
+    qtbot.waitUntil(lambda: view.list.count() == 1, timeout=20000)
+    view.list.setCurrentRow(0)
+    view.btn_birthday.click()
+    assert view._dialog.clear.isEnabled()
+    view._dialog.clear.click()
+    qtbot.waitUntil(lambda: list_people(core.store)[0].birthday is None, timeout=20000)
+    _search(qtbot, w, "ada at 3")
+    assert w.chips.plan["where"] == {"person": "Ada"}
+    assert "No birthday is known for Ada" in w.search_info.text()

@@ -123,7 +123,9 @@ def dates_found(st: ClaimState) -> list[DateMatch]:
     bdays = dict(st.ctx.birthdays)
     if owner and owner in bdays:
         bdays.setdefault("me", bdays[owner])
-    return finder().find(st.low, st.now, years=st.ctx.years, birthdays=bdays, owner=owner or "me")
+    return finder().find(
+        st.low, st.now, years=st.ctx.years, birthdays=bdays, owner=owner or "me", people=tuple(st.ctx.people)
+    )
 
 
 def claim_dates(st: ClaimState) -> None:
@@ -134,7 +136,10 @@ def claim_dates(st: ClaimState) -> None:
         for note in dm.notes:
             st.note(note, 0.35 if "no birthday" in note else 0.0)
         if not dm.ranges:
-            st.claim(dm.start, dm.end, "atom", {"concept": dm.instead}, slot="concept")
+            if dm.instead:
+                st.claim(dm.start, dm.end, "atom", {"concept": dm.instead}, slot="concept")
+            else:  # an age of someone whose birthday is unknown ("when i was 25"): the note says so
+                st.claim(dm.start, dm.end, "drop")
             continue
         st.claim(dm.start, dm.end, "atom", dm.node(), slot="date")
 
