@@ -158,7 +158,11 @@ def find_age(kind: str, m: re.Match, birthdays: dict[str, date | None], owner: s
         return None
     lo, hi = span
     ranges = [(lo, min(hi, max(lo, now)))] if lo <= now else [(lo, hi)]
-    return Age(start, end, ranges, [f"born {birthday.isoformat()}: {lo.isoformat()} to {hi.isoformat()}"])
+    before = m.string[: m.start()].rstrip()
+    begin = len(before) - len(name) if before.endswith(name) else m.start()  # "anna at 3", not "at 3"
+    phrase = " ".join(m.string[begin : m.end()].split())
+    when = lo.isoformat() if lo == hi else f"{lo.isoformat()} to {hi.isoformat()}"
+    return Age(start, end, ranges, [f"“{phrase}” was read as {when} (born {birthday.isoformat()})"])
 
 
 def _group(m: re.Match, name: str) -> str:

@@ -58,7 +58,7 @@ ANNA, TOM, MARK = {"person": "Anna"}, {"person": "Tom"}, {"person": "Mark Smith"
 def test_ages_are_the_days_of_that_age(request_, where):
     plan, confidence, notes = parse_request(request_, now=NOW, context=CONTEXT)
     assert plan["where"] == where, (plan_to_text(plan), notes)
-    assert confidence >= 0.7 and any(n.startswith("born ") for n in notes)
+    assert confidence >= 0.7 and any("was read as" in n and "(born " in n for n in notes)
 
 
 @pytest.mark.parametrize(
@@ -88,6 +88,13 @@ def test_an_age_with_no_birthday_known_says_so(request_, where):
     plan, confidence, notes = parse_request(request_, now=NOW, context=CONTEXT)
     assert plan["where"] == where, (plan_to_text(plan), notes)
     assert "no birthday is known for Lisa" in notes and confidence < 0.7
+
+
+def test_the_note_says_how_an_age_was_read():
+    _plan, _confidence, notes = parse_request("anna at 3", now=NOW, context=CONTEXT)
+    assert "“anna at 3” was read as 2022-03-04 to 2023-03-03 (born 2019-03-04)" in notes
+    _plan, _confidence, notes = parse_request("my 30th birthday", now=NOW, context=CONTEXT)
+    assert "“my 30th birthday” was read as 2020-06-01 (born 1990-06-01)" in notes
 
 
 def test_my_twenties_with_no_birthday_of_mine_says_so():
