@@ -220,6 +220,11 @@ def test_places():
         ("a sleeping bag", {"concept": "sleeping bag"}),  # one noun, not "sleeping" and a bag
         ("a leather jacket", {"concept": "leather jacket"}),  # no leatherjacket, a fish
         ("rock climbing", {"concept": "rock climbing"}),  # a sport WordNet names (was the rock alone)
+        ("mountain biking", {"concept": "mountain biking"}),  # an activity the models see (was the mountain)
+        (
+            "kids biking in the park",
+            {"and": [{"concept": "kid"}, {"concept": "biking"}, {"concept": "park"}]},
+        ),
         (
             "a dark photo of the street",
             {"and": [{"concept": "dark"}, {"concept": "street"}]},

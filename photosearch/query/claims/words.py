@@ -304,8 +304,8 @@ def _participles_after_a_thing(st: ClaimState) -> None:
     wn = shared_wordnet() if matches else None
     for m in matches:
         word = m.group(1)
-        if wn is None or not wn.verb_forms(word) or word in lx.STOP_WORDS:
-            continue
+        if wn is None or not wn.verb_forms(word) or word in lx.STOP_WORDS or word in scenes():
+            continue  # an activity the models see is what is asked for ("mountain biking", "go biking")
         before = st.word_before(m.start(1))
         if before and (f"{before.group(0)} {word}" in scenes() or before.group(0) in lx.STOP_WORDS):
             continue  # an activity the models see with the word before ("ice skating"), or after no thing ("went skiing")
