@@ -607,6 +607,13 @@ class DateFinder:
                 ),
             ),
             ("timelastyear", re.compile(r"\b(?:around\s+)?this\s+time\s+last\s+year\b")),
+            # a camera's clock set wrong: "photos from the future", "future-dated", "dated in the future"
+            (
+                "future",
+                re.compile(
+                    r"\b(?:(?:from|in)\s+the\s+future|future[\s-]+dat(?:ed|es?)|dated\s+in\s+the\s+future)\b"
+                ),
+            ),
             ("otherday", re.compile(r"\b(?:on\s+)?the\s+other\s+day\b")),
             (
                 "partofyear",
@@ -1401,6 +1408,12 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "weekendofmonth": _weekend_of_month,
     "birthday": _birthday,
     "season": _season,
+    "future": lambda m, q: DateMatch(
+        m.start(),
+        m.end(),
+        [(q.now + timedelta(days=1), date.max)],
+        notes=["dated after today: a camera's clock set wrong"],
+    ),
     **{f"age:{kind}": _age(kind) for kind, _pattern in AGE_PATTERNS},
 }
 

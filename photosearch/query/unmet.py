@@ -8,6 +8,7 @@ itself, and a request whose parts each match some photos but never together says
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 from photosearch.query.camera_settings import setting_said
 from photosearch.query.landmarks import landmark
@@ -116,7 +117,11 @@ _DESCRIBE = {
         else f"taken in {v}"
     ),
     "date": lambda v: (
-        f"taken on {v['from']}" if v["from"] == v["to"] else f"taken between {v['from']} and {v['to']}"
+        f"taken on {v['from']}"
+        if v["from"] == v["to"]
+        else f"dated {v['from']} or later"
+        if v["to"] == date.max.isoformat()
+        else f"taken between {v['from']} and {v['to']}"
     ),
     "added": lambda v: (
         f"added on {v['from']}" if v["from"] == v["to"] else f"added between {v['from']} and {v['to']}"

@@ -379,3 +379,25 @@ def test_a_weekend_of_a_month_is_its_saturday_and_sunday():
 def test_dates_written_short_or_as_other_countries_write_them(request_text, where):
     plan, _conf, _notes = parse_request(request_text, now=NOW)
     assert plan["where"] == where
+
+
+def test_photos_from_the_future_are_those_dated_after_today(store, settings):
+    """A camera's clock set wrong: "photos from the future" finds the photos dated after today."""
+    from datetime import datetime
+
+    from photosearch.query.parser import parse_request
+    from photosearch.query.search import search
+    from photosearch.query.unmet import describe
+    from tests.query.gallery import dated_catalog
+
+    now = date(2026, 6, 15)
+    for request in ("photos from the future", "future-dated photos", "photos dated in the future"):
+        plan, _c, notes = parse_request(request, now=now)
+        assert plan["where"] == {"date": {"from": "2026-06-16", "to": "9999-12-31"}}, request
+        assert "dated after today: a camera's clock set wrong" in notes
+    assert describe(plan["where"]) == "dated 2026-06-16 or later"
+    dated_catalog(
+        store, {"today.jpg": datetime(2026, 6, 15, 23), "wrong.jpg": datetime(2031, 1, 1), "none.jpg": None}
+    )
+    got = search(store, settings, "photos from the future", now=now, signals=[])
+    assert [r["path"].rsplit("/", 1)[-1] for r in got["results"] if not r["below_cutoff"]] == ["wrong.jpg"]

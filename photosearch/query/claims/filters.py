@@ -21,7 +21,7 @@ _AFTER_NO = r"(?:(?<=\bwithout\s)|(?<=\bwithout\sa\s)|(?<=\bwithout\sany\s)|(?<=
 #: "undated photos", "with no date", "without a date", "dated photos": whether the photo has a date
 #: taken at all.
 _DATED = re.compile(
-    r"\b(?P<un>undated)\b|\bdated(?=\s+(?:photos?|pictures?|pics|images?))"
+    r"\b(?P<un>undated)\b|(?<!future-)(?<!future\s)\bdated(?=\s+(?:photos?|pictures?|pics|images?))"
     rf"|(?:{_AFTER_NO}|(?<=\bwith\sa\s))(?:date|dates|date\s+taken|capture\s+date)\b"
 )
 _PHOTOS = r"(?:photos?|pictures?|pics|images?|shots)"
