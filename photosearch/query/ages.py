@@ -1,5 +1,6 @@
 """How old someone was, as the days it names from their birthday: "anna at 3", "when i was 25", "my
-twenties", "tom as a baby", "baby photos of anna", "anna's first birthday", "the year anna turned 5".
+twenties", "tom as a baby", "baby photos of anna", "anna's first year", "anna's first birthday", "the
+year anna turned 5".
 
 The date finder (`query.dates`) finds these before any other date, so "in my 30s" is never the
 1930s. Whose age it is: a pronoun ("i", "my", "me": the owner; "she", "he": the one person of the
@@ -87,6 +88,13 @@ PATTERNS: list[tuple[str, re.Pattern]] = [
         re.compile(
             r"\b(?:in\s+|during\s+)?(?P<who>my|his|her|their|[\w.-]+'s|[\w.-]+s')\s+(?P<at>(?:(?P<part>early|mid|late)[\s-]+)?"
             rf"(?P<d>{'|'.join(_DECADES)}|[1-9]0'?s))(?![\w'])"
+        ),
+    ),
+    (  # "anna's first year", "her first year of life"; not "my first year at university"
+        "first_year",
+        re.compile(
+            r"\b(?P<who>my|his|her|their|[\w.-]+'s|[\w.-]+s')\s+(?P<at>first\s+year(?:\s+of\s+life)?)\b"
+            r"(?!\s+(?:at|in|on|as|with|of|abroad)\b)"
         ),
     ),
     (  # "when i was 25", "when anna was 3 years old", "when she was a baby", "when he was little"
@@ -209,6 +217,8 @@ def _span(kind: str, m: re.Match, birthday: date) -> tuple[date, date] | None:
         n = int(re.sub(r"\D", "", raw)) if raw[0].isdigit() else _ORDINALS[raw]
         day = birthday + relativedelta(years=n)
         return (day, day) if n > 0 else None
+    if kind == "first_year":
+        return months(0, 12)
     if kind == "decade":
         d = m.group("d").rstrip("s").rstrip("'")
         first = _DECADES[m.group("d")] if m.group("d") in _DECADES else int(d)

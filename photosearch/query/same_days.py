@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from photosearch.query.lexicon import NUMBER_RE, NUMBER_WORDS
+from photosearch.query.times_of_day import hours_of
 
 #: The words before what the days are told by, and the days away from its days they name (from, to).
 RELATIONS: dict[str, tuple[int, int]] = {
@@ -13,6 +14,10 @@ RELATIONS: dict[str, tuple[int, int]] = {
     "same day of": (0, 0),
     "same date as": (0, 0),
     "day of": (0, 0),  # after "on" or "from" only: "on the day of the wedding", not "the day of the week"
+    "morning of": (0, 0),
+    "afternoon of": (0, 0),
+    "evening of": (0, 0),
+    "night of": (0, 0),
     "day after": (1, 1),
     "morning after": (1, 1),
     "day before": (-1, -1),
@@ -22,6 +27,17 @@ RELATIONS: dict[str, tuple[int, int]] = {
     "week before": (-7, -1),
     "days after": (1, 3),
     "days before": (-3, -1),
+}
+
+#: The hours of the day a relation names too ("the morning after the party": its morning).
+RELATION_HOURS: dict[str, list[int]] = {
+    "morning after": hours_of("morning"),
+    "morning of": hours_of("morning"),
+    "afternoon of": hours_of("afternoon"),
+    "evening of": hours_of("evening"),
+    "evening before": hours_of("evening"),
+    "night of": list(range(18, 24)),
+    "night before": list(range(18, 24)),
 }
 
 #: A relation with what may come before it ("photos from the day after", "taken on the same day as",

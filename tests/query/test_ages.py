@@ -40,6 +40,8 @@ ANNA, TOM, MARK = {"person": "Anna"}, {"person": "Tom"}, {"person": "Mark Smith"
         ("anna when she was a baby", {"and": [ANNA, days("2019-03-04", "2021-03-03")]}),
         ("baby photos of anna", {"and": [days("2019-03-04", "2021-03-03"), ANNA]}),
         ("anna as a toddler", {"and": [ANNA, days("2020-03-04", "2023-03-03")]}),
+        ("every photo of anna from her first year", {"and": [ANNA, days("2019-03-04", "2020-03-03")]}),
+        ("anna's first year", {"and": [ANNA, days("2019-03-04", "2020-03-03")]}),
         ("photos of me as a kid", {"and": [TOM, days("1990-06-01", "2003-05-31")]}),
         # the owner's decades and ages ("in my 30s" is no 1930s; today ends what has not ended)
         ("my twenties", days("2010-06-01", "2020-05-31")),
@@ -88,6 +90,11 @@ def test_an_age_with_no_birthday_known_says_so(request_, where):
     plan, confidence, notes = parse_request(request_, now=NOW, context=CONTEXT)
     assert plan["where"] == where, (plan_to_text(plan), notes)
     assert "no birthday is known for Lisa" in notes and confidence < 0.7
+
+
+def test_a_first_year_of_something_else_is_no_age():
+    plan, _confidence, notes = parse_request("my first year at university", now=NOW, context=CONTEXT)
+    assert "date" not in plan_to_text(plan) and not any("was read as" in n for n in notes)
 
 
 def test_the_note_says_how_an_age_was_read():

@@ -30,8 +30,18 @@ def days_of(where: dict, lo: int, hi: int) -> dict:
         ("taken the same day as the wedding", days_of({"concept": "wedding"}, 0, 0)),
         ("on the day of the wedding", days_of({"concept": "wedding"}, 0, 0)),
         ("the day after the party", days_of({"concept": "party"}, 1, 1)),
-        ("the morning after the party", days_of({"concept": "party"}, 1, 1)),
-        ("the night before the wedding", days_of({"concept": "wedding"}, -1, -1)),
+        (
+            "the morning after the party",
+            {"and": [days_of({"concept": "party"}, 1, 1), {"hour": [5, 6, 7, 8, 9, 10, 11]}]},
+        ),
+        (
+            "the night before the wedding",
+            {"and": [days_of({"concept": "wedding"}, -1, -1), {"hour": [18, 19, 20, 21, 22, 23]}]},
+        ),
+        (
+            "the morning of the wedding",
+            {"and": [days_of({"concept": "wedding"}, 0, 0), {"hour": [5, 6, 7, 8, 9, 10, 11]}]},
+        ),
         ("the week after the wedding", days_of({"concept": "wedding"}, 1, 7)),
         ("in the week before the wedding", days_of({"concept": "wedding"}, -7, -1)),
         ("two days before the trip", days_of({"concept": "trip"}, -2, -2)),
@@ -62,7 +72,7 @@ def days_of(where: dict, lo: int, hi: int) -> dict:
             },
         ),
         (
-            "the night before the wedding but not Tom",
+            "the day before the wedding but not Tom",
             {"and": [days_of({"concept": "wedding"}, -1, -1), {"not": {"person": "Tom"}}]},
         ),
     ],
@@ -172,6 +182,8 @@ def test_days_after_and_before_reach_the_days_asked_for(catalog, settings):
     assert sure(week) == ["dog_after.jpg", "dog_week_after.jpg"]
     morning = search(catalog, settings, "the morning after the party", now=NOW, signals=[])
     assert sure(morning) == ["hangover.jpg"]
+    morning_of = search(catalog, settings, "the morning of the wedding", now=NOW, signals=[])
+    assert sure(morning_of) == ["cake.jpg"]  # 09:00; the wedding's own photos are of the afternoon
 
 
 def test_a_days_of_can_be_left_out_and_run_as_a_plan(catalog, settings):

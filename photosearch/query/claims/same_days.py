@@ -9,7 +9,7 @@ from collections.abc import Callable
 from photosearch.query.claims.entities import dates_found
 from photosearch.query.parse_state import ClaimState, ParseResult
 from photosearch.query.plan import MAX_DAYS_AWAY, atoms
-from photosearch.query.same_days import INNER_END, RELATION, relation_days
+from photosearch.query.same_days import INNER_END, RELATION, RELATION_HOURS, relation_days
 
 #: Atoms that say only when a photo was taken: "the day after christmas" is the date finder's, and a
 #: day after a date is no day a photo tells.
@@ -44,7 +44,9 @@ class SameDayClaims:
             for note in told.notes:
                 st.note(note, 0.0)
             st.penalty += 1.0 - told.confidence
-            node = {"days_of": {"where": told.plan["where"], "from": lo, "to": hi}}
+            node: dict = {"days_of": {"where": told.plan["where"], "from": lo, "to": hi}}
+            if words in RELATION_HOURS:  # "the morning after the party": that day's morning
+                node = {"and": [node, {"hour": RELATION_HOURS[words]}]}
             st.claim(m.start(), end, "atom", node, slot="days_of")
 
 
