@@ -673,6 +673,9 @@ def test_any_words_in_the_photo(text, where):
     [
         ("the first photo I took", {"and": []}, {"limit": 1, "sort": "date_asc"}),
         ("my latest picture", {"and": []}, {"limit": 1, "sort": "date_desc"}),
+        ("my most recent screenshot", {"kind": "screenshot"}, {"limit": 1, "sort": "date_desc"}),
+        ("the first selfie", {"concept": "selfie"}, {"limit": 1, "sort": "date_asc"}),
+        ("my latest selfies", {"concept": "selfie"}, {"sort": "date_desc"}),  # several: no limit
         (
             "first photo of 2020",  # no article: still the earliest one
             {"date": {"from": "2020-01-01", "to": "2020-12-31"}},

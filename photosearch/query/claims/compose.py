@@ -57,6 +57,17 @@ class ComposeClaims:
                 ),
                 "date_desc",
             ),
+            # "my latest selfie", "the first screenshot": one of them, by date ("selfie" stays to find)
+            (
+                re.compile(rf"(?:\b(?:the|my)\s+|^\s*)(?P<n>first|oldest|earliest)(?=\s+{_ONE_OF_A_KIND})"),
+                "date_asc",
+            ),
+            (
+                re.compile(
+                    rf"(?:\b(?:the|my)\s+|^\s*)(?P<n>last|latest|newest|most\s+recent)(?=\s+{_ONE_OF_A_KIND})"
+                ),
+                "date_desc",
+            ),
             (re.compile(r"\blimit\s*(?:to\s*)?(?P<n>\d+)\b"), None),
             # "my 5 favourite beach photos", "10 beach photos": how many, the words between them kept
             # ("favourite" is the tag); not a number after a content word ("route 66 photos")
@@ -195,6 +206,9 @@ def _count(n: str) -> int:
     """A number in words or digits, "a dozen" too."""
     return lx.to_int(n.replace("a dozen", "dozen"))
 
+
+#: Kinds of photo one of which "my latest …" asks for ("my latest selfie": the newest selfie).
+_ONE_OF_A_KIND = r"(?:screenshot|selfie|panorama|scan|screen\s+shot)\b(?!s)"
 
 #: "the biggest photo": one photo.
 SINGULAR = ("file", "photo", "picture", "pic", "image", "video", "shot")
