@@ -23,6 +23,10 @@ RELATIONS: dict[str, tuple[int, int]] = {
     "day before": (-1, -1),
     "night before": (-1, -1),
     "evening before": (-1, -1),
+    "around the time of": (-3, 3),
+    "time of": (-3, 3),  # after "around", "at" or "from": "from the time of the move"
+    "week of": (-3, 3),
+    "weekend of": (-1, 1),
     "week after": (1, 7),
     "week before": (-7, -1),
     "days after": (1, 3),
@@ -44,7 +48,7 @@ RELATION_HOURS: dict[str, list[int]] = {
 #: "in the week before", "two days before"); group "rel" is the relation, "pre" the preposition
 #: before it, and a counted one ("three days after") has its number "n", "unit" and "dir".
 RELATION = re.compile(
-    r"\b(?:(?:taken|shot)\s+)?(?:(?P<pre>on|from|of|in|during)\s+)?(?:the\s+|that\s+)?(?P<rel>"
+    r"\b(?:(?:taken|shot)\s+)?(?:(?P<pre>on|from|of|in|during|at)\s+)?(?:the\s+|that\s+)?(?P<rel>"
     + "|".join(r"\s+".join(words.split()) for words in RELATIONS)
     + rf"|(?P<n>a|an|{NUMBER_RE})\s+(?P<unit>days?|weeks?)\s+(?P<dir>after|before)"
     + r")\s+"

@@ -45,6 +45,9 @@ def days_of(where: dict, lo: int, hi: int) -> dict:
         ("the week after the wedding", days_of({"concept": "wedding"}, 1, 7)),
         ("in the week before the wedding", days_of({"concept": "wedding"}, -7, -1)),
         ("two days before the trip", days_of({"concept": "trip"}, -2, -2)),
+        ("photos around the time of the wedding", days_of({"concept": "wedding"}, -3, 3)),
+        ("the week of the move", days_of({"concept": "move"}, -3, 3)),
+        ("the weekend of the wedding", days_of({"concept": "wedding"}, -1, 1)),
         ("3 weeks after the surgery", days_of({"concept": "surgery"}, 15, 21)),
         ("a day after the race", days_of({"concept": "race"}, 1, 1)),
         (
@@ -94,6 +97,8 @@ def test_days_told_by_other_photos_are_read(request_, where):
         "the day after",  # nothing tells the day
         "the day after the 4th of july",  # a date tells no day a photo was taken
         "100 weeks after the wedding",  # further than a plan may reach
+        "the time of my life",  # "time of" only after "at", "from" or "during"
+        "the week of the 4th",  # a number tells no day a photo was taken
     ],
 )
 def test_dates_and_days_without_photos_are_no_days_of(request_):

@@ -16,7 +16,7 @@ from photosearch.query.same_days import INNER_END, RELATION, RELATION_HOURS, rel
 _TIME_ONLY = frozenset({"date", "month", "yearly", "weekday", "hour", "added"})
 #: The relation that needs "on" or "from" before it: "on the day of the wedding", not "the day of the
 #: week".
-_NEEDS_PREPOSITION = {"day of": ("on", "from")}
+_NEEDS_PREPOSITION = {"day of": ("on", "from"), "time of": ("at", "from", "during")}
 
 
 class SameDayClaims:
@@ -36,7 +36,7 @@ class SameDayClaims:
                 continue
             told = self.read(st.text[m.end() : end], st)
             found = atoms(told.plan["where"])
-            if not found or all(next(iter(a)) in _TIME_ONLY for a in found):
+            if not found or all(next(iter(a)) in _TIME_ONLY or _a_number(a) for a in found):
                 continue
             lo, hi = relation_days(m)
             if max(-lo, hi) > MAX_DAYS_AWAY:
@@ -48,6 +48,11 @@ class SameDayClaims:
             if words in RELATION_HOURS:  # "the morning after the party": that day's morning
                 node = {"and": [node, {"hour": RELATION_HOURS[words]}]}
             st.claim(m.start(), end, "atom", node, slot="days_of")
+
+
+def _a_number(atom: dict) -> bool:
+    """A concept that is a number, no thing a photo shows ("the week of the 4th")."""
+    return str(atom.get("concept", "x"))[:1].isdigit()
 
 
 def _a_date(st: ClaimState, start: int, end: int) -> bool:

@@ -64,12 +64,14 @@ def resolve_days_of(
         told = days if days.size else _closest_days(closest(), snap)
         if not told.size:
             return np.zeros(snap.n, np.float32)
-        wanted = np.unique((told[:, None] + np.arange(lo, hi + 1)[None, :]).ravel())
-        at = np.clip(np.searchsorted(wanted, taken), 1, wanted.size - 1) if wanted.size > 1 else None
-        if at is None:
-            away = np.abs(taken - wanted[0])
-        else:
-            away = np.minimum(np.abs(taken - wanted[at - 1]), np.abs(taken - wanted[at]))
+        # the spans told + lo .. told + hi, all as long, so sorted by both ends: the nearest is the
+        # last to start at or before a day, or the next one
+        starts, ends = told + lo, told + hi
+        last = np.searchsorted(starts, taken, side="right") - 1
+        after = np.where(last >= 0, np.maximum(taken - ends[np.maximum(last, 0)], 0), np.iinfo(np.int64).max)
+        nxt = np.minimum(last + 1, told.size - 1)
+        before = np.where(last + 1 < told.size, starts[nxt] - taken, np.iinfo(np.int64).max)
+        away = np.minimum(after, before).astype(np.float64)
         return np.where(known, 1.0 / (1.0 + away / NEAR_DAYS), 0.0).astype(np.float32)
 
     return AtomResult(atom, result, explain, info, near_in_time=near_in_time)
