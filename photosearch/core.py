@@ -390,6 +390,13 @@ class Core:
             return None
         return f"photos from {taken.day} {browse.MONTH_NAMES[taken.month - 1]} {taken.year}, oldest first"
 
+    def same_place_request(self, photo_id: int) -> str | None:
+        """The request for the photos taken where this one was: its town, as its place is named ("photos
+        in Sintra"); None for a photo with no known place."""
+        place = browse.photo_info(self.store, [photo_id]).get(photo_id, {}).get("place")
+        town = (place or "").split(",")[0].strip()
+        return f"photos in {town}" if town else None
+
     def same_people_plan(self, photo_id: int) -> dict | None:
         names = sorted({f["name"] for f in self.details(photo_id).faces if f["name"]})
         if not names:

@@ -134,6 +134,7 @@ class MainWindow(QMainWindow):
         self.photo_view.find_similar.connect(self.find_similar)
         self.photo_view.find_same_people.connect(self.find_same_people)
         self.photo_view.find_same_day.connect(self.find_same_day)
+        self.photo_view.find_same_place.connect(self.find_same_place)
         self.photo_view.ask_requested.connect(self.ask_about)
         self.photo_view.act_slideshow.triggered.connect(lambda _on: self.toggle_slideshow())
         self.photo_view.act_full_screen.triggered.connect(self.toggle_full_screen)
@@ -624,20 +625,27 @@ class MainWindow(QMainWindow):
 
     def find_same_day(self, photo_id: int) -> None:
         """The photos taken the day this one was, oldest first, as a request in the search bar."""
-        core = self.core
+        self._find_by_request(
+            lambda: self.core.same_day_request(photo_id), "Same day", "This photo has no date"
+        )
+
+    def find_same_place(self, photo_id: int) -> None:
+        """The photos taken in this one's town, as a request in the search bar."""
+        self._find_by_request(
+            lambda: self.core.same_place_request(photo_id), "Same place", "This photo has no known place"
+        )
+
+    def _find_by_request(self, request_of: Callable[[], str | None], name: str, none: str) -> None:
+        """Run the request `request_of` makes (off the GUI thread) as the user's own; `none` says why
+        there is none."""
 
         def done(request: str | None) -> None:
             if request is None:
-                self.search_info.setText("This photo has no date")
+                self.search_info.setText(none)
                 return
             self.run_search(request)
 
-        self.runner.submit(
-            lambda _p, _c: core.same_day_request(photo_id),
-            name="Same day",
-            on_result=done,
-            on_error=self.show_error,
-        )
+        self.runner.submit(lambda _p, _c: request_of(), name=name, on_result=done, on_error=self.show_error)
 
     def find_same_people(self, photo_id: int) -> None:
         core = self.core
@@ -910,6 +918,7 @@ class MainWindow(QMainWindow):
         menu.addAction("Find similar", lambda: self.find_similar(pid))
         menu.addAction("Photos with the same people", lambda: self.find_same_people(pid))
         menu.addAction("Photos from the same day", lambda: self.find_same_day(pid))
+        menu.addAction("Photos from the same place", lambda: self.find_same_place(pid))
         menu.addAction(
             "Ask about this photo…",
             lambda: (self.ask_panel.set_photo(pid, Path(path).name), self.ask_dock.show()),

@@ -377,6 +377,7 @@ class PhotoView(QWidget):
     find_similar = Signal(int)
     find_same_people = Signal(int)
     find_same_day = Signal(int)
+    find_same_place = Signal(int)
     ask_requested = Signal(int)
 
     def __init__(self, parent=None):
@@ -460,10 +461,12 @@ class PhotoView(QWidget):
         self.act_people.triggered.connect(lambda: self._emit(self.find_same_people))
         self.act_same_day = QAction("Photos from the same day", self)
         self.act_same_day.triggered.connect(lambda: self._emit(self.find_same_day))
+        self.act_same_place = QAction("Photos from the same place", self)
+        self.act_same_place.triggered.connect(lambda: self._emit(self.find_same_place))
         button = QToolButton(self)
         button.setDefaultAction(self.act_similar)
         menu = QMenu(button)
-        menu.addActions([self.act_similar, self.act_people, self.act_same_day])
+        menu.addActions([self.act_similar, self.act_people, self.act_same_day, self.act_same_place])
         button.setMenu(menu)
         button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         button.setToolTip(
@@ -494,6 +497,7 @@ class PhotoView(QWidget):
         self.info.setHtml(details_html(d))
         self.act_people.setEnabled(any(f["name"] for f in d.faces))
         self.act_same_day.setEnabled("Taken" in d.exif)
+        self.act_same_place.setEnabled(bool(d.place))
         self.canvas.update()
 
     def set_image(self, image: QImage | None, message: str = "") -> None:

@@ -465,3 +465,31 @@ def test_photos_from_the_same_day_from_the_menu_and_the_viewer(qtbot, make_windo
     w.photo_view.act_same_day.trigger()
     qtbot.waitUntil(lambda: w.search_bar.text() == "photos from 7 March 2021, oldest first", timeout=20000)
     qtbot.waitUntil(lambda: w.model.ids == [ids["palace"]], timeout=20000)
+
+
+def test_photos_from_the_same_place_from_the_menu_and_the_viewer(qtbot, make_window, dated):
+    """A photo's "Photos from the same place" is the request for its town; a photo with no known
+    place says so, and the viewer's entry is off for it."""
+    core, ids, _root = dated
+    w = make_window(core)
+    qtbot.waitUntil(lambda: w.model.rowCount() == len(PHOTOS))
+    town = core.details(ids["tram"]).place.split(",")[0]
+    actions = {a.text(): a for a in w.grid_menu(ids["tram"], "tram.jpg").actions()}
+    actions["Photos from the same place"].trigger()
+    qtbot.waitUntil(lambda: w.search_bar.text() == f"photos in {town}", timeout=20000)
+    # the town's photos, and those of its region (Sintra lies in Lisbon's district), none without GPS
+    town_and_region = {ids["tram"], ids["tiles"], ids["palace"]}
+    qtbot.waitUntil(lambda: set(w.model.ids) == town_and_region, timeout=20000)
+    w.open_photo(ids["summer"])  # no GPS
+    qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == ids["summer"])
+    assert not w.photo_view.act_same_place.isEnabled()
+    w.find_same_place(ids["summer"])
+    qtbot.waitUntil(lambda: w.search_info.text() == "This photo has no known place", timeout=20000)
+    w.open_photo(ids["palace"])
+    qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == ids["palace"])
+    assert w.photo_view.act_same_place.isEnabled()
+    w.photo_view.act_same_place.trigger()
+    palace_town = core.details(ids["palace"]).place.split(",")[0]
+    qtbot.waitUntil(lambda: w.search_bar.text() == f"photos in {palace_town}", timeout=20000)
+    qtbot.waitUntil(lambda: w.model.ids[:1] == [ids["palace"]], timeout=20000)
+    assert ids["summer"] not in w.model.ids
