@@ -443,6 +443,12 @@ def test_a_heart_and_stars_set_at_once_both_stay(qtbot, make_window, dated, monk
     assert w.model.marks[pid] == {"favourite": True, "rating": 4}
 
 
+def _viewing(qtbot, w, pid: int) -> None:
+    """Open a photo in the viewer and wait until its details show."""
+    w.open_photo(pid)
+    qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == pid)
+
+
 def test_photos_from_the_same_day_from_the_menu_and_the_viewer(qtbot, make_window, dated):
     """A photo's "Photos from the same day" is a request in the search bar: that day's photos, oldest
     first; a photo with no date says it has none, and the viewer's button is off for it."""
@@ -454,13 +460,11 @@ def test_photos_from_the_same_day_from_the_menu_and_the_viewer(qtbot, make_windo
     actions["Photos from the same day"].trigger()
     qtbot.waitUntil(lambda: w.search_bar.text() == "photos from 20 March 2021, oldest first", timeout=20000)
     qtbot.waitUntil(lambda: w.model.ids == [ids["tram"], ids["tiles"]], timeout=20000)
-    w.open_photo(ids["scan1"])
-    qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == ids["scan1"])
+    _viewing(qtbot, w, ids["scan1"])
     assert not w.photo_view.act_same_day.isEnabled()
     w.find_same_day(ids["scan1"])
     qtbot.waitUntil(lambda: w.search_info.text() == "This photo has no date", timeout=20000)
-    w.open_photo(ids["palace"])
-    qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == ids["palace"])
+    _viewing(qtbot, w, ids["palace"])
     assert w.photo_view.act_same_day.isEnabled()
     w.photo_view.act_same_day.trigger()
     qtbot.waitUntil(lambda: w.search_bar.text() == "photos from 7 March 2021, oldest first", timeout=20000)
@@ -480,13 +484,11 @@ def test_photos_from_the_same_place_from_the_menu_and_the_viewer(qtbot, make_win
     # the town's photos, and those of its region (Sintra lies in Lisbon's district), none without GPS
     town_and_region = {ids["tram"], ids["tiles"], ids["palace"]}
     qtbot.waitUntil(lambda: set(w.model.ids) == town_and_region, timeout=20000)
-    w.open_photo(ids["summer"])  # no GPS
-    qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == ids["summer"])
+    _viewing(qtbot, w, ids["summer"])  # no GPS
     assert not w.photo_view.act_same_place.isEnabled()
     w.find_same_place(ids["summer"])
     qtbot.waitUntil(lambda: w.search_info.text() == "This photo has no known place", timeout=20000)
-    w.open_photo(ids["palace"])
-    qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == ids["palace"])
+    _viewing(qtbot, w, ids["palace"])
     assert w.photo_view.act_same_place.isEnabled()
     w.photo_view.act_same_place.trigger()
     palace_town = core.details(ids["palace"]).place.split(",")[0]
