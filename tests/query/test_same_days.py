@@ -176,11 +176,17 @@ def test_photos_of_the_same_day_as_another_are_found(catalog, settings):
     hit = next(r for r in res["results"] if r["path"].endswith("cake.jpg"))
     why = next(w for w in hit["why"] if w["atom"] == "days_of")
     assert why["day_of"].startswith("2023-06-10") and why["photo"].startswith("wedding")
+    assert why["text"] == f"taken 2023-06-10, the same day as {why['photo']}"
 
 
 def test_days_after_and_before_reach_the_days_asked_for(catalog, settings):
     after = search(catalog, settings, "dogs the day after the wedding", now=NOW, signals=[])
     assert sure(after) == ["dog_after.jpg"]
+    said = [w.get("text") for w in after["results"][0]["why"] if w["atom"] == "days_of"]
+    assert said in (
+        ["taken 2023-06-11, the day after wedding.jpg"],
+        ["taken 2023-06-11, the day after wedding_late.jpg"],
+    )
     before = search(catalog, settings, "dogs the day before the wedding", now=NOW, signals=[])
     assert sure(before) == ["dog_before.jpg"]
     week = search(catalog, settings, "dogs in the week after the wedding", now=NOW, signals=[])

@@ -11,6 +11,7 @@ import numpy as np
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 from photosearch.query.resolvers.filters import NEAR_DAYS, dated
 from photosearch.query.resolvers.snapshot import EPOCH, taken_at
+from photosearch.query.same_days import days_away_text
 from photosearch.query.unmet import told_by as told_by_words
 
 #: How many of the days found a result's `info` lists.
@@ -45,11 +46,18 @@ def resolve_days_of(
 
     def explain(row: int) -> list[dict]:
         day = int(taken[row])
-        by = [told_by[d] for d in range(day - hi, day - lo + 1) if d in told_by]
-        why = {"atom": "days_of", "taken_at": taken_at(snap, row)}
-        if by:  # the photo that tells the day: when it was taken, and its file
-            why["day_of"] = taken_at(snap, by[0])
-            why["photo"] = os.path.basename(snap.paths[by[0]])
+        told_days = sorted(
+            (d for d in range(day - hi, day - lo + 1) if d in told_by), key=lambda d: abs(day - d)
+        )
+        when = taken_at(snap, row)
+        why = {"atom": "days_of", "taken_at": when}
+        if told_days:  # the photo that tells the day, the nearest: when it was taken, and its file
+            by = told_by[told_days[0]]
+            why["day_of"] = taken_at(snap, by)
+            why["photo"] = os.path.basename(snap.paths[by])
+            if by != row:  # "taken 2024-07-02, the day after DJI_0042.JPG"
+                away = day - told_days[0]
+                why["text"] = f"taken {(when or '')[:10]}, {days_away_text(away, away)} {why['photo']}"
         return [why]
 
     info = {
