@@ -311,8 +311,14 @@ class DateMatch:
     #: span is wider: Christmas Day within Christmas Eve to Boxing Day, Thanksgiving Thursday within
     #: its weekend ("the day after thanksgiving" is the Friday).
     own: tuple[int, int] | None = None
+    #: The hours of those days it asks for too ("the night before christmas": the evening), or none.
+    hours: list[int] = field(default_factory=list)
 
     def node(self) -> dict:
+        days = self._days()
+        return {"and": [days, {"hour": self.hours}]} if self.hours else days
+
+    def _days(self) -> dict:
         if self.months and self.looks:
             return {"or": [{"month": list(self.months)}, {"concept": self.looks}]}
         if self.months:
@@ -963,13 +969,16 @@ def _opened(d: DateMatch, text: str, now: date) -> DateMatch:
 #: "the week", "two days", "the weekend" just before "before X", "after X": the days beside X.
 BESIDE_UNIT = re.compile(
     r"\b(?:the\s+|a\s+)?(?P<n>day|week|weekend|fortnight|month|few\s+days|couple\s+(?:of\s+)?days|"
-    r"(?:two|2|three|3)\s+(?:days|weeks))\s+$"
+    r"(?:two|2|three|3)\s+(?:days|weeks)|morning|evening|night)\s+$"
 )
 _SIDE_WORDS = r"before|after|leading\s+up\s+to|prior\s+to|following"
-#: The same words and the side, just before a date expression ("the week before christmas").
-BESIDE = re.compile(BESIDE_UNIT.pattern.removesuffix(r"\s+$") + rf"\s+(?:{_SIDE_WORDS})\s+$")
+#: The same words and the side, just before a date expression ("the week before christmas", "the day
+#: after the 4th of july").
+BESIDE = re.compile(BESIDE_UNIT.pattern.removesuffix(r"\s+$") + rf"\s+(?:{_SIDE_WORDS})\s+(?:the\s+)?$")
 _BESIDE_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "few days": 3, "couple days": 2}
-_SIDE = re.compile(rf"\b(?P<side>{_SIDE_WORDS})\s+$")
+#: A part of the day beside a date: that day's hours ("the night before christmas": 24 December's evening).
+_BESIDE_HOURS = {"morning": list(range(5, 12)), "evening": list(range(17, 22)), "night": list(range(18, 24))}
+_SIDE = re.compile(rf"\b(?P<side>{_SIDE_WORDS})\s+(?:the\s+)?$")
 
 
 def _beside(d: DateMatch, text: str, unit: re.Match | None = None) -> DateMatch:
@@ -981,7 +990,12 @@ def _beside(d: DateMatch, text: str, unit: re.Match | None = None) -> DateMatch:
         return d
     words = " ".join(m.group("n").replace(" of ", " ").split())
     count = {"two": 2, "2": 2, "three": 3, "3": 3}.get(words.split()[0])
-    days = count * (7 if words.endswith("weeks") else 1) if count else _BESIDE_DAYS.get(words)
+    hours = _BESIDE_HOURS.get(words, [])
+    days = (
+        count * (7 if words.endswith("weeks") else 1)
+        if count
+        else _BESIDE_DAYS.get(words, 1 if hours else None)
+    )
     side = _SIDE.search(text, m.start(), d.start)
     before = side is None or side.group("side") not in ("after", "following")
 
@@ -999,7 +1013,7 @@ def _beside(d: DateMatch, text: str, unit: re.Match | None = None) -> DateMatch:
         return hi + timedelta(days=1), hi + timedelta(days=days)
 
     if not d.yearly:
-        return dataclasses.replace(d, start=m.start(), ranges=[shift(*r) for r in d.ranges])
+        return dataclasses.replace(d, start=m.start(), ranges=[shift(*r) for r in d.ranges], hours=hours)
     if days is None:  # a weekend falls on other days each year
         return d
     (m1, d1), (m2, d2) = (map(int, md.split("-")) for md in d.yearly)
@@ -1013,6 +1027,7 @@ def _beside(d: DateMatch, text: str, unit: re.Match | None = None) -> DateMatch:
         ranges=[shift(*r) for r in d.ranges],
         notes=[f"“{said}” of any year"],
         own=None,
+        hours=hours,
     )
 
 

@@ -401,3 +401,26 @@ def test_photos_from_the_future_are_those_dated_after_today(store, settings):
     )
     got = search(store, settings, "photos from the future", now=now, signals=[])
     assert [r["path"].rsplit("/", 1)[-1] for r in got["results"] if not r["below_cutoff"]] == ["wrong.jpg"]
+
+
+@pytest.mark.parametrize(
+    ("request_", "where"),
+    [
+        (
+            "the night before christmas",
+            {"and": [{"yearly": {"from": "12-24", "to": "12-24"}}, {"hour": [18, 19, 20, 21, 22, 23]}]},
+        ),
+        (
+            "the morning after new year's eve",
+            {"and": [{"yearly": {"from": "01-01", "to": "01-01"}}, {"hour": [5, 6, 7, 8, 9, 10, 11]}]},
+        ),
+        (
+            "the evening before thanksgiving 2023",
+            {"and": [{"date": {"from": "2023-11-22", "to": "2023-11-22"}}, {"hour": [17, 18, 19, 20, 21]}]},
+        ),
+        ("the day after the 4th of july", {"yearly": {"from": "07-05", "to": "07-05"}}),  # "the" before it
+    ],
+)
+def test_a_part_of_the_day_beside_a_holiday_is_that_day_and_its_hours(request_, where):
+    plan, _confidence, notes = parse_request(request_, now=date(2026, 6, 15))
+    assert plan["where"] == where, notes
