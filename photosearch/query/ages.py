@@ -2,8 +2,8 @@
 twenties", "tom as a baby", "baby photos of anna", "anna's first year", "anna's first birthday", "the
 year anna turned 5".
 
-The date finder (`query.dates`) finds these before any other date, so "in my 30s" is never the
-1930s. Whose age it is: a pronoun ("i", "my", "me": the owner; "she", "he": the one person of the
+The parser claims these before its sort words and dates (`claims.entities.claim_ages`), so "in my
+30s" is never the 1930s and "when she was little" is her first years where her birthday is known. Whose age it is: a pronoun ("i", "my", "me": the owner; "she", "he": the one person of the
 request whose birthday is known), a name right before ("anna at 3"), or the only such person the
 request names."""
 
@@ -158,6 +158,8 @@ def find_age(kind: str, m: re.Match, birthdays: dict[str, date | None], owner: s
         start = m.start("at")
     stage = _group(m, "stage")
     if birthday is None:
+        if _group(m, "little"):  # "when she was little": her oldest photos first, as the sort words say
+            return None
         said = "you" if name in _OWNER_WORDS or name == owner else name.title()
         instead = "birthday" if kind == "nth_birthday" else stage or ""
         return Age(start, end, [], [f"no birthday is known for {said}"], instead)

@@ -19,8 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from photosearch.query.ages import PATTERNS as AGE_PATTERNS
-from photosearch.query.ages import find_age
 from photosearch.query.festivals import FESTIVALS, festival_day
 from photosearch.query.lexicon import NUMBER_WORDS as COUNT_WORDS
 from photosearch.query.lexicon import RELATION_WORDS
@@ -304,8 +302,7 @@ class DateMatch:
     #: ("winter": snow, SEASON_LOOKS)
     looks: str = ""
     #: What to look for when no day is known (`ranges` empty): "birthday" for an unknown birthday, the
-    #: festival's name for a year its calendar does not reach, a stage of life's look for an age of
-    #: someone whose birthday is unknown ("anna as a baby": a baby); "" for nothing.
+    #: festival's name for a year its calendar does not reach.
     instead: str = "birthday"
     #: Where the holiday's own day(s) lie in each span, (days from its start, days long), when the
     #: span is wider: Christmas Day within Christmas Eve to Boxing Day, Thanksgiving Thursday within
@@ -601,8 +598,6 @@ class DateFinder:
         )
         self.simple = re.compile(rf"^(?:{simple})$")
         self.patterns: list[tuple[str, re.Pattern]] = [
-            # how old someone was, before any other date: "in my 30s" is no decade
-            *((f"age:{kind}", pattern) for kind, pattern in AGE_PATTERNS),
             # "on this day", "a year ago today", "this day last year": a day of the calendar
             (
                 "thisday",
@@ -842,14 +837,11 @@ class DateFinder:
         years: tuple[int, int] | None = None,
         birthdays: dict[str, date] | None = None,
         owner: str | None = None,
-        people: tuple[str, ...] = (),
     ) -> list[DateMatch]:
-        """All non-overlapping date expressions in `text` (lower case), left to right; `people`: the
-        library's named people, whose age without a known birthday is said to be unknown."""
+        """All non-overlapping date expressions in `text` (lower case), left to right."""
         found: list[DateMatch] = []
         taken: list[tuple[int, int]] = []
-        bdays = {k.lower(): v for k, v in (birthdays or {}).items()}
-        ask = _Ask(self, now, years, bdays, owner, tuple(p.lower() for p in people))
+        ask = _Ask(self, now, years, {k.lower(): v for k, v in (birthdays or {}).items()}, owner)
 
         def free(a: int, b: int) -> bool:
             return all(b <= s or a >= e for s, e in taken)
@@ -882,7 +874,6 @@ class _Ask:
     years: tuple[int, int] | None
     birthdays: dict[str, date]
     owner: str | None
-    people: tuple[str, ...] = ()
 
 
 def _monthspan(m: re.Match, q: _Ask) -> DateMatch | None:
@@ -1218,19 +1209,6 @@ def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
     return DateMatch(m.start(), m.end(), ranges, recurring=True, notes=[f"birthdays: every year {span}"])
 
 
-def _age(kind: str) -> Callable[[re.Match, _Ask], DateMatch | None]:
-    """The handler of an age pattern (`query.ages`): the days of someone's age, from their birthday."""
-
-    def handle(m: re.Match, q: _Ask) -> DateMatch | None:
-        known: dict[str, date | None] = {**dict.fromkeys(q.people), **q.birthdays}
-        age = find_age(kind, m, known, (q.owner or "me").lower(), q.now)
-        if age is None:
-            return None
-        return DateMatch(age.start, age.end, age.ranges, notes=age.notes, instead=age.instead)
-
-    return handle
-
-
 #: Whose birthday is a look to keep when no birthday is known: a pet or a relative ("the dog's
 #: birthday" is the dog and a birthday; "Anna's", a name nobody has in People, only a birthday).
 PETS_AND_KIN = frozenset(
@@ -1429,7 +1407,6 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
         [(q.now + timedelta(days=1), date.max)],
         notes=["dated after today: a camera's clock set wrong"],
     ),
-    **{f"age:{kind}": _age(kind) for kind, _pattern in AGE_PATTERNS},
 }
 
 

@@ -1,7 +1,8 @@
 """Deterministic request parser: natural language → plan, with a confidence and notes.
 
 The parser claims spans of the request in a fixed order (quotes and `key:value` syntax, days told
-by other photos ("the day after the party", read as a request of its own), compose words, similar/folder/camera, camera settings, kinds/quality/tags, face counts, people, dates, times
+by other photos ("the day after the party", read as a request of its own), ages ("anna at 3"),
+compose words, similar/folder/camera, camera settings, kinds/quality/tags, face counts, people, dates, times
 of day, places, colours, connectives)
 and reads what is left as concept phrases; the claim passes live in `query.claims`. Then
 `query.parse_tree` builds the boolean tree: OR binds tighter than AND; NOT takes the following
@@ -19,6 +20,7 @@ from photosearch.query.claims.cues import CueClaims, claim_quotes
 from photosearch.query.claims.editors import claim_editors
 from photosearch.query.claims.entities import (
     claim_added,
+    claim_ages,
     claim_dates,
     claim_people,
     claim_places,
@@ -58,6 +60,7 @@ class RequestParser:
             claim_quotes,
             cues.claim_prefix,
             same_days,
+            claim_ages,
             ComposeClaims(),
             cues.claim_similar,
             cues.claim_files,

@@ -43,6 +43,7 @@ ANNA, TOM, MARK = {"person": "Anna"}, {"person": "Tom"}, {"person": "Mark Smith"
         ("every photo of anna from her first year", {"and": [ANNA, days("2019-03-04", "2020-03-03")]}),
         ("anna's first year", {"and": [ANNA, days("2019-03-04", "2020-03-03")]}),
         ("photos of me as a kid", {"and": [TOM, days("1990-06-01", "2003-05-31")]}),
+        ("when i was little", days("1990-06-01", "1998-05-31")),  # no longer "oldest first"
         # the owner's decades and ages ("in my 30s" is no 1930s; today ends what has not ended)
         ("my twenties", days("2010-06-01", "2020-05-31")),
         ("photos from my twenties", days("2010-06-01", "2020-05-31")),
@@ -102,6 +103,11 @@ def test_the_note_says_how_an_age_was_read():
     assert "“anna at 3” was read as 2022-03-04 to 2023-03-03 (born 2019-03-04)" in notes
     _plan, _confidence, notes = parse_request("my 30th birthday", now=NOW, context=CONTEXT)
     assert "“my 30th birthday” was read as 2020-06-01 (born 1990-06-01)" in notes
+
+
+def test_little_with_no_birthday_known_is_the_oldest_first():
+    plan, _confidence, notes = parse_request("lisa when she was little", now=NOW, context=CONTEXT)
+    assert plan["where"] == {"person": "Lisa"} and plan["compose"]["sort"] == "date_asc", notes
 
 
 def test_my_twenties_with_no_birthday_of_mine_says_so():

@@ -7,6 +7,8 @@ import re
 from datetime import date, timedelta
 
 from photosearch.query import lexicon as lx
+from photosearch.query.ages import PATTERNS as AGE_PATTERNS
+from photosearch.query.ages import find_age
 from photosearch.query.areas import area, find_areas
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.claims.words import TRIP_WORDS
@@ -117,15 +119,51 @@ def claim_times(st: ClaimState) -> None:
         st.claim(start, m.end(), "atom", {"hour": hours_of(m.group("t"))}, slot="hour")
 
 
-def dates_found(st: ClaimState) -> list[DateMatch]:
-    """The date expressions of the request, with birthdays (`query.dates`)."""
+def _birthdays(st: ClaimState) -> dict[str, date]:
+    """The request's known birthdays, "me" the owner's too."""
     owner = st.ctx.owner
     bdays = dict(st.ctx.birthdays)
     if owner and owner in bdays:
         bdays.setdefault("me", bdays[owner])
+    return bdays
+
+
+def dates_found(st: ClaimState) -> list[DateMatch]:
+    """The date expressions of the request, with birthdays (`query.dates`)."""
     return finder().find(
-        st.low, st.now, years=st.ctx.years, birthdays=bdays, owner=owner or "me", people=tuple(st.ctx.people)
+        st.low, st.now, years=st.ctx.years, birthdays=_birthdays(st), owner=st.ctx.owner or "me"
     )
+
+
+def claim_ages(st: ClaimState) -> None:
+    """How old someone was, from their birthday (`query.ages`): before the sort words read "when she
+    was little" as "oldest first" and the date finder "in my 30s" as the 1930s. Someone of People
+    without a birthday is said to have none; a stage of life then stays a look ("baby")."""
+    known = {
+        **dict.fromkeys(p.lower() for p in st.ctx.people),
+        **{k.lower(): v for k, v in _birthdays(st).items()},
+    }
+    owner = (st.ctx.owner or "me").lower()
+    for kind, pattern in AGE_PATTERNS:
+        for m in pattern.finditer(st.low):
+            age = find_age(kind, m, known, owner, st.now)
+            if age is None or not st.free(age.start, age.end):
+                continue
+            for note in age.notes:
+                st.note(note, 0.35 if "no birthday" in note else 0.0)
+            if age.ranges:
+                (lo, hi), *_ = age.ranges
+                st.claim(
+                    age.start,
+                    age.end,
+                    "atom",
+                    {"date": {"from": lo.isoformat(), "to": hi.isoformat()}},
+                    slot="date",
+                )
+            elif age.instead:
+                st.claim(age.start, age.end, "atom", {"concept": age.instead}, slot="concept")
+            else:  # "when i was 25" with no birthday known: the note says so
+                st.claim(age.start, age.end, "drop")
 
 
 def claim_dates(st: ClaimState) -> None:
@@ -136,10 +174,7 @@ def claim_dates(st: ClaimState) -> None:
         for note in dm.notes:
             st.note(note, 0.35 if "no birthday" in note else 0.0)
         if not dm.ranges:
-            if dm.instead:
-                st.claim(dm.start, dm.end, "atom", {"concept": dm.instead}, slot="concept")
-            else:  # an age of someone whose birthday is unknown ("when i was 25"): the note says so
-                st.claim(dm.start, dm.end, "drop")
+            st.claim(dm.start, dm.end, "atom", {"concept": dm.instead}, slot="concept")
             continue
         st.claim(dm.start, dm.end, "atom", dm.node(), slot="date")
 
