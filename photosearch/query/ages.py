@@ -140,10 +140,13 @@ class Age:
     instead: str = ""
 
 
-def find_age(kind: str, m: re.Match, birthdays: dict[str, date | None], owner: str, now: date) -> Age | None:
+def find_age(
+    kind: str, m: re.Match, birthdays: dict[str, date | None], owner: str, now: date, written: str = ""
+) -> Age | None:
     """The age a match of `PATTERNS[kind]` names, or None where it is no one's age ("at 3" after a
     thing, "when they were little" with no one of the request's people); `birthdays` by lower-case
-    name, None for someone whose birthday is unknown."""
+    name, None for someone whose birthday is unknown; `written`: the request as typed, which the note
+    quotes."""
     who = _whose(m, birthdays, owner)
     if who is None:
         return None
@@ -170,7 +173,7 @@ def find_age(kind: str, m: re.Match, birthdays: dict[str, date | None], owner: s
     ranges = [(lo, min(hi, max(lo, now)))] if lo <= now else [(lo, hi)]
     before = m.string[: m.start()].rstrip()
     begin = len(before) - len(name) if before.endswith(name) else m.start()  # "anna at 3", not "at 3"
-    phrase = " ".join(m.string[begin : m.end()].split())
+    phrase = " ".join((written or m.string)[begin : m.end()].split())  # as written, where given
     when = lo.isoformat() if lo == hi else f"{lo.isoformat()} to {hi.isoformat()}"
     return Age(start, end, ranges, [f"“{phrase}” was read as {when} (born {birthday.isoformat()})"])
 

@@ -99,8 +99,8 @@ def test_a_first_year_of_something_else_is_no_age():
 
 
 def test_the_note_says_how_an_age_was_read():
-    _plan, _confidence, notes = parse_request("anna at 3", now=NOW, context=CONTEXT)
-    assert "“anna at 3” was read as 2022-03-04 to 2023-03-03 (born 2019-03-04)" in notes
+    _plan, _confidence, notes = parse_request("Anna at 3", now=NOW, context=CONTEXT)
+    assert "“Anna at 3” was read as 2022-03-04 to 2023-03-03 (born 2019-03-04)" in notes
     _plan, _confidence, notes = parse_request("my 30th birthday", now=NOW, context=CONTEXT)
     assert "“my 30th birthday” was read as 2020-06-01 (born 1990-06-01)" in notes
 

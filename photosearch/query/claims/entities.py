@@ -146,7 +146,7 @@ def claim_ages(st: ClaimState) -> None:
     owner = (st.ctx.owner or "me").lower()
     for kind, pattern in AGE_PATTERNS:
         for m in pattern.finditer(st.low):
-            age = find_age(kind, m, known, owner, st.now)
+            age = find_age(kind, m, known, owner, st.now, st.text)
             if age is None or not st.free(age.start, age.end):
                 continue
             for note in age.notes:
