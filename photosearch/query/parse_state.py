@@ -4,10 +4,11 @@ notes with their confidence penalties, the compose block being filled in; and th
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 
+from photosearch.query.home import Home
 from photosearch.query.places import fold
 from photosearch.query.plan import default_compose
 
@@ -25,6 +26,9 @@ class PlanContext:
     albums: list[str] = field(default_factory=list)  # the user's album names
     #: words of the library's own labels, text, keywords and places (never read as typos)
     words: frozenset[str] = frozenset()
+    #: where most photos with a place were taken ("abroad", "my home town": `query.home`), found only
+    #: when a request asks (it may geocode the photos' GPS first)
+    find_home: Callable[[], Home | None] = lambda: None
 
 
 @dataclass

@@ -28,6 +28,7 @@ from photosearch.query.claims.entities import (
     claim_weekdays,
 )
 from photosearch.query.claims.filters import FilterClaims
+from photosearch.query.claims.home import claim_home
 from photosearch.query.claims.same_days import SameDayClaims
 from photosearch.query.claims.settings import claim_settings
 from photosearch.query.claims.words import NegationClaims, claim_words
@@ -71,6 +72,7 @@ class RequestParser:
             filters.claim_ratings,
             filters.claim_filters,
             filters.claim_faces,
+            claim_home,
             claim_people,
             claim_dates,
             claim_weekdays,

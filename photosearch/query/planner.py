@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -17,6 +18,8 @@ from photosearch.query.golden import GoldenExample, GoldenLibrary, get_library, 
 from photosearch.query.llm_planner import LLMCallable, plan_with_llm, planner_llm
 from photosearch.query.parser import LOW_CONFIDENCE, ParseResult, PlanContext, parse_detailed
 from photosearch.query.plan import MAX_REQUEST_CHARS, PlanError, default_compose, map_nodes, validate_plan
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -53,7 +56,8 @@ def known_people(store) -> list[str]:
 
 
 def planning_context(store, settings=None, *, people: list[str] | None = None) -> PlanContext:
-    """Everything the parser can know from the catalog: people, "me", birthdays, years, cameras, folders."""
+    """Everything the parser can know from the catalog: people, "me", birthdays, years, cameras, folders,
+    home."""
     from sqlalchemy import select
 
     from photosearch.catalog.albums import album_names
@@ -78,6 +82,7 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
         ctx.words = library_words(snap)
         ctx.folders = [r[0] for r in s.execute(select(Folder.path)).all()]
     ctx.albums = album_names(store)
+    ctx.find_home = lambda: library_home(store, settings)
     ctx.people = list(dict.fromkeys(ctx.people))
     owner = getattr(settings, "owner", None) if settings is not None else None
     if owner and owner in ctx.people:
@@ -85,6 +90,21 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
     else:
         ctx.owner = next((p for p in ctx.people if p.lower() in ("me", "myself")), None)
     return ctx
+
+
+def library_home(store, settings=None):
+    """Where most of the library's photos with a place were taken (`query.home`); the photos' GPS is
+    named first where the places step has not run yet."""
+    from photosearch.query.home import home_of
+    from photosearch.query.resolvers.places import ensure_place_facts
+    from photosearch.query.resolvers.snapshot import get_snapshot
+    from photosearch.query.resolvers.snapshot_file import snapshot_dir
+
+    try:
+        ensure_place_facts(store)
+    except Exception as exc:  # noqa: BLE001 - the photos named already still tell home
+        log.warning("reverse geocoding failed: %s", exc)
+    return home_of(get_snapshot(store, directory=snapshot_dir(settings)))
 
 
 def library_words(snap) -> frozenset[str]:
