@@ -251,3 +251,12 @@ def test_what_tells_the_day_unsure_says_so_and_orders_by_its_closest(catalog, se
     )
     first = res["results"][0]
     assert first["path"].endswith("dog_after.jpg"), [r["path"] for r in res["results"]]
+
+
+def test_what_tells_the_day_without_a_date_says_so(catalog, settings):
+    res = search(catalog, settings, "the day after the wedding_undated.jpg", now=NOW, signals=[])
+    assert sure(res) == []
+    assert (
+        "there is no day to go by: no photo whose file name has “wedding_undated.jpg” has a date"
+        in (res["explain"]["remarks"])
+    )

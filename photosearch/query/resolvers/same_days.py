@@ -35,6 +35,8 @@ def resolve_days_of(
     days = np.unique(snap.day[rows].astype(np.int64))
     if not len(found):
         ctx.remarks.append(f"there is no day to go by: {told_by_words(spec['where'])} was not found")
+    elif not days.size:
+        ctx.remarks.append(f"there is no day to go by: no {told_by_words(spec['where'])[2:]} has a date")
     taken = snap.day.astype(np.int64)
     lo, hi = int(spec["from"]), int(spec["to"])
     # a photo of day x matches when some day d has lo <= x - d <= hi, i.e. x - hi <= d <= x - lo
