@@ -143,6 +143,9 @@ class Settings:
     llm_model: str | None = None
     # The person the user is ("me" in requests); a name known to the catalog.
     owner: str | None = None
+    # Home town, as a place name ("Lisbon"): what "abroad" and "my home town" mean. None: where most
+    # photos with a place were taken (query/home.py).
+    home: str | None = None
     # ---- XMP sidecar write-back (issue 23; metadata/writeback.py) ----
     # Off by default: when on, names given to people, tags added by hand, ratings and captions are
     # merged into XMP sidecars beside the photos (never into the photos themselves), named

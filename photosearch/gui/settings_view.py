@@ -163,6 +163,22 @@ class SettingsDialog(QDialog):
         form.addRow("Sidecar name", self.sidecar_naming)
         self.writeback.toggled.connect(self.sidecar_naming.setEnabled)
         self.tabs.addTab(page, "Sidecars")
+        # home: what "abroad" and "my home town" mean
+        page = QWidget()
+        form = QFormLayout(page)
+        form.addRow(
+            QLabel(
+                "Requests such as “photos taken abroad”, “my home town” or “far from home” go by your "
+                "home. Left empty, home is the town where most of your photos with a place were taken.",
+                page,
+                wordWrap=True,
+            )
+        )
+        self.home = QLineEdit(page)
+        self.home.setPlaceholderText("Where most of your photos with a place were taken")
+        self.home.setToolTip("A town, a region or a country: “Lisbon”, “Springfield, Illinois”")
+        form.addRow("Home town", self.home)
+        self.tabs.addTab(page, "Home")
         # models
         self.models = ModelsView(self.settings, runner, on_error, self)
         self.tabs.addTab(self.models, "Models")
@@ -224,6 +240,7 @@ class SettingsDialog(QDialog):
         self.gpu.setChecked(bool(s.gpu))
         self.writeback.setChecked(bool(s.sidecar_writeback))
         self.sidecar_naming.setCurrentIndex(max(0, self.sidecar_naming.findData(s.sidecar_naming)))
+        self.home.setText(s.home or "")
         self.sidecar_naming.setEnabled(self.writeback.isChecked())
         self._privacy_enabled(self.web.isChecked())
         self.refresh_folders()
@@ -297,6 +314,7 @@ class SettingsDialog(QDialog):
         s.gpu = self.gpu.isChecked()
         s.sidecar_writeback = self.writeback.isChecked()
         s.sidecar_naming = self.sidecar_naming.currentData()
+        s.home = " ".join(self.home.text().split()) or None
         try:
             s.save()  # refuses to overwrite a settings.json that no longer parses
         except PhotoSearchError as exc:

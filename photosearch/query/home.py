@@ -12,10 +12,28 @@ from photosearch.query.places import COUNTRIES
 
 @dataclass(frozen=True)
 class Home:
-    """Home's town and country, as place atoms name them ("Lisbon", "Portugal")."""
+    """Home's town and country, as place atoms name them ("Lisbon", "Portugal"); `chosen`: set in
+    Settings, not found from the photos."""
 
     town: str
     country: str
+    chosen: bool = False
+
+
+def chosen_home(name: str) -> Home | None:
+    """The home a place name set in Settings means (its town, or a region's or country's name, and its
+    country; "Springfield, Illinois" narrowed as a plan's place is); None for a name the gazetteer
+    does not know."""
+    from photosearch.query.places import resolve_place
+
+    places = resolve_place(name)
+    if not places:
+        return None
+    place = places[0]
+    country = COUNTRIES.get(place.cc.upper(), (place.cc,))[0] if place.cc else place.name
+    _head, comma, qualifier = name.partition(",")
+    town = country if place.kind == "country" else place.name + (f", {qualifier.strip()}" if comma else "")
+    return Home(town, country, chosen=True)  # "Springfield, Illinois" stays narrowed in the place atom
 
 
 def home_of(snap) -> Home | None:

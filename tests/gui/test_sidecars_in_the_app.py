@@ -47,3 +47,22 @@ def test_the_details_say_what_the_file_says(qtbot, core, tmp_path, small_photos)
     page = details_html(core.details(pid))
     assert "From the file" in page and "Places, Portugal, Lisbon" in page
     assert "Grandma’s 80th" in page and "★★★★☆" in page and "Red" in page
+
+
+def test_home_is_set_in_its_own_tab(qtbot, core):
+    """Settings → Home: empty says home is where most photos with a place were taken; a town typed is
+    saved, and emptied again is none."""
+    dialog = SettingsDialog(core, TaskRunner(), on_error=lambda info: None)
+    qtbot.addWidget(dialog)
+    tab = next(i for i in range(dialog.tabs.count()) if dialog.tabs.tabText(i) == "Home")
+    assert dialog.home.text() == "" and "most of your photos" in dialog.home.placeholderText()
+    assert dialog.tabs.widget(tab).isAncestorOf(dialog.home)
+    dialog.home.setText("  Springfield,  Illinois ")
+    dialog.save()
+    assert Settings.load(core.settings.data_dir).home == "Springfield, Illinois"
+    again = SettingsDialog(core, TaskRunner(), on_error=lambda info: None)
+    qtbot.addWidget(again)
+    assert again.home.text() == "Springfield, Illinois"
+    again.home.setText("")
+    again.save()
+    assert Settings.load(core.settings.data_dir).home is None

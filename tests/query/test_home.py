@@ -96,3 +96,19 @@ def test_abroad_and_home_town_find_their_photos(travels, settings):
     assert found("in my home country") == ["lisbon1.jpg", "lisbon2.jpg", "lisbon3.jpg", "porto.jpg"]
     assert found("my home town") == ["lisbon1.jpg", "lisbon2.jpg", "lisbon3.jpg"]
     assert found("far from home") == ["paris1.jpg", "paris2.jpg", "porto.jpg"]
+
+
+def test_a_home_set_in_settings_wins_over_the_photos(travels, settings):
+    """Home set to Porto: "my home town" is Porto, though most photos were taken in Lisbon; a name
+    nobody knows falls back to the photos' home."""
+    from photosearch.query.home import chosen_home
+    from photosearch.query.planner import library_home
+
+    settings.home = "Porto"
+    assert library_home(travels, settings) == Home("Porto", "Portugal", chosen=True)
+    res = search(travels, settings, "my home town", now=NOW, signals=[])
+    assert sure_names(res) == ["porto.jpg"]
+    assert "“my home town” was read as Porto, your home in Settings" in res["explain"]["remarks"]
+    assert chosen_home("Springfield, Illinois") == Home("Springfield, Illinois", "United States", chosen=True)
+    settings.home = "Nowhereville"
+    assert library_home(travels, settings) == LISBON

@@ -54,7 +54,6 @@ def claim_home(st: ClaimState) -> None:
         if kind in ("abroad", "away"):  # somewhere known, and not there
             node = {"and": [{"place": ANY_PLACE}, {"not": {"place": where}}]}
         outside = "outside " if kind in ("abroad", "away") else ""
-        st.note(
-            f"“{said}” was read as {outside}{where}, where most of your photos with a place were taken", 0.0
-        )
+        why = "your home in Settings" if home.chosen else "where most of your photos with a place were taken"
+        st.note(f"“{said}” was read as {outside}{where}, {why}", 0.0)
         st.claim(m.start(), m.end(), "atom", node, slot="place")
