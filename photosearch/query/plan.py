@@ -38,7 +38,9 @@ Atoms (each a one-key object):
 * ``{"days_of": {"where": NODE, "from": int, "to": int}}``: taken on a day from ``from`` to ``to``
   days after a day on which a photo matching ``where`` was taken (``0, 0``: the same day; ``1, 1``
   the day after; ``-7, -1`` the week before): "the same day as the wedding", "the day after the
-  party". ``where`` is run on its own, strictly (its closest matches give no day).
+  party". ``where`` is run on its own, strictly (its closest matches give no day). Optional
+  ``"pick": "first"|"last"``: only the first (last) day of each run of those days, a gap of more
+  than `DAYS_APART` days starting a new run ("the first day of our trip to rome": each visit's).
 * ``{"faces": {"min": int, "max": int|null}}``: after :func:`validate_plan` both keys are
   present; ``min`` defaults to 0 and ``max`` null means "no upper bound".
 * ``{"kind": "photo"|"screenshot"|"document"}``, ``{"quality": "sharp"|"blurry"}``.
@@ -199,6 +201,10 @@ SORT_TEXT = {
 PER_VALUES = ("day", "month", "year", "place", "person")
 #: How many days before or after another photo's day a days_of atom reaches at most.
 MAX_DAYS_AWAY = 366
+#: A days_of's `pick`: the first or the last day of each run of days (a trip, a visit).
+DAY_PICKS = ("first", "last")
+#: Days told that lie more than this many days apart belong to two runs (two trips).
+DAYS_APART = 2
 MAX_DEPTH = 32
 # Input bounds, checked before anything is parsed: a plan file's size, the nesting of its JSON
 # (each plan level is an object and a list), and one atom's text.
@@ -312,6 +318,7 @@ PLAN_SCHEMA: dict[str, Any] = {
                             "where": {"$ref": "#/$defs/node"},
                             "from": {"type": "integer", "minimum": -MAX_DAYS_AWAY, "maximum": MAX_DAYS_AWAY},
                             "to": {"type": "integer", "minimum": -MAX_DAYS_AWAY, "maximum": MAX_DAYS_AWAY},
+                            "pick": {"type": "string", "enum": list(DAY_PICKS)},
                         },
                         "required": ["where", "from", "to"],
                         "additionalProperties": False,
@@ -605,8 +612,15 @@ def _validate_node(node: Any, path: str, depth: int) -> dict:
 
 def _validate_days_of(value: Any, p: str, depth: int) -> dict:
     """The days around the days a node's photos were taken: the node, and the days away."""
-    if not isinstance(value, dict) or set(value) != {"where", "from", "to"}:
-        raise _err(p, 'expected {"where": NODE, "from": days, "to": days}')
+    if not isinstance(value, dict) or not {"where", "from", "to"} <= set(value) <= {
+        "where",
+        "from",
+        "to",
+        "pick",
+    }:
+        raise _err(p, 'expected {"where": NODE, "from": days, "to": days} and maybe "pick"')
+    if value.get("pick", DAY_PICKS[0]) not in DAY_PICKS:
+        raise _err(f"{p}.pick", f"expected one of {list(DAY_PICKS)}, got {value['pick']!r}")
     lo, hi = (
         _check_int(value[k], f"{p}.{k}", nullable=False, minimum=-MAX_DAYS_AWAY) for k in ("from", "to")
     )
@@ -614,7 +628,10 @@ def _validate_days_of(value: Any, p: str, depth: int) -> dict:
         raise _err(p, f"at most {MAX_DAYS_AWAY} days away")
     if lo > hi:
         raise _err(p, f"'from' {lo} is after 'to' {hi}")
-    return {"days_of": {"where": _validate_node(value["where"], f"{p}.where", depth), "from": lo, "to": hi}}
+    out = {"where": _validate_node(value["where"], f"{p}.where", depth), "from": lo, "to": hi}
+    if "pick" in value:
+        out["pick"] = value["pick"]
+    return {"days_of": out}
 
 
 def validate_compose(compose: Any) -> dict[str, Any]:
@@ -814,7 +831,9 @@ def _atom_text(atom: dict) -> str:
         return f"{key} {lo}" if lo == hi else f"{key} {lo}..{hi}"
     if key == "days_of":
         lo, hi = value["from"], value["to"]
-        return f"days_of({node_to_text(value['where'])}) " + (f"{lo:+d}" if lo == hi else f"{lo:+d}..{hi:+d}")
+        picked = f"{value['pick']} day of " if value.get("pick") else ""
+        said = f"{lo:+d}" if lo == hi else f"{lo:+d}..{hi:+d}"
+        return f"days_of({picked}{node_to_text(value['where'])}) {said}"
     if key == "faces":
         lo, hi = value.get("min", 0), value.get("max")
         if hi is None:

@@ -23,6 +23,15 @@ RELATIONS: dict[str, tuple[int, int]] = {
     "day before": (-1, -1),
     "night before": (-1, -1),
     "evening before": (-1, -1),
+    "first day of": (0, 0),
+    "first day in": (0, 0),
+    "first day at": (0, 0),
+    "last day of": (0, 0),
+    "last day in": (0, 0),
+    "last day at": (0, 0),
+    "first night in": (0, 0),
+    "first night of": (0, 0),
+    "first night at": (0, 0),
     "around the time of": (-3, 3),
     "time of": (-3, 3),  # after "around", "at" or "from": "from the time of the move"
     "week of": (-3, 3),
@@ -33,8 +42,14 @@ RELATIONS: dict[str, tuple[int, int]] = {
     "days before": (-3, -1),
 }
 
+#: The relations that name the first or last day of each run of days ("the first day of our trip to
+#: rome": of each visit).
+RELATION_PICKS = {words: words.split()[0] for words in RELATIONS if words.startswith(("first ", "last "))}
 #: The hours of the day a relation names too ("the morning after the party": its morning).
 RELATION_HOURS: dict[str, list[int]] = {
+    "first night in": list(range(18, 24)),
+    "first night of": list(range(18, 24)),
+    "first night at": list(range(18, 24)),
     "morning after": hours_of("morning"),
     "morning of": hours_of("morning"),
     "afternoon of": hours_of("afternoon"),

@@ -152,7 +152,7 @@ _DESCRIBE = {
     "label": lambda v: f"with the {v} label",
     "setting": setting_said,
     "size": lambda v: f"of {size_text(v)}",
-    "days_of": lambda v: f"taken {days_away_text(v['from'], v['to'])} {told_by(v['where'])}",
+    "days_of": lambda v: _days_of_words(v),
 }
 
 
@@ -174,6 +174,17 @@ def node_words(node: dict) -> str:
     if key == "not":
         return "not " + node_words(value)
     return f"“{say(value)}”" if key == "concept" else describe(node)
+
+
+def _days_of_words(v: dict) -> str:
+    """A days_of in words: "taken the day after a photo that looks like “party”", "taken on the first
+    day with a photo taken in Rome"."""
+    target = told_by(v["where"])
+    if v.get("pick"):
+        target = f"the {v['pick']} day with {target}"
+        if v["from"] == v["to"] == 0:
+            return f"taken on {target}"
+    return f"taken {days_away_text(v['from'], v['to'])} {target}"
 
 
 def told_by(where: dict) -> str:

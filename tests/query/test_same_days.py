@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+import numpy as np
 import pytest
 
 from photosearch.catalog.models import Folder
@@ -260,3 +261,72 @@ def test_what_tells_the_day_without_a_date_says_so(catalog, settings):
         "there is no day to go by: no photo whose file name has “wedding_undated.jpg” has a date"
         in (res["explain"]["remarks"])
     )
+
+
+@pytest.mark.parametrize(
+    ("request_", "where"),
+    [
+        (
+            "the first day of our trip to rome",
+            {"days_of": {"where": {"place": "Rome"}, "from": 0, "to": 0, "pick": "first"}},
+        ),
+        (
+            "our last day in paris",
+            {"days_of": {"where": {"place": "Paris"}, "from": 0, "to": 0, "pick": "last"}},
+        ),
+        (
+            "first night in tokyo",
+            {
+                "and": [
+                    {"days_of": {"where": {"place": "Tokyo"}, "from": 0, "to": 0, "pick": "first"}},
+                    {"hour": [18, 19, 20, 21, 22, 23]},
+                ]
+            },
+        ),
+        ("the first day of spring", {"month": [3, 4, 5]}),  # a date the date finder knows
+        ("the first day of the month", {"concept": "month"}),  # a time, no day a photo tells
+        ("the first day of school", {"concept": "school"}),  # a day of its own: no school in its photos
+        ("my last day at work", {"concept": "work"}),
+    ],
+)
+def test_the_first_or_last_day_of_each_visit_is_read(request_, where):
+    plan, _confidence, notes = parse_request(request_, now=NOW, people=PEOPLE)
+    assert plan["where"] == where, (plan_to_text(plan), notes)
+
+
+def test_a_pick_is_checked_and_said():
+    plan = make_plan({"days_of": {"where": {"place": "Rome"}, "from": 0, "to": 0, "pick": "first"}})
+    assert plan_to_text(plan) == 'days_of(first day of place:"Rome") +0'
+    assert describe(plan["where"]) == "taken on the first day with a photo taken in Rome"
+    with pytest.raises(PlanError, match="pick"):
+        make_plan({"days_of": {"where": {"place": "Rome"}, "from": 0, "to": 0, "pick": "middle"}})
+
+
+def test_the_first_and_last_day_are_of_each_run_of_days(store, settings):
+    """Carnival two years running (three days, then two): "the first day" is each year's first."""
+    from photosearch.query.resolvers.same_days import picked
+
+    taken = {
+        "c1.jpg": (datetime(2022, 2, 26, 20), "carnival"),
+        "c2.jpg": (datetime(2022, 2, 27, 20), "carnival"),
+        "c3.jpg": (datetime(2022, 2, 28, 20), "carnival"),
+        "street_first.jpg": (datetime(2022, 2, 26, 9), "street"),
+        "d1.jpg": (datetime(2023, 2, 18, 21), "carnival"),
+        "d2.jpg": (datetime(2023, 2, 19, 21), "carnival"),
+    }
+    with store.session() as s:
+        folder = Folder(path="/carnival")
+        s.add(folder)
+        s.flush()
+        for name, (when, label) in taken.items():
+            photo = add_photo(s, folder, name, taken=when)
+            facts = [FactRecord("tag", label, 0.9, data={"names": [label]})]
+            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=facts))
+    for pick, expected in [
+        ("first", ["c1.jpg", "d1.jpg", "street_first.jpg"]),
+        ("last", ["c3.jpg", "d2.jpg"]),
+    ]:
+        plan = make_plan({"days_of": {"where": {"concept": "carnival"}, "from": 0, "to": 0, "pick": pick}})
+        assert sure(search(store, settings, plan=plan, now=NOW, signals=[])) == expected, pick
+    assert picked(np.array([1, 2, 3, 10, 12, 20]), "first").tolist() == [1, 10, 20]  # 10 and 12: two apart
+    assert picked(np.array([1, 2, 3, 10, 12, 20]), "last").tolist() == [3, 12, 20]

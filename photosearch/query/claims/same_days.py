@@ -9,7 +9,7 @@ from collections.abc import Callable
 from photosearch.query.claims.entities import dates_found
 from photosearch.query.parse_state import ClaimState, ParseResult
 from photosearch.query.plan import MAX_DAYS_AWAY, atoms
-from photosearch.query.same_days import INNER_END, RELATION, RELATION_HOURS, relation_days
+from photosearch.query.same_days import INNER_END, RELATION, RELATION_HOURS, RELATION_PICKS, relation_days
 
 #: Atoms that say only when a photo was taken: "the day after christmas" is the date finder's, and a
 #: day after a date is no day a photo tells.
@@ -36,7 +36,7 @@ class SameDayClaims:
                 continue
             told = self.read(st.text[m.end() : end], st)
             found = atoms(told.plan["where"])
-            if not found or all(next(iter(a)) in _TIME_ONLY or _a_number(a) for a in found):
+            if not found or all(next(iter(a)) in _TIME_ONLY or _a_number(a) or _a_time(a) for a in found):
                 continue
             lo, hi = relation_days(m)
             if max(-lo, hi) > MAX_DAYS_AWAY:
@@ -44,10 +44,30 @@ class SameDayClaims:
             for note in told.notes:
                 st.note(note, 0.0)
             st.penalty += 1.0 - told.confidence
-            node: dict = {"days_of": {"where": told.plan["where"], "from": lo, "to": hi}}
+            spec = {"where": told.plan["where"], "from": lo, "to": hi}
+            if words in RELATION_PICKS:  # "the first day of our trip to rome": each visit's first
+                if any(a.get("concept") in _ROUTINES for a in found):
+                    continue  # "the first day of school": a day of its own, whose photos show no school
+                spec["pick"] = RELATION_PICKS[words]
+            node: dict = {"days_of": spec}
             if words in RELATION_HOURS:  # "the morning after the party": that day's morning
                 node = {"and": [node, {"hour": RELATION_HOURS[words]}]}
             st.claim(m.start(), end, "atom", node, slot="days_of")
+
+
+#: Concepts that are times, no things a photo shows: "the first day of the month".
+_TIME_WORDS = frozenset({"day", "week", "weekend", "month", "year", "time", "season", "decade", "century"})
+
+
+#: What people go to day after day: its first or last day is a day of its own ("the first day of
+#: school", "my last day at work"), no first day of the photos that look like it.
+_ROUTINES = frozenset(
+    {"school", "work", "job", "office", "college", "university", "uni", "kindergarten", "nursery", "class"}
+)
+
+
+def _a_time(atom: dict) -> bool:
+    return str(atom.get("concept", "")) in _TIME_WORDS
 
 
 def _a_number(atom: dict) -> bool:

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import numpy as np
 
+from photosearch.query.plan import DAYS_APART
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet
 from photosearch.query.resolvers.filters import NEAR_DAYS, dated
 from photosearch.query.resolvers.snapshot import EPOCH, taken_at
@@ -32,7 +33,7 @@ def resolve_days_of(
     snap = ctx.snapshot
     known = dated(snap)
     rows = found.rows[known[found.rows]]
-    days = np.unique(snap.day[rows].astype(np.int64))
+    days = picked(np.unique(snap.day[rows].astype(np.int64)), spec.get("pick"))
     if not len(found):
         ctx.remarks.append(f"there is no day to go by: {told_by_words(spec['where'])} was not found")
     elif not days.size:
@@ -44,7 +45,10 @@ def resolve_days_of(
     inside = first < days.size
     inside[inside] &= days[first[inside]] <= taken[inside] - lo
     result = ScoredSet.from_mask(inside & known)
-    told_by = {int(d): int(r) for d, r in zip(snap.day[rows].tolist(), rows.tolist(), strict=True)}
+    kept = set(days.tolist())
+    told_by = {
+        int(d): int(r) for d, r in zip(snap.day[rows].tolist(), rows.tolist(), strict=True) if d in kept
+    }
 
     def explain(row: int) -> list[dict]:
         day = int(taken[row])
@@ -85,6 +89,15 @@ def resolve_days_of(
         return np.where(known, 1.0 / (1.0 + away / NEAR_DAYS), 0.0).astype(np.float32)
 
     return AtomResult(atom, result, explain, info, near_in_time=near_in_time)
+
+
+def picked(days: np.ndarray, pick: str | None) -> np.ndarray:
+    """The first (last) day of each run of sorted unique `days`, a gap of more than `DAYS_APART` days
+    starting a new run; all of them without a pick."""
+    if pick is None or days.size < 2:
+        return days
+    starts = np.concatenate([[True], np.diff(days) > DAYS_APART])
+    return days[starts] if pick == "first" else days[np.concatenate([starts[1:], [True]])]
 
 
 def _closest_days(near: ScoredSet, snap) -> np.ndarray:
