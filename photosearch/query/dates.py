@@ -22,6 +22,7 @@ from datetime import date, datetime, timedelta
 from photosearch.query.festivals import FESTIVALS, festival_day
 from photosearch.query.lexicon import NUMBER_WORDS as COUNT_WORDS
 from photosearch.query.lexicon import RELATION_WORDS
+from photosearch.query.times_of_day import hours_of
 
 OPEN_START = date(1900, 1, 1)
 
@@ -968,7 +969,7 @@ _SIDE_WORDS = r"before|after|leading\s+up\s+to|prior\s+to|following"
 BESIDE = re.compile(BESIDE_UNIT.pattern.removesuffix(r"\s+$") + rf"\s+(?:{_SIDE_WORDS})\s+(?:the\s+)?$")
 _BESIDE_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "few days": 3, "couple days": 2}
 #: A part of the day beside a date: that day's hours ("the night before christmas": 24 December's evening).
-_BESIDE_HOURS = {"morning": list(range(5, 12)), "evening": list(range(17, 22)), "night": list(range(18, 24))}
+_BESIDE_HOURS = {part: hours_of(part) for part in ("morning", "evening", "night")}
 _SIDE = re.compile(rf"\b(?P<side>{_SIDE_WORDS})\s+(?:the\s+)?$")
 
 

@@ -47,16 +47,16 @@ RELATIONS: dict[str, tuple[int, int]] = {
 RELATION_PICKS = {words: words.split()[0] for words in RELATIONS if words.startswith(("first ", "last "))}
 #: The hours of the day a relation names too ("the morning after the party": its morning).
 RELATION_HOURS: dict[str, list[int]] = {
-    "first night in": list(range(18, 24)),
-    "first night of": list(range(18, 24)),
-    "first night at": list(range(18, 24)),
+    "first night in": hours_of("night"),
+    "first night of": hours_of("night"),
+    "first night at": hours_of("night"),
     "morning after": hours_of("morning"),
     "morning of": hours_of("morning"),
     "afternoon of": hours_of("afternoon"),
     "evening of": hours_of("evening"),
     "evening before": hours_of("evening"),
-    "night of": list(range(18, 24)),
-    "night before": list(range(18, 24)),
+    "night of": hours_of("night"),
+    "night before": hours_of("night"),
 }
 
 #: A relation with what may come before it ("photos from the day after", "taken on the same day as",

@@ -33,6 +33,10 @@ TIMES_OF_DAY: dict[str, tuple[int, int]] = {
 }
 
 
+#: The hours of a given day's night (its evening to midnight): "the night before the wedding". Night
+#: alone is the night look, measured from the pixels.
+NIGHT_OF_A_DAY = (18, 24)
+
 #: Hours of broad daylight wherever people live most of the year (10:00-15:59): a photo taken then
 #: was not taken at night, however dark its pixels (a cat on black velvet, a stage, a cellar).
 DAYLIGHT_HOURS = tuple(range(10, 16))
@@ -59,8 +63,9 @@ def hours_ruled_out(concept: str) -> tuple[int, ...]:
 
 
 def hours_of(name: str) -> list[int]:
-    """The hours a time-of-day word covers ("morning" → 5..11)."""
-    lo, hi = TIMES_OF_DAY[name]
+    """The hours a time-of-day word covers ("morning" → 5..11); "night" beside a day is its evening to
+    midnight, 18..23 ("the night before the wedding")."""
+    lo, hi = NIGHT_OF_A_DAY if name == "night" else TIMES_OF_DAY[name]
     return list(range(lo, hi))
 
 
