@@ -270,11 +270,38 @@ def build_gallery(store: Store, embedder=None, *, with_vectors: bool = True) -> 
 def dated_catalog(store, taken: dict, folder_path: str = "/photos"):
     """A catalog of photos named as `taken`'s keys, each taken at its value (None: undated)."""
     with store.session() as s:
-        folder = Folder(path=folder_path)
-        s.add(folder)
-        s.flush()
+        folder = _folder(s, folder_path)
         for name, when in taken.items():
             add_photo(s, folder, name, taken=when)
+    return store
+
+
+def placed_catalog(store, gps: dict, folder_path: str = "/travels"):
+    """A catalog of photos named as `gps`'s keys, each taken at its (lat, lon) (None: no GPS)."""
+    with store.session() as s:
+        folder = _folder(s, folder_path)
+        for name, where in gps.items():
+            add_photo(s, folder, name, gps=where)
+    return store
+
+
+def _folder(s, path: str) -> Folder:
+    """A new folder of the catalog, flushed (it has its id)."""
+    folder = Folder(path=path)
+    s.add(folder)
+    s.flush()
+    return folder
+
+
+def tagged_catalog(store, taken: dict, folder_path: str = "/photos", scores: dict | None = None):
+    """A catalog of photos named as `taken`'s keys, each taken at its (when, tag): the tagger's tag at
+    0.9, or at its score in `scores` (a faint guess)."""
+    with store.session() as s:
+        folder = _folder(s, folder_path)
+        for name, (when, label) in taken.items():
+            photo = add_photo(s, folder, name, taken=when)
+            facts = [FactRecord("tag", label, (scores or {}).get(name, 0.9), data={"names": [label]})]
+            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=facts))
     return store
 
 

@@ -19,7 +19,7 @@ from photosearch.query.parser import parse_request
 from photosearch.query.places import _default_csv, fold
 from photosearch.query.search import search
 
-from .gallery import add_photo, sure_names
+from .gallery import add_photo, placed_catalog, sure_names
 
 NOW = date(2024, 5, 15)
 ENTRIES = yaml.safe_load(AREAS_FILE.read_text(encoding="utf-8"))
@@ -87,17 +87,17 @@ def test_areas_and_directions_are_read(request_text, where):
 
 @pytest.fixture
 def travels(store):
-    with store.session() as s:
-        folder = Folder(path="/travels")
-        s.add(folder)
-        s.flush()
-        add_photo(s, folder, "lisbon.jpg", gps=(38.7223, -9.1393))
-        add_photo(s, folder, "kyoto.jpg", gps=(35.0116, 135.7681))
-        add_photo(s, folder, "boston.jpg", gps=(42.3601, -71.0589))  # Massachusetts: New England
-        add_photo(s, folder, "austin.jpg", gps=(30.2672, -97.7431))  # Texas: not New England
-        add_photo(s, folder, "cusco.jpg", gps=(-13.5320, -71.9675))
-        add_photo(s, folder, "scan.jpg")
-    return store
+    return placed_catalog(
+        store,
+        {
+            "lisbon.jpg": (38.7223, -9.1393),
+            "kyoto.jpg": (35.0116, 135.7681),
+            "boston.jpg": (42.3601, -71.0589),  # Massachusetts: New England
+            "austin.jpg": (30.2672, -97.7431),  # Texas: not New England
+            "cusco.jpg": (-13.5320, -71.9675),
+            "scan.jpg": None,
+        },
+    )
 
 
 def test_an_area_finds_the_photos_whose_country_or_region_lies_in_it(travels, settings):

@@ -8,13 +8,12 @@ from datetime import date
 
 import pytest
 
-from photosearch.catalog.models import Folder
 from photosearch.query.home import Home, home_of
 from photosearch.query.parser import PlanContext, parse_request
 from photosearch.query.plan import plan_to_text
 from photosearch.query.resolvers.snapshot import get_snapshot
 from photosearch.query.search import search
-from tests.query.gallery import add_photo, sure_names
+from tests.query.gallery import placed_catalog, sure_names
 
 NOW = date(2026, 6, 15)
 LISBON = Home("Lisbon", "Portugal")
@@ -64,21 +63,18 @@ def test_home_is_not_looked_for_unless_asked():
 @pytest.fixture
 def travels(store):
     """Four photos in Portugal (three in Lisbon, one in Porto), two in Paris, one with no GPS."""
-    with store.session() as s:
-        folder = Folder(path="/travels")
-        s.add(folder)
-        s.flush()
-        for name, gps in [
-            ("lisbon1.jpg", (38.7223, -9.1393)),
-            ("lisbon2.jpg", (38.7139, -9.1394)),
-            ("lisbon3.jpg", (38.7077, -9.1365)),
-            ("porto.jpg", (41.1579, -8.6291)),
-            ("paris1.jpg", (48.8566, 2.3522)),
-            ("paris2.jpg", (48.8606, 2.3376)),
-            ("scan.jpg", None),
-        ]:
-            add_photo(s, folder, name, gps=gps)
-    return store
+    return placed_catalog(
+        store,
+        {
+            "lisbon1.jpg": (38.7223, -9.1393),
+            "lisbon2.jpg": (38.7139, -9.1394),
+            "lisbon3.jpg": (38.7077, -9.1365),
+            "porto.jpg": (41.1579, -8.6291),
+            "paris1.jpg": (48.8566, 2.3522),
+            "paris2.jpg": (48.8606, 2.3376),
+            "scan.jpg": None,
+        },
+    )
 
 
 def test_home_is_where_most_photos_with_a_place_were_taken(travels, settings):

@@ -8,13 +8,11 @@ from datetime import date, datetime
 import numpy as np
 import pytest
 
-from photosearch.catalog.models import Folder
 from photosearch.query.parser import parse_request
 from photosearch.query.plan import PlanError, make_plan, plan_to_text
 from photosearch.query.search import search
 from photosearch.query.unmet import describe
-from photosearch.records import AnalysisResult, FactRecord
-from tests.query.gallery import add_photo
+from tests.query.gallery import tagged_catalog
 
 NOW = date(2024, 5, 15)
 PEOPLE = ["Anna", "Tom"]
@@ -156,15 +154,7 @@ FAINT = {"faint_parade.jpg": 0.12}
 
 @pytest.fixture
 def catalog(store):
-    with store.session() as s:
-        folder = Folder(path="/photos")
-        s.add(folder)
-        s.flush()
-        for name, (taken, label) in TAKEN.items():
-            photo = add_photo(s, folder, name, taken=taken)
-            facts = [FactRecord("tag", label, FAINT.get(name, 0.9), data={"names": [label]})]
-            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=facts))
-    return store
+    return tagged_catalog(store, TAKEN, "/photos", FAINT)
 
 
 def sure(res: dict) -> list[str]:
@@ -314,14 +304,7 @@ def test_the_first_and_last_day_are_of_each_run_of_days(store, settings):
         "d1.jpg": (datetime(2023, 2, 18, 21), "carnival"),
         "d2.jpg": (datetime(2023, 2, 19, 21), "carnival"),
     }
-    with store.session() as s:
-        folder = Folder(path="/carnival")
-        s.add(folder)
-        s.flush()
-        for name, (when, label) in taken.items():
-            photo = add_photo(s, folder, name, taken=when)
-            facts = [FactRecord("tag", label, 0.9, data={"names": [label]})]
-            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=facts))
+    tagged_catalog(store, taken, "/carnival")
     for pick, expected in [
         ("first", ["c1.jpg", "d1.jpg", "street_first.jpg"]),
         ("last", ["c3.jpg", "d2.jpg"]),
