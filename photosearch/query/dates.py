@@ -355,13 +355,6 @@ _PART_OF_SEASON = re.compile(
     r"(?!\s*(?:of\s+)?['’]?\d|[\s-]+(?:festival|moon))",  # "the mid-autumn festival" is a festival
     re.IGNORECASE,
 )
-_SEASON_MONTHS = {
-    "spring": (3, 4, 5),
-    "summer": (6, 7, 8),
-    "autumn": (9, 10, 11),
-    "fall": (9, 10, 11),
-    "winter": (12, 1, 2),
-}
 
 
 #: "the same week last year", "the same day last year": as the date finder says them.
@@ -395,8 +388,8 @@ def _months_written_out(text: str, now: date) -> str:
         return f"{m[1]} {_in_full(int(m[2]), now)}"
 
     def part(m: re.Match) -> str:
-        months = _SEASON_MONTHS[m["season"].lower()]
-        return _MONTH_NAMES[months[("early", "mid", "late").index(m["part"].lower())] - 1]
+        first = SEASONS[m["season"].lower()]  # its first month; "late winter" is February
+        return _MONTH_NAMES[(first - 1 + ("early", "mid", "late").index(m["part"].lower())) % 12]
 
     text = _MONTH_DASH.sub(dash, text)
     text = _QUARTER.sub(quarter, text)

@@ -75,7 +75,7 @@ def resolve_days_of(
     def near_in_time() -> np.ndarray:
         """1 on a day asked for, 1 / (1 + days away / NEAR_DAYS) off them; 0 undated or no day. With
         no day told, the days the best closest matches of the `where` tell."""
-        told = days if days.size else _closest_days(closest(), snap)
+        told = days if days.size else _closest_days(closest(), snap, known)
         if not told.size:
             return np.zeros(snap.n, np.float32)
         # the spans told + lo .. told + hi, all as long, so sorted by both ends: the nearest is the
@@ -100,9 +100,9 @@ def picked(days: np.ndarray, pick: str | None) -> np.ndarray:
     return days[starts] if pick == "first" else days[np.concatenate([starts[1:], [True]])]
 
 
-def _closest_days(near: ScoredSet, snap) -> np.ndarray:
-    """The days the best `CLOSEST_TELLING` dated photos of `near` were taken."""
-    rows = near.rows[dated(snap)[near.rows]]
-    scores = near.scores[dated(snap)[near.rows]]
+def _closest_days(near: ScoredSet, snap, known: np.ndarray) -> np.ndarray:
+    """The days the best `CLOSEST_TELLING` dated photos of `near` were taken (`known`: per row, dated)."""
+    with_day = known[near.rows]
+    rows, scores = near.rows[with_day], near.scores[with_day]
     best = rows[np.argsort(-scores, kind="stable")[:CLOSEST_TELLING]]
     return np.unique(snap.day[best].astype(np.int64))
