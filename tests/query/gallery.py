@@ -267,22 +267,24 @@ def build_gallery(store: Store, embedder=None, *, with_vectors: bool = True) -> 
     return ids
 
 
-def dated_catalog(store, taken: dict, folder_path: str = "/photos"):
-    """A catalog of photos named as `taken`'s keys, each taken at its value (None: undated)."""
+def catalog_of(store, photos: dict[str, dict], folder_path: str = "/photos"):
+    """A catalog of photos named as `photos`' keys, each added with its values (`add_photo`'s
+    `taken`, `gps`, `camera` ...)."""
     with store.session() as s:
         folder = _folder(s, folder_path)
-        for name, when in taken.items():
-            add_photo(s, folder, name, taken=when)
+        for name, details in photos.items():
+            add_photo(s, folder, name, **details)
     return store
+
+
+def dated_catalog(store, taken: dict, folder_path: str = "/photos"):
+    """A catalog of photos named as `taken`'s keys, each taken at its value (None: undated)."""
+    return catalog_of(store, {name: {"taken": when} for name, when in taken.items()}, folder_path)
 
 
 def placed_catalog(store, gps: dict, folder_path: str = "/travels"):
     """A catalog of photos named as `gps`'s keys, each taken at its (lat, lon) (None: no GPS)."""
-    with store.session() as s:
-        folder = _folder(s, folder_path)
-        for name, where in gps.items():
-            add_photo(s, folder, name, gps=where)
-    return store
+    return catalog_of(store, {name: {"gps": where} for name, where in gps.items()}, folder_path)
 
 
 def _folder(s, path: str) -> Folder:

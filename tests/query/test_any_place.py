@@ -7,12 +7,11 @@ from datetime import date
 
 import pytest
 
-from photosearch.catalog.models import Folder
 from photosearch.query.parser import parse_request
 from photosearch.query.search import search
 from photosearch.query.unmet import describe
 
-from .gallery import add_photo, sure_names
+from .gallery import placed_catalog, sure_names
 
 NOW = date(2024, 5, 15)
 
@@ -41,13 +40,9 @@ def test_location_words_read_any_known_place(request_text, where):
 
 
 def test_photos_with_and_without_a_known_place(store, settings):
-    with store.session() as s:
-        folder = Folder(path="/pics")
-        s.add(folder)
-        s.flush()
-        add_photo(s, folder, "lisbon.jpg", gps=(38.72, -9.14))
-        add_photo(s, folder, "sydney.jpg", gps=(-33.87, 151.21))
-        add_photo(s, folder, "scan.jpg")
+    placed_catalog(
+        store, {"lisbon.jpg": (38.72, -9.14), "sydney.jpg": (-33.87, 151.21), "scan.jpg": None}, "/pics"
+    )
     assert sure_names(search(store, settings, "photos with location", signals=[])) == [
         "lisbon.jpg",
         "sydney.jpg",

@@ -12,14 +12,13 @@ from datetime import date
 import pytest
 import yaml
 
-from photosearch.catalog.models import Folder
 from photosearch.cli.search import _why_text
 from photosearch.query.areas import AREAS_FILE, area, find_areas
 from photosearch.query.parser import parse_request
 from photosearch.query.places import _default_csv, fold
 from photosearch.query.search import search
 
-from .gallery import add_photo, placed_catalog, sure_names
+from .gallery import catalog_of, placed_catalog, sure_names
 
 NOW = date(2024, 5, 15)
 ENTRIES = yaml.safe_load(AREAS_FILE.read_text(encoding="utf-8"))
@@ -140,13 +139,16 @@ def test_clauses_that_each_name_a_place_are_either(request_text, where):
 def test_two_trips_in_one_request_find_each(store, settings):
     from datetime import datetime
 
-    with store.session() as s:
-        folder = Folder(path="/trips")
-        s.add(folder)
-        s.flush()
-        add_photo(s, folder, "lisbon_2019.jpg", gps=(38.7223, -9.1393), taken=datetime(2019, 5, 1, 12))
-        add_photo(s, folder, "lisbon_2020.jpg", gps=(38.7223, -9.1393), taken=datetime(2020, 5, 1, 12))
-        add_photo(s, folder, "kyoto_2020.jpg", gps=(35.0116, 135.7681), taken=datetime(2020, 6, 1, 12))
-        add_photo(s, folder, "kyoto_2019.jpg", gps=(35.0116, 135.7681), taken=datetime(2019, 6, 1, 12))
+    lisbon, kyoto = (38.7223, -9.1393), (35.0116, 135.7681)
+    catalog_of(
+        store,
+        {
+            "lisbon_2019.jpg": {"gps": lisbon, "taken": datetime(2019, 5, 1, 12)},
+            "lisbon_2020.jpg": {"gps": lisbon, "taken": datetime(2020, 5, 1, 12)},
+            "kyoto_2020.jpg": {"gps": kyoto, "taken": datetime(2020, 6, 1, 12)},
+            "kyoto_2019.jpg": {"gps": kyoto, "taken": datetime(2019, 6, 1, 12)},
+        },
+        "/trips",
+    )
     res = search(store, settings, "lisbon in 2019 and kyoto in 2020", now=NOW, signals=[])
     assert sure_names(res) == ["kyoto_2020.jpg", "lisbon_2019.jpg"]  # was none: both places at once
