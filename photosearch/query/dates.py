@@ -389,7 +389,8 @@ def _months_written_out(text: str, now: date) -> str:
 
     def part(m: re.Match) -> str:
         first = SEASONS[m["season"].lower()]  # its first month; "late winter" is February
-        return _MONTH_NAMES[(first - 1 + ("early", "mid", "late").index(m["part"].lower())) % 12]
+        month = _MONTH_NAMES[(first - 1 + ("early", "mid", "late").index(m["part"].lower())) % 12]
+        return f"in {month}"  # "in march", "in may": the months, not the verbs
 
     text = _MONTH_DASH.sub(dash, text)
     text = _QUARTER.sub(quarter, text)

@@ -294,7 +294,11 @@ def test_runs_of_months_written_short(text, lo, hi):
 
 
 def test_part_of_a_season_without_a_year_is_its_month_and_quarters_need_a_year():
-    assert written_out("early summer", NOW) == "june" and written_out("late autumn", NOW) == "november"
+    assert written_out("early summer", NOW) == "in june" and written_out("late autumn", NOW) == "in november"
+    # March and May are verbs too: the bare month word was read as a thing ("early spring" was "march")
+    for text, month in (("early spring", 3), ("late spring", 5), ("flowers in early spring", 3)):
+        plan, _confidence, _notes = parse_request(text, now=NOW)
+        assert {"month": [month]} in [plan["where"], *plan["where"].get("and", [])], (text, plan["where"])
     assert written_out("late summer 2020", NOW) == "late summer 2020"  # the finder reads it: August 2020
     assert (
         written_out("route q1", NOW) == "route q1"
