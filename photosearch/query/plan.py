@@ -14,7 +14,7 @@ Atoms (each a one-key object):
 
 * ``{"concept": "dog"}`` semantic; ``{"person": "Anna"}`` (``"*"``: anyone named in People, ``"?"``:
   a face nobody named yet); ``{"place": "Italy"}`` (``"*"``: any
-  known place, "photos with location");
+  known place, "photos with location"; ``"home"``: at home, near where photos were taken on the most days);
   ``{"text": "EXIT"}`` words in the photo (``{"text": "*"}``: any); ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
   ``{"file": "IMG_2041"}`` part of the file's name;
   ``{"similar": "42"}`` photo id or path (``"*"``: a near-duplicate of any photo, "duplicates"); ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}`` (``"*"``: any tag of yours or keyword of the file,
@@ -87,6 +87,9 @@ PLAN_VERSION = 1
 ANY_TEXT = "*"
 #: The place atom's value for any known place: GPS or a place written in the file ("with location").
 ANY_PLACE = "*"
+#: The place atom's value for home's spot, where photos were taken on the most days ("kids at home";
+#: `query.home`).
+HOME_PLACE = "home"
 #: The camera atom's values for a kind of camera, not a make or model ("photos from my phone", "drone
 #: shots", "dslr photos"; `resolvers/camera_kinds.py`), and how each is said.
 ANY_PHONE, ANY_DRONE, ANY_ACTION_CAMERA = "phone", "drone", "action camera"

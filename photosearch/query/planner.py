@@ -93,21 +93,19 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
 
 
 def library_home(store, settings=None):
-    """Home as Settings name it, else where most of the library's photos with a place were taken
-    (`query.home`); the photos' GPS is named first where the places step has not run yet."""
-    from photosearch.query.home import chosen_home, home_of
+    """Home as Settings name it, else where most of the library's photos with a place were taken, with
+    the spot where photos were taken on the most days (`query.home`); the photos' GPS is named first
+    where the places step has not run yet."""
+    from photosearch.query.home import home_in
     from photosearch.query.resolvers.places import ensure_place_facts
     from photosearch.query.resolvers.snapshot import get_snapshot
     from photosearch.query.resolvers.snapshot_file import snapshot_dir
 
-    chosen = chosen_home(settings.home) if settings is not None and settings.home else None
-    if chosen is not None:
-        return chosen
     try:
         ensure_place_facts(store)
     except Exception as exc:  # noqa: BLE001 - the photos named already still tell home
         log.warning("reverse geocoding failed: %s", exc)
-    return home_of(get_snapshot(store, directory=snapshot_dir(settings)))
+    return home_in(get_snapshot(store, directory=snapshot_dir(settings)), settings)
 
 
 def library_words(snap) -> frozenset[str]:

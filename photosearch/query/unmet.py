@@ -24,6 +24,7 @@ from photosearch.query.plan import (
     ANY_TAG,
     ANY_TEXT,
     CAMERA_KINDS,
+    HOME_PLACE,
     UNNAMED_PERSON,
     WHATSAPP_NAMES,
 )
@@ -112,6 +113,8 @@ _DESCRIBE = {
     "place": lambda v: (
         "with a known place"
         if v.strip() == ANY_PLACE
+        else "taken at home"
+        if v.strip().lower() == HOME_PLACE
         else f"taken at {sight.said}"
         if (sight := landmark(v))
         else f"taken in {v}"

@@ -1,13 +1,14 @@
 """Home in a request: "photos taken abroad", "in my home country", "my home town", "near home", "far
-from home". Home is where most of the library's photos with a place were taken (`query.home`), and a
-note says which it was read as."""
+from home", "kids at home". Home is where most of the library's photos with a place were taken, and
+the house where photos were taken on the most days (`query.home`); a note says which it was read as."""
 
 from __future__ import annotations
 
 import re
 
+from photosearch.query.home import HOME_RADIUS_KM, MIN_HOME_DAYS, Home
 from photosearch.query.parse_state import ClaimState
-from photosearch.query.plan import ANY_PLACE
+from photosearch.query.plan import ANY_PLACE, HOME_PLACE
 
 #: Outside home's country: a place is known, and it is not there.
 _ABROAD = re.compile(
@@ -23,6 +24,13 @@ _HOME_COUNTRY = re.compile(
 _HOME_TOWN = re.compile(
     r"\b(?:in\s+|around\s+)?(?:my|our)\s+(?:home\s*town|home\s+city|city|town)\b"
     r"|\b(?:near|around|close\s+to)\s+home\b|\bwhere\s+(?:i|we)\s+live\b"
+)
+#: At the house: home's spot ("at home", "at our place", "in my flat"), not "the home depot" or "at
+#: home plate".
+_AT_HOME = re.compile(
+    r"\b(?:at\s+(?:(?:my|our)\s+(?:own\s+)?(?:house|home|place|flat|apartment)|home)"
+    r"|in\s+(?:my|our)\s+(?:own\s+)?(?:house|home|flat|apartment))\b"
+    r"(?![\s-]*(?:depot|office|plate|base|screen|page|button|run|game|town|country|city|made|cooked|team)\b)"
 )
 #: Away from home's town: a place is known, and it is not there.
 _AWAY = re.compile(r"\b(?:away|far)\s+from\s+home\b")
@@ -41,7 +49,10 @@ def claim_home(st: ClaimState) -> None:
         )
         for m in st.unclaimed(pattern)
     ]
-    home = st.ctx.find_home() if found else None
+    at_home = list(st.unclaimed(_AT_HOME))
+    home = st.ctx.find_home() if found or at_home else None
+    for m in at_home:
+        _claim_at_home(st, m, home)
     for m, kind in sorted(found, key=lambda f: f[0].start()):
         if not st.free(m.start(), m.end()):
             continue
@@ -57,3 +68,25 @@ def claim_home(st: ClaimState) -> None:
         why = "your home in Settings" if home.chosen else "where most of your photos with a place were taken"
         st.note(f"“{said}” was read as {outside}{where}, {why}", 0.0)
         st.claim(m.start(), m.end(), "atom", node, slot="place")
+
+
+def _claim_at_home(st: ClaimState, m: re.Match, home: Home | None) -> None:
+    """ "at home" is home's spot where the photos tell one; else the words stay a home's look (a note
+    says why, where photos have places)."""
+    said = " ".join(st.text[m.start() : m.end()].split())
+    spot = home.spot if home is not None else None
+    if spot is None:
+        if home is not None:
+            st.note(
+                f"“{said}” was read as a home's look: no spot has photos from {MIN_HOME_DAYS} days or more",
+                0.0,
+            )
+        return
+    town = spot.label.split(",")[0]
+    near = f", in {town}" if town else ""
+    metres = round(HOME_RADIUS_KM * 1000)
+    st.note(
+        f"“{said}” was read as within {metres} m of where you took photos on the most days ({spot.days} days{near})",
+        0.0,
+    )
+    st.claim(m.start(), m.end(), "atom", {"place": HOME_PLACE}, slot="place")

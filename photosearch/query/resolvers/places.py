@@ -5,7 +5,7 @@ data {city, admin1, admin2, cc, country, lat, lon}) written lazily the first tim
 needed, so geocoding runs once per photo. A place atom matches city, region (admin1), country
 name/alias or country code; a typed city also matches photos within `CITY_RADIUS_KM` of it. Where
 no photo was taken there, the photos that look like the place (its sights, what it is) are its
-closest matches, never sure.
+closest matches, never sure. "home" is within `HOME_RADIUS_KM` of home's spot (`query.home`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from sqlalchemy import text
 
 from photosearch.query.areas import area
 from photosearch.query.landmarks import landmark
-from photosearch.query.plan import ANY_PLACE
+from photosearch.query.plan import ANY_PLACE, HOME_PLACE
 from photosearch.query.resolvers.base import AtomResult, ExecContext, ScoredSet, contains
 from photosearch.query.resolvers.snapshot import current_snapshot
 from photosearch.query.resolvers.text import fold
@@ -111,7 +111,8 @@ def ensure_place_facts(store) -> int:
     return len(todo)
 
 
-def _haversine_km(lat, lon, lat0, lon0):
+def haversine_km(lat, lon, lat0, lon0):
+    """Great-circle distances in km from (lat0, lon0) (arrays or numbers)."""
     lat, lon, lat0, lon0 = map(np.radians, (lat, lon, lat0, lon0))
     a = np.sin((lat - lat0) / 2) ** 2 + np.cos(lat) * np.cos(lat0) * np.sin((lon - lon0) / 2) ** 2
     return 6371.0 * 2 * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
@@ -127,7 +128,7 @@ def near_mask(snap, lat: float, lon: float, km: float = CITY_RADIUS_KM) -> np.nd
         dlon = dlat / max(np.cos(np.radians(lat)), 1e-6)
         box = has[(np.abs(snap.lat[has] - lat) <= dlat) & (np.abs(snap.lon[has] - lon) <= dlon)]
         near = np.zeros(snap.n, bool)
-        near[box] = _haversine_km(snap.lat[box], snap.lon[box], lat, lon) <= km
+        near[box] = haversine_km(snap.lat[box], snap.lon[box], lat, lon) <= km
         snap.cache[key] = near
     return snap.cache[key]
 
@@ -157,8 +158,8 @@ def _taken_there(snap, head: str, qual: str, sight, region) -> tuple[np.ndarray,
 
 def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
     value = str(atom["place"])
-    if value.strip() == ANY_PLACE:
-        return _any_place(atom, ctx)
+    if (special := _SPECIAL_PLACES.get(fold(value.strip()))) is not None:
+        return special(atom, ctx)
     head, _, qual = value.partition(",")
     head, qual = fold(head), fold(qual)
     snap = ctx.snapshot
@@ -248,3 +249,44 @@ def _any_place(atom: dict, ctx: ExecContext) -> AtomResult:
         return [{"atom": "place", "query": ANY_PLACE, "label": label}]
 
     return AtomResult(atom, ScoredSet.from_mask(mask), explain)
+
+
+def _at_home(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Photos taken within `HOME_RADIUS_KM` of home's spot; with no spot known, the photos that look
+    like a home are the closest matches, and a remark says why."""
+    from photosearch.query.home import HOME_RADIUS_KM, MIN_HOME_DAYS, home_in
+
+    snap = ctx.snapshot
+    home = home_in(snap, ctx.settings)
+    spot = home.spot if home is not None else None
+    if spot is None:
+        ctx.remarks.append(
+            f"No home is known: no spot has photos from {MIN_HOME_DAYS} days or more; photos that look like a home follow"
+        )
+        mask = np.zeros(snap.n, bool)
+    else:
+        mask = near_mask(snap, spot.lat, spot.lon, HOME_RADIUS_KM)
+
+    def explain(row: int) -> list[dict]:
+        code = snap.place_code[row]
+        where = f" ({snap.places[code]['label']})" if code >= 0 else ""
+        return [{"atom": "place", "query": HOME_PLACE, "text": f"taken at home{where}"}]
+
+    looks: list[AtomResult] = []
+
+    def find_near() -> ScoredSet | None:
+        near, found = _looks_like_the_place(HOME_PLACE, ctx)
+        looks.extend([found] if found is not None else [])
+        return near
+
+    def explain_near(row: int) -> list[dict]:
+        return looks[0].explain(row) if looks and not mask[row] else explain(row)
+
+    info = {"home": [spot.lat, spot.lon, spot.days]} if spot is not None else {}
+    return AtomResult(
+        atom, ScoredSet.from_mask(mask), explain_near, info, find_near=None if mask.any() else find_near
+    )
+
+
+#: The place values that name no place: any known place, home.
+_SPECIAL_PLACES = {ANY_PLACE: _any_place, HOME_PLACE: _at_home}
