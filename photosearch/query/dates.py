@@ -853,7 +853,17 @@ class DateFinder:
                     continue
                 found.append(match)
                 taken.append((match.start, match.end))
-        return sorted((_opened(_beside(d, text), text, now) for d in found), key=lambda d: d.start)
+        grown = sorted(
+            (_opened(_week_of(_beside(d, text), text), text, now) for d in found), key=lambda d: d.start
+        )
+        # a match grown over another's words ("christmas week 2023" over "2023") holds them
+        return [
+            d
+            for d in grown
+            if not any(
+                o.start <= d.start and d.end <= o.end and o.end - o.start > d.end - d.start for o in grown
+            )
+        ]
 
 
 # ---------------------------------------------------------------- one handler per pattern
@@ -1014,6 +1024,73 @@ def _beside(d: DateMatch, text: str, unit: re.Match | None = None) -> DateMatch:
         notes=[f"“{said}” of any year"],
         own=None,
         hours=hours,
+    )
+
+
+#: "the week of christmas", "during the week of thanksgiving" (the words before a holiday), and
+#: "christmas week", "easter week 2023" (the word after it): the seven days around the holiday's own
+#: day, in that year where one follows.
+_WEEK_OF = re.compile(r"\b(?:the\s+)?week\s+of\s+(?:the\s+)?$")
+_WEEK_AFTER = re.compile(
+    r"\s+week(?:\s+(?:of\s+|in\s+)?(?P<year>(?:19|20)\d\d))?\b(?!\s*(?:before|after|of|end|day|night)\b)"
+)
+_HOLIDAY_WORDS = None
+
+
+def _holiday_in(words: str) -> str | None:
+    """The holiday's name said in `words` ("christmas" in "last christmas"), or None."""
+    global _HOLIDAY_WORDS
+    if _HOLIDAY_WORDS is None:
+        names = sorted({*HOLIDAYS, *MOVABLE_HOLIDAYS}, key=len, reverse=True)
+        _HOLIDAY_WORDS = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
+    m = _HOLIDAY_WORDS.search(" ".join(words.lower().split()))
+    return m.group(0) if m else None
+
+
+def _week_of(d: DateMatch, text: str) -> DateMatch:
+    """ "the week of christmas", "thanksgiving week 2023": the seven days centred on each of a
+    holiday's spans (its own day where the span is wider), of any year when it is of any year; "the
+    week of june 5, 2024": the Monday to Sunday of that day."""
+    before = _WEEK_OF.search(text, 0, d.start)
+    after = None if before is not None else _WEEK_AFTER.match(text, d.end)
+    if (before is None and after is None) or d.months or not (d.ranges or d.yearly):
+        return d
+    holiday = _holiday_in(text[d.start : d.end])
+    own = d.own or (own_days(holiday) if holiday else None)
+    one_day = not d.yearly and not d.recurring and len(d.ranges) == 1 and d.ranges[0][0] == d.ranges[0][1]
+    if not holiday and not (before is not None and one_day):
+        return d  # "the week of the 4th" is left to other readings
+
+    def centred(lo: date, hi: date) -> tuple[date, date]:
+        if not holiday:  # the calendar week of that day
+            return lo - timedelta(days=lo.weekday()), lo + timedelta(days=6 - lo.weekday())
+        if own is not None:
+            lo, hi = lo + timedelta(days=own[0]), lo + timedelta(days=own[0] + own[1] - 1)
+        return lo - timedelta(days=3), hi + timedelta(days=3)
+
+    start, end = (before.start(), d.end) if before is not None else (d.start, after.end())
+    year = int(after.group("year")) if after is not None and after.group("year") else None
+    said = " ".join(text[start:end].split())
+    ranges, yearly, notes = [centred(*r) for r in d.ranges], None, d.notes
+    if d.yearly:
+        (m1, d1), (m2, d2) = (map(int, md.split("-")) for md in d.yearly)
+        y1 = year or 2001
+        lo, hi = centred(date(y1, m1, d1), date(y1 if (m2, d2) >= (m1, d1) else y1 + 1, m2, d2))
+        if year:
+            ranges = [(lo, hi)]
+        else:
+            yearly, notes = (lo.strftime("%m-%d"), hi.strftime("%m-%d")), [f"“{said}” of any year"]
+    elif year:
+        ranges = [r for r in ranges if year in (r[0].year, r[1].year)] or ranges
+    return dataclasses.replace(
+        d,
+        start=start,
+        end=end,
+        ranges=ranges,
+        yearly=yearly,
+        recurring=d.recurring and not year,
+        notes=notes,
+        own=None,
     )
 
 

@@ -333,6 +333,28 @@ def test_days_beside_a_holiday_are_before_or_after_its_own_day():
     assert _find("the week after the wedding") == [] and _find("a day at the beach") == []
 
 
+def test_the_week_of_a_holiday_is_the_seven_days_around_its_own_day():
+    """ "the week of christmas" and "christmas week" were Christmas Eve to Boxing Day beside a concept
+    "week"; "christmas week 2023" also any year's Christmas in 2023 (and so, 2023's)."""
+    for text in ("the week of christmas", "christmas week", "during the week of christmas"):
+        week = _one(text)
+        assert week.node() == {"yearly": {"from": "12-22", "to": "12-28"}}, text
+        assert week.notes == [f"“{text.removeprefix('during ')}” of any year"]
+    assert _one("christmas week 2023").ranges == [(date(2023, 12, 22), date(2023, 12, 28))]
+    assert _one("the week of christmas 2019").ranges == [(date(2019, 12, 22), date(2019, 12, 28))]
+    thanksgiving = _one("thanksgiving week")  # Thanksgiving 2024: Thursday 28 November
+    assert (date(2024, 11, 25), date(2024, 12, 1)) in thanksgiving.ranges and thanksgiving.recurring
+    assert _one("thanksgiving week 2022").ranges == [(date(2022, 11, 21), date(2022, 11, 27))]
+    assert (date(2024, 3, 28), date(2024, 4, 3)) in _one("the week of easter").ranges  # Easter: 31 Mar
+    # a day that is no holiday: the Monday to Sunday of its week
+    assert _one("the week of june 5, 2024").ranges == [(date(2024, 6, 3), date(2024, 6, 9))]
+    # left as they were: a week beside ("the week before christmas"), a weekday, the 4th alone
+    assert _one("the week before christmas").node() == {"yearly": {"from": "12-18", "to": "12-24"}}
+    assert _one("christmas week day").node() == {"yearly": {"from": "12-24", "to": "12-26"}}
+    assert _find("the week of the 4th") == []
+    assert _one("june 5 week").ranges == [(date(2025, 6, 5), date(2025, 6, 5))]
+
+
 def test_a_month_s_name_alone_is_that_month_of_any_year():
     """ "july photos" and "december snow" were concepts "july" and "december"; "may and june" a
     concept "june"."""
