@@ -263,6 +263,9 @@ def test_places():
         ("the view from the top of the mountain", {"and": [{"concept": "view"}, {"concept": "mountain"}]}),
         ("a field of sunflowers", {"concept": "sunflower"}),  # a field holds them, like a vase
         ("my daughter's first day of school", {"and": [{"concept": "daughter"}, {"concept": "school"}]}),
+        # a dropped phrase between two words still parts them (was one concept "kids school")
+        ("the kids first day of school", {"and": [{"concept": "kid"}, {"concept": "school"}]}),
+        ("kids first day at school", {"and": [{"concept": "kid"}, {"concept": "school"}]}),
         ("the first snow", {"concept": "snow"}),  # no "first gear"
         ("puppy's first day home", {"concept": "puppy"}),  # was a puppy and a concept "day home"
         ("photos from the day we got married", {"concept": "wedding"}),  # was "day married"

@@ -616,7 +616,9 @@ def _fillers_and_where_phrases(st: ClaimState) -> None:
     for m in st.unclaimed(_FOR_A_USE):
         st.claim(m.start(), m.end(), "drop", text="")
     for m in st.unclaimed(_FILLERS):
-        st.claim(m.start(), m.end(), "drop", text="")
+        # between two words it still parts them: "the kids first day of school" is kids and a school
+        between = bool(st.low[: m.start()].strip()) and bool(st.low[m.end() :].strip())
+        st.claim(m.start(), m.end(), "and" if between else "drop", text="")
     for m in st.unclaimed(_WHERE):
         st.claim(m.start(), m.end(), "and", text=m.group(0))
 
