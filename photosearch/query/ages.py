@@ -69,6 +69,8 @@ STAGES = {
 }
 _NUMBER = r"\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _WHO = r"(?P<who>i|she|he|they|[a-z][\w.'-]*(?:\s+[a-z][\w.'-]*)?)"
+#: A name's possessive, of one word or two ("anna's", "mark smith's", "the kids'").
+_POSSESSIVE = r"(?:[\w.-]+\s+)?(?:[\w.-]+'s|[\w.-]+s')"
 _STAGE = "|".join(sorted((re.escape(s) for s in STAGES), key=len, reverse=True))
 _OWNER_WORDS = {"i", "my", "me", "myself"}
 _THIRD_PERSON = {"she", "he", "they", "her", "his", "their", "him", "them"}
@@ -76,24 +78,25 @@ _THIRD_PERSON = {"she", "he", "they", "her", "his", "their", "him", "them"}
 #: (kind, pattern): each pattern's `who` (when it has one) is whose age it is; a match's span starts
 #: at group `at` where the name before it is left for the people claims ("when anna was 3").
 PATTERNS: list[tuple[str, re.Pattern]] = [
-    (  # "anna's 5th birthday", "my first birthday"
+    (  # "anna's 5th birthday", "my first birthday", "mum's 70th" (a numbered one needs no "birthday")
         "nth_birthday",
         re.compile(
-            rf"\b(?P<who>my|his|her|[\w.-]+'s|[\w.-]+s')\s+(?P<at>(?P<n>\d{{1,3}}(?:st|nd|rd|th)|{'|'.join(_ORDINALS)})"
-            r"\s+birthday)\b"
+            rf"\b(?P<who>{_POSSESSIVE}|my|his|her)\s+(?P<at>(?P<n>\d{{1,3}}(?:st|nd|rd|th)|{'|'.join(_ORDINALS)})"
+            r"\s+birthday\b|(?P<bare>\d{1,3}(?:st|nd|rd|th))(?=\s*$|\s*[,;]|\s+(?:party|celebrations?|bash|dinner"
+            r"|in|at|on|with|and|or|last|this|photos?|pictures?|pics?)\b))"
         ),
     ),
     (  # "my twenties", "in her early 30s", "anna's teens"
         "decade",
         re.compile(
-            r"\b(?:in\s+|during\s+)?(?P<who>my|his|her|their|[\w.-]+'s|[\w.-]+s')\s+(?P<at>(?:(?P<part>early|mid|late)[\s-]+)?"
+            rf"\b(?:in\s+|during\s+)?(?P<who>{_POSSESSIVE}|my|his|her|their)\s+(?P<at>(?:(?P<part>early|mid|late)[\s-]+)?"
             rf"(?P<d>{'|'.join(_DECADES)}|[1-9]0'?s))(?![\w'])"
         ),
     ),
     (  # "anna's first year", "her first year of life"; not "my first year at university"
         "first_year",
         re.compile(
-            r"\b(?P<who>my|his|her|their|[\w.-]+'s|[\w.-]+s')\s+(?P<at>first\s+year(?:\s+of\s+life)?)\b"
+            rf"\b(?P<who>{_POSSESSIVE}|my|his|her|their)\s+(?P<at>first\s+year(?:\s+of\s+life)?)\b"
             r"(?!\s+(?:at|in|on|as|with|of|abroad)\b)"
         ),
     ),
@@ -149,6 +152,8 @@ def find_age(
     quotes."""
     who = _whose(m, birthdays, owner)
     if who is None:
+        if _group(m, "bare"):  # "dad's 50th", "lisa's 50th": a birthday, whose day nobody told
+            return Age(m.start("at"), m.end(), [], [], "birthday")
         return None
     name, birthday = who
     pronoun = re.sub(r"'s$", "", _group(m, "who").strip()) in (_OWNER_WORDS | _THIRD_PERSON)
@@ -172,7 +177,15 @@ def find_age(
     lo, hi = span
     ranges = [(lo, min(hi, max(lo, now)))] if lo <= now else [(lo, hi)]
     before = m.string[: m.start()].rstrip()
-    begin = len(before) - len(name) if before.endswith(name) else m.start()  # "anna at 3", not "at 3"
+    who = _group(m, "who").lower()
+    at_name = who.find(name.lower()) if who.endswith(("'s", "s'")) else -1  # "anna's" of "of anna's"
+    begin = (
+        len(before) - len(name)  # "anna at 3", not "at 3"
+        if before.endswith(name)
+        else m.start("who") + at_name
+        if at_name >= 0
+        else m.start()
+    )
     phrase = " ".join((written or m.string)[begin : m.end()].split())  # as written, where given
     when = lo.isoformat() if lo == hi else f"{lo.isoformat()} to {hi.isoformat()}"
     return Age(start, end, ranges, [f"“{phrase}” was read as {when} (born {birthday.isoformat()})"])
@@ -218,7 +231,7 @@ def _span(kind: str, m: re.Match, birthday: date) -> tuple[date, date] | None:
         return birthday + relativedelta(months=a), birthday + relativedelta(months=b) - timedelta(days=1)
 
     if kind == "nth_birthday":
-        raw = m.group("n")
+        raw = m.group("n") or m.group("bare")
         n = int(re.sub(r"\D", "", raw)) if raw[0].isdigit() else _ORDINALS[raw]
         day = birthday + relativedelta(years=n)
         return (day, day) if n > 0 else None

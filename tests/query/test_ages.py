@@ -54,6 +54,12 @@ ANNA, TOM, MARK = {"person": "Anna"}, {"person": "Tom"}, {"person": "Mark Smith"
         ("anna's first birthday", {"and": [ANNA, days("2020-03-04", "2020-03-04")]}),
         ("anna's 5th birthday", {"and": [ANNA, days("2024-03-04", "2024-03-04")]}),
         ("my 30th birthday", days("2020-06-01", "2020-06-01")),
+        # a numbered birthday needs no "birthday"; a name of two words has its possessive too
+        ("anna's 5th", {"and": [ANNA, days("2024-03-04", "2024-03-04")]}),
+        ("my 30th party", {"and": [days("2020-06-01", "2020-06-01"), {"concept": "party"}]}),
+        ("mark smith's 40th", {"and": [MARK, days("2020-01-10", "2020-01-10")]}),
+        ("photos of mark smith's 40th birthday", {"and": [MARK, days("2020-01-10", "2020-01-10")]}),
+        ("in mark smith's twenties", {"and": [MARK, days("2000-01-10", "2010-01-09")]}),
         ("anna turning 5", {"and": [ANNA, days("2024-01-01", "2024-12-31")]}),
         ("the summer i turned 21", {"and": [{"month": [6, 7, 8]}, days("2011-01-01", "2011-12-31")]}),
     ],
@@ -72,6 +78,14 @@ def test_ages_are_the_days_of_that_age(request_, where):
         ("anna at 3pm", {"and": [ANNA, {"hour": [15]}]}),  # a clock time
         ("the 30s", days("1930-01-01", "1939-12-31")),  # a decade, no one's
         ("lisa's birthday", {"and": [{"person": "Lisa"}, {"concept": "birthday"}]}),
+        ("anna's 2nd car", {"and": [ANNA, {"concept": "2nd car"}]}),  # a numbered thing, no birthday
+        ("anna's 5th grade", {"and": [ANNA, {"concept": "5th grade"}]}),
+        # a numbered birthday of someone not in People: a birthday's look ("dad's 50th" was "50th")
+        ("dad's 50th", {"and": [{"concept": "dad"}, {"concept": "birthday"}]}),
+        (
+            "grandma's 90th party",
+            {"and": [{"concept": "grandma"}, {"concept": "birthday"}, {"concept": "party"}]},
+        ),
     ],
 )
 def test_what_is_no_age_stays_as_it_was(request_, where):
@@ -103,6 +117,8 @@ def test_the_note_says_how_an_age_was_read():
     assert "“Anna at 3” was read as 2022-03-04 to 2023-03-03 (born 2019-03-04)" in notes
     _plan, _confidence, notes = parse_request("my 30th birthday", now=NOW, context=CONTEXT)
     assert "“my 30th birthday” was read as 2020-06-01 (born 1990-06-01)" in notes
+    _plan, _confidence, notes = parse_request("photos of Anna's 5th birthday", now=NOW, context=CONTEXT)
+    assert notes == ["“Anna's 5th birthday” was read as 2024-03-04 (born 2019-03-04)"]  # not "of Anna's"
 
 
 def test_little_with_no_birthday_known_is_the_oldest_first():
