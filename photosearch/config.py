@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import typing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -74,8 +75,23 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+#: A point on the globe, "LAT,LON" in decimal degrees ("38.79,-9.18").
+_POINT = re.compile(r"\s*(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*")
+
+
+def parse_point(text: str) -> tuple[float, float] | None:
+    """(lat, lon) of a "LAT,LON" text, or None where it is no point on the globe."""
+    m = _POINT.fullmatch(text or "")
+    if m is None:
+        return None
+    lat, lon = float(m.group(1)), float(m.group(2))
+    return (lat, lon) if -90 <= lat <= 90 and -180 <= lon <= 180 else None
+
+
 def check_range(key: str, value, where: str) -> None:
     """Raise `SettingsError` naming `key` and its allowed range (or words) when `value` is outside."""
+    if key == "home_spot" and value is not None and parse_point(value) is None:
+        raise SettingsError(f"{where}: setting 'home_spot' must be \"LAT,LON\" in degrees, got {value!r}")
     choices = CHOICES.get(key)
     if choices is not None and value not in choices:
         raise SettingsError(f"{where}: setting {key!r} must be one of {', '.join(choices)}; got {value!r}")
@@ -146,6 +162,9 @@ class Settings:
     # Home town, as a place name ("Lisbon"): what "abroad" and "my home town" mean. None: where most
     # photos with a place were taken (query/home.py).
     home: str | None = None
+    # Home's spot, "LAT,LON" (decimal degrees), set from a photo taken there (a photo's "Taken at
+    # home"): what "kids at home" means. None: where photos were taken on the most days.
+    home_spot: str | None = None
     # ---- XMP sidecar write-back (issue 23; metadata/writeback.py) ----
     # Off by default: when on, names given to people, tags added by hand, ratings and captions are
     # merged into XMP sidecars beside the photos (never into the photos themselves), named

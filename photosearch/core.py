@@ -397,6 +397,27 @@ class Core:
         town = (place or "").split(",")[0].strip()
         return f"photos in {town}" if town else None
 
+    # ---- where home is --------------------------------------------------------------------------
+    def set_home_from_photo(self, photo_id: int) -> str | None:
+        """Make the spot this photo was taken at home ("kids at home" goes by it; kept in the settings
+        file); its place ("Odivelas, Lisbon, PT", or its coordinates), or None for a photo with no GPS."""
+        with self.store.session() as s:
+            photo = s.get(Photo, photo_id)
+            if photo is None:
+                raise PhotoSearchError(f"photo #{photo_id} is no longer in the catalog")
+            lat, lon = photo.gps_lat, photo.gps_lon
+        if lat is None or lon is None:
+            return None
+        self.settings.home_spot = f"{lat:.6f},{lon:.6f}"
+        self.settings.save()
+        place = browse.photo_info(self.store, [photo_id]).get(photo_id, {}).get("place")
+        return place or f"{lat:.4f}, {lon:.4f}"
+
+    def forget_home_spot(self) -> None:
+        """Home's spot is found from the photos again: where they were taken on the most days."""
+        self.settings.home_spot = None
+        self.settings.save()
+
     def same_people_plan(self, photo_id: int) -> dict | None:
         names = sorted({f["name"] for f in self.details(photo_id).faces if f["name"]})
         if not names:

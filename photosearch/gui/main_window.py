@@ -647,6 +647,23 @@ class MainWindow(QMainWindow):
 
         self.runner.submit(lambda _p, _c: request_of(), name=name, on_result=done, on_error=self.show_error)
 
+    def set_home_here(self, photo_id: int) -> None:
+        """Make where this photo was taken home ("kids at home" goes by it), off the GUI thread."""
+
+        def done(place: str | None) -> None:
+            self.search_info.setText(
+                f"Home is now where this photo was taken ({place}): “at home” finds the photos taken there"
+                if place
+                else "This photo has no GPS position: it cannot tell where home is"
+            )
+
+        self.runner.submit(
+            lambda _p, _c: self.core.set_home_from_photo(photo_id),
+            name="Set home",
+            on_result=done,
+            on_error=self.show_error,
+        )
+
     def find_same_people(self, photo_id: int) -> None:
         core = self.core
 
@@ -919,6 +936,9 @@ class MainWindow(QMainWindow):
         menu.addAction("Photos with the same people", lambda: self.find_same_people(pid))
         menu.addAction("Photos from the same day", lambda: self.find_same_day(pid))
         menu.addAction("Photos from the same place", lambda: self.find_same_place(pid))
+        menu.addAction("Taken at home", lambda: self.set_home_here(pid)).setToolTip(
+            "“at home” in a search will find the photos taken within 200 m of where this one was"
+        )
         menu.addAction(
             "Ask about this photo…",
             lambda: (self.ask_panel.set_photo(pid, Path(path).name), self.ask_dock.show()),

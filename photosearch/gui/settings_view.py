@@ -29,9 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from photosearch.config import parse_point
 from photosearch.errors import PhotoSearchError
 from photosearch.gui.bridge import ErrorInfo, TaskRunner
 from photosearch.gui.models_view import ModelsView
+from photosearch.query.home import HOME_RADIUS_KM
 
 BACKENDS = ("searxng", "wikipedia", "duckduckgo")
 
@@ -178,6 +180,13 @@ class SettingsDialog(QDialog):
         self.home.setPlaceholderText("Where most of your photos with a place were taken")
         self.home.setToolTip("A town, a region or a country: “Lisbon”, “Springfield, Illinois”")
         form.addRow("Home town", self.home)
+        # the house: "kids at home"
+        self.home_spot = QLabel(page, wordWrap=True)
+        self.forget_spot = QPushButton("Find it from my photos", page)
+        self.forget_spot.setToolTip("Home becomes the spot where you took photos on the most days again")
+        self.forget_spot.clicked.connect(self._forget_home_spot)
+        form.addRow("At home", self.home_spot)
+        form.addRow("", self.forget_spot)
         self.tabs.addTab(page, "Home")
         # models
         self.models = ModelsView(self.settings, runner, on_error, self)
@@ -241,9 +250,28 @@ class SettingsDialog(QDialog):
         self.writeback.setChecked(bool(s.sidecar_writeback))
         self.sidecar_naming.setCurrentIndex(max(0, self.sidecar_naming.findData(s.sidecar_naming)))
         self.home.setText(s.home or "")
+        self._spot = s.home_spot
+        self._show_home_spot()
         self.sidecar_naming.setEnabled(self.writeback.isChecked())
         self._privacy_enabled(self.web.isChecked())
         self.refresh_folders()
+
+    def _show_home_spot(self) -> None:
+        """Say where "at home" is: set from a photo, or found from the photos."""
+        point = parse_point(self._spot or "")
+        metres = round(HOME_RADIUS_KM * 1000)
+        self.home_spot.setText(
+            f"Within {metres} m of where a photo you chose was taken ({point[0]:.4f}, {point[1]:.4f}). "
+            "Right-click a photo and choose “Taken at home” to move it."
+            if point
+            else f"Within {metres} m of where you took photos on the most days. Right-click a photo taken "
+            "at home and choose “Taken at home” if that is not your home."
+        )
+        self.forget_spot.setEnabled(bool(self._spot))
+
+    def _forget_home_spot(self) -> None:
+        self._spot = None
+        self._show_home_spot()
 
     def _privacy_enabled(self, on: bool) -> None:
         for w in (self.backend, self.search_url, self.private):
@@ -315,6 +343,7 @@ class SettingsDialog(QDialog):
         s.sidecar_writeback = self.writeback.isChecked()
         s.sidecar_naming = self.sidecar_naming.currentData()
         s.home = " ".join(self.home.text().split()) or None
+        s.home_spot = self._spot
         try:
             s.save()  # refuses to overwrite a settings.json that no longer parses
         except PhotoSearchError as exc:

@@ -30,6 +30,7 @@ class HomeSpot:
     lon: float
     days: int
     label: str = ""  # the place the geocoder names there ("Odivelas, Lisbon, PT")
+    chosen: bool = False  # set from a photo taken there, not found from the photos
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,27 @@ def chosen_home(name: str) -> Home | None:
 
 def home_in(snap, settings=None) -> Home | None:
     """Home as Settings name it, else where most photos with a place were taken (`home_of`), with
-    its spot."""
+    its spot: the one set from a photo taken there, else found from the photos (`home_spot`)."""
+    from photosearch.config import parse_point
+
     name = getattr(settings, "home", "") if settings is not None else ""
     home = (chosen_home(name) if name else None) or home_of(snap)
-    return replace(home, spot=home_spot(snap, home)) if home is not None else None
+    point = parse_point(getattr(settings, "home_spot", None) or "")
+    spot = _spot_at(snap, *point) if point is not None else None
+    if home is None:
+        return Home("", "", spot=spot) if spot is not None else None
+    return replace(home, spot=spot or home_spot(snap, home))
+
+
+def _spot_at(snap, lat: float, lon: float) -> HomeSpot:
+    """Home's spot set at (lat, lon): on how many days photos were taken near it, and the place there."""
+    from photosearch.query.resolvers.places import near_mask
+
+    near = near_mask(snap, lat, lon, HOME_RADIUS_KM)
+    days = np.unique(snap.day[near & (snap.day >= 0)]).size
+    codes = snap.place_code[near & (snap.place_code >= 0)]
+    label = snap.places[int(codes[0])]["label"] if codes.size else ""
+    return HomeSpot(lat, lon, int(days), label, chosen=True)
 
 
 def home_spot(snap, home: Home | None = None) -> HomeSpot | None:

@@ -495,3 +495,36 @@ def test_photos_from_the_same_place_from_the_menu_and_the_viewer(qtbot, make_win
     qtbot.waitUntil(lambda: w.search_bar.text() == f"photos in {palace_town}", timeout=20000)
     qtbot.waitUntil(lambda: w.model.ids[:1] == [ids["palace"]], timeout=20000)
     assert ids["summer"] not in w.model.ids
+
+
+def test_taken_at_home_from_the_menu_sets_where_home_is(qtbot, make_window, dated):
+    """No spot has photos from three days, so "at home" was a home's look; a photo's "Taken at home"
+    makes where it was taken home (kept in the settings file), and "photos at home" then finds the
+    photos taken there. A photo with no GPS says it cannot tell; Settings can forget the spot."""
+    from photosearch.config import Settings
+    from photosearch.gui.bridge import TaskRunner
+    from photosearch.gui.settings_view import SettingsDialog
+
+    core, ids, _root = dated
+    w = make_window(core)
+    qtbot.waitUntil(lambda: w.model.rowCount() == len(PHOTOS))
+    actions = {a.text(): a for a in w.grid_menu(ids["summer"], "summer.jpg").actions()}
+    actions["Taken at home"].trigger()
+    qtbot.waitUntil(lambda: "no GPS position" in w.search_info.text(), timeout=20000)
+    assert core.settings.home_spot is None
+    actions = {a.text(): a for a in w.grid_menu(ids["tram"], "tram.jpg").actions()}
+    actions["Taken at home"].trigger()
+    qtbot.waitUntil(
+        lambda: w.search_info.text().startswith("Home is now where this photo was taken ("), timeout=20000
+    )
+    assert Settings.load(core.settings.data_dir).home_spot == core.settings.home_spot is not None
+    w.run_search("photos at home")
+    qtbot.waitUntil(lambda: set(w.model.ids) == {ids["tram"], ids["tiles"]}, timeout=20000)
+    assert "the home you set from a photo" in w.search_info.text()
+    dialog = SettingsDialog(core, TaskRunner(), on_error=lambda info: None)
+    qtbot.addWidget(dialog)
+    assert "a photo you chose" in dialog.home_spot.text() and dialog.forget_spot.isEnabled()
+    dialog.forget_spot.click()
+    assert "on the most days" in dialog.home_spot.text() and not dialog.forget_spot.isEnabled()
+    dialog.save()
+    assert Settings.load(core.settings.data_dir).home_spot is None

@@ -231,3 +231,19 @@ def test_without_a_spot_at_home_stays_a_home_s_look_and_says_why(household, sett
     res = search(household, settings, plan={"version": 1, "where": {"place": "home"}}, now=NOW, signals=[])
     assert sure_names(res) == []
     assert any(r.startswith("No home is known") for r in res["explain"]["remarks"]), res["explain"]
+
+
+def test_a_home_set_from_a_photo_wins_over_the_busiest_spot(household, settings):
+    """A photo's "Taken at home" (`Core.set_home_from_photo`) sets the spot; "at home" then goes by
+    it, and the note says so."""
+    from photosearch.query.planner import library_home
+
+    settings.home_spot = "48.8566,2.3522"  # the first Paris photo's spot
+    home = library_home(household, settings)
+    assert home.spot.chosen and (home.spot.lat, home.spot.lon, home.spot.days) == (48.8566, 2.3522, 1)
+    res = search(household, settings, "photos at home", now=NOW, signals=[])
+    assert sure_names(res) == ["paris1.jpg"]
+    assert (
+        "“at home” was read as within 200 m of the home you set from a photo, in Paris"
+        in res["explain"]["remarks"]
+    )

@@ -30,6 +30,9 @@ def _write(tmp_path, text: str):
         ({"_overrides": {"db_url": ["x", None]}}, "_overrides"),
         ({"data_dir": "/elsewhere"}, "data_dir"),
         ({"web_enabeld": True}, "web_enabeld"),
+        ({"home_spot": "my house"}, "home_spot"),  # a point: "LAT,LON"
+        ({"home_spot": "95,10"}, "home_spot"),  # no latitude past the pole
+        ({"home_spot": [38.7, -9.1]}, "home_spot"),
     ],
 )
 def test_wrong_types_and_unknown_keys_name_the_key(tmp_path, values, key):

@@ -57,7 +57,7 @@ def claim_home(st: ClaimState) -> None:
         if not st.free(m.start(), m.end()):
             continue
         said = " ".join(st.text[m.start() : m.end()].split())
-        if home is None:
+        if home is None or not home.town:
             st.note(f"“{said}” was not read as a place: no photo has a known place yet", 0.0)
             continue
         where = home.country if kind in ("abroad", "country") else home.town
@@ -85,8 +85,11 @@ def _claim_at_home(st: ClaimState, m: re.Match, home: Home | None) -> None:
     town = spot.label.split(",")[0]
     near = f", in {town}" if town else ""
     metres = round(HOME_RADIUS_KM * 1000)
-    st.note(
-        f"“{said}” was read as within {metres} m of where you took photos on the most days ({spot.days} days{near})",
-        0.0,
-    )
+    if spot.chosen:
+        st.note(f"“{said}” was read as within {metres} m of the home you set from a photo{near}", 0.0)
+    else:
+        days = f"{spot.days} days{near}"
+        st.note(
+            f"“{said}” was read as within {metres} m of where you took photos on the most days ({days})", 0.0
+        )
     st.claim(m.start(), m.end(), "atom", {"place": HOME_PLACE}, slot="place")
