@@ -26,6 +26,9 @@ class PlanContext:
     albums: list[str] = field(default_factory=list)  # the user's album names
     #: words of the library's own labels, text, keywords and places (never read as typos)
     words: frozenset[str] = frozenset()
+    #: the folded names of the towns and regions the library's photos were taken in ("in sintra" is a
+    #: place though WordNet knows no Sintra)
+    places: frozenset[str] = frozenset()
     #: where most photos with a place were taken ("abroad", "my home town": `query.home`), found only
     #: when a request asks (it may geocode the photos' GPS first)
     find_home: Callable[[], Home | None] = lambda: None

@@ -80,6 +80,7 @@ def planning_context(store, settings=None, *, people: list[str] | None = None) -
         snap = get_snapshot(store, directory=snapshot_dir(settings))
         ctx.years, ctx.cameras = snap.year_range(), list(snap.camera_models)
         ctx.words = library_words(snap)
+        ctx.places = library_places(snap)
         ctx.folders = [r[0] for r in s.execute(select(Folder.path)).all()]
     ctx.albums = album_names(store)
     ctx.find_home = lambda: library_home(store, settings)
@@ -114,6 +115,13 @@ def library_words(snap) -> frozenset[str]:
         places = {w for p in snap.places for v in p.values() if isinstance(v, str) for w in v.lower().split()}
         snap.cache["library_words"] = frozenset(snap.token_index) | frozenset(places)
     return snap.cache["library_words"]
+
+
+def library_places(snap) -> frozenset[str]:
+    """The folded names of the towns and regions the library's photos were taken in."""
+    from photosearch.query.places import fold
+
+    return frozenset(fold(p[k]) for p in snap.places for k in ("city", "admin1") if p.get(k))
 
 
 # --------------------------------------------------------------------------- golden patterns

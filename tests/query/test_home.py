@@ -247,3 +247,13 @@ def test_a_home_set_from_a_photo_wins_over_the_busiest_spot(household, settings)
         "“at home” was read as within 200 m of the home you set from a photo, in Paris"
         in res["explain"]["remarks"]
     )
+
+
+def test_the_planning_context_knows_the_towns_of_the_library(household, settings):
+    """The towns the photos were taken in are places to the parser ("sintra" alone, `library_places`)."""
+    from photosearch.query.planner import planning_context
+    from photosearch.query.resolvers.places import ensure_place_facts
+
+    ensure_place_facts(household)
+    places = planning_context(household, settings).places
+    assert {"odivelas", "paris", "lisbon"} <= places, places

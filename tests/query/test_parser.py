@@ -119,8 +119,26 @@ def test_places():
         ("jersey", {"concept": "jersey"}),
         ("in bed", {"concept": "bed"}),  # a GeoNames town, first a thing
         ("champagne", {"concept": "champagne"}),
+        ("in reading", {"concept": "reading"}),  # a town, and first a word
+        ("in worms", {"concept": "worm"}),
     ):
         assert parse_request(text, now=NOW, people=[])[0]["where"] == where, text
+    # a town after "in" that is no word at all is the town (was a concept, or "in sintra" Sinatra)
+    for text, where in (
+        ("photos in sintra", {"place": "Sintra"}),
+        ("dinner in odivelas", {"and": [{"concept": "dinner"}, {"place": "Odivelas"}]}),
+        ("in hoofddorp", {"place": "Hoofddorp"}),
+    ):
+        assert parse_request(text, now=NOW, people=[])[0]["where"] == where, text
+    # the towns the library's photos were taken in are places typed alone too; "bath" stays a bath
+    library = PlanContext(places=frozenset({"sintra", "bath"}))
+    for text, where in (
+        ("sintra", {"place": "Sintra"}),
+        ("sintra beaches", {"and": [{"place": "Sintra"}, {"concept": "beach"}]}),
+        ("baby in bath", {"and": [{"concept": "baby"}, {"concept": "bath"}]}),  # a common word
+        ("the kids in the bath", {"and": [{"concept": "kid"}, {"concept": "bath"}]}),
+    ):
+        assert parse_request(text, now=NOW, context=library)[0]["where"] == where, text
     # common words that are also GeoNames towns stay concepts
     plan, _, _ = parse_request("orange flowers at the beach", now=NOW, people=[])
     assert plan["where"] == {"and": [{"color": "orange"}, {"concept": "flower"}, {"concept": "beach"}]}

@@ -445,11 +445,18 @@ def _reads_as_a_place(
         and not common
         and len(phrase) >= 4
         and n >= 1
-        and (places[0].kind != "city" or _first_a_place(phrase))  # "in marrakech", not "in bed"
+        and (
+            places[0].kind != "city"
+            or phrase in st.ctx.places
+            or _first_a_place(phrase)
+            or _no_other_word(phrase)
+        )
         or after_prep
         and phrase in FAMOUS_CITIES
     ):
-        ok = True
+        ok = True  # "in marrakech", "in sintra"; not "in bed"
+    elif phrase in st.ctx.places and not common and len(phrase) >= 4:
+        ok = _first_a_place(phrase) or _no_other_word(phrase)  # "sintra": a town of the library's photos
     elif phrase in CITY_SHORT_FORMS:  # "LA", "la trip", "in sf": the city's short form
         ok = orig.isupper() or after_prep or st.word_after(e) in TRIP_WORDS or _YEAR_NEXT.match(st.low, e)
     return bool(ok)
