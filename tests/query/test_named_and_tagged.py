@@ -39,9 +39,19 @@ UNTAGGED = {"not": {"tag": "*"}}
         ("photos with keywords", {"tag": "*"}),  # a keyword of the file is a tag (was a concept)
         ("unrated photos", {"not": {"rating": {"min": 1, "max": None}}}),  # was a concept "unrated"
         ("rated photos", {"rating": {"min": 1, "max": None}}),
+        ("photos i haven't rated", {"not": {"rating": {"min": 1, "max": None}}}),  # was every photo
+        ("pics we never rated yet", {"not": {"rating": {"min": 1, "max": None}}}),
         ("photos with a rating", {"rating": {"min": 1, "max": None}}),
         ("photos with stars", {"concept": "star"}),  # the night sky's
         ("photos taken with the front camera", {"concept": "selfie"}),  # its lens says so (was "camera")
+        # the phone camera's portrait mode is a portrait, not the photo's shape; "portrait format" is
+        ("portrait mode photos", {"faces": {"min": 1, "max": 1}}),
+        ("photos in portrait format", {"orientation": "portrait"}),
+        # videos are not in the library: what they are of is searched in the photos, and a note says so
+        ("videos of the kids", {"concept": "kid"}),  # was one concept "videos kid"
+        ("clips of the dog", {"concept": "dog"}),
+        ("a video game", {"concept": "video game"}),
+        ("hair clips", {"concept": "hair clip"}),
         ("files ending in .png", {"file": "*.png"}),  # was "files ending" and "png"
         (".png files", {"file": "*.png"}),
         ("img_001.png", {"file": "img_001.png"}),
@@ -94,6 +104,13 @@ def test_unnamed_and_named_faces_are_found(library, settings):
         "anna_and_stranger.jpg",
     ]
     assert describe({"person": "?"}) == "of someone not named yet"
+
+
+def test_a_video_word_is_left_out_and_the_note_says_why():
+    _plan, _confidence, notes = parse_request("videos of the kids", now=NOW)
+    assert notes == ["Only photos are searched: the library holds no videos, so “videos” was left out"]
+    _plan, _confidence, notes = parse_request("a video game", now=NOW)
+    assert notes == []
 
 
 def test_untagged_photos_have_no_tag_nor_keyword_and_a_heart_is_no_tag(library, settings):

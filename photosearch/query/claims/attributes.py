@@ -25,10 +25,11 @@ _DESCRIBING = frozenset(
 
 
 #: Words for a photo's shape → the orientation atom's value. "portrait" and "landscape" alone are
-#: kinds of photo (a person, scenery): only with "orientation"/"format"/"mode" or "in ... mode".
+#: kinds of photo (a person, scenery): only with "orientation"/"format" ("portrait mode" is the phone
+#: camera's portrait, "landscape mode" the shape).
 ORIENTATION_PATTERNS = (
     (
-        r"\b(?:in\s+)?portrait\s+(?:orientation|format|mode)\b|\bvertical(?:ly)?\b|\btall\s+photos?\b",
+        r"\b(?:in\s+)?portrait\s+(?:orientation|format)\b|\bvertical(?:ly)?\b|\btall\s+photos?\b",
         "portrait",
     ),
     (

@@ -22,6 +22,21 @@ from photosearch.query.plan import (
     WHATSAPP_NAMES,
 )
 
+#: Words for videos, which the library does not hold: "videos of the kids" is the kids' photos, and
+#: a note says so ("a video game", "a video call", "hair clips" are things).
+_VIDEOS = re.compile(
+    r"\b(?:(?:home\s+)?videos?(?:\s+clips?)?|clips?(?=\s+of\b)|home\s+movies?|slo[\s-]?mo|slow[\s-]motion"
+    r"|time[\s-]?lapses?|screen\s+recordings?)\b(?!\s+(?:games?|cameras?|calls?|players?|tapes?|chats?|stores?|editor)\b)"
+)
+
+
+def _claim_videos(st: ClaimState) -> None:
+    for m in st.unclaimed(_VIDEOS):
+        said = " ".join(st.text[m.start() : m.end()].split())
+        st.note(f"Only photos are searched: the library holds no videos, so “{said}” was left out", 0.0)
+        st.claim(m.start(), m.end(), "and", text="")
+
+
 _QUOTE_RE = re.compile(r"(?:(?<=^)|(?<=[\s(:=,]))([\"“”'‘’])(.+?)([\"“”'‘’])(?=$|[\s),.;:!?])")
 _LEAD_IN_CHARS = 64  # longest lead-in ("in the folder called", "that says") with room for spaces
 _IMG_EXT = r"(?:jpe?g|png|heic|heif|webp|tiff?|gif|bmp|dng|cr2|nef|arw|raf|orf)"
@@ -320,7 +335,8 @@ class CueClaims:
 
     def claim_files(self, st: ClaimState) -> None:
         """ "file IMG_2041", "files named holiday*": part of the photo's file name; "HEIC files",
-        "jpegs", "PNG images": the file type's name ending."""
+        "jpegs", "PNG images": the file type's name ending; video words, which no photo is."""
+        _claim_videos(st)
         for m in st.unclaimed(_RAW):
             st.claim(m.start(), m.end(), "atom", {"file": ANY_RAW}, slot="file")
         for m in st.unclaimed(_FORMAT):

@@ -25,9 +25,11 @@ _DATED = re.compile(
     rf"|(?:{_AFTER_NO}|(?<=\bwith\sa\s))(?:date|dates|date\s+taken|capture\s+date)\b"
 )
 _PHOTOS = r"(?:photos?|pictures?|pics|images?|shots)"
+#: "I haven't", "we never": what the user has not done to a photo yet.
+_NOT_DONE = r"\b(?:that\s+)?(?:i|we)\s*(?:have\s*n[o']?t|haven't|havent|didn't|did\s+not|never)\s+"
 #: "untagged", "photos I haven't tagged", "not tagged yet": no tag of the user's nor keyword of the file.
 _UNTAGGED = re.compile(
-    r"\buntagged\b|\b(?:that\s+)?(?:i|we)\s*(?:have\s*n[o']?t|haven't|havent|didn't|did\s+not|never)\s+tagged(?:\s+yet)?\b"
+    rf"\buntagged\b|{_NOT_DONE}tagged(?:\s+yet)?\b"
     r"|\bnot\s+(?:been\s+|yet\s+)?tagged(?:\s+yet)?\b(?!\s+(?:as|with)\b)(?=\s*$|\s+(?:yet|from|in|of|since|before|after|taken)\b)"
 )
 #: "tagged photos", "photos with tags" or keywords, "without tags" (the negation is the word before's).
@@ -36,7 +38,8 @@ _ANY_TAGS = re.compile(
 )
 #: "rated photos", "with a rating"; "unrated", "not rated", "without a rating": whether a tool rated it.
 _RATED = re.compile(
-    r"\b(?P<un>unrated|not\s+(?:yet\s+)?rated|(?:without|with\s+no)\s+(?:a\s+|any\s+)?(?:star\s+)?ratings?)\b"
+    rf"(?P<un>\bunrated|\bnot\s+(?:yet\s+)?rated|{_NOT_DONE}(?:rated|starred)(?:\s+yet)?"
+    r"|\b(?:without|with\s+no)\s+(?:a\s+|any\s+)?(?:star\s+)?ratings?)\b"
     rf"|\b(?<!top\s)(?<!best\s)(?<!highest\s)rated(?=\s+{_PHOTOS}\b)|\b(?:with|having|has)\s+(?:a\s+|any\s+)?(?:star\s+)?ratings?\b"
 )
 #: "3 other people", "2 more people": beside someone the request named ("3 or more people" are three).
@@ -260,7 +263,8 @@ class FilterClaims:
             r"(?:people|persons?|faces?|humans|friends|kids|children|adults|of\s+us|of\s+them|folks|guys)"
         )
         self.us = re.compile(r"(?<!\bthe\s)\b(?:all\s+of\s+)?us\b")
-        self.portrait = re.compile(r"\bportraits?\b(?!\s+(?:orientation|format|mode)\b)")
+        # "portrait mode" is the phone camera's (a face before a blurred background), not the shape
+        self.portrait = re.compile(r"\bportraits?(?:\s+mode)?\b(?!\s+(?:orientation|format)\b)")
         photo_w = r"(?:photos?|pictures?|pics|shots?|selfies?|portraits?|images?)"
         owner_w = r"(?:my|our|the|his|her|their|your)"
         # "a family dinner", "family reunion": the family at it, and the dinner
