@@ -47,6 +47,10 @@ UNTAGGED = {"not": {"tag": "*"}}
         # the phone camera's portrait mode is a portrait, not the photo's shape; "portrait format" is
         ("portrait mode photos", {"faces": {"min": 1, "max": 1}}),
         ("photos in portrait format", {"orientation": "portrait"}),
+        # a burst's photos are near-duplicates (was a concept "burst")
+        ("burst photos", {"similar": "*"}),
+        ("bursts of the dog", {"and": [{"similar": "*"}, {"concept": "dog"}]}),
+        ("a burst pipe", {"concept": "burst pipe"}),
         # videos are not in the library: what they are of is searched in the photos, and a note says so
         ("videos of the kids", {"concept": "kid"}),  # was one concept "videos kid"
         ("clips of the dog", {"concept": "dog"}),

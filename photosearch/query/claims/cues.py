@@ -133,9 +133,11 @@ _FORMAT = re.compile(
 )
 
 
-#: Near-duplicates of any photo: "duplicates", "near-duplicate photos", "dupes".
+#: Near-duplicates of any photo: "duplicates", "near-duplicate photos", "dupes"; a burst's photos are
+#: near-duplicates too ("burst photos", "bursts": no maker's burst mark is read).
 _DUPLICATES = re.compile(
-    r"\b(?:near[- ]?)?(?:duplicat(?:e|es|ed)|dupes?)\b(?:\s+(?:photos?|pictures?|pics|shots?|images?|ones))?"
+    r"\b(?:(?:near[- ]?)?(?:duplicat(?:e|es|ed)|dupes?)|bursts?(?:\s+mode)?)\b"
+    r"(?:\s+(?:photos?|pictures?|pics|shots?|images?|ones))?(?!\s+(?:of\s+(?:colou?r|light|flavou?r|energy)|pipes?)\b)"
 )
 #: Any album: "photos in an album", "not in any album", "photos without an album".
 _ANY_ALBUM = re.compile(
@@ -329,6 +331,11 @@ class CueClaims:
         """ "similar to 42", "like ~/a.jpg": a photo id or path; "duplicates", "near-duplicate
         photos": a near-duplicate of any photo (`plan.ANY_SIMILAR`; "no duplicates" is compose's)."""
         for m in st.unclaimed(_DUPLICATES):
+            if "burst" in m.group(0):
+                st.note(
+                    f"“{' '.join(m.group(0).split())}” was read as near-duplicates, as a burst's photos are",
+                    0.0,
+                )
             st.claim(m.start(), m.end(), "atom", {"similar": ANY_SIMILAR}, slot="similar")
         for m in st.unclaimed(self.similar):
             st.claim(m.start(), m.end(), "atom", {"similar": st.orig(m, "v")}, slot="similar")
