@@ -15,6 +15,7 @@ from datetime import date, timedelta
 
 from dateutil.relativedelta import relativedelta
 
+from photosearch.query.dates import OPEN_START
 from photosearch.query.lexicon import NUMBER_WORDS
 
 _ORDINALS = {
@@ -128,6 +129,11 @@ PATTERNS: list[tuple[str, re.Pattern]] = [
         "turned",
         re.compile(rf"\b(?:(?:the\s+year\s+)?{_WHO}\s+)?(?P<at>(?:turned|turning)\s+(?P<n>{_NUMBER}))\b"),
     ),
+    (  # "before anna was born", "since the kids were born": before (from) the birthday; no photo of
+        # them is asked for, so the name is the age's own
+        "born",
+        re.compile(rf"\b(?P<side>before|after|since)\s+{_WHO}\s+(?:was|were|got|had\s+been)\s+born\b"),
+    ),
 ]
 
 
@@ -154,6 +160,9 @@ def find_age(
     if who is None:
         if _group(m, "bare"):  # "dad's 50th", "lisa's 50th": a birthday, whose day nobody told
             return Age(m.start("at"), m.end(), [], [], "birthday")
+        if kind == "born":  # "before the kids were born": no one of People, no day to go by
+            said = " ".join((written or m.string)[m.start() : m.end()].split())
+            return Age(m.start(), m.end(), [], [f"“{said}” was left out: no birthday is known for them"])
         return None
     name, birthday = who
     pronoun = re.sub(r"'s$", "", _group(m, "who").strip()) in (_OWNER_WORDS | _THIRD_PERSON)
@@ -188,6 +197,14 @@ def find_age(
     )
     phrase = " ".join((written or m.string)[begin : m.end()].split())  # as written, where given
     when = lo.isoformat() if lo == hi else f"{lo.isoformat()} to {hi.isoformat()}"
+    if kind == "born":  # "before 2019-03-04, the birthday in People"
+        side = "before" if lo == OPEN_START else "from"
+        return Age(
+            start,
+            end,
+            ranges,
+            [f"“{phrase}” was read as {side} {birthday.isoformat()}, the birthday in People"],
+        )
     return Age(start, end, ranges, [f"“{phrase}” was read as {when} (born {birthday.isoformat()})"])
 
 
@@ -237,6 +254,9 @@ def _span(kind: str, m: re.Match, birthday: date) -> tuple[date, date] | None:
         return (day, day) if n > 0 else None
     if kind == "first_year":
         return months(0, 12)
+    if kind == "born":
+        side = m.group("side")
+        return (OPEN_START, birthday - timedelta(days=1)) if side == "before" else (birthday, date.max)
     if kind == "decade":
         d = m.group("d").rstrip("s").rstrip("'")
         first = _DECADES[m.group("d")] if m.group("d") in _DECADES else int(d)

@@ -30,6 +30,15 @@ TIMES_OF_DAY: dict[str, tuple[int, int]] = {
     "early evening": (17, 20),
     "late evening": (20, 23),
     "evening": (17, 22),
+    "small hours": (0, 5),  # the night's first hours by the clock (night alone is the look, below)
+}
+#: Other words for a time of day above.
+TIME_ALIASES: dict[str, str] = {
+    "after midnight": "small hours",
+    "middle of the night": "small hours",
+    "wee hours": "small hours",
+    "small hours of the morning": "small hours",
+    "wee hours of the morning": "small hours",
 }
 
 
@@ -65,7 +74,7 @@ def hours_ruled_out(concept: str) -> tuple[int, ...]:
 def hours_of(name: str) -> list[int]:
     """The hours a time-of-day word covers ("morning" → 5..11); "night" beside a day is its evening to
     midnight, 18..23 ("the night before the wedding")."""
-    lo, hi = NIGHT_OF_A_DAY if name == "night" else TIMES_OF_DAY[name]
+    lo, hi = NIGHT_OF_A_DAY if name == "night" else TIMES_OF_DAY[TIME_ALIASES.get(name, name)]
     return list(range(lo, hi))
 
 

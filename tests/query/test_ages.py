@@ -62,12 +62,21 @@ ANNA, TOM, MARK = {"person": "Anna"}, {"person": "Tom"}, {"person": "Mark Smith"
         ("in mark smith's twenties", {"and": [MARK, days("2000-01-10", "2010-01-09")]}),
         ("anna turning 5", {"and": [ANNA, days("2024-01-01", "2024-12-31")]}),
         ("the summer i turned 21", {"and": [{"month": [6, 7, 8]}, days("2011-01-01", "2011-12-31")]}),
+        # before or since someone was born: no photo of them is asked for (was a concept "anna born")
+        (
+            "beach photos before anna was born",
+            {"and": [{"concept": "beach"}, days("1900-01-01", "2019-03-03")]},
+        ),
+        ("since anna was born", days("2019-03-04", "2026-06-15")),
+        ("before i was born", days("1900-01-01", "1990-05-31")),
     ],
 )
 def test_ages_are_the_days_of_that_age(request_, where):
     plan, confidence, notes = parse_request(request_, now=NOW, context=CONTEXT)
     assert plan["where"] == where, (plan_to_text(plan), notes)
-    assert confidence >= 0.7 and any("was read as" in n and "(born " in n for n in notes)
+    assert confidence >= 0.7 and any(
+        "was read as" in n and ("(born " in n or "in People" in n) for n in notes
+    )
 
 
 @pytest.mark.parametrize(
@@ -152,3 +161,11 @@ def test_an_age_finds_the_photos_of_that_age(store, settings):
         got = search(store, settings, plan=plan, now=NOW, signals=[])
         sure = sorted(r["path"].rsplit("/", 1)[-1] for r in got["results"] if not r["below_cutoff"])
         assert sure == expected, (request_, plan_to_text(plan))
+
+
+def test_before_someone_unknown_was_born_is_left_out_and_says_so():
+    plan, _confidence, notes = parse_request("before the kids were born", now=NOW, context=CONTEXT)
+    assert plan["where"] == {"and": []}  # was a concept "kids born"
+    assert "“before the kids were born” was left out: no birthday is known for them" in notes
+    _plan, _confidence, notes = parse_request("since anna was born", now=NOW, context=CONTEXT)
+    assert notes == ["“since anna was born” was read as from 2019-03-04, the birthday in People"]

@@ -17,6 +17,7 @@ TAKEN = {
     "breakfast.jpg": datetime(2023, 7, 2, 8, 30),
     "early.jpg": datetime(2024, 5, 15, 5, 0, 1),
     "lunch.jpg": datetime(2022, 1, 9, 12, 45),
+    "party.jpg": datetime(2023, 1, 1, 1, 20),
     "dinner.jpg": datetime(2021, 3, 3, 19, 10),
     "date_only.jpg": datetime(2020, 6, 6, 0, 0),  # a date without a time: no hour
     "undated.jpg": None,
@@ -37,6 +38,15 @@ def test_a_time_of_day_finds_the_photos_taken_then(catalog, settings):
     assert names(search(catalog, settings, "at lunchtime", now=NOW, signals=[])) == ["lunch.jpg"]
 
 
+def test_the_small_hours_are_after_midnight(catalog, settings):
+    """ "after midnight", "in the middle of the night", "the wee hours" were a concept "midnight", or
+    the night's look."""
+    for request in ("after midnight", "in the middle of the night", "the small hours of the morning"):
+        res = search(catalog, settings, request, now=NOW, signals=[])
+        assert res["plan"]["where"] == {"hour": [0, 1, 2, 3, 4]} and names(res) == ["party.jpg"], request
+    assert hours_text([0, 1, 2, 3, 4]) == "in the small hours (00:00–04:59)"
+
+
 def test_this_morning_is_today_in_the_morning(catalog, settings):
     res = search(catalog, settings, "this morning", now=NOW, signals=[])
     assert names(res) == ["early.jpg"]
@@ -44,7 +54,7 @@ def test_this_morning_is_today_in_the_morning(catalog, settings):
 
 def test_not_in_the_morning_keeps_the_photos_without_a_time(catalog, settings):
     res = search(catalog, settings, "not in the morning", now=NOW, signals=[])
-    assert names(res) == ["date_only.jpg", "dinner.jpg", "lunch.jpg", "undated.jpg"]
+    assert names(res) == ["date_only.jpg", "dinner.jpg", "lunch.jpg", "party.jpg", "undated.jpg"]
 
 
 def test_nobody_at_that_hour_is_said_and_the_nearest_in_time_come_first(catalog, settings):

@@ -24,7 +24,7 @@ from photosearch.query.places import (
     fold,
     gazetteer,
 )
-from photosearch.query.times_of_day import TIMES_OF_DAY, hours_of
+from photosearch.query.times_of_day import TIME_ALIASES, TIMES_OF_DAY, hours_of
 from photosearch.query.weekdays import DAY_WORDS, DAYS_RE
 
 #: Said when a request names "me" and nobody is: how to say who you are.
@@ -93,7 +93,7 @@ def _claim_me(st: ClaimState) -> None:
 
 _TIMES = re.compile(
     r"\b(?P<pre>(?:in|during|at|around|every|each|this)\s+(?:the\s+)?)?(?P<t>"
-    + "|".join(re.escape(t) for t in sorted(TIMES_OF_DAY, key=len, reverse=True))
+    + "|".join(re.escape(t) for t in sorted({*TIMES_OF_DAY, *TIME_ALIASES}, key=len, reverse=True))
     + r")s?\b"
 )
 
