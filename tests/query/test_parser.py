@@ -281,6 +281,10 @@ def test_places():
         ("the view from the top of the mountain", {"and": [{"concept": "view"}, {"concept": "mountain"}]}),
         ("a field of sunflowers", {"concept": "sunflower"}),  # a field holds them, like a vase
         ("my daughter's first day of school", {"and": [{"concept": "daughter"}, {"concept": "school"}]}),
+        # "days" after words read already are those days (was a concept "day" beside them)
+        ("summer days", {"month": [6, 7, 8]}),
+        ("sunny days at the beach", {"and": [{"concept": "sunny"}, {"concept": "beach"}]}),
+        ("rainy days", {"concept": "rainy day"}),  # one thing, as before
         # a dropped phrase between two words still parts them (was one concept "kids school")
         ("the kids first day of school", {"and": [{"concept": "kid"}, {"concept": "school"}]}),
         ("kids first day at school", {"and": [{"concept": "kid"}, {"concept": "school"}]}),

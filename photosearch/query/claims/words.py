@@ -409,6 +409,17 @@ _TRIP_TO = re.compile(
 )
 
 
+def _drop_lone_days(st: ClaimState) -> None:
+    """ "summer days", "sunny days at the beach": "days" after words read already (a season, a look)
+    is those days, no concept "day"; "rainy days", "beach days" stay one thing."""
+    for m in re.finditer(r"\bdays?\b", st.low):
+        if not st.free(m.start(), m.end()):
+            continue
+        before = st.word_before(m.start())
+        if before is not None and not st.free(*before.span()):
+            st.claim(m.start(), m.end(), "drop", text="")
+
+
 def _drop_trip_words(st: ClaimState) -> None:
     """ "pictures from our trip to Japan": the trip is Japan, when a place is named; "summer holidays
     2022" are the summer of 2022, when a time is; "a skiing holiday" is skiing, an activity the
@@ -707,6 +718,7 @@ def claim_words(st: ClaimState) -> None:
     _drop_trip_words(st)
     _drop_describing_words(st)
     _scene_adjectives(st)
+    _drop_lone_days(st)
     _possessive_nouns(st)
     _selfies_after_a_word(st)
     _counts_with_a_bound(st)
