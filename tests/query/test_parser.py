@@ -510,6 +510,12 @@ def test_places():
         # what a photo is wanted for shows in no photo; "for" between two things separates them
         ("i need a picture of a sunset for a card", {"concept": "sunset"}),  # was "sunset card"
         ("photos for a calendar", {"and": []}),
+        # so is what the user will do with them (was a concept "concert delete")
+        (
+            "the blurry photos from the concert so I can delete them",
+            {"and": [{"quality": "blurry"}, {"concept": "concert"}]},
+        ),
+        ("photos of the dog so i can make a calendar", {"concept": "dog"}),
         ("presents for the kids", {"and": [{"concept": "present"}, {"concept": "kid"}]}),
         # what "except" lists is all left out, whatever its kind; after "no" only things of one kind
         (

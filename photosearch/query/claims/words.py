@@ -615,7 +615,11 @@ def _scene_adjectives(st: ClaimState) -> None:
 
 #: What a photo is wanted for, which no photo shows: "a sunset for a card", "photos for my linkedin".
 _FOR_A_USE = re.compile(
-    r"\bfor\s+(?:(?:a|an|the|my|our|his|her|their)\s+)?(?:(?:christmas|birthday|greeting|thank[\s-]you)\s+)?"
+    # "so I can delete them", "so that we can print it": what the user will do with the photos
+    r"\bso\s+(?:that\s+)?(?:i|we|you)\s+(?:can|could|may|might)\s+[a-z]+"
+    r"(?:\s+(?:them|it|these|those|some|one|(?:(?:a|an|the|my|our)\s+)?[a-z]+(?:\s+[a-z]+)?))?"
+    r"(?:\s+(?:later|out|up|away|again))?(?=\s*$|\s*[,.;!?])"
+    r"|\bfor\s+(?:(?:a|an|the|my|our|his|her|their)\s+)?(?:(?:christmas|birthday|greeting|thank[\s-]you)\s+)?"
     r"(?:cards?|calendars?|print(?:ing)?|profile(?:\s+(?:pic(?:ture)?|photo))?|wallpapers?|backgrounds?|instagram"
     r"|linkedin|facebook|twitter|presentations?|(?:photo\s+)?albums?|frames?|slideshows?|collages?|posts?)\b"
 )
