@@ -854,7 +854,8 @@ class DateFinder:
                 found.append(match)
                 taken.append((match.start, match.end))
         grown = sorted(
-            (_opened(_week_of(_beside(d, text), text), text, now) for d in found), key=lambda d: d.start
+            (_opened(_part_of_day(_week_of(_beside(d, text), text), text), text, now) for d in found),
+            key=lambda d: d.start,
         )
         # a match grown over another's words ("christmas week 2023" over "2023") holds them
         return [
@@ -1091,6 +1092,43 @@ def _week_of(d: DateMatch, text: str) -> DateMatch:
         recurring=d.recurring and not year,
         notes=notes,
         own=None,
+    )
+
+
+#: A part of the day after a holiday: "christmas morning", "halloween night", "thanksgiving evening".
+_PART_AFTER = re.compile(
+    r"\s+(?P<part>morning|afternoon|evening|night)\b(?!\s+(?:gowns?|markets?|shows?|dress|sky)\b)"
+)
+
+
+def _part_of_day(d: DateMatch, text: str) -> DateMatch:
+    """ "christmas morning": the holiday's own day (Christmas Day, not Eve to Boxing Day) and the hours
+    of that part of it; "halloween night" its evening."""
+    after = _PART_AFTER.match(text, d.end)
+    if after is None or d.hours or d.months or not (d.ranges or d.yearly):
+        return d
+    holiday = _holiday_in(text[d.start : d.end])
+    if holiday is None:
+        return d
+    own = d.own or own_days(holiday)
+
+    def own_day(lo: date, hi: date) -> tuple[date, date]:
+        if own is None:
+            return lo, hi
+        return lo + timedelta(days=own[0]), lo + timedelta(days=own[0] + own[1] - 1)
+
+    yearly = d.yearly
+    if d.yearly and own is not None:
+        (m1, d1), (m2, d2) = (map(int, md.split("-")) for md in d.yearly)
+        lo, hi = own_day(date(2001, m1, d1), date(2001 if (m2, d2) >= (m1, d1) else 2002, m2, d2))
+        yearly = (lo.strftime("%m-%d"), hi.strftime("%m-%d"))
+    return dataclasses.replace(
+        d,
+        end=after.end(),
+        ranges=[own_day(*r) for r in d.ranges],
+        yearly=yearly,
+        own=None,
+        hours=hours_of(after.group("part")),
     )
 
 

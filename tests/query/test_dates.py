@@ -355,6 +355,20 @@ def test_the_week_of_a_holiday_is_the_seven_days_around_its_own_day():
     assert _one("june 5 week").ranges == [(date(2025, 6, 5), date(2025, 6, 5))]
 
 
+def test_a_part_of_a_holiday_is_its_own_day_then():
+    """ "christmas morning" was Christmas Eve to Boxing Day, and any morning of them."""
+    morning = _one("christmas morning")
+    assert morning.node() == {
+        "and": [{"yearly": {"from": "12-25", "to": "12-25"}}, {"hour": list(range(5, 12))}]
+    }
+    assert _one("halloween night").node()["and"][1] == {"hour": list(range(18, 24))}
+    thanksgiving = _one("thanksgiving evening")  # the Thursday, not its weekend
+    assert (date(2024, 11, 28), date(2024, 11, 28)) in thanksgiving.ranges
+    assert thanksgiving.hours == list(range(17, 22))
+    assert _one("last christmas morning").ranges == [(date(2024, 12, 25), date(2024, 12, 25))]
+    assert _one("christmas night market").end == len("christmas")  # a market, not the night
+
+
 def test_a_month_s_name_alone_is_that_month_of_any_year():
     """ "july photos" and "december snow" were concepts "july" and "december"; "may and june" a
     concept "june"."""
