@@ -32,6 +32,7 @@ everywhere anywhere somewhere remember remembered recall later exactly
 #: of a thing no model counts ("lots of flowers").
 FILLER_PHRASES = (
     "how many",  # "how many photos of the dog do I have": the dog
+    "got any",  # "got any with the grandkids": the grandkids
     # a few photos, a slideshow of them: the photos of what follows ("a few good ones from the wedding")
     "a few good ones",
     "a few nice ones",

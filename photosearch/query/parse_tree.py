@@ -46,8 +46,12 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
         if not run:
             return
         unknown = [_unknown_here(t.text, st) for t in run]
-        # two unknown words side by side are a name, as written ("machu picchu"), not two typos
-        named = sum(unknown) >= 2
+        # two unknown words side by side are a name, as written ("machu picchu"), not two typos; apart,
+        # they are ("pictres of my dgo")
+        named = any(
+            unknown[i] and unknown[i + 1] and not st.text[run[i].end : run[i + 1].start].strip()
+            for i in range(len(run) - 1)
+        )
         words = [_spelled(t, st) if u and not named else t.text for t, u in zip(run, unknown, strict=True)]
         _check_words([t for t, w in zip(run, words, strict=True) if w == t.text], st)
         # a typo of a word that says nothing ("picutres of my cat"): dropped, as written right

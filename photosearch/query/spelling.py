@@ -19,8 +19,11 @@ import re
 import threading
 from pathlib import Path
 
-#: Shorter words are too often something else one letter away ("cst": cat, cut, cost...).
+#: Shorter words are too often something else one letter away ("cst": cat, cut, cost...), or an
+#: abbreviation a swap makes a word of ("usb": sub, "cpu": cup); a word of this length is read only as
+#: a word that says nothing, two letters swapped ("hte beach" is the beach).
 MIN_LEN = 4
+SWAP_LEN = 3
 #: At most this many unknown words of one request are looked up.
 MAX_TRIES = 5
 #: A correction is a word seen at least this often in the word list's corpus: "giraf" is no "graf"
@@ -58,7 +61,7 @@ def unknown(word: str, known_names: frozenset[str] = frozenset()) -> bool:
     from photosearch.query.expansion import scenes, shared_wordnet
 
     w = word
-    if w != w.lower() or len(w) < MIN_LEN or not w.isalpha() or w in known_names or not _VOWEL.search(w):
+    if w != w.lower() or len(w) < SWAP_LEN or not w.isalpha() or w in known_names or not _VOWEL.search(w):
         return False  # a name, a short word or an abbreviation ("bbq", "nyc")
     wn = shared_wordnet()
     if wn is None or wn.base_forms(w) or wn.verb_forms(w) or wn.senses(w) or w in scenes():
@@ -86,10 +89,19 @@ def meant(word: str) -> str | None:
         return SHORTHAND[word]
 
     wn, checker = shared_wordnet(), _checker()
-    nouns = [
-        c for c in checker.candidates(word) or () if c != word and checker[c] >= MIN_COUNT and _noun(wn, c)
-    ]
+    if len(word) < MIN_LEN:  # "hte" is "the"
+        from photosearch.query.lexicon import STOP_WORDS
+
+        swaps = sorted(c for c in _swaps(word) if c in STOP_WORDS)
+        return max(swaps, key=checker.word_usage_frequency) if swaps else None
+    candidates = checker.candidates(word)
+    nouns = [c for c in candidates or () if c != word and checker[c] >= MIN_COUNT and _noun(wn, c)]
     return max(sorted(nouns), key=checker.word_usage_frequency) if nouns else None
+
+
+def _swaps(word: str) -> set[str]:
+    """The word with two neighbouring letters swapped ("dgo" -> "gdo", "dog")."""
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
 
 
 def _noun(wn, word: str) -> bool:

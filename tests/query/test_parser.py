@@ -281,6 +281,8 @@ def test_places():
         ("the view from the top of the mountain", {"and": [{"concept": "view"}, {"concept": "mountain"}]}),
         ("a field of sunflowers", {"concept": "sunflower"}),  # a field holds them, like a vase
         ("my daughter's first day of school", {"and": [{"concept": "daughter"}, {"concept": "school"}]}),
+        ("dog and/or cat", {"or": [{"concept": "dog"}, {"concept": "cat"}]}),  # was both
+        ("got any with the grandkids", {"concept": "grandkid"}),  # was a concept "got" too
         # "days" after words read already are those days (was a concept "day" beside them)
         ("summer days", {"month": [6, 7, 8]}),
         ("sunny days at the beach", {"and": [{"concept": "sunny"}, {"concept": "beach"}]}),

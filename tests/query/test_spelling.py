@@ -29,6 +29,9 @@ NOW = date(2024, 5, 15)
         ("chrismas tree", {"concept": "christmas tree"}, "chrismas"),
         ("accomodation", {"concept": "accommodation"}, "accomodation"),  # a letter left out
         ("picutres of my cat", {"concept": "cat"}, "picutres"),  # a word that says nothing, misspelt
+        # two typos apart are two typos, not a name (was a concept "pictres dgos")
+        ("pictres of my dgos", {"concept": "dog"}, "dgos"),
+        ("hte beach", {"concept": "beach"}, "hte"),  # a short word that says nothing, two letters swapped
         # read again as meant: a place, a holiday (were concepts "barcelona", "italy", "christmas")
         ("beach in barcelonna", {"and": [{"concept": "beach"}, {"place": "Barcelona"}]}, "barcelonna"),
         ("wedding in itlay", {"and": [{"concept": "wedding"}, {"place": "Italy"}]}, "itlay"),
@@ -57,6 +60,9 @@ def test_a_typo_is_read_as_the_word_meant(typed, where, said):
         "giraf",  # "graf" is one edit away, but rare: no guess ("giraffe" is two)
         "bycicle",  # two edits from "bicycle": two would guess wrong too often ("airpods", "airport")
         "cst",  # too short to guess
+        "usb",  # an abbreviation, not a "sub"
+        "cpu",
+        "suv",
         "bbqs",  # an abbreviation: no vowel
         # foods, breeds and brands one edit from another word (resources/everyday_words.txt)
         "macarons",  # was "macaroni"

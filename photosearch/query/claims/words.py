@@ -48,6 +48,7 @@ class NegationClaims:
             st.claim(m.start(), m.end(), "not", text=m.group(0))
 
 
+_AND_OR = re.compile(r"\band\s*/\s*or\b")
 _FILLERS = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.FILLER_PHRASES) + r")\b")
 _WHERE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.WHERE_PHRASES) + r")\b")
 
@@ -726,6 +727,8 @@ def claim_words(st: ClaimState) -> None:
     _possessive_nouns(st)
     _selfies_after_a_word(st)
     _counts_with_a_bound(st)
+    for m in st.unclaimed(_AND_OR):  # "dog and/or cat": either
+        st.claim(m.start(), m.end(), "or", text="or")
     for m in re.finditer(r"\bw/(?!o\b)|[\w][\w'’.-]*[\w]|[\w]|[,;&+/]|\bw/o\b", st.low):
         s, e = m.start(), m.end()
         if not st.free(s, e):
