@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from photosearch.models.labels import model_class_synsets
+from photosearch.query.demonyms import demonym_places
 from photosearch.query.named_senses import sense_a_name_means, sense_before_a_name
 
 #: WordNet 3.0's offsets of person.n.01 (a human being) and physical_entity.n.01.
@@ -107,7 +108,7 @@ NATIONALITY_WORDS = _words(
     slovak slovenian somali spanish sudanese swedish swiss syrian taiwanese tanzanian thai tibetan
     tunisian turkish ugandan ukrainian uruguayan venezuelan vietnamese welsh yemeni
     """
-)
+) | frozenset(w for w in demonym_places() if " " not in w)  # "balinese", "tuscan" (resources/demonyms.yaml)
 
 
 def colour_of(word: str) -> str | None:

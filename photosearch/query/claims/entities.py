@@ -14,6 +14,7 @@ from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.claims.words import TRIP_WORDS
 from photosearch.query.clock_times import find_clock_times
 from photosearch.query.dates import DateMatch, finder, month_range, open_span, recent_month
+from photosearch.query.demonyms import demonym_places, nationality_scenery
 from photosearch.query.landmarks import find_landmarks
 from photosearch.query.parse_state import ClaimState, PlanContext, sentence_start
 from photosearch.query.places import (
@@ -268,6 +269,7 @@ def claim_places(st: ClaimState) -> None:
     then gazetteer places in n-grams of up to four words, where the wording makes a place likely."""
     gaz = gazetteer()
     _claim_sights_and_areas(st, gaz)
+    _claim_nationality_scenery(st)
     _drop_a_direction(st, gaz)
     for m in _THE_STATES.finditer(st.low):
         if st.free(*m.span("s")):
@@ -304,6 +306,15 @@ def claim_places(st: ClaimState) -> None:
             break
         if not matched:
             i += 1
+
+
+def _claim_nationality_scenery(st: ClaimState) -> None:
+    """ "spanish beaches", "the swiss alps", "a thai temple": that scenery in that place (a place atom
+    and the scenery's concept), said in a note; "italian food", "an irish pub" stay one concept."""
+    for m in st.unclaimed(nationality_scenery()):
+        place = demonym_places()[m.group("who")]
+        st.claim(*m.span("who"), "atom", {"place": place}, slot="place")
+        st.note(f"“{m.group(0)}” was read as {m.group('what')} in {place}", 0.0)
 
 
 def _claim_sights_and_areas(st: ClaimState, gaz) -> None:
