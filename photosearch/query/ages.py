@@ -158,8 +158,6 @@ def find_age(
     quotes."""
     who = _whose(m, birthdays, owner)
     if who is None:
-        if _group(m, "bare"):  # "dad's 50th", "lisa's 50th": a birthday, whose day nobody told
-            return Age(m.start("at"), m.end(), [], [], "birthday")
         if kind == "born":  # "before the kids were born": no one of People, no day to go by
             said = " ".join((written or m.string)[m.start() : m.end()].split())
             return Age(m.start(), m.end(), [], [f"“{said}” was left out: no birthday is known for them"])
