@@ -1,4 +1,4 @@
-"""A photo's size in words: "high resolution", "4k", "12 megapixels", "low-res", "small images"
+"""A photo's size in words: "high resolution", "4k", "12 megapixels", "low-res", "small images", "large photos"
 (pixels) and "large files", "bigger than 10mb", "under 500 kb" (bytes), as the size atom's value,
 and back ("12 megapixels or more") so that a chip's text can be edited and read again.
 
@@ -47,6 +47,7 @@ _PIXELS_WORD = re.compile(
     r"|\b(?P<high>high[\s-]?res(?:olution)?|hi[\s-]?res)\b"
     r"|\b(?P<k>[48])k(?=\s+(?:photos?|pictures?|images?|shots?|resolution)\b)|(?<=\bin\s)(?P<k2>[48])k\b"
     r"|\b(?P<small>small|tiny)\s+(?=(?:photos?|pictures?|pics|images?)\b)"
+    r"|\b(?P<large>large|big|huge|giant)\s+(?=(?:photos?|pictures?|pics|images?)\b)"
 )
 
 
@@ -89,7 +90,7 @@ def find_sizes(low: str) -> Iterator[tuple[int, int, dict]]:
     for m in _PIXELS_WORD.finditer(low):
         if m.group("low") or m.group("small"):
             lo, hi = None, LOW_RES_MP if m.group("low") else SMALL_IMAGE_MP
-        elif m.group("high"):
+        elif m.group("high") or m.group("large"):
             lo, hi = HIGH_RES_MP, None
         else:
             lo, hi = (UHD_4K_MP if (m.group("k") or m.group("k2")) == "4" else UHD_8K_MP), None

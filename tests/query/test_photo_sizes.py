@@ -40,6 +40,8 @@ def _mb(lo=None, hi=None) -> dict:
         ("12mp photos", _mp(12, 12)),
         ("5 to 10 megapixels", _mp(5, 10)),
         ("small images", _mp(None, 1)),
+        ("large photos", _mp(12)),  # as "small images" are few pixels (was every photo)
+        ("huge photos", _mp(12)),
         ("large files", _mb(10)),
         ("photos bigger than 10mb", _mb(10)),
         ("files under 500kb", _mb(None, 0.5)),
