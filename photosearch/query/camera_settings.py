@@ -96,7 +96,7 @@ _FOCAL = re.compile(
     r"(?:\s+(?:prime\s+|zoom\s+)?lens(?:es)?\b)?"  # "taken with my 50mm lens": the lens is the setting's
 )
 _LENS_WORD = re.compile(
-    r"\b(?P<how>super[\s-]?telephoto|telephoto|ultra[\s-]?wide(?:[\s-]?angle)?|wide[\s-]?angle|wide(?=\s+shots?\b))"
+    r"\b(?P<how>super[\s-]?telephoto|telephoto|ultra[\s-]?wide(?:[\s-]?angle)?|wide[\s-]?angle)"
     r"(?:\s+(?:lens|lenses|shots?|photos?|pictures?|images?))?\b"
 )
 #: A shutter time: "1/250", "1/250s", "2 s", "0.5 sec", "30 seconds".
@@ -204,7 +204,6 @@ def _focal(low: str) -> Iterator[tuple[int, int, dict]]:
             "supertelephoto": (SUPER_TELEPHOTO_MM, None),
             "telephoto": (TELEPHOTO_MM, None),
             "wideangle": (None, WIDE_MM),
-            "wide": (None, WIDE_MM),  # "wide shots"
         }.get(how, (None, ULTRA_WIDE_MM))
         yield m.start(), m.end(), setting("focal35", lo, hi)
 

@@ -70,7 +70,6 @@ def _s(of: str, lo=None, hi=None) -> dict:
         ("telephoto shots of birds", [_s("focal35", 70, None)]),
         ("super telephoto", [_s("focal35", 300, None)]),
         ("wide angle shot of the beach", [_s("focal35", None, 35)]),
-        ("wide shots", [_s("focal35", None, 35)]),  # was every photo
         ("ultra wide photos", [_s("focal35", None, 24)]),
         ("portraits at 85mm f/1.4", [_s("focal", 85, 85), _s("aperture", 1.4, 1.4)]),
         # not settings
