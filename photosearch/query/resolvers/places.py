@@ -211,10 +211,18 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
             why |= {"origin_kind": "place", "origin_label": label}
         return [why]
 
-    looks: list[AtomResult] = []  # what the place looks like, once a plan asks for closest matches
+    return _there_or_looking_like(atom, ctx, mask, explain, info, head)
+
+
+def _there_or_looking_like(
+    atom: dict, ctx: ExecContext, mask: np.ndarray, explain, info: dict, name: str
+) -> AtomResult:
+    """The photos taken there (`mask`, sure); where none was, the photos that look like `name` are
+    the closest matches, explained by their look, once a plan asks for them."""
+    looks: list[AtomResult] = []
 
     def find_near() -> ScoredSet | None:
-        near, found = _looks_like_the_place(head, ctx)
+        near, found = _looks_like_the_place(name, ctx)
         looks.extend([found] if found is not None else [])
         return near
 
@@ -272,20 +280,8 @@ def _at_home(atom: dict, ctx: ExecContext) -> AtomResult:
         where = f" ({snap.places[code]['label']})" if code >= 0 else ""
         return [{"atom": "place", "query": HOME_PLACE, "text": f"taken at home{where}"}]
 
-    looks: list[AtomResult] = []
-
-    def find_near() -> ScoredSet | None:
-        near, found = _looks_like_the_place(HOME_PLACE, ctx)
-        looks.extend([found] if found is not None else [])
-        return near
-
-    def explain_near(row: int) -> list[dict]:
-        return looks[0].explain(row) if looks and not mask[row] else explain(row)
-
     info = {"home": [spot.lat, spot.lon, spot.days]} if spot is not None else {}
-    return AtomResult(
-        atom, ScoredSet.from_mask(mask), explain_near, info, find_near=None if mask.any() else find_near
-    )
+    return _there_or_looking_like(atom, ctx, mask, explain, info, HOME_PLACE)
 
 
 #: The place values that name no place: any known place, home.
