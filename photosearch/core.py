@@ -413,11 +413,6 @@ class Core:
         place = browse.photo_info(self.store, [photo_id]).get(photo_id, {}).get("place")
         return place or f"{lat:.4f}, {lon:.4f}"
 
-    def forget_home_spot(self) -> None:
-        """Home's spot is found from the photos again: where they were taken on the most days."""
-        self.settings.home_spot = None
-        self.settings.save()
-
     def same_people_plan(self, photo_id: int) -> dict | None:
         names = sorted({f["name"] for f in self.details(photo_id).faces if f["name"]})
         if not names:

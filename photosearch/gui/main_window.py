@@ -43,6 +43,7 @@ from photosearch.gui.theme import app_icon
 from photosearch.gui.thumbs import ThumbnailCache, load_image
 from photosearch.gui.timeline_view import TimelinePage
 from photosearch.gui.welcome import WelcomeView
+from photosearch.query.home import HOME_RADIUS_KM
 
 log = logging.getLogger(__name__)
 
@@ -936,8 +937,8 @@ class MainWindow(QMainWindow):
         menu.addAction("Photos with the same people", lambda: self.find_same_people(pid))
         menu.addAction("Photos from the same day", lambda: self.find_same_day(pid))
         menu.addAction("Photos from the same place", lambda: self.find_same_place(pid))
-        menu.addAction("Taken at home", lambda: self.set_home_here(pid)).setToolTip(
-            "“at home” in a search will find the photos taken within 200 m of where this one was"
+        menu.addAction("This was taken at home", lambda: self.set_home_here(pid)).setToolTip(
+            f"“at home” in a search will find the photos taken within {round(HOME_RADIUS_KM * 1000)} m of here"
         )
         menu.addAction(
             "Ask about this photo…",

@@ -262,10 +262,10 @@ class SettingsDialog(QDialog):
         metres = round(HOME_RADIUS_KM * 1000)
         self.home_spot.setText(
             f"Within {metres} m of where a photo you chose was taken ({point[0]:.4f}, {point[1]:.4f}). "
-            "Right-click a photo and choose “Taken at home” to move it."
+            "Right-click a photo and choose “This was taken at home” to move it."
             if point
             else f"Within {metres} m of where you took photos on the most days. Right-click a photo taken "
-            "at home and choose “Taken at home” if that is not your home."
+            "at home and choose “This was taken at home” if that is not your home."
         )
         self.forget_spot.setEnabled(bool(self._spot))
 

@@ -498,7 +498,7 @@ def test_photos_from_the_same_place_from_the_menu_and_the_viewer(qtbot, make_win
 
 
 def test_taken_at_home_from_the_menu_sets_where_home_is(qtbot, make_window, dated):
-    """No spot has photos from three days, so "at home" was a home's look; a photo's "Taken at home"
+    """No spot has photos from three days, so "at home" was a home's look; a photo's "This was taken at home"
     makes where it was taken home (kept in the settings file), and "photos at home" then finds the
     photos taken there. A photo with no GPS says it cannot tell; Settings can forget the spot."""
     from photosearch.config import Settings
@@ -509,11 +509,11 @@ def test_taken_at_home_from_the_menu_sets_where_home_is(qtbot, make_window, date
     w = make_window(core)
     qtbot.waitUntil(lambda: w.model.rowCount() == len(PHOTOS))
     actions = {a.text(): a for a in w.grid_menu(ids["summer"], "summer.jpg").actions()}
-    actions["Taken at home"].trigger()
+    actions["This was taken at home"].trigger()
     qtbot.waitUntil(lambda: "no GPS position" in w.search_info.text(), timeout=20000)
     assert core.settings.home_spot is None
     actions = {a.text(): a for a in w.grid_menu(ids["tram"], "tram.jpg").actions()}
-    actions["Taken at home"].trigger()
+    actions["This was taken at home"].trigger()
     qtbot.waitUntil(
         lambda: w.search_info.text().startswith("Home is now where this photo was taken ("), timeout=20000
     )

@@ -234,7 +234,7 @@ def test_without_a_spot_at_home_stays_a_home_s_look_and_says_why(household, sett
 
 
 def test_a_home_set_from_a_photo_wins_over_the_busiest_spot(household, settings):
-    """A photo's "Taken at home" (`Core.set_home_from_photo`) sets the spot; "at home" then goes by
+    """A photo's "This was taken at home" (`Core.set_home_from_photo`) sets the spot; "at home" then goes by
     it, and the note says so."""
     from photosearch.query.planner import library_home
 
