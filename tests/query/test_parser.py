@@ -621,6 +621,8 @@ def test_places():
         ("a bus with a number 12", {"and": [{"concept": "bus"}, {"text": "12"}]}),  # the number is read in it
         # papers people photograph to keep: documents to the page classifier, and what they are
         ("photos of receipts", {"and": [{"kind": "document"}, {"concept": "receipt"}]}),
+        # a kind said already is the kind: a photo is one ("screenshots of recipes" found none)
+        ("screenshots of recipes", {"and": [{"kind": "screenshot"}, {"concept": "recipe"}]}),
         ("train tickets", {"and": [{"kind": "document"}, {"concept": "train ticket"}]}),
         ("boarding pass", {"and": [{"kind": "document"}, {"concept": "boarding pass"}]}),
         (
