@@ -54,6 +54,7 @@ UNTAGGED = {"not": {"tag": "*"}}
         # videos are not in the library: what they are of is searched in the photos, and a note says so
         ("videos of the kids", {"concept": "kid"}),  # was one concept "videos kid"
         ("clips of the dog", {"concept": "dog"}),
+        ("a 2-minute video of the kids", {"concept": "kid"}),  # its length too (was a concept "2")
         ("a video game", {"concept": "video game"}),
         ("hair clips", {"concept": "hair clip"}),
         ("files ending in .png", {"file": "*.png"}),  # was "files ending" and "png"

@@ -25,7 +25,8 @@ from photosearch.query.plan import (
 #: Words for videos, which the library does not hold: "videos of the kids" is the kids' photos, and
 #: a note says so ("a video game", "a video call", "hair clips" are things).
 _VIDEOS = re.compile(
-    r"\b(?:(?:home\s+)?videos?(?:\s+clips?)?|clips?(?=\s+of\b)|home\s+movies?|slo[\s-]?mo|slow[\s-]motion"
+    r"\b(?:(?:\d+[\s-]*(?:seconds?|secs?|minutes?|mins?)\s+)?(?:home\s+)?videos?(?:\s+clips?)?"
+    r"|clips?(?=\s+of\b)|home\s+movies?|slo[\s-]?mo|slow[\s-]motion"
     r"|time[\s-]?lapses?|screen\s+recordings?)\b(?!\s+(?:games?|cameras?|calls?|players?|tapes?|chats?|stores?|editor)\b)"
 )
 
