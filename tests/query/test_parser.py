@@ -65,6 +65,11 @@ def test_days_of_the_week_and_birthdays():
             {"and": [{"weekday": [6, 7]}, {"date": {"from": "2021-01-01", "to": "2021-12-31"}}]},
         ),
         ("on Sundays", {"weekday": [7]}),
+        # a weekend that is a trip is any day of it (was Saturday and Sunday only)
+        ("a long weekend in lisbon", {"place": "Lisbon"}),
+        ("weekend trip to rome", {"place": "Rome"}),
+        ("a camping weekend", {"concept": "camping"}),
+        ("weekends at the beach", {"and": [{"weekday": [6, 7]}, {"concept": "beach"}]}),
         ("weekdays", {"weekday": [1, 2, 3, 4, 5]}),
         ("sunday morning", {"and": [{"weekday": [7]}, {"hour": [5, 6, 7, 8, 9, 10, 11]}]}),
         ("last sunday", {"date": {"from": "2024-06-02", "to": "2024-06-02"}}),

@@ -235,10 +235,25 @@ def _days_named(node: dict, now: date) -> dict | None:
     return {"from": lo.isoformat(), "to": min(hi, now).isoformat()}
 
 
+#: A weekend that is a trip, not Saturday and Sunday: "a weekend in barcelona", "our weekend in rome", "a
+#: long weekend", "a weekend trip", "a camping weekend"; "at the weekend in 2023" is Saturdays and Sundays.
+_WEEKEND_TRIP = re.compile(
+    r"(?<!\bat\s)(?<!\bon\s)(?<!\bover\s)(?<!\bduring\s)"
+    r"(?<!\bat\sthe\s)(?<!\bon\sthe\s)(?<!\bover\sthe\s)(?<!\bduring\sthe\s)"
+    r"\b(?:(?:a|our|the|my|that|this)\s+)?(?:long\s+)?weekend(?=\s+(?:in|to|at|trips?|breaks?|getaways?)\b)"
+    r"|\blong\s+weekends?\b|\b(?P<kind>camping|ski|skiing|hiking|city|spa|girls|boys)\s+weekends?\b"
+)
+
+
 def claim_weekdays(st: ClaimState) -> None:
     """Days of the week: "at weekends", "on Sundays", "weekdays" → the weekday atom, in any year;
     "last Sunday" and "this Friday" → that one day (the latest such day up to today); "since Monday"
-    → from it to today."""
+    → from it to today. A weekend that is a trip ("a long weekend in lisbon") is any day of it."""
+    for m in st.unclaimed(_WEEKEND_TRIP):
+        said = " ".join(m.group(0).split())
+        st.note(f"“{said}” was read as a trip, on any day of the week", 0.0)
+        start = m.end("kind") if m.group("kind") else m.start()  # "a camping weekend" is camping
+        st.claim(start, m.end(), "drop", text="")
     for m in DAYS_RE.finditer(st.low):
         if not st.free(m.start(), m.end()):
             continue
