@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import calendar
 import dataclasses
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -978,6 +979,23 @@ _BESIDE_HOURS = {part: hours_of(part) for part in ("morning", "evening", "night"
 _SIDE = re.compile(rf"\b(?P<side>{_SIDE_WORDS})\s+(?:the\s+)?$")
 
 
+def _own_days_in(lo: date, hi: date, own: tuple[int, int] | None) -> tuple[date, date]:
+    """A holiday's own day(s) within its span `lo`..`hi` (`DateMatch.own`), or the span where none."""
+    if own is None:
+        return lo, hi
+    return lo + timedelta(days=own[0]), lo + timedelta(days=own[0] + own[1] - 1)
+
+
+def _yearly_days(yearly: tuple[str, str], year: int = 2001) -> tuple[date, date]:
+    """A yearly span's days in `year` ("12-31".."01-01": its end in the next year)."""
+    (m1, d1), (m2, d2) = (map(int, md.split("-")) for md in yearly)
+    return date(year, m1, d1), date(year if (m2, d2) >= (m1, d1) else year + 1, m2, d2)
+
+
+def _as_yearly(lo: date, hi: date) -> tuple[str, str]:
+    return lo.strftime("%m-%d"), hi.strftime("%m-%d")
+
+
 def _beside(d: DateMatch, text: str, unit: re.Match | None = None) -> DateMatch:
     """ "the week before christmas", "the day after thanksgiving", "the weekend before easter 2023":
     the days just before (after) each of the expression's spans, of any year when it is of any year.
@@ -997,8 +1015,7 @@ def _beside(d: DateMatch, text: str, unit: re.Match | None = None) -> DateMatch:
     before = side is None or side.group("side") not in ("after", "following")
 
     def shift(lo: date, hi: date) -> tuple[date, date]:
-        if d.own is not None:  # beside the holiday's own day, not its eve or its weekend
-            lo, hi = lo + timedelta(days=d.own[0]), lo + timedelta(days=d.own[0] + d.own[1] - 1)
+        lo, hi = _own_days_in(lo, hi, d.own)  # beside the holiday's own day, not its eve or its weekend
         if days is None:  # a weekend: the Saturday and Sunday before lo (after hi)
             sunday = lo - timedelta(days=(lo.weekday() + 1) % 7 or 7)
             saturday = hi + timedelta(days=(5 - hi.weekday()) % 7 or 7)
@@ -1013,14 +1030,12 @@ def _beside(d: DateMatch, text: str, unit: re.Match | None = None) -> DateMatch:
         return dataclasses.replace(d, start=m.start(), ranges=[shift(*r) for r in d.ranges], hours=hours)
     if days is None:  # a weekend falls on other days each year
         return d
-    (m1, d1), (m2, d2) = (map(int, md.split("-")) for md in d.yearly)
-    lo = date(2001, m1, d1)
-    lo, hi = shift(lo, date(2001 if (m2, d2) >= (m1, d1) else 2002, m2, d2))
+    lo, hi = shift(*_yearly_days(d.yearly))
     said = " ".join(text[m.start() : d.end].split())
     return dataclasses.replace(
         d,
         start=m.start(),
-        yearly=(lo.strftime("%m-%d"), hi.strftime("%m-%d")),
+        yearly=_as_yearly(lo, hi),
         ranges=[shift(*r) for r in d.ranges],
         notes=[f"“{said}” of any year"],
         own=None,
@@ -1035,16 +1050,17 @@ _WEEK_OF = re.compile(r"\b(?:the\s+)?week\s+of\s+(?:the\s+)?$")
 _WEEK_AFTER = re.compile(
     r"\s+week(?:\s+(?:of\s+|in\s+)?(?P<year>(?:19|20)\d\d))?\b(?!\s*(?:before|after|of|end|day|night)\b)"
 )
-_HOLIDAY_WORDS = None
+
+
+@functools.cache
+def _holiday_names() -> re.Pattern:
+    names = sorted({*HOLIDAYS, *MOVABLE_HOLIDAYS}, key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
 
 
 def _holiday_in(words: str) -> str | None:
     """The holiday's name said in `words` ("christmas" in "last christmas"), or None."""
-    global _HOLIDAY_WORDS
-    if _HOLIDAY_WORDS is None:
-        names = sorted({*HOLIDAYS, *MOVABLE_HOLIDAYS}, key=len, reverse=True)
-        _HOLIDAY_WORDS = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
-    m = _HOLIDAY_WORDS.search(" ".join(words.lower().split()))
+    m = _holiday_names().search(" ".join(words.lower().split()))
     return m.group(0) if m else None
 
 
@@ -1065,8 +1081,7 @@ def _week_of(d: DateMatch, text: str) -> DateMatch:
     def centred(lo: date, hi: date) -> tuple[date, date]:
         if not holiday:  # the calendar week of that day
             return lo - timedelta(days=lo.weekday()), lo + timedelta(days=6 - lo.weekday())
-        if own is not None:
-            lo, hi = lo + timedelta(days=own[0]), lo + timedelta(days=own[0] + own[1] - 1)
+        lo, hi = _own_days_in(lo, hi, own)
         return lo - timedelta(days=3), hi + timedelta(days=3)
 
     start, end = (before.start(), d.end) if before is not None else (d.start, after.end())
@@ -1074,13 +1089,11 @@ def _week_of(d: DateMatch, text: str) -> DateMatch:
     said = " ".join(text[start:end].split())
     ranges, yearly, notes = [centred(*r) for r in d.ranges], None, d.notes
     if d.yearly:
-        (m1, d1), (m2, d2) = (map(int, md.split("-")) for md in d.yearly)
-        y1 = year or 2001
-        lo, hi = centred(date(y1, m1, d1), date(y1 if (m2, d2) >= (m1, d1) else y1 + 1, m2, d2))
+        lo, hi = centred(*_yearly_days(d.yearly, year or 2001))
         if year:
             ranges = [(lo, hi)]
         else:
-            yearly, notes = (lo.strftime("%m-%d"), hi.strftime("%m-%d")), [f"“{said}” of any year"]
+            yearly, notes = _as_yearly(lo, hi), [f"“{said}” of any year"]
     elif year:
         ranges = [r for r in ranges if year in (r[0].year, r[1].year)] or ranges
     return dataclasses.replace(
@@ -1111,21 +1124,11 @@ def _part_of_day(d: DateMatch, text: str) -> DateMatch:
     if holiday is None:
         return d
     own = d.own or own_days(holiday)
-
-    def own_day(lo: date, hi: date) -> tuple[date, date]:
-        if own is None:
-            return lo, hi
-        return lo + timedelta(days=own[0]), lo + timedelta(days=own[0] + own[1] - 1)
-
-    yearly = d.yearly
-    if d.yearly and own is not None:
-        (m1, d1), (m2, d2) = (map(int, md.split("-")) for md in d.yearly)
-        lo, hi = own_day(date(2001, m1, d1), date(2001 if (m2, d2) >= (m1, d1) else 2002, m2, d2))
-        yearly = (lo.strftime("%m-%d"), hi.strftime("%m-%d"))
+    yearly = _as_yearly(*_own_days_in(*_yearly_days(d.yearly), own)) if d.yearly else None
     return dataclasses.replace(
         d,
         end=after.end(),
-        ranges=[own_day(*r) for r in d.ranges],
+        ranges=[_own_days_in(*r, own) for r in d.ranges],
         yearly=yearly,
         own=None,
         hours=hours_of(after.group("part")),
