@@ -162,8 +162,8 @@ class Settings:
     # Home town, as a place name ("Lisbon"): what "abroad" and "my home town" mean. None: where most
     # photos with a place were taken (query/home.py).
     home: str | None = None
-    # Home's spot, "LAT,LON" (decimal degrees), set from a photo taken there (a photo's "Taken at
-    # home"): what "kids at home" means. None: where photos were taken on the most days.
+    # Home's spot, "LAT,LON" (decimal degrees), set from a photo taken there (a photo's "This was
+    # taken at home"): what "kids at home" means. None: where photos were taken on the most days.
     home_spot: str | None = None
     # ---- XMP sidecar write-back (issue 23; metadata/writeback.py) ----
     # Off by default: when on, names given to people, tags added by hand, ratings and captions are

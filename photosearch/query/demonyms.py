@@ -14,16 +14,19 @@ DEMONYMS_FILE = Path(__file__).resolve().parents[2] / "resources" / "demonyms.ya
 
 
 @functools.cache
-def demonym_places() -> dict[str, str]:
-    """Nationality word -> the place atom's value ("spanish" -> "Spain")."""
-    data = yaml.safe_load(DEMONYMS_FILE.read_text(encoding="utf-8"))
-    return {str(k): str(v) for k, v in data["places"].items()}
+def _table() -> dict:
+    return yaml.safe_load(DEMONYMS_FILE.read_text(encoding="utf-8"))
 
 
 @functools.cache
+def demonym_places() -> dict[str, str]:
+    """Nationality word -> the place atom's value ("spanish" -> "Spain")."""
+    return {str(k): str(v) for k, v in _table()["places"].items()}
+
+
 def scenery_words() -> tuple[str, ...]:
     """The kinds of scenery (singular) a nationality before them makes a place's."""
-    return tuple(yaml.safe_load(DEMONYMS_FILE.read_text(encoding="utf-8"))["scenery"])
+    return tuple(_table()["scenery"])
 
 
 @functools.cache

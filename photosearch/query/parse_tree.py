@@ -41,6 +41,8 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
     """Merge adjacent content words into concept phrases (drops do not split them)."""
     out: list[Token] = []
     run: list[Token] = []
+    # a kind said already is the kind ("screenshots of recipes": a photo is one kind)
+    kind_said = any(t.slot == "kind" for t in toks)
 
     def flush():
         if not run:
@@ -69,8 +71,6 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
             st.note(f"no one is named “{phrase}” in People: name them there to find their photos", 0.0)
         node: dict = {"concept": phrase}
         # "receipts": a document, and what it is; "grandpa reading the newspaper" is a scene
-        # ...unless the request names the kind already ("screenshots of recipes": a photo is one kind)
-        kind_said = any(t.slot == "kind" for t in toks)
         if _names_a_document(phrase) and not kind_said and not _someone_before(toks, run[0].start, st):
             node = {"and": [{"kind": "document"}, node]}
         out.append(Token(run[0].start, run[-1].end, "atom", node, phrase, "concept"))

@@ -118,10 +118,14 @@ def library_words(snap) -> frozenset[str]:
 
 
 def library_places(snap) -> frozenset[str]:
-    """The folded names of the towns and regions the library's photos were taken in."""
+    """The folded names of the towns and regions the library's photos were taken in (once per
+    snapshot)."""
     from photosearch.query.places import fold
 
-    return frozenset(fold(p[k]) for p in snap.places for k in ("city", "admin1") if p.get(k))
+    if "library_places" not in snap.cache:
+        names = (fold(p[k]) for p in snap.places for k in ("city", "admin1") if p.get(k))
+        snap.cache["library_places"] = frozenset(names)
+    return snap.cache["library_places"]
 
 
 # --------------------------------------------------------------------------- golden patterns
