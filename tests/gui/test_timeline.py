@@ -449,15 +449,18 @@ def _viewing(qtbot, w, pid: int) -> None:
     qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == pid)
 
 
+def _choose(w, pid: int, name: str, entry: str) -> None:
+    """Choose `entry` in the grid's menu of the photo `name` (id `pid`)."""
+    next(a for a in w.grid_menu(pid, f"{name}.jpg").actions() if a.text() == entry).trigger()
+
+
 def test_photos_from_the_same_day_from_the_menu_and_the_viewer(qtbot, make_window, dated):
     """A photo's "Photos from the same day" is a request in the search bar: that day's photos, oldest
     first; a photo with no date says it has none, and the viewer's button is off for it."""
     core, ids, _root = dated
     w = make_window(core)
     qtbot.waitUntil(lambda: w.model.rowCount() == len(PHOTOS))
-    menu = w.grid_menu(ids["tiles"], "tiles.jpg")
-    actions = {a.text(): a for a in menu.actions()}
-    actions["Photos from the same day"].trigger()
+    _choose(w, ids["tiles"], "tiles", "Photos from the same day")
     qtbot.waitUntil(lambda: w.search_bar.text() == "photos from 20 March 2021, oldest first", timeout=20000)
     qtbot.waitUntil(lambda: w.model.ids == [ids["tram"], ids["tiles"]], timeout=20000)
     _viewing(qtbot, w, ids["scan1"])
@@ -478,8 +481,7 @@ def test_photos_from_the_same_place_from_the_menu_and_the_viewer(qtbot, make_win
     w = make_window(core)
     qtbot.waitUntil(lambda: w.model.rowCount() == len(PHOTOS))
     town = core.details(ids["tram"]).place.split(",")[0]
-    actions = {a.text(): a for a in w.grid_menu(ids["tram"], "tram.jpg").actions()}
-    actions["Photos from the same place"].trigger()
+    _choose(w, ids["tram"], "tram", "Photos from the same place")
     qtbot.waitUntil(lambda: w.search_bar.text() == f"photos in {town}", timeout=20000)
     # the town's photos, and those of its region (Sintra lies in Lisbon's district), none without GPS
     town_and_region = {ids["tram"], ids["tiles"], ids["palace"]}
@@ -508,12 +510,10 @@ def test_taken_at_home_from_the_menu_sets_where_home_is(qtbot, make_window, date
     core, ids, _root = dated
     w = make_window(core)
     qtbot.waitUntil(lambda: w.model.rowCount() == len(PHOTOS))
-    actions = {a.text(): a for a in w.grid_menu(ids["summer"], "summer.jpg").actions()}
-    actions["This was taken at home"].trigger()
+    _choose(w, ids["summer"], "summer", "This was taken at home")
     qtbot.waitUntil(lambda: "no GPS position" in w.search_info.text(), timeout=20000)
     assert core.settings.home_spot is None
-    actions = {a.text(): a for a in w.grid_menu(ids["tram"], "tram.jpg").actions()}
-    actions["This was taken at home"].trigger()
+    _choose(w, ids["tram"], "tram", "This was taken at home")
     qtbot.waitUntil(
         lambda: w.search_info.text().startswith("Home is now where this photo was taken ("), timeout=20000
     )
