@@ -449,6 +449,18 @@ def _viewing(qtbot, w, pid: int) -> None:
     qtbot.waitUntil(lambda: w.photo_view.details is not None and w.photo_view.details.id == pid)
 
 
+def _off_for_one_on_for_another(qtbot, w, entry, find, without: int, says: str, with_: int) -> None:
+    """The viewer's `entry` is off for the photo `without` (its find says `says` instead), on for the
+    photo `with_`, and chosen there."""
+    _viewing(qtbot, w, without)
+    assert not entry.isEnabled()
+    find(without)
+    qtbot.waitUntil(lambda: w.search_info.text() == says, timeout=20000)
+    _viewing(qtbot, w, with_)
+    assert entry.isEnabled()
+    entry.trigger()
+
+
 def _choose(w, pid: int, name: str, entry: str) -> None:
     """Choose `entry` in the grid's menu of the photo `name` (id `pid`)."""
     next(a for a in w.grid_menu(pid, f"{name}.jpg").actions() if a.text() == entry).trigger()
@@ -463,13 +475,10 @@ def test_photos_from_the_same_day_from_the_menu_and_the_viewer(qtbot, make_windo
     _choose(w, ids["tiles"], "tiles", "Photos from the same day")
     qtbot.waitUntil(lambda: w.search_bar.text() == "photos from 20 March 2021, oldest first", timeout=20000)
     qtbot.waitUntil(lambda: w.model.ids == [ids["tram"], ids["tiles"]], timeout=20000)
-    _viewing(qtbot, w, ids["scan1"])
-    assert not w.photo_view.act_same_day.isEnabled()
-    w.find_same_day(ids["scan1"])
-    qtbot.waitUntil(lambda: w.search_info.text() == "This photo has no date", timeout=20000)
-    _viewing(qtbot, w, ids["palace"])
-    assert w.photo_view.act_same_day.isEnabled()
-    w.photo_view.act_same_day.trigger()
+    day = w.photo_view.act_same_day
+    _off_for_one_on_for_another(
+        qtbot, w, day, w.find_same_day, ids["scan1"], "This photo has no date", ids["palace"]
+    )
     qtbot.waitUntil(lambda: w.search_bar.text() == "photos from 7 March 2021, oldest first", timeout=20000)
     qtbot.waitUntil(lambda: w.model.ids == [ids["palace"]], timeout=20000)
 
@@ -486,13 +495,10 @@ def test_photos_from_the_same_place_from_the_menu_and_the_viewer(qtbot, make_win
     # the town's photos, and those of its region (Sintra lies in Lisbon's district), none without GPS
     town_and_region = {ids["tram"], ids["tiles"], ids["palace"]}
     qtbot.waitUntil(lambda: set(w.model.ids) == town_and_region, timeout=20000)
-    _viewing(qtbot, w, ids["summer"])  # no GPS
-    assert not w.photo_view.act_same_place.isEnabled()
-    w.find_same_place(ids["summer"])
-    qtbot.waitUntil(lambda: w.search_info.text() == "This photo has no known place", timeout=20000)
-    _viewing(qtbot, w, ids["palace"])
-    assert w.photo_view.act_same_place.isEnabled()
-    w.photo_view.act_same_place.trigger()
+    place, no_place = w.photo_view.act_same_place, "This photo has no known place"
+    _off_for_one_on_for_another(
+        qtbot, w, place, w.find_same_place, ids["summer"], no_place, ids["palace"]
+    )  # no GPS
     palace_town = core.details(ids["palace"]).place.split(",")[0]
     qtbot.waitUntil(lambda: w.search_bar.text() == f"photos in {palace_town}", timeout=20000)
     qtbot.waitUntil(lambda: w.model.ids[:1] == [ids["palace"]], timeout=20000)
