@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 from datetime import date
 
+import numpy as np
 import pytest
 import yaml
 
@@ -41,6 +42,23 @@ def test_every_country_the_geocoder_knows_is_in_one_continent_and_every_area_is_
         assert set(e.get("countries", ())) <= countries, e["name"]  # "NO" stays Norway, not false
         for cc, names in (e.get("regions") or {}).items():
             assert {(cc, n) for n in names} <= regions, e["name"]
+
+
+def test_every_box_of_an_area_has_its_middle_in_its_country():
+    with _default_csv().open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    lat, lon = (np.array([float(r[k]) for r in rows]) for k in ("lat", "lon"))
+    boxed = [e for e in ENTRIES if e.get("boxes")]
+    assert len(boxed) >= 30
+    for entry in boxed:
+        for cc, boxes in entry["boxes"].items():
+            for south, west, north, east in boxes:
+                assert south < north and west < east, entry["name"]
+                mid_lat, mid_lon = (south + north) / 2, (west + east) / 2
+                nearest = np.argmin(
+                    (lat - mid_lat) ** 2 + ((lon - mid_lon) * np.cos(np.radians(mid_lat))) ** 2
+                )
+                assert rows[nearest]["cc"] == cc, (entry["name"], rows[nearest]["name"])
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e["name"])
@@ -76,7 +94,25 @@ def test_every_name_of_an_area_is_read_as_it(entry):
             {"and": [{"concept": "penguin"}, {"or": [{"place": "Antarctica"}, {"concept": "antarctica"}]}]},
         ),
         ("notre dame", {"concept": "notre dame"}),  # no typo for "note dame"
-        ("cinque terre", {"concept": "cinque terre"}),  # nor "cinque terry"
+        ("cinque terre", {"place": "Cinque Terre"}),  # nor "cinque terry"; was a concept
+        # parts of countries no region of the geocoder names (were concepts "algarve", "santorini sunset")
+        ("beaches in the algarve", {"and": [{"concept": "beach"}, {"place": "the Algarve"}]}),
+        ("santorini sunset", {"and": [{"place": "Santorini"}, {"concept": "sunset"}]}),
+        ("provence lavender", {"and": [{"place": "Provence"}, {"concept": "lavender"}]}),
+        ("cote d'azur", {"place": "the French Riviera"}),
+        ("lake tahoe skiing", {"and": [{"place": "Lake Tahoe"}, {"concept": "skiing"}]}),
+        (
+            "the scottish highlands in autumn",
+            {"and": [{"place": "the Scottish Highlands"}, {"month": [9, 10, 11]}]},
+        ),
+        # a nationality before an area is that country, in the area (was a concept "swiss")
+        (
+            "the swiss alps",
+            {"and": [{"place": "Switzerland"}, {"or": [{"place": "the Alps"}, {"concept": "alp"}]}]},
+        ),
+        # a thing named after the place stays the thing, unless it is said to be there
+        ("madeira cake", {"concept": "madeira cake"}),
+        ("cake in madeira", {"and": [{"concept": "cake"}, {"place": "Madeira"}]}),
     ],
 )
 def test_areas_and_directions_are_read(request_text, where):
@@ -113,6 +149,34 @@ def test_an_area_finds_the_photos_whose_country_or_region_lies_in_it(travels, se
     ]
     res = search(travels, settings, "photos from africa", now=NOW, signals=[])
     assert sure_names(res) == [] and "no photo taken in Africa" in " ".join(res["explain"]["unmet"])
+
+
+def test_an_area_no_region_names_finds_the_photos_taken_in_its_boxes(store, settings):
+    placed_catalog(
+        store,
+        {
+            "oia.jpg": (36.4618, 25.3753),  # the geocoder names Oia, in the South Aegean
+            "fira.jpg": (36.4167, 25.4322),
+            "mykonos.jpg": (37.4467, 25.3289),  # the same region, another island
+            "faro.jpg": (37.0194, -7.9322),  # the district of Faro: the Algarve
+            "lisbon.jpg": (38.7223, -9.1393),
+            "nice.jpg": (43.7102, 7.2620),
+            "monaco.jpg": (43.7384, 7.4246),  # another country, in a box of its own
+            "marseille.jpg": (43.2965, 5.3698),  # Provence, not the Riviera
+        },
+    )
+    res = search(store, settings, "santorini", now=NOW, signals=[])
+    assert sure_names(res) == ["fira.jpg", "oia.jpg"]
+    assert _why_text(res["results"][0]["why"]).startswith("taken in Santorini (")
+    assert sure_names(search(store, settings, "the algarve", now=NOW, signals=[])) == ["faro.jpg"]
+    assert sure_names(search(store, settings, "french riviera", now=NOW, signals=[])) == [
+        "monaco.jpg",
+        "nice.jpg",
+    ]
+    assert sure_names(search(store, settings, "provence", now=NOW, signals=[])) == [
+        "marseille.jpg",
+        "nice.jpg",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -107,12 +107,24 @@ def test_places():
     for text, place, scene in (
         ("cornwall beaches", "Cornwall", "beach"),
         ("devon coast", "Devon", "coast"),
-        ("the amalfi coast", "Amalfi", "coast"),  # a name WordNet does not know as anything else
+        ("sintra coast", "Sintra", "coast"),  # a name WordNet does not know as anything else
         ("tuscany sunset", "Tuscany", "sunset"),
     ):
         plan, _, _ = parse_request(text, now=NOW, people=[])
         assert plan["where"] == {"and": [{"place": place}, {"concept": scene}]}, (text, plan)
     assert parse_request("hyde park", now=NOW, people=[])[0]["where"] == {"concept": "hyde park"}
+    # a town, a comma and its region or country: that town, even where the name alone is no place
+    # (were a concept "ontario" beside Kingston, and concepts "cornwall" and "ontario")
+    for text, place in (
+        ("kingston, ontario", "Kingston, Ontario"),
+        ("cornwall, ontario", "Cornwall, Ontario"),
+        ("paris, texas", "Paris, Texas"),
+        ("portland, maine", "Portland, Maine"),
+    ):
+        assert parse_request(text, now=NOW, people=[])[0]["where"] == {"place": place}, text
+    assert {p.admin1 for p in resolve_place("Kingston, Ontario")} == {"Ontario"}
+    plan, _, _ = parse_request("bed, spain", now=NOW, people=[])  # no town "bed" in Spain
+    assert plan["where"] == {"and": [{"concept": "bed"}, {"place": "Spain"}]}
     # two unknown words side by side are a name, not two typos
     assert parse_request("chichen itza", now=NOW, people=[])[0]["where"] == {"concept": "chichen itza"}
     # either of two regions typed in lower case is a place, as each alone is
@@ -434,7 +446,10 @@ def test_places():
         ("church wedding in june", {"and": [{"concept": "church wedding"}, {"month": [6]}]}),  # a noun
         ("reading a book", {"concept": "book"}),
         ("kids painting the fence", {"and": [{"concept": "kid"}, {"concept": "fence"}]}),
-        ("skiing the alps", {"and": [{"concept": "skiing"}, {"concept": "alps"}]}),  # a sport stays
+        (
+            "skiing the alps",
+            {"and": [{"concept": "skiing"}, {"or": [{"place": "the Alps"}, {"concept": "alp"}]}]},
+        ),  # a sport stays
         (
             "wedding a year ago",
             {"and": [{"concept": "wedding"}, {"date": {"from": "2023-01-01", "to": "2023-12-31"}}]},
@@ -660,7 +675,10 @@ def test_places():
         ("working on a laptop", {"concept": "laptop"}),  # not a concept "working"
         ("a cat hiding under the bed", {"and": [{"concept": "cat"}, {"concept": "bed"}]}),
         ("a girl talking on the phone", {"and": [{"concept": "girl"}, {"concept": "phone"}]}),  # a call
-        ("hiking in the alps", {"and": [{"concept": "hiking"}, {"concept": "alps"}]}),  # an activity seen
+        (
+            "hiking in the alps",
+            {"and": [{"concept": "hiking"}, {"or": [{"place": "the Alps"}, {"concept": "alp"}]}]},
+        ),  # an activity seen
         # typed quickly
         ("pictures of teh cat", {"concept": "cat"}),
         ("photos form paris", {"place": "Paris"}),  # "from", mistyped
@@ -693,7 +711,7 @@ def test_places():
         ("on saturdays and sundays", {"or": [{"weekday": [6]}, {"weekday": [7]}]}),
         ("screenshots and documents", {"or": [{"kind": "screenshot"}, {"kind": "document"}]}),
         ("dogs and cats", {"and": [{"concept": "dog"}, {"concept": "cat"}]}),  # both can be in one
-        ("lisbon, portugal", {"and": [{"place": "Lisbon"}, {"place": "Portugal"}]}),  # a city of a country
+        ("lisbon, portugal", {"place": "Lisbon, Portugal"}),  # a city of a country
         ("photos from june and july", {"month": [6, 7]}),  # "july" was a concept
         ("beach in july or august", {"and": [{"concept": "beach"}, {"month": [7, 8]}]}),
         # what the photos are wanted for, which no photo shows

@@ -283,8 +283,8 @@ def claim_places(st: ClaimState) -> None:
     """Famous sights ("the eiffel tower": where it is, and what it looks like) and areas ("europe"),
     then gazetteer places in n-grams of up to four words, where the wording makes a place likely."""
     gaz = gazetteer()
-    _claim_sights_and_areas(st, gaz)
     _claim_nationality_scenery(st)
+    _claim_sights_and_areas(st, gaz)
     _drop_a_direction(st, gaz)
     for m in _THE_STATES.finditer(st.low):
         if st.free(*m.span("s")):
@@ -303,16 +303,13 @@ def claim_places(st: ClaimState) -> None:
             if not places:
                 continue
             orig = st.text[s:e]
-            if not _reads_as_a_place(st, places, phrase, orig, (s, e), n):
+            mq, within = _qualifier(st, gaz, places, e)
+            if within is None and not _reads_as_a_place(st, places, phrase, orig, (s, e), n):
                 continue
             qualifier = ""
-            rest = st.low[e:]
-            mq = re.match(
-                r",\s*([\w][\w .'-]*?)(?=$|[,;]|\s+(?:and|or|with|not|but|in|at|on|from|last|this)\b)", rest
-            )
-            qual_places = gaz.lookup(mq.group(1)) if mq and places[0].kind == "city" else []
-            if qual_places and qual_places[0].kind in ("country", "region"):
-                qualifier = ", " + qual_places[0].name
+            if within is not None:
+                places = [p for p in places if p.kind == "city" and _lies_in(p, within)] or places
+                qualifier = ", " + within.name
                 e += mq.end()
             value = canonical_name(places, orig) + qualifier
             st.claim(s, e, "atom", {"place": value}, slot="place")
@@ -326,7 +323,10 @@ def claim_places(st: ClaimState) -> None:
 def _claim_nationality_scenery(st: ClaimState) -> None:
     """ "spanish beaches", "the swiss alps", "a thai temple": that scenery in that place (a place atom
     and the scenery's concept), said in a note; "italian food", "an irish pub" stay one concept."""
+    areas = [(start, end) for start, end, _area in find_areas(st.fold)]
     for m in st.unclaimed(nationality_scenery()):
+        if any(start <= m.start("who") < end for start, end in areas):
+            continue  # "the scottish highlands": an area of its own
         place = demonym_places()[m.group("who")]
         st.claim(*m.span("who"), "atom", {"place": place}, slot="place")
         st.note(f"“{m.group(0)}” was read as {m.group('what')} in {place}", 0.0)
@@ -346,6 +346,8 @@ def _claim_sights_and_areas(st: ClaimState, gaz) -> None:
         before = st.word_before(start)
         if before and before.end() + 1 == start and gaz.lookup(st.low[before.start() : end]):
             continue  # "south africa", "central african republic": a country of its own
+        if _a_thing_of(st, start, end) or _qualified_elsewhere(st, gaz, end, found):
+            continue  # "madeira cake": a thing named after the place; "cornwall, ontario": a town
         if st.free(start, end):
             node = {"place": found.name}
             st.claim(
@@ -386,6 +388,47 @@ def _drop_a_direction(st: ClaimState, gaz) -> None:
                 st.claim(m.start(), m.start("rest"), "drop", text="")
                 st.note(f"“{said} {phrase}” was read as all of {phrase.title()}", 0.0)
                 break
+
+
+def _qualifier(st: ClaimState, gaz, places: list, end: int) -> tuple[re.Match | None, object | None]:
+    """The country or region after a town's name and a comma, where a town of that name lies in it
+    ("kingston, ontario", "cornwall, ontario": a town, even where the name alone is no place)."""
+    mq = re.match(
+        r",\s*([\w][\w .'-]*?)(?=$|[,;]|\s+(?:and|or|with|not|but|in|at|on|from|last|this)\b)", st.low[end:]
+    )
+    found = gaz.lookup(mq.group(1)) if mq else []
+    if not found or found[0].kind not in ("country", "region"):
+        return None, None
+    within = found[0]
+    return (mq, within) if any(p.kind == "city" and _lies_in(p, within) for p in places) else (None, None)
+
+
+def _lies_in(town, within) -> bool:
+    """Whether a town lies in a country, or in a region, of the gazetteer."""
+    return town.cc == within.cc and (within.kind == "country" or fold(town.admin1) == fold(within.admin1))
+
+
+def _qualified_elsewhere(st: ClaimState, gaz, end: int, found) -> bool:
+    """Whether a country or region the area is not in follows its name ("cornwall, ontario")."""
+    m = re.match(r",?\s*([a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)\s*(?:$|[,;])", st.low[end:])
+    if m is None:
+        m = re.match(r",?\s*([a-z][\w'-]*)", st.low[end:])
+    places = gaz.lookup(m.group(1)) if m else []
+    return (
+        bool(places) and places[0].kind in ("country", "region") and places[0].cc not in found.country_codes
+    )
+
+
+def _a_thing_of(st: ClaimState, start: int, end: int) -> bool:
+    """Whether the name and the word after it are one WordNet noun, a thing named after the place
+    ("madeira cake", "cornish pasty"), not said after "in", "to" or "from" ("cake in madeira")."""
+    from photosearch.query.expansion import shared_wordnet
+
+    prev = st.low[:start].split()[-1:] or [""]
+    after, wn = st.word_after(end), shared_wordnet()
+    if not after or prev[0] in lx.PLACE_PREPS or wn is None:
+        return False
+    return bool(wn.senses(f"{st.fold[start:end]} {after}"))
 
 
 def _before_a_word(st: ClaimState, end: int) -> bool:

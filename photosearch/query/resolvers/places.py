@@ -149,11 +149,24 @@ def _taken_there(snap, head: str, qual: str, sight, region) -> tuple[np.ndarray,
     if sight is not None:
         return np.zeros(0, np.int32), near_mask(snap, sight.lat, sight.lon, sight.km).copy()
     if region is not None:
-        found = [i for i, p in enumerate(snap.places) if region.holds(p.get("cc", ""), p.get("admin1") or "")]
-    else:
-        found = [i for i, p in enumerate(snap.places) if _matches(p, head, qual)]
-    codes = np.array(found, dtype=np.int32)
+        return _in_area(snap, region)
+    codes = np.array([i for i, p in enumerate(snap.places) if _matches(p, head, qual)], dtype=np.int32)
     return codes, np.isin(snap.place_code, codes) if codes.size else np.zeros(snap.n, bool)
+
+
+def _in_area(snap, region) -> tuple[np.ndarray, np.ndarray]:
+    """(place codes, photos) of an area: places of its countries or regions, and photos of a box's
+    country taken inside the box ("santorini": Oia and Fira, which the geocoder names)."""
+    found = [i for i, p in enumerate(snap.places) if region.holds(p.get("cc", ""), p.get("admin1") or "")]
+    mask = np.isin(snap.place_code, found) if found else np.zeros(snap.n, bool)
+    if region.boxes:
+        # each photo's country by its place (a photo with none: "", the appended last entry)
+        countries = np.array([p.get("cc", "") for p in snap.places] + [""], dtype=object)[snap.place_code]
+        for cc, south, west, north, east in region.boxes:
+            lat, lon = snap.lat, snap.lon
+            mask |= (countries == cc) & (lat >= south) & (lat <= north) & (lon >= west) & (lon <= east)
+        found = sorted({*found, *snap.place_code[mask & (snap.place_code >= 0)].tolist()})
+    return np.array(found, dtype=np.int32), mask
 
 
 def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
