@@ -88,6 +88,16 @@ def _only_panoramas_read_again(conn: Connection) -> None:
         conn.execute(statement, {"name": name, "old": old, "new": new, "wide": WIDE_FROM})
 
 
+def _jpeg2000_exif_read_again(conn: Connection) -> None:
+    """JPEG 2000 photos with no place and no date are read again on the next scan: their EXIF box,
+    which earlier builds left unread, may hold both. Their analyses stay (the pixels are the same)."""
+    conn.execute(
+        text(
+            "UPDATE photos SET mtime = -1 WHERE format = 'JPEG2000' AND gps_lat IS NULL AND taken_at IS NULL"
+        )
+    )
+
+
 MIGRATIONS: list[Migration] = [
     (1, "initial catalog", _create_tables),
     (2, "people.birthday for 'on my birthday' requests", _person_birthday),
@@ -100,6 +110,11 @@ MIGRATIONS: list[Migration] = [
         8,
         "tagger, scenes and detector results of photos that are no panorama carry over",
         _only_panoramas_read_again,
+    ),
+    (
+        9,
+        "JPEG 2000 photos with no place and no date are read again for their EXIF",
+        _jpeg2000_exif_read_again,
     ),
 ]
 

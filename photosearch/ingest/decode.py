@@ -20,6 +20,7 @@ from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 from photosearch.errors import DecodeError
 from photosearch.files import NotARegularFile, require_regular
+from photosearch.ingest.jp2_exif import jp2_exif_tiff
 from photosearch.ingest.signatures import HEADER_BYTES, sniff, sniff_file, worth_sniffing
 from photosearch.panoramas import panorama_box
 
@@ -280,6 +281,8 @@ def _decode_with_pillow(
             "too_many_pixels", f"{path} is {full_w}x{full_h} pixels, over the cap of {max_pixels}"
         )
     exif = img.getexif()
+    if fmt == "JPEG2000" and not exif:
+        exif = _jp2_exif(path, data) or exif
     orientation = exif.get(0x0112, 1) if exif else 1
     box = fit_box(full_w, full_h, max_side, panorama_short) if max_side else None
     if box and fmt == "JPEG":
@@ -400,6 +403,16 @@ def _raw_exif(path: str, data: bytes | None, preview_exif: Image.Exif | None) ->
     if exif and (ExifTags.Base.Make in exif or ExifTags.IFD.Exif in exif):
         return exif
     return preview_exif or exif or None
+
+
+def _jp2_exif(path: str, data: bytes | None) -> Image.Exif | None:
+    """The EXIF of a JPEG 2000 file's EXIF box, which Pillow leaves unread; damaged EXIF is none."""
+    try:
+        with io.BytesIO(data) if data is not None else open(path, "rb") as fp:
+            tiff = jp2_exif_tiff(fp)
+        return _tiff_exif(io.BytesIO(tiff)) if tiff else None
+    except (OSError, SyntaxError, ValueError, TypeError, KeyError, struct.error, EOFError):
+        return None
 
 
 def _tiff_exif(fp) -> Image.Exif | None:
