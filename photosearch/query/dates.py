@@ -67,6 +67,8 @@ HOLIDAYS = {
     "boxing day": (12, 26, 1),
     "christmas": (12, 24, 3),
     "xmas": (12, 24, 3),
+    "xmas eve": (12, 24, 1),
+    "xmas day": (12, 25, 1),
     "new year's eve": (12, 31, 1),
     "new years eve": (12, 31, 1),
     "nye": (12, 31, 1),
@@ -88,6 +90,9 @@ HOLIDAYS = {
     "independence day": (7, 4, 1),
     "fourth of july": (7, 4, 1),
     "4th of july": (7, 4, 1),
+    # written as a date, the holiday still ("july 4th fireworks": any year's, as "4th of july" is)
+    "july 4th": (7, 4, 1),
+    "july fourth": (7, 4, 1),
     **{
         f"{saint} {patrick} day": (3, 17, 1)
         for saint in ("st", "st.", "saint")

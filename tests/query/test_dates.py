@@ -141,7 +141,13 @@ def test_a_holiday_named_like_a_day_of_a_month_is_that_day_of_any_year():
     assert _one("4th of july").node() == {"yearly": {"from": "07-04", "to": "07-04"}}
     assert _one("fourth of july").node() == {"yearly": {"from": "07-04", "to": "07-04"}}
     assert _one("4th of july 2020").node() == {"date": {"from": "2020-07-04", "to": "2020-07-04"}}
-    assert _one("july 4th").node()["date"]["from"].endswith("-07-04")  # a date, the latest one
+    # written as a date, it is the holiday still, of any year (was the latest 4 July alone), and a
+    # year or "since" makes it one day as before
+    assert _one("july 4th").node() == {"yearly": {"from": "07-04", "to": "07-04"}}
+    assert _one("july fourth fireworks").node() == {"yearly": {"from": "07-04", "to": "07-04"}}
+    assert _one("july 4th 2019").node() == {"date": {"from": "2019-07-04", "to": "2019-07-04"}}
+    assert _one("july 14th").node()["date"]["from"].endswith("-07-14")  # another day: the latest one
+    assert _one("xmas eve").node() == {"yearly": {"from": "12-24", "to": "12-24"}}  # was a concept
 
 
 def test_a_list_of_months_is_each_of_them():

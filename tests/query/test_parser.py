@@ -312,6 +312,11 @@ def test_places():
         ("photos from the day we got married", {"concept": "wedding"}),  # was "day married"
         ("getting married in italy", {"and": [{"concept": "wedding"}, {"place": "Italy"}]}),
         ("new year's eve party", {"concept": "new year's eve party"}),  # was "new year" and "eve party"
+        ("new years eve party", {"concept": "new years eve party"}),  # without the apostrophe too
+        # where the car was left: a car park, the newest first (was nothing at all: an empty plan)
+        ("where i parked", {"concept": "parking lot"}),
+        ("where did we park the car", {"concept": "parking lot"}),
+        ("where i left my car at the airport", {"and": [{"concept": "parking lot"}, {"concept": "airport"}]}),
         ("valentine's day dinner", {"concept": "valentine's day dinner"}),  # as "christmas dinner"
         ("the kids growing up", {"concept": "kid"}),  # was "kids growing"
         ("dog as a puppy", {"and": [{"concept": "dog"}, {"concept": "puppy"}]}),  # was "dog puppy"
@@ -857,3 +862,11 @@ def test_a_relation_says_to_name_someone_in_people():
     for word in lx.RELATION_WORDS:
         routes = scene_routes(word)
         assert routes and all(r.route == SCENE_HINT for r in routes), word
+
+
+def test_where_the_car_was_left_is_the_newest_car_park_first():
+    plan, _conf, notes = parse_request("where did i park", now=NOW, people=[])
+    assert plan["where"] == {"concept": "parking lot"} and plan["compose"]["sort"] == "date_desc"
+    assert notes == ["“where did i park” was read as a car park, the newest photos first"]
+    plan, _conf, _notes = parse_request("where i parked, oldest first", now=NOW, people=[])
+    assert plan["compose"]["sort"] == "date_asc"  # an order said wins

@@ -66,8 +66,13 @@ _MARRIED = re.compile(
 #: A holiday written with a possessive, before a thing of it: "a new year's eve party" is one thing,
 #: as "a christmas party" is, no "new year" beside an "eve party".
 _HOLIDAY_THING = re.compile(
-    r"\b(?:new\s+year|valentine|mother|father|st\.?\s+patrick|saint\s+patrick)['’]s(?:\s+(?:eve|day))?"
+    r"\b(?:new\s+year|valentine|mother|father|st\.?\s+patrick|saint\s+patrick)['’]?s(?:\s+(?:eve|day))?"
     rf"\s+(?:{'|'.join(sorted(HOLIDAY_NOUNS, key=len, reverse=True))})\b"
+)
+#: Where the car was left: a photo of the car park, the newest first ("where i parked").
+_PARKED = re.compile(
+    r"\bwhere\s+(?:(?:did|do)\s+(?:i|we)\s+park|(?:i|we|you)\s+(?:(?:have|had|just)\s+)?parked"
+    r"|(?:did\s+)?(?:i|we|you)\s+(?:left|leave)\s+(?:the|my|our)\s+car)(?:\s+(?:the|my|our)\s+car)?\b"
 )
 #: A look measured from the pixels, said of the photo before what it shows: "a dark photo of the
 #: street" is dark and a street (no "dark street"), "a sunny photo of the beach" sunny and a beach.
@@ -640,12 +645,18 @@ def _fillers_and_where_phrases(st: ClaimState) -> None:
 
 
 def _phrases_read_as_one(st: ClaimState) -> None:
-    """ "a thank you card" (what the card says), "the day we got married" (a wedding), "a new year's
-    eve party" (one thing, as "a christmas party" is), "a shopping list" (no command "list")."""
+    """ "a thank you card" (what the card says), "the day we got married" (a wedding), "where i
+    parked" (a car park, the newest first), "a new year's eve party" (one thing, as "a christmas
+    party" is), "a shopping list" (no command "list")."""
     for m in st.unclaimed(_THANK_YOU):
         st.claim(m.start(), m.end(), "word", text="thank-you")
     for m in st.unclaimed(_MARRIED):
         st.claim(m.start(), m.end(), "word", text="wedding")
+    for m in st.unclaimed(_PARKED):
+        st.claim(m.start(), m.end(), "word", text="parking lot")
+        if st.compose["sort"] == "relevance":
+            st.compose["sort"] = "date_desc"
+        st.note(f"“{m.group(0)}” was read as a car park, the newest photos first", 0.0)
     for m in st.unclaimed(_HOLIDAY_THING):
         st.claim(m.start(), m.end(), "word", text=" ".join(st.text[m.start() : m.end()].split()))
     for m in st.unclaimed(_A_LOOK_OF):
