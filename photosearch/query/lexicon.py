@@ -155,6 +155,9 @@ WHERE_PHRASES = (
     "dressed as",
     "as a",  # "the dog as a puppy": the dog and a puppy, no "dog puppy"
     "as an",
+    "was still a",  # "when the cat was a kitten": the cat and a kitten, no "cat kitten"
+    "was a",
+    "was an",
 )
 
 #: Words for a relation: they name someone, not a look (resources/scenes.yaml reads them as a hint of

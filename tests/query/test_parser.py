@@ -13,6 +13,9 @@ from photosearch.query.plan import ANY_RAW
 
 from .conftest import NOW
 
+#: Where the car was left: the car, or a car park.
+PARKED = {"or": [{"concept": "car"}, {"concept": "parking lot"}]}
+
 
 def _dates(text, now):
     return [(a.isoformat(), b.isoformat()) for m in finder().find(text, now) for a, b in m.ranges]
@@ -313,10 +316,24 @@ def test_places():
         ("getting married in italy", {"and": [{"concept": "wedding"}, {"place": "Italy"}]}),
         ("new year's eve party", {"concept": "new year's eve party"}),  # was "new year" and "eve party"
         ("new years eve party", {"concept": "new years eve party"}),  # without the apostrophe too
-        # where the car was left: a car park, the newest first (was nothing at all: an empty plan)
-        ("where i parked", {"concept": "parking lot"}),
-        ("where did we park the car", {"concept": "parking lot"}),
-        ("where i left my car at the airport", {"and": [{"concept": "parking lot"}, {"concept": "airport"}]}),
+        # where the car was left: the car or a car park, the newest first (was nothing: an empty plan)
+        ("where i parked", PARKED),
+        ("where did we park the car", PARKED),  # was the car alone
+        ("where i left my car at the airport", {"and": [PARKED, {"concept": "airport"}]}),
+        # what someone does with a particle before the thing (were one concept "kids blowing candle")
+        ("the kids blowing out candles", {"and": [{"concept": "kid"}, {"concept": "candle"}]}),
+        ("kids blowing out the candles", {"and": [{"concept": "kid"}, {"concept": "candle"}]}),
+        ("the house we used to live in", {"concept": "house"}),  # was "house live"
+        ("when the cat was a kitten", {"and": [{"concept": "cat"}, {"concept": "kitten"}]}),  # "cat kitten"
+        # was one concept "tickets concert", which no label names
+        ("tickets to the concert", {"and": [{"kind": "document"}, {"concept": "concert ticket"}]}),
+        ("what did we eat in italy", {"and": [{"concept": "food"}, {"place": "Italy"}]}),  # was Italy alone
+        # near-duplicates (was a concept "similar"); one photo's look-alikes stay that photo's
+        ("similar photos", {"similar": "*"}),
+        ("similar photos of the beach", {"and": [{"similar": "*"}, {"concept": "beach"}]}),
+        ("photos similar to 42", {"similar": "42"}),
+        # what the user rated (was a concept "highly")
+        ("photos i rated highly", {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}),
         ("valentine's day dinner", {"concept": "valentine's day dinner"}),  # as "christmas dinner"
         ("the kids growing up", {"concept": "kid"}),  # was "kids growing"
         ("dog as a puppy", {"and": [{"concept": "dog"}, {"concept": "puppy"}]}),  # was "dog puppy"
@@ -866,7 +883,7 @@ def test_a_relation_says_to_name_someone_in_people():
 
 def test_where_the_car_was_left_is_the_newest_car_park_first():
     plan, _conf, notes = parse_request("where did i park", now=NOW, people=[])
-    assert plan["where"] == {"concept": "parking lot"} and plan["compose"]["sort"] == "date_desc"
-    assert notes == ["“where did i park” was read as a car park, the newest photos first"]
+    assert plan["where"] == PARKED and plan["compose"]["sort"] == "date_desc"
+    assert notes == ["“where did i park” was read as a car or a car park, the newest photos first"]
     plan, _conf, _notes = parse_request("where i parked, oldest first", now=NOW, people=[])
     assert plan["compose"]["sort"] == "date_asc"  # an order said wins

@@ -139,6 +139,8 @@ _FORMAT = re.compile(
 _DUPLICATES = re.compile(
     r"\b(?:(?:near[- ]?)?(?:duplicat(?:e|es|ed)|dupes?)|bursts?(?:\s+mode)?)\b"
     r"(?:\s+(?:photos?|pictures?|pics|shots?|images?|ones))?(?!\s+(?:of\s+(?:colou?r|light|flavou?r|energy)|pipes?)\b)"
+    # "similar photos", "similar-looking shots": near-duplicates ("photos similar to 42" is one photo's)
+    r"|\b(?:very\s+)?similar(?:[- ]looking)?\s+(?:photos|pictures|pics|shots|images|ones)\b(?!\s+to\b)"
 )
 #: Any album: "photos in an album", "not in any album", "photos without an album".
 _ANY_ALBUM = re.compile(
@@ -332,9 +334,10 @@ class CueClaims:
         """ "similar to 42", "like ~/a.jpg": a photo id or path; "duplicates", "near-duplicate
         photos": a near-duplicate of any photo (`plan.ANY_SIMILAR`; "no duplicates" is compose's)."""
         for m in st.unclaimed(_DUPLICATES):
-            if "burst" in m.group(0):
+            if "burst" in m.group(0) or "similar" in m.group(0):
                 st.note(
-                    f"“{' '.join(m.group(0).split())}” was read as near-duplicates, as a burst's photos are",
+                    f"“{' '.join(m.group(0).split())}” was read as near-duplicates"
+                    + (", as a burst's photos are" if "burst" in m.group(0) else ""),
                     0.0,
                 )
             st.claim(m.start(), m.end(), "atom", {"similar": ANY_SIMILAR}, slot="similar")

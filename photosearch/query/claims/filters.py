@@ -67,7 +67,8 @@ _NAMED = re.compile(
 BEST = {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}
 BEST_WORDS = "your favourites and the photos rated four stars or more"
 _BEST = re.compile(
-    r"\b(?:very\s+)?(?P<a>best|finest|greatest|top[- ]rated|highly[- ]rated|highest[- ]rated)\b"
+    r"\b(?:very\s+)?(?P<a>best|finest|greatest|top[- ]rated|highly[- ]rated|highest[- ]rated"
+    r"|(?:(?:i|we)(?:'ve|\s+have)?\s+)?rated\s+(?:highly|high|well|the\s+highest))\b"
     r"(?!\s+(?:friends?|man|men|buddy|buddies|mates?|before|seller))"
     r"(?!(?:\s+\w+)?\s+(?:of|from|for|in)\s+(?:each|every)\b)"  # "best photo of each month": one each
     # a taste alone ("nice photos"): what the user likes; beside a thing ("nice beach") it is dropped

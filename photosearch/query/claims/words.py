@@ -55,7 +55,8 @@ _WHERE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.WHERE_PHRASES) 
 
 #: "food I cooked", "the dog we adopted", "places you've visited": what someone did is not in the photo.
 _SOMEONE_DID = re.compile(
-    r"\b(?:i|we|you|they|he|she)(?:'ve|'d|\s+(?:have|had|just|once|finally|recently|also|all))?\s+([a-z]+)\b"
+    r"\b(?:i|we|you|they|he|she)(?:'ve|'d|\s+(?:have|had|just|once|finally|recently|also|all))?"
+    r"(?P<used>\s+used\s+to)?\s+(?P<verb>[a-z]+)\b"
 )
 _THANK_YOU = re.compile(r"\bthank[\s-]you\b(?=\s+(?:cards?|notes?|letters?|gifts?)\b)")
 #: "the day we got married", "when they got married": a wedding.
@@ -69,11 +70,16 @@ _HOLIDAY_THING = re.compile(
     r"\b(?:new\s+year|valentine|mother|father|st\.?\s+patrick|saint\s+patrick)['’]?s(?:\s+(?:eve|day))?"
     rf"\s+(?:{'|'.join(sorted(HOLIDAY_NOUNS, key=len, reverse=True))})\b"
 )
-#: Where the car was left: a photo of the car park, the newest first ("where i parked").
+#: Where the car was left: a photo of the car or of the car park, the newest first ("where i parked").
+PARKED_CAR = {"or": [{"concept": "car"}, {"concept": "parking lot"}]}
 _PARKED = re.compile(
     r"\bwhere\s+(?:(?:did|do)\s+(?:i|we)\s+park|(?:i|we|you)\s+(?:(?:have|had|just)\s+)?parked"
     r"|(?:did\s+)?(?:i|we|you)\s+(?:left|leave)\s+(?:the|my|our)\s+car)(?:\s+(?:the|my|our)\s+car)?\b"
 )
+#: "tickets to the concert", "a ticket for the match": that event's tickets, as "concert tickets" are.
+_TICKETS_FOR = re.compile(r"\btickets?\s+(?:to|for)\s+(?:(?:the|a|an|our|my)\s+)?(?P<what>[a-z]+)\b")
+#: "what did we eat in italy", "what i cooked": the food in the photos.
+_WHAT_WE_ATE = re.compile(r"\bwhat\s+(?:did\s+|do\s+)?(?:we|i)\s+(?:eat|ate|cook|cooked|had\s+to\s+eat)\b")
 #: A look measured from the pixels, said of the photo before what it shows: "a dark photo of the
 #: street" is dark and a street (no "dark street"), "a sunny photo of the beach" sunny and a beach.
 _A_LOOK_OF = re.compile(
@@ -109,15 +115,17 @@ def _drop_what_someone_did(st: ClaimState) -> None:
 
     # the subject not claimed as part of something else ("a thank you card")
     did = [
-        m for m in _SOMEONE_DID.finditer(st.low) if st.free(*m.span(1)) and st.free(m.start(), m.start() + 1)
+        m
+        for m in _SOMEONE_DID.finditer(st.low)
+        if st.free(*m.span("verb")) and st.free(m.start(), m.start() + 1)
     ]
     does = [m for m in _THAT_DOES.finditer(st.low) if st.free(*m.span(2))]
     wn = shared_wordnet() if did or does else None
     if wn is None:
         return
     for m in did:
-        if wn.verb_forms(m.group(1)):
-            st.claim(*m.span(1), "drop", text="")
+        if wn.verb_forms(m.group("verb")):
+            st.claim(m.start("used") if m.group("used") else m.start("verb"), m.end("verb"), "drop", text="")
             day = _THE_DAY_BEFORE.search(st.low[: m.start()])
             if day and st.free(*day.span()):  # "the day we got the puppy": the puppy, no "day puppy"
                 st.claim(*day.span(), "drop", text="")
@@ -211,8 +219,11 @@ def _sport_events(st: ClaimState) -> None:
             st.claim(*m.span(2), "drop", text="")
 
 
-#: "a woman drinking tea", "a dog chasing ducks": an -ing word between two words, without an article.
-_DOING_BARE = re.compile(r"\b[a-z]+\s+([a-z]+ing)\s+([a-z]+)\b")
+#: "a woman drinking tea", "a dog chasing ducks", "kids blowing out the candles": an -ing word between
+#: two words, with a particle, or an article after a particle.
+_DOING_BARE = re.compile(
+    r"\b[a-z]+\s+([a-z]+ing(?:\s+(?:out|up|off|down)(?:\s+(?:the|a|an|my|our|his|her|their))?)?)\s+([a-z]+)\b"
+)
 #: Who does things: WordNet's people, animals and groups of them ("people", "a herd").
 _DOERS = frozenset({5, 14, 18})
 #: Words after an -ing word that are no thing it is done to ("dancing at the wedding").
@@ -230,14 +241,14 @@ def _verbs_with_a_bare_object(st: ClaimState) -> None:
     matches = [m for m in _DOING_BARE.finditer(st.low) if st.free(*m.span(1)) and st.free(*m.span(2))]
     wn = shared_wordnet() if matches else None
     for m in matches:
-        doer, verb, thing = m.group(0).split()[0], m.group(1), m.group(2)
+        doer, verb, thing = m.group(0).split()[0], m.group(1).split()[0], m.group(2)
         if wn is None or verb in lx.STOP_WORDS or thing in _NO_OBJECT or verb in wn.verb_forms(verb):
             continue
         if not wn.verb_forms(verb) or not wn.base_forms(thing) or names_a_thing(verb, thing):
             continue
         doing = first_lexfile(doer) in _DOERS and not names_a_thing(doer, verb)
         if doing and not _is_a_sport(wn, verb):
-            st.claim(*m.span(1), "and", text=verb)
+            st.claim(*m.span(1), "and", text=m.group(1))
 
 
 #: "kids swimming", "a man skiing": someone and an -ing word right after.
@@ -646,17 +657,23 @@ def _fillers_and_where_phrases(st: ClaimState) -> None:
 
 def _phrases_read_as_one(st: ClaimState) -> None:
     """ "a thank you card" (what the card says), "the day we got married" (a wedding), "where i
-    parked" (a car park, the newest first), "a new year's eve party" (one thing, as "a christmas
+    parked" (the car or a car park, the newest first), "tickets to the concert" (concert tickets), "what we
+    ate" (food), "a new year's eve party" (one thing, as "a christmas
     party" is), "a shopping list" (no command "list")."""
     for m in st.unclaimed(_THANK_YOU):
         st.claim(m.start(), m.end(), "word", text="thank-you")
     for m in st.unclaimed(_MARRIED):
         st.claim(m.start(), m.end(), "word", text="wedding")
     for m in st.unclaimed(_PARKED):
-        st.claim(m.start(), m.end(), "word", text="parking lot")
+        st.claim(m.start(), m.end(), "atom", PARKED_CAR, slot="concept")
         if st.compose["sort"] == "relevance":
             st.compose["sort"] = "date_desc"
-        st.note(f"“{m.group(0)}” was read as a car park, the newest photos first", 0.0)
+        st.note(f"“{m.group(0)}” was read as a car or a car park, the newest photos first", 0.0)
+    for m in st.unclaimed(_TICKETS_FOR):
+        if m.group("what") not in _NO_OBJECT:
+            st.claim(m.start(), m.end(), "word", text=f"{m.group('what')} ticket")
+    for m in st.unclaimed(_WHAT_WE_ATE):
+        st.claim(m.start(), m.end(), "word", text="food")
     for m in st.unclaimed(_HOLIDAY_THING):
         st.claim(m.start(), m.end(), "word", text=" ".join(st.text[m.start() : m.end()].split()))
     for m in st.unclaimed(_A_LOOK_OF):
