@@ -62,7 +62,7 @@ def _phrases(toks: list[Token], st: ClaimState) -> list[Token]:
             run.clear()
             return
         run[:], words = [t for t, _ in kept], [w for _, w in kept]
-        head = words[-1] if _names_a_plural(words) else _singular_noun(words[-1])
+        head = words[-1] if _names_a_plural(words) else _singular_noun(words[-1], words[:-1])
         phrase = " ".join([*(w.lower() for w in words[:-1]), head.lower()]).strip(" .'-")
         phrase = re.sub(r"'s$", "", phrase)
         if len(words) > 3:
@@ -115,16 +115,19 @@ def _names_a_document(phrase: str) -> bool:
     return words[-1] in lx.DOCUMENT_THINGS or " ".join(words[-2:]) in lx.DOCUMENT_THINGS
 
 
-def _singular_noun(word: str) -> str:
+def _singular_noun(word: str, before: list[str] | tuple[str, ...] = ()) -> str:
     """The head word's singular, where WordNet agrees it is one: a noun WordNet knows as written and
     whose plain singular it does not know is not a plural ("rhinoceros", "cosmos", "badlands"); a
     plural whose plain singular WordNet does not know takes WordNet's ("rhinoceroses" → rhinoceros);
-    a plural that is a noun of its own stays (`word_meant`: "woods" is a forest, not wood)."""
+    a plural that is a noun of its own stays (`word_meant`: "woods" is a forest, not wood), unless
+    the word before makes a noun of the singular ("wedding rings": wedding ring, no gym rings)."""
     from photosearch.query.expansion import shared_wordnet, word_meant
 
     single = lx.singular(word)
     wn = shared_wordnet() if single != word else None
     if wn is None:
+        return single
+    if before and wn.lookup(f"{before[-1].lower()}_{single.lower()}"):
         return single
     forms = wn.base_forms(word)
     if not forms or single.lower() in forms:

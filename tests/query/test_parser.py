@@ -332,6 +332,24 @@ def test_places():
         ("similar photos", {"similar": "*"}),
         ("similar photos of the beach", {"and": [{"similar": "*"}, {"concept": "beach"}]}),
         ("photos similar to 42", {"similar": "42"}),
+        # outside a country or an area is not there (was Europe itself); a town's outside is by it
+        ("pictures outside of europe", {"not": {"place": "Europe"}}),
+        ("beaches outside of spain", {"and": [{"concept": "beach"}, {"not": {"place": "Spain"}}]}),
+        ("photos outside the us", {"not": {"place": "United States"}}),  # was a concept "us"
+        ("outside lisbon", {"place": "Lisbon"}),
+        # out of doors, said after what is there (were "kids outdoors" as one concept, "kids" alone)
+        ("kids outdoors", {"and": [{"concept": "kid"}, {"concept": "outdoors"}]}),
+        ("dinner outside", {"and": [{"concept": "dinner"}, {"concept": "outdoors"}]}),
+        ("outside the house", {"concept": "house"}),
+        ("outdoor pool", {"and": [{"concept": "outdoor"}, {"concept": "pool"}]}),  # as before
+        # a stag do is WordNet's stag party (was a stag, the deer); team building is a group, no building
+        ("stag do", {"concept": "stag party"}),
+        ("the hen night", {"concept": "hen party"}),
+        ("a stag in the forest", {"and": [{"concept": "stag"}, {"concept": "forest"}]}),
+        ("team building", {"faces": {"min": 3, "max": None}}),
+        # the plural of a thing WordNet names with the word before it is that thing (no gym rings)
+        ("wedding rings", {"concept": "wedding ring"}),
+        ("onion rings", {"concept": "onion rings"}),
         # what the user rated (was a concept "highly")
         ("photos i rated highly", {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}),
         ("valentine's day dinner", {"concept": "valentine's day dinner"}),  # as "christmas dinner"

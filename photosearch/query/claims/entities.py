@@ -275,8 +275,10 @@ def claim_weekdays(st: ClaimState) -> None:
 CITY_SHORT_FORMS = frozenset({"la", "sf"})
 _YEAR_NEXT = re.compile(r"\s+(?:19|20)\d\d\b")
 #: "in the us", "to the states": the country, where "us" alone is people.
-_IN_THE = re.compile(r"\b(?:in|to|from|across|around|through|visiting)\s+the\s+$")
-_THE_STATES = re.compile(r"\b(?:in|to|from|across|around|through|visiting)\s+the\s+(?P<s>states)\b")
+_IN_THE = re.compile(r"\b(?:in|to|from|across|around|through|visiting|outside(?:\s+of)?)\s+the\s+$")
+_THE_STATES = re.compile(
+    r"\b(?:in|to|from|across|around|through|visiting|outside(?:\s+of)?)\s+the\s+(?P<s>states)\b"
+)
 
 
 def claim_places(st: ClaimState) -> None:

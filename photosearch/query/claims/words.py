@@ -25,6 +25,9 @@ _ANYONE_BUT = re.compile(
     + "|".join(rf"(?<=\b{w}\s)" for w in ("anyone", "anybody", "everyone", "everybody", "someone"))
     + r")but\b(?!\s+(?:me|us|myself)\b)"  # "everyone but me": whom "me" is may not be known
 )
+#: "outside (of) europe", "outside the us": not there, where a country or an area follows ("outside
+#: the house" is by the house, "outside lisbon" just beyond the city).
+_OUTSIDE = re.compile(r"\boutside\s+(?:of\s+)?(?:the\s+)?")
 #: "dog -cat": a minus before a word leaves it out, as in a web search.
 _MINUS = re.compile(r"(?:(?<=\s)|^)-(?=[a-z])")
 
@@ -44,8 +47,22 @@ class NegationClaims:
             st.claim(m.start(), m.end(), "not", text=m.group(0))
         for m in st.unclaimed(_MINUS):
             st.claim(m.start(), m.end(), "not", text="-")
+        for m in st.unclaimed(_OUTSIDE):
+            if any(t.start == m.end() and t.slot == "place" and _a_country_or_area(t.node) for t in st.toks):
+                st.claim(m.start(), m.end(), "not", text=m.group(0).strip())
         for m in st.unclaimed(_ANYONE_BUT):  # "anyone but tom": someone, not Tom
             st.claim(m.start(), m.end(), "not", text=m.group(0))
+
+
+def _a_country_or_area(node: dict | None) -> bool:
+    """Whether a place atom names a country or an area ("outside europe": not there; "outside
+    lisbon" is a town just beyond the city)."""
+    from photosearch.query.areas import area
+    from photosearch.query.places import lookup
+
+    value = str((node or {}).get("place", ""))
+    places = lookup(value) if value else []
+    return area(value) is not None or bool(places) and places[0].kind == "country"
 
 
 _AND_OR = re.compile(r"\band\s*/\s*or\b")
@@ -78,6 +95,11 @@ _PARKED = re.compile(
 )
 #: "tickets to the concert", "a ticket for the match": that event's tickets, as "concert tickets" are.
 _TICKETS_FOR = re.compile(r"\btickets?\s+(?:to|for)\s+(?:(?:the|a|an|our|my)\s+)?(?P<what>[a-z]+)\b")
+#: A British party before a wedding: "a stag do", "the hen night" (WordNet's stag and hen parties; a
+#: stag alone is the deer).
+_STAG_HEN = re.compile(r"\b(?P<who>stag|hen)\s+(?:do|dos|night|nights|weekend|weekends|party|parties)\b")
+#: "team building": a group of people at work, no building ("team" says the group).
+_TEAM_BUILDING = re.compile(r"(?<=\bteam[\s-])building\b")
 #: "what did we eat in italy", "what i cooked": the food in the photos.
 _WHAT_WE_ATE = re.compile(r"\bwhat\s+(?:did\s+|do\s+)?(?:we|i)\s+(?:eat|ate|cook|cooked|had\s+to\s+eat)\b")
 #: A look measured from the pixels, said of the photo before what it shows: "a dark photo of the
@@ -672,6 +694,10 @@ def _phrases_read_as_one(st: ClaimState) -> None:
     for m in st.unclaimed(_TICKETS_FOR):
         if m.group("what") not in _NO_OBJECT:
             st.claim(m.start(), m.end(), "word", text=f"{m.group('what')} ticket")
+    for m in st.unclaimed(_STAG_HEN):
+        st.claim(m.start(), m.end(), "word", text=f"{m.group('who')} party")
+    for m in st.unclaimed(_TEAM_BUILDING):
+        st.claim(m.start(), m.end(), "drop", text="")
     for m in st.unclaimed(_WHAT_WE_ATE):
         st.claim(m.start(), m.end(), "word", text="food")
     for m in st.unclaimed(_HOLIDAY_THING):
@@ -728,10 +754,24 @@ def _selfies_after_a_word(st: ClaimState) -> None:
             st.claim(*m.span(), "atom", {"concept": "selfie"}, slot="concept")
 
 
+#: Out of doors, said after what is there: "kids outside", "dinner outdoors", "playing outside in the
+#: snow" (not "outside the house", "an outdoor pool", nor "outside of europe": a place left out).
+_OUTDOORS = re.compile(
+    r"\b(?:outside|outdoors|outdoor|out\s+of\s+doors)\b"
+    r"(?=\s*(?:$|[,;.!?]|(?:and|or|with|in|on|at|during|last|this|from|but|not|without)\b))"
+)
+
+
+def _out_of_doors(st: ClaimState) -> None:
+    for m in st.unclaimed(_OUTDOORS):
+        st.claim(m.start(), m.end(), "atom", {"concept": "outdoors"}, slot="concept")
+
+
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
     _fillers_and_where_phrases(st)
+    _out_of_doors(st)
     _phrases_read_as_one(st)
     _things_named_with_of(st)
     _what_holders_hold(st)
