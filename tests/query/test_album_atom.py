@@ -74,6 +74,27 @@ def test_requests_name_albums_the_catalog_has(store, settings, gallery, fake_emb
     assert plan["where"] == {"folder": "Trips"}
     plan, _, _ = parse_request("album:Trips", now=now, context=PlanContext())
     assert plan["where"] == {"album": "Trips"}  # the explicit syntax always names an album
+    plan, _, _ = parse_request("album: summer 2023", now=now, context=PlanContext())
+    assert plan["where"] == {"album": "summer 2023"}  # with its year (was "summer" and a concept "2023")
+
+
+@pytest.mark.parametrize(
+    "request_text,where",
+    [
+        # an album of the user's named before "album" (was Portugal and a concept "album")
+        ("my portugal album", {"album": "Portugal"}),
+        ("the kids in my portugal album", {"and": [{"concept": "kid"}, {"album": "Portugal"}]}),
+        # with no album so named, "album" says nothing: the words before it are read as ever
+        ("the wedding album", {"concept": "wedding"}),
+        ("my italy album", {"place": "Italy"}),
+        ("the album from italy", {"place": "Italy"}),  # was a folder "from"
+        ("albums of the kids", {"concept": "kid"}),
+        ("album covers", {"concept": "album cover"}),  # a thing (was a folder "covers")
+    ],
+)
+def test_the_words_before_album_name_the_users_album_or_nothing(request_text, where):
+    plan, _, _ = parse_request(request_text, now=date(2024, 5, 15), context=PlanContext(albums=["Portugal"]))
+    assert plan["where"] == where, plan_to_text(plan)
 
 
 @pytest.mark.parametrize(

@@ -350,6 +350,7 @@ def test_places():
         # the plural of a thing WordNet names with the word before it is that thing (no gym rings)
         ("wedding rings", {"concept": "wedding ring"}),
         ("onion rings", {"concept": "onion rings"}),
+        ("newly imported beach photos", {"concept": "beach"}),  # was a concept "newly" too
         # what the user rated (was a concept "highly")
         ("photos i rated highly", {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}),
         ("valentine's day dinner", {"concept": "valentine's day dinner"}),  # as "christmas dinner"

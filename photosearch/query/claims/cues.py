@@ -320,15 +320,17 @@ class CueClaims:
         for m in self.prefix.finditer(st.low):
             if not st.free(m.start(), m.end()):
                 continue
-            key = m.group("k")
-            value = st.orig(m, "v")
+            key, value, end = m.group("k"), st.orig(m, "v"), m.end()
+            if key in ("album", "folder") and (year := re.match(r"\s+\d{4}\b", st.low[end:])):
+                end += year.end()  # "album: summer 2023"
+                value = st.text[m.start("v") : end]
             if key in ("kind", "quality"):
                 value = (
                     value.lower().rstrip("s")
                     if key == "kind"
                     else lx.QUALITY_WORDS.get(value.lower(), value.lower())
                 )
-            st.claim(m.start(), m.end(), "atom", {key: value}, slot=key)
+            st.claim(m.start(), end, "atom", {key: value}, slot=key)
 
     def claim_similar(self, st: ClaimState) -> None:
         """ "similar to 42", "like ~/a.jpg": a photo id or path; "duplicates", "near-duplicate
@@ -373,8 +375,9 @@ class CueClaims:
                 if not st.free(s, m.end()):
                     continue
                 value = st.orig(m, "v")
-                if value.lower() in lx.STOP_WORDS:
-                    continue
+                first = value.split()[0].lower()
+                if value.lower() in lx.STOP_WORDS or first in lx.SEPARATORS or first in _ALBUM_THINGS:
+                    continue  # "the album from italy": no album "from"; "album covers" are things
                 node = album_or_folder(st, value) if "album" in m.group(0) else {"folder": value}
                 if "folder" in node:
                     for known in st.ctx.folders:
@@ -383,6 +386,7 @@ class CueClaims:
                             break
                 key = next(iter(node))
                 st.claim(s, m.end(), "atom", node, slot=key)
+        _albums_named_before(st)
 
     def claim_cameras(self, st: ClaimState) -> None:
         """A camera brand and model words ("shot on a Pixel 7"); any phone ("photos from my phone")."""
@@ -461,3 +465,33 @@ def _model_word(w: str) -> str:
     if w in ("ii", "iii", "iv", "xl", "se", "zv"):
         return w.upper()
     return w.capitalize()
+
+
+#: What an album has, as a thing: "album covers", "album art".
+_ALBUM_THINGS = frozenset({"cover", "covers", "art", "artwork", "sleeve", "sleeves"})
+#: "the album from italy", "albums of the kids": photos from there, of them.
+_ALBUM_OF = re.compile(r"\b(?:(?:the|my|our)\s+)?albums?\s+(?=(?:from|of)\b)")
+#: "my portugal album", "the wedding album": the words before "album" may name one of the user's.
+_BEFORE_ALBUM = re.compile(
+    r"\b(?P<v>[\w][\w'-]*(?:\s+[\w][\w'-]*){0,2}?)\s+albums?\b(?!\s+(?:covers?|art|artwork|sleeves?)\b)"
+)
+
+
+def _albums_named_before(st: ClaimState) -> None:
+    """An album of the user's named before "album" ("my portugal album") is that album; where none is
+    so named, "album" is dropped and the words before it are read as ever ("the wedding album" is
+    wedding photos, "photos from the italy album" Italy), not a photo album the object."""
+    for m in st.unclaimed(_ALBUM_OF):
+        st.claim(m.start(), m.end(), "drop", text="")
+    for m in st.unclaimed(_BEFORE_ALBUM):
+        words = m.group("v").split()
+        for n in range(len(words), 0, -1):
+            name = " ".join(words[-n:])
+            known = next((a for a in st.ctx.albums if fold(a) == fold(name)), None)
+            if known is not None:
+                start = m.end("v") - len(name)
+                st.claim(start, m.end(), "atom", {"album": known}, slot="album")
+                break
+        else:
+            if words[-1].lower() not in lx.STOP_WORDS and words[-1].lower() != "photo":
+                st.claim(m.end("v"), m.end(), "drop", text="")

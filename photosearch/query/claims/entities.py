@@ -183,7 +183,7 @@ def claim_dates(st: ClaimState) -> None:
 #: Words that say when a photo was put in the library, not taken: "photos added today", "the photos I
 #: imported last week", "recent uploads", "added to my library".
 _ADDED = re.compile(
-    r"\b(?:added|imported|uploaded|copied(?:\s+over)?|transferred|synced|imports|uploads|additions)"
+    r"\b(?:(?:newly|just|freshly)\s+)?(?:added|imported|uploaded|copied(?:\s+over)?|transferred|synced|imports|uploads|additions)"
     r"(?:\s+(?:to|into|onto)\s+(?:the\s+|my\s+|this\s+)?(?:library|catalog(?:ue)?|app|collection|computer|laptop|pc))?\b"
 )
 #: "new photos", "what's new": the photos added last, first.
