@@ -11,6 +11,7 @@ OR-chain (and following same-type operands joined by "and").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date
 
@@ -97,7 +98,8 @@ class RequestParser:
     def _parse(
         self, text: str, now: date, ctx: PlanContext, passes: tuple[Callable[[ClaimState], None], ...]
     ) -> ParseResult:
-        st = self._claimed(ClaimState(written_out(emoji_as_words(text), now), now, ctx), passes)
+        text = possessives_written_out(written_out(emoji_as_words(text), now), ctx.people)
+        st = self._claimed(ClaimState(text, now, ctx), passes)
         result = build_result(st)
         if not st.corrections:
             return result
@@ -117,6 +119,25 @@ class RequestParser:
         for claim in passes:
             claim(st)
         return st
+
+
+#: What is someone's, after a name typed without its apostrophe ("annas birthday", "mums 70th").
+_OWNED = (
+    r"(?:birthday|bday|party|wedding|graduation|christening|retirement|funeral|anniversary|house|place"
+    r"|room|car|dog|cat|baby|kids?|friends?|\d+(?:st|nd|rd|th))"
+)
+
+
+def possessives_written_out(text: str, people: list[str]) -> str:
+    """The request with a possessive of someone in People, or of a relation word, written with its
+    apostrophe where it was typed without ("annas birthday" → "anna's birthday", "mums 70th"), so
+    that the birthday and ages read it as they read "anna's"."""
+    names = {word.lower() for name in people for word in name.split()} | {"mum", "mom", "dad", "grandma", "grandpa"}
+    names = {n for n in names if len(n) >= 3 and n.isalpha()}
+    if not names:
+        return text
+    pattern = rf"\b({'|'.join(sorted(map(re.escape, names), key=len, reverse=True))})s(?=\s+{_OWNED}\b)"
+    return re.sub(pattern, r"\1's", text, flags=re.IGNORECASE)
 
 
 _PARSER: RequestParser | None = None

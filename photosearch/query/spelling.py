@@ -77,6 +77,25 @@ SHORTHAND = {
     "hols": "holidays",  # "hols in spain": a holiday, no "hol"
     "fam": "family",
     "vacay": "vacation",
+    # pets and people as they are called at home ("my doggo" is a dog, no spelling of "upper")
+    "doggo": "dog",
+    "doggos": "dogs",
+    "pupper": "puppy",
+    "puppers": "puppies",
+    "birb": "bird",
+    "birbs": "birds",
+    "kiddo": "kid",
+    "kiddos": "kids",
+    "hubby": "husband",
+    "bf": "boyfriend",
+    "gf": "girlfriend",
+    "bff": "best friend",
+    "bffs": "best friends",
+    "bestie": "best friend",
+    "besties": "best friends",
+    "sis": "sister",
+    "ppl": "people",
+    "uni": "university",
 }
 
 

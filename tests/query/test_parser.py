@@ -544,6 +544,13 @@ def test_places():
         ("a house made of wood", {"and": [{"concept": "house"}, {"concept": "wood"}]}),
         ("a cosy cabin", {"concept": "cabin"}),  # a taste no model measures
         ("bday party", {"concept": "birthday party"}),  # a short form, no "day party"
+        # what pets and people are called at home (were "doggo", "upper" by spelling, "bf")
+        ("my doggo", {"concept": "dog"}),
+        ("pupper", {"concept": "puppy"}),
+        ("kiddos at the beach", {"and": [{"concept": "kid"}, {"concept": "beach"}]}),
+        ("my bf", {"concept": "boyfriend"}),
+        ("hubby", {"concept": "husband"}),
+        ("hello kitty", {"concept": "hello kitty"}),  # no "hello cat"
         ("earlier this year", {"date": {"from": "2024-01-01", "to": "2024-05-15"}}),  # no "earlier"
         ("that dog photo from ages ago", {"concept": "dog"}),  # too vague a time to search
         ("dogs n cats", {"and": [{"concept": "dog"}, {"concept": "cat"}]}),
@@ -906,3 +913,21 @@ def test_where_the_car_was_left_is_the_newest_car_park_first():
     assert notes == ["“where did i park” was read as a car or a car park, the newest photos first"]
     plan, _conf, _notes = parse_request("where i parked, oldest first", now=NOW, people=[])
     assert plan["compose"]["sort"] == "date_asc"  # an order said wins
+
+
+def test_a_possessive_typed_without_its_apostrophe_is_read_as_with_it():
+    """ "annas birthday" was a concept "annas birthday"; now it is Anna's birthday, as typed with the
+    apostrophe; a plural that owns nothing stays one ("mums and dads")."""
+    ctx = PlanContext(people=["Anna", "Mum"], birthdays={"Anna": date(1990, 2, 28)}, years=(2022, 2024))
+    for typed, meant in (
+        ("annas birthday", "anna's birthday"),
+        ("Annas 30th", "anna's 30th"),
+        ("mums birthday party", "mum's birthday party"),
+    ):
+        got, want = (parse_request(t, now=NOW, context=ctx)[0]["where"] for t in (typed, meant))
+        assert got == want, typed
+    assert parse_request("annas birthday", now=NOW, context=ctx)[0]["where"]["or"][0] == {
+        "date": {"from": "2022-02-28", "to": "2022-02-28"}
+    }
+    plan, _, _ = parse_request("mums and dads", now=NOW, context=ctx)
+    assert plan["where"] == {"and": [{"concept": "mum"}, {"concept": "dad"}]}
