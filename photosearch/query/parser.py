@@ -132,7 +132,13 @@ def possessives_written_out(text: str, people: list[str]) -> str:
     """The request with a possessive of someone in People, or of a relation word, written with its
     apostrophe where it was typed without ("annas birthday" → "anna's birthday", "mums 70th"), so
     that the birthday and ages read it as they read "anna's"."""
-    names = {word.lower() for name in people for word in name.split()} | {"mum", "mom", "dad", "grandma", "grandpa"}
+    names = {word.lower() for name in people for word in name.split()} | {
+        "mum",
+        "mom",
+        "dad",
+        "grandma",
+        "grandpa",
+    }
     names = {n for n in names if len(n) >= 3 and n.isalpha()}
     if not names:
         return text

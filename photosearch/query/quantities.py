@@ -43,9 +43,13 @@ class Count:
 
 def count_of(value: str) -> Count | None:
     """The count a concept asks for, from its first word of quantity; None when it asks for none. A
-    number after "least" is a least count ("least two dog"), after "most" a most ("most three cat")."""
+    number after "least" is a least count ("least two dog"), after "most" a most ("most three cat");
+    a word of quantity after the thing is part of its name ("parking lot")."""
     bound = ""
-    for tok in value.lower().split():
+    toks = value.lower().split()
+    for i, tok in enumerate(toks):
+        if i and i == len(toks) - 1 and not tok.isdigit() and tok not in NUMBER_WORDS:
+            break  # a word of quantity last names the thing: "parking lot", "wolf pack"
         if tok in COUNT_BOUNDS:
             bound = tok
             continue

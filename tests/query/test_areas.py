@@ -149,6 +149,13 @@ def test_an_area_finds_the_photos_whose_country_or_region_lies_in_it(travels, se
     ]
     res = search(travels, settings, "photos from africa", now=NOW, signals=[])
     assert sure_names(res) == [] and "no photo taken in Africa" in " ".join(res["explain"]["unmet"])
+    # outside an area: taken somewhere known, not there (a scan with no place is not known to be)
+    assert sure_names(search(travels, settings, "photos outside of europe", now=NOW, signals=[])) == [
+        "austin.jpg",
+        "boston.jpg",
+        "cusco.jpg",
+        "kyoto.jpg",
+    ]
 
 
 def test_an_area_no_region_names_finds_the_photos_taken_in_its_boxes(store, settings):

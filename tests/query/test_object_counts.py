@@ -139,6 +139,9 @@ def test_a_thing_no_detector_class_names_is_not_counted(dog_gallery, settings, f
         ("some bird", None, "some bird"),
         ("route 66", None, "route 66"),
         ("dog", None, "dog"),
+        # a word of quantity after the thing names it (a parking lot was "a lot", never sure)
+        ("parking lot", None, "parking lot"),
+        ("wolf pack", None, "wolf pack"),
     ],
 )
 def test_counts_are_read_from_words_and_said_back(concept, count, words):

@@ -332,10 +332,14 @@ def test_places():
         ("similar photos", {"similar": "*"}),
         ("similar photos of the beach", {"and": [{"similar": "*"}, {"concept": "beach"}]}),
         ("photos similar to 42", {"similar": "42"}),
-        # outside a country or an area is not there (was Europe itself); a town's outside is by it
-        ("pictures outside of europe", {"not": {"place": "Europe"}}),
-        ("beaches outside of spain", {"and": [{"concept": "beach"}, {"not": {"place": "Spain"}}]}),
-        ("photos outside the us", {"not": {"place": "United States"}}),  # was a concept "us"
+        # outside a country or an area is somewhere known, not there (was Europe itself); a town's
+        # outside is by it
+        ("pictures outside of europe", {"and": [{"place": "*"}, {"not": {"place": "Europe"}}]}),
+        (
+            "beaches outside of spain",
+            {"and": [{"concept": "beach"}, {"place": "*"}, {"not": {"place": "Spain"}}]},
+        ),
+        ("photos outside the us", {"and": [{"place": "*"}, {"not": {"place": "United States"}}]}),
         ("outside lisbon", {"place": "Lisbon"}),
         # out of doors, said after what is there (were "kids outdoors" as one concept, "kids" alone)
         ("kids outdoors", {"and": [{"concept": "kid"}, {"concept": "outdoors"}]}),

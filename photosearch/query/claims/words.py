@@ -11,6 +11,7 @@ from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.dates import HOLIDAY_NOUNS
 from photosearch.query.named_senses import THINGS
 from photosearch.query.parse_state import ClaimState, sentence_start
+from photosearch.query.plan import ANY_PLACE
 from photosearch.query.senses import COLOUR_WORDS
 
 if TYPE_CHECKING:
@@ -25,8 +26,8 @@ _ANYONE_BUT = re.compile(
     + "|".join(rf"(?<=\b{w}\s)" for w in ("anyone", "anybody", "everyone", "everybody", "someone"))
     + r")but\b(?!\s+(?:me|us|myself)\b)"  # "everyone but me": whom "me" is may not be known
 )
-#: "outside (of) europe", "outside the us": not there, where a country or an area follows ("outside
-#: the house" is by the house, "outside lisbon" just beyond the city).
+#: "outside (of) europe", "outside the us": somewhere known, not there, where a country or an area
+#: follows ("outside the house" is by the house, "outside lisbon" just beyond the city).
 _OUTSIDE = re.compile(r"\boutside\s+(?:of\s+)?(?:the\s+)?")
 #: "dog -cat": a minus before a word leaves it out, as in a web search.
 _MINUS = re.compile(r"(?:(?<=\s)|^)-(?=[a-z])")
@@ -48,8 +49,11 @@ class NegationClaims:
         for m in st.unclaimed(_MINUS):
             st.claim(m.start(), m.end(), "not", text="-")
         for m in st.unclaimed(_OUTSIDE):
-            if any(t.start == m.end() and t.slot == "place" and _a_country_or_area(t.node) for t in st.toks):
-                st.claim(m.start(), m.end(), "not", text=m.group(0).strip())
+            place = next((t for t in st.toks if t.start == m.end() and t.slot == "place"), None)
+            if place is not None and _a_country_or_area(place.node):
+                # taken somewhere known, not there: a photo with no place is not known to be outside
+                place.node = {"and": [{"place": ANY_PLACE}, {"not": place.node}]}
+                st.claim(m.start(), m.end(), "drop", text="")
         for m in st.unclaimed(_ANYONE_BUT):  # "anyone but tom": someone, not Tom
             st.claim(m.start(), m.end(), "not", text=m.group(0))
 
