@@ -151,6 +151,12 @@ WHERE_PHRASES = (
     "full of",
     "made of",
     "made from",
+    "shaped like a",  # "a cake shaped like a car": a cake and a car, no "cake shaped car"
+    "shaped like an",
+    "shaped like",
+    "in the shape of a",
+    "in the shape of an",
+    "in the shape of",
     "dressed up as",  # "a kid dressed as a pirate": a kid and a pirate
     "dressed as",
     "as a",  # "the dog as a puppy": the dog and a puppy, no "dog puppy"

@@ -353,6 +353,9 @@ def test_places():
         ("team building", {"faces": {"min": 3, "max": None}}),
         # the plural of a thing WordNet names with the word before it is that thing (no gym rings)
         ("wedding rings", {"concept": "wedding ring"}),
+        # what a thing is shaped like is a thing of its own (was "birthday cake shaped car")
+        ("a birthday cake shaped like a car", {"and": [{"concept": "birthday cake"}, {"concept": "car"}]}),
+        ("a cookie in the shape of a heart", {"and": [{"concept": "cookie"}, {"concept": "heart"}]}),
         ("onion rings", {"concept": "onion rings"}),
         ("newly imported beach photos", {"concept": "beach"}),  # was a concept "newly" too
         # what the user rated (was a concept "highly")
