@@ -107,6 +107,17 @@ HOLIDAYS = {
     "cinco de mayo": (5, 5, 1),
     **dict.fromkeys(("april fools", "april fools' day", "april fool's day", "april fools day"), (4, 1, 1)),
     "may day": (5, 1, 1),
+    # the season of Christmas and New Year, to Twelfth Night (`SEASONS_OF_HOLIDAYS` says so)
+    **dict.fromkeys(
+        ("the holidays", "holiday season", "the festive season", "festive season", "the festive period"),
+        (12, 20, 18),
+    ),
+}
+#: Holiday names that are a season of several holidays, in words for the note that says how it was read.
+SEASONS_OF_HOLIDAYS = {
+    name: "the Christmas and New Year season, 20 December to 6 January"
+    for name, days in HOLIDAYS.items()
+    if days == (12, 20, 18)
 }
 
 
@@ -805,7 +816,8 @@ class DateFinder:
                 year = int(re.findall(r"\d{4}", t)[0])
                 name = t[: t.rfind(" ")].strip()
                 month, day, n = HOLIDAYS[name]
-                if (month, day + n - 1) > (12, 31):  # "new year 2020" is the night 2020 begins
+                # "new year 2020" is the night 2020 begins; "the holidays 2022" start in December 2022
+                if (month, day + n - 1) > (12, 31) and name not in SEASONS_OF_HOLIDAYS:
                     year -= 1
                 lo = date(year, month, day)
                 return lo, lo + timedelta(days=n - 1)
@@ -1269,7 +1281,11 @@ def _holiday(m: re.Match, q: _Ask) -> DateMatch | None:
         [make(now.year if make(now.year)[0] <= now else now.year - 1)],  # the latest one
         recurring=True,
         yearly=(lo.strftime("%m-%d"), hi.strftime("%m-%d")),
-        notes=[f"“{m.group('h')}” means {m.group('h')} of any year"],
+        notes=[
+            f"“{name}” was read as {SEASONS_OF_HOLIDAYS[name]}, of any year"
+            if name in SEASONS_OF_HOLIDAYS
+            else f"“{name}” means {name} of any year"
+        ],
         own=own,
     )
 

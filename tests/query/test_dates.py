@@ -470,3 +470,17 @@ def test_photos_from_the_future_are_those_dated_after_today(store, settings):
 def test_a_part_of_the_day_beside_a_holiday_is_that_day_and_its_hours(request_, where):
     plan, _confidence, notes = parse_request(request_, now=date(2026, 6, 15))
     assert plan["where"] == where, notes
+
+
+def test_the_holidays_are_the_christmas_and_new_year_season():
+    """ "the holidays", "the festive season" were a concept "holiday": now 20 December to 6 January of
+    any year, said in a note; with a year, the season that starts in it ("new year 2020" stays the
+    night 2020 begins)."""
+    for text in ("the holidays", "over the holidays", "holiday season", "the festive season"):
+        assert _one(text).node() == {"yearly": {"from": "12-20", "to": "01-06"}}, text
+    assert _one("the holidays").notes == [
+        "“the holidays” was read as the Christmas and New Year season, 20 December to 6 January, of any year"
+    ]
+    assert _one("the holidays 2022").node() == {"date": {"from": "2022-12-20", "to": "2023-01-06"}}
+    assert _one("new year 2020").node() == {"date": {"from": "2019-12-31", "to": "2020-01-01"}}
+    assert _find("our holidays in spain") == [] and _find("summer holidays")[0].node() == {"month": [6, 7, 8]}
