@@ -189,6 +189,7 @@ SORT_CHOICES = [
 PER_CHOICES = [
     ("—", None),
     ("day", "day"),
+    ("week", "week"),
     ("month", "month"),
     ("year", "year"),
     ("place", "place"),

@@ -118,7 +118,7 @@ def duplicate_pairs(
 
 
 #: The `per` groups a photo's date makes: one key each, from the snapshot's day and month columns.
-TIME_GROUPS = ("day", "month", "year")
+TIME_GROUPS = ("day", "week", "month", "year")
 
 
 def group_keys(per: str, rows: np.ndarray, snap: Snapshot) -> list[list]:
@@ -168,9 +168,13 @@ def count_groups(per: str, rows: np.ndarray, snap: Snapshot) -> int:
 
 
 def _time_keys(per: str, rows: np.ndarray, snap: Snapshot) -> np.ndarray:
-    """Each row's day, month (year*12+month-1) or year; -1 where the photo has no date."""
+    """Each row's day, week (Monday to Sunday), month (year*12+month-1) or year; -1 where the photo
+    has no date."""
     if per == "day":
         return snap.day[rows]
+    if per == "week":  # day 0, 1 January 1970, was a Thursday: three days into its week
+        days = snap.day[rows]
+        return np.where(days >= 0, (days + 3) // 7, -1)
     months = snap.month[rows]
     return np.where(months >= 0, months // 12, -1) if per == "year" else months
 

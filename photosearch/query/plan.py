@@ -6,7 +6,7 @@ share one form::
     {"version": 1,
      "where": NODE,
      "compose": {"limit": int|null, "sort": "relevance"|"date_asc"|"date_desc"|"added_desc"|"size_desc"|...,
-                 "diverse": bool, "per": "day"|"month"|"year"|"place"|"person"|null,
+                 "diverse": bool, "per": "day"|"week"|"month"|"year"|"place"|"person"|null,
                  "exclude_near_duplicates": bool}}
     NODE := {"and": [NODE, ...]} | {"or": [NODE, ...]} | {"not": NODE} | ATOM
 
@@ -201,7 +201,7 @@ SORT_TEXT = {
     "pixels_desc": "highest resolution first",
     "pixels_asc": "lowest resolution first",
 }
-PER_VALUES = ("day", "month", "year", "place", "person")
+PER_VALUES = ("day", "week", "month", "year", "place", "person")
 #: How many days before or after another photo's day a days_of atom reaches at most.
 MAX_DAYS_AWAY = 366
 #: A days_of's `pick`: the first or the last day of each run of days (a trip, a visit).

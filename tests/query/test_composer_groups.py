@@ -94,6 +94,19 @@ def test_per_year_covers_every_year_with_its_best():
     assert group_best("year", rows[:3], snap).tolist() == [0, 1, 2]  # days 0, 400, 800: three years
 
 
+def test_per_week_is_monday_to_sunday():
+    """ "one photo per week": days 0..20 (1 January 1970 was a Thursday) make four weeks, Monday to
+    Sunday, each with its best photo; an undated photo is in none."""
+    from datetime import date, timedelta
+
+    day = np.array([*range(21), -1], np.int32)
+    rows, scores = np.arange(day.size, dtype=np.int32), np.linspace(0.9, 0.1, day.size).astype(np.float32)
+    out, _, info = compose(rows, scores, {"per": "week"}, _snap(day))
+    mondays = [date(1970, 1, 1) + timedelta(days=int(d)) for d in day[out]]
+    assert [m.isoformat() for m in mondays] == ["1970-01-01", "1970-01-05", "1970-01-12", "1970-01-19"]
+    assert all(m.weekday() == 0 for m in mondays[1:]) and info["groups"] == 4
+
+
 def test_undated_candidates_keep_the_old_behaviour():
     rows = np.arange(50, dtype=np.int32)
     out, _, info = compose(rows, np.ones(50, np.float32), {"per": "day"}, _snap(-np.ones(50, np.int32)))

@@ -358,6 +358,7 @@ def test_places():
         ("a cookie in the shape of a heart", {"and": [{"concept": "cookie"}, {"concept": "heart"}]}),
         ("onion rings", {"concept": "onion rings"}),
         ("newly imported beach photos", {"concept": "beach"}),  # was a concept "newly" too
+        ("the weekly market", {"concept": "weekly market"}),  # a market, no one photo a week
         # what the user rated (was a concept "highly")
         ("photos i rated highly", {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}),
         ("valentine's day dinner", {"concept": "valentine's day dinner"}),  # as "christmas dinner"
@@ -801,6 +802,13 @@ def test_any_words_in_the_photo(text, where):
         ("the sharpest photo of the moon", {"and": [{"quality": "sharp"}, {"concept": "moon"}]}, {}),
         ("a random selection of cats", {"concept": "cat"}, {"diverse": True}),
         ("best photo of each month", {"and": []}, {"per": "month"}),
+        # one a week (was a concept "per week")
+        (
+            "one photo per week from 2023",
+            {"date": {"from": "2023-01-01", "to": "2023-12-31"}},
+            {"per": "week"},
+        ),
+        ("weekly photos of the baby", {"concept": "baby"}, {"per": "week"}),
         ("photos of anna from every year", {"person": "Anna"}, {"per": "year"}),  # was a concept "year"
         ("first photos of 2024", {"date": {"from": "2024-01-01", "to": "2024-12-31"}}, {"sort": "date_asc"}),
         ("photos from the same week last year", {"date": {"from": "2023-05-01", "to": "2023-05-29"}}, {}),

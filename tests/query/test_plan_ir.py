@@ -71,7 +71,7 @@ def test_round_trip_is_stable():
         ({"where": {"person": "A", "concept": "b"}}, "exactly one key"),
         ({"where": {"person": "A"}, "compose": {"sort": "random"}}, "compose.sort"),
         ({"where": {"person": "A"}, "compose": {"limit": 0}}, ">= 1"),
-        ({"where": {"person": "A"}, "compose": {"per": "week"}}, "compose.per"),
+        ({"where": {"person": "A"}, "compose": {"per": "fortnight"}}, "compose.per"),
         ({"where": {"person": "A"}, "compose": {"diverse": "yes"}}, "true or false"),
         ({"where": {"person": "A"}, "version": 2}, "unsupported plan version"),
         ({"compose": {}}, "missing 'where'"),

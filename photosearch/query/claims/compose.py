@@ -80,7 +80,7 @@ class ComposeClaims:
             ),
             (re.compile(r"\b(?P<n>a|one)\s+random\s+(?:photo|picture|pic|image|shot|one)\b"), None),
         ]
-        group = r"(?P<g>days?|months?|years?|places?|locations?|cit(?:y|ies)|countr(?:y|ies)|persons?|people|spots?)"
+        group = r"(?P<g>days?|weeks?|months?|years?|places?|locations?|cit(?:y|ies)|countr(?:y|ies)|persons?|people|spots?)"
         self.per_patterns = [
             re.compile(
                 rf"\b(?:(?:at\s+most\s+)?(?:one|1|a\s+single)\s+(?:(?:photo|picture|pic|shot|image)s?\s+)?|a\s+(?:photo|picture|pic|shot|image)\s+)(?:per|each|from\s+each|for\s+each|from\s+every|every|a|of\s+each)\s+{group}\b"
@@ -91,7 +91,9 @@ class ComposeClaims:
             re.compile(
                 r"\b(?:everyone|everybody|each\s+of\s+them|all\s+of\s+them|each\s+one)\s+(?:at\s+least\s+once|once|represented)\b"
             ),
-            re.compile(r"\b(?P<daily>daily|monthly|yearly)\b(?!\s+(?:average|basis|total|rate|report))"),
+            re.compile(
+                r"\b(?P<daily>daily|weekly|monthly|yearly)\b(?!\s+(?:average|basis|total|rate|report|market|meeting|newspaper|paper|magazine|planner|calendar))"
+            ),
         ]
         self.dedupe = re.compile(
             r"\b(?:no|without|exclude|excluding|skip|drop|remove|hide|minus|not)\s+(?:the\s+|any\s+)?(?:near[- ]?)?"
@@ -167,7 +169,9 @@ class ComposeClaims:
                 if not st.free(m.start(), m.end()):
                     continue
                 g = m.groupdict().get("g") or m.groupdict().get("daily") or "person"
-                per = {"daily": "day", "monthly": "month", "yearly": "year"}.get(g) or _per_value(g)
+                per = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}.get(
+                    g
+                ) or _per_value(g)
                 st.compose["per"] = per
                 st.claim(m.start(), m.end(), "drop", text=f"<per:{per}>")
         for m in st.unclaimed(self.dedupe):
@@ -231,6 +235,8 @@ def _per_value(g: str) -> str:
     g = g.rstrip("s")
     if g.startswith(("day",)):
         return "day"
+    if g.startswith("week"):
+        return "week"
     if g.startswith("month"):
         return "month"
     if g.startswith("year"):
