@@ -1,5 +1,6 @@
 """Clock times as hours of the photo's clock: "at 5pm", "around 8 pm", "after 10pm", "before 7am",
-"between 2pm and 4pm", "2-4pm", "17:30", "6 in the morning" → the `hour` atom's hours.
+"between 2pm and 4pm", "2-4pm", "17:30", "6 in the morning", "between 6 and 8 in the morning" → the
+`hour` atom's hours.
 
 A time needs "am"/"pm", a colon ("17:30") or "in the morning/afternoon/evening" to be one: a bare
 number is a count, a year or a word in the photo. "At 5pm" is the hour from 17:00 to 17:59;
@@ -20,6 +21,13 @@ _BARE = r"\d{1,2}(?::[0-5]\d)?"
 _PART_OF_DAY = r"in\s+the\s+(?P<part>morning|afternoon|evening)|at\s+night"
 
 _PATTERNS = (
+    (
+        "range_part",  # "between 6 and 8 in the morning", "7-9 in the evening"
+        re.compile(
+            r"\b(?:(?:between|from)\s+)?(?P<a>\d{1,2})\s*(?:and|to|until|till|-|–)\s*(?P<b>\d{1,2})\s+"
+            rf"(?:o'?clock\s+)?(?:{_PART_OF_DAY})"
+        ),
+    ),
     (
         "range",
         re.compile(
@@ -66,6 +74,16 @@ def _parse(text: str, ampm: str = "") -> tuple[int, int] | None:
     return hour, minute
 
 
+def _part_hour(hour: int, part: str | None) -> int | None:
+    """The hour of "6 in the morning", "7 in the evening", "11 at night" ("2 at night": 02:00)."""
+    if not 1 <= hour <= 12:
+        return None
+    part = part or "night"
+    if part == "morning":
+        return hour % 12
+    return hour % 12 + 12 if part != "night" or hour >= 6 else hour % 12
+
+
 def _span(lo: int, hi: int) -> list[int]:
     """Hours from lo to hi inclusive, over midnight when hi < lo."""
     return list(range(lo, hi + 1)) if hi >= lo else [*range(lo, 24), *range(0, hi + 1)]
@@ -85,14 +103,12 @@ def _hours(kind: str, m: re.Match) -> list[int] | None:
             return None
         last = end[0] if end[1] else end[0] - 1  # "until 4pm" ends at 15:59, "until 4:30pm" at 16:29
         return _span(start[0], last % 24)
+    if kind == "range_part":  # "between 6 and 8 in the morning": 06:00 to 07:59, as "6-8am"
+        start, end = (_part_hour(int(m.group(g)), m.group("part")) for g in ("a", "b"))
+        return _span(start, (end - 1) % 24) if start is not None and end is not None else None
     if kind == "part":
-        hour = int(m.group("h"))
-        if not 1 <= hour <= 12:
-            return None
-        part = m.group("part") or "night"
-        if part == "morning":
-            return [hour % 12]
-        return [hour % 12 + 12] if part != "night" or hour >= 6 else [hour % 12]  # "2 at night": 02:00
+        hour = _part_hour(int(m.group("h")), m.group("part"))
+        return None if hour is None else [hour]
     at = _parse(m.group("t"))
     if at is None or (kind == "at" and m.group("t") == "noon"):  # "at noon" is a time of day's
         return None

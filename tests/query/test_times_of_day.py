@@ -97,6 +97,10 @@ def test_the_hour_atom_is_validated_and_read_back():
         ("from 10 pm to 2 am", [0, 1, 22, 23]),
         ("6 in the morning", [6]),
         ("8 in the evening", [20]),
+        # a range said with its part of the day (was a concept "6" and 08:00 alone)
+        ("between 6 and 8 in the morning", [6, 7]),
+        ("7-9 in the evening", [19, 20]),
+        ("from 10 to 2 at night", [0, 1, 22, 23]),
         ("at noon", [11, 12, 13]),  # a time of day's word, as before
     ],
 )
