@@ -359,6 +359,10 @@ def test_places():
         ("onion rings", {"concept": "onion rings"}),
         ("newly imported beach photos", {"concept": "beach"}),  # was a concept "newly" too
         ("the weekly market", {"concept": "weekly market"}),  # a market, no one photo a week
+        # a maker's app is no camera (was photos taken with a Google phone)
+        ("a screenshot of google maps", {"and": [{"kind": "screenshot"}, {"concept": "google map"}]}),
+        ("photos from my google pixel", {"camera": "Pixel"}),
+        ('the word "sale"', {"text": "sale"}),  # was a concept "word" too
         # what the user rated (was a concept "highly")
         ("photos i rated highly", {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}),
         ("valentine's day dinner", {"concept": "valentine's day dinner"}),  # as "christmas dinner"

@@ -76,7 +76,7 @@ def claim_quotes(st: ClaimState) -> None:
             ("similar", r"(?:similar\s+to|like)\s*$"),
             (
                 "text",
-                r"(?:(?:that\s+|which\s+)?(?:says?|saying|reads?|reading)|written|with\s+(?:the\s+)?(?:words?|text)|text\s*:?)\s*$",
+                r"(?:(?:that\s+|which\s+)?(?:says?|saying|reads?|reading)|written|(?:with\s+)?(?:the\s+)?(?:words?|text)|text\s*:?)\s*$",
             ),
         ):
             mm = re.search(pat, before)
@@ -405,6 +405,8 @@ class CueClaims:
                 continue  # "apple", "an apple", "with an apple": the fruit, unless the catalog has such a camera
             if not models and m.start("b") == m.start() and _names_a_thing(st.low, m):
                 continue  # "mount fuji" is a mountain, no Fujifilm
+            if not models and _an_app_of(st.low, m):
+                continue  # "a screenshot of google maps": the app, no Pixel's photo
             value = " ".join([shown, *models])
             for known in st.ctx.cameras:
                 if fold(known) == fold(value):
@@ -455,6 +457,20 @@ def _names_a_thing(low: str, m: re.Match) -> bool:
     pairs = [(before[0], brand)] if before else []
     pairs += [(brand, after[0])] if after else []
     return any(names_a_thing(word, nxt) for word, nxt in pairs)
+
+
+#: A maker's apps, named after its brand: "google maps" is the app, no photo taken with a Pixel.
+_APPS = {
+    "google": {"maps", "map", "earth", "docs", "doc", "sheets", "drive", "search", "translate", "calendar"},
+    "apple": {"maps", "map", "music", "pay", "watch", "tv", "store", "wallet", "health"},
+    "samsung": {"pay", "health", "wallet"},
+}
+
+
+def _an_app_of(low: str, m: re.Match) -> bool:
+    """Whether the word after a brand names one of its apps ("google maps", "apple music")."""
+    after = low[m.end("b") :].split()[:1]
+    return bool(after) and after[0] in _APPS.get(m.group("b"), ())
 
 
 def _model_word(w: str) -> str:
