@@ -363,6 +363,8 @@ def test_places():
         ("a screenshot of google maps", {"and": [{"kind": "screenshot"}, {"concept": "google map"}]}),
         ("photos from my google pixel", {"camera": "Pixel"}),
         ('the word "sale"', {"text": "sale"}),  # was a concept "word" too
+        ("washed out photos", {"concept": "overexposed"}),  # was a concept "washed"
+        ("blown-out skies", {"and": [{"concept": "overexposed"}, {"concept": "sky"}]}),
         # what the user rated (was a concept "highly")
         ("photos i rated highly", {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}),
         ("valentine's day dinner", {"concept": "valentine's day dinner"}),  # as "christmas dinner"

@@ -104,6 +104,8 @@ _TICKETS_FOR = re.compile(r"\btickets?\s+(?:to|for)\s+(?:(?:the|a|an|our|my)\s+)
 _STAG_HEN = re.compile(r"\b(?P<who>stag|hen)\s+(?:do|dos|night|nights|weekend|weekends|party|parties)\b")
 #: "team building": a group of people at work, no building ("team" says the group).
 _TEAM_BUILDING = re.compile(r"(?<=\bteam[\s-])building\b")
+#: Too much light, in a photographer's words: "washed out", "blown out" photos are overexposed.
+_WASHED_OUT = re.compile(r"\b(?:washed|blown)[\s-]out\b")
 #: "what did we eat in italy", "what i cooked": the food in the photos.
 _WHAT_WE_ATE = re.compile(r"\bwhat\s+(?:did\s+|do\s+)?(?:we|i)\s+(?:eat|ate|cook|cooked|had\s+to\s+eat)\b")
 #: A look measured from the pixels, said of the photo before what it shows: "a dark photo of the
@@ -698,6 +700,8 @@ def _phrases_read_as_one(st: ClaimState) -> None:
     for m in st.unclaimed(_TICKETS_FOR):
         if m.group("what") not in _NO_OBJECT:
             st.claim(m.start(), m.end(), "word", text=f"{m.group('what')} ticket")
+    for m in st.unclaimed(_WASHED_OUT):  # a look of its own, beside what it is said of
+        st.claim(m.start(), m.end(), "atom", {"concept": "overexposed"}, slot="concept")
     for m in st.unclaimed(_STAG_HEN):
         st.claim(m.start(), m.end(), "word", text=f"{m.group('who')} party")
     for m in st.unclaimed(_TEAM_BUILDING):
