@@ -22,6 +22,7 @@ from photosearch.query.resolvers.filters import (
     resolve_kind,
     resolve_knowledge,
     resolve_label,
+    resolve_lens,
     resolve_month,
     resolve_orientation,
     resolve_person,
@@ -49,6 +50,7 @@ RESOLVERS: dict[str, Callable[[dict, ExecContext], AtomResult]] = {
     "place": resolve_place,
     "text": resolve_text,
     "camera": resolve_camera,
+    "lens": resolve_lens,
     "folder": resolve_folder,
     "file": resolve_file,
     "similar": lambda atom, ctx: (

@@ -275,6 +275,25 @@ golden marina monument view views light lights dark fire water wind storm fog mi
 nice
 """)
 
+#: Makers of lenses alone (a camera maker's lens names its camera too) → display spelling.
+LENS_BRANDS = {
+    "sigma": "Sigma",
+    "tamron": "Tamron",
+    "tokina": "Tokina",
+    "samyang": "Samyang",
+    "rokinon": "Rokinon",
+    "zeiss": "Zeiss",
+    "voigtlander": "Voigtländer",
+    "voigtländer": "Voigtländer",
+    "laowa": "Laowa",
+    "viltrox": "Viltrox",
+    "meike": "Meike",
+    "7artisans": "7Artisans",
+    "ttartisan": "TTArtisan",
+    "lensbaby": "Lensbaby",
+    "irix": "Irix",
+}
+
 #: Camera brands and product lines → display spelling.
 CAMERA_BRANDS = {
     "iphone": "iPhone",

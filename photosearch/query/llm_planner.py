@@ -35,7 +35,7 @@ SYSTEM_PROMPT = (
     '{"concept": thing}, {"person": name, "*" anyone named, "?" a face not named yet}, {"date": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}}, '
     '{"added": {"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}} (added to the library), '
     '{"days_of": {"where": NODE, "from": days, "to": days}} (taken days after a photo of NODE: 1, 1 the day after), '
-    '{"hour": [hours of the day 0-23]}, {"weekday": [days of the week, 1 = Monday]}, {"place": name, "home" at home}, {"text": words in the photo}, {"camera": model}, {"folder": name}, {"file": part of a file name}, {"album": name}, {"editor": photo editor, "*" any}, '
+    '{"hour": [hours of the day 0-23]}, {"weekday": [days of the week, 1 = Monday]}, {"place": name, "home" at home}, {"text": words in the photo}, {"camera": model}, {"lens": lens maker or kind, "macro", "fisheye"}, {"folder": name}, {"file": part of a file name}, {"album": name}, {"editor": photo editor, "*" any}, '
     '{"similar": photo id, "*" for near-duplicates}, {"knowledge": fact}, {"tag": tag, "*" any tag}, {"faces": {"min": n, "max": n}}, '
     '{"rating": {"min": stars, "max": stars}}, {"label": colour label}, '
     '{"setting": {"of": "aperture|shutter|iso|focal|focal35|flash", "min": n, "max": n}} (camera settings: '
@@ -58,6 +58,7 @@ SLOT_TYPES = (
     "days_of",
     "place",
     "camera",
+    "lens",
     "folder",
     "file",
     "album",

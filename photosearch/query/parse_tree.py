@@ -214,6 +214,7 @@ ONE_VALUE_EACH = (
     "hour",
     "place",
     "camera",
+    "lens",
     "folder",
     "kind",
     "orientation",

@@ -15,7 +15,8 @@ Atoms (each a one-key object):
 * ``{"concept": "dog"}`` semantic; ``{"person": "Anna"}`` (``"*"``: anyone named in People, ``"?"``:
   a face nobody named yet); ``{"place": "Italy"}`` (``"*"``: any
   known place, "photos with location"; ``"home"``: at home, near where photos were taken on the most days);
-  ``{"text": "EXIT"}`` words in the photo (``{"text": "*"}``: any); ``{"camera": "Pixel 7"}``; ``{"folder": "Trips"}``;
+  ``{"text": "EXIT"}`` words in the photo (``{"text": "*"}``: any); ``{"camera": "Pixel 7"}``; ``{"lens": "Sigma"}`` (the
+  lens EXIF names it: a maker, a model, "macro", "fisheye"); ``{"folder": "Trips"}``;
   ``{"file": "IMG_2041"}`` part of the file's name;
   ``{"similar": "42"}`` photo id or path (``"*"``: a near-duplicate of any photo, "duplicates"); ``{"knowledge": "e-bike"}``; ``{"tag": "favourite"}`` (``"*"``: any tag of yours or keyword of the file,
   the heart aside: "untagged" is its negation);
@@ -123,6 +124,7 @@ STRING_ATOMS = (
     "place",
     "text",
     "camera",
+    "lens",
     "folder",
     "file",
     "similar",

@@ -135,6 +135,7 @@ _DESCRIBE = {
     "yearly": lambda v: "taken " + yearly_text(v),
     "text": lambda v: "with words in it" if v.strip() == ANY_TEXT else f"with the words “{v}”",
     "camera": lambda v: f"taken with {CAMERA_KINDS.get(v, v)}",
+    "lens": lambda v: f"taken with a {v} lens",
     "folder": lambda v: f"in a folder named {v}",
     "file": lambda v: (
         "in a camera RAW format"

@@ -26,7 +26,16 @@ class FakeEmbedder(HashEmbedder):
 
 
 def add_photo(
-    s, folder: Folder, name: str, *, taken=None, camera=("", ""), gps=None, phash=None, state="active"
+    s,
+    folder: Folder,
+    name: str,
+    *,
+    taken=None,
+    camera=("", ""),
+    gps=None,
+    phash=None,
+    state="active",
+    lens=None,
 ) -> Photo:
     path = f"{folder.path}/{name}"
     p = Photo(
@@ -38,6 +47,7 @@ def add_photo(
         taken_at=taken,
         camera_make=camera[0] or None,
         camera_model=camera[1] or None,
+        lens=lens,
         gps_lat=gps[0] if gps else None,
         gps_lon=gps[1] if gps else None,
         phash=phash,

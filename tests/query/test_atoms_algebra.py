@@ -191,6 +191,7 @@ ATOM_EXAMPLES = {
     "place": "Lisbon",
     "text": "EXIT",
     "camera": "Pixel 7",
+    "lens": "Sigma",
     "folder": "Holidays",
     "file": "IMG_2041",
     "similar": "beach.jpg",

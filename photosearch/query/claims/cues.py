@@ -268,7 +268,7 @@ class CueClaims:
             r"\b(?:learned|knowledge|web|learnt)\s*:\s*(?P<v>[^,;]+?)(?=$|[,;]|\s+(?:and|or|not|but|with|without)\b)"
         )
         self.prefix = re.compile(
-            r"\b(?P<k>concept|person|place|text|camera|folder|file|album|similar|tag|kind|quality)\s*:\s*(?P<v>[^\s,;]+)"
+            r"\b(?P<k>concept|person|place|text|camera|lens|folder|file|album|similar|tag|kind|quality)\s*:\s*(?P<v>[^\s,;]+)"
         )
         self.similar = re.compile(
             rf"\b(?:similar\s+to|look(?:s|ing)?\s+like|like|resembling|same\s+as|close\s+to)\s+(?:the\s+)?"
@@ -414,6 +414,7 @@ class CueClaims:
             if shown == "DJI" and models and value not in st.ctx.cameras:
                 value = ANY_DRONE  # "dji mini 3": a drone's EXIF model is its camera's, "FC3582"
             st.claim(m.start(), m.end(), "atom", {"camera": value}, slot="camera")
+        _claim_lenses(st)
         for m in st.unclaimed(_PHONE):  # after the brands: "samsung phone pictures" is the Samsung
             st.claim(m.start(), m.end(), "atom", {"camera": ANY_PHONE}, slot="camera")
         for m in st.unclaimed(_FRONT_CAMERA):  # the selfie camera: a selfie (`resolvers/selfies.py`)
@@ -457,6 +458,26 @@ def _names_a_thing(low: str, m: re.Match) -> bool:
     pairs = [(before[0], brand)] if before else []
     pairs += [(brand, after[0])] if after else []
     return any(names_a_thing(word, nxt) for word, nxt in pairs)
+
+
+#: A lens by its maker ("taken with my sigma", "the tamron lens"), and a kind of lens by the word its
+#: makers write ("macro lens", "fisheye lens"): the lens EXIF names them (`resolvers/filters.resolve_lens`).
+_LENS_MAKER = re.compile(
+    r"(?:\b(?:(?:taken|shot|captured)\s+(?:with|on|using)|with|using|on)\s+)?(?:(?:my|the|a|an|our)\s+)?"
+    rf"\b(?P<b>{'|'.join(sorted(map(re.escape, lx.LENS_BRANDS), key=len, reverse=True))})\b(?:\s+lens(?:es)?\b)?"
+)
+_LENS_KIND = re.compile(
+    r"(?:\b(?:(?:taken|shot|captured)\s+(?:with|on|using)|with|using)\s+)?(?:(?:my|the|a|an|our)\s+)?"
+    r"\b(?P<k>macro|fish[- ]?eye)\s+lens(?:es)?\b"
+)
+
+
+def _claim_lenses(st: ClaimState) -> None:
+    for m in st.unclaimed(_LENS_MAKER):
+        st.claim(m.start(), m.end(), "atom", {"lens": lx.LENS_BRANDS[m.group("b")]}, slot="lens")
+    for m in st.unclaimed(_LENS_KIND):
+        kind = "macro" if m.group("k") == "macro" else "fisheye"
+        st.claim(m.start(), m.end(), "atom", {"lens": kind}, slot="lens")
 
 
 #: A maker's apps, named after its brand: "google maps" is the app, no photo taken with a Pixel.

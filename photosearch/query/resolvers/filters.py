@@ -306,6 +306,36 @@ def resolve_camera(atom: dict, ctx: ExecContext) -> AtomResult:
     )
 
 
+#: A kind of lens, and the words its makers write for it ("Micro-NIKKOR", "EF100mm f/2.8L Macro").
+LENS_KIND_WORDS = {"macro": ("macro", "micro"), "fisheye": ("fisheye", "fish-eye")}
+
+
+def resolve_lens(atom: dict, ctx: ExecContext) -> AtomResult:
+    """Photos whose lens EXIF holds the value: a maker ("Sigma"), a model ("24-70"), or a kind of lens
+    in its makers' words ("macro": Canon's "Macro", Nikon's "Micro")."""
+    value = str(atom["lens"])
+    snap = ctx.snapshot
+    if "lenses" not in snap.cache:
+        snap.cache["lenses"] = [fold(lens) for lens in snap.lenses]
+    words = LENS_KIND_WORDS.get(fold(value), (value,))
+    codes = np.unique(np.concatenate([_contains_codes(snap.cache["lenses"], w) for w in words]))
+    known = [c for c in codes.tolist() if snap.lenses[c]]
+    mask = (
+        np.isin(snap.lens_code, np.array(known, np.int32)) if snap.lens_code.size else np.zeros(snap.n, bool)
+    )
+    return AtomResult(
+        atom,
+        ScoredSet.from_mask(mask),
+        lambda row: [
+            {
+                "atom": "lens",
+                "lens": snap.lenses[snap.lens_code[row]],
+                "text": f"taken with the lens {snap.lenses[snap.lens_code[row]]}",
+            }
+        ],
+    )
+
+
 def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
     """Photos in a folder whose name holds the value, or under a path typed out ("~/Pictures")."""
     value = fold(os.path.expanduser(str(atom["folder"]))).replace("\\", "/").strip("/")

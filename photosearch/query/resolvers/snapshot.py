@@ -100,6 +100,8 @@ class Snapshot:
     place_code: np.ndarray  # int32 into places, -1 unknown
     places: list[dict]  # {"city","admin1","cc","country","sublocation"}
     camera_models: list[str] = field(default_factory=list)  # distinct EXIF models, as written
+    lens_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # into lenses, per row
+    lenses: list[str] = field(default_factory=list)  # EXIF lens names as written ("" unknown)
     loaded_at: float = field(default_factory=time.time)
     cache: dict = field(default_factory=dict)  # per-snapshot memo (calibration, indexes...)
 
@@ -228,7 +230,7 @@ def load_snapshot(conn) -> Snapshot:
     rows = conn.execute(
         text(
             "SELECT id, path, taken_at, camera_make, camera_model, gps_lat, gps_lon, phash, added_at, "
-            "width, height, size FROM photos WHERE state = 'active' ORDER BY id"
+            "width, height, size, lens FROM photos WHERE state = 'active' ORDER BY id"
         )
     ).all()
     n = len(rows)
@@ -246,6 +248,7 @@ def load_snapshot(conn) -> Snapshot:
         months = dt.astype("datetime64[M]").astype(np.int64) % 12
         month[known] = (years * 12 + months).astype(np.int32)
     camera_code, cameras = _codes([_fold(f"{r[3] or ''} {r[4] or ''}") for r in rows])
+    lens_code, lenses = _codes([" ".join((r[12] or "").split()) for r in rows])
     folder_code, folders = _codes([_fold(os.path.dirname(r[1] or "")) for r in rows])
     lat = np.array([np.nan if r[5] is None else r[5] for r in rows], dtype=np.float64)
     lon = np.array([np.nan if r[6] is None else r[6] for r in rows], dtype=np.float64)
@@ -312,6 +315,8 @@ def load_snapshot(conn) -> Snapshot:
         place_code=place_code,
         places=places,
         camera_models=sorted({r[4] for r in rows if r[4]}),
+        lens_code=lens_code,
+        lenses=lenses,
     )
     log.info("catalog snapshot: %d photos loaded in %.0f ms", n, (time.perf_counter() - t0) * 1000)
     return snap

@@ -23,7 +23,7 @@ from photosearch.query.resolvers.snapshot import Group, Snapshot, build_token_in
 log = logging.getLogger(__name__)
 
 #: Bump when what is saved changes.
-FORMAT = 3
+FORMAT = 4
 
 #: Per-row columns and their dtypes.
 _COLUMNS = {
@@ -33,6 +33,7 @@ _COLUMNS = {
     "day": np.int32,
     "month": np.int32,
     "camera_code": np.int32,
+    "lens_code": np.int32,
     "folder_code": np.int32,
     "lat": np.float64,
     "lon": np.float64,
@@ -114,7 +115,7 @@ def _check_range(values: np.ndarray, low: int, high: int, what: str) -> None:
 def encode(snap: Snapshot) -> tuple[dict[str, np.ndarray], dict]:
     """(arrays, JSON metadata) of a snapshot."""
     arrays: dict[str, np.ndarray] = {name: np.ascontiguousarray(getattr(snap, name)) for name in _COLUMNS}
-    for name in ("paths", "cameras", "folders", "camera_models"):
+    for name in ("paths", "cameras", "folders", "camera_models", "lenses"):
         arrays[f"{name}_text"], arrays[f"{name}_len"] = _pack(list(getattr(snap, name)))
     # people: folded name -> rows, display names, and each row's names in their own order
     keys = list(snap.people)
@@ -180,12 +181,13 @@ def decode(arrays: dict[str, np.ndarray], meta: dict) -> Snapshot:
         raise Damaged("columns differ in length")
     if n > 1 and np.any(np.diff(cols["ids"]) <= 0):
         raise Damaged("ids are not sorted")
-    paths, cameras, folders, camera_models = (
-        strings(s) for s in ("paths", "cameras", "folders", "camera_models")
+    paths, cameras, folders, camera_models, lenses = (
+        strings(s) for s in ("paths", "cameras", "folders", "camera_models", "lenses")
     )
     if len(paths) != n:
         raise Damaged("paths differ in length")
     _check_range(cols["camera_code"], 0, len(cameras), "camera codes")
+    _check_range(cols["lens_code"], 0, len(lenses), "lens codes")
     _check_range(cols["folder_code"], 0, len(folders), "folder codes")
     _check_range(cols["place_code"], -1, len(places), "place codes")
 
@@ -246,6 +248,7 @@ def decode(arrays: dict[str, np.ndarray], meta: dict) -> Snapshot:
         token_index=build_token_index(groups),
         places=places,
         camera_models=camera_models,
+        lenses=lenses,
         **cols,
     )
 
