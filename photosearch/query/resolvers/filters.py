@@ -323,17 +323,7 @@ def resolve_lens(atom: dict, ctx: ExecContext) -> AtomResult:
     mask = (
         np.isin(snap.lens_code, np.array(known, np.int32)) if snap.lens_code.size else np.zeros(snap.n, bool)
     )
-    return AtomResult(
-        atom,
-        ScoredSet.from_mask(mask),
-        lambda row: [
-            {
-                "atom": "lens",
-                "lens": snap.lenses[snap.lens_code[row]],
-                "text": f"taken with the lens {snap.lenses[snap.lens_code[row]]}",
-            }
-        ],
-    )
+    return _named_by_code(atom, mask, snap.lenses, snap.lens_code, "taken with the lens")
 
 
 def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
@@ -346,16 +336,18 @@ def resolve_folder(atom: dict, ctx: ExecContext) -> AtomResult:
         if value and (any(value in p for p in parts) or ("/" in value and value in folder)):
             codes.append(code)
     mask = np.isin(snap.folder_code, np.array(codes, dtype=np.int32))
+    return _named_by_code(atom, mask, snap.folders, snap.folder_code, "in the folder")
+
+
+def _named_by_code(
+    atom: dict, mask: np.ndarray, names: list[str], codes: np.ndarray, said: str
+) -> AtomResult:
+    """The photos of a mask, each explained by its name in the snapshot's list ("in the folder …")."""
+    key = next(iter(atom))
     return AtomResult(
         atom,
         ScoredSet.from_mask(mask),
-        lambda row: [
-            {
-                "atom": "folder",
-                "folder": snap.folders[snap.folder_code[row]],
-                "text": f"in the folder {snap.folders[snap.folder_code[row]]}",
-            }
-        ],
+        lambda row: [{"atom": key, key: names[codes[row]], "text": f"{said} {names[codes[row]]}"}],
     )
 
 
