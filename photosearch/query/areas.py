@@ -37,10 +37,6 @@ class Area:
         """The countries the area lies in, whole or in part."""
         return self.countries | {cc for cc, _ in self.regions} | {box[0] for box in self.boxes}
 
-    def boxes_hold(self, cc: str, lat: float, lon: float) -> bool:
-        """Whether a photo of that country, taken there, lies in one of the area's boxes."""
-        return any(c == cc and s <= lat <= n and w <= lon <= e for c, s, w, n, e in self.boxes)
-
 
 @functools.cache
 def _table() -> dict[str, Area]:

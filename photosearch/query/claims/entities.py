@@ -21,6 +21,7 @@ from photosearch.query.places import (
     AMBIGUOUS_COUNTRY_WORDS,
     COUNTRIES,
     FAMOUS_CITIES,
+    Place,
     canonical_name,
     fold,
     gazetteer,
@@ -392,7 +393,7 @@ def _drop_a_direction(st: ClaimState, gaz) -> None:
                 break
 
 
-def _qualifier(st: ClaimState, gaz, places: list, end: int) -> tuple[re.Match | None, object | None]:
+def _qualifier(st: ClaimState, gaz, places: list[Place], end: int) -> tuple[re.Match | None, Place | None]:
     """The country or region after a town's name and a comma, where a town of that name lies in it
     ("kingston, ontario", "cornwall, ontario": a town, even where the name alone is no place)."""
     mq = re.match(
@@ -405,7 +406,7 @@ def _qualifier(st: ClaimState, gaz, places: list, end: int) -> tuple[re.Match | 
     return (mq, within) if any(p.kind == "city" and _lies_in(p, within) for p in places) else (None, None)
 
 
-def _lies_in(town, within) -> bool:
+def _lies_in(town: Place, within: Place) -> bool:
     """Whether a town lies in a country, or in a region, of the gazetteer."""
     return town.cc == within.cc and (within.kind == "country" or fold(town.admin1) == fold(within.admin1))
 
@@ -423,7 +424,7 @@ def _qualified_elsewhere(st: ClaimState, gaz, end: int, found) -> bool:
 
 def _a_thing_of(st: ClaimState, start: int, end: int) -> bool:
     """Whether the name and the word after it are one WordNet noun, a thing named after the place
-    ("madeira cake", "cornish pasty"), not said after "in", "to" or "from" ("cake in madeira")."""
+    ("madeira cake"), not said after "in", "to" or "from" ("cake in madeira")."""
     from photosearch.query.expansion import shared_wordnet
 
     prev = st.low[:start].split()[-1:] or [""]

@@ -685,9 +685,9 @@ def _fillers_and_where_phrases(st: ClaimState) -> None:
 
 def _phrases_read_as_one(st: ClaimState) -> None:
     """ "a thank you card" (what the card says), "the day we got married" (a wedding), "where i
-    parked" (the car or a car park, the newest first), "tickets to the concert" (concert tickets), "what we
-    ate" (food), "a new year's eve party" (one thing, as "a christmas
-    party" is), "a shopping list" (no command "list")."""
+    parked" (the car or a car park, the newest first), "tickets to the concert" (concert tickets),
+    "what we ate" (food), "washed out" (overexposed), "a stag do" (a stag party), "a new year's eve
+    party" (one thing, as "a christmas party" is), "a shopping list" (no command "list")."""
     for m in st.unclaimed(_THANK_YOU):
         st.claim(m.start(), m.end(), "word", text="thank-you")
     for m in st.unclaimed(_MARRIED):
