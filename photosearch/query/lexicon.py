@@ -272,7 +272,7 @@ baby kid kids child children family friends people person man woman boy girl cro
 selfie selfies portrait portraits group screenshot screenshots document documents receipt
 cross point union liberty independence providence concord harmony paradise normal mission
 golden marina monument view views light lights dark fire water wind storm fog mist
-nice
+nice north south east west northeast northwest southeast southwest central
 """)
 
 #: Makers of lenses alone (a camera maker's lens names its camera too) → display spelling.

@@ -235,6 +235,7 @@ AMBIGUOUS_COUNTRY_WORDS = {
 
 #: Famous cities recognised in lower case anywhere (GeoNames has no population column to rank by).
 FAMOUS_CITIES = {
+    "key west",
     "amsterdam",
     "athens",
     "auckland",

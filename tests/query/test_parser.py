@@ -126,6 +126,9 @@ def test_places():
     ):
         assert parse_request(text, now=NOW, people=[])[0]["where"] == {"place": place}, text
     assert {p.admin1 for p in resolve_place("Kingston, Ontario")} == {"Ontario"}
+    # a compass word alone is no place (West, a region of Cameroon and of Iceland, was one)
+    assert parse_request("key west", now=NOW, people=[])[0]["where"] == {"place": "Key West"}
+    assert parse_request("west", now=NOW, people=[])[0]["where"] == {"concept": "west"}
     plan, _, _ = parse_request("bed, spain", now=NOW, people=[])  # no town "bed" in Spain
     assert plan["where"] == {"and": [{"concept": "bed"}, {"place": "Spain"}]}
     # two unknown words side by side are a name, not two typos
