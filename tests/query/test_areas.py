@@ -112,6 +112,16 @@ def test_every_name_of_an_area_is_read_as_it(entry):
         ),
         # a thing named after the place stays the thing, unless it is said to be there
         ("madeira cake", {"concept": "madeira cake"}),
+        # a national park is its boxes, or its name's look, as a famous sight is (were concepts alone)
+        (
+            "hiking in zion",
+            {"and": [{"concept": "hiking"}, {"or": [{"place": "Zion"}, {"concept": "zion"}]}]},
+        ),
+        (
+            "the grand tetons",
+            {"or": [{"place": "Grand Teton National Park"}, {"concept": "grand teton"}]},
+        ),
+        ("arches", {"concept": "arch"}),  # the park needs its "national park"
         ("cake in madeira", {"and": [{"concept": "cake"}, {"place": "Madeira"}]}),
     ],
 )
