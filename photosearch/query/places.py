@@ -343,6 +343,7 @@ CITY_ALIASES = {
     "nyc": "New York City",
     "la": "Los Angeles",
     "sf": "San Francisco",
+    "rio": "Rio de Janeiro",
     "krakow": "Kraków",
 }
 
@@ -547,7 +548,9 @@ def canonical_name(places: list[Place], typed: str) -> str:
     best = places[0]
     if best.kind == "country":
         return best.name
+    alias = CITY_ALIASES.get(fold(typed))
+    if alias and len(fold(typed)) <= 3:  # a short form is the city's ("rio", not a village called Rio)
+        return alias
     if fold(best.name) == fold(typed):
         return best.name
-    alias = CITY_ALIASES.get(fold(typed))
     return alias or best.name

@@ -126,6 +126,10 @@ def test_places():
     ):
         assert parse_request(text, now=NOW, people=[])[0]["where"] == {"place": place}, text
     assert {p.admin1 for p in resolve_place("Kingston, Ontario")} == {"Ontario"}
+    # "rio" is Rio de Janeiro where a place is said (was a concept "rio")
+    assert parse_request("carnival in rio", now=NOW, people=[])[0]["where"] == {
+        "and": [{"concept": "carnival"}, {"place": "Rio de Janeiro"}]
+    }
     # a compass word alone is no place (West, a region of Cameroon and of Iceland, was one)
     assert parse_request("key west", now=NOW, people=[])[0]["where"] == {"place": "Key West"}
     assert parse_request("west", now=NOW, people=[])[0]["where"] == {"concept": "west"}

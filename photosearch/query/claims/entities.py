@@ -273,7 +273,7 @@ def claim_weekdays(st: ClaimState) -> None:
 
 #: Cities people name by a short form that is also a word ("la", "sf"): a place when written in
 #: capitals, after "in", "to" or "from", or before a trip word or a year ("la trip", "sf 2019").
-CITY_SHORT_FORMS = frozenset({"la", "sf"})
+CITY_SHORT_FORMS = frozenset({"la", "sf", "rio"})
 _YEAR_NEXT = re.compile(r"\s+(?:19|20)\d\d\b")
 #: "in the us", "to the states": the country, where "us" alone is people.
 _IN_THE = re.compile(r"\b(?:in|to|from|across|around|through|visiting|outside(?:\s+of)?)\s+the\s+$")
