@@ -83,6 +83,9 @@ def test_every_name_of_an_area_is_read_as_it(entry):
         ("the south of france", {"place": "France"}),
         ("northern italy", {"place": "Italy"}),
         ("eastern europe", {"place": "Europe"}),
+        ("south wales", {"place": "Wales"}),  # a bare direction too (was a concept "south" beside Wales)
+        ("upstate new york", {"place": "New York"}),
+        ("south korea", {"place": "South Korea"}),  # a country of its own
         # where the words name a place themselves, they stay it
         ("western australia", {"place": "Western Australia"}),
         ("north carolina", {"place": "North Carolina"}),

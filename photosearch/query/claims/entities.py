@@ -369,7 +369,7 @@ _WITHIN = re.compile(
 #: A part of a place by its direction: "the south of france", "northern italy", "eastern europe".
 _DIRECTION = re.compile(
     r"\b(?:(?:the\s+)?(?:north|south|east|west)(?:-?(?:east|west))?\s+of|(?:north|south|east|west)(?:-?(?:east|west))?ern"
-    r"|central)\s+(?P<rest>[a-z]+(?:\s+[a-z]+){0,2})"
+    r"|central|upstate|(?:north|south|east|west)(?:-?(?:east|west))?)\s+(?P<rest>[a-z]+(?:\s+[a-z]+){0,2})"
 )
 
 
