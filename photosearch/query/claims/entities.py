@@ -313,7 +313,7 @@ def claim_places(st: ClaimState) -> None:
             if within is not None:
                 places = [p for p in places if p.kind == "city" and _lies_in(p, within)] or places
                 qualifier = ", " + within.name
-                e += mq.end()
+                e = mq.end()
             value = canonical_name(places, orig) + qualifier
             st.claim(s, e, "atom", {"place": value}, slot="place")
             i += n
@@ -393,17 +393,30 @@ def _drop_a_direction(st: ClaimState, gaz) -> None:
                 break
 
 
+#: What follows a town's name and a comma ("kingston, ontario in 2019": "ontario").
+_AFTER_A_COMMA = re.compile(
+    r",\s*([\w][\w .'-]*?)(?=$|[,;]|\s+(?:and|or|with|not|but|in|at|on|from|last|this)\b)"
+)
+#: What follows an area's name, with or without a comma: one or two words to the end of the request
+#: or a comma ("cornwall, ontario"), else the next word ("tenerife spain 2019").
+_AFTER_AN_AREA = re.compile(r",?\s*([a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)\s*(?:$|[,;])")
+_WORD_AFTER_AN_AREA = re.compile(r",?\s*([a-z][\w'-]*)")
+
+
+def _country_or_region(gaz, m: re.Match | None) -> Place | None:
+    """The country or region a match's first group names, or None."""
+    found = gaz.lookup(m.group(1)) if m else []
+    return found[0] if found and found[0].kind in ("country", "region") else None
+
+
 def _qualifier(st: ClaimState, gaz, places: list[Place], end: int) -> tuple[re.Match | None, Place | None]:
     """The country or region after a town's name and a comma, where a town of that name lies in it
     ("kingston, ontario", "cornwall, ontario": a town, even where the name alone is no place)."""
-    mq = re.match(
-        r",\s*([\w][\w .'-]*?)(?=$|[,;]|\s+(?:and|or|with|not|but|in|at|on|from|last|this)\b)", st.low[end:]
-    )
-    found = gaz.lookup(mq.group(1)) if mq else []
-    if not found or found[0].kind not in ("country", "region"):
+    mq = _AFTER_A_COMMA.match(st.low, end)
+    within = _country_or_region(gaz, mq)
+    if within is None or not any(p.kind == "city" and _lies_in(p, within) for p in places):
         return None, None
-    within = found[0]
-    return (mq, within) if any(p.kind == "city" and _lies_in(p, within) for p in places) else (None, None)
+    return mq, within
 
 
 def _lies_in(town: Place, within: Place) -> bool:
@@ -413,13 +426,9 @@ def _lies_in(town: Place, within: Place) -> bool:
 
 def _qualified_elsewhere(st: ClaimState, gaz, end: int, found) -> bool:
     """Whether a country or region the area is not in follows its name ("cornwall, ontario")."""
-    m = re.match(r",?\s*([a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)\s*(?:$|[,;])", st.low[end:])
-    if m is None:
-        m = re.match(r",?\s*([a-z][\w'-]*)", st.low[end:])
-    places = gaz.lookup(m.group(1)) if m else []
-    return (
-        bool(places) and places[0].kind in ("country", "region") and places[0].cc not in found.country_codes
-    )
+    m = _AFTER_AN_AREA.match(st.low, end) or _WORD_AFTER_AN_AREA.match(st.low, end)
+    place = _country_or_region(gaz, m)
+    return place is not None and place.cc not in found.country_codes
 
 
 def _a_thing_of(st: ClaimState, start: int, end: int) -> bool:

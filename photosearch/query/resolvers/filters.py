@@ -319,10 +319,7 @@ def resolve_lens(atom: dict, ctx: ExecContext) -> AtomResult:
         snap.cache["lenses"] = [fold(lens) for lens in snap.lenses]
     words = LENS_KIND_WORDS.get(fold(value), (value,))
     codes = np.unique(np.concatenate([_contains_codes(snap.cache["lenses"], w) for w in words]))
-    known = [c for c in codes.tolist() if snap.lenses[c]]
-    mask = (
-        np.isin(snap.lens_code, np.array(known, np.int32)) if snap.lens_code.size else np.zeros(snap.n, bool)
-    )
+    mask = np.isin(snap.lens_code, codes)
     return _named_by_code(atom, mask, snap.lenses, snap.lens_code, "taken with the lens")
 
 

@@ -162,8 +162,8 @@ def _in_area(snap, region) -> tuple[np.ndarray, np.ndarray]:
     if region.boxes:
         # each photo's country by its place (a photo with none: "", the appended last entry)
         countries = np.array([p.get("cc", "") for p in snap.places] + [""], dtype=object)[snap.place_code]
+        lat, lon = snap.lat, snap.lon
         for cc, south, west, north, east in region.boxes:
-            lat, lon = snap.lat, snap.lon
             mask |= (countries == cc) & (lat >= south) & (lat <= north) & (lon >= west) & (lon <= east)
         found = sorted({*found, *snap.place_code[mask & (snap.place_code >= 0)].tolist()})
     return np.array(found, dtype=np.int32), mask

@@ -82,6 +82,8 @@ class Snapshot:
     month: np.ndarray  # int32 year*12+month-1, -1 unknown
     camera_code: np.ndarray
     cameras: list[str]  # folded "make model"
+    lens_code: np.ndarray  # int32 into lenses
+    lenses: list[str]  # EXIF lens names as written ("" unknown)
     folder_code: np.ndarray
     folders: list[str]  # folded directory of the path
     lat: np.ndarray
@@ -100,8 +102,6 @@ class Snapshot:
     place_code: np.ndarray  # int32 into places, -1 unknown
     places: list[dict]  # {"city","admin1","cc","country","sublocation"}
     camera_models: list[str] = field(default_factory=list)  # distinct EXIF models, as written
-    lens_code: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # into lenses, per row
-    lenses: list[str] = field(default_factory=list)  # EXIF lens names as written ("" unknown)
     loaded_at: float = field(default_factory=time.time)
     cache: dict = field(default_factory=dict)  # per-snapshot memo (calibration, indexes...)
 
