@@ -1,6 +1,8 @@
 """Famous sights by name ("the eiffel tower", "big ben", "the grand canyon") and where they are
 (`resources/landmarks.yaml`): a request names one as a place, found by the photos' GPS within the
-sight's reach, and as a concept, for the photos that look like it."""
+sight's reach, and as a concept, for the photos that look like it; a sight that looks like many
+places (a lake, a fjord) is found by its place alone, and what it looks like gives its closest
+matches."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ class Landmark:
     km: float
     the: bool = True  # said with "the": "the Eiffel Tower", but "Big Ben"
     looks: str = ""  # what the models see of it, where WordNet does not know its name: "opera house"
+    alike: str = ""  # what many places look like, so never the sight itself: its closest matches ("lake")
 
     @property
     def said(self) -> str:
@@ -44,6 +47,7 @@ def _table() -> dict[str, Landmark]:
             float(entry["km"]),
             bool(entry.get("the", True)),
             str(entry.get("looks", "")),
+            str(entry.get("alike", "")),
         )
         for name in (sight.name, *entry.get("also", ())):
             out[fold(str(name))] = sight

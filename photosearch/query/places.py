@@ -24,7 +24,7 @@ from pathlib import Path
 from photosearch.cache_files import user_cache_dir
 
 log = logging.getLogger(__name__)
-INDEX_VERSION = 1  # bump when the index layout or the way rows are made changes
+INDEX_VERSION = 2  # bump when the index layout or the way rows are made changes
 
 # ISO 3166 alpha-2 → (canonical name, aliases...). Aliases are matched case-insensitively.
 COUNTRIES: dict[str, tuple[str, ...]] = {
@@ -32,12 +32,17 @@ COUNTRIES: dict[str, tuple[str, ...]] = {
     "AE": ("United Arab Emirates", "UAE", "Emirates"),
     "AF": ("Afghanistan",),
     "AG": ("Antigua and Barbuda", "Antigua"),
+    "AI": ("Anguilla",),
     "AL": ("Albania",),
     "AM": ("Armenia",),
     "AO": ("Angola",),
+    "AQ": ("Antarctica",),
     "AR": ("Argentina",),
+    "AS": ("American Samoa",),
     "AT": ("Austria",),
     "AU": ("Australia",),
+    "AW": ("Aruba",),
+    "AX": ("Åland Islands", "Aland Islands", "Åland", "Aland"),
     "AZ": ("Azerbaijan",),
     "BA": ("Bosnia and Herzegovina", "Bosnia"),
     "BB": ("Barbados",),
@@ -48,8 +53,11 @@ COUNTRIES: dict[str, tuple[str, ...]] = {
     "BH": ("Bahrain",),
     "BI": ("Burundi",),
     "BJ": ("Benin",),
+    "BL": ("Saint Barthélemy", "Saint Barthelemy", "St Barts", "St. Barts", "St Barths"),
+    "BM": ("Bermuda",),
     "BN": ("Brunei",),
     "BO": ("Bolivia",),
+    "BQ": ("Caribbean Netherlands", "Bonaire"),
     "BR": ("Brazil", "Brasil"),
     "BS": ("Bahamas",),
     "BT": ("Bhutan",),
@@ -57,11 +65,13 @@ COUNTRIES: dict[str, tuple[str, ...]] = {
     "BY": ("Belarus",),
     "BZ": ("Belize",),
     "CA": ("Canada",),
+    "CC": ("Cocos Islands", "Cocos (Keeling) Islands"),
     "CD": ("Democratic Republic of the Congo", "DR Congo", "DRC"),
     "CF": ("Central African Republic",),
     "CG": ("Republic of the Congo", "Congo"),
     "CH": ("Switzerland",),
     "CI": ("Ivory Coast", "Côte d'Ivoire"),
+    "CK": ("Cook Islands",),
     "CL": ("Chile",),
     "CM": ("Cameroon",),
     "CN": ("China",),
@@ -69,6 +79,8 @@ COUNTRIES: dict[str, tuple[str, ...]] = {
     "CR": ("Costa Rica",),
     "CU": ("Cuba",),
     "CV": ("Cape Verde",),
+    "CW": ("Curaçao", "Curacao"),
+    "CX": ("Christmas Island",),
     "CY": ("Cyprus",),
     "CZ": ("Czechia", "Czech Republic"),
     "DE": ("Germany", "Deutschland"),
@@ -80,22 +92,33 @@ COUNTRIES: dict[str, tuple[str, ...]] = {
     "EC": ("Ecuador",),
     "EE": ("Estonia",),
     "EG": ("Egypt",),
+    "EH": ("Western Sahara",),
     "ER": ("Eritrea",),
     "ES": ("Spain", "España"),
     "ET": ("Ethiopia",),
     "FI": ("Finland",),
     "FJ": ("Fiji",),
+    "FK": ("Falkland Islands", "Falklands"),
+    "FM": ("Micronesia",),
+    "FO": ("Faroe Islands", "Faroes", "Faeroe Islands"),
     "FR": ("France",),
     "GA": ("Gabon",),
     "GB": ("United Kingdom", "UK", "U.K.", "Great Britain", "Britain"),
     "GD": ("Grenada",),
     "GE": ("Georgia",),
+    "GF": ("French Guiana",),
+    "GG": ("Guernsey",),
     "GH": ("Ghana",),
+    "GI": ("Gibraltar",),
+    "GL": ("Greenland",),
     "GM": ("Gambia",),
     "GN": ("Guinea",),
+    "GP": ("Guadeloupe",),
     "GQ": ("Equatorial Guinea",),
     "GR": ("Greece",),
+    "GS": ("South Georgia", "South Georgia and the South Sandwich Islands"),
     "GT": ("Guatemala",),
+    "GU": ("Guam",),
     "GW": ("Guinea-Bissau",),
     "GY": ("Guyana",),
     "HK": ("Hong Kong",),
@@ -106,24 +129,30 @@ COUNTRIES: dict[str, tuple[str, ...]] = {
     "ID": ("Indonesia",),
     "IE": ("Ireland",),
     "IL": ("Israel",),
+    "IM": ("Isle of Man",),
     "IN": ("India",),
     "IQ": ("Iraq",),
     "IR": ("Iran",),
     "IS": ("Iceland",),
     "IT": ("Italy", "Italia"),
+    "JE": ("Jersey",),
     "JM": ("Jamaica",),
     "JO": ("Jordan",),
     "JP": ("Japan",),
     "KE": ("Kenya",),
     "KG": ("Kyrgyzstan",),
     "KH": ("Cambodia",),
+    "KI": ("Kiribati",),
     "KM": ("Comoros",),
+    "KN": ("Saint Kitts and Nevis", "St Kitts", "St. Kitts", "Saint Kitts"),
     "KP": ("North Korea",),
     "KR": ("South Korea", "Korea"),
     "KW": ("Kuwait",),
+    "KY": ("Cayman Islands", "the Caymans"),
     "KZ": ("Kazakhstan",),
     "LA": ("Laos",),
     "LB": ("Lebanon",),
+    "LC": ("Saint Lucia", "St Lucia", "St. Lucia"),
     "LI": ("Liechtenstein",),
     "LK": ("Sri Lanka",),
     "LR": ("Liberia",),
@@ -136,13 +165,18 @@ COUNTRIES: dict[str, tuple[str, ...]] = {
     "MC": ("Monaco",),
     "MD": ("Moldova",),
     "ME": ("Montenegro",),
+    "MF": ("Saint Martin", "St Martin"),
     "MG": ("Madagascar",),
+    "MH": ("Marshall Islands",),
     "MK": ("North Macedonia", "Macedonia"),
     "ML": ("Mali",),
     "MM": ("Myanmar", "Burma"),
     "MN": ("Mongolia",),
     "MO": ("Macau", "Macao"),
+    "MP": ("Northern Mariana Islands",),
+    "MQ": ("Martinique",),
     "MR": ("Mauritania",),
+    "MS": ("Montserrat",),
     "MT": ("Malta",),
     "MU": ("Mauritius",),
     "MV": ("Maldives",),
@@ -151,48 +185,73 @@ COUNTRIES: dict[str, tuple[str, ...]] = {
     "MY": ("Malaysia",),
     "MZ": ("Mozambique",),
     "NA": ("Namibia",),
+    "NC": ("New Caledonia",),
     "NE": ("Niger",),
+    "NF": ("Norfolk Island",),
     "NG": ("Nigeria",),
     "NI": ("Nicaragua",),
     "NL": ("Netherlands", "the Netherlands", "Holland"),
     "NO": ("Norway",),
     "NP": ("Nepal",),
+    "NR": ("Nauru",),
+    "NU": ("Niue",),
     "NZ": ("New Zealand",),
     "OM": ("Oman",),
     "PA": ("Panama",),
     "PE": ("Peru",),
+    "PF": ("French Polynesia",),
     "PG": ("Papua New Guinea",),
     "PH": ("Philippines", "the Philippines"),
     "PK": ("Pakistan",),
     "PL": ("Poland",),
+    "PM": ("Saint Pierre and Miquelon",),
+    "PN": ("Pitcairn Islands", "Pitcairn"),
     "PR": ("Puerto Rico",),
     "PS": ("Palestine",),
     "PT": ("Portugal",),
+    "PW": ("Palau",),
     "PY": ("Paraguay",),
     "QA": ("Qatar",),
+    "RE": ("Réunion", "Reunion", "La Réunion"),
     "RO": ("Romania",),
     "RS": ("Serbia",),
     "RU": ("Russia",),
     "RW": ("Rwanda",),
     "SA": ("Saudi Arabia",),
+    "SB": ("Solomon Islands",),
     "SC": ("Seychelles",),
     "SD": ("Sudan",),
     "SE": ("Sweden",),
     "SG": ("Singapore",),
+    "SH": ("Saint Helena", "St Helena"),
     "SI": ("Slovenia",),
+    "SJ": ("Svalbard", "Svalbard and Jan Mayen"),
     "SK": ("Slovakia",),
     "SL": ("Sierra Leone",),
+    "SM": ("San Marino",),
     "SN": ("Senegal",),
     "SO": ("Somalia",),
     "SR": ("Suriname",),
+    "SS": ("South Sudan",),
+    "ST": ("São Tomé and Príncipe", "Sao Tome and Principe", "Sao Tome"),
     "SV": ("El Salvador",),
+    "SX": ("Sint Maarten", "St Maarten"),
     "SY": ("Syria",),
+    "SZ": ("Eswatini", "Swaziland"),
+    "TC": ("Turks and Caicos Islands", "Turks and Caicos"),
+    "TD": ("Chad",),
+    "TF": ("French Southern Territories",),
     "TG": ("Togo",),
     "TH": ("Thailand",),
     "TJ": ("Tajikistan",),
+    "TK": ("Tokelau",),
+    "TL": ("Timor-Leste", "East Timor"),
+    "TM": ("Turkmenistan",),
     "TN": ("Tunisia",),
+    "TO": ("Tonga",),
     "TR": ("Turkey", "Türkiye"),
     "TT": ("Trinidad and Tobago", "Trinidad"),
+    "TV": ("Tuvalu",),
     "TW": ("Taiwan",),
     "TZ": ("Tanzania",),
     "UA": ("Ukraine",),
@@ -201,9 +260,17 @@ COUNTRIES: dict[str, tuple[str, ...]] = {
     "UY": ("Uruguay",),
     "UZ": ("Uzbekistan",),
     "VA": ("Vatican", "Vatican City"),
+    "VC": ("Saint Vincent and the Grenadines", "St Vincent"),
     "VE": ("Venezuela",),
+    "VG": ("British Virgin Islands", "BVI"),
+    "VI": ("U.S. Virgin Islands", "US Virgin Islands", "USVI"),
     "VN": ("Vietnam", "Viet Nam"),
+    "VU": ("Vanuatu",),
+    "WF": ("Wallis and Futuna",),
+    "WS": ("Samoa",),
+    "XK": ("Kosovo",),
     "YE": ("Yemen",),
+    "YT": ("Mayotte",),
     "ZA": ("South Africa",),
     "ZM": ("Zambia",),
     "ZW": ("Zimbabwe",),
@@ -231,6 +298,11 @@ AMBIGUOUS_COUNTRY_WORDS = {
     "india",
     "congo",
     "america",
+    "bermuda",  # shorts
+    "guernsey",  # a sweater, a cow
+    "reunion",  # a family's
+    "samoa",
+    "curacao",  # a liqueur
 }
 
 #: Famous cities recognised in lower case anywhere (GeoNames has no population column to rank by).
@@ -353,7 +425,7 @@ class Place:
     """One meaning of a place name."""
 
     name: str  # canonical display name, the value of a {"place": ...} atom
-    kind: str  # country | region | city
+    kind: str  # country | region | city | county (a region's part: "Devon", "Orange County")
     cc: str
     admin1: str = ""
     lat: float | None = None
@@ -367,6 +439,30 @@ def names_pattern(names: Iterable[str]) -> re.Pattern:
     return re.compile(
         r"(?<![\w'-])(?:the\s+)?(?P<name>" + "|".join(re.escape(n) for n in ordered) + r")(?![\w'-])"
     )
+
+
+#: What GeoNames writes around a county's own name ("Departement de la Dordogne", "County of
+#: Flintshire", "Provincia di Firenze", "Caerphilly County Borough"): the name people type is what is
+#: left; a US county keeps its word ("Orange County": "orange" alone is a colour).
+_COUNTY_PREFIX = re.compile(
+    r"^(?:(?:departement|departamento|provincia|province|partido|municipio|canton|county|district|borough"
+    r"|city(?:\s+and\s+(?:borough|county))?|royal\s+borough|metropolitan\s+borough|london\s+borough)"
+    r"\s+(?:de\s+la\s+|de\s+l'|des\s+|du\s+|de\s+|d'|di\s+|del\s+|della\s+|dell'|of\s+(?:the\s+)?)"
+    r"|(?:regierungsbezirk|politischer\s+bezirk|bezirk|gemeente|powiat|comuna|obshtina|okres|municipiul|nomos|sir)\s+)",
+    re.IGNORECASE,
+)
+_COUNTY_SUFFIX = re.compile(
+    r"\s+(?:county\s+borough|borough|district|kommun|kommune|municipality|shire|prefecture|city)$",
+    re.IGNORECASE,
+)
+
+
+def county_names(admin2: str) -> tuple[str, ...]:
+    """The names a county (GeoNames' admin2) is typed by: as written, and without its kind's words
+    ("Departement de la Dordogne": also "Dordogne"; "Orange County" stays itself)."""
+    name = re.sub(r"^the\s+", "", " ".join(admin2.split()), flags=re.IGNORECASE)  # "The Scottish Borders"
+    bare = _COUNTY_SUFFIX.sub("", _COUNTY_PREFIX.sub("", name))
+    return (name, bare) if bare and bare != name else (name,) if name else ()
 
 
 def fold(text: str) -> str:
@@ -402,7 +498,8 @@ class Gazetteer:
 
     # ---- building ----------------------------------------------------------------------------
     def _rows(self) -> Iterator[tuple[str, Place]]:
-        """(folded name, place) in lookup order within each kind: countries, regions, cities, aliases."""
+        """(folded name, place) in lookup order within each kind: countries, regions, cities, aliases,
+        counties (a town of the name comes first: "Devon" is also a town in Alberta)."""
         for cc, (canonical, *aliases) in COUNTRIES.items():
             place = Place(canonical, "country", cc)
             for alias in (canonical, *aliases):
@@ -410,6 +507,7 @@ class Gazetteer:
         path = self._csv()
         regions: set[tuple[str, str]] = set()
         cities: dict[str, list[Place]] = {}
+        counties: dict[tuple[str, str, str], None] = {}  # (admin2, cc, admin1) in first-seen order
         if path is not None and path.is_file():
             with path.open(encoding="utf-8", newline="") as fh:
                 for row in csv.DictReader(fh):
@@ -421,6 +519,8 @@ class Gazetteer:
                         lat, lon = float(row["lat"]), float(row["lon"])
                     except ValueError:
                         continue
+                    if row["admin2"]:
+                        counties.setdefault((row["admin2"], cc, admin1))
                     city = Place(row["name"], "city", cc, admin1, lat, lon)
                     key = fold(row["name"])
                     cities.setdefault(key, []).append(city)
@@ -428,6 +528,9 @@ class Gazetteer:
         for alias, target in CITY_ALIASES.items():
             for place in cities.get(fold(target), []):
                 yield alias, place
+        for admin2, cc, admin1 in counties:
+            for name in county_names(admin2):
+                yield fold(name), Place(name, "county", cc, admin1)
 
     def _csv(self) -> Path | None:
         return self._csv_path or _default_csv()
@@ -437,14 +540,22 @@ class Gazetteer:
         stat = path.stat() if path is not None and path.is_file() else None
         key = hashlib.sha256(
             repr(
-                (INDEX_VERSION, COUNTRIES, CITY_ALIASES, str(path), stat and (stat.st_size, stat.st_mtime_ns))
+                (
+                    INDEX_VERSION,
+                    COUNTRIES,
+                    CITY_ALIASES,
+                    _COUNTY_PREFIX.pattern,
+                    _COUNTY_SUFFIX.pattern,
+                    str(path),
+                    stat and (stat.st_size, stat.st_mtime_ns),
+                )
             ).encode()
         ).hexdigest()[:16]
         base = self._cache_dir or user_cache_dir()
         return base / f"gazetteer-{key}.sqlite" if base is not None else None
 
     def _build(self, db: sqlite3.Connection) -> None:
-        order = {"country": 0, "region": 1, "city": 2}
+        order = {"country": 0, "region": 1, "city": 2, "county": 3}
         db.execute(
             "CREATE TABLE places (key TEXT, rank INTEGER, seq INTEGER, name TEXT, kind TEXT, cc TEXT, "
             "admin1 TEXT, lat REAL, lon REAL)"

@@ -16,7 +16,7 @@ import yaml
 from photosearch.cli.search import _why_text
 from photosearch.query.areas import AREAS_FILE, area, find_areas
 from photosearch.query.parser import parse_request
-from photosearch.query.places import _default_csv, fold
+from photosearch.query.places import _default_csv, county_names, fold
 from photosearch.query.search import search
 
 from .gallery import catalog_of, placed_catalog, sure_names
@@ -42,6 +42,24 @@ def test_every_country_the_geocoder_knows_is_in_one_continent_and_every_area_is_
         assert set(e.get("countries", ())) <= countries, e["name"]  # "NO" stays Norway, not false
         for cc, names in (e.get("regions") or {}).items():
             assert {(cc, n) for n in names} <= regions, e["name"]
+
+
+def test_every_county_of_an_area_is_one_the_geocoder_knows_in_its_country():
+    """Each county is one the geocoder knows, and a name that counties of several regions share has
+    its region ("Orange County, California", not Florida's)."""
+    regions_of: dict[tuple[str, str], set[str]] = {}
+    with _default_csv().open(encoding="utf-8", newline="") as fh:
+        for r in csv.DictReader(fh):
+            for name in county_names(r["admin2"]):
+                regions_of.setdefault((r["cc"], fold(name)), set()).add(fold(r["admin1"]))
+    counted = [e for e in ENTRIES if e.get("counties")]
+    assert len(counted) >= 14
+    for entry in counted:
+        for cc, names in entry["counties"].items():
+            for written in names:
+                county, _, region = (fold(part) for part in written.partition(","))
+                regions = regions_of.get((cc, county), set())
+                assert region in regions if region else len(regions) == 1, (entry["name"], written, regions)
 
 
 def test_every_box_of_an_area_has_its_middle_in_its_country():
@@ -83,7 +101,23 @@ def test_every_name_of_an_area_is_read_as_it(entry):
         ("the south of france", {"place": "France"}),
         ("northern italy", {"place": "Italy"}),
         ("eastern europe", {"place": "Europe"}),
-        ("south wales", {"place": "Wales"}),  # a bare direction too (was a concept "south" beside Wales)
+        ("west wales", {"place": "Wales"}),  # a bare direction too (was a concept "west" beside Wales)
+        ("south wales", {"place": "South Wales"}),  # an area of its own: its counties
+        (
+            "north wales coast",
+            {"and": [{"place": "North Wales"}, {"concept": "coast"}]},
+        ),  # was "north" and Wales
+        ("walks in west yorkshire", {"and": [{"concept": "walk"}, {"place": "West Yorkshire"}]}),
+        ("the yorkshire dales", {"or": [{"place": "the Yorkshire Dales"}, {"concept": "yorkshire dales"}]}),
+        ("yorkshire pudding", {"concept": "yorkshire pudding"}),  # a thing named after it
+        ("black forest cake", {"concept": "black forest cake"}),  # a thing its entry lists
+        ("long island iced tea", {"concept": "long island iced tea"}),
+        ("santorini wine", {"and": [{"place": "Santorini"}, {"concept": "wine"}]}),
+        ("hiking in the black forest", {"and": [{"concept": "hiking"}, {"place": "the Black Forest"}]}),
+        ("the bay area", {"place": "the Bay Area"}),  # was a concept "bay area"
+        ("socal beaches", {"and": [{"place": "Southern California"}, {"concept": "beach"}]}),
+        ("long island", {"place": "Long Island"}),  # New York's: was the Bahamas' island
+        ("the midlands", {"place": "the Midlands"}),
         ("upstate new york", {"place": "New York"}),
         ("south korea", {"place": "South Korea"}),  # a country of its own
         # where the words name a place themselves, they stay it
@@ -236,3 +270,40 @@ def test_two_trips_in_one_request_find_each(store, settings):
     )
     res = search(store, settings, "lisbon in 2019 and kyoto in 2020", now=NOW, signals=[])
     assert sure_names(res) == ["kyoto_2020.jpg", "lisbon_2019.jpg"]  # was none: both places at once
+
+
+def test_a_county_and_an_area_of_counties_find_the_photos_taken_there(store, settings):
+    placed_catalog(
+        store,
+        {
+            "exeter.jpg": (50.7184, -3.5339),  # the geocoder's county Devon, England
+            "devon_alberta.jpg": (53.3668, -113.7353),  # a town called Devon
+            "canterbury.jpg": (51.2802, 1.0789),  # Kent
+            "anaheim.jpg": (33.8366, -117.9143),  # Orange County, California: Southern California
+            "palo_alto.jpg": (37.4419, -122.1430),  # Santa Clara County: the Bay Area, Silicon Valley
+            "halifax.jpg": (53.7248, -1.8658),  # Calderdale: West Yorkshire, Yorkshire
+            "bangor.jpg": (53.2274, -4.1293),  # Gwynedd: North Wales
+            "montauk.jpg": (41.0359, -71.9545),  # Suffolk County, New York: Long Island
+        },
+    )
+
+    def sure(request_text: str) -> list[str]:
+        return sure_names(search(store, settings, request_text, now=NOW, signals=[]))
+
+    # "devon" names a county and towns: each is read (was the towns alone, in Alberta and Pennsylvania)
+    res = search(store, settings, "photos in devon", now=NOW, signals=[])
+    assert sure_names(res) == ["devon_alberta.jpg", "exeter.jpg"]
+    exeter = next(r for r in res["results"] if r["path"].endswith("exeter.jpg"))
+    assert _why_text(exeter["why"]).startswith("taken in Devon (")
+    assert sure("devon, england") == ["exeter.jpg"]
+    assert sure("photos in kent") == ["canterbury.jpg"]  # no town called Kent is in the library
+    assert sure("orange county") == ["anaheim.jpg"]  # was the colour orange and a concept "county"
+    assert sure("socal") == ["anaheim.jpg"]
+    assert sure("the bay area") == ["palo_alto.jpg"]
+    assert sure("silicon valley") == ["palo_alto.jpg"]
+    assert sure("west yorkshire") == ["halifax.jpg"]
+    assert sure("yorkshire") == ["halifax.jpg"]
+    assert sure("north wales") == ["bangor.jpg"]
+    assert sure("long island") == ["montauk.jpg"]  # was the Bahamas' Long Island
+    res = search(store, settings, "the bay area", now=NOW, signals=[])
+    assert _why_text(res["results"][0]["why"]).startswith("taken in the Bay Area (")

@@ -19,7 +19,7 @@ from photosearch.query.resolvers.places import reverse_geocode
 from photosearch.query.search import search
 from photosearch.query.unmet import describe
 
-from .gallery import add_photo, sure_names
+from .gallery import add_photo, placed_catalog, sure_names, tagged_catalog
 
 NOW = date(2024, 5, 15)
 ENTRIES = yaml.safe_load(LANDMARKS_FILE.read_text(encoding="utf-8"))
@@ -42,7 +42,8 @@ def test_every_sight_is_known_by_name_or_says_what_it_looks_like():
     wn = shared_wordnet()
     for e in ENTRIES:
         names = [e["name"], *e.get("also", ())]
-        assert e.get("looks") or any(wn.lookup(n.lower().replace(" ", "_")) for n in names), e["name"]
+        known = any(wn.lookup(n.lower().replace(" ", "_")) for n in names)
+        assert e.get("looks") or e.get("alike") or known, e["name"]
     plan, _conf, _notes = parse_request("trevi fountain at night", now=NOW)
     assert plan["where"] == {
         "and": [{"or": [{"place": "Trevi Fountain"}, {"concept": "fountain"}]}, {"concept": "night"}]
@@ -107,3 +108,17 @@ def test_a_sight_nobody_went_to_is_said(trip, settings):
     assert sure_names(res) == []
     assert "no photo taken at the Colosseum" in " ".join(res["explain"]["unmet"])
     assert describe({"place": "Big Ben"}) == "taken at Big Ben"
+
+
+def test_a_sight_that_looks_like_many_places_is_sure_only_where_it_was_taken(store, settings):
+    """A lake is no proof of Lake Como, nor a cliff of the Cliffs of Moher (was: any cliff, sure): the
+    photos taken there are sure; where none was, the lakes are its closest matches."""
+    tagged_catalog(store, {"lake_at_home.jpg": (None, "lakeside"), "cliff.jpg": (None, "cliff")})
+    placed_catalog(store, {"varenna.jpg": (46.0104, 9.2836)}, folder_path="/trip")  # on Lake Como
+    plan, _conf, _notes = parse_request("lake como in summer", now=NOW)
+    assert plan["where"] == {"and": [{"place": "Lake Como"}, {"month": [6, 7, 8]}]}
+    assert sure_names(search(store, settings, "lake como", now=NOW, signals=[])) == ["varenna.jpg"]
+    res = search(store, settings, "the cliffs of moher", now=NOW, signals=[])
+    assert sure_names(res) == []
+    assert res["results"][0]["path"].endswith("cliff.jpg")  # the closest match: it looks like one
+    assert "no photo taken at the Cliffs of Moher" in " ".join(res["explain"]["unmet"])

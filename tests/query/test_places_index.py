@@ -31,10 +31,10 @@ def test_index_is_built_once_then_read_without_the_csv(tmp_path, monkeypatch):
     assert list(tmp_path.glob("gazetteer-*.sqlite")) == [cached]
 
 
-def test_order_is_countries_then_regions_then_cities(tmp_path):
+def test_order_is_countries_then_regions_then_cities_then_counties(tmp_path):
     found = Gazetteer(cache_dir=tmp_path).lookup("Georgia")
     kinds = [p.kind for p in found]
-    assert kinds[0] == "country" and kinds == sorted(kinds, key=["country", "region", "city"].index)
+    assert kinds[0] == "country" and kinds == sorted(kinds, key=["country", "region", "city", "county"].index)
     assert ("Georgia", "region", "US") in _names(found)
 
 
@@ -54,3 +54,25 @@ def test_a_changed_csv_builds_a_new_index(tmp_path):
     again = Gazetteer(src, tmp_path / "c")
     assert again.lookup("parisville") == [] and _names(again.lookup("newtown")) == [("Newtown", "city", "FR")]
     assert places.INDEX_VERSION >= 1
+
+
+def test_a_county_is_found_by_the_names_people_type_after_the_towns_of_that_name(tmp_path):
+    gaz = Gazetteer(cache_dir=tmp_path)
+    devon = _names(gaz.lookup("devon"))
+    assert ("Devon", "county", "GB") in devon  # was the towns alone, in Alberta and Pennsylvania
+    assert [kind for _name, kind, _cc in devon][-1] == "county" and devon[0][1] == "city"
+    assert ("Dordogne", "county", "FR") in _names(gaz.lookup("dordogne"))  # "Departement de la Dordogne"
+    assert ("Flintshire", "county", "GB") in _names(gaz.lookup("flintshire"))  # "County of Flintshire"
+    assert ("Orange County", "county", "US") in _names(gaz.lookup("orange county"))
+    assert not any(p.kind == "county" and p.cc == "US" for p in gaz.lookup("orange"))  # it keeps its word
+    assert ("Scottish Borders", "county", "GB") in _names(gaz.lookup("scottish borders"))
+
+
+def test_every_country_the_geocoder_knows_has_a_name(tmp_path):
+    with places._default_csv().open(encoding="utf-8", newline="") as fh:
+        codes = {row["cc"] for row in csv.DictReader(fh)}
+    assert codes <= set(places.COUNTRIES)  # a photo in Aruba said "AW" where its country goes
+    gaz = Gazetteer(cache_dir=tmp_path)
+    assert _names(gaz.lookup("aruba")) == [("Aruba", "country", "AW")]
+    assert _names(gaz.lookup("st lucia"))[0] == ("Saint Lucia", "country", "LC")
+    assert _names(gaz.lookup("faroe islands"))[0] == ("Faroe Islands", "country", "FO")

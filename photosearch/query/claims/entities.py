@@ -311,7 +311,7 @@ def claim_places(st: ClaimState) -> None:
                 continue
             qualifier = ""
             if within is not None:
-                places = [p for p in places if p.kind == "city" and _lies_in(p, within)] or places
+                places = [p for p in places if p.kind in ("city", "county") and _lies_in(p, within)] or places
                 qualifier = ", " + within.name
                 e = mq.end()
             value = canonical_name(places, orig) + qualifier
@@ -339,7 +339,9 @@ def _claim_sights_and_areas(st: ClaimState, gaz) -> None:
     """Famous sights (a place or their look), a distance from a place (dropped: the place reaches its
     towns), and areas ("europe", "the middle east", "new england"; with their look, if any)."""
     for start, end, sight in find_landmarks(st.fold):
-        if st.free(start, end):
+        if st.free(start, end) and sight.alike:  # "lake como": a lake is no proof of it
+            st.claim(start, end, "atom", {"place": sight.name}, slot="place")
+        elif st.free(start, end):
             looks = sight.looks or re.sub(r"^the\s+", "", " ".join(st.low[start:end].split()))
             st.claim(start, end, "atom", {"or": [{"place": sight.name}, {"concept": looks}]}, slot="place")
     for m in st.unclaimed(_WITHIN):  # "within 10 km of paris"
@@ -349,7 +351,7 @@ def _claim_sights_and_areas(st: ClaimState, gaz) -> None:
         before = st.word_before(start)
         if before and before.end() + 1 == start and gaz.lookup(st.low[before.start() : end]):
             continue  # "south africa", "central african republic": a country of its own
-        if _a_thing_of(st, start, end) or _qualified_elsewhere(st, gaz, end, found):
+        if _a_thing_of(st, start, end, found) or _qualified_elsewhere(st, gaz, end, found):
             continue  # "madeira cake": a thing named after the place; "cornwall, ontario": a town
         if st.free(start, end):
             node = {"place": found.name}
@@ -410,11 +412,11 @@ def _country_or_region(gaz, m: re.Match | None) -> Place | None:
 
 
 def _qualifier(st: ClaimState, gaz, places: list[Place], end: int) -> tuple[re.Match | None, Place | None]:
-    """The country or region after a town's name and a comma, where a town of that name lies in it
-    ("kingston, ontario", "cornwall, ontario": a town, even where the name alone is no place)."""
+    """The country or region after a town's or county's name and a comma, where one of that name lies
+    in it ("kingston, ontario", "cornwall, ontario": a town, even where the name alone is no place)."""
     mq = _AFTER_A_COMMA.match(st.low, end)
     within = _country_or_region(gaz, mq)
-    if within is None or not any(p.kind == "city" and _lies_in(p, within) for p in places):
+    if within is None or not any(p.kind in ("city", "county") and _lies_in(p, within) for p in places):
         return None, None
     return mq, within
 
@@ -431,16 +433,20 @@ def _qualified_elsewhere(st: ClaimState, gaz, end: int, found) -> bool:
     return place is not None and place.cc not in found.country_codes
 
 
-def _a_thing_of(st: ClaimState, start: int, end: int) -> bool:
+def _a_thing_of(st: ClaimState, start: int, end: int, found) -> bool:
     """Whether the name and the word after it are one WordNet noun, a thing named after the place
-    ("madeira cake"), not said after "in", "to" or "from" ("cake in madeira")."""
+    ("madeira cake"), or one the area lists ("black forest cake", `Area.things`); not said after
+    "in", "to" or "from" ("cake in madeira")."""
     from photosearch.query.expansion import shared_wordnet
 
     prev = st.low[:start].split()[-1:] or [""]
     after, wn = st.word_after(end), shared_wordnet()
     if not after or prev[0] in lx.PLACE_PREPS or wn is None:
         return False
-    return bool(wn.senses(f"{st.fold[start:end]} {after}"))
+    following = " ".join(st.low[end:].split()[:2])
+    return bool(wn.senses(f"{st.fold[start:end]} {after}")) or any(
+        following == thing or following.startswith(thing + " ") for thing in found.things
+    )
 
 
 def _before_a_word(st: ClaimState, end: int) -> bool:
@@ -469,6 +475,7 @@ _LANDSCAPES = frozenset(
     {"beach", "coast", "coastline", "shore", "sea", "ocean", "bay", "harbour", "harbor", "cliff", "island"}
     | {"sunset", "sunrise", "mountain", "hill", "valley", "lake", "river", "waterfall", "forest"}
     | {"countryside", "desert", "dune", "snow", "skyline", "landscape", "scenery", "vineyard"}
+    | {"pier", "seafront", "promenade", "boardwalk", "marina", "lighthouse", "castle", "cathedral"}
 )
 
 
@@ -489,10 +496,19 @@ def _reads_as_a_place(
     after_prep = prev[0] in lx.PLACE_PREPS
     capital = orig[:1].isupper() and not sentence_start(st.text, s)
     is_country = places[0].kind == "country"
+    county = any(p.kind == "county" for p in places)  # "devon": also towns in Alberta and Pennsylvania
+    before = st.low[:s].split()[-2:]
+    after_prep_the = len(before) == 2 and before[0] in lx.PLACE_PREPS and before[1] == "the"
     common = phrase in lx.COMMON_WORDS or phrase in lx.SEPARATORS or phrase in lx.AND_WORDS
     ok = False
     if is_country and any(fold(alias) == phrase for alias in COUNTRIES.get(places[0].cc, ())):
         ok = phrase not in AMBIGUOUS_COUNTRY_WORDS or capital or after_prep
+        if not ok and (
+            not prev[0] or prev[0] in lx.STOP_WORDS or prev[0] in lx.AND_WORDS
+        ):  # not "roast turkey"
+            ok = (
+                bool(_YEAR_NEXT.match(st.low, e)) or st.word_after(e) in TRIP_WORDS
+            )  # "turkey 2019", "turkey trip"
         if phrase == "us" and not orig.isupper():  # "us" is people, "in the us" the country
             ok = bool(_IN_THE.search(st.low, 0, s))
     elif (
@@ -511,7 +527,7 @@ def _reads_as_a_place(
         not common
         and len(phrase) >= 4
         and (
-            places[0].kind == "region"
+            places[0].kind in ("region", "county")
             and _first_a_place(phrase)
             or _before_a_scene(st, e)  # "cornwall beaches", "santorini sunset"
             and (_first_a_place(phrase) or _no_other_word(phrase))
@@ -519,6 +535,16 @@ def _reads_as_a_place(
         and not _before_a_word(st, e)
     ):
         ok = True  # "scotland", "tuscany in autumn", "cornwall beaches": WordNet reads it first as a place
+    elif county and n > 1 and not common and (after_prep or not _before_a_word(st, e)):
+        ok = True  # "orange county", "walks in north yorkshire": a county's name of several words
+    elif (
+        county
+        and (after_prep or after_prep_the)
+        and not common
+        and len(phrase) >= 4
+        and _no_thing_first(phrase)
+    ):
+        ok = True  # "in kent", "in dorset", "in the dordogne"; not "in fife" (WordNet's flute first)
     elif capital and (n > 1 or not common or after_prep):
         ok = len(phrase) >= 3 and (not _looks_like_name(orig) or after_prep)
     elif (
@@ -527,7 +553,7 @@ def _reads_as_a_place(
         and len(phrase) >= 4
         and n >= 1
         and (
-            places[0].kind != "city"
+            places[0].kind not in ("city", "county")
             or phrase in st.ctx.places
             or _first_a_place(phrase)
             or _no_other_word(phrase)
@@ -551,6 +577,16 @@ def _first_a_place(phrase: str) -> bool:
     wn = shared_wordnet()
     senses = wn.lookup(phrase.replace(" ", "_")) if wn is not None else ()
     return bool(senses) and wn.synset(senses[0]).lexfile == LOCATION
+
+
+def _no_thing_first(phrase: str) -> bool:
+    """Whether WordNet knows the phrase (or its singular) first as a place ("kent"), or not at all
+    ("dorset"), not as anything else ("powys", a writer; "fife", a flute; "hills", a landform)."""
+    from photosearch.query.expansion import LOCATION, shared_wordnet
+
+    wn = shared_wordnet()
+    senses = wn.senses(phrase) if wn is not None else ()
+    return not senses or wn.synset(senses[0]).lexfile == LOCATION
 
 
 def _birthday_of(name: str, ctx: PlanContext) -> date | None:

@@ -2,8 +2,8 @@
 
 Each active photo with GPS gets one `place` fact (analyzer "place", label "City, Region, CC",
 data {city, admin1, admin2, cc, country, lat, lon}) written lazily the first time places are
-needed, so geocoding runs once per photo. A place atom matches city, region (admin1), country
-name/alias or country code; a typed city also matches photos within `CITY_RADIUS_KM` of it. Where
+needed, so geocoding runs once per photo. A place atom matches city, region (admin1), county
+(admin2, as people type it: `places.county_names`), country name/alias or country code; a typed city also matches photos within `CITY_RADIUS_KM` of it. Where
 no photo was taken there, the photos that look like the place (its sights, what it is) are its
 closest matches, never sure. "home" is within `HOME_RADIUS_KM` of home's spot (`query.home`).
 """
@@ -133,8 +133,15 @@ def near_mask(snap, lat: float, lon: float, km: float = CITY_RADIUS_KM) -> np.nd
     return snap.cache[key]
 
 
+def _county(place: dict) -> set[str]:
+    """A place's county by the names people type it by (folded; "Devon", "dordogne")."""
+    from photosearch.query.places import county_names
+
+    return {fold(name) for name in county_names(place.get("admin2") or "")}
+
+
 def _matches(place: dict, head: str, qualifier: str) -> bool:
-    names = {fold(place.get(k) or "") for k in ("city", "admin1", "sublocation")} - {""}
+    names = ({fold(place.get(k) or "") for k in ("city", "admin1", "sublocation")} | _county(place)) - {""}
     cc = place.get("cc", "")
     countries = {fold(c) for c in _country_names(cc)} | {fold(cc)} | {fold(place.get("country") or "")}
     countries.discard("")
@@ -155,9 +162,13 @@ def _taken_there(snap, head: str, qual: str, sight, region) -> tuple[np.ndarray,
 
 
 def _in_area(snap, region) -> tuple[np.ndarray, np.ndarray]:
-    """(place codes, photos) of an area: places of its countries or regions, and photos of a box's
+    """(place codes, photos) of an area: places of its countries, regions or counties, and photos of a box's
     country taken inside the box ("santorini": Oia and Fira, which the geocoder names)."""
-    found = [i for i, p in enumerate(snap.places) if region.holds(p.get("cc", ""), p.get("admin1") or "")]
+    found = [
+        i
+        for i, p in enumerate(snap.places)
+        if region.holds(p.get("cc", ""), p.get("admin1") or "", p.get("admin2") or "")
+    ]
     mask = np.isin(snap.place_code, found) if found else np.zeros(snap.n, bool)
     if region.boxes:
         # each photo's country by its place (a photo with none: "", the appended last entry)
@@ -220,11 +231,15 @@ def resolve_place(atom: dict, ctx: ExecContext) -> AtomResult:
             why["text"] = f"taken near {sight.said} ({label})"
         elif region is not None and mask[row]:  # "taken in Europe (Lisbon, Lisbon, PT)"
             why["text"] = f"taken in {region.name} ({label})"
+        elif code >= 0 and head in _county(snap.places[code]) - {fold(snap.places[code].get("city") or "")}:
+            why["text"] = f"taken in {value} ({label})"  # the county: "taken in Devon (Exeter, England, GB)"
         if code >= 0:  # search.annotate_origins says "in the file" where the file named the place
             why |= {"origin_kind": "place", "origin_label": label}
         return [why]
 
-    return _there_or_looking_like(atom, ctx, mask, explain, info, head)
+    return _there_or_looking_like(
+        atom, ctx, mask, explain, info, sight.alike if sight and sight.alike else head
+    )
 
 
 def _there_or_looking_like(

@@ -100,7 +100,7 @@ class Snapshot:
     groups: dict[str, dict[str, Group]]  # kind -> folded label -> group
     token_index: dict[str, list[Group]]  # token -> groups of concept kinds
     place_code: np.ndarray  # int32 into places, -1 unknown
-    places: list[dict]  # {"city","admin1","cc","country","sublocation"}
+    places: list[dict]  # {"city","admin1","admin2","cc","country","sublocation","label"}
     camera_models: list[str] = field(default_factory=list)  # distinct EXIF models, as written
     loaded_at: float = field(default_factory=time.time)
     cache: dict = field(default_factory=dict)  # per-snapshot memo (calibration, indexes...)
@@ -461,7 +461,10 @@ def _load_places(conn, rows_for, n: int) -> tuple[np.ndarray, list[dict]]:
             d = _json(data) if isinstance(data, str) else (data or {})
             seen[label] = len(places)
             places.append(
-                {k: (d or {}).get(k, "") for k in ("city", "admin1", "cc", "country", "sublocation")}
+                {
+                    k: (d or {}).get(k, "")
+                    for k in ("city", "admin1", "admin2", "cc", "country", "sublocation")
+                }
                 | {"label": label}
             )
         pids.append(pid)

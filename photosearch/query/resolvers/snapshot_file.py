@@ -23,7 +23,7 @@ from photosearch.query.resolvers.snapshot import Group, Snapshot, build_token_in
 log = logging.getLogger(__name__)
 
 #: Bump when what is saved changes.
-FORMAT = 4
+FORMAT = 5
 
 #: Per-row columns and their dtypes.
 _COLUMNS = {
