@@ -129,6 +129,15 @@ _A_LIST = re.compile(
 )
 #: The day someone did something, just before its subject: "the day we got the puppy".
 _THE_DAY_BEFORE = re.compile(r"\b(?:the\s+)?(?:day|week|weekend|time)(?:\s+(?:that|when))?\s+$")
+#: Who made a thing, after it: "the cake my daughter baked", "the shed our dad built" (the maker is
+#: not what the photo shows; "my daughter baked a cake" is not this: no thing before it).
+_MADE_BY = re.compile(
+    r"(?<=[a-z])\s+(?P<by>(?:that\s+|which\s+)?(?:my|our|his|her|their)\s+(?P<who>[a-z]+)\s+(?P<verb>[a-z]+))\b"
+)
+#: Someone and what they did to a thing: "my daughter baked a cake" is her and a cake.
+_KIN_DID_TO = re.compile(
+    r"\b(?:my|our|his|her|their)\s+(?P<who>[a-z]+)\s+(?P<verb>[a-z]+)\s+(?=(?:a|an|the|some|my|our|his|her|their)\s)"
+)
 #: "animals that live in the sea", "a dog that swims": the verb of a relative clause, unless the word
 #: after "that" names a thing ("that dog" is a dog).
 _THAT_DOES = re.compile(
@@ -138,7 +147,7 @@ _THAT_DOES = re.compile(
 
 def _drop_what_someone_did(st: ClaimState) -> None:
     """The verb after a subject pronoun ("I cooked", "we visited") or a relative pronoun ("that
-    live") carries nothing to look for."""
+    live") carries nothing to look for; nor who made a thing, after it ("the cake my daughter baked")."""
     from photosearch.query.expansion import shared_wordnet
 
     # the subject not claimed as part of something else ("a thank you card")
@@ -148,9 +157,22 @@ def _drop_what_someone_did(st: ClaimState) -> None:
         if st.free(*m.span("verb")) and st.free(m.start(), m.start() + 1)
     ]
     does = [m for m in _THAT_DOES.finditer(st.low) if st.free(*m.span(2))]
-    wn = shared_wordnet() if did or does else None
+    made = [
+        m for m in _MADE_BY.finditer(st.low) if m.group("who") in lx.RELATION_WORDS and st.free(*m.span("by"))
+    ]
+    did_to = [m for m in _KIN_DID_TO.finditer(st.low) if m.group("who") in lx.RELATION_WORDS]
+    wn = shared_wordnet() if did or does or made or did_to else None
     if wn is None:
         return
+    for m in did_to:  # "my daughter baked a cake": her and a cake (was one concept "daughter baked cake")
+        verb = m.group("verb")
+        if st.free(*m.span("verb")) and any(v != verb for v in wn.verb_forms(verb)):
+            st.claim(*m.span("verb"), "and", text=verb)
+    for m in made:  # a past form, not the word itself ("the cake my daughter baked", not "... likes")
+        verb = m.group("verb")
+        if any(v != verb for v in wn.verb_forms(verb)) and not verb.endswith("s"):
+            st.claim(*m.span("by"), "drop", text="")
+            st.note(f"“{m.group('by')}” was read as who made it, not who is in the photo", 0.0)
     for m in did:
         if wn.verb_forms(m.group("verb")):
             st.claim(m.start("used") if m.group("used") else m.start("verb"), m.end("verb"), "drop", text="")
