@@ -366,6 +366,9 @@ def test_places():
         ("similar photos", {"similar": "*"}),
         ("similar photos of the beach", {"and": [{"similar": "*"}, {"concept": "beach"}]}),
         ("photos similar to 42", {"similar": "42"}),
+        ("similar pictures to 42", {"similar": "42"}),  # was a concept "similar 42"
+        ("more like photo 42", {"similar": "42"}),  # was a concept "more" too
+        ("others like IMG_1234.jpg", {"similar": "IMG_1234.jpg"}),
         # outside a country or an area is somewhere known, not there (was Europe itself); a town's
         # outside is by it
         ("pictures outside of europe", {"and": [{"place": "*"}, {"not": {"place": "Europe"}}]}),

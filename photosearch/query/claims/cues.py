@@ -271,7 +271,9 @@ class CueClaims:
             r"\b(?P<k>concept|person|place|text|camera|lens|folder|file|album|similar|tag|kind|quality)\s*:\s*(?P<v>[^\s,;]+)"
         )
         self.similar = re.compile(
-            rf"\b(?:similar\s+to|look(?:s|ing)?\s+like|like|resembling|same\s+as|close\s+to)\s+(?:the\s+)?"
+            r"\b(?:(?:more|others?|ones?)\s+)?"  # "more like photo 42", "others like IMG_1234.jpg"
+            r"(?:similar(?:\s+(?:photos?|pictures?|pics?|images?|shots?|ones?))?\s+to|look(?:s|ing)?\s+like|like"
+            r"|resembling|same\s+as|close\s+to)\s+(?:the\s+)?"
             rf"(?:(?:photo|picture|image|pic|shot)\s+)?(?:(?:number|no\.?|id|#)\s*)?#?"
             rf"(?P<v>\d+\b|[~/.][^\s,;]+|[^\s,;]+\.{_IMG_EXT}\b)"
         )
