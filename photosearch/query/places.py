@@ -482,11 +482,12 @@ def country_code(name: str) -> str:
 
 
 class Gazetteer:
-    """Name → places index over countries, admin1 regions and GeoNames cities.
+    """Name → places index over countries, admin1 regions, GeoNames cities and admin2 counties.
 
     Built once from the CSV into a small SQLite file in the user cache dir (keyed by the CSV's size and
-    mtime and by this module's tables), then only queried: a cold command pays a few indexed lookups,
-    not a 3-second CSV parse. Where the cache dir cannot be written the index lives in memory.
+    mtime and by this module's tables; building one removes those built before it), then only
+    queried: a cold command pays a few indexed lookups, not a 3-second CSV parse. Where the cache dir
+    cannot be written the index lives in memory.
     """
 
     def __init__(self, csv_path: Path | None = None, cache_dir: Path | None = None):
@@ -589,6 +590,7 @@ class Gazetteer:
                         os.replace(
                             tmp, target
                         )  # atomic: a concurrent reader sees the old or the whole new file
+                        _remove_older_indexes(target)
                     db = sqlite3.connect(f"file:{target}?mode=ro", uri=True, check_same_thread=False)
                 except (OSError, sqlite3.Error) as exc:
                     log.warning("place index cache unusable (%s); building it in memory", exc)
@@ -612,6 +614,17 @@ class Gazetteer:
 
     def __contains__(self, name: str) -> bool:
         return bool(self.lookup(name))
+
+
+def _remove_older_indexes(current: Path) -> None:
+    """Remove the place indexes an earlier version or GeoNames file built beside `current` (16 MB
+    each); one still open elsewhere is left (Windows) or kept open by its reader until it closes."""
+    for old in current.parent.glob("gazetteer-*.sqlite"):
+        if old != current:
+            try:
+                old.unlink()
+            except OSError as exc:
+                log.debug("kept an older place index %s: %s", old, exc)
 
 
 def _default_csv() -> Path | None:

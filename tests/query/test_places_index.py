@@ -76,3 +76,13 @@ def test_every_country_the_geocoder_knows_has_a_name(tmp_path):
     assert _names(gaz.lookup("aruba")) == [("Aruba", "country", "AW")]
     assert _names(gaz.lookup("st lucia"))[0] == ("Saint Lucia", "country", "LC")
     assert _names(gaz.lookup("faroe islands"))[0] == ("Faroe Islands", "country", "FO")
+
+
+def test_a_new_index_removes_the_ones_built_before_it(tmp_path):
+    older = tmp_path / "gazetteer-0123456789abcdef.sqlite"  # an earlier version's, 16 MB in real life
+    older.write_bytes(b"SQLite format 3\0")
+    unrelated = tmp_path / "models-index.sqlite"
+    unrelated.write_bytes(b"")
+    assert _names(Gazetteer(cache_dir=tmp_path).lookup("france")) == [("France", "country", "FR")]
+    assert not older.exists() and unrelated.exists()
+    assert len(list(tmp_path.glob("gazetteer-*.sqlite"))) == 1
