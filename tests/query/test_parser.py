@@ -1001,3 +1001,15 @@ def test_a_possessive_typed_without_its_apostrophe_is_read_as_with_it():
     }
     plan, _, _ = parse_request("mums and dads", now=NOW, context=ctx)
     assert plan["where"] == {"and": [{"concept": "mum"}, {"concept": "dad"}]}
+
+
+def test_a_brand_that_is_a_word_is_the_word_even_where_the_library_has_that_camera():
+    """Most libraries hold iPhones: "apple" alone found the iPhone's photos and no apple."""
+    iphone = PlanContext(cameras=["Apple iPhone 13"])
+    plan, _conf, notes = parse_request("apple", now=NOW, context=iphone)
+    assert plan["where"] == {"concept": "apple"}
+    assert any("taken with my apple" in n for n in notes)
+    assert parse_request("taken with my apple", now=NOW, context=iphone)[0]["where"] == {"camera": "Apple"}
+    assert parse_request("my iphone", now=NOW, context=iphone)[0]["where"] == {"camera": "iPhone"}
+    plan, _conf, notes = parse_request("apple", now=NOW, context=PlanContext())
+    assert plan["where"] == {"concept": "apple"} and not any("apple" in n for n in notes)

@@ -398,13 +398,14 @@ class CueClaims:
             brand = m.group("b")
             shown = lx.CAMERA_BRANDS.get(brand) or lx.CAMERA_BRANDS[brand.split()[-1]]
             models = [_model_word(w) for w in m.group("m").split()]
-            if (
-                brand in AMBIGUOUS_BRANDS
-                and not models
-                and not _says_a_camera(m)
-                and not any(w in fold(c) for c in st.ctx.cameras for w in AMBIGUOUS_BRANDS[brand])
-            ):
-                continue  # "apple", "an apple", "with an apple": the fruit, unless the catalog has such a camera
+            if brand in AMBIGUOUS_BRANDS and not models and not _says_a_camera(m):
+                # "apple", "an apple", "with an apple": the fruit, though most libraries hold iPhones
+                if any(w in fold(c) for c in st.ctx.cameras for w in AMBIGUOUS_BRANDS[brand]):
+                    st.note(
+                        f"“{brand}” was read as the word; “taken with my {brand}” finds that camera's photos",
+                        0.0,
+                    )
+                continue
             if not models and m.start("b") == m.start() and _names_a_thing(st.low, m):
                 continue  # "mount fuji" is a mountain, no Fujifilm
             if not models and _an_app_of(st.low, m):
