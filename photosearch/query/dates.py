@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from photosearch.query.festivals import FESTIVALS, festival_day
+from photosearch.query.first_names import first_names
 from photosearch.query.lexicon import NUMBER_WORDS as COUNT_WORDS
 from photosearch.query.lexicon import RELATION_WORDS
 from photosearch.query.times_of_day import hours_of
@@ -1327,6 +1328,8 @@ def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
     bday = q.birthdays.get(key.lower())
     if bday is None:
         note = f"no birthday is known for {'you' if who == 'my' else key}"
+        if key.lower() in first_names():
+            return None  # "emma's birthday party": someone, and what a birthday party looks like
         if key.lower() in PETS_AND_KIN:  # "the dog's birthday": the dog stays to look for
             return DateMatch(m.start() + len(who) + 1, m.end(), [], notes=[note])
         return DateMatch(m.start(), m.end(), [], notes=[note])

@@ -14,7 +14,7 @@ STOP_WORDS = _words("""
 a an the my our your his her their its this that these those some any all every of to i we you me
 is are was were be been being am it they them there here which who whom whose what where when how
 do does did have has had having will would can could should shall may might must let lets please
-just really very quite also too so then than as such one ones thing things stuff something anything everyone everybody everything
+just really very quite also too so then than as such else soon one ones thing things stuff something anything everyone everybody everything
 show showing shown find finding get give gimme see look looking search searching want need display list
 he she him i've we've you've they've i'd we'd you'd they'd
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots

@@ -32,6 +32,7 @@ from photosearch.query.claims.filters import FilterClaims
 from photosearch.query.claims.home import claim_home
 from photosearch.query.claims.same_days import SameDayClaims
 from photosearch.query.claims.settings import claim_settings
+from photosearch.query.claims.someone import claim_unnamed_people
 from photosearch.query.claims.words import NegationClaims, claim_words
 from photosearch.query.dates import written_out
 from photosearch.query.emoji_words import emoji_as_words
@@ -81,6 +82,7 @@ class RequestParser:
             claim_added,
             claim_places,
             ColourClaims(),
+            claim_unnamed_people,
             NegationClaims(),
             claim_words,
         )

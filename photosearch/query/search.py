@@ -416,7 +416,7 @@ def _runs(flags: np.ndarray) -> list[slice]:
 
 
 #: Atoms whose closest matches a relaxed run admits (`AtomResult.near`).
-RELAXABLE = ("concept", "faces", "place")
+RELAXABLE = ("concept", "faces", "place", "person")
 
 
 def unmet_sentences(execution: Execution, total: int) -> list[str]:

@@ -427,6 +427,11 @@ class WordNet:
         index = self._side_index("index.adj")
         return index.tagged(lemma.strip().lower().replace(" ", "_")) if index else 0
 
+    def is_adjective(self, word: str) -> bool:
+        """Whether WordNet knows the word as an adjective ("sandy"); False without `index.adj`."""
+        index = self._side_index("index.adj")
+        return index is not None and word.strip().lower().replace(" ", "_") in index
+
     def adjective_nouns(self, word: str) -> tuple[tuple[str, int], ...]:
         """The nouns an adjective is made from or pertains to, as (the noun's lemma, its synset), by
         its senses in order: WordNet's derivation ('+') and pertainym ('\\') pointers from this very

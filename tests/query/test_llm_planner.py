@@ -16,7 +16,7 @@ from tests.required import require
 from .conftest import NOW
 
 PEOPLE = ["Anna", "Tom", "Lisa"]
-REQUEST = "Anna and Bob with a red kite"  # 'Bob' unknown → low confidence
+REQUEST = "Anna and Zed with a red kite"  # 'Zed' no name, a letter: unknown → low confidence
 
 
 def _planner(lib, answer):

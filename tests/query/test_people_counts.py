@@ -372,3 +372,28 @@ def test_someone_and_nobody_else_is_them_alone(request_text):
 
     plan, _conf, _notes = parse_request(request_text, now=NOW, people=["Tom"])
     assert plan["where"] == {"and": [{"person": "Tom"}, {"faces": {"min": 0, "max": 1}}]}
+
+
+def test_someone_nobody_named_in_people_is_among_the_faces_not_named_yet(people_gallery, settings):
+    """ "person:Priya" where nobody is named Priya: no sure photo, and the photos with a face nobody
+    named yet are its closest matches (were the newest photos, scored near nothing)."""
+    res = search(people_gallery, settings, "person:Priya", now=NOW, signals=[])
+    assert _names(res, closest=False) == []
+    assert set(_names(res, closest=True)) == {"pair.jpg", "one_masked.jpg", "single.jpg", "trio.jpg"}
+    assert res["explain"]["unmet"] == ["no photo of Priya"]
+    why = next(r["why"] for r in res["results"] if r["path"].endswith("single.jpg"))
+    assert why == [{"atom": "person", "person": "a face not named yet"}]
+    # with a thing: the unnamed faces at the park come first
+    res = search(people_gallery, settings, "person:Priya park", now=NOW, signals=[])
+    assert set(_names(res, closest=True)[:2]) == {"single.jpg", "trio.jpg"}
+
+
+def test_a_first_name_nobody_has_finds_the_unnamed_faces_there_first(people_gallery, settings):
+    """ "kevin at the park", with nobody named Kevin: no photo is sure; the park photos with a face
+    nobody named come first (the concept "kevin" matched nothing, and the park's photos came in any
+    order), and the page says how it was read."""
+    res = search(people_gallery, settings, "kevin at the park", now=NOW, signals=[])
+    assert res["plan"]["where"] == {"and": [{"person": "Kevin"}, {"concept": "park"}]}
+    assert _names(res, closest=False) == []
+    assert set(_names(res, closest=True)[:2]) == {"single.jpg", "trio.jpg"}
+    assert any("“Kevin” is nobody in People yet" in n for n in res["explain"]["remarks"])

@@ -84,9 +84,16 @@ def resolve_person(atom: dict, ctx: ExecContext) -> AtomResult:
     snap = ctx.snapshot
     rows = snap.people.get(key)
     info = {}
-    if rows is None:
+    if rows is None:  # nobody is named so in People: the faces nobody named yet are its closest
         info["unknown_person"] = name
-        rows = np.zeros(0, np.int32)
+        unnamed = _named_or_not({"person": UNNAMED_PERSON}, snap, named=False)
+        return AtomResult(
+            atom,
+            ScoredSet.from_rows(np.zeros(0, np.int32)),
+            unnamed.explain,
+            info,
+            find_near=lambda: unnamed.set if len(unnamed.set) else None,
+        )
     display = snap.person_names.get(key, name)
     return AtomResult(
         atom, ScoredSet.from_rows(rows), lambda row: [{"atom": "person", "person": display}], info

@@ -1,0 +1,198 @@
+"""Someone nobody named in People yet: "anna and the dog", "photos of Priya". A first name the
+library does not know was a thing ("anna" is a coin in WordNet, "john" a toilet); it is a person
+atom now, which no photo surely meets, and whose closest matches are the photos with a face nobody
+named yet (`resolvers/filters.resolve_person`). The request says so, and how to name them.
+
+A word is read so when it is a common first name (`query/first_names.py`) and nothing else reads it:
+not a word WordNet knows as a thing a photo shows, a verb or an adjective ("rose", "mark",
+"sandy"), nor a place ("georgia"), unless written with a capital inside the request ("photos of
+Rose"); or when it is a word no word list knows, written with a capital ("Priya with her cat").
+Never after an article ("a penny"), a saint's or a place's title ("St Peter's"), nor in a noun
+WordNet knows ("teddy bear"); a pet's name is the pet ("max the dog").
+"""
+
+from __future__ import annotations
+
+import re
+
+from photosearch.query import lexicon as lx
+from photosearch.query.first_names import CAPITALISED, COMMON, name_share
+from photosearch.query.parse_state import ClaimState, sentence_start
+
+#: A word, with an owner's "'s" after it ("anna's bike").
+_WORD = re.compile(r"(?<![\w@#'-])(?P<w>[a-z][a-z-]*[a-z])(?:'s)?(?![\w'-])")
+
+
+def unnamed_note(name: str) -> str:
+    return (
+        f"“{name}” is nobody in People yet, so no photo is sure to show them: the faces nobody named "
+        "are the closest (name them in People)"
+    )
+
+
+def claim_unnamed_people(st: ClaimState) -> None:
+    """A first name nobody in People has is someone not named yet (a person atom), with a surname
+    after it ("eileen collins"), said in a note."""
+    from photosearch.query import spelling
+
+    for m in _WORD.finditer(st.low):
+        word, (start, end) = m.group("w"), m.span("w")
+        if not st.free(start, m.end()):
+            continue
+        typed = st.text[start:end]
+        capital = typed[:1].isupper() and typed[1:].islower()
+        inside = capital and not sentence_start(st.text, start)
+        full = capital and _capital_after(st, m.end())  # "Grace Hopper", at the start too
+        if _after_a_title(st, start) or _in_a_compound(st, start, m.end(), word):
+            continue  # "St Peter's", "mount everest"; "teddy bear", "christmas carol"
+        share = name_share(word)
+        if share and not _taken(word, st) and _a_pets_name(st, start, m.end()):
+            st.claim(start, m.end(), "drop", text="")  # "max the dog", "our cat luna": the animal's name
+            st.note(f"“{typed}” was read as a pet's name", 0.0)
+            continue
+        if (inside or full) and share >= CAPITALISED and not _not_a_word(word):
+            pass  # "photos of Rose": a capital inside the request says it is a name
+        elif _taken(word, st) or _after_an_article(st, start):
+            continue
+        elif share and _no_word_but_a_name(word):
+            pass  # "kate", "sophie", "Ahmed": WordNet knows no such word
+        elif share >= COMMON:
+            if not _only_a_name(word) or _a_place(word):
+                continue  # "lily", "mark", "georgia": a flower, a verb, a country
+        elif not (capital and spelling.unknown(word)):
+            continue  # "Priya with her cat": a capitalised word no word list knows
+        end = m.end()
+        names = [typed.title() if typed.islower() else typed]
+        surname = _surname_after(st, end) if end == m.end("w") else None  # not after "anna's"
+        if surname is not None:
+            names.append(st.text[surname.start("w") : surname.end("w")].title())
+            end = surname.end()
+        name = " ".join(names)
+        st.claim(start, end, "atom", {"person": name}, slot="person")
+        st.note(unnamed_note(name), 0.0)
+
+
+_NEXT_WORD = re.compile(r"\s+(?P<w>[a-z][a-z-]*[a-z])(?:'s)?(?![\w'-])")
+
+
+def _surname_after(st: ClaimState, end: int) -> re.Match | None:
+    """The word after a first name, where it is a surname: written with a capital ("Eileen
+    Collins"), or a word WordNet knows first as someone, or not at all ("eileen collins")."""
+    from photosearch.query.expansion import PERSON, shared_wordnet
+
+    m = _NEXT_WORD.match(st.low, end)
+    if m is None or not st.free(*m.span()) or _not_a_word(m.group("w")) or _taken(m.group("w"), st):
+        return None
+    typed = st.text[m.start("w") : m.end("w")]
+    if typed[:1].isupper() and typed[1:].islower():
+        return m
+    wn = shared_wordnet()
+    if wn is None or wn.verb_forms(m.group("w")) or wn.is_adjective(m.group("w")):
+        return None
+    senses = wn.lookup(m.group("w"))  # "collins", "smith", "curie": someone WordNet names so
+    known = any(_proper(wn, s, m.group("w")) and wn.synset(s).lexfile == PERSON for s in senses)
+    return m if not senses or known else None
+
+
+def _capital_after(st: ClaimState, end: int) -> bool:
+    """Whether the next word is written with a capital (and the rest in lower case)."""
+    m = _NEXT_WORD.match(st.low, end)
+    typed = st.text[m.start("w") : m.end("w")] if m else ""
+    return typed[:1].isupper() and typed[1:].islower()
+
+
+def _a_place(word: str) -> bool:
+    """Whether the word is a country, a region or a famous city ("georgia", "victoria", "paris")."""
+    from photosearch.query.places import FAMOUS_CITIES, lookup
+
+    found = lookup(word)
+    return word in FAMOUS_CITIES or bool(found) and found[0].kind in ("country", "region")
+
+
+_PET_AFTER = re.compile(r"\s+(?:the|our|my|his|her|their)\s+(?P<w>[a-z]+)\b")
+
+
+def _a_pets_name(st: ClaimState, start: int, end: int) -> bool:
+    """Whether an animal's word is said with the name: "max the dog", "our cat luna"."""
+    from photosearch.query.expansion import ANIMAL, shared_wordnet
+
+    wn = shared_wordnet()
+    after, before = _PET_AFTER.match(st.low, end), st.word_before(start)
+    words = [w for w in (after and after.group("w"), before and before.group(0)) if w]
+    return wn is not None and any((s := wn.senses(w)) and wn.synset(s[0]).lexfile == ANIMAL for w in words)
+
+
+def _not_a_word(word: str) -> bool:
+    return len(word) < 3 or word in lx.STOP_WORDS or word in lx.SEPARATORS or word in lx.AND_WORDS
+
+
+def _taken(word: str, st: ClaimState) -> bool:
+    """Whether the word is a common word or one of the library's own (a keyword, a label, a place)."""
+    return (
+        _not_a_word(word)
+        or word in lx.COMMON_WORDS
+        or word in lx.OR_WORDS
+        or word in st.ctx.words
+        or word in st.ctx.places
+    )
+
+
+def _after_an_article(st: ClaimState, start: int) -> bool:
+    """ "a penny", "the baker": a thing, not someone; "photos by john", "from anna": who took or
+    sent them, not who is in them."""
+    before = st.word_before(start)
+    return before is not None and before.group(0) in _NOT_SOMEONE_AFTER
+
+
+_NOT_SOMEONE_AFTER = frozenset({"a", "an", "the", "some", "this", "that", "these", "those", "by", "from"})
+
+
+def _in_a_compound(st: ClaimState, start: int, end: int, word: str) -> bool:
+    """Whether the word and the one before or after it are one WordNet noun ("christmas carol",
+    "teddy bear")."""
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    before, after = st.word_before(start), st.word_after(end)
+    pairs = ([f"{before.group(0)}_{word}"] if before else []) + ([f"{word}_{after}"] if after else [])
+    return wn is not None and any(wn.senses(pair) for pair in pairs)
+
+
+#: Words before a name that make it a place's or a saint's ("St Peter's", "mount everest").
+_TITLES = frozenset({"st", "saint", "san", "santa", "mount", "mt", "lake", "fort", "port", "cape", "loch"})
+
+
+def _after_a_title(st: ClaimState, start: int) -> bool:
+    before = st.word_before(start)
+    return before is not None and before.group(0) in _TITLES
+
+
+def _proper(wn, synset: int, word: str) -> bool:
+    """Whether WordNet writes the word with a capital in that sense (a name: "John", "Taylor")."""
+    written = [lemma for lemma in wn.synset(synset).lemmas if lemma.lower() == word]
+    return bool(written) and written[0][:1].isupper()
+
+
+def _no_word_but_a_name(word: str) -> bool:
+    """Whether WordNet knows the word as no noun, verb or adjective at all ("kate", "sophie")."""
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    return wn is not None and not (wn.senses(word) or wn.verb_forms(word) or wn.is_adjective(word))
+
+
+def _only_a_name(word: str) -> bool:
+    """Whether WordNet knows the word as nothing a person would search photos for but a name: no
+    verb ("mark", "rose"), no adjective ("sandy"), no plant, animal or food ("lily", "robin"), and
+    no other sense it often means ("grace", "hunter"), unless its first sense is a name ("tom")."""
+    from photosearch.query.expansion import ANIMAL, FOOD, PLANT, shared_wordnet
+
+    wn = shared_wordnet()
+    if wn is None or wn.verb_forms(word) or wn.is_adjective(word):
+        return False
+    senses = wn.lookup(word)
+    if not senses or _proper(wn, senses[0], word):
+        return True
+    uses = wn.sense_uses(word)
+    common = [(s, used) for s, used in zip(senses, uses, strict=True) if not _proper(wn, s, word)]
+    return not any(wn.synset(s).lexfile in (ANIMAL, FOOD, PLANT) or used >= 3 for s, used in common)
