@@ -24,10 +24,7 @@ _WORD = re.compile(r"(?<![\w@#'-])(?P<w>[a-z][a-z-]*[a-z])(?:'s)?(?![\w'-])")
 
 
 def unnamed_note(name: str) -> str:
-    return (
-        f"“{name}” is nobody in People yet, so no photo is sure to show them: the faces nobody named "
-        "are the closest (name them in People)"
-    )
+    return f"“{name}” is nobody in People yet: the faces not named yet are the closest"
 
 
 def claim_unnamed_people(st: ClaimState) -> None:
