@@ -1348,9 +1348,11 @@ def _birthday(m: re.Match, q: _Ask) -> DateMatch | None:
 
 #: Whose birthday is a look to keep when no birthday is known: a pet or a relative ("the dog's
 #: birthday" is the dog and a birthday; "Anna's", a name nobody has in People, only a birthday).
-PETS_AND_KIN = frozenset(
-    {"dog", "cat", "puppy", "kitten", "pup", "kitty", "horse", "pony", "bunny", "rabbit"}
-) | (RELATION_WORDS)
+PETS_AND_KIN = (
+    frozenset({"dog", "cat", "puppy", "kitten", "pup", "kitty", "horse", "pony", "bunny", "rabbit"})
+    | RELATION_WORDS
+    | frozenset({"twins", "kids", "children", "baby", "boys", "girls", "grandkids", "cousin", "friend"})
+)
 
 _WEEK_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 

@@ -520,6 +520,19 @@ class WordNet:
         ]
         return [b for b in dict.fromkeys(bases) if b in index]
 
+    def is_verb(self, word: str) -> bool:
+        """Whether the word is a verb as written ("mark") or an irregular form of one ("rose"); not
+        by a regular ending taken off ("james" is no form of "jam")."""
+        w = word.strip().lower().replace(" ", "_")
+        index = self._side_index("index.verb")
+        if index is None:
+            return False
+        with self._lock:
+            if self._verb_exc is None:
+                self._verb_exc = _read_exceptions(self.dir / "verb.exc")
+            exc = self._verb_exc
+        return w in index or any(base in index for base in exc.get(w, ()))
+
     def senses(self, word: str) -> tuple[int, ...]:
         """Noun synsets of a word form through its base forms ("dogs" → dog's), each once, in the
         order `base_forms` and `lookup` give them."""

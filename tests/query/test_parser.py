@@ -1035,6 +1035,10 @@ def test_a_brand_that_is_a_word_is_the_word_even_where_the_library_has_that_came
             {"and": [{"person": "Eileen Collins"}, {"concept": "launch pad"}]},
         ),
         ("emma's birthday", {"and": [{"person": "Emma"}, {"concept": "birthday"}]}),
+        ("james at the park", {"and": [{"person": "James"}, {"concept": "park"}]}),  # no form of "jam"
+        ("noah on his bike", {"and": [{"person": "Noah"}, {"concept": "bike"}]}),  # WordNet: only names
+        ("aunt mary", {"and": [{"concept": "aunt"}, {"person": "Mary"}]}),  # no region of Turkmenistan
+        ("the twins' birthday", {"and": [{"concept": "twin"}, {"concept": "birthday"}]}),  # twins stay
         # words first: a flower, a verb, an adjective, a country, a thing after an article, a pet's name
         ("a rose garden", {"concept": "rose garden"}),
         ("lily pads", {"concept": "lily pad"}),

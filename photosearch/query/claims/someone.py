@@ -51,8 +51,8 @@ def claim_unnamed_people(st: ClaimState) -> None:
             pass  # "photos of Rose": a capital inside the request says it is a name
         elif _taken(word, st) or _after_an_article(st, start):
             continue
-        elif share and _no_word_but_a_name(word):
-            pass  # "kate", "sophie", "Ahmed": WordNet knows no such word
+        elif share and _no_word_but_a_name(word) and not _a_place(word):
+            pass  # "kate", "sophie", "noah", "Ahmed": WordNet knows no such word, or only as a name
         elif share >= COMMON:
             if not _only_a_name(word) or _a_place(word):
                 continue  # "lily", "mark", "georgia": a flower, a verb, a country
@@ -84,7 +84,7 @@ def _surname_after(st: ClaimState, end: int) -> re.Match | None:
     if typed[:1].isupper() and typed[1:].islower():
         return m
     wn = shared_wordnet()
-    if wn is None or wn.verb_forms(m.group("w")) or wn.is_adjective(m.group("w")):
+    if wn is None or wn.is_verb(m.group("w")) or wn.is_adjective(m.group("w")):
         return None
     senses = wn.lookup(m.group("w"))  # "collins", "smith", "curie": someone WordNet names so
     known = any(_proper(wn, s, m.group("w")) and wn.synset(s).lexfile == PERSON for s in senses)
@@ -99,11 +99,16 @@ def _capital_after(st: ClaimState, end: int) -> bool:
 
 
 def _a_place(word: str) -> bool:
-    """Whether the word is a country, a region or a famous city ("georgia", "victoria", "paris")."""
+    """Whether the word is a country, a famous city or a region WordNet knows first as a place
+    ("georgia", "victoria", "paris"; not "mary", a region of Turkmenistan)."""
+    from photosearch.query.expansion import LOCATION, shared_wordnet
     from photosearch.query.places import FAMOUS_CITIES, lookup
 
-    found = lookup(word)
-    return word in FAMOUS_CITIES or bool(found) and found[0].kind in ("country", "region")
+    found, wn = lookup(word), shared_wordnet()
+    if word in FAMOUS_CITIES or found and found[0].kind == "country":
+        return True
+    senses = wn.lookup(word) if wn is not None and found and found[0].kind == "region" else ()
+    return bool(senses) and wn.synset(senses[0]).lexfile == LOCATION
 
 
 _PET_AFTER = re.compile(r"\s+(?:the|our|my|his|her|their)\s+(?P<w>[a-z]+)\b")
@@ -171,11 +176,14 @@ def _proper(wn, synset: int, word: str) -> bool:
 
 
 def _no_word_but_a_name(word: str) -> bool:
-    """Whether WordNet knows the word as no noun, verb or adjective at all ("kate", "sophie")."""
+    """Whether WordNet knows the word as no verb or adjective, and as no noun but names ("kate",
+    "sophie"; "noah", someone)."""
     from photosearch.query.expansion import shared_wordnet
 
     wn = shared_wordnet()
-    return wn is not None and not (wn.senses(word) or wn.verb_forms(word) or wn.is_adjective(word))
+    if wn is None or wn.is_verb(word) or wn.is_adjective(word):
+        return False
+    return all(_proper(wn, s, word) for s in wn.senses(word))
 
 
 def _only_a_name(word: str) -> bool:
@@ -185,7 +193,7 @@ def _only_a_name(word: str) -> bool:
     from photosearch.query.expansion import ANIMAL, FOOD, PLANT, shared_wordnet
 
     wn = shared_wordnet()
-    if wn is None or wn.verb_forms(word) or wn.is_adjective(word):
+    if wn is None or wn.is_verb(word) or wn.is_adjective(word):
         return False
     senses = wn.lookup(word)
     if not senses or _proper(wn, senses[0], word):
