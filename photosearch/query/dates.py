@@ -144,16 +144,28 @@ def _nth_sunday(month: int, n: int) -> Callable[[int], date]:
     return day_of
 
 
-def _first_monday_of_september(year: int) -> date:
-    """The US and Canada's Labor Day."""
-    first = date(year, 9, 1)
-    return first + timedelta(days=(7 - first.weekday()) % 7)
+def _first_monday_of(month: int) -> Callable[[int], date]:
+    """The first Monday of a month, as a function of the year."""
+
+    def day_of(year: int) -> date:
+        first = date(year, month, 1)
+        return first + timedelta(days=(7 - first.weekday()) % 7)
+
+    return day_of
 
 
-def _last_monday_of_may(year: int) -> date:
-    """The US Memorial Day."""
-    last = date(year, 5, 31)
-    return last - timedelta(days=last.weekday())
+def _last_monday_of(month: int) -> Callable[[int], date]:
+    """The last Monday of a month, as a function of the year."""
+
+    def day_of(year: int) -> date:
+        last = date(year, month, calendar.monthrange(year, month)[1])
+        return last - timedelta(days=last.weekday())
+
+    return day_of
+
+
+_first_monday_of_september = _first_monday_of(9)  # the US and Canada's Labor Day
+_last_monday_of_may = _last_monday_of(5)  # the US Memorial Day; the UK's spring bank holiday
 
 
 def _orthodox_easter(year: int) -> date:
@@ -201,6 +213,21 @@ MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date | None], int, int]] = {
             ("labor day", _first_monday_of_september),
             ("labour day", _first_monday_of_september),
             ("memorial day", _last_monday_of_may),
+        )
+        for weekend in ("", " weekend")
+    },
+    # England's and Wales's bank holidays on a Monday, each a long weekend, Saturday to Monday
+    **{
+        f"{name}{weekend}": (day, -2, 3)
+        for name, day in (
+            ("may bank holiday", _first_monday_of(5)),
+            ("early may bank holiday", _first_monday_of(5)),
+            ("may day bank holiday", _first_monday_of(5)),
+            ("spring bank holiday", _last_monday_of(5)),
+            ("whitsun bank holiday", _last_monday_of(5)),
+            ("august bank holiday", _last_monday_of(8)),
+            ("summer bank holiday", _last_monday_of(8)),
+            ("late summer bank holiday", _last_monday_of(8)),
         )
         for weekend in ("", " weekend")
     },
@@ -703,6 +730,14 @@ class DateFinder:
                 re.compile(
                     rf"\b(?:the\s+|in\s+the\s+)?(?P<n>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+week\s+"
                     rf"(?:of|in)\s+(?P<m>{_FULL_MONTH_RE})(?:,?\s+(?P<y>{_YEAR}))?(?![\w-])"
+                ),
+            ),
+            (
+                "partofmonth",
+                re.compile(
+                    rf"\b(?:(?P<part>early|mid|late)[\s-]+|(?:the\s+|at\s+the\s+|in\s+the\s+)?"
+                    rf"(?P<where>beginning|start|middle|end)\s+of\s+)(?P<m>{_FULL_MONTH_RE})"
+                    rf"(?:,?\s+(?P<y>{_YEAR}))?(?![\w-])"
                 ),
             ),
             (
@@ -1398,6 +1433,37 @@ def _week_of_month(m: re.Match, q: _Ask) -> DateMatch | None:
     )
 
 
+#: A part of a month and its days: "early july" the 1st to the 10th, "mid july" the 11th to the 20th,
+#: "late july" the 21st to the last (and "the beginning", "the middle", "the end of july").
+_MONTH_PARTS = {"early": 0, "beginning": 0, "start": 0, "mid": 1, "middle": 1, "late": 2, "end": 2}
+
+
+def _part_of_month(m: re.Match, q: _Ask) -> DateMatch | None:
+    """ "early july", "mid-july 2020", "the end of june": a third of the month, in the year named,
+    else of every year (as "the first week of january")."""
+    month, year = MONTHS[m.group("m")], int(m.group("y")) if m.group("y") else 2000  # a leap year
+    third = _MONTH_PARTS[(m.group("part") or m.group("where")).lower()]
+    last = calendar.monthrange(year, month)[1]
+    lo, hi = date(year, month, 1 + 10 * third), date(year, month, last if third == 2 else 10 * (third + 1))
+    if m.group("y"):
+        return DateMatch(m.start(), m.end(), [(lo, hi)])
+    words = re.sub(r"^(?:(?:at|in)\s+)?the\s+", "", " ".join(m.group(0).split()))
+    return DateMatch(
+        m.start(),
+        m.end(),
+        [(lo, hi)],
+        recurring=True,
+        yearly=(lo.strftime("%m-%d"), hi.strftime("%m-%d")),
+        notes=[f"“{words}” of any year: the {_nth(lo.day)} to the {_nth(hi.day)}"],
+    )
+
+
+def _nth(day: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st, 31st."""
+    suffix = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return f"{day}{suffix}"
+
+
 def _season(m: re.Match, q: _Ask) -> DateMatch | None:
     season = m.group("s")
     first = SEASONS[season]
@@ -1537,6 +1603,7 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "holiday": _holiday,
     "movable": _movable,
     "weekofmonth": _week_of_month,
+    "partofmonth": _part_of_month,
     "weekendofmonth": _weekend_of_month,
     "birthday": _birthday,
     "season": _season,

@@ -486,3 +486,52 @@ def test_the_holidays_are_the_christmas_and_new_year_season():
     assert _one("the holidays 2022").node() == {"date": {"from": "2022-12-20", "to": "2023-01-06"}}
     assert _one("new year 2020").node() == {"date": {"from": "2019-12-31", "to": "2020-01-01"}}
     assert _find("our holidays in spain") == [] and _find("summer holidays")[0].node() == {"month": [6, 7, 8]}
+
+
+@pytest.mark.parametrize(
+    ("text", "node"),
+    [
+        # a third of a month: of every year, or of the year named (was a concept "mid" beside July)
+        ("mid july", {"yearly": {"from": "07-11", "to": "07-20"}}),
+        ("mid-july", {"yearly": {"from": "07-11", "to": "07-20"}}),
+        ("early march", {"yearly": {"from": "03-01", "to": "03-10"}}),
+        ("late february", {"yearly": {"from": "02-21", "to": "02-29"}}),  # a leap year's last day too
+        ("the end of june", {"yearly": {"from": "06-21", "to": "06-30"}}),
+        ("the beginning of may", {"yearly": {"from": "05-01", "to": "05-10"}}),
+        ("early july 2020", {"date": {"from": "2020-07-01", "to": "2020-07-10"}}),
+        ("the end of february 2023", {"date": {"from": "2023-02-21", "to": "2023-02-28"}}),
+    ],
+)
+def test_a_part_of_a_month_is_its_third(text, node):
+    assert _one(text).node() == node
+    assert parse_request(text, now=NOW)[0]["where"] == node
+
+
+def test_a_part_of_a_month_says_its_days():
+    assert _one("late july").notes == ["“late july” of any year: the 21st to the 31st"]
+    assert _one("mid august").notes == ["“mid august” of any year: the 11th to the 20th"]
+
+
+@pytest.mark.parametrize(
+    ("text", "lo", "hi"),
+    [
+        # England's bank holidays on a Monday: each a long weekend (were a concept "bank holiday")
+        ("may bank holiday 2024", "2024-05-04", "2024-05-06"),
+        ("the spring bank holiday 2024", "2024-05-25", "2024-05-27"),
+        ("august bank holiday weekend 2023", "2023-08-26", "2023-08-28"),
+    ],
+)
+def test_a_bank_holiday_is_its_long_weekend(text, lo, hi):
+    (match,) = [m for m in _find(text) if m.ranges]
+    assert [(a.isoformat(), b.isoformat()) for a, b in match.ranges] == [(lo, hi)]
+
+
+def test_a_bank_holiday_without_a_year_is_every_year_of_the_library():
+    match = _one("august bank holiday")
+    assert [a.isoformat() for a, _ in match.ranges] == [
+        "2020-08-29",
+        "2021-08-28",
+        "2022-08-27",
+        "2023-08-26",
+        "2024-08-24",
+    ]  # not this year's: it is still to come
