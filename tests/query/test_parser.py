@@ -745,6 +745,20 @@ def test_places():
         ("train tickets", {"and": [{"kind": "document"}, {"concept": "train ticket"}]}),
         ("boarding pass", {"and": [{"kind": "document"}, {"concept": "boarding pass"}]}),
         ("my vaccination card", {"and": [{"kind": "document"}, {"concept": "vaccination card"}]}),
+        # a house move is what its photos show: boxes and the removal van (was "week", or nothing)
+        ("the day we moved house", {"or": [{"concept": "carton"}, {"concept": "moving van"}]}),
+        (
+            "the week after we moved",
+            {
+                "days_of": {
+                    "where": {"or": [{"concept": "carton"}, {"concept": "moving van"}]},
+                    "from": 1,
+                    "to": 7,
+                }
+            },
+        ),
+        ("the house we moved out of", {"concept": "house"}),
+        ("we moved the sofa", {"concept": "sofa"}),
         # a scan of a paper is that paper (was a concept "scan birth certificate")
         ("scan of my birth certificate", {"and": [{"kind": "document"}, {"concept": "birth certificate"}]}),
         ("a photocopy of the contract", {"and": [{"kind": "document"}, {"concept": "contract"}]}),

@@ -91,6 +91,19 @@ _HOLIDAY_THING = re.compile(
     r"\b(?:new\s+year|valentine|mother|father|st\.?\s+patrick|saint\s+patrick)['’]?s(?:\s+(?:eve|day))?"
     rf"\s+(?:{'|'.join(sorted(HOLIDAY_NOUNS, key=len, reverse=True))})\b"
 )
+#: A house move, by what its photos show: the boxes and the removal van ("the day we moved").
+MOVING_HOUSE = {"or": [{"concept": "carton"}, {"concept": "moving van"}]}
+_MOVED = re.compile(
+    r"\b(?:(?:the\s+)?day\s+(?:(?:when|that)\s+)?)?"
+    r"(?:(?:we|i|they)\s+(?:moved|were\s+moving|was\s+moving)(?:\s+(?:house|home|in|out|flat|apartment))?"
+    r"(?!\s+(?:into|the|a|an|my|our|his|her|their|some|it|them|to)\b)"  # "we moved the sofa"
+    r"|moving\s+(?:day|house|home)|(?:the|our)\s+house\s+move)\b"
+)
+#: Words before "we moved" that keep it the move, not a clause of the thing before ("the house we
+#: moved out of").
+_BEFORE_THE_MOVE = frozenset(
+    {"when", "after", "before", "since", "until", "till", "from", "of", "during", "and"}
+)
 #: Where the car was left: a photo of the car or of the car park, the newest first ("where i parked").
 PARKED_CAR = {"or": [{"concept": "car"}, {"concept": "parking lot"}]}
 _PARKED = re.compile(
@@ -714,6 +727,16 @@ def _phrases_read_as_one(st: ClaimState) -> None:
         st.claim(m.start(), m.end(), "word", text="thank-you")
     for m in st.unclaimed(_MARRIED):
         st.claim(m.start(), m.end(), "word", text="wedding")
+    for m in st.unclaimed(_MOVED):
+        before = st.word_before(m.start())
+        if (
+            before is not None
+            and before.group(0) not in _BEFORE_THE_MOVE
+            and not m.group(0).startswith(("the day", "day"))
+        ):
+            continue  # "the house we moved out of": the house
+        st.claim(m.start(), m.end(), "atom", MOVING_HOUSE, slot="concept")
+        st.note(f"“{m.group(0)}” was read as the photos of moving boxes or a removal van", 0.0)
     for m in st.unclaimed(_PARKED):
         st.claim(m.start(), m.end(), "atom", PARKED_CAR, slot="concept")
         if st.compose["sort"] == "relevance":
