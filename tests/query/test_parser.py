@@ -925,8 +925,10 @@ def test_unknown_names_and_me_lower_confidence(ctx):
     assert plan["where"] == {"and": [{"person": "Anna"}, {"person": "Bob"}, {"concept": "zoo"}]}
     assert any("“Bob” is nobody in People yet" in n for n in notes)
     # first in the request, where any word has a capital: a word WordNet knows only as a name
-    _, conf, notes = parse_request("Xavier at the beach", now=NOW, context=ctx)
-    assert conf < LOW_CONFIDENCE and any("“Xavier” is not a person or place" in n for n in notes)
+    _, conf, notes = parse_request("Qwerty at the beach", now=NOW, context=ctx)  # a keyboard
+    assert conf < LOW_CONFIDENCE and any("“Qwerty” is not a person or place" in n for n in notes)
+    plan, conf, notes = parse_request("Xavier at the beach", now=NOW, context=ctx)  # a name WordNet knows
+    assert plan["where"] == {"and": [{"person": "Xavier"}, {"concept": "beach"}]} and conf == 1.0
     _, conf, notes = parse_request("Dogs at the beach", now=NOW, context=ctx)
     assert conf == 1.0 and not notes
     plan, conf, notes = parse_request("me and Anna", now=NOW, people=["Anna"])

@@ -51,7 +51,7 @@ def claim_unnamed_people(st: ClaimState) -> None:
             pass  # "photos of Rose": a capital inside the request says it is a name
         elif _taken(word, st) or _after_an_article(st, start):
             continue
-        elif share and _no_word_but_a_name(word) and not _a_place(word):
+        elif share and _no_word_but_a_name(word, share) and not _a_place(word):
             pass  # "kate", "sophie", "noah", "Ahmed": WordNet knows no such word, or only as a name
         elif share >= COMMON:
             if not _only_a_name(word) or _a_place(word):
@@ -175,15 +175,16 @@ def _proper(wn, synset: int, word: str) -> bool:
     return bool(written) and written[0][:1].isupper()
 
 
-def _no_word_but_a_name(word: str) -> bool:
-    """Whether WordNet knows the word as no verb or adjective, and as no noun but names ("kate",
-    "sophie"; "noah", someone)."""
+def _no_word_but_a_name(word: str, share: float) -> bool:
+    """Whether WordNet knows the word as no verb or adjective, and as no noun ("kate", "sophie"),
+    or only as names where it is a name often given ("noah"; not "monet", someone famous)."""
     from photosearch.query.expansion import shared_wordnet
 
     wn = shared_wordnet()
     if wn is None or wn.is_verb(word) or wn.is_adjective(word):
         return False
-    return all(_proper(wn, s, word) for s in wn.senses(word))
+    senses = wn.senses(word)
+    return not senses or share >= CAPITALISED and all(_proper(wn, s, word) for s in senses)
 
 
 def _only_a_name(word: str) -> bool:

@@ -718,6 +718,17 @@ def _fillers_and_where_phrases(st: ClaimState) -> None:
         st.claim(m.start(), m.end(), "and", text=m.group(0))
 
 
+def _claim_house_moves(st: ClaimState) -> None:
+    """ "the day we moved house", "moving day": the photos of moving boxes or a removal van."""
+    for m in st.unclaimed(_MOVED):
+        before = st.word_before(m.start())
+        said_day = m.group(0).startswith(("the day", "day"))
+        if before is not None and before.group(0) not in _BEFORE_THE_MOVE and not said_day:
+            continue  # "the house we moved out of": the house
+        st.claim(m.start(), m.end(), "atom", MOVING_HOUSE, slot="concept")
+        st.note(f"“{m.group(0)}” was read as the photos of moving boxes or a removal van", 0.0)
+
+
 def _phrases_read_as_one(st: ClaimState) -> None:
     """ "a thank you card" (what the card says), "the day we got married" (a wedding), "where i
     parked" (the car or a car park, the newest first), "tickets to the concert" (concert tickets),
@@ -727,16 +738,7 @@ def _phrases_read_as_one(st: ClaimState) -> None:
         st.claim(m.start(), m.end(), "word", text="thank-you")
     for m in st.unclaimed(_MARRIED):
         st.claim(m.start(), m.end(), "word", text="wedding")
-    for m in st.unclaimed(_MOVED):
-        before = st.word_before(m.start())
-        if (
-            before is not None
-            and before.group(0) not in _BEFORE_THE_MOVE
-            and not m.group(0).startswith(("the day", "day"))
-        ):
-            continue  # "the house we moved out of": the house
-        st.claim(m.start(), m.end(), "atom", MOVING_HOUSE, slot="concept")
-        st.note(f"“{m.group(0)}” was read as the photos of moving boxes or a removal van", 0.0)
+    _claim_house_moves(st)
     for m in st.unclaimed(_PARKED):
         st.claim(m.start(), m.end(), "atom", PARKED_CAR, slot="concept")
         if st.compose["sort"] == "relevance":
