@@ -758,6 +758,7 @@ def test_places():
             },
         ),
         ("the house we moved out of", {"concept": "house"}),
+        ("pictures of the house before we moved", {"concept": "house"}),  # no day to tell: said
         ("we moved the sofa", {"concept": "sofa"}),
         # a scan of a paper is that paper (was a concept "scan birth certificate")
         ("scan of my birth certificate", {"and": [{"kind": "document"}, {"concept": "birth certificate"}]}),

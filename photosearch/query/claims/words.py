@@ -101,9 +101,9 @@ _MOVED = re.compile(
 )
 #: Words before "we moved" that keep it the move, not a clause of the thing before ("the house we
 #: moved out of").
-_BEFORE_THE_MOVE = frozenset(
-    {"when", "after", "before", "since", "until", "till", "from", "of", "during", "and"}
-)
+_BEFORE_THE_MOVE = frozenset({"when", "from", "of", "during", "and"})
+#: Before or after the move: no day a search can tell ("the house before we moved").
+_AROUND_THE_MOVE = frozenset({"after", "before", "since", "until", "till"})
 #: Where the car was left: a photo of the car or of the car park, the newest first ("where i parked").
 PARKED_CAR = {"or": [{"concept": "car"}, {"concept": "parking lot"}]}
 _PARKED = re.compile(
@@ -723,6 +723,10 @@ def _claim_house_moves(st: ClaimState) -> None:
     for m in st.unclaimed(_MOVED):
         before = st.word_before(m.start())
         said_day = m.group(0).startswith(("the day", "day"))
+        if before is not None and before.group(0) in _AROUND_THE_MOVE and not said_day:
+            st.claim(before.start(), m.end(), "drop", text="")
+            st.note(f"“{before.group(0)} {m.group(0)}” was left out: it names no day to search by", 0.0)
+            continue
         if before is not None and before.group(0) not in _BEFORE_THE_MOVE and not said_day:
             continue  # "the house we moved out of": the house
         st.claim(m.start(), m.end(), "atom", MOVING_HOUSE, slot="concept")
