@@ -1068,6 +1068,11 @@ def test_a_brand_that_is_a_word_is_the_word_even_where_the_library_has_that_came
         ("churches but not St Peter's", {"and": [{"concept": "church"}, {"not": {"concept": "st peter"}}]}),
         ("max the dog at the beach", {"and": [{"concept": "dog"}, {"concept": "beach"}]}),
         ("photos by john", {"concept": "john"}),  # who took them, not who is in them
+        # a name right before a thing describes it: a kind of thing, no one in the photo
+        ("jean jacket", {"concept": "jean jacket"}),
+        ("a tiffany lamp", {"concept": "tiffany lamp"}),
+        ("porsche 911", {"concept": "porsche 911"}),
+        ("emma 2019", {"and": [{"person": "Emma"}, {"date": {"from": "2019-01-01", "to": "2019-12-31"}}]}),
     ],
 )
 def test_a_first_name_nobody_in_people_has_is_someone_not_named_yet(text, where):

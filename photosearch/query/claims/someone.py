@@ -61,6 +61,8 @@ def claim_unnamed_people(st: ClaimState) -> None:
         end = m.end()
         names = [typed.title() if typed.islower() else typed]
         surname = _surname_after(st, end) if end == m.end("w") else None  # not after "anna's"
+        if surname is None and end == m.end("w") and _before_a_thing(st, end):
+            continue  # "jean jacket", "ted talk", "tiffany lamp", "porsche 911": a kind of thing
         if surname is not None:
             names.append(st.text[surname.start("w") : surname.end("w")].title())
             end = surname.end()
@@ -89,6 +91,23 @@ def _surname_after(st: ClaimState, end: int) -> re.Match | None:
     senses = wn.lookup(m.group("w"))  # "collins", "smith", "curie": someone WordNet names so
     known = any(_proper(wn, s, m.group("w")) and wn.synset(s).lexfile == PERSON for s in senses)
     return m if not senses or known else None
+
+
+def _before_a_thing(st: ClaimState, end: int) -> bool:
+    """Whether a noun or a number follows the name right after it, which the name then describes
+    ("jean jacket", "porsche 911"); not a word that joins ("anna and tom", "anna at the beach")."""
+    from photosearch.query.expansion import shared_wordnet
+
+    after = re.match(r"\s+([a-z0-9][\w-]*)", st.low[end:])
+    word = after.group(1) if after else ""
+    if not word or not st.free(end + after.start(1), end + after.end(1)):
+        return False  # the end, or a word read already ("emma 2019": a year)
+    if word in lx.STOP_WORDS or word in lx.SEPARATORS or word in lx.AND_WORDS or word in lx.OR_WORDS:
+        return False
+    if word[0].isdigit():
+        return True
+    wn = shared_wordnet()
+    return wn is not None and not word.endswith("ing") and bool(wn.senses(word))
 
 
 def _capital_after(st: ClaimState, end: int) -> bool:
