@@ -1419,17 +1419,22 @@ def _week_of_month(m: re.Match, q: _Ask) -> DateMatch | None:
     length = calendar.monthrange(year, month)[1]
     n = _WEEK_ORDINALS.get(m.group("n"))
     first = length - 6 if n is None else 7 * (n - 1) + 1
-    lo, hi = date(year, month, first), date(year, month, min(length, first + 6))
+    return _days_of_a_month(m, date(year, month, first), date(year, month, min(length, first + 6)))
+
+
+def _days_of_a_month(m: re.Match, lo: date, hi: date, said: str = "") -> DateMatch:
+    """The days lo..hi of a month: of the year the match names (its group "y"), else of every year,
+    said in a note (with `said`, how many days that is)."""
     if m.group("y"):
         return DateMatch(m.start(), m.end(), [(lo, hi)])
-    words = re.sub(r"^(?:in\s+)?the\s+", "", " ".join(m.group(0).split()))
+    words = re.sub(r"^(?:(?:at|in)\s+)?the\s+", "", " ".join(m.group(0).split()))
     return DateMatch(
         m.start(),
         m.end(),
         [(lo, hi)],
         recurring=True,
         yearly=(lo.strftime("%m-%d"), hi.strftime("%m-%d")),
-        notes=[f"“{words}” of any year"],
+        notes=[f"“{words}” of any year{said}"],
     )
 
 
@@ -1445,17 +1450,7 @@ def _part_of_month(m: re.Match, q: _Ask) -> DateMatch | None:
     third = _MONTH_PARTS[(m.group("part") or m.group("where")).lower()]
     last = calendar.monthrange(year, month)[1]
     lo, hi = date(year, month, 1 + 10 * third), date(year, month, last if third == 2 else 10 * (third + 1))
-    if m.group("y"):
-        return DateMatch(m.start(), m.end(), [(lo, hi)])
-    words = re.sub(r"^(?:(?:at|in)\s+)?the\s+", "", " ".join(m.group(0).split()))
-    return DateMatch(
-        m.start(),
-        m.end(),
-        [(lo, hi)],
-        recurring=True,
-        yearly=(lo.strftime("%m-%d"), hi.strftime("%m-%d")),
-        notes=[f"“{words}” of any year: the {_nth(lo.day)} to the {_nth(hi.day)}"],
-    )
+    return _days_of_a_month(m, lo, hi, f": the {_nth(lo.day)} to the {_nth(hi.day)}")
 
 
 def _nth(day: int) -> str:
