@@ -741,6 +741,13 @@ class DateFinder:
                 ),
             ),
             (
+                "bankholidays",
+                re.compile(
+                    r"(?<!may\s)(?<!spring\s)(?<!august\s)(?<!summer\s)(?<!whitsun\s)(?<!day\s)"
+                    rf"\b(?P<rel>(?:the\s+)?last\s+)?(?:the\s+)?bank\s+holidays?(?:\s+weekends?)?(?:\s+(?P<y>{_YEAR}))?(?![\w'])"
+                ),
+            ),
+            (
                 "movable",
                 re.compile(
                     rf"\b(?P<rel>last\s+|this\s+)?(?P<h>{_MOVABLE_RE})(?:\s+(?P<y>{_YEAR}))?"
@@ -1459,6 +1466,29 @@ def _nth(day: int) -> str:
     return f"{day}{suffix}"
 
 
+#: England's and Wales's Monday bank holidays, each a long weekend: Easter's (Good Friday to Easter
+#: Monday), May's, the spring one and August's.
+_BANK_HOLIDAYS = ("easter", "may bank holiday", "spring bank holiday", "august bank holiday")
+
+
+def _bank_holidays(m: re.Match, q: _Ask) -> DateMatch | None:
+    """ "bank holiday", "bank holiday weekends 2023": every Monday bank holiday's long weekend, of the
+    year named or of every year of the library."""
+    if m.group("y"):
+        year = int(m.group("y"))
+        days = [movable_range(name, year) for name in _BANK_HOLIDAYS]
+        return DateMatch(m.start(), m.end(), [d for d in days if d is not None])
+    ranges: list[tuple[date, date]] = []
+    for name in _BANK_HOLIDAYS:
+        found, span = _recurring(q.now, q.years, lambda y, name=name: movable_range(name, y))
+        ranges += found
+    if m.group("rel"):  # "the last bank holiday": the latest that has begun
+        latest = max(ranges, default=None)
+        return DateMatch(m.start(), m.end(), [latest] if latest else [])
+    note = f"“bank holiday”: the long weekends of Easter, May, spring and August, every year {span}"
+    return DateMatch(m.start(), m.end(), sorted(ranges), recurring=True, notes=[note])
+
+
 def _season(m: re.Match, q: _Ask) -> DateMatch | None:
     season = m.group("s")
     first = SEASONS[season]
@@ -1599,6 +1629,7 @@ _HANDLERS: dict[str, Callable[[re.Match, _Ask], DateMatch | None]] = {
     "movable": _movable,
     "weekofmonth": _week_of_month,
     "partofmonth": _part_of_month,
+    "bankholidays": _bank_holidays,
     "weekendofmonth": _weekend_of_month,
     "birthday": _birthday,
     "season": _season,

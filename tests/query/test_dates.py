@@ -535,3 +535,21 @@ def test_a_bank_holiday_without_a_year_is_every_year_of_the_library():
         "2023-08-26",
         "2024-08-24",
     ]  # not this year's: it is still to come
+
+
+def test_bank_holidays_are_every_monday_bank_holidays_long_weekend():
+    """ "bank holiday weekend 2023": Easter's, May's, the spring one and August's (was a concept)."""
+    match = _one("bank holiday weekend 2023")
+    assert [(a.isoformat(), b.isoformat()) for a, b in match.ranges] == [
+        ("2023-04-07", "2023-04-10"),
+        ("2023-04-29", "2023-05-01"),
+        ("2023-05-27", "2023-05-29"),
+        ("2023-08-26", "2023-08-28"),
+    ]
+    every = _one("bank holidays")
+    assert len(every.ranges) == 4 * 5 + 3  # 2020-2024, and the three of 2025 before 15 June
+    assert every.notes == [
+        "“bank holiday”: the long weekends of Easter, May, spring and August, every year 2020–2025"
+    ]
+    assert _one("may bank holiday 2024").ranges == [(date(2024, 5, 4), date(2024, 5, 6))]  # that one alone
+    assert _one("the last bank holiday").ranges == [(date(2025, 5, 24), date(2025, 5, 26))]

@@ -328,7 +328,17 @@ def test_places():
             {"and": [{"month": [6, 7, 8]}, {"date": {"from": "2022-01-01", "to": "2022-12-31"}}]},
         ),
         ("our holiday in spain", {"place": "Spain"}),  # a holiday is where and when it was
-        ("bank holiday", {"concept": "bank holiday"}),
+        (  # England's Monday bank holidays: their long weekends (was a concept), no trip
+            "bank holiday 2023",
+            {
+                "or": [
+                    {"date": {"from": "2023-04-07", "to": "2023-04-10"}},
+                    {"date": {"from": "2023-04-29", "to": "2023-05-01"}},
+                    {"date": {"from": "2023-05-27", "to": "2023-05-29"}},
+                    {"date": {"from": "2023-08-26", "to": "2023-08-28"}},
+                ]
+            },
+        ),
         ("the dog's ball", {"and": [{"concept": "dog"}, {"concept": "ball"}]}),  # not "dog'"
         ("star on top of the tree", {"and": [{"concept": "star"}, {"concept": "tree"}]}),  # no "top tree"
         ("a cat at the top of the stairs", {"and": [{"concept": "cat"}, {"concept": "stairs"}]}),
