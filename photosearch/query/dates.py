@@ -164,10 +164,6 @@ def _last_monday_of(month: int) -> Callable[[int], date]:
     return day_of
 
 
-_first_monday_of_september = _first_monday_of(9)  # the US and Canada's Labor Day
-_last_monday_of_may = _last_monday_of(5)  # the US Memorial Day; the UK's spring bank holiday
-
-
 def _orthodox_easter(year: int) -> date:
     from dateutil.easter import EASTER_ORTHODOX, easter
 
@@ -210,9 +206,9 @@ MOVABLE_HOLIDAYS: dict[str, tuple[Callable[[int], date | None], int, int]] = {
     **{
         f"{name}{weekend}": (day, -2, 3)
         for name, day in (
-            ("labor day", _first_monday_of_september),
-            ("labour day", _first_monday_of_september),
-            ("memorial day", _last_monday_of_may),
+            ("labor day", _first_monday_of(9)),  # the US and Canada's Labor Day
+            ("labour day", _first_monday_of(9)),
+            ("memorial day", _last_monday_of(5)),
         )
         for weekend in ("", " weekend")
     },

@@ -510,11 +510,7 @@ class WordNet:
         index = self._side_index("index.verb")
         if index is None:
             return []
-        with self._lock:
-            if self._verb_exc is None:
-                self._verb_exc = _read_exceptions(self.dir / "verb.exc")
-            exc = self._verb_exc
-        bases = [w, *exc.get(w, ())]
+        bases = [w, *self._verb_exceptions().get(w, ())]
         bases += [
             w[: len(w) - len(s)] + r for s, r in _VERB_SUFFIXES if w.endswith(s) and len(w) > len(s) + 1
         ]
@@ -527,11 +523,14 @@ class WordNet:
         index = self._side_index("index.verb")
         if index is None:
             return False
+        return w in index or any(base in index for base in self._verb_exceptions().get(w, ()))
+
+    def _verb_exceptions(self) -> dict[str, tuple[str, ...]]:
+        """verb.exc: irregular verb forms → their lemmas ("ate" → eat), read once."""
         with self._lock:
             if self._verb_exc is None:
                 self._verb_exc = _read_exceptions(self.dir / "verb.exc")
-            exc = self._verb_exc
-        return w in index or any(base in index for base in exc.get(w, ()))
+            return self._verb_exc
 
     def senses(self, word: str) -> tuple[int, ...]:
         """Noun synsets of a word form through its base forms ("dogs" → dog's), each once, in the

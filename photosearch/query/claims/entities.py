@@ -528,9 +528,9 @@ def _reads_as_a_place(
         and len(phrase) >= 4
         and (
             places[0].kind in ("region", "county")
-            and _first_a_place(phrase)
+            and first_a_place(phrase)
             or _before_a_scene(st, e)  # "cornwall beaches", "santorini sunset"
-            and (_first_a_place(phrase) or _no_other_word(phrase))
+            and (first_a_place(phrase) or _no_other_word(phrase))
         )
         and not _before_a_word(st, e)
     ):
@@ -555,7 +555,7 @@ def _reads_as_a_place(
         and (
             places[0].kind not in ("city", "county")
             or phrase in st.ctx.places
-            or _first_a_place(phrase)
+            or first_a_place(phrase)
             or _no_other_word(phrase)
         )
         or after_prep
@@ -563,13 +563,13 @@ def _reads_as_a_place(
     ):
         ok = True  # "in marrakech", "in sintra"; not "in bed"
     elif phrase in st.ctx.places and not common and len(phrase) >= 4:
-        ok = _first_a_place(phrase) or _no_other_word(phrase)  # "sintra": a town of the library's photos
+        ok = first_a_place(phrase) or _no_other_word(phrase)  # "sintra": a town of the library's photos
     elif phrase in CITY_SHORT_FORMS:  # "LA", "la trip", "in sf": the city's short form
         ok = orig.isupper() or after_prep or st.word_after(e) in TRIP_WORDS or _YEAR_NEXT.match(st.low, e)
     return bool(ok)
 
 
-def _first_a_place(phrase: str) -> bool:
+def first_a_place(phrase: str) -> bool:
     """Whether WordNet's first sense of the phrase, as written, is a place (not "jersey" the shirt,
     "champagne" the wine, "victoria" the queen)."""
     from photosearch.query.expansion import LOCATION, shared_wordnet

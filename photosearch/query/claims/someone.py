@@ -34,15 +34,14 @@ def claim_unnamed_people(st: ClaimState) -> None:
 
     for m in _WORD.finditer(st.low):
         word, (start, end) = m.group("w"), m.span("w")
-        if not st.free(start, m.end()):
-            continue
         typed = st.text[start:end]
-        capital = typed[:1].isupper() and typed[1:].islower()
+        capital, share = _capitalised(typed), name_share(word)
+        if not (share or capital) or not st.free(start, m.end()):
+            continue  # no first name nor a capitalised word: no one (and no WordNet lookup)
         inside = capital and not sentence_start(st.text, start)
         full = capital and _capital_after(st, m.end())  # "Grace Hopper", at the start too
         if _after_a_title(st, start) or _in_a_compound(st, start, m.end(), word):
             continue  # "St Peter's", "mount everest"; "teddy bear", "christmas carol"
-        share = name_share(word)
         if share and not _taken(word, st) and _a_pets_name(st, start, m.end()):
             st.claim(start, m.end(), "drop", text="")  # "max the dog", "our cat luna": the animal's name
             st.note(f"“{typed}” was read as a pet's name", 0.0)
@@ -82,8 +81,7 @@ def _surname_after(st: ClaimState, end: int) -> re.Match | None:
     m = _NEXT_WORD.match(st.low, end)
     if m is None or not st.free(*m.span()) or _not_a_word(m.group("w")) or _taken(m.group("w"), st):
         return None
-    typed = st.text[m.start("w") : m.end("w")]
-    if typed[:1].isupper() and typed[1:].islower():
+    if _capitalised(st.text[m.start("w") : m.end("w")]):
         return m
     wn = shared_wordnet()
     if wn is None or wn.is_verb(m.group("w")) or wn.is_adjective(m.group("w")):
@@ -102,7 +100,7 @@ def _before_a_thing(st: ClaimState, end: int) -> bool:
     word = after.group(1) if after else ""
     if not word or not st.free(end + after.start(1), end + after.end(1)):
         return False  # the end, or a word read already ("emma 2019": a year)
-    if word in lx.STOP_WORDS or word in lx.SEPARATORS or word in lx.AND_WORDS or word in lx.OR_WORDS:
+    if _a_joining_word(word):
         return False
     if word[0].isdigit():
         return True
@@ -110,24 +108,27 @@ def _before_a_thing(st: ClaimState, end: int) -> bool:
     return wn is not None and not word.endswith("ing") and bool(wn.senses(word))
 
 
+def _capitalised(typed: str) -> bool:
+    """Whether a word is written with a capital and the rest in lower case ("Rose", not "ROSE")."""
+    return typed[:1].isupper() and typed[1:].islower()
+
+
 def _capital_after(st: ClaimState, end: int) -> bool:
     """Whether the next word is written with a capital (and the rest in lower case)."""
     m = _NEXT_WORD.match(st.low, end)
-    typed = st.text[m.start("w") : m.end("w")] if m else ""
-    return typed[:1].isupper() and typed[1:].islower()
+    return _capitalised(st.text[m.start("w") : m.end("w")] if m else "")
 
 
 def _a_place(word: str) -> bool:
     """Whether the word is a country, a famous city or a region WordNet knows first as a place
     ("georgia", "victoria", "paris"; not "mary", a region of Turkmenistan)."""
-    from photosearch.query.expansion import LOCATION, shared_wordnet
+    from photosearch.query.claims.entities import first_a_place
     from photosearch.query.places import FAMOUS_CITIES, lookup
 
-    found, wn = lookup(word), shared_wordnet()
+    found = lookup(word)
     if word in FAMOUS_CITIES or found and found[0].kind == "country":
         return True
-    senses = wn.lookup(word) if wn is not None and found and found[0].kind == "region" else ()
-    return bool(senses) and wn.synset(senses[0]).lexfile == LOCATION
+    return bool(found) and found[0].kind == "region" and first_a_place(word)
 
 
 _PET_AFTER = re.compile(r"\s+(?:the|our|my|his|her|their)\s+(?P<w>[a-z]+)\b")
@@ -143,19 +144,18 @@ def _a_pets_name(st: ClaimState, start: int, end: int) -> bool:
     return wn is not None and any((s := wn.senses(w)) and wn.synset(s[0]).lexfile == ANIMAL for w in words)
 
 
+def _a_joining_word(word: str) -> bool:
+    """A word that joins or fills, no name: "the", "at", "and", "or"."""
+    return word in lx.STOP_WORDS or word in lx.SEPARATORS or word in lx.AND_WORDS or word in lx.OR_WORDS
+
+
 def _not_a_word(word: str) -> bool:
-    return len(word) < 3 or word in lx.STOP_WORDS or word in lx.SEPARATORS or word in lx.AND_WORDS
+    return len(word) < 3 or _a_joining_word(word)
 
 
 def _taken(word: str, st: ClaimState) -> bool:
     """Whether the word is a common word or one of the library's own (a keyword, a label, a place)."""
-    return (
-        _not_a_word(word)
-        or word in lx.COMMON_WORDS
-        or word in lx.OR_WORDS
-        or word in st.ctx.words
-        or word in st.ctx.places
-    )
+    return _not_a_word(word) or word in lx.COMMON_WORDS or word in st.ctx.words or word in st.ctx.places
 
 
 def _after_an_article(st: ClaimState, start: int) -> bool:
@@ -171,12 +171,10 @@ _NOT_SOMEONE_AFTER = frozenset({"a", "an", "the", "some", "this", "that", "these
 def _in_a_compound(st: ClaimState, start: int, end: int, word: str) -> bool:
     """Whether the word and the one before or after it are one WordNet noun ("christmas carol",
     "teddy bear")."""
-    from photosearch.query.expansion import shared_wordnet
+    from photosearch.query.claims.attributes import names_a_thing
 
-    wn = shared_wordnet()
     before, after = st.word_before(start), st.word_after(end)
-    pairs = ([f"{before.group(0)}_{word}"] if before else []) + ([f"{word}_{after}"] if after else [])
-    return wn is not None and any(wn.senses(pair) for pair in pairs)
+    return bool(before and names_a_thing(before.group(0), word) or after and names_a_thing(word, after))
 
 
 #: Words before a name that make it a place's or a saint's ("St Peter's", "mount everest").
