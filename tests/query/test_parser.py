@@ -1083,6 +1083,14 @@ def test_a_brand_that_is_a_word_is_the_word_even_where_the_library_has_that_came
         ("a tiffany lamp", {"concept": "tiffany lamp"}),
         ("porsche 911", {"concept": "porsche 911"}),
         ("emma 2019", {"and": [{"person": "Emma"}, {"date": {"from": "2019-01-01", "to": "2019-12-31"}}]}),
+        # names given since the 1990 census (US births 1980-2017): children's names (were concepts)
+        ("liam at the beach", {"and": [{"person": "Liam"}, {"concept": "beach"}]}),
+        ("aiden and jayden", {"and": [{"person": "Aiden"}, {"person": "Jayden"}]}),
+        ("nevaeh's first birthday", {"and": [{"person": "Nevaeh"}, {"concept": "birthday"}]}),
+        ("photos of Harper", {"person": "Harper"}),  # a capital inside the request
+        # and still words first where WordNet or the map knows them so
+        ("a harper playing", {"concept": "harper"}),
+        ("cooper barrels", {"concept": "cooper barrel"}),
     ],
 )
 def test_a_first_name_nobody_in_people_has_is_someone_not_named_yet(text, where):
