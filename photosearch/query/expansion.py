@@ -255,8 +255,8 @@ def word_meant(word: str, stemmed: str) -> str:
     if word == stemmed or wn is None:
         return stemmed
     single = wn.lookup(stemmed)
-    if not single:  # "christmas" is no plural of a "christma"
-        return word if wn.lookup(word) else stemmed
+    if not single:  # "christmas" is no plural of a "christma", "mercedes" (scenes.yaml) no "mercede"
+        return word if wn.lookup(word) or word in scenes() else stemmed
     own = [o for o in wn.lookup(word) if not wn.synset(o).names[0][:1].isupper()]  # not "Ethel Waters"
     if not own:
         return stemmed

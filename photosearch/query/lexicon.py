@@ -618,6 +618,14 @@ IRREGULAR_PLURALS = {
     "heroes": "hero",
     "volcanoes": "volcano",
     "mangoes": "mango",
+    # makes of car (resources/scenes.yaml) whose plural no rule above undoes
+    "mercedes": "mercedes",
+    "porsches": "porsche",
+    "ferraris": "ferrari",
+    "lamborghinis": "lamborghini",
+    "maseratis": "maserati",
+    "bugattis": "bugatti",
+    "audis": "audi",
 }
 _ES_END = re.compile(r"(?:ches|shes|xes|sses|zzes)$")
 

@@ -59,12 +59,13 @@ def unknown(word: str, known_names: frozenset[str] = frozenset()) -> bool:
     """Whether a lower-case word is no word WordNet or the English word list knows, nor a name the
     library knows, nor an abbreviation: a typo, perhaps."""
     from photosearch.query.expansion import scenes, shared_wordnet
+    from photosearch.query.lexicon import singular
 
     w = word
     if w != w.lower() or len(w) < SWAP_LEN or not w.isalpha() or w in known_names or not _VOWEL.search(w):
         return False  # a name, a short word or an abbreviation ("bbq", "nyc")
     wn = shared_wordnet()
-    if wn is None or wn.base_forms(w) or wn.verb_forms(w) or wn.senses(w) or w in scenes():
+    if wn is None or wn.base_forms(w) or wn.verb_forms(w) or wn.senses(w) or singular(w) in scenes():
         return False
     return w not in _checker()  # an English word WordNet lacks ("selfie", "lego") is a word
 

@@ -1202,6 +1202,35 @@ def test_a_light_scene_route_is_a_hint_that_ranks_and_never_makes_a_photo_sure(
     assert confident == [] and list(why)[0] == "cliff.jpg"
 
 
+def test_a_make_of_car_ranks_the_cars_as_closest_and_is_no_one(store, settings, fake_embedder):
+    """ "porsche", "mercedes" (resources/scenes.yaml): the models see kinds of car, never a badge, so
+    the sports car and the car rank first as closest matches, none sure; the make was a person
+    ("my porsche": someone nobody named) or a "mercede" no photo meets."""
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "sports_car.jpg": [_fact("tag", "sports car", 0.9)],
+            "car.jpg": [FactRecord("object", "car", 0.9, box=[0.1, 0.2, 0.8, 0.9])],
+            "teapot.jpg": [_fact("tag", "teapot", 0.9)],
+        },
+    )
+    from datetime import date
+
+    from photosearch.query.parser import parse_request
+
+    for request in ("my porsche", "mercedes", "porsches", "harley davidson"):
+        assert "person" not in str(parse_request(request, now=date(2026, 12, 7), people=[])[0]["where"]), (
+            request
+        )
+    assert parse_request("mercedes", now=date(2026, 12, 7), people=[])[0]["where"] == {"concept": "mercedes"}
+    confident, why = _found(store, settings, fake_embedder, "porsche")
+    assert confident == [] and list(why)[0] == "sports_car.jpg"
+    assert any("porsche ≈ sports car" in str(w.get("text")) for w in why["sports_car.jpg"])
+    confident, why = _found(store, settings, fake_embedder, "mercedes")
+    assert confident == [] and set(list(why)[:2]) == {"car.jpg", "sports_car.jpg"}
+
+
 def test_a_modifier_of_a_compound_noun_names_nothing_by_itself(store, settings, fake_embedder):
     """ "water birds" is one noun in WordNet (an aquatic bird), whose routes reach the egret: an eagle
     the detector and tagger see by a lake (the scene model's "water") is no water bird, only a

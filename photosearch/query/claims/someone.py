@@ -154,8 +154,13 @@ def _not_a_word(word: str) -> bool:
 
 
 def _taken(word: str, st: ClaimState) -> bool:
-    """Whether the word is a common word or one of the library's own (a keyword, a label, a place)."""
-    return _not_a_word(word) or word in lx.COMMON_WORDS or word in st.ctx.words or word in st.ctx.places
+    """Whether the word is a common word, a scene word ("marina", a make of car: "porsche",
+    "mercedes") or one of the library's own (a keyword, a label, a place)."""
+    from photosearch.query.expansion import scenes
+
+    if _not_a_word(word) or word in lx.COMMON_WORDS or word in scenes():
+        return True
+    return word in st.ctx.words or word in st.ctx.places
 
 
 def _after_an_article(st: ClaimState, start: int) -> bool:
