@@ -504,9 +504,13 @@ def _add_flower(found: _BestRoutes, wn, off: int, sense: float) -> None:
 
 
 SCENES_FILE = Path(__file__).resolve().parents[2] / "resources" / "scenes.yaml"
+#: A scenes.yaml entry's flag: what no model here can confirm (a make of car), so its classes rank
+#: photos as the closest and never make one sure, whatever else agrees (`never_sure`).
+NEVER_SURE = "never sure"
 _scenes: dict[str, dict[str, float]] | None = None
 _also: dict[str, dict[str, str]] = {}
 _looks: dict[str, frozenset[str]] = {}
+_never_sure: set[str] = set()
 
 
 def scene_weight(entry) -> tuple[float, str]:
@@ -526,24 +530,33 @@ def scenes() -> dict[str, dict[str, float]]:
 
         data = yaml.safe_load(SCENES_FILE.read_text(encoding="utf-8")) or {}
         table: dict[str, dict[str, float]] = {}
-        for word, spaces in data.items():
+        for word, raw in data.items():
+            spaces = {space: classes for space, classes in (raw or {}).items() if space != NEVER_SURE}
             best: dict[str, float] = {}
             also: dict[str, str] = {}
-            for classes in (spaces or {}).values():
+            for classes in spaces.values():
                 for name, entry in classes.items():
                     weight, with_ = scene_weight(entry)
                     best[_term(str(name))] = max(best.get(_term(str(name)), 0.0), weight)
                     if with_:
                         also[_term(str(name))] = _term(with_)
-            looks = frozenset(_term(str(name)) for name in ((spaces or {}).get(FACES_SPACE) or {}))
+            looks = frozenset(_term(str(name)) for name in (spaces.get(FACES_SPACE) or {}))
             key = _term(str(word))
             table[key], _also[key], _looks[key] = best, also, looks
             one = " ".join(singular(w) for w in key.split())
+            if (raw or {}).get(NEVER_SURE):
+                _never_sure.update({key, one})
             table.setdefault(one, best)  # "woods"
             _also.setdefault(one, also)
             _looks.setdefault(one, looks)
         _scenes = table
     return _scenes
+
+
+def never_sure(key: str) -> bool:
+    """Whether no model here can confirm the word (resources/scenes.yaml's `never sure`: "porsche")."""
+    scenes()
+    return " ".join(key.lower().split()) in _never_sure
 
 
 def scene_routes(key: str) -> tuple[Route, ...]:

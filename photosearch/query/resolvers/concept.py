@@ -35,6 +35,7 @@ from photosearch.query.expansion import (
     compound_of,
     expand,
     naming_words_meant,
+    never_sure,
     read_as,
     shared_wordnet,
     synset_of,
@@ -543,6 +544,7 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
     elif count is not None:  # a count no model can check is never sure: they are closest matches
         ctx.remarks.append(f"“{count.word}” was not counted: no model here can count {uncounted(value)}")
         keep[:] = False
+    _none_sure_of_a_make(value, keep, ctx)
     share = ctx.calibration.near_the_best if corroborated else 0.0  # where every signal was fused
     far_below = _far_below_the_best(fused, keep, share, measured, selfie)
     keep &= ~far_below
@@ -582,6 +584,16 @@ def resolve_concept(atom: dict, ctx: ExecContext) -> AtomResult:
             "corroborated": corroborated,
         },
     )
+
+
+def _none_sure_of_a_make(value: str, keep: np.ndarray, ctx: ExecContext) -> None:
+    """ "porsche" (resources/scenes.yaml, `never sure`): the models see kinds of car, never a badge,
+    so no photo is sure of it, and the page says why."""
+    if never_sure(value):
+        ctx.remarks.append(
+            f"“{value}”: the models here cannot tell one make from another; these are the closest"
+        )
+        keep[:] = False
 
 
 #: Fact kinds that are words someone (or a captioning model) wrote about the photo: the facts_text
