@@ -37,6 +37,10 @@ PERSON_OFFSET = 7846
 PHYSICAL_OFFSET = 1930
 #: WordNet's lexicographer file of shapes (noun.shape): how a thing looks, not a thing.
 SHAPE_LEXFILE = 25
+#: WordNet 3.0's offsets of produce.n.01 (fruit and vegetables) and edible_nut.n.01: what one eats...
+PRODUCE_OFFSETS = frozenset({7705711, 7737081})
+#: ...and of plant.n.02 and wood.n.01: the tree, vine or shrub it grows on, and its timber.
+GROWER_OFFSETS = frozenset({17222, 15098161})
 
 
 def _words(text: str) -> frozenset[str]:
@@ -250,6 +254,7 @@ def read_senses(
     common = tuple(o for o in common if is_physical(wn, o)) or common  # what a photo can show
     common = _things_not_shapes(wn, common)
     people = is_person_sense(wn, common[0])  # its person senses stay for the context to choose
+    common = _the_fruit_not_its_tree(wn, common)
     common = _a_labelled_thing_first(wn, word, common)
     candidates = tuple(o for i, o in enumerate(common) if i == 0 or people or not is_person_sense(wn, o))
     contenders = _contenders(wn, candidates, people)
@@ -302,6 +307,30 @@ def _things_not_shapes(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
     if is_person_sense(wn, kept[0]):  # a thing, not a person, takes the shape's place
         kept = (*things, *(o for o in kept if o not in things))
     return kept
+
+
+def is_produce(wn, offset: int) -> bool:
+    """Whether a sense is a fruit, vegetable or nut one eats (produce.n.01, edible_nut.n.01)."""
+    return not PRODUCE_OFFSETS.isdisjoint({offset, *wn.ancestors(offset)})
+
+
+def _the_fruit_not_its_tree(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
+    """A photo of "cherries" shows the fruit: WordNet's first "cherry" is its wood, its first "plum",
+    "peach" and "kiwi" the tree or vine, its first physical "date" a person one goes out with. Where
+    the leading sense is a plant, a wood or a person and the word also names produce, the produce
+    leads (a sense the photo models label first); the plant stays for the context to choose ("cherry
+    blossom"). Grain ("wheat", "corn") is no produce: its field is what a photo shows."""
+    if not senses or is_produce(wn, senses[0]):
+        return senses
+    lead = {senses[0], *wn.ancestors(senses[0])}
+    if GROWER_OFFSETS.isdisjoint(lead) and PERSON_OFFSET not in lead:
+        return senses
+    produce = [o for o in senses if is_produce(wn, o)]
+    if not produce:
+        return senses
+    labelled = labelled_and_above(wn)
+    fruit = next((o for o in produce if o in labelled), produce[0])
+    return (fruit, *(o for o in senses if o != fruit))
 
 
 def _a_labelled_thing_first(wn, word: str, senses: tuple[int, ...]) -> tuple[int, ...]:
