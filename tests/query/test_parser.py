@@ -116,6 +116,19 @@ def test_places():
         plan, _, _ = parse_request(text, now=NOW, people=[])
         assert plan["where"] == {"and": [{"place": place}, {"concept": scene}]}, (text, plan)
     assert parse_request("hyde park", now=NOW, people=[])[0]["where"] == {"concept": "hyde park"}
+    # ... and before a trip, an activity, an event or a place to visit (were one concept each)
+    for text, place, what in (
+        ("texas road trip", "Texas", "road trip"),
+        ("colorado skiing", "Colorado", "skiing"),
+        ("hawaii honeymoon", "Hawaii", "honeymoon"),
+        ("utah national parks", "Utah", "national park"),
+        ("oregon wedding", "Oregon", "wedding"),
+    ):
+        plan, _, _ = parse_request(text, now=NOW, people=[])
+        assert plan["where"] == {"and": [{"place": place}, {"concept": what}]}, (text, plan)
+    # a thing named after a region stays the thing
+    for text in ("california poppy", "maine coon", "texas toast", "virginia creeper"):
+        assert parse_request(text, now=NOW, people=[])[0]["where"] == {"concept": text}, text
     # a town, a comma and its region or country: that town, even where the name alone is no place
     # (were a concept "ontario" beside Kingston, and concepts "cornwall" and "ontario")
     for text, place in (
@@ -126,6 +139,40 @@ def test_places():
     ):
         assert parse_request(text, now=NOW, people=[])[0]["where"] == {"place": place}, text
     assert {p.admin1 for p in resolve_place("Kingston, Ontario")} == {"Ontario"}
+    # ... and without the comma: a town right before a region it lies in is that town, not someone
+    # (Austin, Chandler and Charlotte were people nobody named, Jackson a concept, Georgia a country)
+    for text, place in (
+        ("austin texas", "Austin, Texas"),
+        ("chandler arizona", "Chandler, Arizona"),
+        ("charlotte north carolina", "Charlotte, North Carolina"),
+        ("jackson mississippi", "Jackson, Mississippi"),
+        ("atlanta georgia", "Atlanta, Georgia"),
+        ("atlanta, georgia", "Atlanta, Georgia"),
+        ("paris texas", "Paris, Texas"),
+    ):
+        assert parse_request(text, now=NOW, people=[])[0]["where"] == {"place": place}, text
+    assert {p.admin1 for p in resolve_place("Atlanta, Georgia")} == {"Georgia"}
+    plan, _, _ = parse_request("austin texas last summer", now=NOW, people=[])
+    assert plan["where"]["and"][0] == {"place": "Austin, Texas"}, plan
+    # one of the library's people stays that person; a name no town of the region has stays a name
+    plan, _, _ = parse_request("austin texas", now=NOW, people=["Austin"])
+    assert plan["where"] == {"and": [{"person": "Austin"}, {"place": "Texas"}]}, plan
+    plan, _, _ = parse_request("tom and anna california", now=NOW, people=[])
+    assert {"place": "California"} in plan["where"]["and"], plan
+    # a city WordNet reads first as a place is that place, alone or before a scene (were concepts)
+    for text, place in (
+        ("denver", "Denver"),
+        ("new orleans", "New Orleans"),
+        ("san diego", "San Diego"),
+        ("salt lake city", "Salt Lake City"),
+    ):
+        assert parse_request(text, now=NOW, people=[])[0]["where"] == {"place": place}, text
+    plan, _, _ = parse_request("atlanta skyline", now=NOW, people=[])
+    assert plan["where"] == {"and": [{"place": "Atlanta"}, {"concept": "skyline"}]}, plan
+    # a place before a time is the place: "last" names no thing the place could be the name of
+    for text, place in (("scotland last summer", "Scotland"), ("california last summer", "California")):
+        plan, _, _ = parse_request(text, now=NOW, people=[])
+        assert plan["where"]["and"][0] == {"place": place}, (text, plan)
     # "rio" is Rio de Janeiro where a place is said (was a concept "rio")
     assert parse_request("carnival in rio", now=NOW, people=[])[0]["where"] == {
         "and": [{"concept": "carnival"}, {"place": "Rio de Janeiro"}]

@@ -412,13 +412,39 @@ def _country_or_region(gaz, m: re.Match | None) -> Place | None:
 
 
 def _qualifier(st: ClaimState, gaz, places: list[Place], end: int) -> tuple[re.Match | None, Place | None]:
-    """The country or region after a town's or county's name and a comma, where one of that name lies
-    in it ("kingston, ontario", "cornwall, ontario": a town, even where the name alone is no place)."""
+    """The country or region after a town's or county's name, where one of that name lies in it:
+    after a comma ("kingston, ontario", "cornwall, ontario": a town, even where the name alone is no
+    place), or right after the name ("austin texas", "charlotte north carolina": the town, not
+    someone called Austin; not a name of the library's people)."""
     mq = _AFTER_A_COMMA.match(st.low, end)
-    within = _country_or_region(gaz, mq)
-    if within is None or not any(p.kind in ("city", "county") and _lies_in(p, within) for p in places):
-        return None, None
-    return mq, within
+    within = _the_region_a_town_lies_in(gaz, mq, places)
+    if within is None and not _names_someone(st, places, end):
+        for mq in (m for m in (rx.match(st.low, end) for rx in _RIGHT_AFTER_A_TOWN) if m):
+            within = _the_region_a_town_lies_in(gaz, mq, places)
+            if within is not None:
+                break
+    return (mq, within) if within is not None else (None, None)
+
+
+#: One to three words right after a town's name, longest first ("north carolina", "texas").
+_RIGHT_AFTER_A_TOWN = tuple(
+    re.compile(r"\s+([a-z][\w'-]*" + r"\s+[a-z][\w'-]*" * (n - 1) + r")\b") for n in (3, 2, 1)
+)
+
+
+def _the_region_a_town_lies_in(gaz, m: re.Match | None, places: list[Place]) -> Place | None:
+    """The country or region a match's first group names in which one of the towns lies ("atlanta,
+    georgia": the state, not the country)."""
+    regions = [p for p in gaz.lookup(m.group(1)) if p.kind in ("country", "region")] if m else []
+    towns = [p for p in places if p.kind in ("city", "county")]
+    return next((r for r in regions if any(_lies_in(t, r) for t in towns)), None)
+
+
+def _names_someone(st: ClaimState, places: list[Place], end: int) -> bool:
+    """Whether the words before `end` are the name of one of the library's people ("Georgia" there)."""
+    named = {fold(p) for p in st.ctx.people} | {fold(p).split()[0] for p in st.ctx.people if p.strip()}
+    start = st.low.rfind(" ", 0, end) + 1
+    return bool(places) and st.low[start:end] in named
 
 
 def _lies_in(town: Place, within: Place) -> bool:
@@ -456,12 +482,38 @@ def _before_a_word(st: ClaimState, end: int) -> bool:
     after = st.word_after(end)
     return (
         bool(after)
+        and not _claimed_after(st, end)  # "scotland last summer": a time, which names no thing
         and after not in lx.STOP_WORDS
         and after not in lx.SEPARATORS
         and after not in lx.AND_WORDS
         and after not in lx.OR_WORDS
         and not _before_a_scene(st, end)
+        and not _before_what_one_does_there(st, end)
     )
+
+
+#: WordNet's lexicographer files of what one does or visits at a place: acts ("skiing"), events
+#: ("wedding"), times ("honeymoon") and locations ("national parks").
+_DONE_AT_A_PLACE = frozenset({4, 11, 15, 28})
+
+
+def _before_what_one_does_there(st: ClaimState, end: int) -> bool:
+    """Whether a trip, an activity, an event or a place to visit follows ("texas road trip", "colorado
+    skiing", "hawaii honeymoon", "utah national parks"): photos taken there, no thing named after it."""
+    from photosearch.query.expansion import first_lexfile
+
+    following = st.low[end:].split()[:2]
+    if any(w in TRIP_WORDS for w in following):
+        return True
+    if len(following) == 2 and (pair := first_lexfile(f"{following[0]} {lx.singular(following[1])}")):
+        return pair in _DONE_AT_A_PLACE  # "national parks": a place to visit, whatever "national" is
+    return bool(following) and first_lexfile(lx.singular(following[0])) in _DONE_AT_A_PLACE
+
+
+def _claimed_after(st: ClaimState, end: int) -> bool:
+    """Whether the word right after `end` was read already (a date, a time, a person)."""
+    m = re.match(r"[\s-]+([a-z][\w'-]*)", st.low[end:])
+    return m is not None and not st.free(end + m.start(1), end + m.end(1))
 
 
 def _before_a_scene(st: ClaimState, end: int) -> bool:
@@ -535,6 +587,15 @@ def _reads_as_a_place(
         and not _before_a_word(st, e)
     ):
         ok = True  # "scotland", "tuscany in autumn", "cornwall beaches": WordNet reads it first as a place
+    elif (
+        places[0].kind == "city"
+        and not common
+        and len(phrase) >= 4
+        and first_a_place(phrase)
+        and not _before_a_word(st, e)
+        and not _ends_a_name(st, s, phrase)
+    ):
+        ok = True  # "denver", "new orleans", "san diego": a city WordNet reads first as a place
     elif county and n > 1 and not common and (after_prep or not _before_a_word(st, e)):
         ok = True  # "orange county", "walks in north yorkshire": a county's name of several words
     elif (
@@ -567,6 +628,16 @@ def _reads_as_a_place(
     elif phrase in CITY_SHORT_FORMS:  # "LA", "la trip", "in sf": the city's short form
         ok = orig.isupper() or after_prep or st.word_after(e) in TRIP_WORDS or _YEAR_NEXT.match(st.low, e)
     return bool(ok)
+
+
+def _ends_a_name(st: ClaimState, start: int, phrase: str) -> bool:
+    """Whether the words before the place and the place are one WordNet noun ("hanging gardens of
+    babylon")."""
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    before = st.low[:start].split()[-4:]
+    return wn is not None and any(wn.base_forms(" ".join([*before[i:], phrase])) for i in range(len(before)))
 
 
 def first_a_place(phrase: str) -> bool:
