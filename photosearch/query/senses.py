@@ -264,7 +264,7 @@ def read_senses(
             return Reading(word, chosen, "context")
     if people and not is_person_sense(wn, common[0]):  # the labelled thing leads: no person follows
         candidates = tuple(o for o in candidates if not is_person_sense(wn, o))
-    return Reading(word, candidates, "dominant")
+    return Reading(word, _without_its_tree(wn, candidates), "dominant")
 
 
 #: A sense WordNet's tagged corpus used at least this often stays first where the sense a request's
@@ -331,6 +331,15 @@ def _the_fruit_not_its_tree(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
     labelled = labelled_and_above(wn)
     fruit = next((o for o in produce if o in labelled), produce[0])
     return (fruit, *(o for o in senses if o != fruit))
+
+
+def _without_its_tree(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
+    """Where produce leads, its tree, vine or wood is not followed too: "cherries" ranked photos that
+    look wooden through the cherry's wood, a kind of wood. Words that call for them choose them
+    (`read_senses`: "cherry tree", "cherry wood table")."""
+    if not senses or not is_produce(wn, senses[0]):
+        return senses
+    return tuple(o for o in senses if GROWER_OFFSETS.isdisjoint({o, *wn.ancestors(o)}))
 
 
 def _a_labelled_thing_first(wn, word: str, senses: tuple[int, ...]) -> tuple[int, ...]:

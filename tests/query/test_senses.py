@@ -99,6 +99,16 @@ def test_a_word_more_often_an_adjective_that_a_model_labels_alone_is_the_thing(w
     assert role("old", wn=shared_wordnet()) == role("huge", wn=shared_wordnet()) == "adjective"
 
 
+def test_a_fruit_is_not_followed_into_its_tree_and_wood(wn, embed):
+    """ "cherries" ranked wooden-looking photos through the cherry's wood; "plums" reached trees. The
+    words that call for the tree or the wood still choose it."""
+    for word in ("cherries", "plums", "kiwi"):
+        terms = {r.term for r in expand(word)}
+        assert not terms & {"wood", "tree", "fruit tree", "vine"}, (word, sorted(terms))
+        assert "edible fruit" in terms, word
+    assert "wood" in {r.term for r in expand("cherry", context="cherry wood table", embed=embed)}
+
+
 def test_colour_words_never_expand_to_a_person(wn):
     from photosearch.query.senses import COLOUR_WORDS, NATIONALITY_WORDS
 

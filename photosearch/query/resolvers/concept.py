@@ -72,7 +72,8 @@ from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.selfies import explain_selfie, is_selfie_word, selfie_evidence
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group, rows_with
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
-from photosearch.query.senses import is_person_sense, is_physical, labelled_and_above
+from photosearch.query.resolvers.unseen import what_an_unseen_thing_is
+from photosearch.query.senses import is_person_sense
 from photosearch.query.times_of_day import hours_ruled_out, names_night
 
 HYPERNYM_WEIGHT = 0.9
@@ -187,45 +188,6 @@ def _routes(
     return out
 
 
-#: What an unseen thing is directly a kind of counts this much of its route's weight: it orders the
-#: closest matches, below what a photo's own description says of it...
-UNSEEN_PARENT = 0.5
-#: ...and nothing where this share of the library is summed into it: among photos of fruit, that a
-#: photo is one tells nothing of which fruit (the share between counts in proportion).
-COMMON_PARENT_SHARE = 0.5
-
-
-def parents_of_the_unseen(word: str, sense: dict | None = None) -> frozenset[int]:
-    """What the thing `word` means is directly a kind of, where no class of the photo models is that
-    thing nor a kind of it ("cherries", "plum", "deer": the tagger knows strawberries, figs and
-    bison, no cherry, plum or deer); else nothing."""
-    wn = shared_wordnet()
-    senses = read_as(word, **(sense or {}))
-    if wn is None or not senses or not is_physical(wn, senses[0]) or senses[0] in labelled_and_above(wn):
-        return frozenset()
-    return frozenset(wn.synset(senses[0]).hypernyms)
-
-
-def _what_an_unseen_thing_is(word: str, snap, sense: dict | None = None) -> list[tuple[Group, Route]]:
-    """Where a word reaches no label here and no model has a class for it, the photos summed into
-    what it is directly a kind of ("edible fruit" for "cherries", "ruminant" for "deer"): the best
-    that is known of it, ranked among the closest (a hypernym never makes a match sure), the less
-    the more of the library it holds."""
-    parents = parents_of_the_unseen(word, sense)
-    if not parents:
-        return []
-    phrases, _words = _label_index(snap)
-    found = []
-    for route in expand(word, **(sense or {})):
-        if route.route != "hypernym" or parents.isdisjoint(route.synsets):
-            continue
-        for g in phrases.get(route.term, ()):
-            telling = 1.0 - len(g.rows) / max(snap.n, 1) / COMMON_PARENT_SHARE
-            if g.hypernym and telling > 0:
-                found.append((g, replace(route, weight=route.weight * UNSEEN_PARENT * telling)))
-    return found
-
-
 def _with_attribute(g: Group, attribute: str, snap) -> Group:
     """The group's photos that also have a measured attribute ("snow" ≈ white scene, with sky)."""
     other = snap.groups.get("attribute", {}).get(attribute)
@@ -260,7 +222,7 @@ def _lexical(
         groups += phrase_groups
         groups += _routes(tok, snap, sense, known)
         if all(route is not None and route.route == SHARED_WORD for _g, route in groups):
-            groups += _what_an_unseen_thing_is(tok, snap, sense)  # nothing here names it
+            groups += what_an_unseen_thing_is(tok, snap, _label_index(snap)[0], sense)  # nothing names it
         best: dict[int, tuple[Group, float, Route | None]] = {}  # a group reached twice counts once
         for g, route in groups:
             if compound and i < len(toks) - 1 and id(g) not in whole_phrase and g.kind in HEADED_KINDS:
