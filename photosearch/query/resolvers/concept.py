@@ -72,7 +72,6 @@ from photosearch.query.resolvers.kinds import another_kind
 from photosearch.query.resolvers.selfies import explain_selfie, is_selfie_word, selfie_evidence
 from photosearch.query.resolvers.snapshot import CONCEPT_KINDS, Group, rows_with
 from photosearch.query.resolvers.text import fold, naming_tokens, tokens
-from photosearch.query.resolvers.unseen import what_an_unseen_thing_is
 from photosearch.query.senses import is_person_sense
 from photosearch.query.times_of_day import hours_ruled_out, names_night
 
@@ -221,8 +220,6 @@ def _lexical(
         groups: list[tuple[Group, Route | None]] = [(g, None) for g in snap.token_index.get(tok, [])]
         groups += phrase_groups
         groups += _routes(tok, snap, sense, known)
-        if all(route is not None and route.route == SHARED_WORD for _g, route in groups):
-            groups += what_an_unseen_thing_is(tok, snap, _label_index(snap)[0], sense)  # nothing names it
         best: dict[int, tuple[Group, float, Route | None]] = {}  # a group reached twice counts once
         for g, route in groups:
             if compound and i < len(toks) - 1 and id(g) not in whole_phrase and g.kind in HEADED_KINDS:
