@@ -468,6 +468,45 @@ def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: f
             found.add(lemma, "hypernym", HYPERNYM[depth - 1] * sense, narrow, sense_of=parent, depth=depth)
     if rank == 0:
         _add_flower(found, wn, off, sense)
+        _add_the_grown_animal(found, wn, off, sense)
+
+
+#: WordNet's offsets of young_mammal.n.01 and young_bird.n.01: kinds it files young animals under,
+#: not under the animal they grow into ("lamb": young sheep, a kind of young mammal only).
+YOUNG_ANIMALS = frozenset({1321854, 1613615})
+#: A young animal's gloss: "young sheep", "a young horse", "young of domestic cattle".
+_YOUNG_OF = re.compile(r"^(?:an? |the )?young (?:of )?(?:an? |the |any |certain |various )?([a-z ]+)")
+
+
+#: The animal a young one grows into has at most this many kinds: a sheep, a horse, a dog; not the
+#: "carnivorous mammals" a cub's gloss names, nor any bird.
+GROWN_KINDS_MAX = 200
+
+
+def _an_animal_kind(wn, offset: int) -> bool:
+    return (
+        wn.synset(offset).lexfile == ANIMAL
+        and len(wn.descendants(offset, limit=GROWN_KINDS_MAX + 1)) <= GROWN_KINDS_MAX
+    )
+
+
+def _add_the_grown_animal(found: _BestRoutes, wn, off: int, sense: float) -> None:
+    """A young animal is a kind of the animal its gloss names, as a puppy is a dog: "lamb" ≈ sheep,
+    "kitten" ≈ domestic cat, "calf" ≈ cattle, "foal" ≈ horse, "piglet" ≈ pig (WordNet files
+    them under "young mammal" only)."""
+    syn = wn.synset(off)
+    if YOUNG_ANIMALS.isdisjoint(syn.hypernyms):
+        return
+    m = _YOUNG_OF.match(syn.gloss.split(";")[0].lower())
+    words = m.group(1).split()[:3] if m else []
+    spans = (" ".join(words[i : i + n]) for i in range(len(words)) for n in range(len(words) - i, 0, -1))
+    firsts = (wn.lookup(span)[:1] for span in spans)
+    grown = next((first[0] for first in firsts if first and _an_animal_kind(wn, first[0])), None)
+    if grown is None:
+        return
+    narrow = len(wn.descendants(grown, limit=NARROW_KINDS + 1)) <= NARROW_KINDS
+    for lemma in wn.synset(grown).lemmas:
+        found.add(lemma, "hypernym", HYPERNYM[0] * sense, narrow, sense_of=grown, depth=1)
 
 
 #: A plant's gloss that says it bears flowers ("usually a single showy flower", "fragrant flowers"),

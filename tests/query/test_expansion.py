@@ -32,6 +32,24 @@ def test_kitty_reaches_domestic_cat_and_puppies_reach_dog():
     assert expand("kitty")[0].text().startswith("kitty ≈ ")
 
 
+@pytest.mark.parametrize(
+    ("young", "grown"),
+    [
+        ("lambs", "sheep"),
+        ("kitten", "domestic cat"),
+        ("calf", "cattle"),
+        ("foal", "horse"),
+        ("piglet", "pig"),
+    ],
+)
+def test_a_young_animal_is_a_kind_of_the_animal_it_grows_into(young, grown):
+    """WordNet files a lamb, a kitten or a calf under "young mammal" only, as it files the puppy under
+    dog too: "lambs" reached no sheep, "calf" no cattle. Its gloss ("young sheep") names the animal."""
+    route = {r.term: r for r in expand(young)}[grown]
+    assert route.route == "hypernym" and route.depth == 1
+    assert "mammal" not in terms("cub")  # "the young of certain carnivorous mammals": no one animal
+
+
 def test_rare_senses_do_not_leak():
     assert "cat" not in terms("vehicle")  # cat is also a Caterpillar tractor
     assert "hot dog" not in terms("dog")  # dog is the 5th lemma of the frankfurter synset
