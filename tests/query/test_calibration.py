@@ -609,6 +609,31 @@ def test_a_dark_photo_taken_in_broad_daylight_is_not_night(store, settings, fake
     )
 
 
+def test_a_dark_photo_taken_outdoors_is_a_closer_night_than_one_indoors(store, settings, fake_embedder):
+    """A starry sky is dark blue, not black, so the pixels call it dark and no night; "night" ranked
+    the products on black backdrops (a controller, a goldfish) before it. A dark photo the scene model
+    says was taken indoors now counts a third of its darkness towards night."""
+    _labelled_gallery(
+        store,
+        fake_embedder,
+        {
+            "controller.jpg": [
+                _fact("tag", "joystick", 0.6),
+                _fact("attribute", "dark", 1.0),
+                _fact("scene", "indoors", 0.8),
+            ],
+            "milky_way.jpg": [
+                _fact("tag", "lakeside", 0.3),
+                _fact("attribute", "dark", 0.5),
+                _fact("scene", "outdoors", 1.0),
+            ],
+        },
+    )
+    plan = {"version": 1, "where": {"concept": "night"}, "compose": {}}
+    listed = [r["path"].rsplit("/", 1)[-1] for r in search(store, settings, plan=plan)["results"]]
+    assert listed.index("milky_way.jpg") < listed.index("controller.jpg"), listed
+
+
 def test_the_sun_rises_before_noon_and_sets_after_it(store, settings, fake_embedder):
     """A warm sky over a dark ground looks the same at dawn and at dusk: the clock tells them apart
     where it is known ("sunset" is no photo taken at 07:00, "sunrise" none taken at 19:00)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from photosearch.models.labels import CLAIM_SCORES
+from photosearch.models.labels import CLAIM_SCORES, INDOORS
 from photosearch.query.calibration import build_null, evidence, select
 from photosearch.query.expansion import (
     COMPOUND,
@@ -166,8 +166,10 @@ def _routes(
                 continue  # the label names another sense of the word ("ostrich" the bird, not the person)
             if g.kind == "attribute" and g.label == EXPOSURE_DARK and names_night(word):
                 # night is a time of day; "dark" measures exposure (a cat on black velvet): it ranks
-                # a dark photo among the closest but never makes it sure
+                # a dark photo among the closest but never makes it sure, and one the scene model
+                # says was taken indoors (a product on black) after those taken outdoors
                 route = replace(route, route=OTHER_KIND)
+                g = _dark_indoors_counts_less(g, snap)
             if route.also:
                 g = _with_attribute(g, route.also, snap)
             out.append((g, route))
@@ -185,6 +187,21 @@ def _routes(
                 route, weight = ("compound", COMPOUND) if names_kind else (SHARED_WORD, MODIFIER_WEIGHT)
                 out.append((g, Route(word, fold(g.label), route, weight)))
     return out
+
+
+#: A dark photo taken indoors counts this much of its darkness towards "night".
+DARK_INDOORS = 0.3
+
+
+def _dark_indoors_counts_less(g: Group, snap) -> Group:
+    """The dark photos, those the scene model says were taken indoors at `DARK_INDOORS` of their
+    darkness: a night sky or a city at night is outdoors, a controller on black is not."""
+    indoors = snap.groups.get("scene", {}).get(INDOORS[0])
+    if indoors is None:
+        return g
+    inside = np.isin(g.rows, indoors.rows)
+    scores = np.where(inside, g.scores * DARK_INDOORS, g.scores).astype(np.float32)
+    return Group(g.kind, g.label, g.rows, scores, g.names, g.hypernym, g.extra)
 
 
 def _with_attribute(g: Group, attribute: str, snap) -> Group:
