@@ -484,6 +484,7 @@ GROWN_KINDS_MAX = 200
 
 
 def _an_animal_kind(wn, offset: int) -> bool:
+    """Whether a sense is an animal with at most `GROWN_KINDS_MAX` kinds below it."""
     return (
         wn.synset(offset).lexfile == ANIMAL
         and len(wn.descendants(offset, limit=GROWN_KINDS_MAX + 1)) <= GROWN_KINDS_MAX

@@ -418,7 +418,7 @@ def _qualifier(st: ClaimState, gaz, places: list[Place], end: int) -> tuple[re.M
     someone called Austin; not a name of the library's people)."""
     mq = _AFTER_A_COMMA.match(st.low, end)
     within = _the_region_a_town_lies_in(gaz, mq, places)
-    if within is None and not _names_someone(st, places, end):
+    if within is None and not _names_someone(st, end):
         for mq in (m for m in (rx.match(st.low, end) for rx in _RIGHT_AFTER_A_TOWN) if m):
             within = _the_region_a_town_lies_in(gaz, mq, places)
             if within is not None:
@@ -440,11 +440,10 @@ def _the_region_a_town_lies_in(gaz, m: re.Match | None, places: list[Place]) -> 
     return next((r for r in regions if any(_lies_in(t, r) for t in towns)), None)
 
 
-def _names_someone(st: ClaimState, places: list[Place], end: int) -> bool:
-    """Whether the words before `end` are the name of one of the library's people ("Georgia" there)."""
+def _names_someone(st: ClaimState, end: int) -> bool:
+    """Whether the word before `end` is the name of one of the library's people ("Austin" there)."""
     named = {fold(p) for p in st.ctx.people} | {fold(p).split()[0] for p in st.ctx.people if p.strip()}
-    start = st.low.rfind(" ", 0, end) + 1
-    return bool(places) and st.low[start:end] in named
+    return st.low[st.low.rfind(" ", 0, end) + 1 : end] in named
 
 
 def _lies_in(town: Place, within: Place) -> bool:
