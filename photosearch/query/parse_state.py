@@ -56,6 +56,9 @@ class ParseResult:
 #: The text of a face-count token read from "alone", "by herself", ...: with two or more named
 #: people it means exactly them ("Anna and Tom alone").
 ALONE = "alone"
+#: The text of the token left for "me" where no owner is set and others are named ("me and Anna"):
+#: no one to search for, but one more person in the photo to count ("me and Anna alone": two).
+ME_UNNAMED = "<me?>"
 
 
 @dataclass

@@ -9,7 +9,15 @@ from collections.abc import Callable
 
 from photosearch.query import lexicon as lx
 from photosearch.query import spelling
-from photosearch.query.parse_state import ALONE, ClaimState, ParseResult, Slot, Token, sentence_start
+from photosearch.query.parse_state import (
+    ALONE,
+    ME_UNNAMED,
+    ClaimState,
+    ParseResult,
+    Slot,
+    Token,
+    sentence_start,
+)
 from photosearch.query.plan import default_compose, flat_node, make_plan
 
 
@@ -18,7 +26,8 @@ def build_result(st: ClaimState) -> ParseResult:
     toks = sorted(st.toks, key=lambda t: t.start)
     seq = _phrases(toks, st)
     seq = _only_lists(_lists(_one_value_each(seq)))
-    where = _parallel_clauses(flat_node(_alone_means_exactly(_build_clauses(seq, st), seq)))
+    unnamed = _unnamed_me(toks)
+    where = _parallel_clauses(flat_node(_alone_means_exactly(_build_clauses(seq, st), seq, unnamed)))
     if (
         st.compose["per"] == "person"
         and "and" in where
@@ -329,17 +338,25 @@ def _only_lists(seq: list[Token]) -> list[Token]:
     return out
 
 
-def _alone_means_exactly(where: dict, seq: list[Token]) -> dict:
-    """ "Anna and Tom alone": with two or more named people, 'alone' means exactly them (faces = n)."""
+def _unnamed_me(toks: list[Token]) -> int:
+    """1 where the request says "me" beside others and no owner is set: a person to count, not to find."""
+    return int(any(t.kind == "drop" and t.text == ME_UNNAMED for t in toks))
+
+
+def _alone_means_exactly(where: dict, seq: list[Token], unnamed: int = 0) -> dict:
+    """ "Anna and Tom alone": with two or more people named, 'alone' means exactly them (faces = n);
+    an unnamed "me" is one of them ("me and Anna alone": two faces, whoever "me" is; "me alone": one,
+    where "Anna alone" may show her from behind)."""
     alone = [t.node for t in seq if t.kind == "atom" and t.slot == "faces" and t.text == ALONE]
-    terms = where.get("and")
-    if not alone or not terms:
+    terms = where.get("and", [where])
+    if not alone:
         return where
-    people = sum("person" in x for x in terms)
-    if people < 2:
+    people = sum("person" in x for x in terms) + unnamed
+    if people < 2 and not unnamed:
         return where
     exactly = {"faces": {"min": people, "max": people}}
-    return {"and": [exactly if any(x is a for a in alone) else x for x in terms]}
+    terms = [exactly if any(x is a for a in alone) else x for x in terms]
+    return {"and": terms} if "and" in where else terms[0]
 
 
 def _skeleton(toks: list[Token], seq: list[Token]) -> str:
@@ -473,7 +490,8 @@ class _TreeBuilder:
                 self._unit(terms)
                 people = [x for x in terms[start:] if "person" in x]
             if people and not any("faces" in x for x in terms):  # "only Anna and Tom": exactly them
-                terms.append({"faces": {"min": len(people), "max": len(people)}})
+                n = len(people) + _unnamed_me(self.st.toks)  # "only Anna and me", no owner set: two
+                terms.append({"faces": {"min": n, "max": n}})
             return
         if t.kind == "not":
             self.i += 1

@@ -374,6 +374,27 @@ def test_someone_and_nobody_else_is_them_alone(request_text):
     assert plan["where"] == {"and": [{"person": "Tom"}, {"faces": {"min": 0, "max": 1}}]}
 
 
+@pytest.mark.parametrize(
+    ("request_text", "where"),
+    [
+        ("me and Tom alone", {"and": [{"person": "Tom"}, {"faces": {"min": 2, "max": 2}}]}),
+        ("only Tom and me", {"and": [{"person": "Tom"}, {"faces": {"min": 2, "max": 2}}]}),
+        ("me alone", {"faces": {"min": 1, "max": 1}}),
+        ("just me", {"faces": {"min": 1, "max": 1}}),
+        ("only me", {"faces": {"min": 1, "max": 1}}),
+    ],
+)
+def test_an_unnamed_me_is_counted_among_the_people_alone(request_text, where):
+    """With no owner set, "me" names no one to find but is one more face to count: "me and Tom alone"
+    was Tom with at most one face, "only Tom and me" Tom with exactly one, "me alone" a photo with no
+    face or one, "just me" any photo with someone in it."""
+    from photosearch.query.parser import parse_request
+
+    plan, _conf, notes = parse_request(request_text, now=NOW, people=["Tom"])
+    assert plan["where"] == where
+    assert "me" in " ".join(notes)  # the page still says "me" is nobody it knows
+
+
 def test_someone_nobody_named_in_people_is_among_the_faces_not_named_yet(people_gallery, settings):
     """ "person:Priya" where nobody is named Priya: no sure photo, and the photos with a face nobody
     named yet are its closest matches (were the newest photos, scored near nothing)."""

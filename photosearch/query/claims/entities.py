@@ -16,7 +16,7 @@ from photosearch.query.clock_times import find_clock_times
 from photosearch.query.dates import DateMatch, finder, month_range, open_span, recent_month
 from photosearch.query.demonyms import demonym_places, nationality_scenery
 from photosearch.query.landmarks import find_landmarks
-from photosearch.query.parse_state import ClaimState, PlanContext, sentence_start
+from photosearch.query.parse_state import ME_UNNAMED, ClaimState, PlanContext, sentence_start
 from photosearch.query.places import (
     AMBIGUOUS_COUNTRY_WORDS,
     COUNTRIES,
@@ -84,13 +84,16 @@ def _claim_me(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "atom", {"person": st.ctx.owner}, slot="person")
         elif any(t.slot in ("person", "faces") for t in st.toks):  # "me and Anna": Anna says who
             st.note(f"{ME_UNKNOWN}, so it was left out", 0.4)
-            st.claim(m.start(), m.end(), "drop", text="<me?>")
-        else:  # "photos of me": someone is in them, whoever "me" is
+            st.claim(m.start(), m.end(), "drop", text=ME_UNNAMED)
+        else:  # "photos of me": someone is in them, whoever "me" is ("just me": one person)
             st.note(
                 f"{ME_UNKNOWN}, so these are the photos with someone in them",
                 0.4,
             )
-            st.claim(m.start(), m.end(), "atom", {"faces": {"min": 1, "max": None}}, slot="faces")
+            only = prev is not None and prev.group(0) in ("just", "only")
+            st.claim(
+                m.start(), m.end(), "atom", {"faces": {"min": 1, "max": 1 if only else None}}, slot="faces"
+            )
 
 
 _TIMES = re.compile(
