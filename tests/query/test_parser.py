@@ -152,6 +152,18 @@ def test_places():
     ):
         assert parse_request(text, now=NOW, people=[])[0]["where"] == {"place": place}, text
     assert {p.admin1 for p in resolve_place("Atlanta, Georgia")} == {"Georgia"}
+    # ... or its code (the `holidays` package's names of US, Canadian and Australian regions); a code
+    # that is also a word only in capitals or after a comma: "portland or seattle" is either city
+    for text, place in (
+        ("austin tx", "Austin, Texas"),
+        ("Portland OR", "Portland, Oregon"),
+        ("portland, or", "Portland, Oregon"),
+        ("victoria bc", "Victoria, British Columbia"),
+        ("byron bay nsw", "Byron Bay, New South Wales"),
+    ):
+        assert parse_request(text, now=NOW, people=[])[0]["where"] == {"place": place}, text
+    plan, _, _ = parse_request("portland or seattle", now=NOW, people=[])
+    assert plan["where"] == {"or": [{"place": "Portland"}, {"place": "Seattle"}]}, plan
     plan, _, _ = parse_request("austin texas last summer", now=NOW, people=[])
     assert plan["where"]["and"][0] == {"place": "Austin, Texas"}, plan
     # one of the library's people stays that person; a name no town of the region has stays a name

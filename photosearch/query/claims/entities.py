@@ -26,6 +26,7 @@ from photosearch.query.places import (
     fold,
     gazetteer,
 )
+from photosearch.query.region_codes import region_names
 from photosearch.query.times_of_day import TIME_ALIASES, TIMES_OF_DAY, hours_of
 from photosearch.query.weekdays import DAY_WORDS, DAYS_RE
 
@@ -420,10 +421,12 @@ def _qualifier(st: ClaimState, gaz, places: list[Place], end: int) -> tuple[re.M
     place), or right after the name ("austin texas", "charlotte north carolina": the town, not
     someone called Austin; not a name of the library's people)."""
     mq = _AFTER_A_COMMA.match(st.low, end)
-    within = _the_region_a_town_lies_in(gaz, mq, places)
+    within = _the_region_a_town_lies_in(st, gaz, mq, places, after_comma=True)
     if within is None and not _names_someone(st, end):
         for mq in (m for m in (rx.match(st.low, end) for rx in _RIGHT_AFTER_A_TOWN) if m):
-            within = _the_region_a_town_lies_in(gaz, mq, places)
+            if not st.free(*mq.span(1)):
+                continue  # "paris last summer": a date was read there
+            within = _the_region_a_town_lies_in(st, gaz, mq, places, after_comma=False)
             if within is not None:
                 break
     return (mq, within) if within is not None else (None, None)
@@ -435,10 +438,17 @@ _RIGHT_AFTER_A_TOWN = tuple(
 )
 
 
-def _the_region_a_town_lies_in(gaz, m: re.Match | None, places: list[Place]) -> Place | None:
-    """The country or region a match's first group names in which one of the towns lies ("atlanta,
-    georgia": the state, not the country)."""
-    regions = [p for p in gaz.lookup(m.group(1)) if p.kind in ("country", "region")] if m else []
+def _the_region_a_town_lies_in(
+    st: ClaimState, gaz, m: re.Match | None, places: list[Place], *, after_comma: bool
+) -> Place | None:
+    """The country or region a match's first group names, by its name or its code, in which one of
+    the towns lies ("atlanta, georgia": the state, not the country; "austin tx", "Portland OR")."""
+    if m is None:
+        return None
+    regions = [p for p in gaz.lookup(m.group(1)) if p.kind in ("country", "region")]
+    written = st.text[m.start(1) : m.end(1)]
+    for cc, name in () if regions else region_names(m.group(1), written=written, after_comma=after_comma):
+        regions += [p for p in gaz.lookup(name) if p.kind == "region" and p.cc == cc]
     towns = [p for p in places if p.kind in ("city", "county")]
     return next((r for r in regions if any(_lies_in(t, r) for t in towns)), None)
 
