@@ -463,7 +463,7 @@ def _add_kinds_and_parents(found: _BestRoutes, wn, off: int, rank: int, sense: f
         psyn = wn.synset(parent)
         if psyn.abstract:
             continue
-        narrow = len(wn.descendants(parent, limit=NARROW_KINDS + 1)) <= NARROW_KINDS
+        narrow = _kinds_at_most(wn, parent, NARROW_KINDS)
         for lemma in psyn.lemmas:
             found.add(lemma, "hypernym", HYPERNYM[depth - 1] * sense, narrow, sense_of=parent, depth=depth)
     if rank == 0:
@@ -483,12 +483,14 @@ _YOUNG_OF = re.compile(r"^(?:an? |the )?young (?:of )?(?:an? |the |any |certain 
 GROWN_KINDS_MAX = 200
 
 
+def _kinds_at_most(wn, offset: int, most: int) -> bool:
+    """Whether a sense has at most `most` kinds below it (counted no further than one past it)."""
+    return len(wn.descendants(offset, limit=most + 1)) <= most
+
+
 def _an_animal_kind(wn, offset: int) -> bool:
     """Whether a sense is an animal with at most `GROWN_KINDS_MAX` kinds below it."""
-    return (
-        wn.synset(offset).lexfile == ANIMAL
-        and len(wn.descendants(offset, limit=GROWN_KINDS_MAX + 1)) <= GROWN_KINDS_MAX
-    )
+    return wn.synset(offset).lexfile == ANIMAL and _kinds_at_most(wn, offset, GROWN_KINDS_MAX)
 
 
 def _add_the_grown_animal(found: _BestRoutes, wn, off: int, sense: float) -> None:
@@ -505,7 +507,7 @@ def _add_the_grown_animal(found: _BestRoutes, wn, off: int, sense: float) -> Non
     grown = next((first[0] for first in firsts if first and _an_animal_kind(wn, first[0])), None)
     if grown is None:
         return
-    narrow = len(wn.descendants(grown, limit=NARROW_KINDS + 1)) <= NARROW_KINDS
+    narrow = _kinds_at_most(wn, grown, NARROW_KINDS)
     for lemma in wn.synset(grown).lemmas:
         found.add(lemma, "hypernym", HYPERNYM[0] * sense, narrow, sense_of=grown, depth=1)
 

@@ -119,8 +119,13 @@ class ClaimState:
 
     def word_after(self, i: int) -> str:
         """The word right after position `i` (past spaces or a hyphen), or "" at the end."""
+        span = self.word_after_span(i)
+        return self.low[span[0] : span[1]] if span else ""
+
+    def word_after_span(self, i: int) -> tuple[int, int] | None:
+        """Where the word right after position `i` (past spaces or a hyphen) is, or None at the end."""
         after = re.match(r"[\s-]+([a-z][\w'-]*)", self.low[i:])
-        return after.group(1) if after else ""
+        return (i + after.start(1), i + after.end(1)) if after else None
 
     def token_at(self, start: int) -> Token | None:
         return next((t for t in self.toks if t.start == start), None)

@@ -41,6 +41,10 @@ SHAPE_LEXFILE = 25
 PRODUCE_OFFSETS = frozenset({7705711, 7737081})
 #: ...and of plant.n.02 and wood.n.01: the tree, vine or shrub it grows on, and its timber.
 GROWER_OFFSETS = frozenset({17222, 15098161})
+#: A leading sense produce of the same name goes before: its plant or wood, or a person ("date").
+GROWER_OR_PERSON = GROWER_OFFSETS | {PERSON_OFFSET}
+#: person.n.01 alone, as `_a_kind_of` takes it.
+PERSON_KINDS = frozenset({PERSON_OFFSET})
 
 
 def _words(text: str) -> frozenset[str]:
@@ -143,9 +147,17 @@ def _adjective_first(wn, word: str) -> bool:
     return not any(o in classes for o in wn.lookup(word))
 
 
+def _a_kind_of(wn, offset: int, kinds: frozenset[int]) -> bool:
+    """Whether a noun synset is one of `kinds` or a kind of one of them."""
+    if offset in kinds:
+        return True
+    ancestors = wn.ancestors(offset)
+    return any(kind in ancestors for kind in kinds)
+
+
 def is_person_sense(wn, offset: int) -> bool:
     """Whether a noun synset is a person (person.n.01 or a kind of person)."""
-    return offset == PERSON_OFFSET or PERSON_OFFSET in wn.ancestors(offset)
+    return _a_kind_of(wn, offset, PERSON_KINDS)
 
 
 # ----------------------------------------------------------------------------- sense by context
@@ -311,7 +323,7 @@ def _things_not_shapes(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
 
 def is_produce(wn, offset: int) -> bool:
     """Whether a sense is a fruit, vegetable or nut one eats (produce.n.01, edible_nut.n.01)."""
-    return not PRODUCE_OFFSETS.isdisjoint({offset, *wn.ancestors(offset)})
+    return _a_kind_of(wn, offset, PRODUCE_OFFSETS)
 
 
 def _the_fruit_not_its_tree(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
@@ -320,10 +332,7 @@ def _the_fruit_not_its_tree(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
     the leading sense is a plant, a wood or a person and the word also names produce, the produce
     leads (a sense the photo models label first); the plant stays for the context to choose ("cherry
     blossom"). Grain ("wheat", "corn") is no produce: its field is what a photo shows."""
-    if not senses or is_produce(wn, senses[0]):
-        return senses
-    lead = {senses[0], *wn.ancestors(senses[0])}
-    if GROWER_OFFSETS.isdisjoint(lead) and PERSON_OFFSET not in lead:
+    if not senses or is_produce(wn, senses[0]) or not _a_kind_of(wn, senses[0], GROWER_OR_PERSON):
         return senses
     produce = [o for o in senses if is_produce(wn, o)]
     if not produce:
@@ -339,7 +348,7 @@ def _without_its_tree(wn, senses: tuple[int, ...]) -> tuple[int, ...]:
     (`read_senses`: "cherry tree", "cherry wood table")."""
     if not senses or not is_produce(wn, senses[0]):
         return senses
-    return tuple(o for o in senses if GROWER_OFFSETS.isdisjoint({o, *wn.ancestors(o)}))
+    return tuple(o for o in senses if not _a_kind_of(wn, o, GROWER_OFFSETS))
 
 
 def _a_labelled_thing_first(wn, word: str, senses: tuple[int, ...]) -> tuple[int, ...]:

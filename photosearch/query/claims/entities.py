@@ -37,16 +37,21 @@ _SHOW_VERBS = {"show", "give", "find", "get", "tell", "send", "let", "bring", "f
 _SHOW_VERBS |= {"showed", "shown", "gave", "given", "sent", "brought", "sends", "shows", "gives"}
 
 
-def claim_people(st: ClaimState) -> None:
-    """The catalog's people by full or unambiguous first name, and "me" (`_claim_me`)."""
+def _people_by_name(ctx: PlanContext) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The catalog's people by folded full name, and by folded first name (several where shared)."""
     names: dict[str, str] = {}
     firsts: dict[str, list[str]] = {}
-    for name in st.ctx.people:
+    for name in ctx.people:
         if not name or not name.strip():
             continue
         names[fold(name)] = name
-        first = fold(name).split()[0]
-        firsts.setdefault(first, []).append(name)
+        firsts.setdefault(fold(name).split()[0], []).append(name)
+    return names, firsts
+
+
+def claim_people(st: ClaimState) -> None:
+    """The catalog's people by full or unambiguous first name, and "me" (`_claim_me`)."""
+    names, firsts = _people_by_name(st.ctx)
     for first, full in firsts.items():
         if len(full) == 1:
             names.setdefault(first, full[0])
@@ -455,8 +460,8 @@ def _the_region_a_town_lies_in(
 
 def _names_someone(st: ClaimState, end: int) -> bool:
     """Whether the word before `end` is the name of one of the library's people ("Austin" there)."""
-    named = {fold(p) for p in st.ctx.people} | {fold(p).split()[0] for p in st.ctx.people if p.strip()}
-    return st.low[st.low.rfind(" ", 0, end) + 1 : end] in named
+    names, firsts = _people_by_name(st.ctx)
+    return st.low[st.low.rfind(" ", 0, end) + 1 : end] in names.keys() | firsts.keys()
 
 
 def _lies_in(town: Place, within: Place) -> bool:
@@ -524,8 +529,8 @@ def _before_what_one_does_there(st: ClaimState, end: int) -> bool:
 
 def _claimed_after(st: ClaimState, end: int) -> bool:
     """Whether the word right after `end` was read already (a date, a time, a person)."""
-    m = re.match(r"[\s-]+([a-z][\w'-]*)", st.low[end:])
-    return m is not None and not st.free(end + m.start(1), end + m.end(1))
+    span = st.word_after_span(end)
+    return span is not None and not st.free(*span)
 
 
 def _before_a_scene(st: ClaimState, end: int) -> bool:

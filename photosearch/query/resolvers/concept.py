@@ -200,15 +200,14 @@ def _dark_indoors_counts_less(g: Group, snap) -> Group:
     if indoors is None:
         return g
     inside = np.isin(g.rows, indoors.rows)
-    scores = np.where(inside, g.scores * DARK_INDOORS, g.scores).astype(np.float32)
-    return Group(g.kind, g.label, g.rows, scores, g.names, g.hypernym, g.extra)
+    return replace(g, scores=np.where(inside, g.scores * DARK_INDOORS, g.scores).astype(np.float32))
 
 
 def _with_attribute(g: Group, attribute: str, snap) -> Group:
     """The group's photos that also have a measured attribute ("snow" ≈ white scene, with sky)."""
     other = snap.groups.get("attribute", {}).get(attribute)
     keep = np.isin(g.rows, other.rows) if other is not None else np.zeros(g.rows.shape, bool)
-    return Group(g.kind, g.label, g.rows[keep], g.scores[keep], g.names, g.hypernym, g.extra)
+    return replace(g, rows=g.rows[keep], scores=g.scores[keep])
 
 
 def _lexical(
