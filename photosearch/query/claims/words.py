@@ -397,6 +397,48 @@ def _participles_after_a_thing(st: ClaimState) -> None:
                 st.claim(*m.span(2), "drop", text="")
 
 
+#: "a jumping cat", "the crying baby": an -ing word right before another word.
+_PARTICIPLE_BEFORE = re.compile(r"\b([a-z]+ing)\s+([a-z][\w'-]*)")
+#: WordNet's noun files of acts ("jumping", "running") and of artifacts ("desk", "tray").
+_ACTS, _ARTIFACTS = 4, 6
+#: WordNet's noun files of things a photo shows: animals, artifacts, body parts, food, places, objects,
+#: people, plants, substances and times ("building", "icing", "setting", "evening").
+_THING_FILES = frozenset({5, 6, 8, 13, 15, 17, 18, 20, 27, 28})
+
+
+def _participles_before_a_thing(st: ClaimState) -> None:
+    """What a thing is doing, said before it ("a jumping cat", "a smiling woman", "a crying baby",
+    "barking dogs"), separates like "sleeping" does: the thing is what is asked for, as in "a cat
+    jumping"; as one concept no label names both words, so no photo was ever sure. Only of a verb's
+    -ing form that names no thing: a WordNet adjective none of whose nouns is a thing ("smiling",
+    "rising"), or a word whose nouns are all acts ("jumping", "barking"); not an activity the models
+    see ("swimming", "dancing"), and not where the two words are one thing ("sleeping bag", "frying
+    pan", "living room") or the word before and the -ing word are ("rock climbing wall"). Before an
+    artifact an -ing word mostly says what it is for ("a mixing desk", "a baking tray"), so only one
+    WordNet's texts use as an adjective separates there ("a winding road", "a glowing lantern")."""
+    from photosearch.query.expansion import first_lexfile, scenes, shared_wordnet
+
+    matches = [m for m in _PARTICIPLE_BEFORE.finditer(st.low) if st.free(*m.span(1)) and st.free(*m.span(2))]
+    wn = shared_wordnet() if matches else None
+    for m in matches:
+        word, nxt = m.group(1), m.group(2)
+        if wn is None or word in scenes() or word in lx.STOP_WORDS or nxt in lx.STOP_WORDS:
+            continue
+        forms = wn.verb_forms(word)
+        if not forms or word in forms or not wn.base_forms(nxt) or names_a_thing(word, nxt):
+            continue
+        before = st.word_before(m.start(1))
+        if before and names_a_thing(before.group(0), word):
+            continue
+        files = {wn.synset(s).lexfile for s in wn.senses(word)}
+        if first_lexfile(nxt) == _ARTIFACTS:  # "a mixing desk", "a baking tray": what it is for
+            doing = wn.adjective_tagged(word) > 0 and not files & _THING_FILES
+        else:
+            doing = files <= {_ACTS} or (wn.is_adjective(word) and not files & _THING_FILES)
+        if doing:
+            st.claim(*m.span(1), "and", text=word)
+
+
 _POSSESSIVE_NOUN = re.compile(r"\b([a-z]+)['’]s\s+([a-z]+)\b")
 #: A possessive noun of these lexicographer files is no thing a photo shows: groups, people, times.
 _NOT_POSSESSIVE_THINGS = frozenset({14, 18, 28})
@@ -847,6 +889,7 @@ def claim_words(st: ClaimState) -> None:
     _verbs_first_with_an_object(st)
     _verbs_with_a_bare_object(st)
     _participles_after_a_thing(st)
+    _participles_before_a_thing(st)
     _drop_trip_words(st)
     _drop_describing_words(st)
     _scene_adjectives(st)
