@@ -124,6 +124,37 @@ def colour_of(word: str) -> str | None:
     return COLOUR_WORDS.get(word.lower())
 
 
+#: WordNet 3.0's offset of color.n.01: the colour senses of "olive", "peach", "coral" are kinds of it.
+COLOUR_OFFSET = 4956594
+#: A colour word in a gloss, and the one a hyphen joins it to ("yellow-green" is a green).
+_GLOSS_COLOUR = re.compile(r"\b(" + "|".join(sorted(COLOUR_WORDS, key=len, reverse=True)) + r")\b(?:-(\w+))?")
+
+
+def shade_colour(wn, word: str) -> str | None:
+    """The colour a shade word names by WordNet's colour sense of it: "peach" ("a shade of pink
+    tinged with yellow") is pink, "olive" ("a yellow-green color") green, "burgundy" red; None where
+    the word has no colour sense ("cream", "forest")."""
+    for offset in wn.lookup(word.lower().replace(" ", "_")):
+        if offset != COLOUR_OFFSET and COLOUR_OFFSET not in wn.ancestors(offset):
+            continue
+        for m in _GLOSS_COLOUR.finditer(wn.synset(offset).gloss.split(";")[0]):
+            head = m.group(2) if m.group(2) in COLOUR_WORDS else m.group(1)
+            return COLOUR_WORDS[head]
+    return None
+
+
+def is_a_shade(wn, word: str, colour: str) -> bool:
+    """Whether the word before a colour word names a shade of it: a colour sense of its own
+    ("olive green", "wine red", "coral pink"), or a WordNet colour or adjective of the two words
+    ("sky-blue", "blood-red", "pitch black", "powder blue")."""
+    joined = f"{word}_{colour}"
+    return (
+        shade_colour(wn, word) is not None
+        or shade_colour(wn, joined) is not None
+        or wn.is_adjective(f"{word}-{colour}")
+    )
+
+
 def role(word: str, wn=None) -> str:
     """ "colour", "nationality", "adjective" (more often an adjective than a noun in WordNet's
     tagged corpus, e.g. "old", "dark", and naming nothing the photo models label) or "noun"."""

@@ -788,6 +788,27 @@ def test_places():
         ("a game of chess", {"concept": "chess"}),
         ("a painting of a horse", {"and": [{"concept": "painting"}, {"concept": "horse"}]}),  # what shows it
         ("light blue sky", {"concept": "blue sky"}),  # a shade before a colour's own thing is dropped
+        # a shade named after a thing is the colour, not the thing (were an olive, a lime, blood)
+        ("olive green", {"color": "green"}),  # WordNet's colour sense of "olive"
+        ("a wine red car", {"and": [{"color": "red"}, {"concept": "car"}]}),
+        ("sky blue", {"color": "blue"}),  # WordNet's "sky-blue"
+        ("blood red", {"color": "red"}),
+        ("lime green walls", {"and": [{"color": "green"}, {"concept": "wall"}]}),  # no WordNet colour
+        ("burnt orange", {"color": "orange"}),  # a shade makes the ambiguous colour word a colour
+        ("blood orange", {"concept": "blood orange"}),  # the fruit: blood is no shade of orange
+        ("olive oil", {"concept": "olive oil"}),
+        # "coloured" after a colour, or after a word WordNet has a colour of
+        ("a red coloured car", {"and": [{"color": "red"}, {"concept": "car"}]}),  # was "coloured car"
+        ("a peach colored dress", {"and": [{"color": "pink"}, {"concept": "dress"}]}),
+        ("an ivory-colored dress", {"and": [{"color": "white"}, {"concept": "dress"}]}),
+        ("cream colored sofa", {"concept": "cream colored sofa"}),  # WordNet has no colour "cream"
+        # an ambiguous colour word listed with a colour is a colour (was the fruit)
+        ("orange and black", {"and": [{"color": "orange"}, {"color": "black"}]}),
+        (
+            "black or orange cat",
+            {"and": [{"or": [{"color": "black"}, {"color": "orange"}]}, {"concept": "cat"}]},
+        ),
+        ("oranges and lemons", {"and": [{"concept": "orange"}, {"concept": "lemon"}]}),
         ("mostly blue photos", {"color": "blue"}),
         ("back in 2012", {"date": {"from": "2012-01-01", "to": "2012-12-31"}}),  # no concept "back"
         ("photos with exif data", {"concept": "exif data"}),  # a word of photography, not "exit"

@@ -16,7 +16,14 @@ import re
 
 from photosearch.query import lexicon as lx
 from photosearch.query.parse_state import ClaimState
-from photosearch.query.senses import AMBIGUOUS_COLOURS, COLOUR_WORDS, MONOCHROME, MONOCHROME_PHRASES
+from photosearch.query.senses import (
+    AMBIGUOUS_COLOURS,
+    COLOUR_WORDS,
+    MONOCHROME,
+    MONOCHROME_PHRASES,
+    is_a_shade,
+    shade_colour,
+)
 
 #: Words after which an ambiguous colour word describes ("not orange", "is orange", "in silver").
 _DESCRIBING = frozenset(
@@ -75,16 +82,19 @@ class ColourClaims:
             word = m.group(0)
             nxt = st.word_after(m.end())
             prev = st.word_before(m.start())
+            shade = prev is not None and _shade_of(st, prev, m)
             if nxt and names_a_thing(word, nxt) and not _colours_a_thing(word, nxt):
-                if prev and prev.group(0) in SHADES and st.free(*prev.span()) and _adjacent(st.low, prev, m):
+                if shade:
                     st.claim(*prev.span(), "drop", text="")  # "light blue sky": the blue sky
                 continue  # "red wine", "black swan": one thing, read as a concept
-            if word in AMBIGUOUS_COLOURS and not _describes(nxt, prev.group(0) if prev else ""):
-                continue  # "an orange", "silver" alone: the thing
-            start = m.start()
-            if prev and prev.group(0) in SHADES and st.free(*prev.span()) and _adjacent(st.low, prev, m):
-                start = prev.start()  # "dark blue", "light green": a shade of the colour
-            st.claim(start, m.end(), "atom", {"color": COLOUR_WORDS[word]}, slot="color")
+            said_of = _describes(nxt, prev.group(0) if prev else "") or shade or _beside_a_colour(st.low, m)
+            if word in AMBIGUOUS_COLOURS and not said_of:
+                continue  # "an orange", "silver" alone: the thing ("burnt orange", "orange and black": colours)
+            start = prev.start() if shade else m.start()  # "dark blue", "olive green": a shade of it
+            end = _COLOURED.match(st.low, m.end())
+            end = end.end() if end and st.free(m.end(), end.end()) else m.end()  # "red coloured"
+            st.claim(start, end, "atom", {"color": COLOUR_WORDS[word]}, slot="color")
+        _claim_shade_coloured(st)
         _claim_colourful(st)
 
 
@@ -111,11 +121,62 @@ _FEW_COLOURS = frozenset(
 SHADES = frozenset(
     {"dark", "light", "bright", "pale", "deep", "pastel", "vivid", "vibrant", "neon", "hot", "soft", "muted"}
     | {"navy", "royal", "baby"}
+    # things a shade is named after that WordNet has no colour of ("lime green", "forest green")
+    | {"forest", "lime", "mint", "ocean", "sea", "ice", "electric", "midnight", "army", "hunter", "kelly"}
+    | {"dusty", "burnt", "mustard", "bubblegum", "candy", "blush"}
 )
 
 
 def _adjacent(low: str, before: re.Match, word: re.Match) -> bool:
     return re.fullmatch(r"[\s-]+", low[before.end() : word.start()]) is not None
+
+
+def _shade_of(st: ClaimState, before: re.Match, colour: re.Match) -> bool:
+    """Whether the free word right before a colour word says which shade of it: "dark blue",
+    "olive green", "sky blue", "pitch black" (`SHADES`, or WordNet's colours, `is_a_shade`)."""
+    from photosearch.query.expansion import shared_wordnet
+
+    word = before.group(0)
+    if not st.free(*before.span()) or not _adjacent(st.low, before, colour):
+        return False
+    if word in SHADES:
+        return True
+    wn = shared_wordnet()
+    if wn is None or word in COLOUR_WORDS or word in lx.STOP_WORDS:
+        return False
+    return is_a_shade(wn, word, colour.group(0))
+
+
+#: "coloured" after a colour word only repeats it: "a red coloured car" is a red car.
+_COLOURED = re.compile(r"[\s-]+colou?red\b")
+#: "peach coloured", "an ivory-colored dress": a word with a colour sense before "coloured".
+_SHADE_COLOURED = re.compile(r"\b([a-z]+)[\s-]+colou?red\b")
+
+
+def _claim_shade_coloured(st: ClaimState) -> None:
+    """A word WordNet has a colour sense of, before "coloured", is that colour: "peach coloured" is
+    pink, "ivory-colored" white, "burgundy coloured" red (`senses.shade_colour`)."""
+    from photosearch.query.expansion import shared_wordnet
+
+    matches = list(st.unclaimed(_SHADE_COLOURED))
+    wn = shared_wordnet() if matches else None
+    for m in matches:
+        colour = shade_colour(wn, m.group(1)) if wn is not None else None
+        if colour is not None:
+            st.claim(m.start(), m.end(), "atom", {"color": colour}, slot="color")
+
+
+#: A colour word joined to the next or the one before: "orange and black", "black or orange".
+_COLOUR_AFTER = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*([a-z]+)")
+_COLOUR_BEFORE = re.compile(r"([a-z]+)\s*(?:,|&|\band\b|\bor\b)\s*$")
+
+
+def _beside_a_colour(low: str, colour: re.Match) -> bool:
+    """Whether an ambiguous colour word is listed with another colour ("orange and black", "blue
+    or orange"): a colour then, not the fruit ("oranges and lemons" stay fruit)."""
+    after = _COLOUR_AFTER.match(low, colour.end())
+    before = _COLOUR_BEFORE.search(low[: colour.start()])
+    return any(m is not None and m.group(1) in COLOUR_WORDS for m in (after, before))
 
 
 #: Words for many vivid colours ("colourful", "vibrant colours", "full of colour", "multicolored") →
