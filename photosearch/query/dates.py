@@ -276,7 +276,6 @@ HOLIDAY_NOUNS = {
     "decorations",
     "card",
     "cards",
-    "dinner",
     "party",
     "parties",
     "costume",

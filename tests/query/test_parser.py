@@ -473,7 +473,13 @@ def test_places():
         ("blown-out skies", {"and": [{"concept": "overexposed"}, {"concept": "sky"}]}),
         # what the user rated (was a concept "highly")
         ("photos i rated highly", {"or": [{"tag": "favourite"}, {"rating": {"min": 4, "max": None}}]}),
-        ("valentine's day dinner", {"concept": "valentine's day dinner"}),  # as "christmas dinner"
+        # a meal a holiday names is on its day (was one concept no photo was sure of)
+        (
+            "valentine's day dinner",
+            {"and": [{"yearly": {"from": "02-14", "to": "02-14"}}, {"concept": "dinner"}]},
+        ),
+        ("christmas dinner", {"and": [{"yearly": {"from": "12-24", "to": "12-26"}}, {"concept": "dinner"}]}),
+        ("christmas party", {"concept": "christmas party"}),  # a party may be any day of the season
         ("the kids growing up", {"concept": "kid"}),  # was "kids growing"
         ("dog as a puppy", {"and": [{"concept": "dog"}, {"concept": "puppy"}]}),  # was "dog puppy"
         ("dog dressed as a pumpkin", {"and": [{"concept": "dog"}, {"concept": "pumpkin"}]}),

@@ -3,6 +3,8 @@ in its model's label space, and each word finds a photo the tagger or detector s
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 import yaml
 
@@ -174,3 +176,28 @@ def test_pets_are_the_dogs_and_cats_not_the_lion(store, settings):
     )
     found = [r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"]]
     assert found == ["tabby.jpg"]
+
+
+def test_a_holiday_meal_is_a_laid_table_on_the_holiday(store, settings):
+    """ "christmas dinner" is dinner (a plate of food, a laid table) on Christmas: the same table in
+    July, or a dog on Christmas Day, is no Christmas dinner (it was one concept no photo was sure of)."""
+    table = [
+        FactRecord("tag", "plate", 0.8, data={"names": ["plate"]}),
+        FactRecord("object", "dining table", 0.9, box=[0.1, 0.4, 0.9, 0.95]),
+    ]
+    dog = [FactRecord("tag", "beagle", 0.9, data={"names": ["beagle"]})]
+    photos = {
+        "christmas_table.jpg": (datetime(2024, 12, 25, 19, 0), table),
+        "july_table.jpg": (datetime(2024, 7, 1, 19, 0), table),
+        "christmas_dog.jpg": (datetime(2024, 12, 25, 11, 0), dog),
+    }
+    with store.session() as s:
+        folder = Folder(path="/pics")
+        s.add(folder)
+        s.flush()
+        for name, (taken, facts) in photos.items():
+            photo = add_photo(s, folder, name, taken=taken)
+            store.write_analysis(s, photo.id, "tagger", 1, AnalysisResult(facts=facts))
+    res = search(store, settings, "christmas dinner", signals=[])
+    confident = [r["path"].rsplit("/", 1)[-1] for r in res["results"] if not r["below_cutoff"]]
+    assert confident == ["christmas_table.jpg"], res["explain"]
