@@ -969,6 +969,9 @@ def test_any_words_in_the_photo(text, where):
         ("my most recent screenshot", {"kind": "screenshot"}, {"limit": 1, "sort": "date_desc"}),
         ("the first selfie", {"concept": "selfie"}, {"limit": 1, "sort": "date_asc"}),
         ("my latest selfies", {"concept": "selfie"}, {"sort": "date_desc"}),  # several: no limit
+        ("the last photos I took", {"and": []}, {"sort": "date_desc"}),  # was nothing understood
+        ("my last pictures from italy", {"place": "Italy"}, {"sort": "date_desc"}),
+        ("last summer photos", {"date": {"from": "2023-06-01", "to": "2023-08-31"}}, {"sort": "relevance"}),
         (
             "first photo of 2020",  # no article: still the earliest one
             {"date": {"from": "2020-01-01", "to": "2020-12-31"}},

@@ -104,7 +104,8 @@ class ComposeClaims:
             r"\b(?:(?:newest|latest|most\s+recent|recent)\s+(?:ones\s+)?first|newest\s+to\s+oldest|"
             r"reverse\s+chronological(?:ly)?(?:\s+order)?|(?:sorted|ordered|sort)\s+by\s+(?:date|time)\s+(?:descending|desc)|"
             r"(?:sorted|ordered|sort)\s+newest\s+first|most\s+recent|newest|latest|recent(?:ly)?"
-            r"|(?:when\s+was\s+)?the\s+last\s+time)\b"  # "the last time we went to the beach"
+            r"|(?:when\s+was\s+)?the\s+last\s+time"  # "the last time we went to the beach"
+            r"|(?:the|my)\s+last(?=\s+(?:photos|pictures|pics|images|shots|snaps)\b))\b"  # "the last photos I took"
         )
         self.sort_asc = re.compile(
             r"\b(?:(?:oldest|earliest)\s+(?:ones\s+)?first|oldest\s+to\s+newest|in\s+chronological\s+order|"
