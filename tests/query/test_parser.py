@@ -682,6 +682,10 @@ def test_places():
         ("a bookshelf full of books", {"and": [{"concept": "bookshelf"}, {"concept": "book"}]}),
         ("a house made of wood", {"and": [{"concept": "house"}, {"concept": "wood"}]}),
         ("a cosy cabin", {"concept": "cabin"}),  # a taste no model measures
+        ("a hot summer day", {"month": [6, 7, 8]}),  # how warm it was: no model measures it
+        ("a cold drink", {"concept": "drink"}),
+        ("a hot tub", {"concept": "hot tub"}),  # one noun in WordNet
+        ("warm light", {"concept": "warm light"}),  # a photo's tone, kept
         ("bday party", {"concept": "birthday party"}),  # a short form, no "day party"
         # what pets and people are called at home (were "doggo", "upper" by spelling, "bf")
         ("my doggo", {"concept": "dog"}),

@@ -489,6 +489,8 @@ DESCRIBING_WORDS = frozenset(
     | {"excited", "scared", "naughty", "curious", "favourite", "favorite"}
     | {"calm", "peaceful", "quiet", "tranquil", "serene"}  # "a boat on a calm lake" is on a lake
     | {"perfect", "cosy", "cozy", "comfy"}  # a taste: "a cosy cabin" is a cabin
+    # how warm it was, which no model measures: "a hot summer day" is summer ("hot springs" stays)
+    | {"hot", "cold", "chilly", "humid", "muggy"}  # ("warm" is also a photo's tone: "warm light")
 )
 #: Ages the face model reads on people: "an old guy" keeps its "old" (`face_traits`: old man).
 AGES_OF_PEOPLE = frozenset({"old", "older"})
