@@ -613,6 +613,13 @@ def test_places():
         ("church wedding in june", {"and": [{"concept": "church wedding"}, {"month": [6]}]}),  # a noun
         ("reading a book", {"concept": "book"}),
         ("kids painting the fence", {"and": [{"concept": "kid"}, {"concept": "fence"}]}),
+        # a sport no model sees separates, and is never joined to the word before (was "girl jumping")
+        ("a girl jumping into the pool", {"and": [{"concept": "girl"}, {"concept": "pool"}]}),
+        ("skating on the ice", {"and": [{"concept": "skating"}, {"concept": "ice"}]}),  # a rink's
+        (
+            "diving into the sea",
+            {"and": [{"concept": "diving"}, {"concept": "sea"}]},
+        ),  # seen by the scene model
         (
             "skiing the alps",
             {"and": [{"concept": "skiing"}, {"or": [{"place": "the Alps"}, {"concept": "alp"}]}]},
@@ -1077,6 +1084,16 @@ def test_someone_named_doing_an_activity_is_them_and_the_activity():
             "Tom surfing at the beach",
             {"and": [{"person": "Tom"}, {"concept": "surfing"}, {"concept": "beach"}]},
         ),
+    ):
+        assert parse_request(text, now=NOW, people=["Anna", "Tom"])[0]["where"] == where, text
+
+
+def test_what_someone_named_does_to_a_thing_is_the_thing():
+    """ "Anna blowing out candles" was Anna and a concept "blowing candle" no label names: what a
+    person named does to a bare thing separates, as for "a woman drinking tea"."""
+    for text, where in (
+        ("Anna blowing out candles", {"and": [{"person": "Anna"}, {"concept": "candle"}]}),
+        ("Tom drinking beer", {"and": [{"person": "Tom"}, {"concept": "beer"}]}),
     ):
         assert parse_request(text, now=NOW, people=["Anna", "Tom"])[0]["where"] == where, text
 

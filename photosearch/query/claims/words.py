@@ -211,11 +211,12 @@ _NOUN_AFTER = frozenset({"a", "an", "the", "my", "our", "your", "his", "her", "t
 def _verbs_with_an_object(st: ClaimState) -> None:
     """An -ing word WordNet knows as a verb, with an article or a possessive and a word after it, is
     what someone does to that thing: it separates, like "eating" or "holding" ("flying a kite" is a
-    kite, "reading a book" a book, "working on a laptop" a laptop). A sport stays a thing of its own
-    beside it ("skiing the alps": skiing and the Alps), and so does an activity the models see before
-    a preposition ("hiking in the alps"). After an article the -ing word is a noun ("our wedding a
+    kite, "reading a book" a book, "working on a laptop" a laptop). A sport the models see stays a
+    concept of its own beside it ("skiing the alps": skiing and the Alps), and so does an activity
+    they see before a preposition ("hiking in the alps"); a sport they do not see separates ("a girl
+    jumping into the pool"). After an article the -ing word is a noun ("our wedding a
     year ago"), and an article a date has claimed is the date's ("wedding a year ago")."""
-    from photosearch.query.expansion import scenes, shared_wordnet
+    from photosearch.query.expansion import shared_wordnet
 
     matches = [
         m
@@ -226,13 +227,15 @@ def _verbs_with_an_object(st: ClaimState) -> None:
     ]
     wn = shared_wordnet() if matches else None
     for m in matches:
-        if wn is None or not wn.verb_forms(m.group(1)):
+        doing = m.group(1)
+        if wn is None or not wn.verb_forms(doing):
             continue
-        if _is_a_sport(wn, m.group(1)) or (m.group("prep") and m.group(1) in scenes()):
-            st.claim(*m.span(1), "word", text=st.text[m.start(1) : m.end(1)])
+        if _seen_doing(doing) and (m.group("prep") or _is_a_sport(wn, doing)):
+            # a concept of its own, never joined to the word before ("a man skiing the alps")
+            st.claim(*m.span(1), "atom", {"concept": doing}, slot="concept")
             st.claim(*m.span("det"), "and", text=m.group("det"))
-        else:
-            st.claim(*m.span(1), "and", text=m.group(1))
+        else:  # a sport no model sees separates too: "a girl jumping into the pool" is a girl, a pool
+            st.claim(*m.span(1), "and", text=doing)
 
 
 #: "opening presents", "blowing out candles": an -ing word first, with what it is done to after it.
@@ -309,8 +312,8 @@ def _verbs_with_a_bare_object(st: ClaimState) -> None:
             continue
         if not wn.verb_forms(verb) or not wn.base_forms(thing) or names_a_thing(verb, thing):
             continue
-        doing = first_lexfile(doer) in _DOERS and not names_a_thing(doer, verb)
-        if doing and not _is_a_sport(wn, verb):
+        someone = first_lexfile(doer) in _DOERS or _someone(st, doer, m.start())  # "Anna blowing out candles"
+        if someone and not names_a_thing(doer, verb) and not _is_a_sport(wn, verb):
             st.claim(*m.span(1), "and", text=m.group(1))
 
 
@@ -346,6 +349,15 @@ def _what_someone_is_doing(st: ClaimState) -> None:
 def _after_a_determiner(st: ClaimState, i: int) -> bool:
     before = st.word_before(i)
     return before is not None and before.group(0) in _NOUN_AFTER
+
+
+def _seen_doing(word: str) -> bool:
+    """Whether the models see the activity: a scene word (resources/scenes.yaml: "skiing",
+    "skating") or an attribute the scene model reads ("climbing", "diving")."""
+    from photosearch.models.labels import SUN_ATTRIBUTES
+    from photosearch.query.expansion import scenes
+
+    return word in scenes() or word in SUN_ATTRIBUTES
 
 
 def _is_a_sport(wn, word: str) -> bool:
