@@ -697,6 +697,14 @@ def test_places():
         # what pets and people are called at home (were "doggo", "upper" by spelling, "bf")
         ("my doggo", {"concept": "dog"}),
         ("pupper", {"concept": "puppy"}),
+        # dog breeds as their owners call them ("a doxie" was "moxie", "westies" a white thing)
+        ("a doxie", {"concept": "dachshund"}),
+        ("my yorkie on the couch", {"and": [{"concept": "yorkshire terrier"}, {"concept": "couch"}]}),
+        ("westies", {"concept": "west highland white terrier"}),
+        ("a frenchie", {"concept": "french bulldog"}),
+        # a colour inside a breed WordNet names is the breed's (was "west highland", white, "terrier")
+        ("a west highland white terrier", {"concept": "west highland white terrier"}),
+        ("black and white dog", {"and": [{"color": "black"}, {"color": "white"}, {"concept": "dog"}]}),
         ("kiddos at the beach", {"and": [{"concept": "kid"}, {"concept": "beach"}]}),
         ("my bf", {"concept": "boyfriend"}),
         ("hubby", {"concept": "husband"}),

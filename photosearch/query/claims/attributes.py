@@ -82,6 +82,8 @@ class ColourClaims:
             word = m.group(0)
             nxt = st.word_after(m.end())
             prev = st.word_before(m.start())
+            if _inside_a_name(st, m):
+                continue  # "west highland white terrier": a dog breed WordNet names, no white thing
             shade = prev is not None and _shade_of(st, prev, m)
             if nxt and names_a_thing(word, nxt) and not _colours_a_thing(word, nxt):
                 if shade:
@@ -145,6 +147,32 @@ def _shade_of(st: ClaimState, before: re.Match, colour: re.Match) -> bool:
     if wn is None or word in COLOUR_WORDS or word in lx.STOP_WORDS:
         return False
     return is_a_shade(wn, word, colour.group(0))
+
+
+def _inside_a_name(st: ClaimState, colour: re.Match) -> bool:
+    """Whether the colour word is inside a noun of three or four words WordNet knows, none a colour:
+    "west highland white terrier" is a breed (an ImageNet class), not a white thing and a terrier."""
+    from photosearch.query.expansion import shared_wordnet
+
+    wn = shared_wordnet()
+    if wn is None:
+        return False
+    before = re.findall(r"[a-z]+", st.low[: colour.start()])[-2:]
+    after = re.findall(r"[a-z]+", st.low[colour.end() :])[:2]
+    for b in range(len(before) + 1):
+        for a in range(len(after) + 1):
+            words = [*before[len(before) - b :], colour.group(0), *after[:a]]
+            joined = " ".join(words)
+            start = st.low.find(joined)
+            if len(words) < 3 or start < 0 or not st.free(start, start + len(joined)):
+                continue
+            if any(w in lx.STOP_WORDS or w in lx.AND_WORDS or w in lx.OR_WORDS for w in words):
+                continue  # "black and white" with a coat's noun: the coat's two colours
+            name = "_".join([*words[:-1], lx.singular(words[-1])])
+            hyphened = name.replace(f"{colour.group(0)}_", f"{colour.group(0)}-", 1)  # "white-tailed deer"
+            if (wn.lookup(name) or wn.lookup(hyphened)) and shade_colour(wn, name) is None:
+                return True
+    return False
 
 
 #: "coloured" after a colour word only repeats it: "a red coloured car" is a red car.
