@@ -702,6 +702,11 @@ def test_places():
         ("my yorkie on the couch", {"and": [{"concept": "yorkshire terrier"}, {"concept": "couch"}]}),
         ("westies", {"concept": "west highland white terrier"}),
         ("a frenchie", {"concept": "french bulldog"}),
+        ("the black lab", {"and": [{"color": "black"}, {"concept": "labrador retriever"}]}),  # no laboratory
+        ("our chocolate lab", {"and": [{"color": "brown"}, {"concept": "labrador retriever"}]}),
+        ("lab puppies", {"and": [{"concept": "labrador retriever"}, {"concept": "puppy"}]}),
+        ("the science lab", {"concept": "science lab"}),
+        ("a lab coat", {"concept": "lab coat"}),
         # a colour inside a breed WordNet names is the breed's (was "west highland", white, "terrier")
         ("a west highland white terrier", {"concept": "west highland white terrier"}),
         ("black and white dog", {"and": [{"color": "black"}, {"color": "white"}, {"concept": "dog"}]}),
