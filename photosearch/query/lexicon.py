@@ -18,7 +18,7 @@ just really very quite also too so then than as such else soon one ones thing th
 show showing shown find finding get give gimme see look looking search searching want need display list
 he she him i've we've you've they've i'd we'd you'd they'd
 pull bring up out photos photo pictures picture pics pic images image shots shot snaps snap snapshots
-fotos foto photoes most
+fotos foto photoes most photography
 snapshot pix where's that's it's i'm we're by for into onto upon going asleep awake say says said time
 teh plz pls frm mostly mainly predominantly each away vid vids earlier
 taken took captured made ate eaten went visited met sent received shared posted uploaded downloaded close-up close-ups closeup closeups like best nicest finest greatest
@@ -440,6 +440,9 @@ QUALITY_WORDS = {
     "fuzzy": "blurry",
     "shaky": "blurry",
     "blur": "blurry",
+    "motion blur": "blurry",  # no concept "motion"
+    "motion blurred": "blurry",
+    "camera shake": "blurry",
     "sharp": "sharp",
     "in focus": "sharp",
     "in-focus": "sharp",

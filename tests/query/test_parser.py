@@ -840,6 +840,9 @@ def test_places():
         ),
         ("oranges and lemons", {"and": [{"concept": "orange"}, {"concept": "lemon"}]}),
         ("mostly blue photos", {"color": "blue"}),
+        ("motion blur", {"quality": "blurry"}),  # was a concept "motion" too
+        ("food photography", {"concept": "food"}),  # the photos' word, like "food photos"
+        ("night photography", {"concept": "night"}),
         ("back in 2012", {"date": {"from": "2012-01-01", "to": "2012-12-31"}}),  # no concept "back"
         ("photos with exif data", {"concept": "exif data"}),  # a word of photography, not "exit"
         ("photos taken by me", {"and": []}),  # who took them is not someone in them
