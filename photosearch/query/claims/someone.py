@@ -48,6 +48,8 @@ def claim_unnamed_people(st: ClaimState) -> None:
             continue
         if (inside or full) and share >= CAPITALISED and not _not_a_word(word):
             pass  # "photos of Rose": a capital inside the request says it is a name
+        elif share and _after_a_relation(st, start) and not _in_a_compound(st, start, m.end(), word):
+            pass  # "uncle bob", "my sister rose": a relation's name, whatever else the word is
         elif _taken(word, st) or _after_an_article(st, start):
             continue
         elif share and _no_word_but_a_name(word, share) and not _a_place(word):
@@ -68,6 +70,20 @@ def claim_unnamed_people(st: ClaimState) -> None:
         name = " ".join(names)
         st.claim(start, end, "atom", {"person": name}, slot="person")
         st.note(unnamed_note(name), 0.0)
+    _drop_relation_titles(st)
+
+
+def _drop_relation_titles(st: ClaimState) -> None:
+    """A word for a relation right before someone's name is a title: "aunt mary" is Mary, named in
+    People or not (the relation, a look that is never sure, made Mary's photos only partial)."""
+    for t in list(st.toks):
+        if t.kind != "atom" or not t.node or "person" not in t.node:
+            continue
+        before = st.word_before(t.start)
+        if before is None or before.group(0) not in _RELATIONS or not st.free(*before.span()):
+            continue
+        if re.fullmatch(r"\s+", st.low[before.end() : t.start]):
+            st.claim(*before.span(), "drop", text="")
 
 
 _NEXT_WORD = re.compile(r"\s+(?P<w>[a-z][a-z-]*[a-z])(?:'s)?(?![\w'-])")
@@ -184,6 +200,16 @@ def _in_a_compound(st: ClaimState, start: int, end: int, word: str) -> bool:
 
 #: Words before a name that make it a place's or a saint's ("St Peter's", "mount everest").
 _TITLES = frozenset({"st", "saint", "san", "santa", "mount", "mt", "lake", "fort", "port", "cape", "loch"})
+
+
+def _after_a_relation(st: ClaimState, start: int) -> bool:
+    """Whether the word comes right after a word for a relation ("aunt", "uncle", "cousin")."""
+    before = st.word_before(start)
+    return before is not None and before.group(0) in _RELATIONS
+
+
+#: Words for relations a first name follows: "uncle bob", "aunt mary", "cousin jack".
+_RELATIONS = lx.RELATION_WORDS | {"cousin", "auntie", "aunty", "grandad", "gran", "papa", "mama"}
 
 
 def _after_a_title(st: ClaimState, start: int) -> bool:
