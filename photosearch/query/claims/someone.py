@@ -40,7 +40,7 @@ def claim_unnamed_people(st: ClaimState) -> None:
             continue  # no first name nor a capitalised word: no one (and no WordNet lookup)
         inside = capital and not sentence_start(st.text, start)
         full = capital and _capital_after(st, m.end())  # "Grace Hopper", at the start too
-        if _after_a_title(st, start) or _in_a_compound(st, start, m.end(), word):
+        if _after_one_of(st, start, _TITLES) or _in_a_compound(st, start, m.end(), word):
             continue  # "St Peter's", "mount everest"; "teddy bear", "christmas carol"
         if share and not _taken(word, st) and _a_pets_name(st, start, m.end()):
             st.claim(start, m.end(), "drop", text="")  # "max the dog", "our cat luna": the animal's name
@@ -48,7 +48,7 @@ def claim_unnamed_people(st: ClaimState) -> None:
             continue
         if (inside or full) and share >= CAPITALISED and not _not_a_word(word):
             pass  # "photos of Rose": a capital inside the request says it is a name
-        elif share and _after_a_relation(st, start) and not _in_a_compound(st, start, m.end(), word):
+        elif share and _after_one_of(st, start, _RELATIONS):
             pass  # "uncle bob", "my sister rose": a relation's name, whatever else the word is
         elif _taken(word, st) or _after_an_article(st, start):
             continue
@@ -202,19 +202,14 @@ def _in_a_compound(st: ClaimState, start: int, end: int, word: str) -> bool:
 _TITLES = frozenset({"st", "saint", "san", "santa", "mount", "mt", "lake", "fort", "port", "cape", "loch"})
 
 
-def _after_a_relation(st: ClaimState, start: int) -> bool:
-    """Whether the word comes right after a word for a relation ("aunt", "uncle", "cousin")."""
-    before = st.word_before(start)
-    return before is not None and before.group(0) in _RELATIONS
-
-
 #: Words for relations a first name follows: "uncle bob", "aunt mary", "cousin jack".
 _RELATIONS = lx.RELATION_WORDS | {"cousin", "auntie", "aunty", "grandad", "gran", "papa", "mama"}
 
 
-def _after_a_title(st: ClaimState, start: int) -> bool:
+def _after_one_of(st: ClaimState, start: int, words: frozenset[str]) -> bool:
+    """Whether the word at `start` comes right after one of `words` (a title, a relation)."""
     before = st.word_before(start)
-    return before is not None and before.group(0) in _TITLES
+    return before is not None and before.group(0) in words
 
 
 def _proper(wn, synset: int, word: str) -> bool:
