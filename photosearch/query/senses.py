@@ -125,7 +125,7 @@ def colour_of(word: str) -> str | None:
 
 
 #: WordNet 3.0's offset of color.n.01: the colour senses of "olive", "peach", "coral" are kinds of it.
-COLOUR_OFFSET = 4956594
+COLOUR_KINDS = frozenset({4956594})
 #: A colour word in a gloss, and the one a hyphen joins it to ("yellow-green" is a green).
 _GLOSS_COLOUR = re.compile(r"\b(" + "|".join(sorted(COLOUR_WORDS, key=len, reverse=True)) + r")\b(?:-(\w+))?")
 
@@ -135,7 +135,7 @@ def shade_colour(wn, word: str) -> str | None:
     tinged with yellow") is pink, "olive" ("a yellow-green color") green, "burgundy" red; None where
     the word has no colour sense ("cream", "forest")."""
     for offset in wn.lookup(word.lower().replace(" ", "_")):
-        if offset != COLOUR_OFFSET and COLOUR_OFFSET not in wn.ancestors(offset):
+        if not _a_kind_of(wn, offset, COLOUR_KINDS):
             continue
         for m in _GLOSS_COLOUR.finditer(wn.synset(offset).gloss.split(";")[0]):
             head = m.group(2) if m.group(2) in COLOUR_WORDS else m.group(1)

@@ -157,14 +157,15 @@ def _inside_a_name(st: ClaimState, colour: re.Match) -> bool:
     wn = shared_wordnet()
     if wn is None:
         return False
-    before = re.findall(r"[a-z]+", st.low[: colour.start()])[-2:]
-    after = re.findall(r"[a-z]+", st.low[colour.end() :])[:2]
+    before = list(re.finditer(r"[a-z]+", st.low[: colour.start()]))[-2:]
+    after = list(re.finditer(r"[a-z]+", st.low[colour.end() :]))[:2]
     for b in range(len(before) + 1):
         for a in range(len(after) + 1):
-            words = [*before[len(before) - b :], colour.group(0), *after[:a]]
-            joined = " ".join(words)
-            start = st.low.find(joined)
-            if len(words) < 3 or start < 0 or not st.free(start, start + len(joined)):
+            words = [w.group(0) for w in before[len(before) - b :]] + [colour.group(0)]
+            words += [w.group(0) for w in after[:a]]
+            start = before[len(before) - b].start() if b else colour.start()
+            end = colour.end() + after[a - 1].end() if a else colour.end()
+            if len(words) < 3 or not st.free(start, end):
                 continue
             if any(w in lx.STOP_WORDS or w in lx.AND_WORDS or w in lx.OR_WORDS for w in words):
                 continue  # "black and white" with a coat's noun: the coat's two colours

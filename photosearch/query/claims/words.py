@@ -411,11 +411,11 @@ def _participles_after_a_thing(st: ClaimState) -> None:
 
 #: "a jumping cat", "the crying baby": an -ing word right before another word.
 _PARTICIPLE_BEFORE = re.compile(r"\b([a-z]+ing)\s+([a-z][\w'-]*)")
-#: WordNet's noun files of acts ("jumping", "running") and of artifacts ("desk", "tray").
-_ACTS, _ARTIFACTS = 4, 6
-#: WordNet's noun files of things a photo shows: animals, artifacts, body parts, food, places, objects,
-#: people, plants, substances and times ("building", "icing", "setting", "evening").
-_THING_FILES = frozenset({5, 6, 8, 13, 15, 17, 18, 20, 27, 28})
+#: WordNet's noun file of acts ("jumping", "running").
+_ACTS = 4
+#: WordNet's noun files of things a photo shows: `THINGS` (animals, artifacts, food, objects, plants)
+#: and body parts, places, people, substances and times ("building", "icing", "setting", "evening").
+_THING_FILES = THINGS | {8, 15, 18, 27, 28}
 
 
 def _participles_before_a_thing(st: ClaimState) -> None:
@@ -428,7 +428,7 @@ def _participles_before_a_thing(st: ClaimState) -> None:
     pan", "living room") or the word before and the -ing word are ("rock climbing wall"). Before an
     artifact an -ing word mostly says what it is for ("a mixing desk", "a baking tray"), so only one
     WordNet's texts use as an adjective separates there ("a winding road", "a glowing lantern")."""
-    from photosearch.query.expansion import first_lexfile, scenes, shared_wordnet
+    from photosearch.query.expansion import ARTIFACT, first_lexfile, scenes, shared_wordnet
 
     matches = [m for m in _PARTICIPLE_BEFORE.finditer(st.low) if st.free(*m.span(1)) and st.free(*m.span(2))]
     wn = shared_wordnet() if matches else None
@@ -443,7 +443,7 @@ def _participles_before_a_thing(st: ClaimState) -> None:
         if before and names_a_thing(before.group(0), word):
             continue
         files = {wn.synset(s).lexfile for s in wn.senses(word)}
-        if first_lexfile(nxt) == _ARTIFACTS:  # "a mixing desk", "a baking tray": what it is for
+        if first_lexfile(nxt) == ARTIFACT:  # "a mixing desk", "a baking tray": what it is for
             doing = wn.adjective_tagged(word) > 0 and not files & _THING_FILES
         else:
             doing = files <= {_ACTS} or (wn.is_adjective(word) and not files & _THING_FILES)
