@@ -30,6 +30,7 @@ from photosearch.query.claims.entities import (
 )
 from photosearch.query.claims.filters import FilterClaims
 from photosearch.query.claims.home import claim_home
+from photosearch.query.claims.pets import claim_pets
 from photosearch.query.claims.same_days import SameDayClaims
 from photosearch.query.claims.settings import claim_settings
 from photosearch.query.claims.someone import claim_unnamed_people
@@ -81,6 +82,7 @@ class RequestParser:
             claim_times,
             claim_added,
             claim_places,
+            claim_pets,
             ColourClaims(),
             claim_unnamed_people,
             NegationClaims(),

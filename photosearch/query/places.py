@@ -24,7 +24,7 @@ from pathlib import Path
 from photosearch.cache_files import user_cache_dir
 
 log = logging.getLogger(__name__)
-INDEX_VERSION = 2  # bump when the index layout or the way rows are made changes
+INDEX_VERSION = 3  # bump when the index layout or the way rows are made changes
 
 # ISO 3166 alpha-2 → (canonical name, aliases...). Aliases are matched case-insensitively.
 COUNTRIES: dict[str, tuple[str, ...]] = {
@@ -308,6 +308,7 @@ AMBIGUOUS_COUNTRY_WORDS = {
 #: Famous cities recognised in lower case anywhere (GeoNames has no population column to rank by).
 FAMOUS_CITIES = {
     "key west",
+    "la jolla",  # "la" and "el" begin Spanish words as often as towns ("la playa" is a beach)
     "amsterdam",
     "athens",
     "auckland",
@@ -471,6 +472,20 @@ def fold(text: str) -> str:
     return "".join(c for c in norm if not unicodedata.combining(c)).lower().strip()
 
 
+#: Short forms of the words towns are named with, as people and GeoNames write them.
+_SHORT_FORMS = ((re.compile(r"\bst\.?(?=\s)"), "saint"), (re.compile(r"\bste\.?(?=\s)"), "sainte"))
+_SHORT_FORMS += ((re.compile(r"\bmt\.?(?=\s)"), "mount"), (re.compile(r"\bft\.?(?=\s)"), "fort"))
+
+
+def place_key(name: str) -> str:
+    """The key a place name is found by: folded, its short forms written out ("St. Louis", "st louis"
+    and "Saint Louis" are one key; "mt fuji" is "mount fuji")."""
+    key = fold(name)
+    for short, full in _SHORT_FORMS:
+        key = short.sub(full, key)
+    return " ".join(key.split())
+
+
 def country_code(name: str) -> str:
     """The ISO code of a country written by name or code ("Portugal", "PT", "Deutschland" is not
     known: ""), as files name their country (IPTC/XMP Country)."""
@@ -504,7 +519,7 @@ class Gazetteer:
         for cc, (canonical, *aliases) in COUNTRIES.items():
             place = Place(canonical, "country", cc)
             for alias in (canonical, *aliases):
-                yield fold(alias), place
+                yield place_key(alias), place
         path = self._csv()
         regions: set[tuple[str, str]] = set()
         cities: dict[str, list[Place]] = {}
@@ -515,7 +530,7 @@ class Gazetteer:
                     cc, admin1 = row["cc"], row["admin1"]
                     if admin1 and (admin1, cc) not in regions:
                         regions.add((admin1, cc))
-                        yield fold(admin1), Place(admin1, "region", cc, admin1)
+                        yield place_key(admin1), Place(admin1, "region", cc, admin1)
                     try:
                         lat, lon = float(row["lat"]), float(row["lon"])
                     except ValueError:
@@ -523,15 +538,15 @@ class Gazetteer:
                     if row["admin2"]:
                         counties.setdefault((row["admin2"], cc, admin1))
                     city = Place(row["name"], "city", cc, admin1, lat, lon)
-                    key = fold(row["name"])
+                    key = place_key(row["name"])
                     cities.setdefault(key, []).append(city)
                     yield key, city
         for alias, target in CITY_ALIASES.items():
-            for place in cities.get(fold(target), []):
-                yield alias, place
+            for place in cities.get(place_key(target), []):
+                yield place_key(alias), place
         for admin2, cc, admin1 in counties:
             for name in county_names(admin2):
-                yield fold(name), Place(name, "county", cc, admin1)
+                yield place_key(name), Place(name, "county", cc, admin1)
 
     def _csv(self) -> Path | None:
         return self._csv_path or _default_csv()
@@ -608,7 +623,7 @@ class Gazetteer:
         with self._lock:
             rows = db.execute(
                 "SELECT name, kind, cc, admin1, lat, lon FROM places WHERE key = ? ORDER BY rank, seq",
-                (fold(name),),
+                (place_key(name),),
             ).fetchall()
         return [Place(*row) for row in rows]
 

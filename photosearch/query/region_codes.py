@@ -9,10 +9,12 @@ import holidays
 
 #: Countries whose people write a town's region as its code.
 COUNTRIES = ("US", "CA", "AU")
-#: Codes that are also words: a region only in capitals ("Portland OR") or after a comma ("portland,
-#: or"); "portland or seattle" is either city.
-WORDS = frozenset({"or", "in", "me", "hi", "ok", "oh", "de", "la", "pa", "ma", "al", "co", "id", "on"})
-WORDS |= frozenset({"act", "sa", "tas", "mo", "ga"})
+#: Codes that are also little words of a sentence: a region only in capitals ("Portland OR"), after a
+#: comma ("portland, or") or last in the request ("portland or"); "portland or seattle" is either city.
+LITTLE_WORDS = frozenset({"or", "in", "on", "me", "hi", "oh", "ok"})
+#: Codes that are also other words ("ma", "pa", "co"): a region in lower case too, since the caller
+#: takes it only right after a town that lies in it ("boston ma", "denver co").
+WORDS = LITTLE_WORDS | frozenset({"de", "la", "pa", "ma", "al", "co", "id", "act", "sa", "tas", "mo", "ga"})
 
 
 @lru_cache(maxsize=1)
@@ -25,10 +27,12 @@ def _names() -> dict[str, tuple[tuple[str, str], ...]]:
     return {code: tuple(names) for code, names in found.items()}
 
 
-def region_names(code: str, *, written: str, after_comma: bool) -> tuple[tuple[str, str], ...]:
+def region_names(
+    code: str, *, written: str, after_comma: bool, last: bool = False
+) -> tuple[tuple[str, str], ...]:
     """The (country code, region name) pairs `code` may stand for as it was `written`; none for a
-    code that is also a word, written in lower case without a comma before it."""
+    little word written in lower case, neither after a comma nor `last` in the request."""
     key = code.lower()
-    if key in WORDS and not (written.isupper() or after_comma):
+    if key in LITTLE_WORDS and not (written.isupper() or after_comma or last):
         return ()
     return _names().get(key, ())

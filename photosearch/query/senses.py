@@ -45,6 +45,8 @@ GROWER_OFFSETS = frozenset({17222, 15098161})
 GROWER_OR_PERSON = GROWER_OFFSETS | {PERSON_OFFSET}
 #: person.n.01 alone, as `_a_kind_of` takes it.
 PERSON_KINDS = frozenset({PERSON_OFFSET})
+#: dog.n.01 ("a member of the genus Canis"): every breed is a kind of it.
+DOG_KINDS = frozenset({2084071})
 
 
 def _words(text: str) -> frozenset[str]:
@@ -184,6 +186,11 @@ def _a_kind_of(wn, offset: int, kinds: frozenset[int]) -> bool:
         return True
     ancestors = wn.ancestors(offset)
     return any(kind in ancestors for kind in kinds)
+
+
+def names_a_dog(wn, word: str) -> bool:
+    """Whether one of the word's noun senses is a dog or a breed of dog ("beagle", "shepherd")."""
+    return wn is not None and any(_a_kind_of(wn, o, DOG_KINDS) for o in wn.lookup(word))
 
 
 def is_person_sense(wn, offset: int) -> bool:

@@ -70,6 +70,13 @@ def unknown(word: str, known_names: frozenset[str] = frozenset()) -> bool:
     return w not in _checker()  # an English word WordNet lacks ("selfie", "lego") is a word
 
 
+#: Crossbreeds no word list has, each a dog to the models ("our cockapoo" was read as "cockatoo").
+_CROSSES = (
+    "labradoodle goldendoodle cockapoo cavapoo maltipoo yorkipoo schnoodle bernedoodle sheepadoodle"
+    " aussiedoodle cavachon puggle pomsky morkie chiweenie jackapoo sprocker springador borador"
+)
+CROSSBREEDS = {w: "dog" for w in _CROSSES.split()} | {w + "s": "dogs" for w in _CROSSES.split()}
+
 #: Short forms people type, which no word list has or has as something else: "bday party" is a birthday
 #: party, not a "day party"; "hols" are holidays.
 SHORTHAND = {
@@ -103,6 +110,10 @@ SHORTHAND = {
     "staffie": "staffordshire bullterrier",
     "staffies": "staffordshire bullterriers",
     "staffy": "staffordshire bullterrier",
+    "tortie": "tortoiseshell cat",
+    "torties": "tortoiseshell cats",
+    **CROSSBREEDS,
+    "mt": "mount",  # "mt everest"; a town's "mt" is its region's code ("bozeman mt": Montana)
     "kiddo": "kid",
     "kiddos": "kids",
     "hubby": "husband",

@@ -257,6 +257,47 @@ def test_places():
     assert plan["where"] == {"and": [{"color": "orange"}, {"concept": "flower"}, {"concept": "beach"}]}
 
 
+def test_a_towns_region_by_its_code_in_lower_case():
+    """A code that is another word, right after a town in its region ("ma" was a concept), or a
+    little word ("or", "hi") last in the request."""
+    for text, place in (
+        ("boston ma", "Boston, Massachusetts"),
+        ("denver co", "Denver, Colorado"),
+        ("pittsburgh pa", "Pittsburgh, Pennsylvania"),
+        ("portland or", "Portland, Oregon"),
+        ("honolulu hi", "Honolulu, Hawaii"),
+    ):
+        assert parse_request(text, now=NOW, people=[])[0]["where"] == {"place": place}, text
+    plan, _, _ = parse_request("boston ma skyline", now=NOW, people=[])
+    assert plan["where"] == {"and": [{"place": "Boston, Massachusetts"}, {"concept": "skyline"}]}, plan
+    plan, _, _ = parse_request("anna with ma", now=NOW, people=["Anna"])
+    assert {"concept": "ma"} in plan["where"]["and"], plan  # no town before it: a word
+
+
+def test_a_town_named_as_towns_are():
+    """ "st", "santa", "la", "fort"... and the short forms written out: were concepts, "st" beside
+    Petersburg, "la jolly" by spelling, a Fujifilm camera beside "mt"."""
+    for text, place in (
+        ("st louis", "St. Louis"),
+        ("st petersburg", "Saint Petersburg"),
+        ("la jolla", "La Jolla"),
+        ("santa monica", "Santa Monica"),
+        ("cabo san lucas", "Cabo San Lucas"),
+        ("ft lauderdale", "Fort Lauderdale"),
+        ("st louis mo", "St. Louis, Missouri"),
+    ):
+        assert parse_request(text, now=NOW, people=[])[0]["where"] == {"place": place}, text
+    plan, _, _ = parse_request("santa monica pier", now=NOW, people=[])
+    assert plan["where"] == {"and": [{"place": "Santa Monica"}, {"concept": "pier"}]}, plan
+    plan, _, _ = parse_request("mt fuji", now=NOW, people=[])
+    assert plan["where"] == {"or": [{"place": "Mount Fuji"}, {"concept": "mount fuji"}]}, plan
+    assert parse_request("mt everest", now=NOW, people=[])[0]["where"] == {"concept": "mount everest"}
+    assert parse_request("bozeman mt", now=NOW, people=[])[0]["where"] == {"place": "Bozeman, Montana"}
+    assert parse_request("mount rainier", now=NOW, people=[])[0]["where"] == {"concept": "mount rainier"}
+    for text in ("santa claus", "saint nicholas", "st pauls cathedral"):  # a saint first; a church
+        assert "place" not in str(parse_request(text, now=NOW, people=[])[0]["where"]), text
+
+
 @pytest.mark.parametrize(
     "text,where",
     [
@@ -707,6 +748,24 @@ def test_places():
         ("lab puppies", {"and": [{"concept": "labrador retriever"}, {"concept": "puppy"}]}),
         ("the science lab", {"concept": "science lab"}),
         ("a lab coat", {"concept": "lab coat"}),
+        # pets by the names owners use (were a jack and someone called Russell, a spice, nothing)
+        ("jack russell on the sofa", {"and": [{"concept": "jack russell terrier"}, {"concept": "sofa"}]}),
+        ("Jack Russell at the beach", {"and": [{"concept": "jack russell terrier"}, {"concept": "beach"}]}),
+        ("our cavalier king charles", {"concept": "english toy spaniel"}),
+        ("bernese puppy", {"and": [{"concept": "bernese mountain dog"}, {"concept": "puppy"}]}),
+        ("the bernese oberland", {"concept": "bernese oberland"}),  # a region, no dog
+        ("a lab mix", {"concept": "labrador retriever"}),  # no "mix"
+        ("a beagle mix", {"concept": "beagle"}),
+        ("shepherd mix puppies", {"and": [{"concept": "german shepherd"}, {"concept": "puppy"}]}),
+        ("the shepherd and his sheep", {"and": [{"concept": "shepherd"}, {"concept": "sheep"}]}),
+        ("a cake mix", {"concept": "cake mix"}),
+        ("our cockapoo", {"concept": "dog"}),  # a crossbreed no word list has (was "cockatoo")
+        ("goldendoodles at the park", {"and": [{"concept": "dog"}, {"concept": "park"}]}),
+        ("my tortie", {"concept": "tortoiseshell-cat"}),  # was "sortie"
+        ("ginger cat", {"and": [{"color": "orange"}, {"concept": "cat"}]}),  # a coat, no spice
+        ("tuxedo cat", {"and": [{"color": "black"}, {"color": "white"}, {"concept": "cat"}]}),
+        ("a man in a tuxedo", {"and": [{"concept": "man"}, {"concept": "tuxedo"}]}),
+        ("ginger biscuits", {"concept": "ginger biscuit"}),
         # a colour inside a breed WordNet names is the breed's (was "west highland", white, "terrier")
         ("a west highland white terrier", {"concept": "west highland white terrier"}),
         ("black and white dog", {"and": [{"color": "black"}, {"color": "white"}, {"concept": "dog"}]}),
@@ -1126,6 +1185,14 @@ def test_a_relation_before_a_name_is_a_title():
             assert parse_request(text, now=NOW, people=people)[0]["where"] == where, (text, people)
     assert parse_request("my mom", now=NOW, people=[])[0]["where"] == {"concept": "mom"}  # no name
     assert parse_request("brother bear", now=NOW, people=[])[0]["where"] == {"concept": "brother bear"}
+
+
+def test_a_dogs_breed_is_read_after_the_librarys_people():
+    """ "jack russell" is the terrier, unless someone of that name is in People."""
+    dog = {"and": [{"concept": "jack russell terrier"}, {"concept": "beach"}]}
+    assert parse_request("jack russell at the beach", now=NOW, people=["Anna"])[0]["where"] == dog
+    named = parse_request("jack russell at the beach", now=NOW, people=["Jack Russell"])[0]["where"]
+    assert named == {"and": [{"person": "Jack Russell"}, {"concept": "beach"}]}
 
 
 def test_raw_files_are_every_camera_raw_format():

@@ -38,6 +38,17 @@ def test_order_is_countries_then_regions_then_cities_then_counties(tmp_path):
     assert ("Georgia", "region", "US") in _names(found)
 
 
+def test_a_town_is_found_by_the_short_forms_of_its_name(tmp_path):
+    """ "st louis" was found nowhere (GeoNames writes "St. Louis"), "saint petersburg" only as typed."""
+    gaz = Gazetteer(cache_dir=tmp_path)
+    st_louis = ("St. Louis", "city", "US")
+    assert st_louis in _names(gaz.lookup("st louis")) and st_louis in _names(gaz.lookup("Saint Louis"))
+    assert _names(gaz.lookup("st petersburg")) == _names(gaz.lookup("saint petersburg")) != []
+    assert _names(gaz.lookup("ft lauderdale")) == _names(gaz.lookup("Fort Lauderdale")) != []
+    assert places.place_key("St. Louis") == places.place_key("st  louis") == "saint louis"
+    assert places.place_key("West Haven") == "west haven" and places.place_key("Mt. Fuji") == "mount fuji"
+
+
 def test_a_cache_dir_that_is_a_file_falls_back_to_memory(tmp_path):
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("x")

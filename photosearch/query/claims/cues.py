@@ -452,10 +452,14 @@ def _says_a_camera(m: re.Match) -> bool:
     return " " in cue or cue in ("from", "on", "using", "by") and owned
 
 
+#: Short forms of the word before a mountain's name ("mt fuji").
+_SHORT_TITLES = {"mt": "mount", "mt.": "mount"}
+
+
 def _names_a_thing(low: str, m: re.Match) -> bool:
     """Is the brand, with the word before or after it, a noun WordNet knows ("mount fuji",
     "mount olympus")? Then it names that thing, not a camera."""
-    before = low[: m.start("b")].split()[-1:]
+    before = [_SHORT_TITLES.get(w, w) for w in low[: m.start("b")].split()[-1:]]
     after = low[m.end("b") :].split()[:1]
     brand = m.group("b")
     pairs = [(before[0], brand)] if before else []

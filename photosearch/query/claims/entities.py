@@ -25,6 +25,7 @@ from photosearch.query.places import (
     canonical_name,
     fold,
     gazetteer,
+    place_key,
 )
 from photosearch.query.region_codes import region_names
 from photosearch.query.times_of_day import TIME_ALIASES, TIMES_OF_DAY, hours_of
@@ -351,7 +352,7 @@ def _claim_sights_and_areas(st: ClaimState, gaz) -> None:
         if st.free(start, end) and sight.alike:  # "lake como": a lake is no proof of it
             st.claim(start, end, "atom", {"place": sight.name}, slot="place")
         elif st.free(start, end):
-            looks = sight.looks or re.sub(r"^the\s+", "", " ".join(st.low[start:end].split()))
+            looks = sight.looks or place_key(re.sub(r"^the\s+", "", st.low[start:end]))  # "mt" is "mount"
             st.claim(start, end, "atom", {"or": [{"place": sight.name}, {"concept": looks}]}, slot="place")
     for m in st.unclaimed(_WITHIN):  # "within 10 km of paris"
         st.claim(m.start(), m.end(), "drop", text="")
@@ -452,7 +453,9 @@ def _the_region_a_town_lies_in(
         return None
     regions = [p for p in gaz.lookup(m.group(1)) if p.kind in ("country", "region")]
     written = st.text[m.start(1) : m.end(1)]
-    for cc, name in () if regions else region_names(m.group(1), written=written, after_comma=after_comma):
+    last = not st.low[m.end(1) :].strip(" .!?")
+    codes = region_names(m.group(1), written=written, after_comma=after_comma, last=last)
+    for cc, name in () if regions else codes:
         regions += [p for p in gaz.lookup(name) if p.kind == "region" and p.cc == cc]
     towns = [p for p in places if p.kind in ("city", "county")]
     return next((r for r in regions if any(_lies_in(t, r) for t in towns)), None)
@@ -613,6 +616,15 @@ def _reads_as_a_place(
         and not _ends_a_name(st, s, phrase)
     ):
         ok = True  # "denver", "new orleans", "san diego": a city WordNet reads first as a place
+    elif (
+        places[0].kind == "city"
+        and n > 1
+        and _named_as_towns_are(phrase)
+        and lx.singular(st.word_after(e)) not in _NAMED_AFTER_A_SAINT
+        and not _before_a_word(st, e)
+        and not _ends_a_name(st, s, phrase)
+    ):
+        ok = True  # "santa monica", "st ives", "la jolla": a town's name of several words, as towns are named
     elif county and n > 1 and not common and (after_prep or not _before_a_word(st, e)):
         ok = True  # "orange county", "walks in north yorkshire": a county's name of several words
     elif (
@@ -665,6 +677,40 @@ def first_a_place(phrase: str) -> bool:
     wn = shared_wordnet()
     senses = wn.lookup(phrase.replace(" ", "_")) if wn is not None else ()
     return bool(senses) and wn.synset(senses[0]).lexfile == LOCATION
+
+
+#: The first words of towns' names ("san diego", "st ives", "fort worth"); not "mount" (a "mount
+#: rainier" is the mountain more often than the town in Maryland) nor an article ("la playa" is a beach).
+TOWN_FIRST_WORDS = frozenset(
+    {"saint", "st", "st.", "sainte", "ste", "san", "santa", "santo", "sao", "fort", "ft", "port", "puerto"}
+    | {"porto", "cabo"}
+)
+
+
+#: What is named after a saint as often as a town is: "st paul's cathedral" is in London, not in
+#: Saint Pauls, North Carolina.
+_NAMED_AFTER_A_SAINT = frozenset(
+    {"cathedral", "church", "basilica", "chapel", "abbey", "priory", "minster", "monastery", "square"}
+    | {"park", "hospital", "college", "school", "university", "station", "bridge", "gate", "market"}
+)
+
+
+def _named_as_towns_are(phrase: str) -> bool:
+    """Whether a name of several words begins as towns' names do, and WordNet reads it, written out
+    or short, first as a place or not at all ("st louis": "St. Louis" is first the city; "santa
+    claus", "saint nicholas" are first saints)."""
+    from photosearch.query.expansion import LOCATION, shared_wordnet
+
+    first, _, rest = phrase.partition(" ")
+    if first not in TOWN_FIRST_WORDS:
+        return False
+    wn = shared_wordnet()
+    if wn is None:
+        return True
+    full = place_key(phrase)
+    forms = {phrase, full} | ({"st. " + full.removeprefix("saint ")} if full.startswith("saint ") else set())
+    firsts = [senses[0] for senses in (wn.lookup(f.replace(" ", "_")) for f in forms) if senses]
+    return not firsts or any(wn.synset(o).lexfile == LOCATION for o in firsts)
 
 
 def _no_thing_first(phrase: str) -> bool:

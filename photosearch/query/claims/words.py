@@ -882,38 +882,9 @@ def _out_of_doors(st: ClaimState) -> None:
         st.claim(m.start(), m.end(), "atom", {"concept": "outdoors"}, slot="concept")
 
 
-#: "a black lab", "our chocolate lab", "lab puppies": a Labrador by its coat or as a dog, where
-#: WordNet's only "lab" is a laboratory ("the science lab", "a lab coat" stay one).
-_LABRADOR = re.compile(
-    r"\b(?:(?P<coat>black|yellow|chocolate|golden|fox\s+red)\s+)(?P<lab>labs?)\b(?!\s+coats?\b)"
-    r"|\b(?P<dog>labs?)(?=\s+(?:puppy|puppies|pups?|mix|mixes|dogs?|retrievers?)\b)"
-)
-#: A Labrador's coats, as the colours measured at index time.
-_LAB_COATS = {
-    "black": "black",
-    "yellow": "yellow",
-    "chocolate": "brown",
-    "golden": "yellow",
-    "fox red": "orange",
-}
-
-
-def _labradors(st: ClaimState) -> None:
-    """A Labrador as owners call it: "a black lab" is a black Labrador retriever, not a laboratory."""
-    for m in _LABRADOR.finditer(st.low):
-        lab = "lab" if m.group("lab") else "dog"
-        if not st.free(*m.span(lab)):
-            continue
-        st.claim(*m.span(lab), "atom", {"concept": "labrador retriever"}, slot="concept")
-        coat = m.group("coat")
-        if coat and st.free(*m.span("coat")):
-            st.claim(*m.span("coat"), "atom", {"color": _LAB_COATS[" ".join(coat.split())]}, slot="color")
-
-
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
-    _labradors(st)
     _fillers_and_where_phrases(st)
     _out_of_doors(st)
     _phrases_read_as_one(st)
