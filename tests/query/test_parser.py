@@ -551,6 +551,13 @@ def test_a_town_named_as_towns_are():
         ("kids swimming", {"and": [{"concept": "kid"}, {"concept": "swimming"}]}),  # not "kids swimming"
         ("man skiing", {"and": [{"concept": "man"}, {"concept": "skiing"}]}),  # skiing is not dropped
         ("people hiking", {"and": [{"faces": {"min": 1, "max": None}}, {"concept": "hiking"}]}),
+        # "face" alone is a face, as "faces" is (was a concept no label names: nothing found)
+        ("face", {"faces": {"min": 1, "max": None}}),
+        ("close up of a face", {"faces": {"min": 1, "max": None}}),
+        ("his face at the beach", {"and": [{"faces": {"min": 1, "max": None}}, {"concept": "beach"}]}),
+        ("the face of a dog", {"concept": "face dog"}),  # a dog's, not a person's
+        ("a clock face", {"concept": "clock face"}),
+        ("face masks", {"concept": "face mask"}),
         ("grandma knitting", {"and": [{"concept": "grandma"}, {"concept": "knitting"}]}),  # scenes.yaml
         ("woman dancing", {"and": [{"concept": "woman"}, {"concept": "dancing"}]}),
         ("a couple dancing", {"and": [{"faces": {"min": 2, "max": 2}}, {"concept": "dancing"}]}),

@@ -159,6 +159,22 @@ def _claim_any_tags(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "atom", copy.deepcopy(node), slot="tag")
 
 
+#: "face" said alone is a photo with a face, as "faces" is ("a face", "close-up of a face"); not a
+#: face of something ("the face of a dog", "a clock face") nor a thing named after it ("face paint").
+_A_FACE = re.compile(
+    r"\bface\b(?![\s-]*(?:of|masks?|paint|painting|paints|down|up|swap|cream|wash|book|time|off|to|on)\b)"
+)
+#: The words a face said alone comes after: none, an article, "of", "with" or an owner.
+_BEFORE_A_FACE = frozenset({"a", "an", "the", "of", "with", "his", "her", "my", "your", "their", "our"})
+
+
+def _a_face_said_alone(st: ClaimState) -> None:
+    for m in st.unclaimed(_A_FACE):
+        before = st.word_before(m.start())
+        if before is None or before.group(0) in _BEFORE_A_FACE:
+            st.claim(m.start(), m.end(), "atom", {"faces": {"min": 1, "max": None}}, slot="faces")
+
+
 def _things_in_a_group(st: ClaimState) -> None:
     """ "ducks in a group" is a group of ducks (three or more, as "a group of ducks"), not a group of
     people beside ducks; people in a group stay people ("kids in a group", "friends in a group")."""
@@ -487,6 +503,7 @@ class FilterClaims:
             for m in st.unclaimed(pattern):
                 st.claim(m.start(), m.end(), "atom", {"person": who}, slot="person")
         _things_in_a_group(st)
+        _a_face_said_alone(st)
         for pat, spec in self.counts:
             for m in pat.finditer(st.low):
                 s = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
