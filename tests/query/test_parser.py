@@ -476,6 +476,8 @@ def test_a_town_named_as_towns_are():
         ("similar photos", {"similar": "*"}),
         ("similar photos of the beach", {"and": [{"similar": "*"}, {"concept": "beach"}]}),
         ("photos similar to 42", {"similar": "42"}),
+        ("similar to the sunset photo", {"concept": "sunset"}),  # no photo named: was "similar sunset"
+        ("photos similar to my cat", {"concept": "cat"}),
         ("similar pictures to 42", {"similar": "42"}),  # was a concept "similar 42"
         ("more like photo 42", {"similar": "42"}),  # was a concept "more" too
         ("others like IMG_1234.jpg", {"similar": "IMG_1234.jpg"}),
@@ -1192,6 +1194,11 @@ def test_a_relation_before_a_name_is_a_title():
             assert parse_request(text, now=NOW, people=people)[0]["where"] == where, (text, people)
     assert parse_request("my mom", now=NOW, people=[])[0]["where"] == {"concept": "mom"}  # no name
     assert parse_request("brother bear", now=NOW, people=[])[0]["where"] == {"concept": "brother bear"}
+
+
+def test_similar_to_words_says_how_it_was_read():
+    _plan, _conf, notes = parse_request("similar to the sunset photo", now=NOW, people=[])
+    assert any("“similar to” was read as photos of what follows" in n for n in notes), notes
 
 
 def test_a_dogs_breed_is_read_after_the_librarys_people():

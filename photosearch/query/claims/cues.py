@@ -22,6 +22,12 @@ from photosearch.query.plan import (
     WHATSAPP_NAMES,
 )
 
+#: "similar to" before words, not a photo's file name or number: the photos of what the words say.
+_SIMILAR_TO_A_THING = re.compile(r"\bsimilar\s+to\b(?=\s+(?:(?:the|a|an|my|our|that)\s+)?[a-z])")
+SIMILAR_TO_WORDS = (
+    "“similar to” was read as photos of what follows; a photo's file name finds the ones like it"
+)
+
 #: Words for videos, which the library does not hold: "videos of the kids" is the kids' photos, and
 #: a note says so ("a video game", "a video call", "hair clips" are things).
 _VIDEOS = re.compile(
@@ -347,6 +353,9 @@ class CueClaims:
             st.claim(m.start(), m.end(), "atom", {"similar": ANY_SIMILAR}, slot="similar")
         for m in st.unclaimed(self.similar):
             st.claim(m.start(), m.end(), "atom", {"similar": st.orig(m, "v")}, slot="similar")
+        for m in st.unclaimed(_SIMILAR_TO_A_THING):  # "similar to the sunset photo": no photo named
+            st.claim(m.start(), m.end(), "drop", text="")
+            st.note(SIMILAR_TO_WORDS, 0.0)
 
     def claim_files(self, st: ClaimState) -> None:
         """ "file IMG_2041", "files named holiday*": part of the photo's file name; "HEIC files",
