@@ -24,7 +24,8 @@ teh plz pls frm mostly mainly predominantly each away vid vids earlier
 taken took captured made ate eaten went visited met sent received shared posted uploaded downloaded close-up close-ups closeup closeups like best nicest finest greatest
 biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
-pretty funny silly
+pretty funny silly cutest prettiest funniest silliest loveliest coolest sweetest
+lol lols haha hahaha lmao omg
 everywhere anywhere somewhere remember remembered recall later exactly
 """)
 

@@ -476,6 +476,10 @@ def test_a_town_named_as_towns_are():
         ("similar photos", {"similar": "*"}),
         ("similar photos of the beach", {"and": [{"similar": "*"}, {"concept": "beach"}]}),
         ("photos similar to 42", {"similar": "42"}),
+        ("the cutest dog photos", {"concept": "dog"}),  # a taste, said as the most of it (was "cutest dog")
+        ("prettiest sunset", {"concept": "sunset"}),
+        ("cat pics lol", {"concept": "cat"}),  # was "cat lol"
+        ("the beach haha", {"concept": "beach"}),  # was "beach hahn", by spelling
         ("similar to the sunset photo", {"concept": "sunset"}),  # no photo named: was "similar sunset"
         ("photos similar to my cat", {"concept": "cat"}),
         ("similar pictures to 42", {"similar": "42"}),  # was a concept "similar 42"
