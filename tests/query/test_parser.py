@@ -1048,6 +1048,20 @@ def test_a_town_named_as_towns_are():
         ("lisbon, portugal", {"place": "Lisbon, Portugal"}),  # a city of a country
         ("photos from june and july", {"month": [6, 7]}),  # "july" was a concept
         ("beach in july or august", {"and": [{"concept": "beach"}, {"month": [7, 8]}]}),
+        # "or" before a preposition: either place (were both at once: "anna in paris or in london" was
+        # Paris and London, which no photo is)
+        (
+            "tom at the beach or in the mountains",
+            {"and": [{"person": "Tom"}, {"or": [{"concept": "beach"}, {"concept": "mountain"}]}]},
+        ),
+        (
+            "anna in paris or in london",
+            {"and": [{"person": "Anna"}, {"or": [{"place": "Paris"}, {"place": "London"}]}]},
+        ),
+        (
+            "dogs with a ball or with a stick",
+            {"and": [{"concept": "dog"}, {"or": [{"concept": "ball"}, {"concept": "stick"}]}]},
+        ),
         # what the photos are wanted for, which no photo shows
         ("blurry photos to delete", {"quality": "blurry"}),
         ("duplicate photos to clean up", {"similar": "*"}),

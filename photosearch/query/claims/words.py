@@ -882,6 +882,16 @@ def _out_of_doors(st: ClaimState) -> None:
         st.claim(m.start(), m.end(), "atom", {"concept": "outdoors"}, slot="concept")
 
 
+#: Words that join what is with a thing, and say nothing after an "or" ("with tom or with lisa").
+_WITH_WORDS = frozenset({"with", "w/", "featuring", "including"})
+
+
+def _after_an_or(st: ClaimState, start: int) -> bool:
+    """Whether the word claimed last before `start`, dropped words aside, is an "or" ("beach or in")."""
+    before = [t for t in st.toks if t.end <= start and t.kind != "drop"]
+    return bool(before) and max(before, key=lambda t: t.end).kind == "or"
+
+
 def claim_words(st: ClaimState) -> None:
     """Every word left: filler phrases, stop words and what someone did (dropped), separators,
     connectives and content words."""
@@ -920,6 +930,8 @@ def claim_words(st: ClaimState) -> None:
         w = m.group(0)
         if w in (",", ";"):
             st.claim(s, e, "sep", text=w)
+        elif (w in lx.SEPARATORS or w in _WITH_WORDS) and _after_an_or(st, s):
+            st.claim(s, e, "drop", text="")  # "at the beach or in the mountains": either place
         elif w in lx.AND_WORDS or w in ("but", "&", "+"):
             st.claim(s, e, "and", text=w)
         elif w in lx.OR_WORDS or w == "/":
