@@ -1058,6 +1058,18 @@ def test_a_town_named_as_towns_are():
             "anna in paris or in london",
             {"and": [{"person": "Anna"}, {"or": [{"place": "Paris"}, {"place": "London"}]}]},
         ),
+        # "without people or umbrellas" leaves out both (was the beach without people, or umbrellas)
+        (
+            "the beach without people or umbrellas",
+            {
+                "and": [
+                    {"concept": "beach"},
+                    {"not": {"or": [{"faces": {"min": 1, "max": None}}, {"concept": "umbrella"}]}},
+                ]
+            },
+        ),
+        ("no people or cars", {"not": {"or": [{"faces": {"min": 1, "max": None}}, {"concept": "car"}]}}),
+        ("the beach without people", {"and": [{"concept": "beach"}, {"faces": {"min": 0, "max": 0}}]}),
         (
             "dogs with a ball or with a stick",
             {"and": [{"concept": "dog"}, {"or": [{"concept": "ball"}, {"concept": "stick"}]}]},

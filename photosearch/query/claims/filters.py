@@ -159,6 +159,10 @@ def _claim_any_tags(st: ClaimState) -> None:
             st.claim(m.start(), m.end(), "atom", copy.deepcopy(node), slot="tag")
 
 
+#: "no people or ...", "without people or ...": a negation of a list, not a count of none.
+_NEGATES_A_LIST = re.compile(r"(?:no|without)\s")
+_OR_AFTER = re.compile(r"\s*,?\s*(?:or|nor)\s+(?!(?:else|nothing|anything)\b)[a-z]")
+
 #: "face" said alone is a photo with a face, as "faces" is ("a face", "close-up of a face"); not a
 #: face of something ("the face of a dog", "a clock face") nor a thing named after it ("face paint").
 _A_FACE = re.compile(
@@ -511,6 +515,8 @@ class FilterClaims:
                     continue
                 if pat is self.us and st.text[m.end() - 2 : m.end()] == "US":
                     continue  # the country, written as its abbreviation
+                if spec == (0, 0) and _NEGATES_A_LIST.match(st.low, s) and _OR_AFTER.match(st.low, m.end()):
+                    continue  # "without people or umbrellas": the negation takes the list (NegationClaims)
                 if pat is self.portrait and _of_a_thing(st, m.end()):
                     st.claim(s, m.end(), "drop", text="")  # "portraits of my dog": the dog, not one face
                     continue
