@@ -7,13 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from PIL import Image
 
 from photosearch.evaluate import eighteenth_set, fetched
 from photosearch.evaluate.heldout import Photo, words_of
 
-from .rules import judged
+from .rules import golden_queries, judged, relevant_stems
 
 #: The conference app's speakers, as its data file gives them (the words around them elided).
 SPEAKERS = (
@@ -224,17 +223,14 @@ def test_the_set_is_built_from_a_fake_package_cache(tmp_path: Path):
     answered = [q for q, rule, _ in eighteenth_set.QUERIES if any(rule(p) for p in kept)]
     assert counts["absent"] == 20 and counts["queries"] == len(answered)
     assert counts["sources"] == sorted({s for s, _ in PHOTOS})
-    gold = yaml.safe_load((tmp_path / "out" / "test" / "golden.yaml").read_text(encoding="utf-8"))
-    by_id = {q["id"]: q for q in gold["queries"]}
+    by_id = golden_queries(tmp_path / "out" / "test")
+    stems = relevant_stems({qid: q["relevant"] for qid, q in by_id.items()})
 
-    def stems(qid: str) -> list[str]:
-        return sorted(Path(r).stem for r in by_id[qid]["relevant"])
-
-    assert stems("birds") == ["duck", "eagle", "macaw", "penguins"]
-    assert stems("coffee") == ["coffee_art", "coffee_beans", "coffee_shadow"]
-    assert stems("boats") == ["sailboat_harbor"] and stems("shrimp") == ["this_shrimp_is_awesome"]
-    assert stems("people") == ["bw_picture_human", "multi_face", "single_face"]
-    assert stems("food") == ["donuts"] and "pizza" not in by_id  # its only photo was too small here
+    assert stems["birds"] == ["duck", "eagle", "macaw", "penguins"]
+    assert stems["coffee"] == ["coffee_art", "coffee_beans", "coffee_shadow"]
+    assert stems["boats"] == ["sailboat_harbor"] and stems["shrimp"] == ["this_shrimp_is_awesome"]
+    assert stems["people"] == ["bw_picture_human", "multi_face", "single_face"]
+    assert stems["food"] == ["donuts"] and "pizza" not in by_id  # its only photo was too small here
     assert len(by_id["animals"]["relevant"]) == 16
     for rel in by_id["animals"]["relevant"]:
         assert (tmp_path / "out" / "test" / rel).is_file()

@@ -6,13 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from PIL import Image
 
 from photosearch.evaluate import fetched, fifteenth_set
 from photosearch.evaluate.heldout import Photo, words_of
 
-from .rules import judged
+from .rules import golden_queries, judged, relevant_stems
 
 #: The Wikipedia files Kivy's `fruit_image_attribution.txt` credits, and each fruit's category.
 FRUITS = {
@@ -189,16 +188,13 @@ def test_the_set_is_built_from_a_fake_package_cache(tmp_path: Path):
     assert counts["photos"] == len(PHOTOS) - 1  # einstein was under 250 px here
     assert counts["absent"] == 20 and counts["queries"] >= 50
     assert counts["sources"] == sorted({s for s, _ in PHOTOS} - {"r-cran-openxlsx"})
-    gold = yaml.safe_load((tmp_path / "out" / "test" / "golden.yaml").read_text(encoding="utf-8"))
-    by_id = {q["id"]: q for q in gold["queries"]}
+    by_id = golden_queries(tmp_path / "out" / "test")
+    stems = relevant_stems({qid: q["relevant"] for qid, q in by_id.items()})
 
-    def stems(qid: str) -> list[str]:
-        return sorted(Path(r).stem for r in by_id[qid]["relevant"])
-
-    assert stems("citrus") == ["grapefruit", "lemon", "lime", "orange", "tangerine"]
-    assert stems("melons but not watermelon") == ["cantaloupe", "honeydew"]
-    assert stems("pendulum") == ["driven_pendulum_photo", "rod_pend_lb"]
-    assert stems("person") == ["arnold_schwarzenegger", "eisenbud"]
+    assert stems["citrus"] == ["grapefruit", "lemon", "lime", "orange", "tangerine"]
+    assert stems["melons but not watermelon"] == ["cantaloupe", "honeydew"]
+    assert stems["pendulum"] == ["driven_pendulum_photo", "rod_pend_lb"]
+    assert stems["person"] == ["arnold_schwarzenegger", "eisenbud"]
     assert len(by_id["fruit"]["relevant"]) == 20
     assert "einstein" not in by_id  # its only photo was too small here
     for rel in by_id["fruit"]["relevant"]:

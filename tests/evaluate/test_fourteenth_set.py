@@ -8,13 +8,12 @@ import tarfile
 from pathlib import Path
 
 import pytest
-import yaml
 from PIL import Image
 
 from photosearch.evaluate import fetched, fourteenth_set
 from photosearch.evaluate.heldout import Photo, words_of
 
-from .rules import judged
+from .rules import golden_queries, judged, relevant_stems
 
 #: The Pexels pages Plasma's `.license` files credit (their addresses' titles).
 PEXELS = {
@@ -153,17 +152,14 @@ def test_the_set_is_built_from_a_fake_package_cache(tmp_path: Path):
     assert counts["photos"] == len(PHOTOS) - 1  # the gull was under 250 px here
     assert counts["absent"] == 20 and counts["queries"] >= 50
     assert counts["sources"] == sorted({s for s, _ in PHOTOS} - {"texlive-lang-arabic"})  # its gull
-    gold = yaml.safe_load((tmp_path / "out" / "test" / "golden.yaml").read_text(encoding="utf-8"))
-    by_id = {q["id"]: q for q in gold["queries"]}
+    by_id = golden_queries(tmp_path / "out" / "test")
+    stems = relevant_stems({qid: q["relevant"] for qid, q in by_id.items()})
 
-    def stems(qid: str) -> list[str]:
-        return sorted(Path(r).stem for r in by_id[qid]["relevant"])
-
-    assert stems("birds") == ["owl", "parrot"]
-    assert stems("flowers") == ["flower", "flower_2", "rose_512", "sunflower"]
-    assert stems("books") == ["books", "vieux_livres"]
-    assert stems("hot air balloon") == ["air_balloon"]
-    assert stems("animals but not birds") == ["cat", "chameleon", "dog", "fish", "starfish"]
+    assert stems["birds"] == ["owl", "parrot"]
+    assert stems["flowers"] == ["flower", "flower_2", "rose_512", "sunflower"]
+    assert stems["books"] == ["books", "vieux_livres"]
+    assert stems["hot air balloon"] == ["air_balloon"]
+    assert stems["animals but not birds"] == ["cat", "chameleon", "dog", "fish", "starfish"]
     for rel in by_id["animals"]["relevant"]:
         assert (tmp_path / "out" / "test" / rel).is_file()
 

@@ -6,13 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from PIL import Image
 
 from photosearch.evaluate import fetched, sixteenth_set
 from photosearch.evaluate.heldout import Photo, words_of
 
-from .rules import judged
+from .rules import golden_queries, judged, relevant_stems
 
 #: (source, words) of every photo the set takes.
 PHOTOS = (
@@ -138,16 +137,13 @@ def test_the_set_is_built_from_a_fake_package_cache(tmp_path: Path):
     answered = [q for q, rule, _ in sixteenth_set.QUERIES if any(rule(p) for p in kept)]
     assert counts["absent"] == 20 and counts["queries"] == len(answered)
     assert counts["sources"] == sorted({s for s, _ in PHOTOS})
-    gold = yaml.safe_load((tmp_path / "out" / "test" / "golden.yaml").read_text(encoding="utf-8"))
-    by_id = {q["id"]: q for q in gold["queries"]}
+    by_id = golden_queries(tmp_path / "out" / "test")
+    stems = relevant_stems({qid: q["relevant"] for qid, q in by_id.items()})
 
-    def stems(qid: str) -> list[str]:
-        return sorted(Path(r).stem for r in by_id[qid]["relevant"])
-
-    assert stems("mask") == ["mask_white"]
-    assert stems("office or meeting") == ["meeting", "office_dark"]
-    assert stems("court or mountain") == ["court", "mountain"]
-    assert stems("toys") == ["lego_heads"]
+    assert stems["mask"] == ["mask_white"]
+    assert stems["office or meeting"] == ["meeting", "office_dark"]
+    assert stems["court or mountain"] == ["court", "mountain"]
+    assert stems["toys"] == ["lego_heads"]
     assert "blue mask" not in by_id  # its only photo was too small here
     for rel in by_id["office or meeting"]["relevant"]:
         assert (tmp_path / "out" / "test" / rel).is_file()

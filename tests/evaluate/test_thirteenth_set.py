@@ -8,13 +8,12 @@ import re
 import tarfile
 from pathlib import Path
 
-import yaml
 from PIL import Image
 
 from photosearch.evaluate import thirteenth_set
 from photosearch.evaluate.heldout import Photo, words_of
 
-from .rules import judged
+from .rules import golden_queries, judged
 
 #: (source, words) of every photo the set takes.
 PHOTOS = (
@@ -127,8 +126,7 @@ def test_the_set_is_built_from_a_fake_package_cache(tmp_path: Path, monkeypatch)
 
     assert counts["photos"] == len(PHOTOS) - 1  # the pumpkin pie soup was under 250 px here
     assert counts["absent"] == 20 and counts["queries"] >= 25
-    gold = yaml.safe_load((tmp_path / "out" / "test" / "golden.yaml").read_text(encoding="utf-8"))
-    by_id = {q["id"]: q for q in gold["queries"]}
+    by_id = golden_queries(tmp_path / "out" / "test")
     assert len(by_id["food"]["relevant"]) == 6
     assert [Path(r).stem for r in by_id["dog"]["relevant"]] == ["pug"]
     assert len(by_id["penguins or frogs"]["relevant"]) == 2
