@@ -500,7 +500,29 @@ def written_out(text: str, now: date) -> str:
     text = _DMY_DOT.sub(lambda m: iso(m[3], m[2], m[1], m[0]), text)
     text = _eras_written_out(text)
     text = _months_written_out(text, now)
+    text = _years_of_a_period(text)
     return _OF_THE_YEAR.sub(lambda m: f"{m[1]} of this year", text)
+
+
+#: A month, season or holiday before a list of years: each year is of it ("summer 2019 or 2020" is
+#: two summers, not a summer and the whole of 2020).
+_PERIOD_OF_YEARS = re.compile(
+    rf"\b(?P<p>{_MONTH_WORD}|{_SEASON_RE}|{_HOLIDAY_RE}|{_MOVABLE_RE})(?P<of>\s+of)?\s+(?P<y>(?:19|20)\d\d)"
+    r"(?P<rest>(?:\s*,\s*(?:19|20)\d\d)*\s*,?\s*(?:and|or|&)\s+(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+
+
+def _years_of_a_period(text: str) -> str:
+    """ "summer 2019 or 2020" → "summer 2019 or summer 2020", "christmas 2018, 2019 and 2020" →
+    each year's Christmas."""
+
+    def each(m: re.Match) -> str:
+        period = m["p"] + (m["of"] or "")
+        rest = re.sub(r"\b(?:19|20)\d\d\b", lambda y: f"{period} {y[0]}", m["rest"])
+        return f"{period} {m['y']}{rest}"
+
+    return _PERIOD_OF_YEARS.sub(each, text)
 
 
 def month_range(year: int, month: int) -> tuple[date, date]:

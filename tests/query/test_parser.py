@@ -1041,6 +1041,35 @@ def test_a_town_named_as_towns_are():
             },
         ),
         ("in paris and london", {"or": [{"place": "Paris"}, {"place": "London"}]}),
+        # a month, season or holiday before a list of years is each year's (was the whole later year)
+        (
+            "the summer of 2019 or 2020",
+            {
+                "or": [
+                    {"date": {"from": "2019-06-01", "to": "2019-08-31"}},
+                    {"date": {"from": "2020-06-01", "to": "2020-08-31"}},
+                ]
+            },
+        ),
+        (
+            "christmas 2018, 2019 and 2020",
+            {
+                "or": [
+                    {"date": {"from": "2018-12-24", "to": "2018-12-26"}},
+                    {"date": {"from": "2019-12-24", "to": "2019-12-26"}},
+                    {"date": {"from": "2020-12-24", "to": "2020-12-26"}},
+                ]
+            },
+        ),
+        (
+            "easter 2019 or 2020",
+            {
+                "or": [
+                    {"date": {"from": "2019-04-19", "to": "2019-04-22"}},
+                    {"date": {"from": "2020-04-10", "to": "2020-04-13"}},
+                ]
+            },
+        ),
         ("canon and nikon photos", {"or": [{"camera": "Canon"}, {"camera": "Nikon"}]}),
         ("on saturdays and sundays", {"or": [{"weekday": [6]}, {"weekday": [7]}]}),
         ("screenshots and documents", {"or": [{"kind": "screenshot"}, {"kind": "document"}]}),
