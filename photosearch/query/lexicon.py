@@ -650,3 +650,29 @@ def singular(word: str) -> str:
     if w.endswith("s"):
         return word[:-1]
     return word
+
+
+#: Words a photo is measured or named by whose superlative people type: "the darkest photos", "the
+#: greenest", "the sunniest day" ask for the dark, green and sunny ones (colours: `senses.COLOUR_WORDS`).
+SUPERLATIVE_BASES = frozenset({"dark", "bright", "sunny", "snowy", "foggy", "misty", "cloudy", "rainy"})
+SUPERLATIVE_BASES |= frozenset({"stormy", "hazy", "colourful", "colorful"})
+_SUPERLATIVE = re.compile(r"\b[a-z]+(?:est|st)\b", re.IGNORECASE)
+
+
+def superlatives_written_out(text: str) -> str:
+    """The request with a superlative of a measured word written as the word: "the darkest photos" →
+    "the dark photos", "reddest" → "red", "sunniest" → "sunny"; other words ending in -est stay
+    ("forest", "best", "honest")."""
+    from photosearch.query.senses import COLOUR_WORDS
+
+    bases = SUPERLATIVE_BASES | COLOUR_WORDS.keys()
+
+    def plain(m: re.Match) -> str:
+        word = m.group(0).lower()
+        stem = word[: -len("iest")] + "y" if word.endswith("iest") else None
+        for base in (stem, word[:-3], word[:-2], word[:-4] if word[-4:-3] == word[-5:-4] else None):
+            if base and base in bases:
+                return base
+        return m.group(0)
+
+    return _SUPERLATIVE.sub(plain, text)

@@ -37,6 +37,7 @@ from photosearch.query.claims.someone import claim_unnamed_people
 from photosearch.query.claims.words import NegationClaims, claim_words
 from photosearch.query.dates import written_out
 from photosearch.query.emoji_words import emoji_as_words
+from photosearch.query.lexicon import superlatives_written_out
 from photosearch.query.parse_state import ClaimState, ParseResult, PlanContext, Slot
 from photosearch.query.parse_tree import TYPO_PENALTY, build_result, typo_note
 
@@ -102,7 +103,9 @@ class RequestParser:
     def _parse(
         self, text: str, now: date, ctx: PlanContext, passes: tuple[Callable[[ClaimState], None], ...]
     ) -> ParseResult:
-        text = possessives_written_out(written_out(emoji_as_words(text), now), ctx.people)
+        text = possessives_written_out(
+            written_out(superlatives_written_out(emoji_as_words(text)), now), ctx.people
+        )
         st = self._claimed(ClaimState(text, now, ctx), passes)
         result = build_result(st)
         if not st.corrections:

@@ -476,6 +476,10 @@ def test_a_town_named_as_towns_are():
         ("similar photos", {"similar": "*"}),
         ("similar photos of the beach", {"and": [{"similar": "*"}, {"concept": "beach"}]}),
         ("photos similar to 42", {"similar": "42"}),
+        ("the darkest photos", {"concept": "dark"}),  # a measured word's superlative (was "darkest")
+        ("the greenest photos", {"color": "green"}),
+        ("reddest cars", {"and": [{"color": "red"}, {"concept": "car"}]}),
+        ("the forest", {"concept": "forest"}),
         ("the cutest dog photos", {"concept": "dog"}),  # a taste, said as the most of it (was "cutest dog")
         ("prettiest sunset", {"concept": "sunset"}),
         ("cat pics lol", {"concept": "cat"}),  # was "cat lol"
@@ -1134,6 +1138,7 @@ def test_any_words_in_the_photo(text, where):
         ("most colourful photos", {"concept": "colourful"}, {}),  # no concept "most"
         ("the 3 oldest photos", {"and": []}, {"limit": 3, "sort": "date_asc"}),
         ("3 random photos", {"and": []}, {"limit": 3, "diverse": True}),  # a spread, not the 3 best
+        ("random 10 photos", {"and": []}, {"limit": 10, "diverse": True}),  # was a concept "10"
         ("a random photo", {"and": []}, {"limit": 1, "diverse": True}),  # was every photo
         ("the sharpest photo of the moon", {"and": [{"quality": "sharp"}, {"concept": "moon"}]}, {}),
         ("a random selection of cats", {"concept": "cat"}, {"diverse": True}),
@@ -1398,3 +1403,14 @@ def _atoms(node: dict) -> list[dict]:
     if key in ("and", "or"):
         return [a for child in value for a in _atoms(child)]
     return _atoms(value) if key == "not" else [node]
+
+
+def test_a_measured_words_superlative_is_the_word():
+    """ "darkest" is dark, "reddest" red, "sunniest" sunny; other words ending in -est stay."""
+    from photosearch.query.lexicon import superlatives_written_out
+
+    said = "the darkest, reddest and sunniest photos of the forest, honest, west and best"
+    assert (
+        superlatives_written_out(said)
+        == "the dark, red and sunny photos of the forest, honest, west and best"
+    )

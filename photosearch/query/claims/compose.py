@@ -21,6 +21,7 @@ class ComposeClaims:
         self.limit_patterns = [
             (re.compile(rf"\b(?:the\s+)?(?:best|top|greatest|nicest|finest)\s+(?P<n>{n})\b"), "relevance"),
             (re.compile(rf"\b(?P<n>{n})\s+(?:best|top|nicest|greatest|finest)\b"), "relevance"),
+            (re.compile(rf"\brandom\s+(?P<n>{n})\b(?!\s*{units})"), None),  # "random 10 photos"
             (
                 re.compile(
                     rf"\b(?:the\s+)?(?:latest|newest|most\s+recent|last)\s+(?P<n>{n})\b(?!\s*{units})"
