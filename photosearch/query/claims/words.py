@@ -403,10 +403,20 @@ def _participles_after_a_thing(st: ClaimState) -> None:
             continue  # an activity the models see with the word before ("ice skating"), or after no thing ("went skiing")
         if before and names_a_thing(before.group(0), word):
             continue  # one noun with the word before: "rock climbing", "wine tasting"
-        if not wn.base_forms(word) or (word.endswith("ing") and wn.tagged_senses(word) == 0):
+        if (
+            not wn.base_forms(word)
+            or (word.endswith("ing") and wn.tagged_senses(word) == 0)
+            or (before and _someone(st, before.group(0), before.start()) and _names_no_thing(wn, word))
+        ):
             st.claim(*m.span(1), "and", text=word)
             if m.group(2) in _PARTICLES_AFTER and st.free(*m.span(2)):
                 st.claim(*m.span(2), "drop", text="")
+
+
+def _names_no_thing(wn, word: str) -> bool:
+    """Whether none of the word's noun senses is a thing a photo shows: "smiling" is an expression,
+    "posing" an act (after someone, what they do that no model reads: "anna smiling" is Anna)."""
+    return not any(wn.synset(o).lexfile in _THING_FILES for o in wn.lookup(word))
 
 
 #: "a jumping cat", "the crying baby": an -ing word right before another word.
