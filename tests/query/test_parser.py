@@ -1174,6 +1174,7 @@ def test_any_words_in_the_photo(text, where):
         # how a photo was taken, and how long ago someone was seen, are no things in it
         ("anna smiling at the camera", {"person": "Anna"}, {}),  # a smile no model reads (was "smiling")
         ("kids smiling", {"concept": "kid"}, {}),  # was one concept "kids smiling"
+        ("a family of four", {"faces": {"min": 4, "max": 4}}, {}),  # was a concept "family four"
         ("anna dancing", {"and": [{"person": "Anna"}, {"concept": "dancing"}]}, {}),  # a scene word: kept
         ("people i haven't seen in years", {"faces": {"min": 1, "max": None}}, {}),  # was "not year"
         ("photos from years ago", {"and": []}, {}),

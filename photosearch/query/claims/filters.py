@@ -388,6 +388,7 @@ class FilterClaims:
                 ),
                 "eq",
             ),
+            (re.compile(rf"\b(?:a\s+)?famil(?:y|ies)\s+of\s+(?P<n>{n})\b"), "eq"),  # "a family of four"
             # one person: "photos with just one person", "a single person" (a singular word is no count
             # of more than one)
             (
