@@ -12,9 +12,8 @@ COUNTRIES = ("US", "CA", "AU")
 #: Codes that are also little words of a sentence: a region only in capitals ("Portland OR"), after a
 #: comma ("portland, or") or last in the request ("portland or"); "portland or seattle" is either city.
 LITTLE_WORDS = frozenset({"or", "in", "on", "me", "hi", "oh", "ok"})
-#: Codes that are also other words ("ma", "pa", "co"): a region in lower case too, since the caller
-#: takes it only right after a town that lies in it ("boston ma", "denver co").
-WORDS = LITTLE_WORDS | frozenset({"de", "la", "pa", "ma", "al", "co", "id", "act", "sa", "tas", "mo", "ga"})
+#: Codes that are other words ("ma", "pa", "co") are a region in lower case too: the caller takes a
+#: code only right after a town that lies in its region ("boston ma", "denver co").
 
 
 @lru_cache(maxsize=1)

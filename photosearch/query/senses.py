@@ -189,7 +189,7 @@ def _a_kind_of(wn, offset: int, kinds: frozenset[int]) -> bool:
 
 
 def names_a_dog(wn, word: str) -> bool:
-    """Whether one of the word's noun senses is a dog or a breed of dog ("beagle", "shepherd")."""
+    """Whether one of the word's noun senses is a dog or a breed of dog ("beagle", "terrier")."""
     return wn is not None and any(_a_kind_of(wn, o, DOG_KINDS) for o in wn.lookup(word))
 
 

@@ -624,7 +624,7 @@ def _reads_as_a_place(
         and not _before_a_word(st, e)
         and not _ends_a_name(st, s, phrase)
     ):
-        ok = True  # "santa monica", "st ives", "la jolla": a town's name of several words, as towns are named
+        ok = True  # "santa monica", "st ives", "ft lauderdale": a town's name of several words, as towns are named
     elif county and n > 1 and not common and (after_prep or not _before_a_word(st, e)):
         ok = True  # "orange county", "walks in north yorkshire": a county's name of several words
     elif (
@@ -701,8 +701,7 @@ def _named_as_towns_are(phrase: str) -> bool:
     claus", "saint nicholas" are first saints)."""
     from photosearch.query.expansion import LOCATION, shared_wordnet
 
-    first, _, rest = phrase.partition(" ")
-    if first not in TOWN_FIRST_WORDS:
+    if phrase.split(" ", 1)[0] not in TOWN_FIRST_WORDS:
         return False
     wn = shared_wordnet()
     if wn is None:

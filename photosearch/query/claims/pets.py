@@ -13,14 +13,14 @@ import re
 
 from photosearch.query.parse_state import ClaimState
 
-#: What a dog is called after its breed ("lab puppies", "a beagle mix").
-_DOG_AFTER = r"(?:puppy|puppies|pups?|dogs?|mix|mixes|cross|crosses)"
+#: What a dog is called after its breed ("lab puppies", "a lab mix").
+_DOG_AFTER = r"puppy|puppies|pups?|dogs?|mix|mixes|cross|crosses"
 
 #: "a black lab", "our chocolate lab", "lab puppies": a Labrador by its coat or as a dog, where
 #: WordNet's only "lab" is a laboratory ("the science lab", "a lab coat" stay one).
 _LABRADOR = re.compile(
     r"\b(?:(?P<coat>black|yellow|chocolate|golden|fox\s+red)\s+)(?P<lab>labs?)\b(?!\s+coats?\b)"
-    rf"|\b(?P<dog>labs?)(?=\s+(?:{_DOG_AFTER[3:-1]}|retrievers?)\b)"
+    rf"|\b(?P<dog>labs?)(?=\s+(?:{_DOG_AFTER}|retrievers?)\b)"
 )
 #: A Labrador's coats, as the colours measured at index time.
 _LAB_COATS = {
