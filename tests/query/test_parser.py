@@ -777,6 +777,8 @@ def test_a_town_named_as_towns_are():
         ("the shepherd and his sheep", {"and": [{"concept": "shepherd"}, {"concept": "sheep"}]}),
         ("a cake mix", {"concept": "cake mix"}),
         ("our cockapoo", {"concept": "dog"}),  # a crossbreed no word list has (was "cockatoo")
+        ("our fur baby", {"concept": "pet"}),  # no baby (was "fur baby": a baby's photos)
+        ("fur coat", {"concept": "fur coat"}),
         ("goldendoodles at the park", {"and": [{"concept": "dog"}, {"concept": "park"}]}),
         ("my tortie", {"concept": "tortoiseshell-cat"}),  # was "sortie"
         ("ginger cat", {"and": [{"color": "orange"}, {"concept": "cat"}]}),  # a coat, no spice

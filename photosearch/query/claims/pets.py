@@ -52,6 +52,8 @@ _BREEDS: tuple[tuple[re.Pattern, str], ...] = (
         re.compile(r"\bbernese(?:\s+mountain\s+dogs?)?\b(?!\s+(?:oberland|alps|mountains?)\b)"),
         "bernese mountain dog",
     ),
+    # a pet called a child: "our fur baby" is no baby
+    (re.compile(r"\bfur[\s-]?(?:bab(?:y|ies)|kids?|kiddos?)\b"), "pet"),
 )
 
 #: A crossbreed's "mix" or "cross" after a dog's word: the dog is the thing ("a lab mix", "a terrier
@@ -67,7 +69,7 @@ _CAT = re.compile(
 
 
 def claim_pets(st: ClaimState) -> None:
-    """Labradors, breeds by their short names, crossbreeds and cats' coats."""
+    """Labradors, breeds by their short names, pets called children, crossbreeds and cats' coats."""
     dogs = _labradors(st)
     for pattern, breed in _BREEDS:
         for m in st.unclaimed(pattern):
