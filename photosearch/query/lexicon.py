@@ -26,7 +26,7 @@ biggest largest smallest tiniest tallest
 cute adorable beautiful lovely gorgeous stunning amazing awesome wonderful famous
 pretty funny silly cutest prettiest funniest silliest loveliest coolest sweetest
 lol lols haha hahaha lmao omg
-everywhere anywhere somewhere remember remembered recall later exactly
+everywhere anywhere somewhere remember remembered recall remind later exactly
 """)
 
 #: Phrases that carry no search meaning (dropped, like STOP_WORDS): how a photo was shot, how many

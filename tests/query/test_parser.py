@@ -485,6 +485,10 @@ def test_a_town_named_as_towns_are():
         ("cat pics lol", {"concept": "cat"}),  # was "cat lol"
         ("the beach haha", {"concept": "beach"}),  # was "beach hahn", by spelling
         ("similar to the sunset photo", {"concept": "sunset"}),  # no photo named: was "similar sunset"
+        (
+            "remind me what we ate in rome",
+            {"and": [{"concept": "food"}, {"place": "Rome"}]},
+        ),  # no "remind", no me
         ("photos similar to my cat", {"concept": "cat"}),
         ("similar pictures to 42", {"similar": "42"}),  # was a concept "similar 42"
         ("more like photo 42", {"similar": "42"}),  # was a concept "more" too

@@ -34,7 +34,7 @@ from photosearch.query.weekdays import DAY_WORDS, DAYS_RE
 #: Said when a request names "me" and nobody is: how to say who you are.
 ME_UNKNOWN = "“me” is nobody in your library yet (choose “This is me” on your face in People)"
 
-_SHOW_VERBS = {"show", "give", "find", "get", "tell", "send", "let", "bring", "fetch", "help"}
+_SHOW_VERBS = {"show", "give", "find", "get", "tell", "send", "let", "bring", "fetch", "help", "remind"}
 _SHOW_VERBS |= {"showed", "shown", "gave", "given", "sent", "brought", "sends", "shows", "gives"}
 
 
