@@ -70,7 +70,7 @@ def unknown(word: str, known_names: frozenset[str] = frozenset()) -> bool:
     return w not in _checker()  # an English word WordNet lacks ("selfie", "lego") is a word
 
 
-#: Crossbreeds no word list has, each a dog to the models ("our cockapoo" was read as "cockatoo").
+#: Crossbreeds no word list has, each a dog to the models ("a puggle" was read as "juggle"; "cockapoo" no label names).
 _CROSSES = (
     "labradoodle goldendoodle cockapoo cavapoo maltipoo yorkipoo schnoodle bernedoodle sheepadoodle"
     " aussiedoodle cavachon puggle pomsky morkie chiweenie jackapoo sprocker springador borador"

@@ -780,7 +780,8 @@ def test_a_town_named_as_towns_are():
         ("shepherd mix puppies", {"and": [{"concept": "german shepherd"}, {"concept": "puppy"}]}),
         ("the shepherd and his sheep", {"and": [{"concept": "shepherd"}, {"concept": "sheep"}]}),
         ("a cake mix", {"concept": "cake mix"}),
-        ("our cockapoo", {"concept": "dog"}),  # a crossbreed no word list has (was "cockatoo")
+        ("our cockapoo", {"concept": "dog"}),  # a crossbreed no label names (was "cockapoo")
+        ("a puggle", {"concept": "dog"}),  # was "juggle", by spelling
         ("our fur baby", {"concept": "pet"}),  # no baby (was "fur baby": a baby's photos)
         ("fur coat", {"concept": "fur coat"}),
         ("goldendoodles at the park", {"and": [{"concept": "dog"}, {"concept": "park"}]}),
