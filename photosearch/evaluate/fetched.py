@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tarfile
 import zipfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import yaml
@@ -178,11 +178,33 @@ def fetch_pinned(cache: Path, sdists: dict[str, tuple[str, str]], debs: dict[str
 def sdist_member(sdists: Path, pins: dict[str, tuple[str, str]], name: str, member: str) -> bytes:
     """A file of a pinned source archive, by its path under the archive's top folder."""
     with tarfile.open(pinned_sdist(sdists, pins, name)) as tar:
-        top = tar.getnames()[0].split("/")[0]
-        found = tar.extractfile(f"{top}/{member}")
-        if found is None:
-            raise ValueError(f"{name}: {member} is no file in its source archive")
-        return found.read()
+        return _member(tar, name, member)
+
+
+def _member(tar: tarfile.TarFile, name: str, member: str) -> bytes:
+    top = tar.getnames()[0].split("/")[0]
+    found = tar.extractfile(f"{top}/{member}")
+    if found is None:
+        raise ValueError(f"{name}: {member} is no file in its source archive")
+    return found.read()
+
+
+def unpack_sdist_members(
+    cache: Path, pins: dict[str, tuple[str, str]], members: Mapping[str, Iterable[str]]
+) -> None:
+    """Write each named file of the pinned source archives in `cache/sdists` (name -> paths under
+    the archive's top folder) to `cache/root/NAME/PATH`; each archive is checked and opened once."""
+    for name, paths in members.items():
+        with tarfile.open(pinned_sdist(cache / "sdists", pins, name)) as tar:
+            for member in paths:
+                out = cache / "root" / name / member
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(_member(tar, name, member))
+
+
+def read_text(path: Path) -> str:
+    """A package's text file, a byte no UTF-8 reads replaced (a page of a demo, a data file)."""
+    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def npm_tarball_name(name: str, version: str) -> str:

