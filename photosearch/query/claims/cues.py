@@ -10,7 +10,7 @@ import re
 from photosearch.query import lexicon as lx
 from photosearch.query.claims.attributes import names_a_thing
 from photosearch.query.parse_state import ClaimState
-from photosearch.query.places import fold
+from photosearch.query.places import fold, place_key
 from photosearch.query.plan import (
     ANY_ACTION_CAMERA,
     ANY_ALBUM,
@@ -461,14 +461,11 @@ def _says_a_camera(m: re.Match) -> bool:
     return " " in cue or cue in ("from", "on", "using", "by") and owned
 
 
-#: Short forms of the word before a mountain's name ("mt fuji").
-_SHORT_TITLES = {"mt": "mount", "mt.": "mount"}
-
-
 def _names_a_thing(low: str, m: re.Match) -> bool:
     """Is the brand, with the word before or after it, a noun WordNet knows ("mount fuji",
-    "mount olympus")? Then it names that thing, not a camera."""
-    before = [_SHORT_TITLES.get(w, w) for w in low[: m.start("b")].split()[-1:]]
+    "mount olympus", "mt fuji": a place's short forms written out)? Then it names that thing, not a
+    camera."""
+    before = place_key(low[: m.end("b")]).split()[-2:-1]
     after = low[m.end("b") :].split()[:1]
     brand = m.group("b")
     pairs = [(before[0], brand)] if before else []
